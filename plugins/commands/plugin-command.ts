@@ -7,7 +7,8 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { createHash } from "node:crypto";
+import { basename, join, relative, resolve } from "node:path";
 import { UsageError, type CommandArgs, type CommandIO } from "../../loader/index";
 import { isCredentialName } from "../../src/index";
 import { writeFileAtomic } from "../_kits/storage/index";
@@ -227,7 +228,23 @@ function marketplacePlugin(
   const path = resolve(folder, source);
   if (!path.startsWith(`${folder}/`))
     throw new UsageError(`ubiquity plugin add: ${name}'s source ${source} leads outside the marketplace`);
+  // Red-team fix (2026-12-05, LSP): judged where it leads: a link in the marketplace to a folder
+  // outside it had the entry's manifest written into that folder (another plugin's, say).
+  const real = realOrUndefined(path);
+  const market = realOrUndefined(folder);
+  if (!real || !market || !real.startsWith(`${market}/`))
+    throw new UsageError(
+      `ubiquity plugin add: ${name}'s source ${source} ${real ? "is a link leading outside the marketplace" : "does not exist"}`,
+    );
   return path;
+}
+
+function realOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The parts a plugin manifest may declare (Claude Code's plugin.json component fields). */
@@ -254,12 +271,21 @@ function withEntryManifest(folder: string, name: string, manifest: Record<string
   const inClone = resolve(folder).startsWith(`${cloneRoot()}/`);
   let target = folder;
   if (!inClone) {
-    target = join(cloneRoot(), `${basename(folder)}-entry`);
+    // Named by where it comes from too: two marketplaces' `plugins/x` are two copies, never one
+    // replacing the other's (red team 2026-12-05, LSP).
+    const from = createHash("sha256")
+      .update(`${realOrUndefined(folder) ?? folder}\n${name}`)
+      .digest("hex");
+    target = join(cloneRoot(), `${basename(folder)}-entry-${from.slice(0, 12)}`);
     rmSync(target, { recursive: true, force: true });
     mkdirSync(cloneRoot(), { recursive: true });
     // Links are copied as links: what one points to is judged where it is read, as in the folder.
     cpSync(folder, target, { recursive: true, verbatimSymlinks: true, filter: (src) => basename(src) !== ".git" });
   }
+  // The folder written into is the folder itself, under the plugins folder: no link on the way.
+  const root = realOrUndefined(cloneRoot());
+  if (!root || realOrUndefined(target) !== join(root, relative(cloneRoot(), target)))
+    throw new UsageError(`ubiquity plugin add: ${target} is reached through a link; its manifest is not written`);
   // A manifest (or its folder) that is a link is replaced, never written through.
   const dir = join(target, ".claude-plugin");
   const file = join(target, PLUGIN_MANIFEST);

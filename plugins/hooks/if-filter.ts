@@ -8,7 +8,7 @@
  */
 import { isAbsolute, relative, resolve } from "node:path";
 import { homedir } from "node:os";
-import { micromatch } from "../_kits/lazy/index";
+import { LINE_BREAKS, micromatch } from "../_kits/lazy/index";
 import { compileContent, parseRule, type Rule, ruleNamesTool } from "../permissions/api";
 import type { HookInput } from "./options";
 
@@ -99,7 +99,8 @@ function commandMayMatch(content: string, command: string): boolean {
 function pathMayMatch(content: string, path: string, cwd: string): boolean {
   const absolute = resolve(cwd, path);
   const mm = micromatch();
-  const options = { dot: true };
+  // A path with a line break matches too (LINE_BREAKS: `*` is compiled to `.`).
+  const options = { dot: true, ...LINE_BREAKS };
   // Claude Code's path rules: `//abs`, `~/home`, `/relative-to-the-project`, `./rel` or `rel`.
   const patterns = content.startsWith("//")
     ? [content.slice(1)]

@@ -16,15 +16,72 @@ export const SEARCH_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LSP"]
 function namesDenied(line: string, rules: readonly CompiledRule[], place: Place): boolean {
   const ends = [line.length];
   for (let i = 1; i < line.length; i++) if (line[i] === ":" || line[i] === "-") ends.push(i);
-  return ends.some((end) => {
-    const path = judgePath(place.cwd, place.home, resolve(place.cwd, line.slice(0, end)));
-    return rules.some((r) => r.path?.(path.absolute) || (path.real !== undefined && r.path?.(path.real)));
-  });
+  return ends.some((end) => denied(line.slice(0, end), rules, place));
 }
 
-/** Remove the lines of a Grep/Glob result that name a file a Read deny rule forbids. */
-export function withholdDenied(output: ToolOutput, rules: readonly CompiledRule[], place: Place): ToolOutput {
+/** Does a Read deny rule forbid the file at `path`? */
+function denied(path: string, rules: readonly CompiledRule[], place: Place): boolean {
+  const judged = judgePath(place.cwd, place.home, resolve(place.cwd, path));
+  return rules.some((r) => r.path?.(judged.absolute) || (judged.real !== undefined && r.path?.(judged.real)));
+}
+
+/**
+ * The metadata key under which a tool says, for each line of its content, the files the line
+ * names (null: a place or text that cannot be judged). LSP answers carry it.
+ */
+export const NAMED_FILES = "namedFiles";
+
+/**
+ * The lines of a result that says which files each line names: a line naming a denied file, or
+ * naming what cannot be judged, is withheld; a result whose lines and list disagree (or that
+ * has no list) is withheld whole.
+ */
+function withholdNamed(output: ToolOutput, rules: readonly CompiledRule[], place: Place): ToolOutput {
+  const lines = output.content.split("\n");
+  const named = output.metadata?.[NAMED_FILES];
+  const fits =
+    Array.isArray(named) &&
+    named.length === lines.length &&
+    named.every((f) => f === null || (Array.isArray(f) && f.every((p) => typeof p === "string")));
+  const list = fits ? (named as (string[] | null)[]) : [];
+  let unjudged = 0;
+  const keep = lines.map((_, i) => {
+    const files = list[i];
+    if (files === null || files === undefined) {
+      unjudged++;
+      return false;
+    }
+    return !files.some((path) => denied(path, rules, place));
+  });
+  const kept = lines.filter((_, i) => keep[i]);
+  const withheld = lines.length - kept.length;
+  if (withheld === 0) return output;
+  const s = (n: number) => (n === 1 ? "" : "s");
+  const note =
+    unjudged === 0
+      ? `[${withheld} result line${s(withheld)} withheld: a Read deny rule forbids the files they name.]`
+      : `[${withheld} result line${s(withheld)} withheld: a Read deny rule forbids the files they name, or (${unjudged} of them) they name a place or text that cannot be judged against it.]`;
+  // The list stays line for line with what is left (the note's lines name nothing).
+  const files = kept.length > 0 ? list.filter((_, i) => keep[i]) : [[]];
+  return {
+    ...output,
+    content: [kept.join("\n") || "(no results left)", note].join("\n\n"),
+    metadata: { ...output.metadata, [NAMED_FILES]: [...files, [], []] },
+  };
+}
+
+/**
+ * Remove the lines of a Grep/Glob/LSP result that name a file a Read deny rule forbids. With
+ * `byNamedFiles` (LSP), each line is judged by the files the tool's metadata says it names.
+ */
+export function withholdDenied(
+  output: ToolOutput,
+  rules: readonly CompiledRule[],
+  place: Place,
+  byNamedFiles = false,
+): ToolOutput {
   if (output.isError || rules.length === 0) return output;
+  if (byNamedFiles) return withholdNamed(output, rules, place);
   const [body, ...notes] = output.content.split("\n\n");
   const lines = body!.split("\n");
   const kept = lines.filter((line) => line === "--" || !namesDenied(line, rules, place));

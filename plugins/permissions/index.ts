@@ -193,7 +193,13 @@ export const permissionsPlugin = definePlugin({
     kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
       if (!SEARCH_TOOLS.has(call.toolName)) return output;
       const deny = policyFor(call.run.options).deny.filter((r) => r.tool === "Read" && r.path);
-      return withholdDenied(output, deny, { cwd: call.run.cwd, home: home(), roots: call.run.roots });
+      // LSP answers say which files each line names (metadata): judged line by line, fail closed.
+      return withholdDenied(
+        output,
+        deny,
+        { cwd: call.run.cwd, home: home(), roots: call.run.roots },
+        call.toolName === "LSP",
+      );
     });
 
     // After the built-in run sections, so the section they emit is replaced rather than duplicated.

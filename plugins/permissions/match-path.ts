@@ -9,7 +9,7 @@
  * folder part is also matched through its symlinks, and a literal file rule also matches a hard
  * link to the same file.
  */
-import { micromatch } from "../_kits/lazy/index";
+import { LINE_BREAKS, LINE_BREAKS_NOCASE, micromatch } from "../_kits/lazy/index";
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
@@ -38,12 +38,12 @@ export function compilePathPattern(pattern: string, cwd: string, home: string): 
   const real = literal ? realOrUndefined(literal) : undefined;
   if (literal && real && real !== literal) globs.push(escapeGlob(real) + p.slice(escapeGlob(literal).length));
   const exact = globs.flatMap((g) => [
-    micromatch().matcher(g, { dot: true }),
-    micromatch().matcher(`${g}/**`, { dot: true }),
+    micromatch().matcher(g, { dot: true, ...LINE_BREAKS }),
+    micromatch().matcher(`${g}/**`, { dot: true, ...LINE_BREAKS }),
   ]);
   const folded = globs.flatMap((g) => [
-    micromatch().matcher(g, { dot: true, nocase: true }),
-    micromatch().matcher(`${g}/**`, { dot: true, nocase: true }),
+    micromatch().matcher(g, { dot: true, nocase: true, ...LINE_BREAKS_NOCASE }),
+    micromatch().matcher(`${g}/**`, { dot: true, nocase: true, ...LINE_BREAKS_NOCASE }),
   ]);
   // A literal file: the same file under another name (a hard link) is the same file.
   const file = literal && literal === unescapeGlob(p) ? identity(literal) : undefined;

@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, realpathSync, type Dirent } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { micromatch, tinyglobby } from "../_kits/lazy/index";
+import { LINE_BREAKS, micromatch, tinyglobby } from "../_kits/lazy/index";
 
 /** Home-relative paths that hold credentials. */
 export const SENSITIVE_HOME = [
@@ -279,7 +279,8 @@ function safeGlob(
  */
 function linksMatching(patterns: string[], cwd: string, deep: number): string[] {
   const mm = micromatch();
-  const matches = (path: string) => mm.isMatch(path, patterns, { dot: true });
+  // A name with a line break matches too (LINE_BREAKS: `*` is compiled to `.`).
+  const matches = (path: string) => mm.isMatch(path, patterns, { dot: true, ...LINE_BREAKS });
   const out: string[] = [];
   const walk = (dir: string, rel: string, level: number) => {
     let entries: Dirent[];

@@ -83,8 +83,12 @@ export class LspTool extends PathTool<typeof LspInput> {
       const match = serverFor(this.access.servers(ctx), real);
       if (!match) throw new ToolFailure(noServer(this.access.servers(ctx), input.filePath));
       const connection = await this.access.connect(ctx, match.server, real, match.languageId);
-      const text = await operate(connection, input, real, ctx);
-      return { content: text };
+      const lines = await operate(connection, input, real, ctx);
+      // Which files each line names, for the permissions plugin's Read-deny filter (null: a place it cannot judge).
+      return {
+        content: lines.map((l) => l.text).join("\n"),
+        metadata: { [NAMED_FILES]: lines.map((l) => l.files) },
+      };
     });
   }
 }
@@ -131,6 +135,22 @@ interface CallItem {
   detail?: string;
 }
 
+/**
+ * The metadata key of an answer's files: for each line of the content, the absolute paths of the
+ * files it names, or null when it names a place that is no local file (a non-file URI) or text
+ * of unknown origin (a hover). The Read-deny filter judges each line by it.
+ */
+export const NAMED_FILES = "namedFiles";
+
+/** One line of an answer and the files it names. */
+interface Line {
+  text: string;
+  files: string[] | null;
+}
+
+/** A line naming nothing (headings, notes). */
+const plain = (text: string): Line => ({ text: oneLine(text), files: [] });
+
 /** What one call needs: the connection, where it points, and how paths are shown. */
 interface Call {
   connection: LspConnection;
@@ -138,7 +158,8 @@ interface Call {
   textDocument: { uri: string };
   at: { textDocument: { uri: string }; position: Position };
   signal: AbortSignal;
-  where(uri: string, p: Position): string;
+  /** `path:line:character` of a location and the file it names (null: not a local file). */
+  where(uri: string, p: Position): Line;
   /** `file:line:character` of the call, as the model wrote it. */
   here: string;
 }
@@ -148,7 +169,7 @@ async function operate(
   input: z.output<typeof LspInput>,
   path: string,
   ctx: ToolContext,
-): Promise<string> {
+): Promise<Line[]> {
   const textDocument = { uri: pathToFileURL(path).href };
   const call: Call = {
     connection,
@@ -156,7 +177,10 @@ async function operate(
     textDocument,
     at: { textDocument, position: { line: (input.line ?? 1) - 1, character: (input.character ?? 1) - 1 } },
     signal: ctx.abortSignal,
-    where: (uri, p) => `${shownPath(uri, ctx.cwd)}:${p.line + 1}:${p.character + 1}`,
+    where: (uri, p) => {
+      const shown = shownPath(uri, ctx.cwd);
+      return { text: `${shown.text}:${p.line + 1}:${p.character + 1}`, files: shown.files };
+    },
     here: `${input.filePath}:${input.line}:${input.character}`,
   };
   switch (input.operation) {
@@ -169,10 +193,13 @@ async function operate(
       const hover = (await connection.request("textDocument/hover", call.at, call.signal)) as {
         contents?: unknown;
       } | null;
-      return hoverText(hover?.contents).trim() || `No hover information at ${call.here}.`;
+      const text = hoverText(hover?.contents).trim();
+      // A hover is text the server made from any file: no line of it can be vouched for.
+      if (!text) return [plain(`No hover information at ${call.here}.`)];
+      return text.split("\n").map((line) => ({ text: oneLine(line), files: null }));
     }
     case "documentSymbol":
-      return documentSymbols(call);
+      return documentSymbols(call, path, ctx.cwd);
     case "workspaceSymbol":
       return workspaceSymbols(call, ctx.cwd);
     default:
@@ -180,22 +207,22 @@ async function operate(
   }
 }
 
-async function definitions({ connection, input, at, signal, where, here }: Call): Promise<string> {
+async function definitions({ connection, input, at, signal, where, here }: Call): Promise<Line[]> {
   const definition = input.operation === "goToDefinition";
   const method = definition ? "textDocument/definition" : "textDocument/implementation";
   const found = locations(await connection.request(method, at, signal));
   const what = definition ? "definition" : "implementation";
-  if (found.length === 0) return `No ${what} found at ${here}.`;
+  if (found.length === 0) return [plain(`No ${what} found at ${here}.`)];
   return listed(
     found.map((l) => where(l.uri, l.range.start)),
     `${found.length} ${what}${found.length === 1 ? "" : "s"}:`,
   );
 }
 
-async function references({ connection, at, signal, where, here }: Call): Promise<string> {
+async function references({ connection, at, signal, where, here }: Call): Promise<Line[]> {
   const params = { ...at, context: { includeDeclaration: true } };
   const found = locations(await connection.request("textDocument/references", params, signal));
-  if (found.length === 0) return `No references found at ${here}.`;
+  if (found.length === 0) return [plain(`No references found at ${here}.`)];
   const files = new Set(found.map((l) => l.uri)).size;
   return listed(
     found.map((l) => where(l.uri, l.range.start)),
@@ -203,41 +230,58 @@ async function references({ connection, at, signal, where, here }: Call): Promis
   );
 }
 
-async function documentSymbols({ connection, input, textDocument, signal }: Call): Promise<string> {
-  const symbols = ((await connection.request("textDocument/documentSymbol", { textDocument }, signal)) ??
-    []) as SymbolInfo[];
-  if (symbols.length === 0) return `No symbols found in ${input.filePath}.`;
-  const lines: string[] = [];
+async function documentSymbols(
+  { connection, input, textDocument, signal }: Call,
+  path: string,
+  cwd: string,
+): Promise<Line[]> {
+  const symbols = listOf(await connection.request("textDocument/documentSymbol", { textDocument }, signal));
+  if (symbols.length === 0) return [plain(`No symbols found in ${input.filePath}.`)];
+  const lines: Line[] = [];
   const walk = (list: SymbolInfo[], depth: number) => {
     for (const s of list) {
-      const start = s.selectionRange?.start ?? s.range?.start ?? (s.location as Location | undefined)?.range.start;
-      lines.push(`${"  ".repeat(depth)}${s.name} (${kindName(s.kind)})${start ? ` line ${start.line + 1}` : ""}`);
-      if (s.children) walk(s.children, depth + 1);
+      const start = s.selectionRange?.start ?? s.range?.start ?? (s.location as Location | undefined)?.range?.start;
+      // A symbol the server places in another file (SymbolInformation's location) names that file.
+      const uri = (s.location as Partial<Location> | undefined)?.uri;
+      const files = uri === undefined ? [path] : shownPath(uri, cwd).files;
+      lines.push({
+        text: `${"  ".repeat(depth)}${oneLine(String(s.name))} (${kindName(s.kind)})${start ? ` line ${start.line + 1}` : ""}`,
+        files,
+      });
+      if (Array.isArray(s.children)) walk(s.children, depth + 1);
     }
   };
   walk(symbols, 0);
   return listed(lines, `Symbols of ${input.filePath}:`);
 }
 
-async function workspaceSymbols({ connection, input, signal, where }: Call, cwd: string): Promise<string> {
-  const symbols = ((await connection.request("workspace/symbol", { query: input.query ?? "" }, signal)) ??
-    []) as SymbolInfo[];
-  if (symbols.length === 0) return `No symbols match ${JSON.stringify(input.query)}.`;
-  const place = (loc: Partial<Location> | undefined) =>
-    loc?.uri ? (loc.range ? where(loc.uri, loc.range.start) : shownPath(loc.uri, cwd)) : "(no location)";
+async function workspaceSymbols({ connection, input, signal, where }: Call, cwd: string): Promise<Line[]> {
+  const symbols = listOf(await connection.request("workspace/symbol", { query: input.query ?? "" }, signal));
+  if (symbols.length === 0) return [plain(`No symbols match ${JSON.stringify(input.query)}.`)];
+  // A symbol without a location comes from no file anyone can name: it cannot be judged.
+  const place = (loc: Partial<Location> | undefined): Line =>
+    typeof loc?.uri === "string"
+      ? loc.range
+        ? where(loc.uri, loc.range.start)
+        : shownPath(loc.uri, cwd)
+      : { text: "(no location)", files: null };
   return listed(
-    symbols.map(
-      (s) =>
-        `${place(s.location as Partial<Location> | undefined)} ${s.name} (${kindName(s.kind)})${s.containerName ? ` in ${s.containerName}` : ""}`,
-    ),
+    symbols.map((s) => {
+      const at = place(s.location as Partial<Location> | undefined);
+      const container = s.containerName ? ` in ${oneLine(String(s.containerName))}` : "";
+      return { text: `${at.text} ${oneLine(String(s.name))} (${kindName(s.kind)})${container}`, files: at.files };
+    }),
     `${symbols.length} symbol${symbols.length === 1 ? "" : "s"} match ${JSON.stringify(input.query)}:`,
   );
 }
 
-async function callHierarchy({ connection, input, at, signal, where, here }: Call): Promise<string> {
-  const items = ((await connection.request("textDocument/prepareCallHierarchy", at, signal)) ?? []) as CallItem[];
-  if (items.length === 0) return `No function or method at ${here}.`;
-  const item = (c: CallItem) => `${where(c.uri, c.selectionRange.start)} ${c.name} (${kindName(c.kind)})`;
+async function callHierarchy({ connection, input, at, signal, where, here }: Call): Promise<Line[]> {
+  const items = listOf(await connection.request("textDocument/prepareCallHierarchy", at, signal)) as CallItem[];
+  if (items.length === 0) return [plain(`No function or method at ${here}.`)];
+  const item = (c: CallItem): Line => {
+    const loc = where(c.uri, c.selectionRange.start);
+    return { text: `${loc.text} ${oneLine(String(c.name))} (${kindName(c.kind)})`, files: loc.files };
+  };
   if (input.operation === "prepareCallHierarchy") return listed(items.map(item), "Call hierarchy items:");
   const incoming = input.operation === "incomingCalls";
   const method = incoming ? "callHierarchy/incomingCalls" : "callHierarchy/outgoingCalls";
@@ -247,11 +291,12 @@ async function callHierarchy({ connection, input, at, signal, where, here }: Cal
       items.map(async (it) => ((await connection.request(method, { item: it }, signal)) ?? []) as Call[]),
     )
   ).flat();
-  if (calls.length === 0) return incoming ? "No calls to it were found." : "It calls nothing that was found.";
+  if (calls.length === 0) return [plain(incoming ? "No calls to it were found." : "It calls nothing that was found.")];
   return listed(
     calls.map((c) => {
       const sites = c.fromRanges?.length ?? 0;
-      return `${item((incoming ? c.from : c.to)!)}${sites > 1 ? ` (${sites} call sites)` : ""}`;
+      const line = item((incoming ? c.from : c.to)!);
+      return { ...line, text: `${line.text}${sites > 1 ? ` (${sites} call sites)` : ""}` };
     }),
     incoming ? `Called from ${calls.length} place${calls.length === 1 ? "" : "s"}:` : `Calls ${calls.length}:`,
   );
@@ -279,20 +324,42 @@ function hoverText(contents: unknown): string {
   return typeof c.language === "string" ? `\`\`\`${c.language}\n${c.value}\n\`\`\`` : c.value;
 }
 
-/** The path a URI names, as the model reads paths (relative inside the working directory). */
-function shownPath(uri: string, cwd: string): string {
-  if (!uri.startsWith("file:")) return uri;
+/**
+ * The path a URI names, as the model reads paths (relative inside the working directory), and the
+ * file: none that can be judged (null) when the URI is no local file path (another scheme, a host,
+ * an encoded `/`), which is then shown as written.
+ */
+function shownPath(uri: string, cwd: string): Line {
+  if (typeof uri !== "string") return { text: "(no location)", files: null };
+  let path: string | undefined;
   try {
-    return displayPath(cwd, fileURLToPath(uri));
+    path = uri.startsWith("file:") ? fileURLToPath(uri) : undefined;
   } catch {
-    return uri;
+    path = undefined;
   }
+  if (path === undefined) return { text: oneLine(uri), files: null };
+  return { text: oneLine(displayPath(cwd, path)), files: [path] };
 }
 
-function listed(lines: string[], heading: string): string {
+/**
+ * Text from a server on one line: a line break (or any control character) in a name or a path
+ * written as an escape, so each line of the answer is one result, named by its own files.
+ */
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) =>
+    c === "\n" ? "\\n" : c === "\r" ? "\\r" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** A list answer: an array, else nothing (a server's object or string is no list). */
+function listOf(answer: unknown): SymbolInfo[] {
+  return Array.isArray(answer) ? (answer.filter((s) => s && typeof s === "object") as SymbolInfo[]) : [];
+}
+
+function listed(lines: Line[], heading: string): Line[] {
   const shown = lines.slice(0, MAX_RESULT_LINES);
   const more = lines.length - shown.length;
-  return [heading, ...shown, ...(more > 0 ? [`[${more} more not shown]`] : [])].join("\n");
+  return [plain(heading), ...shown, ...(more > 0 ? [plain(`[${more} more not shown]`)] : [])];
 }
 
 const SYMBOL_KINDS = [

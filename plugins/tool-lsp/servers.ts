@@ -50,6 +50,8 @@ interface Running {
 const DEFAULT_STARTUP_MS = 60_000;
 const DEFAULT_SHUTDOWN_MS = 5_000;
 const DEFAULT_MAX_RESTARTS = 3;
+/** Largest document sent to a server (its whole text goes in one message). */
+const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
 
 export class LspServers {
   readonly #running = new Map<string, Running>();
@@ -144,6 +146,11 @@ export class LspServers {
   async #sync(running: Running, path: string, languageId: string): Promise<void> {
     const uri = pathToFileURL(path).href;
     const info = await stat(path);
+    // Red team 2026-12-05 (LSP): reading a FIFO named x.ts blocked a worker thread for good (four
+    // such calls stall every file operation of the process); a huge file would be read whole.
+    if (!info.isFile()) throw new Error(`${path} is not a regular file; language servers are told of files only`);
+    if (info.size > MAX_DOCUMENT_BYTES)
+      throw new Error(`${path} has ${info.size} bytes, more than a language server is sent (${MAX_DOCUMENT_BYTES})`);
     const known = running.documents.get(uri);
     if (known && known.mtimeMs === info.mtimeMs && known.size === info.size) return;
     const text = await readFile(path, "utf8");

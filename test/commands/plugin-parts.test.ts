@@ -294,7 +294,7 @@ describe("ubiquity plugin add <git-url>", () => {
     expect(out.join("")).toContain("Added the plugin typescript-lsp");
     expect(out.join("")).not.toContain("not run");
     const [added, styled] = settings().claudePlugins as string[];
-    expect(added).toBe(join(home(), ".ubiquity", "plugins", "typescript-lsp-entry"));
+    expect(added).toMatch(new RegExp(`^${join(home(), ".ubiquity", "plugins")}/typescript-lsp-entry-[0-9a-f]{12}$`));
     expect(styled).toBe(join(marketplace, "plugins", "styled"));
     const manifest = JSON.parse(readFileSync(join(added!, ".claude-plugin", "plugin.json"), "utf8"));
     expect(manifest).toEqual({ name: "typescript-lsp", lspServers: lsp });

@@ -74,5 +74,15 @@ export function lazyRequire<T>(specifier: string): () => T {
 /** micromatch, loaded on first use. */
 export const micromatch: () => typeof Micromatch = lazyRequire<typeof Micromatch>("micromatch");
 
+/**
+ * micromatch options for globs matched against paths: picomatch compiles `*` and `**` to `.`,
+ * which stops at a line break unless the regex has the `s` flag (`secret/**` missed
+ * `secret/x<newline>.ts`: red team 2026-12-05, LSP). picomatch passes `flags` to RegExp as written
+ * (and then ignores `nocase`, hence the second); @types/micromatch types it a boolean.
+ */
+export const LINE_BREAKS = { flags: "s" } as unknown as { flags?: boolean };
+/** LINE_BREAKS with case ignored. */
+export const LINE_BREAKS_NOCASE = { flags: "is" } as unknown as { flags?: boolean };
+
 /** tinyglobby, loaded on first use. */
 export const tinyglobby: () => typeof import("tinyglobby") = lazyRequire<typeof import("tinyglobby")>("tinyglobby");
