@@ -63,7 +63,7 @@ export default definePlugin({
               { env: options.env, subprocessEnv: options.subprocessEnv },
               { add: [server.config.env], inherit: false },
             ),
-          track: (pgid) => trackProcessGroup(pgid),
+          track: (pgid, reaper) => trackProcessGroup(pgid, { reaper }),
           stderr: (name, text) => kernel.logger.debug(`language server ${name}: ${text.trimEnd()}`),
         });
         pools.set(root, pool);

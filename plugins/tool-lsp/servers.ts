@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { createRequire } from "node:module";
+import { readReaperReport, stopSpawn, underReaper } from "../_kits/process/index";
 import { LspConnection } from "./client";
 import type { NamedServer } from "./config";
 
@@ -25,14 +26,15 @@ export interface ServerLaunch {
     args: string[];
     cwd: string;
     env?: Record<string, string | undefined>;
+    contained?: boolean;
   };
   env(server: NamedServer): Record<string, string>;
   /** Where it runs (the workspace folder when trusted). */
   cwd: string;
   /** The workspace folder sent in `initialize`. */
   root: string;
-  /** Remember / forget its process group, so it is killed if this program ends first. */
-  track(pgid: number): () => void;
+  /** Remember / forget its process group (led by the reaper or not), so it is killed if this program ends first. */
+  track(pgid: number, reaper: boolean): () => void;
   /** Its stderr, for the debug log. */
   stderr(server: string, text: string): void;
 }
@@ -86,27 +88,43 @@ export class LspServers {
 
   #start(server: NamedServer): Running {
     const { spawn } = requireNode("node:child_process") as typeof import("node:child_process");
-    const spec = this.launch.wrap({
-      command: server.config.command,
-      args: server.config.args ?? [],
-      cwd: this.launch.cwd,
-      env: this.launch.env(server),
-    });
+    let wrapped: ReturnType<ServerLaunch["wrap"]>;
+    try {
+      wrapped = this.launch.wrap({
+        command: server.config.command,
+        args: server.config.args ?? [],
+        cwd: this.launch.cwd,
+        env: this.launch.env(server),
+      });
+    } catch (error) {
+      // The sandbox looks the program up before it starts anything.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") throw notFound(server);
+      throw error;
+    }
+    // Outside the sandbox, the reaper ends what the server leaves behind, a child in a session of its own too.
+    const reaper = wrapped.contained ? undefined : underReaper(wrapped);
+    const spec = reaper ?? wrapped;
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
       env: spec.env as NodeJS.ProcessEnv,
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe", ...(reaper ? (["pipe"] as const) : [])],
       detached: true,
-    }) as ChildProcessWithoutNullStreams;
-    child.stderr.on("data", (chunk: Buffer) => this.launch.stderr(server.name, chunk.toString("utf8")));
+    }) as unknown as ChildProcessWithoutNullStreams;
+    // The reaper's report is read so it never blocks; what it killed is not needed here.
+    if (reaper && child.stdio[3]) readReaperReport(child.stdio[3] as import("node:stream").Readable);
+    let lastStderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      lastStderr = (lastStderr + chunk.toString("utf8")).slice(-2000);
+      this.launch.stderr(server.name, chunk.toString("utf8"));
+    });
     const connection = new LspConnection(child, server.config.settings ?? {}, (text) =>
       this.launch.stderr(server.name, text),
     );
     const pid = child.pid ?? 0;
-    const untrack = pid ? this.launch.track(pid) : () => {};
+    const untrack = pid ? this.launch.track(pid, reaper !== undefined) : () => {};
     const forget = () => {
       untrack();
-      if (pid) killGroup(pid);
+      if (pid) stopSpawn(pid, reaper !== undefined);
     };
     const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
     child.on("exit", untrack);
@@ -132,11 +150,16 @@ export class LspServers {
         ),
     ).catch((error: Error) => {
       forget();
-      const why =
-        (error as NodeJS.ErrnoException).code === "ENOENT" || /ENOENT/.test(String(connection.closed?.message))
-          ? `"${server.config.command}" was not found; install it or fix "command" in ${server.source}`
-          : (connection.closed?.message ?? error.message);
-      throw new Error(`the language server ${server.name} could not start: ${why}`);
+      // Not found: the spawn's ENOENT, the reaper's failed exec (127), bwrap's failed execvp.
+      if (
+        (error as NodeJS.ErrnoException).code === "ENOENT" ||
+        /ENOENT|\(code 127\)/.test(String(connection.closed?.message)) ||
+        /execvp .*: No such file or directory/.test(lastStderr)
+      )
+        throw notFound(server);
+      throw new Error(
+        `the language server ${server.name} could not start: ${connection.closed?.message ?? error.message}`,
+      );
     });
     child.on("error", () => {}); // reported through the connection
     return { connection, ready, documents: new Map(), forget, exited };
@@ -196,6 +219,12 @@ export class LspServers {
   }
 }
 
+function notFound(server: NamedServer): Error {
+  return new Error(
+    `the language server ${server.name} could not start: "${server.config.command}" was not found; install it or fix "command" in ${server.source}`,
+  );
+}
+
 /** What we tell servers we understand: plain text hovers and markdown, hierarchical symbols, links. */
 const CLIENT_CAPABILITIES = {
   general: { positionEncodings: ["utf-16"] },
@@ -212,14 +241,6 @@ const CLIENT_CAPABILITIES = {
   workspace: { symbol: {}, workspaceFolders: true, configuration: true },
   window: { workDoneProgress: false },
 };
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // Already gone.
-  }
-}
 
 function withTimeout<T>(promise: Promise<T>, ms: number, error: () => Error): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -75,6 +75,25 @@ describe("a language server's process", () => {
     expect(given).toContain('settings_{"level":2}');
   });
 
+  it.skipIf(SKIP)("a server that is not installed is named with the fix, sandboxed too", async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "LSP", input: { operation: "documentSymbol", filePath: "a.probe" } }] },
+      "done",
+    ]);
+    const messages = await collect(
+      summon("look", {
+        model,
+        cwd: project,
+        persistSession: false,
+        sandbox: true,
+        lspServers: { ghost: { command: "no-such-language-server-xyz", extensionToLanguage: { ".probe": "probe" } } },
+      }),
+    );
+    expect(ofType(messages, "tool_result")[0]!.output.content).toContain(
+      '"no-such-language-server-xyz" was not found; install it or fix "command"',
+    );
+  });
+
   it("is not started in a folder that is not trusted", async () => {
     const out = await probe({ sandbox: false, trust: false });
     expect(out).toContain("not started in a folder that is not trusted");

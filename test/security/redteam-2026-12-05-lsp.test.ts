@@ -15,7 +15,7 @@
  * 11. Read of secret/notes<newline>.txt under Read(secret/**) (the path matcher itself)      -> F5 fixed
  * 12-13. plugin add: a strict:false entry's folder a link out of the marketplace (copied, in a clone) -> F6 fixed
  * 14. plugin add: two marketplaces' plugins/ts entries                                       -> F7 fixed
- * 15. a server's child in a session of its own (setsid), sandbox off                         -> F8 OPEN (it.fails)
+ * 15. a server's child in a session of its own (setsid), sandbox off                         -> F8 fixed (the reaper)
  * 16. a FIFO named src/pipe.ts as filePath                                                   -> F9 fixed
  * 17. a server that never answers: bounded by toolTimeoutMs and the run's abort ($/cancelRequest sent) holds
  * 18. a server asking workspace/applyEdit: answered null, nothing applied (code read)        holds
@@ -192,12 +192,11 @@ describe("the Read-deny filter of LSP answers", () => {
 });
 
 describe("a language server's processes", () => {
-  // OPEN (not fixed in time): without the sandbox a server's process group is killed at the end of
-  // the session, but a child that started a session of its own (setsid, a daemon) is out of the
-  // group and lives on. Bash and command hooks run under the reaper (a child subreaper) for this;
-  // language servers (like stdio MCP servers) do not. With the sandbox on, bubblewrap's PID
-  // namespace ends it. Fix: start servers under the reaper as long-running processes.
-  it.fails("F8 (open): without the sandbox, a child in a session of its own outlives the session", async () => {
+  // Without the sandbox a server's process group was killed at the end of the session, but a child
+  // that started a session of its own (setsid, a daemon) was out of the group and lived on. Fixed:
+  // servers run under the reaper (a child subreaper), as Bash and command hooks do; with the
+  // sandbox on, bubblewrap's PID namespace ends it.
+  it("F8: without the sandbox, a child in a session of its own does not outlive the session", async () => {
     const pidFile = join(project, "escaped.pid");
     const file = join(project, "answers.json");
     writeFileSync(file, "{}");
