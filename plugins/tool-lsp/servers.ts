@@ -6,6 +6,7 @@
  * so no server outlives the session. A server that crashed starts again on the next call, up to
  * `maxRestarts` times.
  */
+import { statSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -88,13 +89,16 @@ export class LspServers {
 
   #start(server: NamedServer): Running {
     const { spawn } = requireNode("node:child_process") as typeof import("node:child_process");
+    const env = this.launch.env(server);
+    // Looked up first: a missing program is named with the fix, never left to how its exit is seen.
+    if (!onPath(server.config.command, env.PATH ?? process.env.PATH ?? "", this.launch.cwd)) throw notFound(server);
     let wrapped: ReturnType<ServerLaunch["wrap"]>;
     try {
       wrapped = this.launch.wrap({
         command: server.config.command,
         args: server.config.args ?? [],
         cwd: this.launch.cwd,
-        env: this.launch.env(server),
+        env,
       });
     } catch (error) {
       // The sandbox looks the program up before it starts anything.
@@ -217,6 +221,13 @@ export class LspServers {
     );
     this.#running.clear();
   }
+}
+
+/** Is `command` a file (a path), or a file in one of PATH's absolute folders? */
+function onPath(command: string, path: string, cwd: string): boolean {
+  const isFile = (p: string) => statSync(p, { throwIfNoEntry: false })?.isFile() === true;
+  if (command.includes("/")) return isFile(resolve(cwd, command));
+  return path.split(":").some((dir) => dir.startsWith("/") && isFile(resolve(dir, command)));
 }
 
 function notFound(server: NamedServer): Error {
