@@ -153,7 +153,7 @@ function firstQuestion(cwd: string, files: readonly ProjectFile[]): string {
     `This folder is not trusted yet: ${printable(realFolder(cwd), 500)}`,
     "Its own files can run code or change what the agent may do:",
     ...files.map((f) => `  ${printable(displayPath(f.path, cwd), 500)}: ${f.effect}`),
-    "Deny and ask rules from its settings apply either way.",
+    "Deny and ask rules from the settings files a run reads apply either way.",
     "",
   ];
   return `${lines.join("\n")}[t]rust this folder (remembered) / [r]un without its files / [q]uit: `;
@@ -167,7 +167,7 @@ function changedQuestion(cwd: string, unapproved: readonly UntrustedFile[], lega
       ? `This folder was trusted before ubiquity recorded what its files contain: ${printable(realFolder(cwd), 500)}`
       : `Files of this trusted folder are new or changed since you approved them: ${printable(realFolder(cwd), 500)}`,
     ...unapproved.map((f) => `  ${printable(displayPath(f.path, cwd), 500)} (${f.problem}): ${f.effect}`),
-    "Deny and ask rules from its settings apply either way.",
+    "Deny and ask rules from the settings files a run reads apply either way.",
     "",
   ];
   return `${lines.join("\n")}[t]rust these files (remembered) / [r]un without them / [q]uit: `;
@@ -193,9 +193,9 @@ export function untrustedWarning(decision: TrustDecision, cwd: string): string |
     const why = decision.legacy
       ? "this folder was trusted before ubiquity recorded what its files contain, so these were not applied"
       : "these files of this trusted folder are new or changed since they were approved, so they were not applied";
-    return `warning: ${why} (deny and ask rules still apply): ${names}. Review them, then approve them with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run.`;
+    return `warning: ${why} (deny and ask rules from the settings files a run reads still apply): ${names}. Review them, then approve them with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run.`;
   }
   if (decision.files.length === 0) return undefined;
   const names = decision.files.map(name).join(", ");
-  return `warning: this folder is not trusted, so its own files were not applied (deny and ask rules still apply): ${names}. Trust it with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run.`;
+  return `warning: this folder is not trusted, so its own files were not applied (deny and ask rules from the settings files a run reads still apply): ${names}. Trust it with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run.`;
 }

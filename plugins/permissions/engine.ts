@@ -428,7 +428,9 @@ function matchFiles(
     return `${maybe.absolute} is an argument of a program the engine does not know, which may ${reading ? "read" : "write"} it`;
   // A folder read to the bottom (grep -r, rg) reads every file below it that the rule may name.
   if (reading) {
-    for (const dir of subject.recursiveReads) {
+    // A literal path that does not exist is below no folder (the walk would only run out of budget).
+    const absent = rule.path?.absent?.() === true;
+    for (const dir of absent ? [] : subject.recursiveReads) {
       const below = fileBelow(dir.real ?? dir.absolute, (p) => rule.path?.(p) === true);
       if (below)
         return `it reads every file below ${dir.absolute}, ${below === true ? "too many to check one by one" : `among them ${below}`}`;

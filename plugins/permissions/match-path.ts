@@ -13,8 +13,13 @@ import { LINE_BREAKS, LINE_BREAKS_NOCASE, micromatch } from "../_kits/lazy/index
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
-/** A compiled path pattern. */
-export type PathMatcher = (absolutePath: string) => boolean;
+/**
+ * A compiled path pattern. `absent()` is true when no existing path can match it now: a literal
+ * path (no glob character, ASCII, so no other normal form) that does not exist, so neither it,
+ * anything below it, a link to it nor another name of it can be read; a folder walk looking for
+ * what the rule names can then be skipped.
+ */
+export type PathMatcher = ((absolutePath: string) => boolean) & { absent?: () => boolean };
 
 const escapeGlob = (path: string) => path.replace(/[*?[\]{}()!+@\\]/g, "\\$&");
 const GLOB_CHARS = /[*?[\]{}()!+@]/;
@@ -47,7 +52,7 @@ export function compilePathPattern(pattern: string, cwd: string, home: string): 
   ]);
   // A literal file: the same file under another name (a hard link) is the same file.
   const file = literal && literal === unescapeGlob(p) ? identity(literal) : undefined;
-  return (path) => {
+  const matcher: PathMatcher = (path) => {
     const nfc = path.normalize("NFC");
     if (exact.some((m) => m(nfc))) return true;
     if (foldsCase(nfc) && folded.some((m) => m(nfc))) return true;
@@ -57,6 +62,10 @@ export function compilePathPattern(pattern: string, cwd: string, home: string): 
     }
     return false;
   };
+  // lstat follows the links of the folders above, not of the last name: a dangling link there exists.
+  if (literal && literal === unescapeGlob(p) && /^[\x20-\x7e]+$/.test(literal))
+    matcher.absent = () => lstatSync(literal, { throwIfNoEntry: false }) === undefined;
+  return matcher;
 }
 
 function unescapeGlob(glob: string): string {
