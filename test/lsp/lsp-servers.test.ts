@@ -28,8 +28,12 @@ afterEach(() => {
   delete process.env.UBQ_LSP_TEST_TOKEN;
 });
 
-/** The probe's symbols for a.probe, or the error, in a run with `options`. */
-async function probe(options: SummonOptions, env: Record<string, string> = {}): Promise<string> {
+/** The probe's symbols for a.probe, or the error, in a run with `options` (`server` in place of the probe). */
+async function probe(
+  options: SummonOptions,
+  env: Record<string, string> = {},
+  server?: { command: string; extensionToLanguage: Record<string, string> },
+): Promise<string> {
   const model = scriptedModel([
     { toolCalls: [{ toolName: "LSP", input: { operation: "documentSymbol", filePath: "a.probe" } }] },
     "done",
@@ -40,7 +44,7 @@ async function probe(options: SummonOptions, env: Record<string, string> = {}): 
       cwd: project,
       persistSession: false,
       lspServers: {
-        probe: {
+        probe: server ?? {
           command: process.execPath,
           args: [PROBE],
           extensionToLanguage: { ".probe": "probe" },
@@ -76,20 +80,8 @@ describe("a language server's process", () => {
   });
 
   it.skipIf(SKIP)("a server that is not installed is named with the fix, sandboxed too", async () => {
-    const model = scriptedModel([
-      { toolCalls: [{ toolName: "LSP", input: { operation: "documentSymbol", filePath: "a.probe" } }] },
-      "done",
-    ]);
-    const messages = await collect(
-      summon("look", {
-        model,
-        cwd: project,
-        persistSession: false,
-        sandbox: true,
-        lspServers: { ghost: { command: "no-such-language-server-xyz", extensionToLanguage: { ".probe": "probe" } } },
-      }),
-    );
-    expect(ofType(messages, "tool_result")[0]!.output.content).toContain(
+    const ghost = { command: "no-such-language-server-xyz", extensionToLanguage: { ".probe": "probe" } };
+    expect(await probe({ sandbox: true }, {}, ghost)).toContain(
       '"no-such-language-server-xyz" was not found; install it or fix "command"',
     );
   });

@@ -3,15 +3,10 @@
 // documentSymbol with symbols that report what it could do where it runs: write a file named by
 // PROBE_WRITE, whether a variable named by PROBE_ENV is set, and the settings it was given.
 import { writeFileSync } from "node:fs";
+import { onMessages, send } from "../helpers/lsp-stdio.mjs";
 
-let buffer = Buffer.alloc(0);
 let nextId = 1000;
 const waiting = new Map();
-
-function send(message) {
-  const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", ...message }), "utf8");
-  process.stdout.write(Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]));
-}
 
 function ask(method, params) {
   const id = nextId++;
@@ -61,15 +56,4 @@ async function handle(message) {
   }
 }
 
-process.stdin.on("data", (chunk) => {
-  buffer = Buffer.concat([buffer, chunk]);
-  for (;;) {
-    const end = buffer.indexOf("\r\n\r\n");
-    if (end < 0) return;
-    const length = Number(/Content-Length: (\d+)/i.exec(buffer.subarray(0, end).toString())[1]);
-    if (buffer.length < end + 4 + length) return;
-    const message = JSON.parse(buffer.subarray(end + 4, end + 4 + length).toString("utf8"));
-    buffer = buffer.subarray(end + 4 + length);
-    void handle(message);
-  }
-});
+onMessages(handle);
