@@ -8,7 +8,8 @@ import { setFlagsFromString } from "node:v8";
 // of CPU. A cold run (about a quarter of a second) spends their work on code it leaves before the
 // work pays back, mostly Node's own path functions hot from module loading, and their first use
 // costs ~8 MiB of peak RSS (bench/lean-profile.md has the figures). A longer session gets them
-// back, checked on an unref'd timer. A tiering or JIT flag of the user's own wins.
+// back, checked on an unref'd timer every 200 ms (an idle chat is woken 5 times a second until
+// then). A tiering or JIT flag of the user's own wins.
 const ownFlags = `${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`;
 if (!/--(no-)?(maglev|turbofan|opt|jitless|sparkplug)\b/.test(ownFlags)) {
   setFlagsFromString("--no-maglev");
@@ -19,7 +20,7 @@ if (!/--(no-)?(maglev|turbofan|opt|jitless|sparkplug)\b/.test(ownFlags)) {
     setFlagsFromString("--maglev");
     setFlagsFromString("--turbofan");
     clearInterval(tierUp);
-  }, 50);
+  }, 200);
   tierUp.unref();
 }
 

@@ -319,7 +319,7 @@ describe("cold start: V8's optimizing compilers", () => {
     // A timer of the process's own burns 0.6 s of CPU once the bin has set its flags, gives the
     // bin's check a turn, then runs its hot function again.
     const burn = `function burnUntil(end) { let n = 0; while (process.cpuUsage().user < end) n += Math.sqrt(n + 1); return n; }
-setTimeout(() => { burnUntil(process.cpuUsage().user + 600_000); setTimeout(() => burnUntil(process.cpuUsage().user + 100_000), 120); }, 0);`;
+setTimeout(() => { burnUntil(process.cpuUsage().user + 600_000); setTimeout(() => burnUntil(process.cpuUsage().user + 100_000), 450); }, 0);`;
     const trace = tieringTrace(
       ["--import", `data:text/javascript,${encodeURIComponent(burn)}`, bin, "run", "--model", "test", "hi"],
       temp(),
