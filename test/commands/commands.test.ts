@@ -14,6 +14,7 @@ import { tempDirs } from "../helpers/temp-dirs";
 import { tempHome, writeTree } from "../helpers/temp-home";
 import commandsPlugin from "ubiquity/plugins/commands";
 import { digestsOf, findFilesToPin, TrustPins } from "../../loader/index";
+import { toolRules } from "../../plugins/_kits/sources/index";
 
 const temp = tempDirs();
 const home = tempHome();
@@ -204,6 +205,32 @@ describe("! shell lines", () => {
     const { result } = await run("/mark", cwd, { commandSources: ["project"], disallowedTools: ["Bash(touch:*)"] });
     expect(result.isError).toBe(true);
     expect(existsSync(join(cwd, "line-marker"))).toBe(false);
+  });
+
+  it("allowed-tools written space-separated, as Claude Code's skills write it, grants each rule", async () => {
+    const cwd = project({});
+    writeTree(cwd, {
+      ".ubiquity/commands/mark2.md": `---\nallowed-tools: Read Grep Bash(touch *)\n---\nNow mark.\n`,
+    });
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: `touch ${join(cwd, "spaced-marker")}` } }] },
+      "done",
+    ]);
+    const granted = resultOf(
+      await collect(
+        summon("/mark2", { model, cwd, sandbox: false, persistSession: false, commandSources: ["project"] }),
+      ),
+    );
+    expect(granted.permissionDenials).toEqual([]);
+    expect(existsSync(join(cwd, "spaced-marker"))).toBe(true);
+    // A space before the parenthesis separates nothing: never a bare `Bash`.
+    expect(toolRules("Bash (git:*)")).toEqual(["Bash (git:*)"]);
+    expect(toolRules("Read, Write  Bash(npm run *) mcp__linear__create_issue")).toEqual([
+      "Read",
+      "Write",
+      "Bash(npm run *)",
+      "mcp__linear__create_issue",
+    ]);
   });
 
   it("a malformed allowed-tools rule fails the command, naming it", async () => {

@@ -223,7 +223,11 @@ export function readByFields(yaml: string): Record<string, unknown> | undefined 
   return data;
 }
 
-/** Frontmatter `allowed-tools`: a list, or one string of rules separated by commas outside parentheses. */
+/**
+ * Frontmatter `allowed-tools`: a list, or one string of rules separated by commas or spaces outside
+ * parentheses (Claude Code's skills write `allowed-tools: Read Grep Bash(git diff *)`). A space
+ * before `(` separates nothing: `Bash (git:*)` stays one (malformed) rule, never a bare `Bash`.
+ */
 export function toolRules(value: unknown): string[] | undefined {
   if (Array.isArray(value))
     return value
@@ -234,10 +238,12 @@ export function toolRules(value: unknown): string[] | undefined {
   const rules: string[] = [];
   let depth = 0;
   let current = "";
-  for (const c of value) {
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i]!;
     if (c === "(") depth++;
     if (c === ")") depth = Math.max(0, depth - 1);
-    if (c === "," && depth === 0) {
+    const space = /\s/.test(c) && depth === 0 && value.slice(i).trimStart()[0] !== "(";
+    if ((c === "," || space) && depth === 0) {
       rules.push(current.trim());
       current = "";
     } else current += c;
