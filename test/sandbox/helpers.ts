@@ -2,6 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
@@ -76,3 +77,14 @@ export async function recordingServer(): Promise<{ server: Server; port: number;
 
 /** Live (not zombie) processes whose command line contains `needle` (the MCP tests' /proc scan). */
 export { processesWith } from "../mcp/helpers";
+
+/** A host process listening on `dev.sock` in the workspace (a docker or D-Bus socket stands so); who connected, and how to close it. */
+export async function hostSocket(ws: string) {
+  const hits: string[] = [];
+  const server = createNetServer((s) => {
+    hits.push("connected");
+    s.end("HELLO-FROM-HOST\n");
+  });
+  await new Promise<void>((r) => server.listen(join(ws, "dev.sock"), r));
+  return { hits, close: () => server.close() };
+}

@@ -5,31 +5,17 @@
  * reached through the proxy. Real bubblewrap, a real HTTP server and a real Unix listener.
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { createServer } from "node:net";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { scriptedModel } from "ubiquity/testing";
 import { summon } from "ubiquity";
 import { collect } from "../helpers/collect";
-import { outputs, recordingServer, runBash, sandboxPlace, SKIP } from "./helpers";
+import { hostSocket, outputs, recordingServer, runBash, sandboxPlace, SKIP } from "./helpers";
 
 const place = sandboxPlace();
 const closers: (() => void)[] = [];
 afterEach(() => {
   for (const close of closers.splice(0)) close();
 });
-
-/** A host process listening on `dev.sock` in the workspace (a docker or D-Bus socket stands so); who connected. */
-async function hostSocket(ws: string) {
-  const hits: string[] = [];
-  const server = createServer((s) => {
-    hits.push("connected");
-    s.end("HELLO-FROM-HOST\n");
-  });
-  await new Promise<void>((r) => server.listen(join(ws, "dev.sock"), r));
-  closers.push(() => server.close());
-  return hits;
-}
 
 /** Live processes whose working folder is one of this process's sandbox folders (the bridge runs there). */
 function bridgesLeft(): number[] {
@@ -65,7 +51,8 @@ describe.skipIf(SKIP)("network.allowedDomains keeps Unix sockets refused", () =>
     const ws = place.ws();
     const allowed = await recordingServer();
     closers.push(() => allowed.server.close());
-    const hits = await hostSocket(ws);
+    const { hits, close } = await hostSocket(ws);
+    closers.push(close);
     const out = outputs(
       await runBash([`curl -sS --max-time 10 http://localhost:${allowed.port}/through`, ...attempts], {
         cwd: ws,

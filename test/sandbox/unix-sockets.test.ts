@@ -5,7 +5,6 @@
  * python3 inside the real bwrap; allowAllUnixSockets turns it off.
  */
 import { copyFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scriptedModel } from "ubiquity/testing";
@@ -14,22 +13,12 @@ import { collect } from "../helpers/collect";
 import type { ResolvedOptions } from "ubiquity/plugin";
 import { sandboxSettings } from "../../plugins/sandbox/config";
 import { socketFilter, unixSocketWarning } from "../../plugins/sandbox/seccomp";
-import { outputs, runBash, sandboxPlace, SKIP } from "./helpers";
+import { hostSocket, outputs, runBash, sandboxPlace, SKIP } from "./helpers";
 
 const place = sandboxPlace();
 const PROBE = join(import.meta.dirname, "fixtures", "socket-probe.py");
 const run = { sandbox: true, permissionMode: "bypassPermissions" } as const;
 
-/** A host process listening on `dev.sock` in the workspace; who connected. */
-async function hostSocket(ws: string) {
-  const hits: string[] = [];
-  const server = createServer((s) => {
-    hits.push("connected");
-    s.end("HELLO-FROM-HOST\n");
-  });
-  await new Promise<void>((r) => server.listen(join(ws, "dev.sock"), r));
-  return { hits, close: () => server.close() };
-}
 const connect = `python3 -c "import socket;s=socket.socket(socket.AF_UNIX);s.connect('dev.sock');print(s.recv(99))"`;
 
 describe.skipIf(SKIP)("the sandbox's socket filter", () => {
