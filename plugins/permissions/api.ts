@@ -43,6 +43,15 @@ export interface PermissionsApi {
   /** Does this shell command run sandboxed? False until a sandbox says otherwise. */
   sandboxes(command: string): boolean;
   /**
+   * The Read deny rule naming paths in force for `run` (`Read(./.env) in settings`), if any:
+   * while one is, text a language server derived from other files (a hover, diagnostics) is
+   * withheld, since it can carry a denied file's text without naming it. Undefined without one,
+   * and without a permissions plugin (no rules).
+   */
+  readDenyRule(run: RunContext): string | undefined;
+  /** The permissions plugin says here how to find it (see `readDenyRule`). */
+  setReadDenyRule(find: (run: RunContext) => string | undefined): void;
+  /**
    * Why the engine asked about `call`: `mode` (nothing covers it: the usual ask), `ask-rule` (the
    * user's ask rule), `sensitive` (a sensitive path), `tool` (the tool's own check), `bypass`;
    * undefined when the engine did not ask. A reviewer answers only `mode` asks.
@@ -64,7 +73,12 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
     const grants = new WeakMap<RunContext, readonly Rule[]>();
     const askSteps = new WeakMap<ToolCall, string>();
     let shellSandbox: ((command: string) => boolean) | undefined;
+    let readDeny: ((run: RunContext) => string | undefined) | undefined;
     api = {
+      setReadDenyRule(find) {
+        readDeny = find;
+      },
+      readDenyRule: (run) => readDeny?.(run),
       setShellSandbox(sandboxes) {
         shellSandbox = sandboxes;
       },

@@ -18,7 +18,7 @@ import { posix } from "node:path";
 import type { Tool, ToolContext, ToolPermission } from "../../src/index";
 import type { PermissionMode } from "./options";
 import { describeError } from "../../src/index";
-import { DEFAULT_TOOL_KINDS, namesPatchTool, type CompiledRule, type Policy } from "./policy";
+import { DEFAULT_TOOL_KINDS, namesPatchTool, readDenyRule, type CompiledRule, type Policy } from "./policy";
 import { ruleNamesTool } from "./rules";
 import { buildSubject, type Place, type Subject } from "./subject";
 import { suggest } from "./suggest";
@@ -227,7 +227,7 @@ function hoverVerdict(
   subject: Subject,
 ): Decision | undefined {
   if (toolName !== "LSP" || input.operation !== "hover") return undefined;
-  const rule = policy.deny.find((r) => r.tool === "Read" && r.content !== undefined);
+  const rule = readDenyRule(policy);
   if (!rule) return undefined;
   return {
     ...verdict(

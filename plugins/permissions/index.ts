@@ -24,7 +24,7 @@ import {
 } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { recordJudged } from "../_kits/paths/index";
-import { compilePolicy, DEFAULT_TOOL_KINDS, namesPatchTool, type Policy, type ToolKinds } from "./policy";
+import { compilePolicy, DEFAULT_TOOL_KINDS, namesPatchTool, readDenyRule, type Policy, type ToolKinds } from "./policy";
 import { parseRules, ruleNamesTool, type Rule } from "./rules";
 import type { Decision } from "./engine";
 import { answerAsk } from "./ask";
@@ -142,6 +142,10 @@ export const permissionsPlugin = definePlugin({
     const home = () => opts.home ?? homedir();
     const api = getPermissionsApi(kernel);
     const { policyFor, policyOfRun } = policies(kernel, context, kinds, home);
+    api.setReadDenyRule((run) => {
+      const rule = readDenyRule(policyOfRun(run));
+      return rule && `${rule.text} in ${rule.source}`;
+    });
     // `system/init` announces the run's permission mode (see ./init-fields.ts).
     kernel.hooks.session.start.tap(
       NAME,

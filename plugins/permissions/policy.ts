@@ -65,6 +65,15 @@ export interface Policy {
   kinds: ToolKinds;
 }
 
+/**
+ * The first Read deny rule that names paths: while one is in force, text a language server derived
+ * from other files (a hover, diagnostics) is withheld, since it can carry a denied file's text
+ * without naming the file (fail closed).
+ */
+export function readDenyRule(policy: Policy): CompiledRule | undefined {
+  return policy.deny.find((r) => r.tool === "Read" && r.content !== undefined);
+}
+
 /** Where rules come from, for messages. */
 export interface PolicySources {
   allow: string;

@@ -41,7 +41,11 @@ export class LspConnection {
   #closed: Error | undefined;
   /** Diagnostics per document URI, as last published. */
   readonly diagnostics = new Map<string, Diagnostic[]>();
+  /** How many times diagnostics were published per document URI (to tell a new publication from the last one). */
+  readonly published = new Map<string, number>();
   readonly #diagnosticWaiters = new Map<string, (() => void)[]>();
+  /** The version of each document last sent (set by whoever syncs documents). */
+  readonly versions = new Map<string, number>();
 
   constructor(
     readonly child: ChildProcessWithoutNullStreams,
@@ -140,9 +144,13 @@ export class LspConnection {
       return;
     }
     if (message.method === "textDocument/publishDiagnostics") {
-      const params = message.params as { uri?: string; diagnostics?: Diagnostic[] };
+      const params = message.params as { uri?: string; diagnostics?: Diagnostic[]; version?: unknown };
       if (typeof params?.uri !== "string") return;
+      // Diagnostics of an older version than the one last sent describe text that is gone.
+      const sent = this.versions.get(params.uri);
+      if (typeof params.version === "number" && sent !== undefined && params.version < sent) return;
       this.diagnostics.set(params.uri, Array.isArray(params.diagnostics) ? params.diagnostics : []);
+      this.published.set(params.uri, (this.published.get(params.uri) ?? 0) + 1);
       const waiters = this.#diagnosticWaiters.get(params.uri) ?? [];
       this.#diagnosticWaiters.delete(params.uri);
       for (const wake of waiters) wake();

@@ -6,23 +6,33 @@
  * on the first call for a file it serves, runs as MCP servers do (the sandbox's wrap, the scrubbed
  * environment), and is shut down with the session. A folder that is not trusted starts none: a
  * language server reads the project and may run its code (a tsconfig's plugins, a build script).
+ * An edit of a file a server serves also tells the server, and the errors and warnings it finds
+ * come back with the next tool result (`lspDiagnostics`, on by default; see ./diagnostics.ts).
  */
-import type { z } from "zod";
-import type { RunContext, ToolContext } from "../../src/index";
+import { z } from "zod";
+import type { RunContext, ToolCall, ToolContext, ToolOutput } from "../../src/index";
 import type { LspServers } from "./servers";
+import type { DiagnosticsTracker } from "./diagnostics";
 import { definePlugin, lazyOptions } from "../_kits/authoring/index";
 import { buildSubprocessEnv, folderTrusted, trackProcessGroup } from "../_kits/process/index";
 import { ClaudePluginsOption, readPlugins, warn } from "../_kits/sources/index";
 import { getSandboxApi } from "../sandbox/api";
+import { getPermissionsApi } from "../permissions/api";
 import { settingsOptions } from "../settings/api";
-import { lspServersSchema, pluginServers, serversIn, type NamedServer } from "./config";
+import { lspServersSchema, pluginServers, serverFor, serversIn, type NamedServer } from "./config";
 
 /** The plugin's name (also the owner of the tool it registers). */
 export const PLUGIN_NAME = "ubiquity:tool-lsp";
 
 // `trust` is the settings plugin's, read here too (a plugin folder inside the project needs it).
-const options = lazyOptions(["lspServers", "claudePlugins", "trust"], () => ({
+const options = lazyOptions(["lspServers", "lspDiagnostics", "claudePlugins", "trust"], () => ({
   lspServers: lspServersSchema().optional(),
+  lspDiagnostics: z
+    .union([z.boolean(), z.strictObject({ timeoutMs: z.number().int().positive().optional() })])
+    .optional()
+    .describe(
+      "After an edit of a file a language server serves, show the model the new errors and warnings the server reports, with the next tool result; timeoutMs: how long after the edit the server's report is waited for [true, 2000]",
+    ),
   claudePlugins: ClaudePluginsOption,
   trust: settingsOptions.shape.trust,
 }));
@@ -81,8 +91,18 @@ export default definePlugin({
         ...readPlugins(claudePlugins, cwd, trust, () => {}).flatMap((plugin) => pluginServers(plugin, report)),
       ];
       if (servers.length === 0) return;
-      const [{ LspTool }, loaded] = await Promise.all([import("./lsp-tool"), import("./servers")]);
+      const [{ LspTool }, loaded, diagnostics] = await Promise.all([
+        import("./lsp-tool"),
+        import("./servers"),
+        import("./diagnostics"),
+      ]);
       Pool = loaded.LspServers;
+      const wanted = context.options.lspDiagnostics ?? true;
+      if (wanted !== false)
+        tracker = new diagnostics.DiagnosticsTracker(
+          (typeof wanted === "object" ? wanted.timeoutMs : undefined) ?? diagnostics.DEFAULT_DIAGNOSTICS_TIMEOUT_MS,
+          rootOf,
+        );
       const tool = new LspTool({
         servers: () => servers,
         async connect(ctx: ToolContext, server, path, languageId) {
@@ -102,6 +122,27 @@ export default definePlugin({
       kernel.registries.tools.register(tool.name, tool, PLUGIN_NAME);
     });
 
+    // Diagnostics after edits: what earlier edits brought goes out with this result; an edit of a
+    // served file tells its server (the run's folder trusted, as for any call of the tool).
+    let tracker: DiagnosticsTracker | undefined;
+    kernel.hooks.tool.afterCall.tapPromise(PLUGIN_NAME, async (output: ToolOutput, call: ToolCall) => {
+      if (!tracker) return output;
+      const run = call.run;
+      if (getPermissionsApi(kernel).readDenyRule(run) || !folderTrusted(run.options)) {
+        tracker.forget(run); // a report could carry a denied file's text without naming it (see hover)
+        return output;
+      }
+      const block = await tracker.take(run, call.context.abortSignal);
+      if (call.tool.kind === "edit" && output.isError !== true)
+        for (const path of editedPaths(output.metadata)) {
+          const match = serverFor(servers, path);
+          if (!match) continue;
+          const { server, languageId } = match;
+          tracker.edited(run, path, server.name, (file) => poolOf(run).connect(server, file, languageId));
+        }
+      return block ? { ...output, content: `${output.content}\n\n${block}` } : output;
+    });
+
     kernel.hooks.session.end.tapPromise(PLUGIN_NAME, async (run: RunContext) => {
       if (run.parent) return;
       const pool = pools.get(run);
@@ -110,3 +151,10 @@ export default definePlugin({
     });
   },
 });
+
+/** The files an edit-kind tool's result says it changed: `path` (Write, Edit), `files[].path` (apply_patch; not the deleted). */
+function editedPaths(metadata: Record<string, unknown> | undefined): string[] {
+  if (typeof metadata?.path === "string") return [metadata.path];
+  const files = Array.isArray(metadata?.files) ? (metadata.files as { path?: unknown; action?: unknown }[]) : [];
+  return files.flatMap((f) => (typeof f?.path === "string" && f.action !== "delete" ? [f.path] : []));
+}

@@ -184,6 +184,7 @@ export class LspServers {
     if (!known) {
       running.connection.notify("textDocument/didOpen", { textDocument: { uri, languageId, version: 1, text } });
       running.documents.set(uri, { version: 1, mtimeMs: info.mtimeMs, size: info.size });
+      running.connection.versions.set(uri, 1);
       return;
     }
     const version = known.version + 1;
@@ -192,12 +193,7 @@ export class LspServers {
       contentChanges: [{ text }],
     });
     running.documents.set(uri, { version, mtimeMs: info.mtimeMs, size: info.size });
-  }
-
-  /** The server of `name`, if it runs (for diagnostics after an edit). */
-  running(name: string): LspConnection | undefined {
-    const r = this.#running.get(name);
-    return r && !r.connection.closed ? r.connection : undefined;
+    running.connection.versions.set(uri, version);
   }
 
   /** Shut every server down: `shutdown` and `exit` within its shutdownTimeout, then its process group is killed. */

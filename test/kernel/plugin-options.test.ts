@@ -219,6 +219,7 @@ describe("the package entry's types", () => {
       lspServers: {
         ts: { command: "typescript-language-server", args: ["--stdio"], extensionToLanguage: { ".ts": "typescript" } },
       },
+      lspDiagnostics: { timeoutMs: 5000 },
       microcompactKeepRecent: 3,
       maxContextTokens: 3,
       compactThreshold: 0.8,

@@ -1,7 +1,9 @@
 // A small language server for the tests: it speaks LSP over stdio, asks the client for its settings
 // (workspace/configuration) and a progress token before answering initialize, and answers
 // documentSymbol with symbols that report what it could do where it runs: write a file named by
-// PROBE_WRITE, whether a variable named by PROBE_ENV is set, and the settings it was given.
+// PROBE_WRITE, whether a variable named by PROBE_ENV is set, and the settings it was given. Told
+// of a document's text (didOpen, didChange), it publishes a diagnostic for each line reading
+// `ERROR: …` or `WARN: …` at once, unless PROBE_SILENT is set (a server that publishes nothing).
 import { writeFileSync } from "node:fs";
 import { onMessages, send } from "../helpers/lsp-stdio.mjs";
 
@@ -43,6 +45,20 @@ async function handle(message) {
         id: message.id,
         result: [symbol(`write_${wrote}`), symbol(`env_${env}`), symbol(`settings_${JSON.stringify(settings)}`)],
       });
+      return;
+    }
+    case "textDocument/didOpen":
+    case "textDocument/didChange": {
+      if (process.env.PROBE_SILENT) return;
+      const { uri, version } = message.params.textDocument;
+      const text = message.params.textDocument.text ?? message.params.contentChanges.at(-1).text;
+      const diagnostics = text.split("\n").flatMap((line, n) => {
+        const found = /(ERROR|WARN): (.*)/.exec(line);
+        if (!found) return [];
+        const range = { start: { line: n, character: found.index }, end: { line: n, character: line.length } };
+        return [{ range, severity: found[1] === "ERROR" ? 1 : 2, source: "probe", code: "P1", message: found[2] }];
+      });
+      send({ method: "textDocument/publishDiagnostics", params: { uri, version, diagnostics } });
       return;
     }
     case "shutdown":
