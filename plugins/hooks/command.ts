@@ -307,6 +307,13 @@ export function parseCommandOutput(json: Record<string, unknown>): HookOutput & 
   if (typeof context === "string") out.additionalContext = context;
   if (typeof json.systemMessage === "string") out.systemMessage = json.systemMessage;
   if (json.suppressOutput === true) out.suppressOutput = true;
+  // Elicitation and ElicitationResult: the answer to an MCP server's question.
+  const action = specific.action;
+  if (action === "accept" || action === "decline" || action === "cancel") {
+    const content = specific.content;
+    const fields = content && typeof content === "object" && !Array.isArray(content) && action === "accept";
+    out.elicitation = { action, ...(fields ? { content: content as Record<string, unknown> } : {}) };
+  }
   return out;
 }
 

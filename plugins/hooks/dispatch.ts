@@ -52,6 +52,7 @@ export async function dispatch(
       if (output.additionalContext) outcome.context.push(output.additionalContext);
       if (output.decision === "approve") outcome.approved = true;
       if (output.ask) outcome.ask = true;
+      if (output.elicitation) outcome.elicitation = output.elicitation;
       if (output.continue === false) {
         outcome.stopped = output.reason ?? `stopped by a ${event} hook`;
         outcome.blocked ??= outcome.stopped;

@@ -49,7 +49,7 @@ const TOOL_EVENTS = new Set([
  * SessionStart's `source` (startup, resume, clear, compact), PreCompact's and PostCompact's
  * `trigger` (manual, auto), Notification's `notification_type`, the agent type for SubagentStart
  * and SubagentStop, SessionEnd's `reason`, StopFailure's `error` (rate_limit, server_error, ...),
- * InstructionsLoaded's `load_reason`. `null` for events without one (UserPromptSubmit, Stop, PostToolBatch):
+ * InstructionsLoaded's `load_reason`, the MCP server's name for Elicitation and ElicitationResult. `null` for events without one (UserPromptSubmit, Stop, PostToolBatch):
  * their hooks run whatever the matcher says.
  */
 export function matchTarget(input: {
@@ -79,6 +79,9 @@ export function matchTarget(input: {
       return text(input.extra.error);
     case "InstructionsLoaded":
       return text(input.extra.loadReason);
+    case "Elicitation":
+    case "ElicitationResult":
+      return text(input.extra.mcpServerName);
     default:
       return null;
   }

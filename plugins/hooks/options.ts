@@ -27,6 +27,8 @@ export const HOOK_EVENTS = [
   "StopFailure",
   "PostToolBatch",
   "InstructionsLoaded",
+  "Elicitation",
+  "ElicitationResult",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
@@ -40,8 +42,6 @@ export const NOT_FIRED_EVENTS: Readonly<Record<string, string>> = Object.freeze(
   TeammateIdle: "ubiquity has no agent teams",
   TaskCreated: "ubiquity has no TaskCreate tool or agent-team task list (TodoWrite todos are not tasks)",
   TaskCompleted: "ubiquity has no TaskUpdate tool or agent-team task list (TodoWrite todos are not tasks)",
-  Elicitation: "MCP elicitation requests are not supported",
-  ElicitationResult: "MCP elicitation requests are not supported",
   ConfigChange: "settings files are read once when the run starts, never reloaded during it",
   WorktreeCreate:
     'a subagent\'s worktree is always made with git (isolation: "worktree"); hooks cannot replace how it is made',
@@ -92,6 +92,12 @@ export interface HookOutput {
   suppressOutput?: boolean;
   /** `false` stops the run after this event (the reason says why). */
   continue?: boolean;
+  /**
+   * Elicitation: the answer to an MCP server's question, given instead of asking anyone;
+   * ElicitationResult: the answer sent instead of the one given (`content` only with accept).
+   * A command or HTTP hook writes it as `hookSpecificOutput.action` and `.content`.
+   */
+  elicitation?: { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
 }
 
 /** A hook callback. */

@@ -1,5 +1,5 @@
 export type { HookInput, HookOutput, HookCallback } from "./options";
-import type { HookEventName, HookCallback } from "./options";
+import type { HookEventName, HookCallback, HookOutput } from "./options";
 
 /** A shell-command hook (the Claude Code settings-file form). */
 export interface CommandHook {
@@ -82,4 +82,6 @@ export interface HookOutcome {
   /** A command hook's `permissionDecision: "ask"`. */
   ask: boolean;
   context: string[];
+  /** Elicitation / ElicitationResult: the answer the hooks gave (the last hook that gave one wins). */
+  elicitation?: HookOutput["elicitation"];
 }

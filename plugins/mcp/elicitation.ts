@@ -5,6 +5,10 @@
  * the run's `onElicitation` handler; else its `canUseTool` (the runner's terminal answers with a
  * form, below; an ACP client through its permission question, which can accept a URL and has no
  * form to fill); else nobody, and the request is declined, as a prompt nobody can answer is.
+ * Claude Code's hook events come around it, for a request made during a run's call: Elicitation
+ * hooks (matched by server name) may answer first, so nobody is asked (exit 2 declines), and
+ * ElicitationResult hooks see the answer before the server does and may replace it (exit 2
+ * declines).
  */
 import type { Client, ElicitRequest, ElicitResult } from "@modelcontextprotocol/client";
 import type { Kernel, RunContext } from "../../src/index";
@@ -12,6 +16,7 @@ import type { TerminalAnswerer } from "../../loader/index";
 import type { CanUseTool } from "../permissions/api";
 import type { McpConnection } from "./connection";
 import { callerOf } from "./callers";
+import { getHooksApi } from "../hooks/index";
 import { ELICITATION_CALL } from "./names";
 
 export { ELICITATION_CALL };
@@ -85,25 +90,63 @@ async function throughCanUseTool(
 export function installElicitation(client: Client, connection: McpConnection, kernel: Kernel): void {
   client.setRequestHandler("elicitation/create", async (request, ctx): Promise<ElicitResult> => {
     const run: RunContext | undefined = callerOf(connection);
-    const options = (run?.options ?? kernel.options) as { onElicitation?: OnElicitation; canUseTool?: CanUseTool };
     const asked = toRequest(connection.name, request.params);
     const signal =
       (ctx as { mcpReq?: { signal?: AbortSignal } }).mcpReq?.signal ?? run?.abortSignal ?? new AbortController().signal;
-    try {
-      if (options.onElicitation) return (await options.onElicitation(asked, { signal })) as ElicitResult;
-      if (options.canUseTool && !run?.agent)
-        return (await throughCanUseTool(options.canUseTool, asked, signal)) as ElicitResult;
-    } catch (error) {
-      kernel.logger.warn(
-        `MCP server "${connection.name}" asked for input and the handler failed: ${(error as Error).message}; declined`,
-      );
+    const hooks = run && getHooksApi(kernel);
+    const fields = {
+      mcpServerName: asked.server,
+      mode: asked.mode,
+      ...(asked.url !== undefined ? { url: asked.url } : {}),
+      ...(asked.elicitationId !== undefined ? { elicitationId: asked.elicitationId } : {}),
+    };
+    const declined = (event: string, why: string | undefined): McpElicitationResult => {
+      kernel.logger.warn(`MCP server "${connection.name}" asked for input: declined by an ${event} hook: ${why}`);
       return { action: "decline" };
+    };
+    let answer: McpElicitationResult;
+    const before =
+      run && hooks?.has("Elicitation", run)
+        ? await hooks.fire("Elicitation", run, {
+            message: asked.message,
+            extra: { ...fields, ...(asked.requestedSchema ? { requestedSchema: asked.requestedSchema } : {}) },
+          })
+        : undefined;
+    if (before?.blocked) answer = declined("Elicitation", before.blocked);
+    else if (before?.elicitation) answer = before.elicitation as McpElicitationResult;
+    else answer = await ask(kernel, connection.name, run, asked, signal);
+    if (run && hooks?.has("ElicitationResult", run)) {
+      const content = answer.action === "accept" && answer.content ? { content: answer.content } : {};
+      const after = await hooks.fire("ElicitationResult", run, {
+        extra: { ...fields, action: answer.action, ...content },
+      });
+      if (after.blocked) answer = declined("ElicitationResult", after.blocked);
+      else if (after.elicitation) answer = after.elicitation as McpElicitationResult;
     }
-    kernel.logger.debug(
-      `[mcp ${connection.name}] declined an elicitation: no onElicitation or canUseTool handler can answer it`,
+    return answer as ElicitResult;
+  });
+}
+
+/** The run's handler's answer (`onElicitation`, else `canUseTool` outside a subagent), else decline. */
+async function ask(
+  kernel: Kernel,
+  server: string,
+  run: RunContext | undefined,
+  asked: McpElicitation,
+  signal: AbortSignal,
+): Promise<McpElicitationResult> {
+  const options = (run?.options ?? kernel.options) as { onElicitation?: OnElicitation; canUseTool?: CanUseTool };
+  try {
+    if (options.onElicitation) return await options.onElicitation(asked, { signal });
+    if (options.canUseTool && !run?.agent) return await throughCanUseTool(options.canUseTool, asked, signal);
+  } catch (error) {
+    kernel.logger.warn(
+      `MCP server "${server}" asked for input and the handler failed: ${(error as Error).message}; declined`,
     );
     return { action: "decline" };
-  });
+  }
+  kernel.logger.debug(`[mcp ${server}] declined an elicitation: no onElicitation or canUseTool handler can answer it`);
+  return { action: "decline" };
 }
 
 interface Field {

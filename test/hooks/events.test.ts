@@ -67,9 +67,9 @@ function run(prompt: string, options: Options & { plugins?: unknown[] }) {
 }
 
 describe("hook events", () => {
-  it("exports the eighteen events", () => {
-    expect(HOOK_EVENTS).toHaveLength(18);
-    expect(new Set(HOOK_EVENTS).size).toBe(18);
+  it("exports the twenty events", () => {
+    expect(HOOK_EVENTS).toHaveLength(20);
+    expect(new Set(HOOK_EVENTS).size).toBe(20);
   });
 
   it("PreToolUse fires before the tool with its payload, matching by tool name", async () => {

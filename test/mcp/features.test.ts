@@ -4,12 +4,16 @@
  * (tools, mentions, the session API, subscriptions), prompts as slash commands, elicitation,
  * roots, progress, logging and list_changed.
  */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createKernel, summon, type Message } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import mcp, { getMcpApi, type McpElicitation } from "ubiquity/plugins/mcp";
 import commands from "ubiquity/plugins/commands";
+import hooksPlugin, { type HookInput } from "ubiquity/plugins/hooks";
 import cacheBreaks from "ubiquity/plugins/cache-breaks";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { expectNoServerLeftAfterEachTest, MARKER } from "./helpers";
@@ -306,6 +310,140 @@ describe("elicitation", () => {
     expect(JSON.parse(String(out.form!.content))).toEqual({ action: "accept", content: { name: "Grace" } });
     expect(JSON.parse(String(out.url!.content))).toEqual({ action: "decline" });
     expect(calls.filter((c) => c === "McpElicitation")).toHaveLength(2);
+  });
+});
+
+describe("elicitation hooks (Claude Code's Elicitation and ElicitationResult)", () => {
+  /** The server's view of one `ask` (form) and one `ask_url` call in a run with `options`. */
+  async function asked(options: Record<string, unknown>) {
+    const model = scriptedModel([
+      { toolCalls: [call("mcp__features__ask", {}, "form")] },
+      { toolCalls: [call("mcp__features__ask_url", {}, "url")] },
+      "done",
+    ]);
+    const out = results(
+      await collect(
+        summon("ask", {
+          presets: [],
+          plugins: [mcp(), hooksPlugin()],
+          model,
+          mcpServers: { features: features() },
+          ...options,
+        }),
+      ),
+    );
+    return { form: JSON.parse(String(out.form!.content)), url: JSON.parse(String(out.url!.content)) };
+  }
+
+  it("an Elicitation hook answers for the user (nobody is asked), and sees the server's question", async () => {
+    const seen: HookInput[] = [];
+    let handlerAsked = 0;
+    const answers = await asked({
+      onElicitation: () => {
+        handlerAsked++;
+        return { action: "decline" as const };
+      },
+      hooks: {
+        Elicitation: [
+          {
+            matcher: "features",
+            hooks: [
+              (input: HookInput) => {
+                seen.push(input);
+                return input.extra.mode === "form"
+                  ? { elicitation: { action: "accept" as const, content: { name: "Lin" } } }
+                  : { elicitation: { action: "cancel" as const } };
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(answers).toEqual({ form: { action: "accept", content: { name: "Lin" } }, url: { action: "cancel" } });
+    expect(handlerAsked).toBe(0);
+    expect(seen.map((i) => [i.hookEventName, i.message, i.extra.mcpServerName, i.extra.mode])).toEqual([
+      ["Elicitation", "Who are you?", "features", "form"],
+      ["Elicitation", "Sign in to continue", "features", "url"],
+    ]);
+    expect(seen[0]!.extra.requestedSchema).toMatchObject({ required: ["name"] });
+    expect(seen[1]!.extra).toMatchObject({ url: "https://auth.example.test/login?session=1", elicitationId: "e-1" });
+  });
+
+  it("matches by server name: a hook for another server leaves the question to the handler", async () => {
+    const answers = await asked({
+      onElicitation: () => ({ action: "accept" as const, content: { name: "Ada" } }),
+      hooks: { Elicitation: [{ matcher: "other", hooks: [() => ({ elicitation: { action: "decline" as const } })] }] },
+    });
+    expect(answers.form).toEqual({ action: "accept", content: { name: "Ada" } });
+  });
+
+  it("an ElicitationResult hook sees the answer before the server and may replace it", async () => {
+    const seen: Record<string, unknown>[] = [];
+    const answers = await asked({
+      onElicitation: (request: McpElicitation) =>
+        request.mode === "form"
+          ? { action: "accept" as const, content: { name: "Ada", age: 36 } }
+          : { action: "accept" as const },
+      hooks: {
+        ElicitationResult: [
+          {
+            hooks: [
+              (input: HookInput) => {
+                seen.push(input.extra);
+                return input.extra.mode === "url" ? { elicitation: { action: "decline" as const } } : undefined;
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(answers).toEqual({
+      form: { action: "accept", content: { name: "Ada", age: 36 } },
+      url: { action: "decline" },
+    });
+    expect(seen[0]).toMatchObject({ mcpServerName: "features", action: "accept", content: { name: "Ada", age: 36 } });
+    expect(seen[1]).toMatchObject({ mcpServerName: "features", action: "accept", mode: "url", elicitationId: "e-1" });
+  });
+
+  it("command hooks, as a settings file writes them: the input in snake_case, hookSpecificOutput answers, exit 2 declines", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ubq-elicit-hook-"));
+    const log = join(dir, "input.jsonl");
+    const answer = JSON.stringify({
+      hookSpecificOutput: { hookEventName: "Elicitation", action: "accept", content: { name: "Hopper" } },
+    });
+    const answers = await asked({
+      hooks: {
+        Elicitation: [
+          {
+            matcher: "features",
+            hooks: [
+              {
+                type: "command",
+                command: `(cat; echo) >> ${log}; if grep -q '"mode":"url"' ${log}; then echo no >&2; exit 2; fi; echo '${answer}'`,
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(answers).toEqual({ form: { action: "accept", content: { name: "Hopper" } }, url: { action: "decline" } });
+    const inputs = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(inputs[0]).toMatchObject({
+      hook_event_name: "Elicitation",
+      mcp_server_name: "features",
+      message: "Who are you?",
+      mode: "form",
+      requested_schema: expect.objectContaining({ required: ["name"] }),
+    });
+    expect(inputs[1]).toMatchObject({
+      mode: "url",
+      url: "https://auth.example.test/login?session=1",
+      elicitation_id: "e-1",
+    });
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 
