@@ -9,7 +9,16 @@ import type { AgentInput } from "./agent-tool";
 import { startBackground, type BackgroundAgents } from "./background";
 import { prepareSubagent, runSubagent, type Delegation } from "./launch";
 import type { AgentDefinition, AgentsResolvedOptions } from "./options";
-import { createWorktree, defaultWorktreeDir, finishWorktree, type Worktree } from "./worktree";
+import { getHooksApi } from "../hooks/index";
+import {
+  createWorktree,
+  defaultWorktreeDir,
+  finishWorktree,
+  worktreeFromHook,
+  worktreeName,
+  WorktreeError,
+  type Worktree,
+} from "./worktree";
 
 /** What a delegation needs from the plugin: its kernel and its per-run state. */
 export interface DelegationContext {
@@ -35,23 +44,42 @@ export async function delegate(
   const type = input.subagent_type;
   const options = ctx.optionsOf(parent);
   let tree: Worktree | undefined;
+  const hooks = getHooksApi(ctx.kernel);
   if ((input.isolation ?? definition.isolation ?? options.agentIsolation ?? "none") === "worktree") {
     try {
-      tree = await createWorktree(
-        parent.cwd,
-        options.worktreeDir ? absolutePath(parent.cwd, options.worktreeDir) : defaultWorktreeDir(),
-      );
+      // A WorktreeCreate hook (Claude Code's) makes it instead of git.
+      if (hooks?.has("WorktreeCreate", parent)) {
+        const made = await hooks.fire("WorktreeCreate", parent, { extra: { name: worktreeName() } });
+        if (made.blocked) throw new WorktreeError(`the WorktreeCreate hook failed: ${made.blocked}`);
+        tree = worktreeFromHook(made.worktreePath, parent.cwd);
+      } else
+        tree = await createWorktree(
+          parent.cwd,
+          options.worktreeDir ? absolutePath(parent.cwd, options.worktreeDir) : defaultWorktreeDir(),
+        );
     } catch (error) {
       return { content: `Agent ${type} could not start: ${describeError(error)}`, isError: true };
     }
   }
   // With the sandbox on, the agent's commands may write its worktree as the caller's write the caller's folders.
   const release = tree && getSandboxApi(ctx.kernel).addWorkspace(tree.cwd);
+  // WorktreeRemove hooks hear of a worktree that goes: one git removed (unchanged), or the hook's own to remove.
+  const removing = async (path: string) => {
+    if (!hooks?.has("WorktreeRemove", parent)) return false;
+    await hooks.fire("WorktreeRemove", parent, { extra: { worktreePath: path } });
+    return true;
+  };
   const finish =
     tree &&
     (async () => {
       release?.();
-      return (await finishWorktree(tree)).text;
+      if (tree.byHook)
+        return (await removing(tree.path))
+          ? `Worktree: ${tree.path} (made by the WorktreeCreate hook); the WorktreeRemove hook was asked to remove it.`
+          : `Worktree: ${tree.path} (made by the WorktreeCreate hook) was kept: no WorktreeRemove hook removes it.`;
+      const report = await finishWorktree(tree);
+      if (!report.kept) await removing(tree.path);
+      return report.text;
     });
   if (input.run_in_background) {
     return startBackground({
@@ -65,7 +93,7 @@ export async function delegate(
       prepare: (place) =>
         prepareSubagent(parent, type, definition, input, toolUseId, ctx.remember, { ...place, cwd: tree?.cwd }),
       finish,
-      where: tree && `in the worktree ${tree.path} on branch ${tree.branch}`,
+      where: tree && `in the worktree ${tree.path}${tree.branch ? ` on branch ${tree.branch}` : ""}`,
     });
   }
   const output = await runSubagent(parent, type, definition, input, toolUseId, ctx.remember, { cwd: tree?.cwd });

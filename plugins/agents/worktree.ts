@@ -11,12 +11,17 @@
  * Git runs with hooks and fsmonitor off and diffs without external drivers, so neither a hook nor
  * an fsmonitor program runs when a worktree is made or inspected (a checkout still applies the
  * filters the user's git config defines, such as Git LFS).
+ *
+ * A WorktreeCreate hook (Claude Code's) replaces git: it makes the working copy its own way (SVN,
+ * Mercurial, Perforce, jj) and prints its path, which is taken only if it is an existing folder
+ * of its own — not the caller's folder, nor one holding it or the home folder (the agent's
+ * commands may write all of it, in the sandbox too). Its WorktreeRemove hook removes it.
  */
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, join, relative } from "node:path";
+import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { UbiquityError } from "../../src/index";
 
 /** An agent's worktree. */
@@ -31,6 +36,8 @@ export interface Worktree {
   base: string;
   /** The caller's repository (its top folder). */
   repo: string;
+  /** Made by a WorktreeCreate hook (no branch, base or repository of ours: the hook's own way). */
+  byHook?: true;
 }
 
 /** What the worktree holds once its agent finished. */
@@ -92,6 +99,44 @@ export function repoFolder(dir: string, repo: string): string {
   return join(dir, `${basename(repo).replace(/[^A-Za-z0-9._-]/g, "_") || "repo"}-${digest}`);
 }
 
+/** A fresh worktree's name (`agent-<hex>`), as a WorktreeCreate hook receives it. */
+export const worktreeName = (): string => `agent-${randomBytes(4).toString("hex")}`;
+
+/** The worktree a WorktreeCreate hook printed the path of, for an agent called from `callerCwd`; throws when it cannot be one. */
+export function worktreeFromHook(printed: string | undefined, callerCwd: string, home = homedir()): Worktree {
+  const said = (what: string) =>
+    new WorktreeError(
+      `the WorktreeCreate hook ${what}; it must make the worktree and print its absolute path as the last line of its output`,
+    );
+  if (!printed) throw said("printed no path");
+  if (!isAbsolute(printed)) throw said(`printed ${JSON.stringify(printed)}, which is not an absolute path`);
+  let path: string;
+  try {
+    path = realpathSync(printed);
+  } catch {
+    throw said(`printed ${printed}, which does not exist`);
+  }
+  if (!statSync(path).isDirectory()) throw said(`printed ${printed}, which is not a folder`);
+  const holds = (outer: string, inner: string) =>
+    inner === outer || inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  for (const [what, folder] of [
+    ["the agent's caller's folder", real(callerCwd)],
+    ["the home folder", real(home)],
+  ] as const)
+    if (holds(path, folder))
+      throw new WorktreeError(
+        `the WorktreeCreate hook printed ${path}, which ${path === folder ? "is" : "holds"} ${what} (${folder}): a worktree must be a folder of its own, since the agent may change all of it`,
+      );
+  return { path, cwd: path, branch: "", base: "", repo: "", byHook: true };
+}
+
 /** Make a fresh worktree of the repository `cwd` is in, at its HEAD, on a new branch. */
 export async function createWorktree(cwd: string, dir: string): Promise<Worktree> {
   let repo: string;
@@ -111,11 +156,11 @@ export async function createWorktree(cwd: string, dir: string): Promise<Worktree
       `worktree isolation needs a commit to start from, and ${repo} has none yet: commit once, or run the agent without isolation`,
     );
   }
-  const id = randomBytes(4).toString("hex");
-  const branch = `ubiquity/agent-${id}`;
+  const name = worktreeName();
+  const branch = `ubiquity/${name}`;
   const parent = repoFolder(dir, repo);
   mkdirSync(parent, { recursive: true, mode: 0o700 });
-  const path = join(parent, `agent-${id}`);
+  const path = join(parent, name);
   await git(repo, ["worktree", "add", "--quiet", "-b", branch, path, base]);
   return { path, cwd: join(path, relative(repo, cwd)), branch, base, repo };
 }

@@ -307,6 +307,7 @@ export function parseCommandOutput(json: Record<string, unknown>): HookOutput & 
   if (typeof context === "string") out.additionalContext = context;
   if (typeof json.systemMessage === "string") out.systemMessage = json.systemMessage;
   if (json.suppressOutput === true) out.suppressOutput = true;
+  if (typeof specific.worktreePath === "string") out.worktreePath = specific.worktreePath;
   // Elicitation and ElicitationResult: the answer to an MCP server's question.
   const action = specific.action;
   if (action === "accept" || action === "decline" || action === "cancel") {
@@ -382,5 +383,7 @@ function readAnswer(
   // Plain text on stdout is context for the prompt events, as in Claude Code.
   if (input.hookEventName === "UserPromptSubmit" || input.hookEventName === "SessionStart")
     return { additionalContext: text };
+  // WorktreeCreate's answer is the worktree's path, its last line (what came before is the tool's chatter).
+  if (input.hookEventName === "WorktreeCreate") return { worktreePath: text.split("\n").at(-1)!.trim() };
   return undefined;
 }

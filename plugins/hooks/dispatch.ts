@@ -53,6 +53,7 @@ export async function dispatch(
       if (output.decision === "approve") outcome.approved = true;
       if (output.ask) outcome.ask = true;
       if (output.elicitation) outcome.elicitation = output.elicitation;
+      if (typeof output.worktreePath === "string") outcome.worktreePath = output.worktreePath;
       if (output.continue === false) {
         outcome.stopped = output.reason ?? `stopped by a ${event} hook`;
         outcome.blocked ??= outcome.stopped;

@@ -29,6 +29,8 @@ export const HOOK_EVENTS = [
   "InstructionsLoaded",
   "Elicitation",
   "ElicitationResult",
+  "WorktreeCreate",
+  "WorktreeRemove",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
@@ -43,9 +45,6 @@ export const NOT_FIRED_EVENTS: Readonly<Record<string, string>> = Object.freeze(
   TaskCreated: "ubiquity has no TaskCreate tool or agent-team task list (TodoWrite todos are not tasks)",
   TaskCompleted: "ubiquity has no TaskUpdate tool or agent-team task list (TodoWrite todos are not tasks)",
   ConfigChange: "settings files are read once when the run starts, never reloaded during it",
-  WorktreeCreate:
-    'a subagent\'s worktree is always made with git (isolation: "worktree"); hooks cannot replace how it is made',
-  WorktreeRemove: "a subagent's worktree is removed with git; no hook replaces or follows it",
   CwdChanged: "the working directory never changes during a run (a Bash `cd` lasts for that command only)",
   FileChanged: "ubiquity watches no files",
 });
@@ -98,6 +97,11 @@ export interface HookOutput {
    * A command or HTTP hook writes it as `hookSpecificOutput.action` and `.content`.
    */
   elicitation?: { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
+  /**
+   * WorktreeCreate: the absolute path of the worktree the hook made (a command hook prints it as
+   * its last line on stdout; an HTTP hook answers `hookSpecificOutput.worktreePath`).
+   */
+  worktreePath?: string;
 }
 
 /** A hook callback. */

@@ -84,4 +84,6 @@ export interface HookOutcome {
   context: string[];
   /** Elicitation / ElicitationResult: the answer the hooks gave (the last hook that gave one wins). */
   elicitation?: HookOutput["elicitation"];
+  /** WorktreeCreate: the path the hooks made (the last hook that gave one wins). */
+  worktreePath?: string;
 }

@@ -37,6 +37,7 @@ import { collect, ofType, resultOf } from "../helpers/collect";
 import { agentOf, answered } from "./helpers";
 import { gate, latest } from "./background-helpers";
 import background from "ubiquity/plugins/background";
+import hooksPlugin from "ubiquity/plugins/hooks";
 
 let root: string;
 let repo: string;
@@ -405,5 +406,95 @@ describe("worktree isolation", () => {
       isError: true,
       content: `Agent a could not start: worktree isolation needs a git repository, and ${plain} is not in one: run the agent without isolation, or run git init`,
     });
+  });
+});
+
+describe("WorktreeCreate and WorktreeRemove hooks (Claude Code's: another version control's working copy)", () => {
+  /** An isolated agent `a` that edits shared.txt, with `hooks`; the caller's Agent result. */
+  async function isolated(hooks: Record<string, unknown>) {
+    const { messages } = await run(
+      ({ request }) => {
+        const who = agentOf(request);
+        if (who) return editor(who)(request);
+        return answered(request) ? "done" : { toolCalls: [agentCall("a", "c1")] };
+      },
+      {
+        agents: { a: { description: "d", prompt: "You are A.", isolation: "worktree" } },
+        plugins: [systemPrompt(), agents(), toolRead(), toolEdit(), toolWrite(), background(), hooksPlugin()],
+        hooks,
+      } as SummonOptions,
+    );
+    return ofType(messages, "tool_result").find((m) => m.toolName === "Agent" && !m.agentId)!.output;
+  }
+  const command = (text: string) => [{ hooks: [{ type: "command", command: text }] }];
+
+  it("the hook makes the working copy (its last line is the path) and the agent works there; WorktreeRemove is told to remove it", async () => {
+    const copies = join(root, "copies");
+    const log = join(root, "hooks.jsonl");
+    // A copy made with cp, not git: what an SVN or Mercurial checkout would be.
+    const made = `(cat; echo) >> ${log}; D=${copies}/$(sed -n 's/.*"name":"\\([a-z0-9-]*\\)".*/\\1/p' ${log} | tail -1); mkdir -p $D && cp ${repo}/shared.txt $D/ && echo "copied" && echo $D`;
+    const output = await isolated({
+      WorktreeCreate: command(made),
+      WorktreeRemove: command(`(cat; echo) >> ${log}`),
+    });
+    expect(output.isError).toBe(false);
+    const inputs = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, string>);
+    expect(inputs[0]).toMatchObject({
+      hook_event_name: "WorktreeCreate",
+      name: expect.stringMatching(/^agent-[0-9a-f]{8}$/),
+    });
+    const path = join(copies, inputs[0]!.name!);
+    expect(inputs[1]).toMatchObject({ hook_event_name: "WorktreeRemove", worktree_path: path });
+    // The agent edited the hook's copy; the caller's tree and git's worktrees are untouched.
+    expect(readFileSync(join(path, "shared.txt"), "utf8")).toBe("from A\n");
+    expect(readFileSync(join(repo, "shared.txt"), "utf8")).toBe("base\n");
+    expect(worktreesOf()).toEqual([repo]);
+    expect(output.content).toContain(
+      `Worktree: ${path} (made by the WorktreeCreate hook); the WorktreeRemove hook was asked to remove it.`,
+    );
+  });
+
+  it("a path that is not a folder of its own is refused, and the agent does not start", async () => {
+    for (const [printed, why] of [
+      ["", "printed no path"],
+      ["relative/dir", "is not an absolute path"],
+      [join(root, "missing"), "which does not exist"],
+      [repo, "is the agent's caller's folder"],
+      [root, "holds the agent's caller's folder"],
+      ["/", "holds the agent's caller's folder"],
+    ] as const) {
+      const output = await isolated({ WorktreeCreate: command(`cat > /dev/null; echo '${printed}'`) });
+      expect(output.isError, printed).toBe(true);
+      expect(output.content).toContain(`Agent a could not start: the WorktreeCreate hook`);
+      expect(output.content).toContain(why);
+    }
+    // Nothing ran in the caller's tree.
+    expect(readFileSync(join(repo, "shared.txt"), "utf8")).toBe("base\n");
+  });
+
+  it("a failing hook (exit 2) stops the agent with its words; a git worktree that goes is announced to WorktreeRemove", async () => {
+    const failed = await isolated({ WorktreeCreate: command("cat > /dev/null; echo 'no svn here' >&2; exit 2") });
+    expect(failed.isError).toBe(true);
+    expect(failed.content).toContain("the WorktreeCreate hook failed: no svn here");
+
+    const log = join(root, "removed.jsonl");
+    const { messages } = await run(
+      ({ request }) => {
+        if (agentOf(request)) return "looked only";
+        return answered(request) ? "done" : { toolCalls: [agentCall("a", "c1")] };
+      },
+      {
+        agents: { a: { description: "d", prompt: "You are A.", isolation: "worktree" } },
+        plugins: [systemPrompt(), agents(), hooksPlugin()],
+        hooks: { WorktreeRemove: command(`(cat; echo) >> ${log}`) },
+      } as SummonOptions,
+    );
+    const output = ofType(messages, "tool_result").find((m) => m.toolName === "Agent")!.output;
+    const removed = JSON.parse(readFileSync(log, "utf8").trim()) as Record<string, string>;
+    expect(removed.worktree_path).toBe((output.metadata!.worktree as { path: string }).path);
+    expect(existsSync(removed.worktree_path!)).toBe(false);
   });
 });

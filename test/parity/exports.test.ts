@@ -40,6 +40,6 @@ describe("package entry", () => {
       "dontAsk",
       "plan",
     ]);
-    expect(ubiquity.HOOK_EVENTS).toHaveLength(20);
+    expect(ubiquity.HOOK_EVENTS).toHaveLength(22);
   });
 });
