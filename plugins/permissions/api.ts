@@ -43,6 +43,14 @@ export interface PermissionsApi {
   /** Does this shell command run sandboxed? False until a sandbox says otherwise. */
   sandboxes(command: string): boolean;
   /**
+   * The Read deny rule (as written) that forbids reading `path` in `run`, or undefined: for text
+   * that reaches the model without a Read call (memory files and their `@path` includes). The
+   * permissions plugin answers through `setReadJudge`; without it there are no rules.
+   */
+  readDenied(run: RunContext, path: string): string | undefined;
+  /** The permissions plugin says here how `readDenied` is answered. */
+  setReadJudge(judge: (run: RunContext, path: string) => string | undefined): void;
+  /**
    * Why the engine asked about `call`: `mode` (nothing covers it: the usual ask), `ask-rule` (the
    * user's ask rule), `sensitive` (a sensitive path), `tool` (the tool's own check), `bypass`;
    * undefined when the engine did not ask. A reviewer answers only `mode` asks.
@@ -64,7 +72,14 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
     const grants = new WeakMap<RunContext, readonly Rule[]>();
     const askSteps = new WeakMap<ToolCall, string>();
     let shellSandbox: ((command: string) => boolean) | undefined;
+    let readJudge: ((run: RunContext, path: string) => string | undefined) | undefined;
     api = {
+      setReadJudge(judge) {
+        readJudge = judge;
+      },
+      readDenied(run, path) {
+        return readJudge?.(run, path);
+      },
       setShellSandbox(sandboxes) {
         shellSandbox = sandboxes;
       },

@@ -32,7 +32,7 @@ import { SEARCH_TOOLS, withholdDenied } from "./filter-results";
 import { modeNote } from "./mode-note";
 import { getPermissionsApi } from "./api";
 import "./init-fields";
-import { resolveRoots } from "./paths";
+import { judgePath, resolveRoots } from "./paths";
 import { permissionsCommands, permissionsFlags } from "./cli";
 import { shellParserReady } from "./shell/parser";
 import { loadShellParser } from "./shell/load";
@@ -189,6 +189,13 @@ export const permissionsPlugin = definePlugin({
     kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: ASK_STAGE }, (verdict, call) =>
       answerAsk(verdict, call, context.optionsOf(call.run)),
     );
+
+    // Memory files reach the model without a Read call: a Read deny rule forbids them all the same.
+    api.setReadJudge((run, path) => {
+      const deny = policyOfRun(run).deny.filter((r) => r.path && ruleNamesTool(r, "Read"));
+      const judged = judgePath(run.cwd, home(), path);
+      return deny.find((r) => r.path!(judged.absolute) || (judged.real !== undefined && r.path!(judged.real)))?.text;
+    });
 
     kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
       if (!SEARCH_TOOLS.has(call.toolName)) return output;

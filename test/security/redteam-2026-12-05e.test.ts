@@ -22,7 +22,8 @@ import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import mcp from "ubiquity/plugins/mcp";
 import settingsPlugin from "ubiquity/plugins/settings";
-import { decidePermission } from "ubiquity/plugins/permissions";
+import memoryPlugin from "ubiquity/plugins/memory";
+import permissionsPlugin, { decidePermission } from "ubiquity/plugins/permissions";
 import { COMPAT_PLACES } from "../../plugins/_kits/sources/compat";
 import { readMcpConfigEntries } from "../../plugins/mcp/api";
 import { sandboxReason, sensitiveReason } from "../../plugins/permissions/sensitive";
@@ -176,5 +177,57 @@ describe("F2: a project's .mcp.json names a provider key as ${VAR}", () => {
     expect(JSON.stringify(seen)).not.toContain(KEY);
     expect(warnings.join("\n")).toMatch(/OPENAI_API_KEY\} is a model provider's key/);
     expect(warnings.join("\n")).not.toContain(KEY);
+  });
+});
+
+describe("F3: a memory file includes a file a Read deny rule forbids", () => {
+  const memoryRun = async (cwd: string, disallowedTools: string[]) => {
+    const model = scriptedModel(["done"]);
+    const warnings: string[] = [];
+    await collect(
+      summon("go", {
+        presets: [],
+        plugins: [permissionsPlugin(), memoryPlugin()],
+        model,
+        cwd,
+        memorySources: ["project"],
+        disallowedTools,
+        logger: { debug() {}, info() {}, error() {}, warn: (...a: unknown[]) => warnings.push(a.join(" ")) },
+      }),
+    );
+    return { prompt: JSON.stringify(model.requests[0]!.prompt), warnings };
+  };
+
+  it("the include's text is not in the system prompt; the memory file itself and other includes are", async () => {
+    const p = project();
+    writeFileSync(join(p.cwd, "UBIQUITY.md"), "Be brief.\n@secret/notes.md\n@README.md\n");
+    const { prompt, warnings } = await memoryRun(p.cwd, ["Read(./secret/**)"]);
+    expect(prompt).not.toContain(SECRET);
+    expect(prompt).toContain("Be brief.");
+    expect(prompt).toContain("# readme");
+    expect(warnings.join("\n")).toMatch(/secret\/notes\.md.*Read\(\.\/secret\/\*\*\)/);
+    // Without the rule the include is read, as before.
+    expect((await memoryRun(p.cwd, [])).prompt).toContain(SECRET);
+  });
+
+  it("a memory file a rule forbids (by name, or through a link to it) is not in the prompt either", async () => {
+    const p = project();
+    writeFileSync(join(p.cwd, "UBIQUITY.md"), `Keep ${SECRET} safe.\n`);
+    expect((await memoryRun(p.cwd, ["Read(./UBIQUITY.md)"])).prompt).not.toContain(SECRET);
+    const q = project();
+    writeFileSync(join(q.cwd, "UBIQUITY.md"), "@docs/x.md\n");
+    mkdirSync(join(q.cwd, "docs"));
+    writeFileSync(join(q.cwd, "docs", "x.md"), `see ${SECRET}\n`);
+    expect((await memoryRun(q.cwd, ["Read(**/x.md)"])).prompt).not.toContain(SECRET);
+  });
+
+  it("through the bin (a trusted project): the secret is not sent to the provider", async () => {
+    const p = project();
+    writeFileSync(join(p.cwd, "UBIQUITY.md"), "@secret/notes.md\n");
+    writeFileSync(join(p.cwd, ".ubiquityrc.json"), JSON.stringify({ memorySources: ["project"] }));
+    await attack([], ["--trust", "--disallowedTools", "Read(./secret/**)"], p);
+    const sent = JSON.stringify(server().requests);
+    expect(sent).toContain("UBIQUITY.md");
+    expect(sent).not.toContain(SECRET);
   });
 });
