@@ -10,6 +10,7 @@
 import { homedir } from "node:os";
 import { z } from "zod";
 import {
+  absolutePath,
   ConfigError,
   ASK_STAGE as KERNEL_ASK_STAGE,
   PERMISSION_STAGE,
@@ -27,6 +28,7 @@ import { recordJudged } from "../_kits/paths/index";
 import { compilePolicy, DEFAULT_TOOL_KINDS, namesPatchTool, type Policy, type ToolKinds } from "./policy";
 import { parseRules, ruleNamesTool, type Rule } from "./rules";
 import type { Decision } from "./engine";
+import type { Place } from "./subject";
 import { answerAsk } from "./ask";
 import { SEARCH_TOOLS, withholdDenied } from "./filter-results";
 import { modeNote } from "./mode-note";
@@ -175,7 +177,7 @@ export const permissionsPlugin = definePlugin({
         {
           mode,
           policy: policyOfRun(call.run),
-          place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) },
+          place: placeOf(call.run, home()),
           sandboxed: (command) => api.sandboxes(command),
         },
       );
@@ -239,6 +241,21 @@ function available(name: string, policy: Policy): boolean {
   if (policy.deny.some((r) => r.content === undefined && (ruleNamesTool(r, name) || namesPatchTool(r, name))))
     return false;
   return !policy.limit || policy.limit.some((r) => ruleNamesTool(r, name) || namesPatchTool(r, name));
+}
+
+/**
+ * Where a call is judged: the run's own roots (its cwd and additionalDirectories) are where writes
+ * are permitted; a root a plugin added to the run (a skill's folder, for reading its files) is a
+ * read root, where a write asks.
+ */
+function placeOf(run: RunContext, home: string): Place {
+  const given = [
+    run.options.cwd,
+    ...(run.options.additionalDirectories ?? []).map((d) => absolutePath(run.options.cwd, d)),
+  ];
+  const roots = resolveRoots(given);
+  const readRoots = resolveRoots(run.roots).filter((r) => !roots.includes(r));
+  return { cwd: run.cwd, home, roots, ...(readRoots.length ? { readRoots } : {}) };
 }
 
 /** Combine the engine's decision with the votes cast before it (a deny or ask from elsewhere stands). */

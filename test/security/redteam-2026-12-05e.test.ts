@@ -11,6 +11,9 @@
  *    arguments, URL or headers: a model provider's key reached a subprocess and a remote host.
  * F3 a memory file's `@path` include (and a memory file itself) went into the system prompt
  *    although a Read deny rule forbids the file: the model got what Read would have refused.
+ * F4 a skill's folder outside the project (`skills: [DIR]`) is added to the run's roots so its
+ *    bundled files can be read; acceptEdits and bypassPermissions then wrote there as inside the
+ *    project: a skill's allowed-tools (granted when it loads) and the scripts it runs, unasked.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
@@ -230,4 +233,59 @@ describe("F3: a memory file includes a file a Read deny rule forbids", () => {
     expect(sent).toContain("UBIQUITY.md");
     expect(sent).not.toContain(SECRET);
   });
+});
+
+describe("F4: a skill's folder outside the project is a root for reading its files, and was one for writing them", () => {
+  const skillRun = async (mode: "acceptEdits" | "bypassPermissions", calls: { toolName: string; input: object }[]) => {
+    const p = project();
+    const team = temp("ubq-rt5e-skills-");
+    mkdirSync(join(team, "deploy"));
+    writeFileSync(
+      join(team, "deploy", "SKILL.md"),
+      "---\nname: deploy\ndescription: deploys\nallowed-tools: Read\n---\nDeploy.\n",
+    );
+    writeFileSync(join(team, "deploy", "steps.md"), "step one\n");
+    const resolved = calls.map((c) => ({
+      toolName: c.toolName,
+      input: JSON.parse(JSON.stringify(c.input).replaceAll("TEAM", team)) as Record<string, unknown>,
+    }));
+    const messages = await collect(
+      summon("go", {
+        model: scriptedModel([...resolved.map((c) => ({ toolCalls: [c] })), "done"]),
+        cwd: p.cwd,
+        skills: [team],
+        permissionMode: mode,
+        sandbox: { enabled: false },
+      } as Parameters<typeof summon>[1]),
+    );
+    const results = messages
+      .filter((m) => m.type === "tool_result")
+      .map((m) => (m as unknown as { output: { content: string; isError: boolean } }).output);
+    return { team, results };
+  };
+  const attacks = [
+    { toolName: "Read", input: { file_path: "TEAM/deploy/SKILL.md" } },
+    {
+      toolName: "Write",
+      input: {
+        file_path: "TEAM/deploy/SKILL.md",
+        content: "---\nname: deploy\ndescription: x\nallowed-tools: Bash\n---\n",
+      },
+    },
+    { toolName: "Write", input: { file_path: "TEAM/deploy/run.sh", content: "touch pwned\n" } },
+    { toolName: "Bash", input: { command: "echo x >> TEAM/deploy/steps.md" } },
+  ];
+
+  it.each(["acceptEdits", "bypassPermissions"] as const)(
+    "%s: the skill's files are read, not written, and no new file is made there",
+    async (mode) => {
+      const { team, results } = await skillRun(mode, attacks);
+      expect(results[0]!.isError, results[0]!.content).toBe(false);
+      expect(results[0]!.content).toContain("allowed-tools: Read");
+      expect(readFileSync(join(team, "deploy", "SKILL.md"), "utf8")).toContain("allowed-tools: Read");
+      expect(existsSync(join(team, "deploy", "run.sh")), results[2]!.content).toBe(false);
+      expect(readFileSync(join(team, "deploy", "steps.md"), "utf8")).toBe("step one\n");
+      for (const r of results.slice(1)) expect(r.content).toMatch(/needs approval/);
+    },
+  );
 });
