@@ -97,6 +97,8 @@ function policies(
         cwd: options.cwd,
         home: home(),
         kinds,
+        // Red-team fix: a subagent moved into a worktree keeps the project's deny and ask rules on the project.
+        anchors: [kernel.options.cwd],
         extra: [...api.addedRules, ...parseRules(options.approvedTools, "allow", "approvedTools"), ...grants],
       },
     );

@@ -11,10 +11,14 @@
  *    arguments, URL or headers: a model provider's key reached a subprocess and a remote host.
  * F3 a memory file's `@path` include (and a memory file itself) went into the system prompt
  *    although a Read deny rule forbids the file: the model got what Read would have refused.
+ * F5 a subagent moved into a worktree (isolation: "worktree") had its relative deny and ask rules
+ *    compiled against the worktree: `Read(./secret/**)` no longer named the project's secret/,
+ *    and the worker's `cat /project/secret/…` (absolute) printed it.
  * F4 a skill's folder outside the project (`skills: [DIR]`) is added to the run's roots so its
  *    bundled files can be read; acceptEdits and bypassPermissions then wrote there as inside the
  *    project: a skill's allowed-tools (granted when it loads) and the scripts it runs, unasked.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -22,7 +26,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
-import { scriptedModel } from "ubiquity/testing";
+import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
+import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import mcp from "ubiquity/plugins/mcp";
 import settingsPlugin from "ubiquity/plugins/settings";
 import memoryPlugin from "ubiquity/plugins/memory";
@@ -288,4 +293,77 @@ describe("F4: a skill's folder outside the project is a root for reading its fil
       for (const r of results.slice(1)) expect(r.content).toMatch(/needs approval/);
     },
   );
+});
+
+describe("F5: a subagent in a worktree re-anchored the parent's relative Read deny rules at the worktree", () => {
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+      cwd,
+      encoding: "utf8",
+      env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+    });
+
+  /** A repository whose secret/ is ignored (so not in a worktree), a worker agent in a worktree, and what it was told. */
+  const workerRun = async (
+    calls: { toolName: string; input: Record<string, unknown> }[],
+    mode: string,
+    allowedTools: string[],
+  ) => {
+    const p = project();
+    writeFileSync(join(p.cwd, ".gitignore"), "secret/\n");
+    git(p.cwd, "init", "-q", "-b", "main");
+    git(p.cwd, "add", "-A");
+    git(p.cwd, "commit", "-qm", "base");
+    const worker = (request: LanguageModelV4CallOptions): ScriptedTurn => {
+      const done = request.prompt.filter((m) => m.role === "tool").length;
+      const call = calls[done];
+      return call
+        ? { toolCalls: [{ ...call, input: JSON.parse(JSON.stringify(call.input).replaceAll("PROJECT", p.cwd)) }] }
+        : "worker done";
+    };
+    const messages = await collect(
+      summon("go", {
+        model: scriptedModel(({ request }) =>
+          /You are W\./.test(JSON.stringify(request.prompt[0]))
+            ? worker(request)
+            : request.prompt.at(-1)?.role === "tool"
+              ? "done"
+              : {
+                  toolCalls: [
+                    {
+                      toolName: "Agent",
+                      input: { subagent_type: "w", description: "look", prompt: "look", isolation: "worktree" },
+                    },
+                  ],
+                },
+        ),
+        cwd: p.cwd,
+        worktreeDir: join(p.home, "trees"),
+        agents: { w: { description: "d", prompt: "You are W." } },
+        disallowedTools: ["Read(./secret/**)"],
+        approvedTools: allowedTools,
+        permissionMode: mode,
+        sandbox: { enabled: false },
+      } as Parameters<typeof summon>[1]),
+    );
+    return JSON.stringify(messages);
+  };
+
+  it.each([
+    ["bypassPermissions", []],
+    ["default", ["Bash(cat:*)"]],
+  ] as const)("%s %j: the worker does not print the project's secret", async (mode, allowedTools) => {
+    const seen = await workerRun(
+      [
+        { toolName: "Bash", input: { command: "cat PROJECT/secret/notes.md" } },
+        { toolName: "Bash", input: { command: "cat PROJECT/README.md" } },
+      ],
+      mode,
+      [...allowedTools],
+    );
+    expect(seen).toContain("worker done");
+    expect(seen).toContain("# readme");
+    expect(seen).not.toContain(SECRET);
+    expect(seen).toMatch(/the rule Read\(\.\/secret\/\*\*\) in disallowedTools forbids this/);
+  });
 });
