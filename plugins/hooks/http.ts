@@ -12,7 +12,7 @@
  */
 import { isCredentialName } from "../../src/index";
 import type { Logger } from "../../src/index";
-import { PROVIDERS, type ProviderSpec } from "../model/index";
+import { isProviderKey } from "../model/index";
 import { commandPayload, parseCommandOutput } from "./command";
 import type { HookInput, HookOutput, HttpHook } from "./types";
 
@@ -28,26 +28,6 @@ export interface HttpHookPolicy {
   userUrls?: readonly string[];
   userEnvVars?: readonly string[];
 }
-
-/** The model providers' own key variables: never sent to a hook endpoint, whatever it lists. */
-const PROVIDER_KEYS: ReadonlySet<string> = new Set(
-  (Object.values(PROVIDERS) as ProviderSpec[])
-    .flatMap((spec) => [...(spec.env ?? []), ...(spec.compatible?.apiKeyEnv ? [spec.compatible.apiKeyEnv] : [])])
-    .filter((n) => isCredentialName(n)),
-);
-
-/**
- * Red-team fix: a provider's key under another spelling (ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN,
- * GEMINI_API_KEY, OPENAI_KEY) is a provider key too: a credential-named variable whose first
- * segment is a provider's (or Claude's, Gemini's) is never sent either.
- */
-const PROVIDER_PREFIXES: ReadonlySet<string> = new Set([
-  ...[...PROVIDER_KEYS].map((n) => n.split("_")[0]!),
-  "CLAUDE",
-  "GEMINI",
-]);
-const isProviderKey = (name: string) =>
-  PROVIDER_KEYS.has(name) || (isCredentialName(name) && PROVIDER_PREFIXES.has(name.split("_")[0]!.toUpperCase()));
 
 const escapeRegExp = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
 

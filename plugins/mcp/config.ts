@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { ConfigError } from "../../src/index";
+import { isProviderKey } from "../model/api";
 import { mcpOptions, McpServerSchema, type McpServerConfig } from "./options";
 
 /** The same schema `options.mcpServers` is validated with. */
@@ -22,11 +23,21 @@ export interface ParseMcpConfigOptions {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Expand `${VAR}` and `${VAR:-default}`; an unset variable without a default is an error naming it. */
+/**
+ * Expand `${VAR}` and `${VAR:-default}`; an unset variable without a default is an error naming it.
+ * Red-team fix: a model provider's key is never expanded (an error naming the variable, not its
+ * value): a file's server would otherwise get the key in its environment or arguments (which every
+ * local user sees in /proc), or send it to its URL, where the subprocess allow-list keeps it away.
+ */
 function expand(text: string, env: Record<string, string | undefined>, where: string, source?: string): string {
   return text.replace(
     /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
     (_, name: string, fallback: string | undefined) => {
+      if (isProviderKey(name))
+        throw new ConfigError(
+          `${where}: \${${name}} is a model provider's key, which is never handed to an MCP server from a file; give the server a key of its own under another variable, or set its env in code (options.mcpServers)`,
+          source,
+        );
       const value = env[name];
       if (value !== undefined && value !== "") return value;
       if (fallback !== undefined) return fallback;

@@ -4,10 +4,10 @@
  * after the run sections and right before `appendSystemPrompt`, for every run of the kernel
  * (subagents inherit it). With no memory the system prompt is exactly what it was without the plugin.
  */
-import { COMPAT_TOOLS, compatSources, permittedSources, warn } from "../_kits/sources/index";
+import { COMPAT_TOOLS, compatSources, permittedSources, warn, warnOnce } from "../_kits/sources/index";
 import { homedir } from "node:os";
 import { basename } from "node:path";
-import { SYSTEM_STAGE, type Kernel, type SystemSection } from "../../src/index";
+import { SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { loadMemory, type MemoryFile } from "./load";
 import { renderMemory } from "./render";
@@ -17,6 +17,7 @@ import { memoryCandidates, type MemoryCandidate } from "./sources";
 import { includedFiles } from "./pinned-includes";
 import { memoryOptions } from "./options";
 import { getHooksApi } from "../hooks/index";
+import { getPermissionsApi } from "../permissions/api";
 
 export { loadMemory, cutContent, MAX_INCLUDE_DEPTH, MAX_MEMORY_CHARS, TEXT_EXTENSIONS, type MemoryFile } from "./load";
 export { findIncludes, lineReferences, blankInlineCode } from "./includes";
@@ -62,8 +63,30 @@ export const memoryPlugin = definePlugin({
       ]),
   apply(kernel, context) {
     let files: readonly MemoryFile[] = [];
-    let section: SystemSection | undefined;
     apis.set(kernel, { files: () => files });
+    // Per run (a subagent may have deny rules of its own), redone when rules are added.
+    const sections = new WeakMap<RunContext, { version: number; section: SystemSection | undefined }>();
+    const sectionOf = (run: RunContext): SystemSection | undefined => {
+      const permissions = getPermissionsApi(kernel);
+      const hit = sections.get(run);
+      if (hit?.version === permissions.version) return hit.section;
+      // Red-team fix: a memory file or an `@path` include reaches the model as a Read would, so a
+      // Read deny rule withholds it (deny rules always apply, trusted folder or not).
+      const shown = files.filter((file) => {
+        const rule = permissions.readDenied(run, file.path);
+        if (rule)
+          warnOnce(
+            kernel,
+            NAME,
+            `did not put the memory file ${file.path} in the prompt: the rule ${rule} forbids reading it`,
+          );
+        return !rule;
+      });
+      const text = renderMemory(shown);
+      const section = text ? { id: "memory", text } : undefined;
+      sections.set(run, { version: permissions.version, section });
+      return section;
+    };
 
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
       const { cwd, memory, trust, memorySources: wanted, compat } = context.options;
@@ -87,8 +110,6 @@ export const memoryPlugin = definePlugin({
         // An include of a project or local file is a project file too: under pins it applies only while approved.
         (path, source) => source === "user" || source === "memory" || isProjectFileTrusted(trust, path),
       );
-      const text = renderMemory(files);
-      section = text ? { id: "memory", text } : undefined;
     });
 
     // Claude Code's InstructionsLoaded, once per session for each file in the prompt (an include names its parent).
@@ -98,9 +119,10 @@ export const memoryPlugin = definePlugin({
       for (const file of files) await hooks.fire("InstructionsLoaded", run, { extra: instructionsLoaded(file) });
     });
 
-    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.MEMORY }, (sections: SystemSection[]) =>
-      section ? [...sections, section] : sections,
-    );
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.MEMORY }, (list: SystemSection[], run) => {
+      const section = files.length ? sectionOf(run) : undefined;
+      return section ? [...list, section] : list;
+    });
   },
 });
 

@@ -8,6 +8,7 @@ import type { Kernel, Logger, ResolvedOptions } from "../../src/index";
 
 export { isConnectionError, isProviderFailure } from "./failover";
 export { supportsImages, runSeesImages, type ModelCapability } from "./capabilities";
+export { isProviderKey } from "./providers";
 
 /** What a fetch wrapper learns about the provider it wraps. */
 export interface FetchContext {

@@ -224,7 +224,7 @@ export {
 export { streamCheckingFetch, asksForStream, UnexpectedResponseError } from "./stream-check";
 export { checkProviderSettings } from "./settings";
 export { createModel, type CreateModelOptions } from "./create-model";
-export { PROVIDERS, PROVIDER_NAMES, type ProviderSpec, type ProviderName } from "./providers";
+export { PROVIDERS, PROVIDER_NAMES, isProviderKey, type ProviderSpec, type ProviderName } from "./providers";
 export { isProviderFailure, isConnectionError } from "./failover";
 export { dialectOptions, reasoningEffort } from "./dialect";
 export { supportsImages, type ModelCapability } from "./capabilities";

@@ -4,6 +4,7 @@
  * checked against each package's settings type in test/model/provider-settings.test-d.ts, so a
  * package upgrade that adds or drops a key fails the type check instead of drifting silently.
  */
+import { isCredentialName } from "../../src/index";
 
 /** How a provider is reached: its own AI SDK package, or @ai-sdk/openai-compatible at a fixed URL. */
 export interface ProviderSpec {
@@ -240,4 +241,32 @@ export const PROVIDER_NAMES = Object.keys(PROVIDERS) as ProviderName[];
 /** The spec of a built-in provider, or undefined. */
 export function providerSpec(name: string): ProviderSpec | undefined {
   return Object.hasOwn(PROVIDERS, name) ? (PROVIDERS as Record<string, ProviderSpec>)[name] : undefined;
+}
+
+/** The model providers' own key variables (OPENAI_API_KEY, ANTHROPIC_API_KEY, …). */
+const PROVIDER_KEYS: ReadonlySet<string> = new Set(
+  (Object.values(PROVIDERS) as ProviderSpec[])
+    .flatMap((spec) => [...(spec.env ?? []), ...(spec.compatible?.apiKeyEnv ? [spec.compatible.apiKeyEnv] : [])])
+    .filter((n) => isCredentialName(n)),
+);
+
+/**
+ * A provider's key under another spelling (ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN,
+ * GEMINI_API_KEY, OPENAI_KEY) is a provider key too: a credential-named variable whose first
+ * segment is a provider's (or Claude's, Gemini's).
+ */
+const PROVIDER_PREFIXES: ReadonlySet<string> = new Set([
+  ...[...PROVIDER_KEYS].map((n) => n.split("_")[0]!),
+  "CLAUDE",
+  "GEMINI",
+]);
+
+/**
+ * Does `name` hold a model provider's key? Such a variable is never handed on by a file: not to
+ * an HTTP hook's headers, not into an MCP server's command, arguments, environment, URL or headers.
+ */
+export function isProviderKey(name: string): boolean {
+  return (
+    PROVIDER_KEYS.has(name) || (isCredentialName(name) && PROVIDER_PREFIXES.has(name.split("_")[0]!.toUpperCase()))
+  );
 }

@@ -52,6 +52,14 @@ export interface PermissionsApi {
   /** The permissions plugin says here how to find it (see `readDenyRule`). */
   setReadDenyRule(find: (run: RunContext) => string | undefined): void;
   /**
+   * The Read deny rule (as written) that forbids reading `path` in `run`, or undefined: for text
+   * that reaches the model without a Read call (memory files and their `@path` includes). The
+   * permissions plugin answers through `setReadJudge`; without it there are no rules.
+   */
+  readDenied(run: RunContext, path: string): string | undefined;
+  /** The permissions plugin says here how `readDenied` is answered. */
+  setReadJudge(judge: (run: RunContext, path: string) => string | undefined): void;
+  /**
    * Why the engine asked about `call`: `mode` (nothing covers it: the usual ask), `ask-rule` (the
    * user's ask rule), `sensitive` (a sensitive path), `tool` (the tool's own check), `bypass`;
    * undefined when the engine did not ask. A reviewer answers only `mode` asks.
@@ -74,11 +82,18 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
     const askSteps = new WeakMap<ToolCall, string>();
     let shellSandbox: ((command: string) => boolean) | undefined;
     let readDeny: ((run: RunContext) => string | undefined) | undefined;
+    let readJudge: ((run: RunContext, path: string) => string | undefined) | undefined;
     api = {
       setReadDenyRule(find) {
         readDeny = find;
       },
       readDenyRule: (run) => readDeny?.(run),
+      setReadJudge(judge) {
+        readJudge = judge;
+      },
+      readDenied(run, path) {
+        return readJudge?.(run, path);
+      },
       setShellSandbox(sandboxes) {
         shellSandbox = sandboxes;
       },

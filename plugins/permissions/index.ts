@@ -10,6 +10,7 @@
 import { homedir } from "node:os";
 import { z } from "zod";
 import {
+  absolutePath,
   ConfigError,
   ASK_STAGE as KERNEL_ASK_STAGE,
   PERMISSION_STAGE,
@@ -27,12 +28,13 @@ import { recordJudged } from "../_kits/paths/index";
 import { compilePolicy, DEFAULT_TOOL_KINDS, namesPatchTool, readDenyRule, type Policy, type ToolKinds } from "./policy";
 import { parseRules, ruleNamesTool, type Rule } from "./rules";
 import type { Decision } from "./engine";
+import type { Place } from "./subject";
 import { answerAsk } from "./ask";
 import { SEARCH_TOOLS, withholdDenied } from "./filter-results";
 import { modeNote } from "./mode-note";
 import { getPermissionsApi } from "./api";
 import "./init-fields";
-import { resolveRoots } from "./paths";
+import { judgePath, resolveRoots } from "./paths";
 import { permissionsCommands, permissionsFlags } from "./cli";
 import { shellParserReady } from "./shell/parser";
 import { loadShellParser } from "./shell/load";
@@ -95,6 +97,8 @@ function policies(
         cwd: options.cwd,
         home: home(),
         kinds,
+        // Red-team fix: a subagent moved into a worktree keeps the project's deny and ask rules on the project.
+        anchors: [kernel.options.cwd],
         extra: [...api.addedRules, ...parseRules(options.approvedTools, "allow", "approvedTools"), ...grants],
       },
     );
@@ -179,7 +183,7 @@ export const permissionsPlugin = definePlugin({
         {
           mode,
           policy: policyOfRun(call.run),
-          place: { cwd: call.run.cwd, home: home(), roots: resolveRoots(call.run.roots) },
+          place: placeOf(call.run, home()),
           sandboxed: (command) => api.sandboxes(command),
         },
       );
@@ -193,6 +197,13 @@ export const permissionsPlugin = definePlugin({
     kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: ASK_STAGE }, (verdict, call) =>
       answerAsk(verdict, call, context.optionsOf(call.run)),
     );
+
+    // Memory files reach the model without a Read call: a Read deny rule forbids them all the same.
+    api.setReadJudge((run, path) => {
+      const deny = policyOfRun(run).deny.filter((r) => r.path && ruleNamesTool(r, "Read"));
+      const judged = judgePath(run.cwd, home(), path);
+      return deny.find((r) => r.path!(judged.absolute) || (judged.real !== undefined && r.path!(judged.real)))?.text;
+    });
 
     kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
       if (!SEARCH_TOOLS.has(call.toolName)) return output;
@@ -236,6 +247,21 @@ function available(name: string, policy: Policy): boolean {
   if (policy.deny.some((r) => r.content === undefined && (ruleNamesTool(r, name) || namesPatchTool(r, name))))
     return false;
   return !policy.limit || policy.limit.some((r) => ruleNamesTool(r, name) || namesPatchTool(r, name));
+}
+
+/**
+ * Where a call is judged: the run's own roots (its cwd and additionalDirectories) are where writes
+ * are permitted; a root a plugin added to the run (a skill's folder, for reading its files) is a
+ * read root, where a write asks.
+ */
+function placeOf(run: RunContext, home: string): Place {
+  const given = [
+    run.options.cwd,
+    ...(run.options.additionalDirectories ?? []).map((d) => absolutePath(run.options.cwd, d)),
+  ];
+  const roots = resolveRoots(given);
+  const readRoots = resolveRoots(run.roots).filter((r) => !roots.includes(r));
+  return { cwd: run.cwd, home, roots, ...(readRoots.length ? { readRoots } : {}) };
 }
 
 /** Combine the engine's decision with the votes cast before it (a deny or ask from elsewhere stands). */

@@ -84,7 +84,19 @@ export interface PolicySources {
 /** Compile rules. `extra` rules (settings files) are unioned in; they never limit availability. */
 export function compilePolicy(
   lists: RuleLists,
-  env: { cwd: string; home: string; kinds?: ToolKinds; extra?: readonly Rule[]; sources?: PolicySources },
+  env: {
+    cwd: string;
+    home: string;
+    kinds?: ToolKinds;
+    extra?: readonly Rule[];
+    sources?: PolicySources;
+    /**
+     * Other folders a relative deny or ask path rule is read from as well: the session's folder,
+     * for a subagent moved into a worktree. A rule written against the project (`Read(./secret/**)`)
+     * keeps naming the project's files there, and names the worktree's copy too.
+     */
+    anchors?: readonly string[];
+  },
 ): Policy {
   const kinds = env.kinds ?? DEFAULT_TOOL_KINDS;
   const sources = env.sources ?? { allow: "allowedTools", deny: "disallowedTools", ask: "askTools" };
@@ -95,7 +107,10 @@ export function compilePolicy(
   };
   const compile = (rule: Rule): CompiledRule => {
     if (rule.content === undefined) return rule;
-    if (kinds.path.has(rule.tool)) return { ...rule, path: compilePathPattern(rule.content, env.cwd, env.home) };
+    if (kinds.path.has(rule.tool)) {
+      const cwds = rule.list === "allow" ? [env.cwd] : [...new Set([env.cwd, ...(env.anchors ?? [])])];
+      return { ...rule, path: anyPath(cwds.map((cwd) => compilePathPattern(rule.content!, cwd, env.home))) };
+    }
     const normalize = kinds.shell.has(rule.tool) ? normalizeCommandText : undefined;
     return { ...rule, command: compileContent(rule.content, normalize) };
   };
@@ -108,6 +123,14 @@ export function compilePolicy(
     limit: own.allow.some((r) => r.content === undefined) ? own.allow : undefined,
     kinds,
   };
+}
+
+/** One matcher for several: a path any of them matches; absent only when each is. */
+function anyPath(matchers: PathMatcher[]): PathMatcher {
+  if (matchers.length === 1) return matchers[0]!;
+  const matcher: PathMatcher = (path) => matchers.some((m) => m(path));
+  if (matchers.every((m) => m.absent)) matcher.absent = () => matchers.every((m) => m.absent!());
+  return matcher;
 }
 
 /** The rules of `list` that name `toolName`. */

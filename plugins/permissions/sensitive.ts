@@ -33,6 +33,9 @@ const FOLDERS = new Set([
   ".lefthook",
   ".yarn",
   ".codex",
+  // Codex's project and user folder: its skills (whose allowed-tools are granted when loaded)
+  // and its plugin marketplace; ubiquity reads .agents/skills under compat: ["codex"].
+  ".agents",
   ".bashrc.d",
   ".mvn",
   ".mise",

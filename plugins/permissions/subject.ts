@@ -17,8 +17,13 @@ import type { ToolKinds } from "./policy";
 export interface Place {
   cwd: string;
   home: string;
-  /** The permitted roots, resolved. */
+  /** The permitted roots, resolved: the folders the run was given (cwd, additionalDirectories). */
   roots: readonly string[];
+  /**
+   * Folders a plugin added to the run's roots so that its files can be read (a skill's folder),
+   * resolved: a write there asks in every mode (see `readRootReason`).
+   */
+  readRoots?: readonly string[];
 }
 
 /** The subject of a decision. */
@@ -71,7 +76,9 @@ export function buildSubject(
     const written = ruleContent ?? fallbackPaths(toolName, input);
     const paths = written.map((p) => judgePath(place.cwd, place.home, p));
     const sensitive = kinds.edit.has(toolName)
-      ? paths.map((p) => pathSensitive(p, place.roots) ?? systemSensitive(p, place.roots)).find(Boolean)
+      ? paths
+          .map((p) => pathSensitive(p, place.roots) ?? systemSensitive(p, place.roots) ?? readRootReason(p, place))
+          .find(Boolean)
       : undefined;
     return { kind: "path", paths, written, sensitive, outside: paths.some((p) => !insideRoots(p, place.roots)) };
   }
@@ -130,6 +137,22 @@ export function pluginFolderOf(path: string, roots: readonly string[]): string |
     if (PLUGIN_MANIFESTS.some((m) => existsSync(join(dir, m)))) return dir;
   }
   return undefined;
+}
+
+/**
+ * Red-team fix: a folder a plugin added to the run's roots was added for reading (a skill's
+ * bundled files), and its files change what the agent may do (a skill's allowed-tools, the
+ * scripts its body tells the model to run): a write there, outside the folders the run was given,
+ * asks in every mode instead of counting as an edit inside the permitted folders.
+ */
+function readRootReason(path: JudgedPath, place: Place): string | undefined {
+  if (!place.readRoots?.length || insideRoots(path, place.roots)) return undefined;
+  const root = place.readRoots.find(
+    (r) => path.real !== undefined && (path.real === r || path.real.startsWith(`${r}/`)),
+  );
+  return root
+    ? `it is inside ${root}, a folder this run may read (a skill's) but that is not one of its permitted folders`
+    : undefined;
 }
 
 /** Why writing a path outside the permitted folders changes the system (profile scripts, /usr/local/bin, …), if it does. */
@@ -309,7 +332,7 @@ function judgeWrites(
     for (const base of bases) {
       const path = judgePath(base, place.home, target);
       acc.writes.push(path);
-      const why = pathSensitive(path, place.roots);
+      const why = pathSensitive(path, place.roots) ?? readRootReason(path, place);
       if (why) acc.sensitive ??= `it writes ${path.absolute}: ${why}`;
       const system = systemSensitive(path, place.roots);
       if (system) acc.unsandboxed ??= `it writes ${path.absolute}: ${system}`;
