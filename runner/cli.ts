@@ -281,7 +281,7 @@ function mainHelp(commands: Record<string, { summary: string }>): string {
     ...flagLines(GLOBAL_FLAGS),
     "",
     "Run `ubiquity <command> --help` for a command's flags.",
-    "Exit codes: 0 success, 1 failed run, 2 usage or configuration error, 130 interrupted.",
+    "Exit codes: 0 success, 1 failed run, 2 usage or configuration error, 130 interrupted, 143 terminated.",
     "",
   ].join("\n");
 }

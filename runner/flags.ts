@@ -302,7 +302,7 @@ export function runUsage(table: FlagTable = RUN_FLAGS): string {
   }
   lines.push(
     "",
-    "Exit codes: 0 success, 1 the run failed (an error result), 2 usage or configuration error, 130 interrupted (Ctrl-C).",
+    "Exit codes: 0 success, 1 the run failed (an error result), 2 usage or configuration error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).",
     "",
   );
   return lines.join("\n");

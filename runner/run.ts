@@ -4,7 +4,7 @@
  * once — streaming, showing tool calls and asking for approvals in a terminal, silent and
  * non-prompting in CI; with `--input-format stream-json` the stdin messages are the input of one
  * live session; with no prompt in a terminal it is the terminal mode (runner/chat.ts). Exit codes:
- * 0, 1 failed run, 2 usage or configuration error, 130 interrupted.
+ * 0, 1 failed run, 2 usage or configuration error, 130 interrupted, 143 terminated (SIGTERM).
  */
 import { createInterface } from "./readline";
 import { basename, resolve } from "node:path";
