@@ -148,6 +148,8 @@ export async function runCommand(
 ): Promise<number> {
   let format = formatIn(argv);
   const shape = shapeIn(argv);
+  // Every early stop is reported in the output format and message shape asked for.
+  const stop = (error: unknown, verbose = false) => fail(io, error, format, verbose, shape);
   let values: RunValues;
   let positionals: string[];
   // The flags come from the runner and the plugins of the active preset: read quietly first
@@ -167,8 +169,8 @@ export async function runCommand(
     // A flag the folder's skipped config would add: say why it is unknown.
     const hint = skippedConfigHint(active);
     if (hint && error instanceof UsageError && error.message.startsWith("unknown flag"))
-      return fail(io, new UsageError(error.message.replace(/; see `[^`]*`$/, hint)), format, false, shape);
-    return fail(io, error, format, false, shape);
+      return stop(new UsageError(error.message.replace(/; see `[^`]*`$/, hint)));
+    return stop(error);
   }
   const verbose = values.verbose === true;
   const inTerminal = io.stdin.isTTY === true && io.stdoutIsTTY;
@@ -181,25 +183,17 @@ export async function runCommand(
         : "once";
 
   if (mode === "chat" && (!inTerminal || !io.terminal))
-    return fail(
-      io,
+    return stop(
       new UsageError(
         'the terminal mode needs a terminal on stdin and stdout; pass a prompt (ubiquity run "…") to run once',
       ),
-      format,
     );
   if (mode === "chat" && format !== "text")
-    return fail(
-      io,
+    return stop(
       new UsageError("the terminal mode prints text; --output-format json|stream-json is for runs with a prompt"),
-      format,
     );
   if (mode === "chat" && prompt)
-    return fail(
-      io,
-      new UsageError('`ubiquity chat` takes no prompt: type it at the › prompt, or use `ubiquity run "…"`'),
-      format,
-    );
+    return stop(new UsageError('`ubiquity chat` takes no prompt: type it at the › prompt, or use `ubiquity run "…"`'));
   if (mode === "once") {
     try {
       prompt = combinePrompt(
@@ -207,16 +201,10 @@ export async function runCommand(
         await readStdin(io.stdin as Parameters<typeof readStdin>[0], { bounded: prompt !== "" }),
       );
     } catch (error) {
-      return fail(io, new UsageError(`cannot read standard input: ${describeError(error)}`), format, false, shape);
+      return stop(new UsageError(`cannot read standard input: ${describeError(error)}`));
     }
     if (!prompt)
-      return fail(
-        io,
-        new UsageError('no prompt. Pass one (ubiquity run "list the files") or pipe it on standard input'),
-        format,
-        false,
-        shape,
-      );
+      return stop(new UsageError('no prompt. Pass one (ubiquity run "list the files") or pipe it on standard input'));
   }
 
   let options: UbiquityConfig;
@@ -228,7 +216,7 @@ export async function runCommand(
       warn: (line) => io.stderr(`${line}\n`),
     }));
   } catch (error) {
-    return fail(io, error, format, verbose, shape);
+    return stop(error, verbose);
   }
   if (verbose) options.plugins = [...(options.plugins ?? []), verbosePlugin((line) => io.stderr(`${line}\n`))];
 
@@ -240,11 +228,16 @@ export async function runCommand(
       verbose,
       answerers,
     });
-  if (requestedModel(options) === undefined)
-    return fail(io, noModelError(active, resumeProblem), format, verbose, shape);
+  if (requestedModel(options) === undefined) return stop(noModelError(active, resumeProblem), verbose);
   const json = jsonOf(shape, values["replay-user-messages"] === true);
   if (mode === "stream") return runStream(options, io, json, shape);
-  return runOnce(prompt, options, io, format, answerers, { print: values.print === true, verbose, json });
+  return runOnce(prompt, options, io, format, answerers, {
+    print: values.print === true,
+    verbose,
+    json,
+    // Claude Code prints the json result on one line (a script may read it with `read -r`).
+    indent: shape === "claude" ? undefined : 2,
+  });
 }
 
 /**
@@ -375,7 +368,7 @@ async function runOnce(
   io: RunnerIO,
   format: string,
   answerers: TerminalAnswerer[],
-  { print, verbose, json }: { print: boolean; verbose: boolean; json: JsonOf },
+  { print, verbose, json, indent }: { print: boolean; verbose: boolean; json: JsonOf; indent?: number },
 ): Promise<number> {
   // -p never asks and never streams, in a terminal too (nothing prompts, as in `claude -p`).
   const interactive = io.stdoutIsTTY && io.stdin.isTTY === true && format === "text" && !print;
@@ -425,7 +418,7 @@ async function runOnce(
     renderer.close();
     sigint.stop();
   }
-  if (format === "json" && result) io.stdout(`${JSON.stringify(json(result), null, 2)}\n`);
+  if (format === "json" && result) io.stdout(`${JSON.stringify(json(result), null, indent)}\n`);
   return sigint.exitCode() ?? exitOfResult(result);
 }
 

@@ -31,6 +31,8 @@ describe.concurrent("--message-format claude: Claude Code's message shapes", () 
     const p = project();
     const first = await p.run([...claude, "--output-format", "json", "remember plums"]);
     expect(first.code, first.stderr).toBe(0);
+    // One line, as claude prints it.
+    expect(first.stdout.trimEnd().split("\n")).toHaveLength(1);
     const result = JSON.parse(first.stdout) as Record<string, unknown>;
     expect(result).toMatchObject({
       type: "result",
