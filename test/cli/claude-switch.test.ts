@@ -15,7 +15,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { binPath, removeTempProjects, requireDist } from "../helpers/project";
+import { binPath, removeTempProjects, requireDist, runCli } from "../helpers/project";
 import { scriptedProject as project } from "../helpers/scripted-project";
 
 afterAll(removeTempProjects);
@@ -210,6 +210,10 @@ describe.concurrent("claude -p's flags as scripts write them", () => {
       expect(out.stderr).toContain(`${flag[0]} is a claude -p flag ubiquity does not take`);
       expect(out.stderr).toContain(fix);
     }
+    // codex exec's habit: the error names the command to use, not "run `exec` as a prompt".
+    const exec = await runCli(["exec", "fix the tests"], p.dir);
+    expect(exec.code).toBe(2);
+    expect(exec.stderr).toContain('codex exec "…" is ubiquity -p "…"');
   });
 });
 
