@@ -235,8 +235,10 @@ export async function runCommand(
     print: values.print === true,
     verbose,
     json,
-    // Claude Code prints the json result on one line (a script may read it with `read -r`).
+    // Claude Code prints the json result on one line (a script may read it with `read -r`), and
+    // with --verbose every message, as one array.
     indent: shape === "claude" ? undefined : 2,
+    everything: shape === "claude" && verbose,
   });
 }
 
@@ -368,7 +370,13 @@ async function runOnce(
   io: RunnerIO,
   format: string,
   answerers: TerminalAnswerer[],
-  { print, verbose, json, indent }: { print: boolean; verbose: boolean; json: JsonOf; indent?: number },
+  {
+    print,
+    verbose,
+    json,
+    indent,
+    everything,
+  }: { print: boolean; verbose: boolean; json: JsonOf; indent?: number; everything?: boolean },
 ): Promise<number> {
   // -p never asks and never streams, in a terminal too (nothing prompts, as in `claude -p`).
   const interactive = io.stdoutIsTTY && io.stdin.isTTY === true && format === "text" && !print;
@@ -398,9 +406,12 @@ async function runOnce(
   const sigint = onInterrupt(controller);
   options.abortSignal ??= controller.signal;
   let result: ResultMessage | undefined;
+  const all: object[] = [];
   try {
     for await (const message of summon(prompt, options)) {
       if (message.type === "result") result = message;
+      const shaped = format === "json" && everything ? json(message as Message) : undefined;
+      if (shaped) all.push(shaped);
       // An unsandboxed run says so on stderr in the JSON formats too (stdout stays the format's own; text's renderer says it).
       if (
         format !== "text" &&
@@ -418,7 +429,7 @@ async function runOnce(
     renderer.close();
     sigint.stop();
   }
-  if (format === "json" && result) io.stdout(`${JSON.stringify(json(result), null, indent)}\n`);
+  if (format === "json" && result) io.stdout(`${JSON.stringify(everything ? all : json(result), null, indent)}\n`);
   return sigint.exitCode() ?? exitOfResult(result);
 }
 

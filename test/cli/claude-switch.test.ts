@@ -48,6 +48,12 @@ describe.concurrent("--message-format claude: Claude Code's message shapes", () 
     expect(result).toHaveProperty("total_cost_usd");
     for (const camel of ["isError", "sessionId", "numTurns", "totalCostUsd", "durationMs"])
       expect(result).not.toHaveProperty(camel);
+    // With --verbose, claude's json is every message, as one array.
+    const verbose = await p.run([...claude, "--output-format", "json", "--verbose", "hi"]);
+    expect(verbose.code, verbose.stderr).toBe(0);
+    const all = JSON.parse(verbose.stdout) as Line[];
+    expect(all.map((m) => m.type)).toEqual(["system", "assistant", "result"]);
+    expect(all[2]).toMatchObject({ is_error: false, result: "answer to hi" });
     // The habit: session=$(claude -p … --output-format json | jq -r .session_id); claude -p -r "$session" …
     const again = await p.run([...claude, "--output-format", "json", "-r", String(result.session_id), "and pears"]);
     expect(again.code, again.stderr).toBe(0);
