@@ -172,6 +172,10 @@ export async function runCommand(
       return stop(new UsageError(error.message.replace(/; see `[^`]*`$/, hint)));
     return stop(error);
   }
+  // claude -p needs --verbose for stream-json, where it means every message, not diagnostics: in
+  // claude's shape the JSON formats keep stderr as quiet as claude's (a script may merge it in).
+  const allMessages = shape === "claude" && format !== "text" && values.verbose === true;
+  if (allMessages) values = { ...values, verbose: false };
   const verbose = values.verbose === true;
   const inTerminal = io.stdin.isTTY === true && io.stdoutIsTTY;
   let prompt = positionals.join(" ").trim();
@@ -238,7 +242,7 @@ export async function runCommand(
     // Claude Code prints the json result on one line (a script may read it with `read -r`), and
     // with --verbose every message, as one array.
     indent: shape === "claude" ? undefined : 2,
-    everything: shape === "claude" && verbose,
+    everything: allMessages,
   });
 }
 

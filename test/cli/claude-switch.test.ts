@@ -54,6 +54,8 @@ describe.concurrent("--message-format claude: Claude Code's message shapes", () 
     const all = JSON.parse(verbose.stdout) as Line[];
     expect(all.map((m) => m.type)).toEqual(["system", "assistant", "result"]);
     expect(all[2]).toMatchObject({ is_error: false, result: "answer to hi" });
+    // claude's --verbose is no diagnostics switch: stderr stays quiet (a script may merge it into the JSON).
+    expect(verbose.stderr).not.toContain("[verbose]");
     // The habit: session=$(claude -p … --output-format json | jq -r .session_id); claude -p -r "$session" …
     const again = await p.run([...claude, "--output-format", "json", "-r", String(result.session_id), "and pears"]);
     expect(again.code, again.stderr).toBe(0);
