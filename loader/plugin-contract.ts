@@ -47,6 +47,12 @@ export interface RunFlag extends CommandFlag {
   /** The `claude -p` flag of the same meaning (for the README's table); omitted when it has none. */
   claude?: string;
   /**
+   * Claude Code's variadic form (`--allowedTools Read Grep`, `--add-dir ../a ../b`): the bare
+   * words after the flag's value that this accepts are more values of it, not the prompt. Only
+   * for a `multiple` string flag; a word it refuses (a sentence) is where the prompt starts.
+   */
+  variadic?(word: string): boolean;
+  /**
    * Write the options this flag's plugin owns (flags win over the config file); throw a
    * `UsageError` for a bad value. `values` holds every flag given, by name.
    */

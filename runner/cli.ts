@@ -171,6 +171,11 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       if (found.error) throw found.error;
       const near = didYouMean(first, Object.keys(commandTable(found)));
       const skipped = skippedConfigHint(found);
+      // `codex exec "fix it"` habit: say what it is here rather than "run exec as a prompt".
+      if (first === "exec")
+        throw new UsageError(
+          '`ubiquity exec` is not a command: codex exec "…" is ubiquity -p "…" (ubiquity run); --model provider:model for -m, --output-schema <file> as in codex, --output-format stream-json for JSON events (not codex\'s --json event names); see docs/coming-from-claude-code.md',
+        );
       // `claude "fix it"` habit: a prompt in the command's place.
       const asPrompt = near || skipped ? "" : `; to run it as a prompt: ubiquity -p ${JSON.stringify(first)}`;
       throw new UsageError(
@@ -281,7 +286,7 @@ function mainHelp(commands: Record<string, { summary: string }>): string {
     ...flagLines(GLOBAL_FLAGS),
     "",
     "Run `ubiquity <command> --help` for a command's flags.",
-    "Exit codes: 0 success, 1 failed run, 2 usage or configuration error, 130 interrupted.",
+    "Exit codes: 0 success, 1 failed run, 2 usage or configuration error, 130 interrupted, 143 terminated.",
     "",
   ].join("\n");
 }

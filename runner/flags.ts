@@ -67,6 +67,19 @@ export const RUN_FLAGS: FlagTable = {
     description:
       "text (default) | stream-json: JSON lines of user messages on stdin, run one after another in one session",
   },
+  "message-format": {
+    type: "string",
+    value: "<shape>",
+    group: "Prompt and output",
+    description:
+      "ubiquity (default) | claude: the json and stream-json messages in Claude Code's shape (session_id, is_error, total_cost_usd, assistant message.content…), for scripts written for claude -p; also UBIQUITY_MESSAGE_FORMAT=claude",
+  },
+  "replay-user-messages": {
+    type: "boolean",
+    group: "Prompt and output",
+    claude: "--replay-user-messages",
+    description: "With --message-format claude: print the user messages too (Ubiquity's own shape always has them)",
+  },
   "include-partial-messages": {
     type: "boolean",
     group: "Prompt and output",
@@ -168,6 +181,53 @@ export function canonicalSpellings(argv: readonly string[], names: readonly stri
 }
 
 /**
+ * Claude Code's variadic list flags, one value per occurrence: after `--allowedTools Read`, each
+ * following bare word the flag's `variadic` accepts (`Grep`, `Bash(git log:*)`) is written as
+ * `--allowedTools Grep`, so it is a rule, not part of the prompt. Stops at `--`.
+ */
+export function spreadVariadic(argv: readonly string[], flags: Record<string, CommandFlag>): string[] {
+  const shortNames = new Map(
+    Object.entries(flags).flatMap(([name, f]) => (f.short ? [[`-${f.short}`, name] as [string, string]] : [])),
+  );
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    out.push(a);
+    if (a === "--") return [...out, ...argv.slice(i + 1)];
+    const name = a.startsWith("--") ? a.slice(2).split("=")[0]! : shortNames.get(a);
+    const flag = name === undefined ? undefined : (flags[name] as RunFlag | undefined);
+    if (flag?.type !== "string") continue;
+    if (!a.includes("=") && i + 1 < argv.length) out.push(argv[++i]!);
+    const more = flag.multiple ? flag.variadic : undefined;
+    while (more && i + 1 < argv.length && !argv[i + 1]!.startsWith("-") && more(argv[i + 1]!))
+      out.push(`--${name}`, argv[++i]!);
+  }
+  return out;
+}
+
+/**
+ * Flags of `claude -p` that `ubiquity run` does not take, each with what to do instead: an
+ * unknown-flag error for one of them says so rather than "unknown flag".
+ */
+export const CLAUDE_ONLY_FLAGS: Record<string, string> = {
+  "--settings":
+    "put Ubiquity settings (permissions, hooks, env) in .ubiquity/settings.json, or options in a config file passed with --config",
+  "--strict-mcp-config":
+    "--mcp-config adds to the config's servers; to leave out the project's .mcp.json, pass --setting-sources user,local (it comes with the project source)",
+  "--agent": 'define the agent under "agents" in a config file; the main agent takes its prompt from --system-prompt',
+  "--effort": "set reasoning in the config (none, minimal, low, medium, high, xhigh, max)",
+  "--debug": "set DEBUG=ubiquity* for the debug log, or pass --verbose",
+  "-d": "set DEBUG=ubiquity* for the debug log, or pass --verbose",
+  "--debug-file": "set DEBUG=ubiquity* and redirect standard error to the file",
+  "--permission-prompt-tool": "pass canUseTool from code (the SDK's summon), or run ubiquity acp in an editor",
+  "--plugin-dir":
+    'list the folder under "claudePlugins" (a Claude Code plugin) or "plugins" in a config file, or `ubiquity plugin add <folder>`',
+  "--include-hook-events": "pass --verbose: hook activity is printed on standard error",
+  "--betas": "set providerOptions in a config file",
+  "--bare": 'pass --setting-sources "" (no settings files) and no config',
+};
+
+/**
  * The runner's one flag parser (every command's table, `run`'s included): strict, a mistake is a
  * `UsageError` pointing at the command's help. Kebab and camel spellings of a flag are one flag.
  */
@@ -176,7 +236,7 @@ export function parseFlags(
   flags: Record<string, CommandFlag>,
   { positionals, help }: { positionals: boolean; help: string },
 ): ParsedRun {
-  argv = canonicalSpellings(argv, Object.keys(flags));
+  argv = spreadVariadic(canonicalSpellings(argv, Object.keys(flags)), flags);
   const options = Object.fromEntries(
     Object.entries(flags).map(([name, f]) => [
       name,
@@ -199,6 +259,9 @@ export function parseFlags(
             Object.keys(flags).map((name) => `--${name}`),
           )
         : "";
+      const claudeOnly = CLAUDE_ONLY_FLAGS[unknown];
+      if (claudeOnly)
+        throw new UsageError(`${unknown} is a claude -p flag ubiquity does not take: ${claudeOnly}; see \`${help}\``);
       throw new UsageError(`unknown flag ${unknown}${near}; see \`${help}\``);
     }
     throw new UsageError(`${describeError(error).replace(/\.$/, "")}; see \`${help}\``);
@@ -239,7 +302,7 @@ export function runUsage(table: FlagTable = RUN_FLAGS): string {
   }
   lines.push(
     "",
-    "Exit codes: 0 success, 1 the run failed (an error result), 2 usage or configuration error, 130 interrupted (Ctrl-C).",
+    "Exit codes: 0 success, 1 the run failed (an error result), 2 usage or configuration error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).",
     "",
   );
   return lines.join("\n");

@@ -4,7 +4,7 @@
  * once — streaming, showing tool calls and asking for approvals in a terminal, silent and
  * non-prompting in CI; with `--input-format stream-json` the stdin messages are the input of one
  * live session; with no prompt in a terminal it is the terminal mode (runner/chat.ts). Exit codes:
- * 0, 1 failed run, 2 usage or configuration error, 130 interrupted.
+ * 0, 1 failed run, 2 usage or configuration error, 130 interrupted, 143 terminated (SIGTERM).
  */
 import { createInterface } from "./readline";
 import { basename, resolve } from "node:path";
@@ -30,6 +30,7 @@ import { verbosePlugin } from "./verbose";
 import { colorEnabled, createStyle } from "./style";
 import { EXIT, exitCodeOf } from "./exit";
 import { TrustDeclinedError, untrustedWarning } from "./trust";
+import { earlyErrorResult, MESSAGE_FORMATS, toClaudeMessage, type MessageFormat } from "./claude-messages";
 
 export { terminalApprover } from "./approver";
 
@@ -86,15 +87,31 @@ function formatIn(argv: string[]): string {
   return "text";
 }
 
+/** The message shape asked for (`--message-format`, else UBIQUITY_MESSAGE_FORMAT), read from raw argv too (a usage error is reported in it). */
+function shapeIn(argv: string[]): MessageFormat {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") break;
+    const value = a === "--message-format" ? argv[i + 1] : a.startsWith("--message-format=") ? a.slice(17) : undefined;
+    if (value !== undefined) return value === "claude" ? "claude" : "ubiquity";
+  }
+  return process.env.UBIQUITY_MESSAGE_FORMAT === "claude" ? "claude" : "ubiquity";
+}
+
 /** Report an error that stopped the run before it started: one stderr line, and a JSON object on stdout for json formats. */
-function fail(io: RunnerIO, error: unknown, format: string, verbose = false): number {
+function fail(
+  io: RunnerIO,
+  error: unknown,
+  format: string,
+  verbose = false,
+  shape: MessageFormat = "ubiquity",
+): number {
   const code = error instanceof TrustDeclinedError ? EXIT.failed : exitCodeOf(error);
   const text = oneLine(redactText(describeError(error), secretsOf(undefined)));
   const shown = verbose ? text : withoutKernelTerms(text);
   if (format === "json" || format === "stream-json") {
-    io.stdout(
-      `${JSON.stringify({ type: "result", subtype: code === EXIT.usage ? "error_configuration" : "error_during_execution", isError: true, result: shown, exitCode: code })}\n`,
-    );
+    const subtype = code === EXIT.usage ? "error_configuration" : "error_during_execution";
+    io.stdout(`${JSON.stringify(earlyErrorResult(shape, subtype, shown, code))}\n`);
   }
   io.stderr(
     `error: ${shown}${error instanceof UsageError && !/--help/.test(shown) ? "; see `ubiquity run --help`" : ""}\n`,
@@ -104,6 +121,12 @@ function fail(io: RunnerIO, error: unknown, format: string, verbose = false): nu
 
 /** Check flag combinations that cannot work together. */
 function checkCombinations(values: RunValues, format: string, inputFormat: string): void {
+  const shape = values["message-format"];
+  if (shape !== undefined && !(MESSAGE_FORMATS as readonly unknown[]).includes(shape))
+    throw new UsageError(`--message-format must be ubiquity or claude, not ${JSON.stringify(shape)}`);
+  const envShape = process.env.UBIQUITY_MESSAGE_FORMAT;
+  if (shape === undefined && envShape && !(MESSAGE_FORMATS as readonly string[]).includes(envShape))
+    throw new UsageError(`UBIQUITY_MESSAGE_FORMAT must be ubiquity or claude, not ${JSON.stringify(envShape)}`);
   if (!["text", "json", "stream-json"].includes(format))
     throw new UsageError(`--output-format must be text, json or stream-json, not ${JSON.stringify(format)}`);
   if (!["text", "stream-json"].includes(inputFormat))
@@ -124,6 +147,9 @@ export async function runCommand(
   { chat = false }: { chat?: boolean } = {},
 ): Promise<number> {
   let format = formatIn(argv);
+  const shape = shapeIn(argv);
+  // Every early stop is reported in the output format and message shape asked for.
+  const stop = (error: unknown, verbose = false) => fail(io, error, format, verbose, shape);
   let values: RunValues;
   let positionals: string[];
   // The flags come from the runner and the plugins of the active preset: read quietly first
@@ -143,9 +169,13 @@ export async function runCommand(
     // A flag the folder's skipped config would add: say why it is unknown.
     const hint = skippedConfigHint(active);
     if (hint && error instanceof UsageError && error.message.startsWith("unknown flag"))
-      return fail(io, new UsageError(error.message.replace(/; see `[^`]*`$/, hint)), format);
-    return fail(io, error, format);
+      return stop(new UsageError(error.message.replace(/; see `[^`]*`$/, hint)));
+    return stop(error);
   }
+  // claude -p needs --verbose for stream-json, where it means every message, not diagnostics: in
+  // claude's shape the JSON formats keep stderr as quiet as claude's (a script may merge it in).
+  const allMessages = shape === "claude" && format !== "text" && values.verbose === true;
+  if (allMessages) values = { ...values, verbose: false };
   const verbose = values.verbose === true;
   const inTerminal = io.stdin.isTTY === true && io.stdoutIsTTY;
   let prompt = positionals.join(" ").trim();
@@ -157,25 +187,17 @@ export async function runCommand(
         : "once";
 
   if (mode === "chat" && (!inTerminal || !io.terminal))
-    return fail(
-      io,
+    return stop(
       new UsageError(
         'the terminal mode needs a terminal on stdin and stdout; pass a prompt (ubiquity run "…") to run once',
       ),
-      format,
     );
   if (mode === "chat" && format !== "text")
-    return fail(
-      io,
+    return stop(
       new UsageError("the terminal mode prints text; --output-format json|stream-json is for runs with a prompt"),
-      format,
     );
   if (mode === "chat" && prompt)
-    return fail(
-      io,
-      new UsageError('`ubiquity chat` takes no prompt: type it at the › prompt, or use `ubiquity run "…"`'),
-      format,
-    );
+    return stop(new UsageError('`ubiquity chat` takes no prompt: type it at the › prompt, or use `ubiquity run "…"`'));
   if (mode === "once") {
     try {
       prompt = combinePrompt(
@@ -183,14 +205,10 @@ export async function runCommand(
         await readStdin(io.stdin as Parameters<typeof readStdin>[0], { bounded: prompt !== "" }),
       );
     } catch (error) {
-      return fail(io, new UsageError(`cannot read standard input: ${describeError(error)}`), format);
+      return stop(new UsageError(`cannot read standard input: ${describeError(error)}`));
     }
     if (!prompt)
-      return fail(
-        io,
-        new UsageError('no prompt. Pass one (ubiquity run "list the files") or pipe it on standard input'),
-        format,
-      );
+      return stop(new UsageError('no prompt. Pass one (ubiquity run "list the files") or pipe it on standard input'));
   }
 
   let options: UbiquityConfig;
@@ -202,7 +220,7 @@ export async function runCommand(
       warn: (line) => io.stderr(`${line}\n`),
     }));
   } catch (error) {
-    return fail(io, error, format, verbose);
+    return stop(error, verbose);
   }
   if (verbose) options.plugins = [...(options.plugins ?? []), verbosePlugin((line) => io.stderr(`${line}\n`))];
 
@@ -214,9 +232,18 @@ export async function runCommand(
       verbose,
       answerers,
     });
-  if (requestedModel(options) === undefined) return fail(io, noModelError(active, resumeProblem), format, verbose);
-  if (mode === "stream") return runStream(options, io);
-  return runOnce(prompt, options, io, format, answerers, { print: values.print === true, verbose });
+  if (requestedModel(options) === undefined) return stop(noModelError(active, resumeProblem), verbose);
+  const json = jsonOf(shape, values["replay-user-messages"] === true);
+  if (mode === "stream") return runStream(options, io, json, shape);
+  return runOnce(prompt, options, io, format, answerers, {
+    print: values.print === true,
+    verbose,
+    json,
+    // Claude Code prints the json result on one line (a script may read it with `read -r`), and
+    // with --verbose every message, as one array.
+    indent: shape === "claude" ? undefined : 2,
+    everything: allMessages,
+  });
 }
 
 /**
@@ -284,15 +311,31 @@ export async function resolveRunOptions(
   return { options, filepath: loaded.filepath, ...(resumeProblem ? { resumeProblem } : {}) };
 }
 
-/** Watch for Ctrl-C while a run goes on; `interrupted()` says whether it came. */
+/**
+ * Watch for Ctrl-C (SIGINT) and SIGTERM while a run goes on: either aborts the run, which then
+ * ends as every run does (its result printed, the transcript closed, MCP servers and Bash
+ * children stopped). `exitCode()` is 130 or 143 when one came, as a shell reports those signals.
+ */
 function onInterrupt(controller: AbortController) {
-  let interrupted = false;
-  const handler = () => {
-    interrupted = true;
-    controller.abort(new Error("interrupted (Ctrl-C)"));
+  let code: number | undefined;
+  const on = (signal: "SIGINT" | "SIGTERM", exit: number, why: string) => {
+    const handler = () => {
+      code ??= exit;
+      controller.abort(new Error(why));
+    };
+    process.once(signal, handler);
+    return () => void process.removeListener(signal, handler);
   };
-  process.once("SIGINT", handler);
-  return { interrupted: () => interrupted, stop: () => void process.removeListener("SIGINT", handler) };
+  const stops = [
+    on("SIGINT", EXIT.interrupted, "interrupted (Ctrl-C)"),
+    on("SIGTERM", EXIT.terminated, "terminated (SIGTERM)"),
+  ];
+  return {
+    exitCode: () => code,
+    stop: () => {
+      for (const stop of stops) stop();
+    },
+  };
 }
 
 /**
@@ -317,6 +360,13 @@ function exitOfResult(result: ResultMessage | undefined): number {
   return EXIT.ok;
 }
 
+/** A message as the JSON formats print it: Ubiquity's own shape, or Claude Code's (`--message-format claude`); undefined prints nothing. */
+type JsonOf = (message: Message) => object | undefined;
+
+function jsonOf(shape: MessageFormat, replayUser: boolean): JsonOf {
+  return shape === "claude" ? (m) => toClaudeMessage(m, { replayUser }) : (m) => m;
+}
+
 /** One prompt, one run. With `-p` (or no terminal) the text output is the final result only, as `claude -p`'s; `--verbose` shows the rest. */
 async function runOnce(
   prompt: string,
@@ -324,7 +374,13 @@ async function runOnce(
   io: RunnerIO,
   format: string,
   answerers: TerminalAnswerer[],
-  { print, verbose }: { print: boolean; verbose: boolean },
+  {
+    print,
+    verbose,
+    json,
+    indent,
+    everything,
+  }: { print: boolean; verbose: boolean; json: JsonOf; indent?: number; everything?: boolean },
 ): Promise<number> {
   // -p never asks and never streams, in a terminal too (nothing prompts, as in `claude -p`).
   const interactive = io.stdoutIsTTY && io.stdin.isTTY === true && format === "text" && !print;
@@ -354,9 +410,12 @@ async function runOnce(
   const sigint = onInterrupt(controller);
   options.abortSignal ??= controller.signal;
   let result: ResultMessage | undefined;
+  const all: object[] = [];
   try {
     for await (const message of summon(prompt, options)) {
       if (message.type === "result") result = message;
+      const shaped = format === "json" && everything ? json(message as Message) : undefined;
+      if (shaped) all.push(shaped);
       // An unsandboxed run says so on stderr in the JSON formats too (stdout stays the format's own; text's renderer says it).
       if (
         format !== "text" &&
@@ -366,16 +425,16 @@ async function runOnce(
         message.sandbox?.warning
       )
         io.stderr(`warning: ${message.sandbox.warning}\n`);
-      if (format === "stream-json") io.stdout(`${JSON.stringify(message)}\n`);
+      const line = format === "stream-json" ? json(message as Message) : undefined;
+      if (line) io.stdout(`${JSON.stringify(line)}\n`);
       else if (format === "text") renderer.render(message as Message);
     }
   } finally {
     renderer.close();
     sigint.stop();
   }
-  if (format === "json" && result) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-  if (sigint.interrupted()) return EXIT.interrupted;
-  return exitOfResult(result);
+  if (format === "json" && result) io.stdout(`${JSON.stringify(everything ? all : json(result), null, indent)}\n`);
+  return sigint.exitCode() ?? exitOfResult(result);
 }
 
 /** The text of one `--input-format stream-json` line: `{"type":"user","message":{"role":"user","content":…}}` (Claude Code's) or `{"type":"user","text":…}`. */
@@ -404,7 +463,7 @@ export function userTextOf(line: string): string {
 }
 
 /** `--input-format stream-json`: the stdin lines are the input of one live session (a line marked `"interrupt": true` stops the work in progress). */
-async function runStream(options: UbiquityConfig, io: RunnerIO): Promise<number> {
+async function runStream(options: UbiquityConfig, io: RunnerIO, json: JsonOf, shape: MessageFormat): Promise<number> {
   const controller = new AbortController();
   const sigint = onInterrupt(controller);
   let bad: unknown;
@@ -427,9 +486,15 @@ async function runStream(options: UbiquityConfig, io: RunnerIO): Promise<number>
   let configuration = false;
   try {
     const first = await nextInput();
-    if (bad) return fail(io, bad, "stream-json");
+    if (bad) return fail(io, bad, "stream-json", false, shape);
     if (first === undefined)
-      return fail(io, new UsageError("--input-format stream-json: no user message on standard input"), "stream-json");
+      return fail(
+        io,
+        new UsageError("--input-format stream-json: no user message on standard input"),
+        "stream-json",
+        false,
+        shape,
+      );
     // Lockstep, as one run per line did: a message goes in once the one before has its result,
     // unless it interrupts; so each message gets its own result.
     let results = 0;
@@ -449,15 +514,17 @@ async function runStream(options: UbiquityConfig, io: RunnerIO): Promise<number>
       ...options,
       abortSignal: options.abortSignal ?? controller.signal,
     })) {
-      io.stdout(`${JSON.stringify(message)}\n`);
+      const line = json(message as Message);
+      if (line) io.stdout(`${JSON.stringify(line)}\n`);
       if (message.type !== "result") continue;
       if (message.isError) failed = true;
       if (message.subtype === "error_configuration") configuration = true;
       results++;
       wake?.();
     }
-    if (sigint.interrupted()) return EXIT.interrupted;
-    if (bad) return fail(io, bad, "stream-json");
+    const signalled = sigint.exitCode();
+    if (signalled !== undefined) return signalled;
+    if (bad) return fail(io, bad, "stream-json", false, shape);
   } finally {
     sigint.stop();
   }

@@ -35,6 +35,7 @@ import type { Delegation } from "./launch";
 import { keepTool } from "./narrow";
 import type { ProjectPlace } from "../../loader/index";
 import { agentsOptions } from "./options";
+import { agentsFlags } from "./cli";
 import { lazyImport } from "../_kits/lazy/index";
 
 // What an Agent call does (the launch, the delegation, background agents, worktrees) and the
@@ -205,6 +206,7 @@ export const agentsPlugin = definePlugin({
   projectFiles: (place: ProjectPlace) =>
     definitionProjectFiles("agents", agentFolder, "defines subagents (their prompts and tools)", place),
   options: agentsOptions,
+  flags: agentsFlags,
   runState: (): RunState => ({ background: new Map() }),
   apply(kernel, context) {
     let agents: Record<string, AgentDefinition> = {};

@@ -40,7 +40,10 @@ export const mcpFlags: Record<string, RunFlag> = {
     multiple: true,
     group: "Tools and permissions",
     claude: "--mcp-config",
-    description: "MCP servers from a .mcp.json-shaped file (or its JSON); repeatable",
+    description:
+      "MCP servers from a .mcp.json-shaped file (or its JSON); repeatable (claude's --mcp-config a.json b.json works too)",
+    // Claude's variadic form: a following JSON object or existing .json file is another config, a sentence is the prompt.
+    variadic: (word) => word.trim().startsWith("{") || (word.endsWith(".json") && existsSync(word)),
     apply: (o, v) => void (o.mcpServers = Object.assign({}, o.mcpServers, ...list(v).map(readMcpConfig))),
   },
 };

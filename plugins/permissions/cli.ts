@@ -2,6 +2,7 @@
  * What the permissions plugin adds to the `ubiquity` runner: `ubiquity permissions check` and the
  * `run` flags for the options it owns (the permission mode, the rules, the extra folders).
  */
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { UsageError } from "../../loader/index";
 import type { FlagValue, PluginCommand, RunFlag } from "../../loader/index";
@@ -37,6 +38,29 @@ export function splitRules(values: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * A word `claude`'s variadic form would give a rule flag after its value (`--allowedTools Read
+ * Grep`): every rule in it names a tool (`Grep`, `Bash(git log:*)`, `mcp__github__*`). A
+ * sentence is not one, so the prompt after the flags stays the prompt.
+ */
+export function isRuleList(word: string): boolean {
+  try {
+    const rules = splitRules([word]);
+    return rules.length > 0 && rules.every((r) => /^(?:[A-Z][A-Za-z0-9_]*|mcp__[\w.*-]+)(?:\(.*\))?$/s.test(r));
+  } catch {
+    return false;
+  }
+}
+
+/** A word `claude --add-dir a b` would take as another directory: one that exists. */
+function isDirectory(word: string): boolean {
+  try {
+    return statSync(word).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 const append =
   (
     key: "approvedTools" | "availableTools" | "disallowedTools" | "askTools" | "additionalDirectories",
@@ -53,13 +77,15 @@ export const permissionsFlags: Record<string, RunFlag> = {
     value: "<mode>",
     group: "Tools and permissions",
     claude: "--permission-mode",
-    description: PERMISSION_MODES.join(" | "),
+    description: `${PERMISSION_MODES.join(" | ")} (manual, Claude Code's newer name, is default)`,
     apply: (o, v) => {
-      if (!(PERMISSION_MODES as readonly string[]).includes(String(v)))
+      // Claude Code 2.1 names the default mode `manual`; both spellings are one mode.
+      const mode = v === "manual" ? "default" : String(v);
+      if (!(PERMISSION_MODES as readonly string[]).includes(mode))
         throw new UsageError(
           `--permission-mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(v)}`,
         );
-      o.permissionMode = String(v);
+      o.permissionMode = mode;
     },
   },
   "dangerously-skip-permissions": {
@@ -76,6 +102,14 @@ export const permissionsFlags: Record<string, RunFlag> = {
       o.permissionMode = "bypassPermissions";
     },
   },
+  // Claude Code's switch that offers bypass in its interactive mode cycle: a script may pass it; it grants nothing.
+  "allow-dangerously-skip-permissions": {
+    type: "boolean",
+    group: "Tools and permissions",
+    claude: "--allow-dangerously-skip-permissions",
+    description:
+      "Accepted for claude's scripts and changes nothing (there is no mode cycle); --dangerously-skip-permissions is the switch",
+  },
   // Pre-approval only, as in `claude -p`: a bare name approves the tool and takes no other tool away (--tools does that).
   allowedTools: {
     type: "string",
@@ -85,6 +119,7 @@ export const permissionsFlags: Record<string, RunFlag> = {
     claude: "--allowedTools",
     description:
       'Rules that run without asking: "Read,Bash(git log:*)" (comma or space separated; repeatable); never removes a tool (approvedTools)',
+    variadic: isRuleList,
     apply: (o, v) => append("approvedTools", splitRules(list(v)))(o),
   },
   tools: {
@@ -95,6 +130,7 @@ export const permissionsFlags: Record<string, RunFlag> = {
     claude: "--tools",
     description:
       'Only these tools are offered: "Read,Grep,Bash"; "" for none, "default" for all; approves nothing (availableTools)',
+    variadic: isRuleList,
     apply: (o, v) => {
       const names = splitRules(list(v));
       if (names.includes("default")) {
@@ -117,6 +153,7 @@ export const permissionsFlags: Record<string, RunFlag> = {
     group: "Tools and permissions",
     claude: "--disallowedTools",
     description: "Rules that are always denied (same form); a bare name removes the tool",
+    variadic: isRuleList,
     apply: (o, v) => append("disallowedTools", splitRules(list(v)))(o),
   },
   askTools: {
@@ -125,6 +162,7 @@ export const permissionsFlags: Record<string, RunFlag> = {
     multiple: true,
     group: "Tools and permissions",
     description: "Rules that always ask, even when another rule allows (same form)",
+    variadic: isRuleList,
     apply: (o, v) => append("askTools", splitRules(list(v)))(o),
   },
   "add-dir": {
@@ -133,7 +171,8 @@ export const permissionsFlags: Record<string, RunFlag> = {
     multiple: true,
     group: "Context",
     claude: "--add-dir",
-    description: "Another directory the tools may use; repeatable",
+    description: "Another directory the tools may use; repeatable (claude's --add-dir a b works too)",
+    variadic: isDirectory,
     apply: (o, v) =>
       append(
         "additionalDirectories",

@@ -1,0 +1,162 @@
+/**
+ * `--message-format claude`: the run's messages as Claude Code's `claude -p --output-format
+ * json|stream-json` prints them (the Agent SDK's `SDKMessage` shapes), so a script written against
+ * `claude -p` reads ours unchanged: `session_id`, `is_error`, `total_cost_usd`, `num_turns`,
+ * `usage.input_tokens`, an `assistant` line whose `message.content` holds the text and `tool_use`
+ * blocks, tool results as `user` lines of `tool_result` blocks, deltas as `stream_event` lines
+ * whose `event` is an Anthropic stream event. Ubiquity's own shape (camelCase, `tool_use` and
+ * `tool_result` messages) stays the default: it is the SDK's `Message`.
+ */
+import type { Message, Usage } from "../src/messages";
+
+/** What `--message-format` takes. */
+export const MESSAGE_FORMATS = ["ubiquity", "claude"] as const;
+export type MessageFormat = (typeof MESSAGE_FORMATS)[number];
+
+type Json = Record<string, unknown>;
+
+const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Every top-level key in snake_case (`sessionId` → `session_id`), values as they are. */
+function snakeKeys(value: Json): Json {
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [snake(k), v]));
+}
+
+/** Claude's usage object (the Anthropic API's field names). */
+function claudeUsage(usage: Partial<Usage> | undefined): Json {
+  return {
+    input_tokens: usage?.inputTokens ?? 0,
+    output_tokens: usage?.outputTokens ?? 0,
+    cache_creation_input_tokens: usage?.cacheWriteTokens ?? 0,
+    cache_read_input_tokens: usage?.cacheReadTokens ?? 0,
+  };
+}
+
+/** The fields every Claude message ends with. */
+function tail(m: { uuid: string; sessionId: string; parentToolUseId?: string }): Json {
+  return { parent_tool_use_id: m.parentToolUseId ?? null, session_id: m.sessionId, uuid: m.uuid };
+}
+
+/** A `result` message in Claude's shape: `modelUsage` keeps Claude's own camelCase (`costUSD` is not known per model here). */
+function claudeResult(m: Extract<Message, { type: "result" }>): Json {
+  const { usage, modelUsage, permissionDenials, parentToolUseId, agentId: _agent, ...rest } = m;
+  return {
+    ...snakeKeys(rest),
+    // Claude's own key: the time spent waiting for the model is not measured apart.
+    duration_api_ms: m.durationMs,
+    usage: claudeUsage(usage),
+    modelUsage: Object.fromEntries(
+      Object.entries(modelUsage ?? {}).map(([model, u]) => [
+        model,
+        {
+          inputTokens: u.inputTokens,
+          outputTokens: u.outputTokens,
+          cacheReadInputTokens: u.cacheReadTokens,
+          cacheCreationInputTokens: u.cacheWriteTokens,
+        },
+      ]),
+    ),
+    permission_denials: (permissionDenials ?? []).map((d) => ({
+      tool_name: d.toolName,
+      tool_use_id: d.toolUseId,
+      tool_input: d.toolInput,
+    })),
+    ...(m.isError ? { errors: [m.result] } : {}),
+    ...(parentToolUseId ? { parent_tool_use_id: parentToolUseId } : {}),
+  };
+}
+
+/** The `event` of a `stream_event` line: a content block delta as the Anthropic stream has it. */
+function streamEvent(delta: { type: string; text: string }): Json | undefined {
+  if (delta.type === "text")
+    return { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: delta.text } };
+  if (delta.type === "reasoning")
+    return { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: delta.text } };
+  if (delta.type === "tool_input")
+    return { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: delta.text } };
+  return undefined;
+}
+
+/**
+ * One message in Claude Code's shape, or undefined when Claude prints nothing for it: the prompt's
+ * own `user` message (Claude echoes it only with `--replay-user-messages`) and `tool_use` (its call
+ * is a block of the `assistant` message before it).
+ */
+export function toClaudeMessage(m: Message, { replayUser = false } = {}): Json | undefined {
+  switch (m.type) {
+    case "system": {
+      if (m.subtype === "compact_boundary")
+        return {
+          type: "system",
+          subtype: "compact_boundary",
+          compact_metadata: { trigger: m.trigger, pre_tokens: m.tokensBefore },
+          ...tail(m),
+        };
+      if (m.subtype !== "init") return { ...snakeKeys(m as unknown as Json), ...tail(m) };
+      const { extra, agentId: _a, parentToolUseId: _p, uuid: _u, sessionId: _s, ...rest } = m;
+      const mcp = (extra?.mcpServers ?? []) as { name: string; status: string }[];
+      return {
+        ...rest,
+        session_id: m.sessionId,
+        mcp_servers: mcp.map((s) => ({ name: s.name, status: s.status })),
+        slash_commands: [],
+        apiKeySource: "none",
+        output_style: "default",
+        uuid: m.uuid,
+      };
+    }
+    case "user":
+      return replayUser
+        ? { type: "user", message: { role: "user", content: m.content ?? m.text }, ...tail(m) }
+        : undefined;
+    case "assistant":
+      return {
+        type: "assistant",
+        message: {
+          id: `msg_${m.uuid.replace(/-/g, "")}`,
+          type: "message",
+          role: "assistant",
+          model: m.model,
+          content: m.content.map((b) =>
+            b.type === "text"
+              ? { type: "text", text: b.text }
+              : b.type === "reasoning"
+                ? { type: "thinking", thinking: b.text, signature: "" }
+                : { type: "tool_use", id: b.toolUseId, name: b.toolName, input: b.input },
+          ),
+          stop_reason: m.stopReason,
+          stop_sequence: null,
+          usage: claudeUsage(undefined),
+        },
+        ...tail(m),
+      };
+    case "tool_use":
+      return undefined;
+    case "tool_result":
+      return {
+        type: "user",
+        message: {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: m.toolUseId, content: m.output.content, is_error: m.output.isError },
+          ],
+        },
+        ...tail(m),
+      };
+    case "stream_event": {
+      const event = streamEvent(m.delta);
+      return event ? { type: "stream_event", event, ...tail(m) } : undefined;
+    }
+    case "result":
+      return claudeResult(m);
+    default:
+      return { ...snakeKeys(m as unknown as Json), ...tail(m as { uuid: string; sessionId: string }) };
+  }
+}
+
+/** The JSON object a usage or configuration error prints on stdout before a run starts, in either shape. */
+export function earlyErrorResult(format: MessageFormat, subtype: string, text: string, exitCode: number): Json {
+  return format === "claude"
+    ? { type: "result", subtype, is_error: true, result: text, errors: [text], exit_code: exitCode }
+    : { type: "result", subtype, isError: true, result: text, exitCode };
+}

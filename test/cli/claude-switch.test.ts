@@ -1,0 +1,254 @@
+/**
+ * A switcher's trial: scripts written for `claude -p` run with `ubiquity` in its place, through
+ * the built bin and a scripted model (test/helpers/scripted-project):
+ * - `--message-format claude` (or UBIQUITY_MESSAGE_FORMAT=claude) prints Claude Code's message
+ *   shapes: `session_id`, `is_error`, `num_turns`, `total_cost_usd`, `usage.input_tokens`,
+ *   `assistant.message.content` with `tool_use` blocks, tool results as `user` lines, deltas as
+ *   `stream_event.event`; a usage error's JSON too;
+ * - claude's variadic list flags (`--allowedTools Read Grep`, `--add-dir a b`, `--mcp-config a b`)
+ *   take their words and leave the prompt alone;
+ * - `--system-prompt-file`, `--append-system-prompt-file`, `--agents`, `--permission-mode manual`,
+ *   `--allow-dangerously-skip-permissions` work; a claude-only flag's error names the fix;
+ * - SIGTERM ends the run as Ctrl-C does: the result is printed, exit 143.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { binPath, removeTempProjects, requireDist, runCli } from "../helpers/project";
+import { scriptedProject as project } from "../helpers/scripted-project";
+
+afterAll(removeTempProjects);
+beforeAll(requireDist);
+
+const claude = ["-p", "--message-format", "claude"];
+const stream = ["--output-format", "stream-json"];
+type Line = Record<string, unknown> & { type: string; message?: { content: Record<string, unknown>[] } };
+const linesOf = (messages: Record<string, unknown>[]) => messages as Line[];
+
+describe.concurrent("--message-format claude: Claude Code's message shapes", () => {
+  it("json: the result has claude -p's fields, and its session_id resumes the session", async () => {
+    const p = project();
+    const first = await p.run([...claude, "--output-format", "json", "remember plums"]);
+    expect(first.code, first.stderr).toBe(0);
+    // One line, as claude prints it.
+    expect(first.stdout.trimEnd().split("\n")).toHaveLength(1);
+    const result = JSON.parse(first.stdout) as Record<string, unknown>;
+    expect(result).toMatchObject({
+      type: "result",
+      subtype: "success",
+      is_error: false,
+      num_turns: 1,
+      result: "answer to remember plums",
+      session_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      duration_ms: expect.any(Number),
+      usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number) },
+      permission_denials: [],
+    });
+    expect(result).toHaveProperty("total_cost_usd");
+    for (const camel of ["isError", "sessionId", "numTurns", "totalCostUsd", "durationMs"])
+      expect(result).not.toHaveProperty(camel);
+    // With --verbose, claude's json is every message, as one array.
+    const verbose = await p.run([...claude, "--output-format", "json", "--verbose", "hi"]);
+    expect(verbose.code, verbose.stderr).toBe(0);
+    const all = JSON.parse(verbose.stdout) as Line[];
+    expect(all.map((m) => m.type)).toEqual(["system", "assistant", "result"]);
+    expect(all[2]).toMatchObject({ is_error: false, result: "answer to hi" });
+    // claude's --verbose is no diagnostics switch: stderr stays quiet (a script may merge it into the JSON).
+    expect(verbose.stderr).not.toContain("[verbose]");
+    // The habit: session=$(claude -p … --output-format json | jq -r .session_id); claude -p -r "$session" …
+    const again = await p.run([...claude, "--output-format", "json", "-r", String(result.session_id), "and pears"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).session_id).toBe(result.session_id);
+    expect(again.requests[0]!.users).toEqual(["remember plums", "and pears"]);
+  });
+
+  it("stream-json: init, assistant with a tool_use block, the tool result as a user line, result; no tool_use lines", async () => {
+    const p = project();
+    const out = await p.run([...claude, ...stream, "--allowedTools", "Bash(echo:*)", "echo please"]);
+    expect(out.code, out.stderr).toBe(0);
+    const lines = linesOf(out.messages);
+    expect(lines.map((l) => l.type)).toEqual(["system", "assistant", "user", "assistant", "result"]);
+    const [init, call, toolResult, , result] = lines;
+    expect(init).toMatchObject({ subtype: "init", session_id: expect.any(String), tools: expect.any(Array) });
+    const block = call!.message!.content.find((b) => b.type === "tool_use")!;
+    expect(block).toMatchObject({ name: "Bash", input: { command: "echo hi" }, id: expect.any(String) });
+    expect(toolResult!.message!.content[0]).toMatchObject({
+      type: "tool_result",
+      tool_use_id: block.id,
+      is_error: false,
+      content: expect.stringContaining("hi"),
+    });
+    expect(toolResult).toMatchObject({ parent_tool_use_id: null, session_id: init!.session_id });
+    expect(result).toMatchObject({ is_error: false, num_turns: 2, session_id: init!.session_id });
+  });
+
+  it("UBIQUITY_MESSAGE_FORMAT=claude does it for every run; partial messages are stream_event lines with Anthropic deltas", async () => {
+    const p = project();
+    const out = await p.run(
+      ["-p", ...stream, "--include-partial-messages", "tell me"],
+      {},
+      { UBIQUITY_MESSAGE_FORMAT: "claude" },
+    );
+    expect(out.code, out.stderr).toBe(0);
+    const deltas = linesOf(out.messages).filter((l) => l.type === "stream_event");
+    expect(deltas.length).toBeGreaterThan(1);
+    const text = deltas
+      .map((l) => (l.event as { delta: { type: string; text: string } }).delta)
+      .filter((d) => d.type === "text_delta")
+      .map((d) => d.text)
+      .join("");
+    expect(text).toBe("answer to tell me");
+    const bad = await p.run(["-p", "hi"], {}, { UBIQUITY_MESSAGE_FORMAT: "clade" });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("UBIQUITY_MESSAGE_FORMAT must be ubiquity or claude");
+  });
+
+  it("--input-format stream-json: one result per line in claude's shape; --replay-user-messages echoes the inputs", async () => {
+    const p = project();
+    const input = ["first", "second"]
+      .map((t) => JSON.stringify({ type: "user", message: { role: "user", content: t } }))
+      .join("\n");
+    const out = await p.run([...claude, ...stream, "--input-format", "stream-json", "--replay-user-messages"], {
+      input: `${input}\n`,
+    });
+    expect(out.code, out.stderr).toBe(0);
+    const lines = linesOf(out.messages);
+    expect(lines.filter((l) => l.type === "result").map((l) => [l.result, l.is_error])).toEqual([
+      ["answer to first", false],
+      ["answer to second", false],
+    ]);
+    expect(lines.filter((l) => l.type === "user").map((l) => (l.message as { content: unknown }).content)).toEqual([
+      "first",
+      "second",
+    ]);
+  });
+
+  it("a usage error prints claude's error result on stdout (is_error, subtype) and exits 2", async () => {
+    const p = project();
+    const out = await p.run([...claude, "--output-format", "json", "--no-such-flag", "hi"]);
+    expect(out.code).toBe(2);
+    expect(JSON.parse(out.stdout)).toMatchObject({
+      type: "result",
+      subtype: "error_configuration",
+      is_error: true,
+      result: expect.stringContaining("unknown flag --no-such-flag"),
+    });
+  });
+});
+
+describe.concurrent("claude -p's flags as scripts write them", () => {
+  it("--allowedTools Read Grep 'Bash(echo:*)' (variadic): the words are rules, the prompt stays the prompt", async () => {
+    const p = project();
+    const out = await p.run(["-p", ...stream, "echo please", "--allowedTools", "Read", "Grep", "Bash(echo:*)"]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.requests[0]!.users).toEqual(["echo please"]);
+    // Bash(echo:*) was taken as a rule: the call ran without a question.
+    const result = out.messages.find((m) => m.type === "tool_result") as { output: { isError: boolean } };
+    expect(result.output.isError).toBe(false);
+    // After the flags, a sentence is the prompt.
+    const after = await p.run(["-p", "--disallowedTools", "Write", "Edit", "tell me"]);
+    expect(after.requests[0]!.users).toEqual(["tell me"]);
+    expect(after.requests[0]!.tools).not.toContain("Edit");
+    expect(after.requests[0]!.tools).toContain("Read");
+  });
+
+  it("--add-dir a b and --mcp-config a.json b.json take every existing folder and config; the prompt stays", async () => {
+    const p = project();
+    mkdirSync(join(p.dir, "a"));
+    mkdirSync(join(p.dir, "b"));
+    writeFileSync(join(p.dir, "one.json"), JSON.stringify({ mcpServers: {} }));
+    const out = await p.run(["-p", "--add-dir", "a", "b", "--mcp-config", "one.json", '{"mcpServers":{}}', "tell me"]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.requests[0]!.users).toEqual(["tell me"]);
+    // Both folders reached the run: the system prompt lists the working directories.
+    expect(out.requests[0]!.system).toContain(join(p.dir, "b"));
+  });
+
+  it("--system-prompt-file and --append-system-prompt-file read their files; a missing file is exit 2 naming it", async () => {
+    const p = project({ "base.txt": "You are a pirate.", "tail.txt": "Always answer in French." });
+    const out = await p.run([
+      "-p",
+      "--system-prompt-file",
+      "base.txt",
+      "--append-system-prompt-file",
+      "tail.txt",
+      "hi",
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.requests[0]!.system.startsWith("You are a pirate.")).toBe(true);
+    expect(out.requests[0]!.system.trimEnd().endsWith("Always answer in French.")).toBe(true);
+    const missing = await p.run(["-p", "--system-prompt-file", "nope.txt", "hi"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("--system-prompt-file nope.txt: cannot read the file");
+    const both = await p.run(["-p", "--system-prompt", "x", "--system-prompt-file", "base.txt", "hi"]);
+    expect(both.code).toBe(2);
+  });
+
+  it("--agents JSON defines subagents; --permission-mode manual is default; --allow-dangerously-skip-permissions is accepted", async () => {
+    const p = project();
+    const agents = JSON.stringify({ reviewer: { description: "Reviews code for bugs", prompt: "You review code." } });
+    const out = await p.run([
+      "-p",
+      ...stream,
+      "--agents",
+      agents,
+      "--permission-mode",
+      "manual",
+      "--allow-dangerously-skip-permissions",
+      "hi",
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.requests[0]!.tools).toContain("Agent");
+    expect(out.messages[0]).toMatchObject({ type: "system", subtype: "init", permissionMode: "default" });
+    const bad = await p.run(["-p", "--agents", '{"reviewer":{"prompt":"no description"}}', "hi"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("agents.reviewer.description");
+  });
+
+  it("a claude -p flag ubiquity does not take names the difference and the fix (exit 2)", async () => {
+    const p = project();
+    for (const [flag, fix] of [
+      [["--settings", "s.json"], ".ubiquity/settings.json"],
+      [["--strict-mcp-config"], "--setting-sources user,local"],
+      [["--debug"], "DEBUG=ubiquity*"],
+    ] as const) {
+      const out = await p.run(["-p", ...flag, "hi"]);
+      expect(out.code).toBe(2);
+      expect(out.stderr).toContain(`${flag[0]} is a claude -p flag ubiquity does not take`);
+      expect(out.stderr).toContain(fix);
+    }
+    // codex exec's habit: the error names the command to use, not "run `exec` as a prompt".
+    const exec = await runCli(["exec", "fix the tests"], p.dir);
+    expect(exec.code).toBe(2);
+    expect(exec.stderr).toContain('codex exec "…" is ubiquity -p "…"');
+  });
+});
+
+describe("signals", () => {
+  it("SIGTERM (timeout, a cancelled CI job) ends the run as Ctrl-C does: the result is printed, exit 143", async () => {
+    const p = project();
+    const log = join(p.dir, "slow.log");
+    writeFileSync(log, "");
+    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = spawn(process.execPath, [binPath, ...claude, ...stream, "--replay-user-messages", "be slow"], {
+        cwd: p.dir,
+        env: { ...process.env, UBIQUITY_TRUST: "1", NO_COLOR: "1", DEBUG: "", UBQ_LOG: log, UBQ_SESSIONS: p.sessions },
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+      let seen = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (seen.includes('"type":"user"') && !child.killed) child.kill("SIGTERM");
+      });
+      child.on("close", (exit) => resolve({ code: exit, stdout: seen }));
+    });
+    expect(code).toBe(143);
+    const result = stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Line)
+      .find((l) => l.type === "result");
+    expect(result).toMatchObject({ is_error: true, subtype: "error_during_execution" });
+  });
+});
