@@ -125,6 +125,14 @@ export function readMcpConfigEntries(value: unknown, options: ParseMcpConfigOpti
   const { env = process.env, source } = options;
   const out: McpConfigEntries = { servers: {}, failed: [], warnings: [] };
   for (const [name, server] of Object.entries(serversOf(value, source))) {
+    // `"enabled": false` / `"disabled": true` (Cline's and many templates' spelling) say the author
+    // wants the server off: it is not started, rather than started with the key ignored.
+    if (isObject(server) && (server.enabled === false || server.disabled === true)) {
+      out.warnings.push(
+        `mcpServers.${name} says ${server.enabled === false ? '"enabled": false' : '"disabled": true'}, so it was not started; remove that key to start it`,
+      );
+      continue;
+    }
     let expanded: unknown;
     try {
       expanded = expandServer(name, server, env);
