@@ -115,6 +115,9 @@ const KNOWN_KEYS = {
   remote: new Set(["type", "url", "headers", "headersHelper", "oauth", "readOnly", "roots"]),
 };
 
+/** Keys that switch a server off (`"enabled": false`, `"disabled": true`): read, never passed on. */
+const ON_OFF_KEYS = new Set(["enabled", "disabled"]);
+
 /**
  * Read another tool's MCP file (`.mcp.json`, Claude Desktop's config) entry by entry, the way
  * Claude Code does: a malformed entry or an unset `${VAR}` fails only its own server (a message
@@ -142,10 +145,11 @@ export function readMcpConfigEntries(value: unknown, options: ParseMcpConfigOpti
     }
     if (isObject(expanded)) {
       const known = "command" in expanded ? KNOWN_KEYS.stdio : KNOWN_KEYS.remote;
-      const unknown = Object.keys(expanded).filter((k) => !known.has(k));
+      // `enabled` / `disabled` were read above (a server left on by them starts): no warning.
+      const unknown = Object.keys(expanded).filter((k) => !known.has(k) && !ON_OFF_KEYS.has(k));
       for (const key of unknown)
         out.warnings.push(`mcpServers.${name}: the key "${key}" is not one ubiquity reads; it was ignored`);
-      if (unknown.length) expanded = Object.fromEntries(Object.entries(expanded).filter(([k]) => known.has(k)));
+      expanded = Object.fromEntries(Object.entries(expanded).filter(([k]) => known.has(k)));
     }
     const parsed = McpServerSchema.safeParse(expanded);
     if (parsed.success) out.servers[name] = parsed.data;

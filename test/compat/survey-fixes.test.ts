@@ -22,6 +22,7 @@ import { loadSkills } from "../../plugins/skills/index";
 import { parseAgentFile, readAgentFiles } from "../../plugins/agents/index";
 import { agentModel } from "../../plugins/agents/launch";
 import { readMcpConfigEntries } from "../../plugins/mcp/config";
+import { settingsProjectFiles } from "../../plugins/settings/project-files";
 import { tempDirs } from "../helpers/temp-dirs";
 import { collect, resultOf } from "../helpers/collect";
 
@@ -131,11 +132,20 @@ describe('.mcp.json servers written `"enabled": false` (claude-code-templates\' 
     const read = readMcpConfigEntries(JSON.parse(fixture("claude-code-templates/ruby/.mcp.json")), { env: {} });
     expect(Object.keys(read.servers)).toEqual(["ruby-docs", "rails-docs", "rubygems", "bundler"]);
     expect(read.failed).toEqual([]);
+    // The servers left on say `"enabled": true`: a key read, so no warning names it.
+    expect(read.warnings.filter((w) => w.includes('"enabled" is not one'))).toEqual([]);
     expect(read.warnings.filter((w) => w.includes("not started"))).toEqual([
       'mcpServers.github says "enabled": false, so it was not started; remove that key to start it',
       'mcpServers.postgres says "enabled": false, so it was not started; remove that key to start it',
       'mcpServers.brave-search says "enabled": false, so it was not started; remove that key to start it',
     ]);
+  });
+
+  it("the trust question names only the servers that would start", () => {
+    const cwd = temp();
+    cpSync(join(SURVEY, "claude-code-templates/ruby/.mcp.json"), join(cwd, ".mcp.json"));
+    const [mcpFile] = settingsProjectFiles({ cwd } as Parameters<typeof settingsProjectFiles>[0]);
+    expect(mcpFile!.effect).toBe("starts MCP servers ruby-docs, rails-docs, rubygems, bundler");
   });
 
   it("a project's .mcp.json read by the settings plugin starts none of them", () => {
