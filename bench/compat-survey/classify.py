@@ -49,7 +49,7 @@ def classify(row):
             if "fails" in (row.get("runsOn") or ""):
                 add("wrong", f"`model: {row['model']}` names no provider: the command fails")
             if ":" in row["loaded"] and "/commands/" in "/" + row["path"] and "/" in row["path"].split("/commands/")[-1]:
-                add("wrong", f"named `/{row['loaded']}`; Claude Code's docs name it after the file alone (open)")
+                add("wrong", f"named `/{row['loaded']}`; Claude Code names it after the file alone")
     elif kind in ("hooks", "settings"):
         if row.get("loaded") is None:
             add("refused", "stops the run naming the file")

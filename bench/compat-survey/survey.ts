@@ -196,7 +196,10 @@ async function survey(kind: string, text: string, path: string, dir: string): Pr
   if (kind === "command") {
     const rel = path.split("/commands/").at(-1)!;
     put(dir, `.claude/commands/${rel}`, text);
-    const [command] = await loadCommands([{ path: join(dir, ".claude/commands"), source: "project" }], report);
+    const [command] = await loadCommands(
+      [{ path: join(dir, ".claude/commands"), source: "project", claude: true }],
+      report,
+    );
     const raw = splitFrontmatter(text);
     const keys = raw.ok ? Object.keys(raw.data) : [];
     return {

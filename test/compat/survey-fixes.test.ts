@@ -7,11 +7,12 @@
  * apply (centminmod/my-claude-code-setup), and `.mcp.json` servers written `"enabled": false`
  * (claude-code-templates).
  */
-import { cpSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createKernel, summon } from "ubiquity";
+import { commandRoots, loadCommands } from "../../plugins/commands/load";
 import { scriptedModel } from "ubiquity/testing";
 import modelPlugin from "ubiquity/plugins/model";
 import mcp from "ubiquity/plugins/mcp";
@@ -99,6 +100,48 @@ describe("a Claude model id without a provider (`model: claude-sonnet-4-5-202509
     expect(resultOf(messages).result).toBe("reviewed");
     expect(model.requests).toHaveLength(1);
     expect(JSON.stringify(model.requests[0]!.prompt)).toContain("Gemini PR Review Automation");
+  });
+});
+
+describe("commands in subfolders of Claude Code's folders (my-claude-code-setup)", () => {
+  // Its README documents `/cleanup-context` for `.claude/commands/cleanup/cleanup-context.md`, as
+  // Claude Code's docs name such files (`ci/build.md` is `/build`, "(project:ci)").
+  it("are named by their file alone; two files of one name keep their folders, so neither is lost", async () => {
+    const cwd = temp();
+    cpSync(join(SURVEY, "my-claude-code-setup/commands"), join(cwd, ".claude/commands"), { recursive: true });
+    mkdirSync(join(cwd, ".claude/commands/ci"));
+    mkdirSync(join(cwd, ".claude/commands/docs"));
+    writeFileSync(join(cwd, ".claude/commands/ci/build.md"), "Build the code.\n");
+    writeFileSync(join(cwd, ".claude/commands/docs/build.md"), "Build the docs.\n");
+    const reports: string[] = [];
+    const roots = commandRoots(
+      { compatRoots: [{ path: join(cwd, ".claude/commands"), source: "project" }] },
+      { cwd, home: cwd },
+    );
+    const names = (await loadCommands(roots, (m) => reports.push(m))).map((c) => c.name);
+    expect(reports).toEqual([]);
+    expect(names).toEqual(["ci:build", "cleanup-context", "create-release-note", "docs:build"]);
+    // Our own folders keep naming a subfolder's file `folder:name`.
+    cpSync(join(SURVEY, "my-claude-code-setup/commands"), join(cwd, "own"), { recursive: true });
+    const own = await loadCommands(commandRoots({ commands: ["own"] }, { cwd, home: cwd }), () => {});
+    expect(own.map((c) => c.name)).toEqual(["cleanup:cleanup-context", "documentation:create-release-note"]);
+  });
+
+  it("/cleanup-context runs the file from ~/.claude/commands/cleanup under compat", async () => {
+    const home = temp();
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      cpSync(join(SURVEY, "my-claude-code-setup/commands"), join(home, ".claude/commands"), { recursive: true });
+      const model = scriptedModel(["done"]);
+      const messages = await collect(
+        summon("/cleanup-context", { model, cwd: temp(), compat: ["claude"], sandbox: false, persistSession: false }),
+      );
+      expect(resultOf(messages).isError).toBe(false);
+      expect(JSON.stringify(model.requests[0]!.prompt)).toContain("Memory Bank Context Optimization");
+    } finally {
+      process.env.HOME = saved;
+    }
   });
 });
 
