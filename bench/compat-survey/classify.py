@@ -10,7 +10,7 @@ import json, sys, collections
 RANK = {"intended": 0, "refused": 1, "wrong": 2, "silent": 3, "n/a": -1}
 AGENT_CC = ["memory", "mcpServers", "background", "initialPrompt", "effort"]
 SKILL_CC = ["context", "agent", "hooks", "effort", "paths"]
-SOURCES = {"local ./", "object github", "object url", "object git-subdir"}
+SOURCES = {"local ./", "object github", "object url", "object git-subdir", "object local"}
 
 
 def said(row, field):
@@ -82,7 +82,12 @@ def classify(row):
     elif kind == "marketplace":
         if "/.cursor-plugin/" in "/" + row["path"]:
             return ("n/a", "Cursor's format, not Claude Code's")
-        odd = set(row.get("sources", {})) - SOURCES
+        root = (row.get("metadata") or {}).get("pluginRoot")
+        # Git URL strings are sources `plugin add` takes; so is a plain name under metadata.pluginRoot
+        # (since this survey: the classifier reads the file, it does not run `plugin add`).
+        odd = {k for k in set(row.get("sources", {})) - SOURCES if not k.startswith("string https://")}
+        if root:
+            odd = {k for k in odd if not k.startswith("string ")}
         if odd:
             add("wrong", f"sources {sorted(odd)}")
     elif kind == "style":
