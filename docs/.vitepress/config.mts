@@ -32,6 +32,7 @@ export default defineConfig({
           { text: "Testing without an LLM", link: "/testing" },
           { text: "Examples", link: "/examples" },
           { text: "Coming from Claude Code / Codex", link: "/coming-from-claude-code" },
+          { text: "Compat survey", link: "/guide/compat-survey" },
         ],
       },
       {

@@ -16,7 +16,7 @@ import {
   SOURCE_ORDER,
   type Source,
 } from "../_kits/sources/index";
-import { parseAgentFile } from "./parse";
+import { parseAgentFile, UNAPPLIED_AGENT_FIELDS } from "./parse";
 
 /** The folder a source means. */
 export function agentFolder(source: Source, cwd: string, home: string): string {
@@ -102,6 +102,10 @@ export async function readAgentFiles(
       for (const field of parsed.dropped)
         report(
           `agent file ${path}: ignored the field ${field}, which could not be parsed; the run's own setting applies`,
+        );
+      if (parsed.unapplied.length)
+        report(
+          `agent file ${path}: ${parsed.unapplied.map((f) => `${f} (${UNAPPLIED_AGENT_FIELDS[f]})`).join(", ")}: Claude Code field${parsed.unapplied.length > 1 ? "s" : ""} ubiquity does not apply; the agent runs without ${parsed.unapplied.length > 1 ? "them" : "it"}`,
         );
       found.set(name, { name, definition, path, source });
     }

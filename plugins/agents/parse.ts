@@ -11,19 +11,36 @@ import { camelKeys, splitFrontmatter } from "../_kits/sources/index";
 
 /** What parsing one agent file gave. */
 export type ParsedAgent =
-  | { ok: true; name: string; definition: AgentDefinition; dropped: string[] }
+  | { ok: true; name: string; definition: AgentDefinition; dropped: string[]; unapplied: string[] }
   | { ok: false; problem: string };
+
+/** `text` split at the commas outside parentheses: `Agent(a, b), Read` is two entries, as Claude Code reads it. */
+function splitOutsideParentheses(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const c of text) {
+    if (c === "(") depth++;
+    if (c === ")") depth = Math.max(0, depth - 1);
+    if (c === "," && depth === 0) {
+      parts.push(current);
+      current = "";
+    } else current += c;
+  }
+  parts.push(current);
+  return parts;
+}
 
 /**
  * A list field: `a, b`, `[a, b]` (a YAML sequence or the same text quoted), or nothing after
- * the key, which is an empty list (grants none). Undefined when it is not a list of names.
+ * the key, which is an empty list (grants none). A comma inside parentheses separates nothing
+ * (`Agent(worker, researcher)` is one entry). Undefined when it is not a list of names.
  */
 export function parseList(value: unknown): string[] | undefined {
   if (value === null) return [];
   if (typeof value === "string") {
     const inner = value.trim().replace(/^\[([\s\S]*)\]$/, "$1");
-    return inner
-      .split(",")
+    return splitOutsideParentheses(inner)
       .map((s) => s.trim().replace(/^["']|["']$/g, ""))
       .filter(Boolean);
   }
@@ -52,6 +69,17 @@ function parseSchema(value: unknown): Record<string, unknown> | undefined {
     ? (data as Record<string, unknown>)
     : undefined;
 }
+
+/**
+ * Claude Code subagent fields ubiquity has no equivalent for: said when a file sets them, never
+ * dropped in silence (the agent runs without them).
+ */
+export const UNAPPLIED_AGENT_FIELDS: Readonly<Record<string, string>> = {
+  memory: "no persistent agent memory",
+  mcpServers: "an agent gets its parent's MCP servers, not its own",
+  background: "a call runs in the background only when it asks (run_in_background)",
+  initialPrompt: "an agent's first prompt is the Agent call's",
+};
 
 /** Parse an agent file's text; `stem` (the file name without `.md`) is the default name. */
 export function parseAgentFile(text: string, stem: string): ParsedAgent {
@@ -91,6 +119,12 @@ export function parseAgentFile(text: string, stem: string): ParsedAgent {
       definition.reasoning = data.reasoning as ReasoningLevel;
     else dropped.push("reasoning");
   }
+  // Claude Code's `effort` (low, medium, high, xhigh, max) is our reasoning level; `reasoning` wins when both are set.
+  if ("effort" in data && !("reasoning" in data)) {
+    const effort = typeof data.effort === "string" ? data.effort.trim().toLowerCase() : data.effort;
+    if (REASONING_LEVELS.includes(effort as ReasoningLevel)) definition.reasoning = effort as ReasoningLevel;
+    else dropped.push("effort");
+  }
   if ("permissionMode" in data) {
     if (PERMISSION_MODES.includes(data.permissionMode as PermissionMode))
       definition.permissionMode = data.permissionMode as PermissionMode;
@@ -112,5 +146,6 @@ export function parseAgentFile(text: string, stem: string): ParsedAgent {
     if (schema) definition.outputSchema = schema;
     else dropped.push("outputSchema");
   }
-  return { ok: true, name, definition, dropped };
+  const unapplied = Object.keys(UNAPPLIED_AGENT_FIELDS).filter((key) => key in data);
+  return { ok: true, name, definition, dropped, unapplied };
 }

@@ -44,16 +44,17 @@ async function markdownFiles(root: string, depth = 0): Promise<string[]> {
 
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
 
-/** Read one command file; a problem is reported and the file skipped. */
+/** Read one command file; a problem is reported and the file skipped. `flat`: named by its file alone. */
 function readCommand(
   file: string,
   root: string,
   source: SlashCommand["source"],
   report: (m: string) => void,
   plugin?: CommandRoot["plugin"],
+  flat = false,
 ): SlashCommand | undefined {
-  const segments = relative(root, file).slice(0, -".md".length).split(sep);
-  const problem = segments.map(definitionNameProblem).find(Boolean);
+  const path = relative(root, file).slice(0, -".md".length).split(sep);
+  const problem = path.map(definitionNameProblem).find(Boolean);
   if (problem) {
     report(`skipped the command file ${file}: ${problem}`);
     return undefined;
@@ -83,6 +84,7 @@ function readCommand(
   const argumentHint = text(data["argument-hint"] ?? data.argumentHint);
   const model = text(data.model);
   const allowedTools = toolRules(data["allowed-tools"] ?? data.allowedTools);
+  const segments = flat ? path.slice(-1) : path;
   return {
     name: [...(plugin ? [plugin.name] : []), ...segments].join(":"),
     description,
@@ -102,6 +104,20 @@ export interface CommandRoot {
   written?: string;
   /** A Claude Code plugin's: its name prefixes the command names, its folder is `${CLAUDE_PLUGIN_ROOT}`. */
   plugin?: { name: string; root: string };
+  /**
+   * Claude Code's folder (`.claude/commands`, a plugin's): a file in a subfolder is named by its
+   * file alone, as Claude Code names it (`ci/build.md` is `/build`), unless another file of the
+   * folder has that name too (then both keep `ci:build`, so neither is lost).
+   */
+  claude?: boolean;
+}
+
+/** The files of a Claude Code folder that are named by their file alone: those whose name no other file of the folder has. */
+function flatNames(root: string, files: readonly string[]): Set<string> {
+  const base = (file: string) => relative(root, file).slice(0, -".md".length).split(sep).at(-1)!;
+  const count = new Map<string, number>();
+  for (const file of files) count.set(base(file), (count.get(base(file)) ?? 0) + 1);
+  return new Set(files.filter((file) => count.get(base(file)) === 1));
 }
 
 /** The roots the options ask for, weakest first (another tool's folder just before ours of the same source). */
@@ -115,7 +131,7 @@ export function commandRoots(
 ): CommandRoot[] {
   const rank = (source: SlashCommand["source"]) => ["user", "project", "local", "commands", "plugin"].indexOf(source);
   return [
-    ...(options.compatRoots ?? []).map((r) => ({ path: r.path, source: r.source })),
+    ...(options.compatRoots ?? []).map((r) => ({ path: r.path, source: r.source, claude: true })),
     ...orderedSources(options.commandSources).map((source) => ({
       path: commandFolder(source, place.cwd, place.home),
       source,
@@ -143,8 +159,11 @@ export async function loadCommands(
         report(`commands: ${root.written} (${root.path}) is not a folder; name a folder of command files (name.md)`);
       continue;
     }
-    for (const file of single ? [root.path] : await markdownFiles(root.path)) {
-      const command = readCommand(file, single ? dirname(root.path) : root.path, root.source, report, root.plugin);
+    const files = single ? [root.path] : await markdownFiles(root.path);
+    const flat = root.claude || root.plugin ? flatNames(root.path, files) : new Set<string>();
+    for (const file of files) {
+      const base = single ? dirname(root.path) : root.path;
+      const command = readCommand(file, base, root.source, report, root.plugin, flat.has(file));
       if (command) byName.set(command.name, command);
     }
   }

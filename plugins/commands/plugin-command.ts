@@ -195,7 +195,7 @@ function marketplacePlugin(
       );
     return undefined;
   }
-  const marketplace = readSettings(file) as { plugins?: unknown };
+  const marketplace = readSettings(file) as { plugins?: unknown; metadata?: { pluginRoot?: unknown } };
   const plugins = Array.isArray(marketplace.plugins)
     ? (marketplace.plugins as { name?: unknown; source?: unknown }[])
     : [];
@@ -214,12 +214,22 @@ function marketplacePlugin(
   declared.manifest = entryManifest(entry as Record<string, unknown>);
   const git = gitSourceOf(entry.source);
   if (git) return clonePinned(name, git);
-  const source =
+  let source =
     typeof entry.source === "string"
       ? entry.source
       : (entry.source as { path?: unknown; source?: unknown } | undefined)?.source === "local"
         ? (entry.source as { path?: unknown }).path
         : undefined;
+  // Claude Code's `metadata.pluginRoot` is prepended to a source written without `./` (`"formatter"`
+  // with `"./plugins"` is `./plugins/formatter`); where it leads is judged below like any source.
+  const pluginRoot = marketplace.metadata?.pluginRoot;
+  if (
+    typeof source === "string" &&
+    /^[^./]/.test(source) &&
+    typeof pluginRoot === "string" &&
+    pluginRoot.startsWith("./")
+  )
+    source = `./${join(pluginRoot, source)}`;
   if (typeof source !== "string" || !source.startsWith("./")) {
     throw new UsageError(
       `ubiquity plugin add: ${name} comes from ${JSON.stringify(entry.source)}, neither a folder of the marketplace nor a git repository; fetch it yourself and add its folder`,

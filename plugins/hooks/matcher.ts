@@ -2,11 +2,17 @@ import { micromatch } from "../_kits/lazy/index";
 
 const REGEX_ONLY = /\.\*|\.\+|\\|[()^$[\]]/;
 
+/** Claude Code's exact matchers: letters, digits, `_` and `|` only (`Bash`, `Edit|Write`). */
+const EXACT_ONLY = /^[A-Za-z0-9_|]+$/;
+
 /**
  * Does `matcher` select `toolName`? Absent, empty or `*` matches everything (and is the only
  * matcher for events without a tool). Otherwise `A|B`, each exact or a glob (`mcp__github__*`);
  * a part written as a regular expression (`Notebook.*`, as Claude Code settings allow) is tried
- * as an anchored regex.
+ * as an anchored regex. And, as Claude Code reads it, a matcher holding any other character than
+ * letters, digits, `_` and `|` is one regular expression tested against the name unanchored:
+ * `mcp__(github|slack)__.*` (an alternation inside a group, which splitting at `|` breaks) and
+ * `mcp__(?:plugin_[^_]+_)?serena__` (a prefix) select what their authors meant.
  */
 export function matches(matcher: string | undefined, toolName: string | undefined): boolean {
   if (matcher === undefined || matcher === "" || matcher === "*") return true;
@@ -19,6 +25,13 @@ export function matches(matcher: string | undefined, toolName: string | undefine
 }
 
 function matchesName(matcher: string, toolName: string): boolean {
+  if (!EXACT_ONLY.test(matcher)) {
+    try {
+      if (new RegExp(matcher).test(toolName)) return true;
+    } catch {
+      // not a regular expression as a whole: its parts are read below
+    }
+  }
   for (const raw of matcher.split("|")) {
     const part = raw.trim();
     if (!part) continue;

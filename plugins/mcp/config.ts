@@ -126,6 +126,9 @@ const KNOWN_KEYS = {
   remote: new Set(["type", "url", "headers", "headersHelper", "oauth", "readOnly", "roots"]),
 };
 
+/** Keys that switch a server off (`"enabled": false`, `"disabled": true`): read, never passed on. */
+const ON_OFF_KEYS = new Set(["enabled", "disabled"]);
+
 /**
  * Read another tool's MCP file (`.mcp.json`, Claude Desktop's config) entry by entry, the way
  * Claude Code does: a malformed entry or an unset `${VAR}` fails only its own server (a message
@@ -136,6 +139,14 @@ export function readMcpConfigEntries(value: unknown, options: ParseMcpConfigOpti
   const { env = process.env, source } = options;
   const out: McpConfigEntries = { servers: {}, failed: [], warnings: [] };
   for (const [name, server] of Object.entries(serversOf(value, source))) {
+    // `"enabled": false` / `"disabled": true` (Cline's and many templates' spelling) say the author
+    // wants the server off: it is not started, rather than started with the key ignored.
+    if (isObject(server) && (server.enabled === false || server.disabled === true)) {
+      out.warnings.push(
+        `mcpServers.${name} says ${server.enabled === false ? '"enabled": false' : '"disabled": true'}, so it was not started; remove that key to start it`,
+      );
+      continue;
+    }
     let expanded: unknown;
     try {
       expanded = expandServer(name, server, env);
@@ -145,10 +156,11 @@ export function readMcpConfigEntries(value: unknown, options: ParseMcpConfigOpti
     }
     if (isObject(expanded)) {
       const known = "command" in expanded ? KNOWN_KEYS.stdio : KNOWN_KEYS.remote;
-      const unknown = Object.keys(expanded).filter((k) => !known.has(k));
+      // `enabled` / `disabled` were read above (a server left on by them starts): no warning.
+      const unknown = Object.keys(expanded).filter((k) => !known.has(k) && !ON_OFF_KEYS.has(k));
       for (const key of unknown)
         out.warnings.push(`mcpServers.${name}: the key "${key}" is not one ubiquity reads; it was ignored`);
-      if (unknown.length) expanded = Object.fromEntries(Object.entries(expanded).filter(([k]) => known.has(k)));
+      expanded = Object.fromEntries(Object.entries(expanded).filter(([k]) => known.has(k)));
     }
     const parsed = McpServerSchema.safeParse(expanded);
     if (parsed.success) out.servers[name] = parsed.data;

@@ -66,16 +66,28 @@ export function expandAlias(
 export const CLAUDE_MODEL_TIERS: ReadonlySet<string> = new Set(["sonnet", "opus", "haiku"]);
 
 /**
+ * A model name only Claude Code knows: a tier (`sonnet`), a tier with Claude Code's context
+ * suffix (`sonnet[1m]`), `opusplan`, or a Claude model id without a provider
+ * (`claude-sonnet-4-5-20250929`, which Claude Code's own files write; ours write
+ * `anthropic:claude-…`).
+ */
+export function isClaudeCodeModelName(model: string): boolean {
+  const name = model.replace(/\[1m\]$/i, "");
+  return CLAUDE_MODEL_TIERS.has(name) || name === "opusplan" || /^claude-[a-z0-9.-]+$/i.test(name);
+}
+
+/**
  * The model a Claude Code file's `model` field asks for, or undefined for the run's own:
- * `inherit`, and a Claude tier (`sonnet`, `opus`, `haiku`) that no alias maps — `modelAliases`,
- * `registerAlias()` or `UBIQUITY_MODEL_ALIASES` (`sonnet=anthropic:claude-sonnet-4-5`) — so a file
- * written for Claude Code runs on any model.
+ * `inherit`, and a Claude Code model name (a tier like `sonnet`, or a Claude model id without a
+ * provider like `claude-sonnet-4-6`) that no alias maps — `modelAliases`, `registerAlias()` or
+ * `UBIQUITY_MODEL_ALIASES` (`sonnet=anthropic:claude-sonnet-4-5`) — so a file written for Claude
+ * Code runs on any model.
  */
 export function fileModel(
   model: string | undefined,
   modelAliases: Readonly<Record<string, string>> | undefined,
 ): string | undefined {
   if (model === undefined || model === "inherit") return undefined;
-  if (CLAUDE_MODEL_TIERS.has(model) && expandAlias(model, modelAliases) === model) return undefined;
+  if (isClaudeCodeModelName(model) && expandAlias(model, modelAliases) === model) return undefined;
   return model;
 }

@@ -65,7 +65,14 @@ function describeSettings(file: string): string {
 
 function describeMcp(file: string): string {
   const data = peekJsonOrYaml(file) as { mcpServers?: Record<string, unknown> } | undefined;
-  const names = Object.keys(data?.mcpServers ?? {});
+  // A server written `"enabled": false` / `"disabled": true` is not started (readMcpConfigEntries).
+  const off = (s: unknown) =>
+    typeof s === "object" &&
+    s !== null &&
+    ((s as { enabled?: unknown }).enabled === false || (s as { disabled?: unknown }).disabled === true);
+  const names = Object.entries(data?.mcpServers ?? {})
+    .filter(([, s]) => !off(s))
+    .map(([n]) => n);
   return names.length
     ? `starts MCP server${names.length === 1 ? "" : "s"} ${names
         .slice(0, 5)

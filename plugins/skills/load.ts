@@ -41,6 +41,28 @@ async function skillDirs(root: string): Promise<string[]> {
   return dirs;
 }
 
+/**
+ * Claude Code skill fields ubiquity has no equivalent for: said when a SKILL.md sets them, never
+ * dropped in silence (the skill loads and runs inline, as a skill without them does).
+ */
+export const UNAPPLIED_SKILL_FIELDS: Readonly<Record<string, string>> = {
+  context: "it runs in the conversation, not in a forked subagent",
+  agent: "no forked subagent runs it",
+  hooks: "hooks scoped to a skill do not run",
+  effort: "the run's reasoning level applies",
+  paths: "it is listed whatever files are open",
+};
+
+/** The first paragraph of a markdown body, a heading's `#` marks taken off, its lines joined. */
+export function firstParagraph(body: string): string {
+  const paragraph = body.trim().split(/\r?\n[ \t]*\r?\n/)[0] ?? "";
+  return paragraph
+    .split(/\r?\n/)
+    .map((line) => line.trim().replace(/^#+\s*/, ""))
+    .filter(Boolean)
+    .join(" ");
+}
+
 /** Read one skill folder; a problem is reported and the skill skipped. */
 async function readSkill(
   dir: string,
@@ -62,11 +84,18 @@ async function readSkill(
     return undefined;
   }
   const { data } = split;
-  const description = typeof data.description === "string" ? data.description.trim() : "";
+  // Claude Code describes a skill without a description by the first paragraph of its body.
+  const description =
+    (typeof data.description === "string" ? data.description.trim() : "") || firstParagraph(split.body);
   if (!description) {
     report(`skipped the skill ${file}: it has no description; add a \`description:\` line saying when to use it`);
     return undefined;
   }
+  const unapplied = Object.keys(UNAPPLIED_SKILL_FIELDS).filter((key) => key in data);
+  if (unapplied.length)
+    report(
+      `skill ${file}: ${unapplied.map((f) => `${f} (${UNAPPLIED_SKILL_FIELDS[f]})`).join(", ")}: Claude Code field${unapplied.length > 1 ? "s" : ""} ubiquity does not apply`,
+    );
   const written = typeof data.name === "string" && data.name.trim() ? data.name.trim() : basename(dir);
   // A name written for people ("Systematic Debugging", "v2.0 Release") is kept for display; the
   // skill is called by its folder's name, or by an identifier derived from the display name.

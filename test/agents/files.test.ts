@@ -25,6 +25,7 @@ describe("agent file parsing", () => {
       ok: true,
       name: "reviewer",
       dropped: [],
+      unapplied: [],
       definition: {
         description: "Reviews diffs",
         prompt: "Do the work.",

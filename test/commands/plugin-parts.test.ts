@@ -302,6 +302,24 @@ describe("ubiquity plugin add <git-url>", () => {
     expect(existsSync(join(marketplace, "plugins", "typescript-lsp", ".claude-plugin"))).toBe(false);
   });
 
+  it("a source written without ./ starts at the marketplace's metadata.pluginRoot (4lt7ab/touchstone); it stays inside the marketplace", async () => {
+    const marketplace = realpathSync(temp("ubq-market-"));
+    cpSync(join(FIXTURES, "survey/touchstone"), marketplace, { recursive: true });
+    const { out, io: sink } = io();
+    expect(await run(["add", marketplace, "scaffold-touchstone-app"], sink)).toBe(0);
+    expect(out.join("")).toContain("scaffold-touchstone-app");
+    expect(settings().claudePlugins).toEqual([join(marketplace, "plugin", "scaffold-touchstone-app")]);
+    // A pluginRoot does not let a source climb out of the marketplace.
+    writeTree(marketplace, {
+      ".claude-plugin/marketplace.json": JSON.stringify({
+        name: "market",
+        metadata: { pluginRoot: "./plugin" },
+        plugins: [{ name: "climb", source: "a/../../../outside" }],
+      }),
+    });
+    await expect(run(["add", marketplace, "climb"], sink)).rejects.toThrow(/leads outside the marketplace/);
+  });
+
   it("a pinned commit the repository does not have, or a path out of it, adds nothing and leaves no clone", async () => {
     const { url } = monorepo();
     const marketUrl = market([

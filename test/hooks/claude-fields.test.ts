@@ -14,7 +14,7 @@ import hooksPlugin from "ubiquity/plugins/hooks";
 import sessionsPlugin from "ubiquity/plugins/sessions";
 import permissionsPlugin from "ubiquity/plugins/permissions";
 import { compileIf } from "../../plugins/hooks/if-filter";
-import { matchTarget } from "../../plugins/hooks/matcher";
+import { matches, matchTarget } from "../../plugins/hooks/matcher";
 import { readFileHooks } from "../../plugins/hooks/settings-hooks";
 import { tempDirs } from "../helpers/temp-dirs";
 import { collect, ofType } from "../helpers/collect";
@@ -85,6 +85,34 @@ describe("matchers on events without a tool", () => {
     });
     expect(lines(startLog).map((l) => l.input.source)).toEqual(["startup"]);
     expect(lines(resumeLog)).toEqual([]);
+  });
+
+  // Public settings write the whole matcher as one regular expression (`^(startup|resume|clear|compact)$`,
+  // 10 of the files the compat survey found); split at `|` its first and last parts were broken regexes.
+  it("SessionStart `^(startup|resume|clear|compact)$` is one regular expression: it fires on a fresh run", async () => {
+    const cwd = temp();
+    const log = join(cwd, "start.log");
+    await run(cwd, {
+      hooks: { SessionStart: [{ matcher: "^(startup|resume|clear|compact)$", hooks: [recorder(log)] }] },
+    });
+    expect(lines(log).map((l) => l.input.source)).toEqual(["startup"]);
+  });
+
+  it("a matcher with other characters than letters, digits, _ and | is read whole and unanchored, as Claude Code reads it", () => {
+    // An alternation inside a group (`mcp__(github|slack)__.*`) and a prefix (`…serena__`), from public settings.
+    expect(matches("mcp__(github|slack)__.*", "mcp__slack__post_message")).toBe(true);
+    expect(matches("mcp__(github|slack)__.*", "mcp__gitlab__push")).toBe(false);
+    const lsp = "mcp__(?:plugin_[^_]+_)?cclsp__|mcp__(?:plugin_[^_]+_)?serena__";
+    expect(matches(lsp, "mcp__serena__find_symbol")).toBe(true);
+    expect(matches(lsp, "mcp__plugin_kit_cclsp__find_definition")).toBe(true);
+    expect(matches(lsp, "mcp__github__push")).toBe(false);
+    expect(matches("^claude-security:claude-security$", "claude-security:claude-security")).toBe(true);
+    // Letters, digits, _ and | only: exact names, never a prefix.
+    expect(matches("Edit|Write", "Edit")).toBe(true);
+    expect(matches("Edit|Write", "EditNotebook")).toBe(false);
+    expect(matches("Bash", "BashOutput")).toBe(false);
+    // Our own glob spelling still selects what it did.
+    expect(matches("mcp__github__*", "mcp__github__push")).toBe(true);
   });
 
   it("Notification `permission_prompt` fires when a call needs approval, with notification_type", async () => {

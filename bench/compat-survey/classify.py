@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""
+Classify survey.ts output (JSON lines) into the four outcomes of docs/guide/compat-survey.md, by the
+rules written there, and print a markdown table row per artefact plus the counts.
+
+  python3 bench/compat-survey/classify.py before.jsonl after.jsonl
+"""
+import json, sys, collections
+
+RANK = {"intended": 0, "refused": 1, "wrong": 2, "silent": 3, "n/a": -1}
+AGENT_CC = ["memory", "mcpServers", "background", "initialPrompt", "effort"]
+SKILL_CC = ["context", "agent", "hooks", "effort", "paths"]
+SOURCES = {"local ./", "object github", "object url", "object git-subdir", "object local"}
+
+
+def said(row, field):
+    return any(f"{field} (" in r for r in row.get("reports", []))
+
+
+def classify(row):
+    kind, out = row["kind"], []
+    def add(outcome, note):
+        out.append((outcome, note))
+    if row.get("missing") or row.get("threw"):
+        return ("silent", "survey could not load it")
+    if kind == "agent":
+        if row.get("loaded") is None:
+            add("refused", "no frontmatter description (Claude Code requires one too)")
+        else:
+            if "effort" in row.get("keys", []) and not row.get("reasoning") and "effort" not in row.get("dropped", []):
+                add("silent", "`effort` dropped in silence")
+            for f in AGENT_CC:
+                if f in row.get("notApplied", []):
+                    add("refused" if said(row, f) else "silent", f"`{f}` {'named as not applied' if said(row, f) else 'dropped in silence'}")
+            if "fails" in (row.get("runsOn") or ""):
+                add("wrong", f"`model: {row['model']}` names no provider: the agent fails")
+            if any(r.count("(") != r.count(")") for r in row.get("badRules", [])):
+                add("wrong", "`tools` entry split at the commas inside `Agent(…)`")
+    elif kind == "skill":
+        if row.get("loaded") is None:
+            add("wrong", "skipped for want of a description (Claude Code uses the first paragraph)")
+        for f in SKILL_CC:
+            if f in row.get("notApplied", []):
+                add("refused" if any(f"{f} (" in r for r in row.get("reports", [])) else "silent", f"`{f}` {'named as not applied' if any(f'{f} (' in r for r in row.get('reports', [])) else 'inert in silence'}")
+    elif kind == "command":
+        if row.get("loaded") is None:
+            add("wrong", "file name with `:` refused (Claude Code names the command after the file)")
+        else:
+            if "fails" in (row.get("runsOn") or ""):
+                add("wrong", f"`model: {row['model']}` names no provider: the command fails")
+            if ":" in row["loaded"] and "/commands/" in "/" + row["path"] and "/" in row["path"].split("/commands/")[-1]:
+                add("wrong", f"named `/{row['loaded']}`; Claude Code names it after the file alone")
+    elif kind in ("hooks", "settings"):
+        if row.get("loaded") is None:
+            add("refused", "stops the run naming the file")
+        if row.get("matcherDiffs"):
+            add("silent", "; ".join(f"matcher `{d.split(': ')[0]}` never matched {d.split(': ', 1)[1]}" for d in row["matcherDiffs"]))
+        if any("not an object of events" in r for r in row.get("reports", [])):
+            add("refused", "not Claude Code's hooks format: reported")
+        if any("is not one ubiquity fires" in r for r in row.get("reports", [])):
+            add("refused", "unknown event name reported")
+        if row.get("notes"):
+            add("refused", f"{len(row['notes'])} event(s) ubiquity never fires: noted")
+        if any("ignored" in r for r in row.get("reports", [])):
+            add("refused", "keys ubiquity does not apply: reported")
+    elif kind == "mcp":
+        if row.get("loaded") is None:
+            add("refused", "not JSON: stops the run naming the file")
+        else:
+            warnings = row.get("warnings", [])
+            if row.get("disabledButStarted"):
+                add("wrong", f'`"enabled": false` servers started ({", ".join(row["disabledButStarted"])})')
+            if any("so it was not started" in w for w in warnings):
+                add("intended", '`"enabled": false` servers not started, each said')
+            if any("not one ubiquity reads" in w for w in warnings):
+                add("refused", "keys ubiquity does not read: reported")
+            if row.get("failed"):
+                add("intended", "unset `${VAR}`: that server fails, as in Claude Code")
+    elif kind == "plugin":
+        if row.get("reports"):
+            add("refused", row["reports"][0].split(": ", 1)[-1][:80])
+    elif kind == "marketplace":
+        if "/.cursor-plugin/" in "/" + row["path"]:
+            return ("n/a", "Cursor's format, not Claude Code's")
+        root = (row.get("metadata") or {}).get("pluginRoot")
+        # Git URL strings are sources `plugin add` takes; so is a plain name under metadata.pluginRoot
+        # (since this survey: the classifier reads the file, it does not run `plugin add`).
+        odd = {k for k in set(row.get("sources", {})) - SOURCES if not k.startswith("string https://")}
+        if root:
+            odd = {k for k in odd if not k.startswith("string ")}
+        if odd:
+            add("wrong", f"sources {sorted(odd)}")
+    elif kind == "style":
+        add("refused", "output styles are not applied (documented; a settings `outputStyle` is reported)")
+    if not out:
+        return ("intended", "")
+    worst = max(out, key=lambda o: RANK[o[0]])[0]
+    return (worst, "; ".join(n for _, n in out if n))
+
+
+def load(path):
+    return [json.loads(l) for l in open(path)]
+
+
+def main(before, after):
+    counts = {"before": collections.Counter(), "after": collections.Counter()}
+    rows = []
+    for b, a in zip(load(before), load(after)):
+        assert (b["repo"], b["path"]) == (a["repo"], a["path"])
+        cb, ca = classify(b), classify(a)
+        counts["before"][cb[0]] += 1
+        counts["after"][ca[0]] += 1
+        rows.append((b, cb, ca))
+    print("| artefact | repository | before | after | notes |")
+    print("| --- | --- | --- | --- | --- |")
+    for b, cb, ca in rows:
+        note = ca[1] if ca[1] == cb[1] else f"{cb[1] or '—'} → {ca[1] or 'as intended'}"
+        note = note.replace("|", "\\|")  # a pipe inside a cell (a matcher) must not split it
+        print(f"| {b['kind']} `{b['path']}` | {b['repo']} | {cb[0]} | {ca[0]} | {note} |")
+    print()
+    for when in ("before", "after"):
+        print(when, dict(counts[when]))
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:3])
