@@ -43,7 +43,7 @@ export const toolSearchPlugin = definePlugin({
     // Deferred tools stay in the run's list (callable) and are left out of what the request offers.
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.ASSEMBLE }, (request, run) => {
       const names = deferralOf(run)?.names;
-      if (!names?.size) return request;
+      if (!names?.size || !request.toolList.some((t) => names.has(t.name))) return request;
       return offerOnly(
         request,
         request.toolList.filter((t) => !names.has(t.name)),

@@ -49,11 +49,16 @@ export function matchTools<T extends Tool>(
     .map((x) => x.t);
 }
 
-/** `request` offering only `offered` (a subset of its tools, in the order given). */
+/**
+ * `request` offering only `offered` of its listed tools, in the order given. An entry no listed
+ * tool stands behind (a provider's own search tool, added by another tap) stays.
+ */
 export function offerOnly(request: ModelRequest, offered: Tool[]): ModelRequest {
   const tools = Object.fromEntries(
     offered.filter((t) => t.name in request.tools).map((t) => [t.name, request.tools[t.name]!]),
   );
+  const listed = new Set(request.toolList.map((t) => t.name));
+  for (const [name, entry] of Object.entries(request.tools)) if (!listed.has(name)) tools[name] = entry;
   return { ...request, toolList: offered, tools };
 }
 
