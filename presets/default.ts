@@ -43,6 +43,7 @@ import sandbox from "../plugins/sandbox/index";
 import structuredOutput from "../plugins/structured-output/index";
 import telemetry from "../plugins/telemetry/index";
 import fleet from "../plugins/fleet/index";
+import toolSearch from "../plugins/tool-search/index";
 import type { SettingsOptions } from "../plugins/settings/index";
 import type { ModelOptions } from "../plugins/model/index";
 import type { RetryOptions } from "../plugins/retry/index";
@@ -73,6 +74,7 @@ import type { WebOptions } from "../plugins/web/index";
 import type { LspOptions } from "../plugins/tool-lsp/index";
 import type { ToolProfileOptions } from "../plugins/tool-apply-patch/index";
 import type { ReasoningOptions } from "../plugins/reasoning/index";
+import type { ToolSearchOptions } from "../plugins/tool-search/index";
 
 /**
  * Every option of the default product: the kernel's own and each listed plugin's slice (the
@@ -98,6 +100,7 @@ export type DefaultOptions = KernelOptions &
   LspOptions &
   ToolProfileOptions &
   ReasoningOptions &
+  ToolSearchOptions &
   TodosOptions &
   SessionsOptions &
   SessionsPostgresOptions &
@@ -169,6 +172,9 @@ export default definePreset({
     // Slash commands: command files and skills invoked as `/name` (after skills, whose names it lists).
     commands(),
     memory(),
+    // Deferred tools: what a typical turn does not need is offered by name behind ToolSearch
+    // (after every plugin that registers or filters tools, so it sees the run's final list).
+    toolSearch(),
     // Past one machine: the `ubiquity fleet` and `ubiquity worker` commands (bullmq loads only when they run).
     fleet(),
     // Observability: OpenTelemetry spans (off unless `telemetry` is set; nothing loads until then).

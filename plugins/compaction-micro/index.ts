@@ -18,7 +18,7 @@ export const NAME = "ubiquity:compaction-micro";
 export const DEFAULT_KEEP_RECENT = 5;
 
 const NOTE =
-  "# Context\nTo save context, older tool results may be replaced by a marker: note what you need from a result when you see it; run the tool again to see it again.";
+  "# Context\nOlder tool results may be cleared (replaced by a marker): note what you need from a result; run the tool again to see it again.";
 
 /** True when the tier is on for `run`. */
 const enabled = (options: MicrocompactionOptions) => options.autoMicrocompact !== false;

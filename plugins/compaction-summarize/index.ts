@@ -41,7 +41,7 @@ export const DEFAULT_KEEP_RECENT = 6;
 export const MAX_FAILURES = 3;
 
 const NOTE =
-  "# Long conversations\nNear the context limit, older messages are replaced by a summary and work goes on: keep key facts (paths, decisions, what remains) in your messages or the todo list.";
+  "# Long conversations\nNear the context limit, older messages are replaced by a summary: keep key facts (paths, decisions, what remains) in your messages or the todo list.";
 
 type Model = Exclude<LanguageModel, string>;
 

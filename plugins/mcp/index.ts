@@ -25,6 +25,7 @@ import { ELICITATION_CALL } from "./names";
 import type { TerminalAnswerer } from "../../loader/index";
 import { lazyImport } from "../_kits/lazy/index";
 import { PROMPT_STAGE, REQUEST_STAGE } from "../../src/index";
+import { offerOnly } from "../_kits/tool-search/index";
 
 export { parseMcpConfig, type ParseMcpConfigOptions } from "./config";
 export { formatMcpReport } from "./format";
@@ -168,11 +169,7 @@ export const mcpPlugin = definePlugin({
     // Deferred MCP tools are left out of what the request offers (before compaction sizes it).
     kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.ASSEMBLE }, (request, run) => {
       const offered = features?.toolSearch.offer(request.toolList, run);
-      if (!offered) return request;
-      const tools = Object.fromEntries(
-        offered.filter((t) => t.name in request.tools).map((t) => [t.name, request.tools[t.name]!]),
-      );
-      return { ...request, toolList: offered, tools };
+      return offered ? offerOnly(request, offered) : request;
     });
 
     kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {

@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { Tool, type RunContext, type ToolContext, type ToolOutput, type ToolPermission } from "../../src/index";
 import { resolveContextWindow } from "../_kits/compaction/index";
+import { definitionTokens, matchTools } from "../_kits/tool-search/index";
 import { McpTool } from "./mcp-tool";
 
 /** The search tool's name. */
@@ -19,12 +20,6 @@ export const TOOL_SEARCH = "McpToolSearch";
 export const DEFAULT_TOOL_SEARCH_SHARE = 0.1;
 /** How many tools one search loads at most [5]. */
 const DEFAULT_RESULTS = 5;
-
-/** A tool definition's size in tokens, as the request would carry it (chars / 4). */
-export function definitionTokens(tool: Tool): number {
-  const schema = tool.jsonSchema ?? {};
-  return Math.ceil((tool.name.length + tool.description.length + JSON.stringify(schema).length) / 4);
-}
 
 interface RunSearch {
   deferred: boolean;
@@ -98,32 +93,7 @@ export class ToolSearch {
 
   /** The deferred tools matching `query` (`select:a,b` names them), loaded into the run. */
   search(run: RunContext | undefined, query: string, max: number): McpTool[] {
-    const all = this.mcpTools();
-    let found: McpTool[];
-    if (query.startsWith("select:")) {
-      const names = query
-        .slice("select:".length)
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean);
-      found = names.map((n) => all.find((t) => t.name === n || t.remote.name === n)).filter((t): t is McpTool => !!t);
-    } else {
-      const words = query
-        .toLowerCase()
-        .split(/[^a-z0-9]+/)
-        .filter(Boolean);
-      const score = (t: McpTool) => {
-        const name = t.name.toLowerCase();
-        const text = t.description.toLowerCase();
-        return words.reduce((s, w) => s + (name.includes(w) ? 3 : 0) + (text.includes(w) ? 1 : 0), 0);
-      };
-      found = all
-        .map((t) => ({ t, s: score(t) }))
-        .filter((x) => x.s > 0)
-        .sort((a, b) => b.s - a.s || (a.t.name < b.t.name ? -1 : 1))
-        .slice(0, max)
-        .map((x) => x.t);
-    }
+    const found = matchTools(this.mcpTools(), query, max, (t) => t.remote.name);
     const state = run && this.#runs.get(run);
     if (state) for (const t of found) if (!state.loaded.includes(t.name)) state.loaded.push(t.name);
     return found;

@@ -12,7 +12,7 @@ const MODES: Record<PermissionMode, string> = {
   acceptEdits:
     "File edits inside the permitted folders are approved automatically, except writes to sensitive files (.env, .git/, package.json, the agent's config and memory files, …); other calls that are not pre-approved need the user's approval.",
   bypassPermissions:
-    "Tool calls run without approval, except those a rule denies or asks about and writes to sensitive files (.env, .git/, .ssh/, package.json, the agent's config and memory files, …).",
+    "Calls run without approval, except those a rule denies or asks about and writes to sensitive files (.env, .git/, .ssh/, package.json, the agent's config and memory files, …).",
   plan: "Plan mode: only read-only tools run. Investigate, then present a plan for the user to approve instead of making changes.",
   dontAsk: "Nobody is available to approve anything: calls that are not pre-approved are denied without asking.",
   auto: "Calls that are not pre-approved go to a reviewer that approves or denies them for the user; a denial says why — change the approach rather than repeating the call. Rules that deny or ask, and writes to sensitive files, are not the reviewer's to answer.",
@@ -39,7 +39,7 @@ export function modeNote(mode: PermissionMode, policy: Policy): string {
     );
   // "Never repeat a failing action unchanged" is the base guidance's; said once.
   lines.push(
-    "A call that is not allowed comes back as a tool result saying it was denied and why: adjust, or tell the user what you need.",
+    "A call not allowed comes back as a result saying why it was denied: adjust, or tell the user what you need.",
   );
   return lines.join("\n");
 }

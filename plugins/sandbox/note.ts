@@ -9,20 +9,19 @@ export function sandboxNote(settings: SandboxSettings): string {
       ? "Network access is open."
       : settings.network.mode === "proxy"
         ? `Network access goes through a proxy that lets through only: ${settings.network.allowedDomains.join(", ")}. Other hosts are refused.`
-        : "There is no network access: downloads, installs and connections (also to localhost) fail.";
+        : "No network: downloads, installs and connections (localhost too) fail.";
   const lines = [
     "# Sandbox",
-    "Bash commands run inside an operating-system sandbox.",
-    `- Writable: only ${settings.writable.join(", ")}, and /tmp (private to this run); writes elsewhere fail with "Read-only file system".`,
-    "- There, files that run code later are read-only at any depth (git config and hook scripts, .ubiquity/, ubiquity.config.*, .mcp.json, .envrc, hook managers' config, shell start-up files); one a command creates is moved out when it ends.",
-    "- The home folder is hidden except toolchains and caches; credentials (~/.ssh, .env files, ...) are unreadable.",
+    "Bash commands run in an operating-system sandbox.",
+    `- Writable: only ${settings.writable.join(", ")} and /tmp (private to this run); elsewhere writes fail with "Read-only file system". There, files that run code later are read-only at any depth (git config and hook scripts, .ubiquity/, ubiquity.config.*, .mcp.json, .envrc, hook managers' config, shell start-up files); one a command creates is moved out when it ends.`,
+    "- Home is hidden except toolchains and caches; credentials (~/.ssh, .env files, ...) are unreadable.",
     `- ${net}`,
     ...(settings.unixSockets === "blocked" && hasSocketFilter()
       ? [
-          '- Unix sockets cannot be made (docker, ssh-agent, a local server\'s socket): socket() fails with "Operation not permitted"; a 32-bit program is killed.',
+          '- No Unix sockets (docker, ssh-agent, local servers): socket() fails with "Operation not permitted"; 32-bit programs are killed.',
         ]
       : []),
-    'A result saying "blocked by the sandbox" hit this boundary: do not retry it another way; tell the user what you needed.',
+    'A result saying "blocked by the sandbox" hit this boundary: do not retry another way; tell the user what you needed.',
   ];
   if (settings.excludedCommands.length > 0)
     lines.push(

@@ -6,12 +6,13 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { arch, platform } from "node:os";
-import { SYSTEM_STAGE, type RunContext, type SystemSection } from "../../src/index";
+import { SYSTEM_STAGE, type Kernel, type RunContext, type SystemSection } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { environment, guidance, permissionsSection, toolsSection } from "./sections";
 import { systemPromptFlags } from "./cli";
 import { systemPromptOptions } from "./options";
 import { permissionModeOf } from "../permissions/api";
+import { getToolSearchApi } from "../tool-search/api";
 
 export const NAME = "ubiquity:system-prompt";
 
@@ -21,6 +22,12 @@ export function inGitCheckout(dir: string): boolean {
     if (existsSync(join(d, ".git"))) return true;
     if (dirname(d) === d) return false;
   }
+}
+
+/** The names of the tools `run` offers; deferred ones are named by the search tool that loads them. */
+function offeredNames(kernel: Kernel, run: RunContext): string[] {
+  const deferred = new Set(getToolSearchApi(kernel)?.deferred(run));
+  return run.tools.map((t) => t.name).filter((name) => !deferred.has(name));
 }
 
 /** What the plugin keeps per run: whether the run's folder is in a git checkout, looked up once. */
@@ -60,7 +67,7 @@ export const systemPromptPlugin = definePlugin({
               model: run.modelLabel,
             }),
           },
-          { id: "tools", text: toolsSection(run.tools.map((t) => t.name)) },
+          { id: "tools", text: toolsSection(offeredNames(kernel, run)) },
           { id: "permissions", text: permissionsSection(permissionModeOf(run.options)) },
         ];
       },

@@ -30,21 +30,20 @@ export const BashInput = z.object({
     .max(BASH_LIMITS.maxTimeoutMs)
     .optional()
     .describe("Milliseconds (default 120000)"),
-  description: z.string().optional().describe("What it does in a few words, for the user"),
+  description: z.string().optional().describe("A few words for the user"),
   run_in_background: z.boolean().optional().describe("Return at once with a shell id"),
-  pty: z.boolean().optional().describe("With run_in_background: use a pseudo-terminal"),
+  pty: z.boolean().optional().describe("Pseudo-terminal (with run_in_background)"),
 });
 
-// Over 1 KB with its parameters (1.2 KB; `npm run bench request-bytes`): each line is a behaviour
+// Over 1 KB with its parameters (1.1 KB; `npm run bench request-bytes`): each clause is a behaviour
 // a model gets wrong without being told (a fresh shell per call, processes stopped at return, the
 // output cut, background commands), and five parameters. The timeout's numbers are in its
 // parameter only.
-const DESCRIPTION = `Runs a command with bash (sh where bash is missing) in the working directory.
-- stdout and stderr come combined, in order; stdin is empty, so prompts cannot be answered.
-- A non-zero exit code is an error result. On timeout the command and all it started are killed.
-- Output over 30,000 characters keeps its start and end; redirect large output to a file and read the part you need.
-- Each call is a fresh shell: cd and variables do not carry over; processes left running (cmd &, setsid) are stopped when it returns.
-- run_in_background runs on (stdin open) until it ends, is stopped or the session ends: for servers, watchers, long builds; not for commands you wait on.`;
+const DESCRIPTION = `Runs a command with bash (sh where bash is missing) in the working directory; each call is a fresh shell (cd and variables do not carry over).
+- stdout and stderr come combined, in order; stdin is empty (prompts cannot be answered). A non-zero exit code is an error result.
+- On timeout the command and all it started are killed; processes left running (cmd &, setsid) are stopped when it returns.
+- Output over 30,000 characters keeps its start and end: redirect large output to a file and read the part you need.
+- run_in_background runs on (stdin open) until it ends, is stopped or the session ends: for servers, watchers, long builds, not commands you wait on.`;
 
 /** Bash: one shell command per call, with a deadline and no orphans when it is cut short. */
 export class BashTool extends Tool<typeof BashInput> {

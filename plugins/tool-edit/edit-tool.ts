@@ -16,19 +16,19 @@ import { lineAt, occurrences, replaceExact } from "./replace";
 
 /** Input of the Edit tool. */
 export const EditInput = z.object({
-  file_path: z.string().min(1).describe("Absolute, or relative to the working directory"),
+  file_path: z.string().min(1),
   old_string: z.string(),
   new_string: z.string(),
   replace_all: z.boolean().optional(),
 });
 
 // Under 1 KB with its parameters (`npm run bench request-bytes`): the conditions a call is refused
-// for (read first, exact and unique match), said so the model does not learn them by failing.
-// The parameters' names say the rest.
-const DESCRIPTION = `Replaces exact text in an existing file, atomically.
+// for (read first, exact and unique match), said so the model does not learn them by failing; an
+// empty old_string or one equal to new_string is refused in words that say so. The parameters'
+// names say the rest.
+const DESCRIPTION = `Replaces exact text in a file, atomically.
 - The file must have been read in full in this run and be unchanged since.
-- old_string must match exactly, whitespace included, without the line-number prefix; not empty, not equal to new_string.
-- old_string must occur once unless replace_all is true; add surrounding lines to pick one.
+- old_string must match exactly, whitespace included, without the line-number prefix, and occur once unless replace_all; add surrounding lines to pick one.
 - Use "\\n" line breaks (a CRLF file keeps CRLF).`;
 
 const SNIPPET_CONTEXT = 3;

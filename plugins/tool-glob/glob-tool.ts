@@ -18,9 +18,7 @@ export const GlobInput = z.object({
   path: z.string().optional().describe("Folder (default: the working directory)"),
 });
 
-const DESCRIPTION = `Finds files by glob pattern, newest first.
-- * and ? within a name, ** across folders, {a,b}, [abc].
-- Files only; at most 500, with a note when there are more.
+const DESCRIPTION = `Finds files (not folders) by glob pattern (*, ?, ** across folders, {a,b}, [abc]), newest first; at most 500, with a note when there are more.
 - Skips .git, node_modules and build/cache folders (dist, build, target, coverage, .next, __pycache__, .venv, ...) unless the pattern names them. Includes hidden files; does not follow symbolic links.`;
 
 /** Glob: file paths matching a pattern, newest first. */

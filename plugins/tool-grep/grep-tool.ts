@@ -32,9 +32,9 @@ type GrepArgs = z.output<typeof GrepInput>;
 // whose name is ripgrep's says what it does without a description), and what it cannot guess —
 // that pattern is a ripgrep regex, that a glob overrides .gitignore while a type does not, and
 // each output mode's line format and limit — is said here once, not again in the parameters.
-const DESCRIPTION = `Searches file contents for a ripgrep regex pattern (escape ( ) [ ] { } . * + ? | to match them literally).
-- Skips what .gitignore, .ignore and .rgignore exclude, .git, binary files and symbolic links; searches hidden files. A glob also selects files .gitignore skips; type does not.
-- output_mode files_with_matches (default) lists files newest first; content shows path:line:text, -A/-B/-C context lines as path-line-text, "--" between groups; count shows path:count.
+const DESCRIPTION = `Searches file contents for a ripgrep regex (escape ( ) [ ] { } . * + ? | to match them literally).
+- Skips what .gitignore, .ignore and .rgignore exclude, .git, binaries and symbolic links; searches hidden files. A glob also selects files .gitignore skips; type does not.
+- output_mode files_with_matches (default) lists files newest first; content shows path:line:text, context lines (-A/-B/-C) path-line-text, "--" between groups; count shows path:count.
 - At most 200 result lines (head_limit lowers it), with a note when cut; matching lines over 500 characters are cut.`;
 
 /** Which search backend Grep uses: ripgrep when a binary runs ("auto"), or one forced. */

@@ -5,14 +5,15 @@ import { PathTool, writeRefusal, commitWrite, openWriteTarget, splitLines, guard
 
 /** Input of the Write tool. */
 export const WriteInput = z.object({
-  file_path: z.string().min(1).describe("Absolute, or relative to the working directory"),
+  file_path: z.string().min(1),
   content: z.string(),
 });
 
 // Under 1 KB with its parameters (`npm run bench request-bytes`): read-before-write and what an
-// overwrite keeps; a refusal explains itself, so the description does not.
-const DESCRIPTION = `Writes content as a whole file, atomically, creating missing parent folders.
-- An existing file must have been read in full in this run and be unchanged since; a new file needs no read.
+// overwrite keeps (a new file needs no read: the rule names existing files); a refusal explains
+// itself, so the description does not.
+const DESCRIPTION = `Writes a whole file, atomically, creating missing parent folders.
+- An existing file must have been read in full in this run and be unchanged since.
 - An existing file keeps its line endings and byte-order mark; write "\\n" line breaks.`;
 
 /** Write: create or replace a whole file, atomically, under read-before-write. */

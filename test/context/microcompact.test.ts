@@ -92,13 +92,13 @@ describe("microcompaction in a run", () => {
   it("says so in the system prompt only for the tiers that are on", async () => {
     const system = async (options: Partial<Options>) => textOf((await runMicro(options)).model.requests[0]!, "system");
     const both = await system({});
-    expect(both).toContain("older tool results");
+    expect(both).toContain("Older tool results");
     expect(both).toContain("older messages are replaced by a summary");
     const microOnly = await system({ autoCompact: false });
-    expect(microOnly).toContain("older tool results");
+    expect(microOnly).toContain("Older tool results");
     expect(microOnly).not.toContain("replaced by a summary");
     const none = await system({ autoCompact: false, autoMicrocompact: false });
-    expect(none).not.toMatch(/older tool results|replaced by a summary/);
+    expect(none).not.toMatch(/older tool results|replaced by a summary/i);
   });
 });
 

@@ -257,6 +257,7 @@ describe("the package entry's types", () => {
       mcpServers: { docs: { type: "http" as const, url: "https://example.test/mcp" } },
       onElicitation: () => ({ action: "decline" as const }),
       mcpToolSearch: 0.1,
+      deferTools: ["TodoWrite"],
       agents: { reviewer: { description: "Reviews", prompt: "Review the diff", permissionMode: "plan" as const } },
       agentSources: ["user"],
       agentIsolation: "worktree",

@@ -51,7 +51,7 @@ describe("the system prompt", () => {
     const repo = await systemFor(cwd, { disallowedTools: ["Bash"] });
     expect(plain).toMatch(/Git repository: no/);
     expect(repo).toMatch(/Git repository: yes/);
-    const toolsLine = (s: string) => s.split("\n").find((l) => l.includes("Tools available"))!;
+    const toolsLine = (s: string) => s.split("# Tools\n")[1]!.split("\n")[0]!;
     expect(toolsLine(plain)).toContain("Bash");
     expect(toolsLine(repo)).not.toContain("Bash");
     expect(toolsLine(repo)).toContain("Read");

@@ -109,7 +109,7 @@ describe.skipIf(SKIP)("sandbox and permissions", () => {
     await collect(summon("hi", { model, cwd: place.ws(), sandbox: true, persistSession: false, persistTodos: false }));
     const system = JSON.stringify(model.requests[0]!.prompt[0]);
     expect(system).toContain("# Sandbox");
-    expect(system).toContain("There is no network access");
+    expect(system).toContain("No network: downloads");
     expect(system).toContain("Read-only file system");
   });
 });

@@ -9,7 +9,7 @@ import { takeJudged } from "../paths/index";
 import { hostBytes, hostFilesOf } from "./host-files";
 import { PathSwapped } from "./held-folder";
 import { readJudged, writeJudged } from "./judged-file";
-import { resolvePermitted } from "./paths";
+import { displayPath, resolvePermitted } from "./paths";
 import { assertReadInFull, readStateOf, recordWrite } from "./read-state";
 import { decodeText, encodeText, withLineEnding, type TextFile } from "./text-file";
 import { ToolFailure } from "./tool-failure";
@@ -31,7 +31,8 @@ export interface WriteTarget {
  */
 export async function openWriteTarget(ctx: ToolContext, path: string): Promise<WriteTarget> {
   const { absolute, real } = await resolvePermitted(ctx, path);
-  const shown = path;
+  // Relative to the cwd when inside it, as Glob and Grep show paths: the results stay in every later request.
+  const shown = displayPath(ctx.cwd, absolute);
   const judged = takeJudged(ctx.run, ctx.toolUseId, absolute);
   if (judged && judged.real !== real) {
     throw new PathSwapped(
