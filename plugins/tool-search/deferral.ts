@@ -17,8 +17,10 @@ export interface RunDeferral {
 
 /** The names `deferTools` asks to defer. */
 function wanted(setting: ToolSearchOptions["deferTools"]): ReadonlySet<string> {
-  if (setting === false) return new Set();
-  return new Set(setting === undefined || setting === true ? DEFAULT_DEFERRED_TOOLS : setting);
+  // Opt-in: a loaded tool is called without being in the request's tool list, which the AI SDK and
+  // the scripted model accept but no real provider was tried with here.
+  if (setting === false || setting === undefined) return new Set();
+  return new Set(setting === true ? DEFAULT_DEFERRED_TOOLS : setting);
 }
 
 /** Decide a run's deferral from its first tool list. */

@@ -1,5 +1,5 @@
 /**
- * `ubiquity:tool-search`: deferred built-in tools (`deferTools`). The tools a typical turn does
+ * `ubiquity:tool-search`: deferred built-in tools (`deferTools`, opt-in). The tools a typical turn does
  * not need are offered by name only, in the description of one ToolSearch tool; a search returns
  * their definitions in its result, and they are called like any other tool (a call by exact
  * name works before that too). Requests stay smaller and their prefix stays byte for byte: the

@@ -27,7 +27,7 @@ export const toolSearchOptions = lazyOptions(["deferTools"], () => ({
     .union([z.boolean(), z.array(z.string().min(1))])
     .optional()
     .describe(
-      `Tools offered by name only, their definitions loaded through ToolSearch when needed (fewer bytes per request): true for the default list, false for none, or the tool names [${DEFAULT_DEFERRED_TOOLS.join(", ")}]`,
+      `Tools offered by name only, their definitions loaded through ToolSearch when needed (fewer bytes per request): true for ${DEFAULT_DEFERRED_TOOLS.join(", ")}; or the tool names; false or unset for none [false]`,
     ),
 }));
 export type ToolSearchOptions = z.input<typeof toolSearchOptions>;

@@ -166,16 +166,14 @@ describe("Edit, Glob, Grep, Bash", () => {
     expect(results[0]!.output.content).toContain("from-env");
   });
 
-  it("the built-in suite is offered (TodoWrite deferred behind ToolSearch); AskUserQuestion only with canUseTool", async () => {
+  it("the built-in suite is offered; AskUserQuestion only with canUseTool", async () => {
     const cwd = temp();
     const a = scriptedModel(["done"]);
     await run("go", { model: a, cwd });
     expect(toolNames(a.requests[0])).toEqual(
-      expect.arrayContaining(["Read", "Write", "Edit", "Bash", "Glob", "Grep", "ToolSearch"]),
+      expect.arrayContaining(["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite"]),
     );
-    const all = scriptedModel(["done"]);
-    await run("go", { model: all, cwd, deferTools: false });
-    expect(toolNames(all.requests[0])).toContain("TodoWrite");
+    expect(toolNames(a.requests[0])).not.toContain("ToolSearch");
     expect(toolNames(a.requests[0])).not.toContain("AskUserQuestion");
     expect(toolNames(a.requests[0])).not.toContain("Agent");
     expect(toolNames(a.requests[0])).not.toContain("Skill");

@@ -1,9 +1,9 @@
 /**
- * Deferred built-in tools (`ubiquity:tool-search`, `deferTools`): the default preset offers
- * TodoWrite, WebFetch and the background-shell tools by name only, in ToolSearch's description;
+ * Deferred built-in tools (`ubiquity:tool-search`, `deferTools`): with `deferTools: true` the default
+ * preset offers TodoWrite, WebFetch and the background-shell tools by name only, in ToolSearch's description;
  * a search returns a definition in its result and the loaded tool is then called. The tool block
  * is the same on every request (the prefix stays byte for byte) and smaller than with every tool
- * offered; `deferTools: false` offers everything, a list defers those names.
+ * offered; unset or `deferTools: false` offers everything, a list defers those names.
  */
 import { describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
@@ -29,7 +29,7 @@ describe("deferred tools", () => {
       },
       "done",
     ]);
-    const messages = await collect(summon("plan the work", { model, ...base() }));
+    const messages = await collect(summon("plan the work", { model, ...base(), deferTools: true }));
 
     const offered = names(model, 0);
     expect(offered).toContain("ToolSearch");
@@ -61,7 +61,7 @@ describe("deferred tools", () => {
 
     // Smaller than offering every tool.
     const all = scriptedModel(["done"]);
-    await collect(summon("plan the work", { model: all, ...base(), deferTools: false }));
+    await collect(summon("plan the work", { model: all, ...base() })); // the default: nothing deferred
     expect(names(all, 0)).toContain("TodoWrite");
     expect(names(all, 0)).not.toContain("ToolSearch");
     expect(systemOf(all, 0)).toContain("TodoWrite");
@@ -88,7 +88,7 @@ describe("deferred tools", () => {
       { toolCalls: [{ toolName: "ToolSearch", input: { query: "background shell output" }, id: "s2" }] },
       "done",
     ]);
-    const messages = await collect(summon("go", { model, ...base() }));
+    const messages = await collect(summon("go", { model, ...base(), deferTools: true }));
     const results = Object.fromEntries(ofType(messages, "tool_result").map((r) => [r.toolUseId, r.output]));
     expect(results.s1).toMatchObject({ isError: false, metadata: { loaded: [] } });
     expect(results.s1!.content).toContain("TodoWrite");
