@@ -1,12 +1,14 @@
 /**
- * The Postgres appender after a failed append (the fault behind a fleet CI failure: a job's
- * `fleet-job` note was lost to a connection reset while its later records were stored, so its
- * retry was refused as another job's takeover). A writer issues its appends without waiting: once
- * one failed, the later ones must not be stored after the gap. And an append whose answer was lost
- * while the database stays unreachable failed; it is not reported as a stale writer (the worker
- * would take it for a lost worker's write and run the job again). The faults are real: a trigger
- * that has the server end the backend inserting a note, and a TCP proxy in front of the server
- * that drops exactly the answer to one append and then refuses every connection.
+ * The Postgres store after a failed append or a lost answer (the fault behind a fleet CI failure:
+ * a job's `fleet-job` note was lost to a connection reset while its later records were stored, so
+ * its retry was refused as another job's takeover). A writer issues its appends without waiting:
+ * once one failed, the later ones must not be stored after the gap. An append whose answer was
+ * lost while the database stays unreachable failed; it is not reported as a stale writer (the
+ * worker would take it for a lost worker's write and run the job again). A note or a fork whose
+ * answer was lost is stored by its re-send: the note is read once, the fork is no failure. The
+ * faults are real: a trigger that has the server end the backend inserting a note, and a TCP proxy
+ * in front of the server that drops exactly the answer to one statement (and then, for one test,
+ * refuses every connection).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
@@ -50,11 +52,11 @@ const CUT_NOTES = `
 
 /**
  * A proxy to the server that forwards everything but the answer to the first statement carrying
- * `marker`: that connection is reset instead (the statement ran), and from the next statement
- * carrying `marker` on (its re-send) every statement is answered and then the proxy goes down,
+ * `marker`: that connection is reset instead (the statement ran). With `downAfterResend`, the
+ * next statement carrying `marker` (its re-send) is answered and then the proxy goes down,
  * refusing every connection until `up()`.
  */
-async function cuttingProxy(upstreamPort: number, marker: string) {
+async function cuttingProxy(upstreamPort: number, marker: string, { downAfterResend = true } = {}) {
   let seen = 0;
   let down = false;
   const sockets = new Set<Socket>();
@@ -73,7 +75,7 @@ async function cuttingProxy(upstreamPort: number, marker: string) {
       if (chunk.includes(marker)) {
         seen++;
         if (seen === 1) cutAnswer = true;
-        else lastAnswer = true;
+        else lastAnswer = downAfterResend;
       }
       upstream.write(chunk);
     });
@@ -104,7 +106,7 @@ async function cuttingProxy(upstreamPort: number, marker: string) {
   };
 }
 
-describe.skipIf(postgresMissing !== undefined)("the Postgres appender after a failed append", () => {
+describe.skipIf(postgresMissing !== undefined)("the Postgres store after a failed append or a lost answer", () => {
   let server: TestPostgres;
   beforeAll(async () => {
     server = await startPostgres();
@@ -168,6 +170,54 @@ describe.skipIf(postgresMissing !== undefined)("the Postgres appender after a fa
       }
     } finally {
       await store.close();
+      await proxy.close();
+    }
+  });
+
+  it("a note whose answer was lost is stored by its re-send, and read once", async () => {
+    const url = new URL(await server.database());
+    const marker = `lost-note-${randomUUID()}`;
+    const proxy = await cuttingProxy(Number(url.port), marker, { downAfterResend: false });
+    const viaProxy = new URL(url);
+    viaProxy.port = String(proxy.port);
+    const store = new PostgresSessionStore(viaProxy.toString(), { outageTimeoutMs: 5000 });
+    try {
+      const sessionId = randomUUID();
+      const appender = store.appender(sessionId, "/tmp/p");
+      await appender.append(note(sessionId, marker), null);
+      await appender.append(record(sessionId, "r1", null), null);
+      expect(proxy.seen()).toBe(2);
+      expect((await store.get(sessionId))?.notes.map((n) => n.kind)).toEqual([marker]);
+    } finally {
+      await store.close();
+      await proxy.close();
+    }
+  });
+
+  it("a fork whose answer was lost is the fork its re-send finds, not a failure (the copy was stored)", async () => {
+    const url = new URL(await server.database());
+    const marker = `lost-fork-${randomUUID()}`;
+    const direct = new PostgresSessionStore(url.toString());
+    const proxy = await cuttingProxy(Number(url.port), marker, { downAfterResend: false });
+    const viaProxy = new URL(url);
+    viaProxy.port = String(proxy.port);
+    const store = new PostgresSessionStore(viaProxy.toString(), { outageTimeoutMs: 5000 });
+    try {
+      const sessionId = randomUUID();
+      const appender = direct.appender(sessionId, "/tmp/p");
+      await appender.append(record(sessionId, "r1", null), null);
+      await appender.append(record(sessionId, marker, "r1"), "r1");
+      // Through the proxy, the first statement carrying the marker is the fork's copy (its records' text).
+      const forked = await store.forkRecords(sessionId);
+      expect(proxy.seen()).toBe(2);
+      const stored = await direct.get(forked.sessionId);
+      expect(stored?.records.map((r) => r.uuid)).toEqual(forked.records.map((r) => r.uuid));
+      expect(stored?.records.map((r) => r.message.type === "user" && r.message.text)).toEqual(["r1", marker]);
+      // A fork onto an id another session holds is still refused.
+      await expect(direct.forkRecords(sessionId, { sessionId: forked.sessionId })).rejects.toThrow(/duplicate key/);
+    } finally {
+      await store.close();
+      await direct.close();
       await proxy.close();
     }
   });
