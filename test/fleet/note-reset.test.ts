@@ -20,22 +20,10 @@ import { postgresStore, type FleetStore } from "../../plugins/fleet/store";
 import { jobSchema, type FleetJob } from "../../plugins/fleet/jobs";
 import { sessionJob } from "../../plugins/fleet/run-plugin";
 import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres";
+import { CUT_NOTES_SQL } from "../helpers/postgres-faults";
 import { tempDirs } from "../helpers/temp-dirs";
 
 const temp = tempDirs();
-
-/** Every insert of a note of a kind listed in `fault_notes` has its connection cut (the statement does not commit). */
-const FAULT = `
-  create table fault_notes (kind text primary key);
-  create function fault_note() returns trigger language plpgsql as $$
-  begin
-    if new.kind = 'note' and exists (select 1 from fault_notes where kind = new.body->>'kind') then
-      perform pg_terminate_backend(pg_backend_pid());
-      raise exception 'terminating connection due to administrator command' using errcode = 'admin_shutdown';
-    end if;
-    return new;
-  end $$;
-  create trigger fault_note before insert on ubiquity_records for each row execute function fault_note();`;
 
 describe.skipIf(postgresMissing !== undefined)("fleet: a connection reset at the job's note", () => {
   let server: TestPostgres;
@@ -52,7 +40,7 @@ describe.skipIf(postgresMissing !== undefined)("fleet: a connection reset at the
     await migrated.close();
     admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    await admin.query(FAULT);
+    await admin.query(CUT_NOTES_SQL);
     store = await postgresStore(url, { outageTimeoutMs: 300 });
   });
   afterAll(async () => {

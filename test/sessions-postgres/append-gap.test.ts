@@ -12,11 +12,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { connect, createServer, type Server, type Socket } from "node:net";
 import pg from "pg";
 import { StaleWriterError, type TranscriptNote, type TranscriptRecord } from "ubiquity/plugins/sessions";
 import { PostgresSessionStore } from "ubiquity/plugins/sessions-postgres";
 import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres";
+import { CUT_NOTES_SQL, cuttingProxy, throughProxy } from "../helpers/postgres-faults";
 
 function record(sessionId: string, uuid: string, parentUuid: string | null): TranscriptRecord {
   return {
@@ -38,74 +38,6 @@ const note = (sessionId: string, kind: string): TranscriptNote => ({
   data: { jobId: "job-1" },
 });
 
-/** Every insert of a note of kind `cut` has its connection ended by the server (the statement does not commit). */
-const CUT_NOTES = `
-  create function cut_note() returns trigger language plpgsql as $$
-  begin
-    if new.kind = 'note' and new.body->>'kind' = 'cut' then
-      perform pg_terminate_backend(pg_backend_pid());
-      raise exception 'terminating connection due to administrator command' using errcode = 'admin_shutdown';
-    end if;
-    return new;
-  end $$;
-  create trigger cut_note before insert on ubiquity_records for each row execute function cut_note();`;
-
-/**
- * A proxy to the server that forwards everything but the answer to the first statement carrying
- * `marker`: that connection is reset instead (the statement ran). With `downAfterResend`, the
- * next statement carrying `marker` (its re-send) is answered and then the proxy goes down,
- * refusing every connection until `up()`.
- */
-async function cuttingProxy(upstreamPort: number, marker: string, { downAfterResend = true } = {}) {
-  let seen = 0;
-  let down = false;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    sockets.add(client);
-    client.on("error", () => {});
-    client.on("close", () => sockets.delete(client));
-    if (down) return void client.resetAndDestroy();
-    const upstream = connect(upstreamPort, "127.0.0.1");
-    sockets.add(upstream);
-    upstream.on("error", () => {});
-    let cutAnswer = false;
-    let lastAnswer = false;
-    client.on("data", (chunk) => {
-      if (down) return void client.resetAndDestroy();
-      if (chunk.includes(marker)) {
-        seen++;
-        if (seen === 1) cutAnswer = true;
-        else lastAnswer = downAfterResend;
-      }
-      upstream.write(chunk);
-    });
-    upstream.on("data", (chunk) => {
-      if (cutAnswer) {
-        // The server ran the append (this is its answer): the client never hears of it.
-        client.resetAndDestroy();
-        upstream.destroy();
-        return;
-      }
-      client.write(chunk);
-      if (lastAnswer) down = true;
-    });
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    port,
-    seen: () => seen,
-    up: () => void (down = false),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 describe.skipIf(postgresMissing !== undefined)("the Postgres store after a failed append or a lost answer", () => {
   let server: TestPostgres;
   beforeAll(async () => {
@@ -122,7 +54,8 @@ describe.skipIf(postgresMissing !== undefined)("the Postgres store after a faile
     try {
       await store.list();
       await admin.connect();
-      await admin.query(CUT_NOTES);
+      await admin.query(CUT_NOTES_SQL);
+      await admin.query("insert into fault_notes values ('cut')");
       const sessionId = randomUUID();
       const appender = store.appender(sessionId, "/tmp/p");
       // Issued one after another without waiting, as the transcript writer does.
@@ -149,9 +82,7 @@ describe.skipIf(postgresMissing !== undefined)("the Postgres store after a faile
     const url = new URL(await server.database());
     const marker = `lost-answer-${randomUUID()}`;
     const proxy = await cuttingProxy(Number(url.port), marker);
-    const viaProxy = new URL(url);
-    viaProxy.port = String(proxy.port);
-    const store = new PostgresSessionStore(viaProxy.toString(), { outageTimeoutMs: 300 });
+    const store = new PostgresSessionStore(throughProxy(url.toString(), proxy), { outageTimeoutMs: 300 });
     try {
       const sessionId = randomUUID();
       const appender = store.appender(sessionId, "/tmp/p");
@@ -178,9 +109,7 @@ describe.skipIf(postgresMissing !== undefined)("the Postgres store after a faile
     const url = new URL(await server.database());
     const marker = `lost-note-${randomUUID()}`;
     const proxy = await cuttingProxy(Number(url.port), marker, { downAfterResend: false });
-    const viaProxy = new URL(url);
-    viaProxy.port = String(proxy.port);
-    const store = new PostgresSessionStore(viaProxy.toString(), { outageTimeoutMs: 5000 });
+    const store = new PostgresSessionStore(throughProxy(url.toString(), proxy), { outageTimeoutMs: 5000 });
     try {
       const sessionId = randomUUID();
       const appender = store.appender(sessionId, "/tmp/p");
@@ -199,9 +128,7 @@ describe.skipIf(postgresMissing !== undefined)("the Postgres store after a faile
     const marker = `lost-fork-${randomUUID()}`;
     const direct = new PostgresSessionStore(url.toString());
     const proxy = await cuttingProxy(Number(url.port), marker, { downAfterResend: false });
-    const viaProxy = new URL(url);
-    viaProxy.port = String(proxy.port);
-    const store = new PostgresSessionStore(viaProxy.toString(), { outageTimeoutMs: 5000 });
+    const store = new PostgresSessionStore(throughProxy(url.toString(), proxy), { outageTimeoutMs: 5000 });
     try {
       const sessionId = randomUUID();
       const appender = direct.appender(sessionId, "/tmp/p");
