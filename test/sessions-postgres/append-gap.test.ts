@@ -10,25 +10,14 @@
  * in front of the server that drops exactly the answer to one statement (and then, for one test,
  * refuses every connection).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { StaleWriterError, type TranscriptNote, type TranscriptRecord } from "ubiquity/plugins/sessions";
+import { StaleWriterError, type TranscriptNote } from "ubiquity/plugins/sessions";
 import { PostgresSessionStore } from "ubiquity/plugins/sessions-postgres";
-import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres";
+import { postgresMissing, usePostgres } from "../helpers/postgres";
 import { CUT_NOTES_SQL, cuttingProxy, throughProxy } from "../helpers/postgres-faults";
-
-function record(sessionId: string, uuid: string, parentUuid: string | null): TranscriptRecord {
-  return {
-    uuid,
-    parentUuid,
-    sessionId,
-    type: "user",
-    timestamp: new Date().toISOString(),
-    cwd: "/tmp/p",
-    message: { type: "user", uuid, sessionId, text: uuid } as TranscriptRecord["message"],
-  };
-}
+import { record } from "./records";
 
 const note = (sessionId: string, kind: string): TranscriptNote => ({
   type: "note",
@@ -39,13 +28,7 @@ const note = (sessionId: string, kind: string): TranscriptNote => ({
 });
 
 describe.skipIf(postgresMissing !== undefined)("the Postgres store after a failed append or a lost answer", () => {
-  let server: TestPostgres;
-  beforeAll(async () => {
-    server = await startPostgres();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = usePostgres();
 
   it("a note whose connection was cut past the outage bound: no later append of the writer is stored", async () => {
     const url = await server.database();
