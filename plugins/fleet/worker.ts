@@ -15,6 +15,7 @@ import { JobRefusedError, runJob } from "./run-job";
 import { JobOptionRefused, type AcceptedJobOptions } from "./job-policy";
 import { ZodError } from "zod";
 import { openStore, type FleetStore } from "./store";
+import { progressWriter } from "./progress";
 
 /** Options of `startWorker()`. */
 export interface FleetWorkerOptions {
@@ -137,7 +138,13 @@ function jobProcessor(deps: ProcessorDeps) {
     const id = job.id!;
     // A renewal failure reported after an earlier try of this job ended must not count against this one.
     lost.delete(id);
-    const lease = leaseCheck(job, token, abort, deps);
+    const progress = progressWriter((p) => job.updateProgress(p as unknown as object), log);
+    const held = leaseCheck(job, token, abort, deps);
+    // The queue holds what the run spent before it spends more (a takeover counts it).
+    const lease = async () => {
+      await progress.flush();
+      return held();
+    };
     const run = (again = false, priorCostUsd = attempt > 0 ? progressCost(job.progress) : undefined) =>
       runJob({
         job: data,
@@ -155,7 +162,7 @@ function jobProcessor(deps: ProcessorDeps) {
         acceptJobOptions: options.acceptJobOptions,
         ...(options.allowCwd ? { allowCwd: options.allowCwd } : {}),
         ...(options.allowRepositories ? { allowRepositories: options.allowRepositories } : {}),
-        progress: (p) => void job.updateProgress(p as unknown as object).catch(() => undefined),
+        progress: progress.report,
         onMessage: options.onMessage && ((m) => options.onMessage!(id, m)),
       });
     try {
@@ -189,6 +196,8 @@ function jobProcessor(deps: ProcessorDeps) {
         log(`job ${id} failed on this try (it is tried again): ${describeError(error)}`);
       throw error;
     } finally {
+      // The next try (or `fleet status`) reads what this one spent.
+      await progress.flush();
       lost.delete(id);
     }
   };

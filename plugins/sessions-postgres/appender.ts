@@ -74,7 +74,8 @@ export function appendRecordParams(
 /** Appends to one session, in the order they are issued. */
 export class PostgresAppender implements SessionAppender {
   #chain: Promise<unknown> = Promise.resolve();
-  #stale: StaleWriterError | undefined;
+  /** The first append that failed or was refused: every later one is refused with it. */
+  #broken: unknown;
 
   constructor(
     private readonly store: PostgresSessionStore,
@@ -104,17 +105,30 @@ export class PostgresAppender implements SessionAppender {
   }
 
   async #append(entry: TranscriptEntry, expectedLast: string | null): Promise<void> {
-    // Once refused, always refused: what follows chains onto a record the store never took.
-    if (this.#stale) throw this.#stale;
+    // Once one append failed or was refused, every later one is: the writer issues its appends
+    // without waiting, so the next is already queued, and it must not be stored after the gap. A
+    // note does not move the session's last record, so the store's own check would let a record
+    // through after a lost note (a fleet job's note lost to a connection reset, its records kept:
+    // the job's retry was refused as another job's takeover).
+    if (this.#broken !== undefined) throw this.#broken;
+    try {
+      await this.#write(entry, expectedLast);
+    } catch (error) {
+      this.#broken = error;
+      throw error;
+    }
+  }
+
+  async #write(entry: TranscriptEntry, expectedLast: string | null): Promise<void> {
     const { rowCount } =
       entry.type === "note"
         ? await this.store.query(APPEND_NOTE, [this.sessionId, expectedLast, JSON.stringify(entry), this.cwd])
         : await this.store.query(APPEND_RECORD, appendRecordParams(this.sessionId, entry, expectedLast));
     if (rowCount === 1) return;
-    const actual = await this.last().catch(() => undefined);
+    // The store could not say what it holds (still unreachable): the append failed, it was not refused.
+    const actual = await this.last();
     // Sent again after a connection was lost (store.query): the first try committed, its answer did not arrive.
     if (entry.type !== "note" && actual === entry.uuid) return;
-    this.#stale = new StaleWriterError(this.sessionId, expectedLast, actual, this.path);
-    throw this.#stale;
+    throw new StaleWriterError(this.sessionId, expectedLast, actual, this.path);
   }
 }

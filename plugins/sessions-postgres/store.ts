@@ -44,6 +44,15 @@ const info = (row: SessionRow): SessionInfo => ({
   cwd: row.cwd,
 });
 
+/** True when `error` (or its cause) is PostgreSQL's unique violation. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    if (e.code === "23505") return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
 /** Default `outageTimeoutMs`: a restart or a failover takes seconds; a run waits this long before it fails. */
 export const DEFAULT_OUTAGE_TIMEOUT_MS = 30_000;
 
@@ -168,7 +177,15 @@ export class PostgresSessionStore implements SessionBackend {
     );
     const records = rows.filter((r) => r.kind === "record").map((r) => r.body as TranscriptRecord);
     if (records.length === 0) return undefined;
-    const notes = rows.filter((r) => r.kind === "note").map((r) => r.body as TranscriptNote);
+    // A note sent again after its answer was lost (query) is stored twice, the same to the millisecond: kept once.
+    const notes: TranscriptNote[] = [];
+    const seen = new Set<string>();
+    for (const row of rows) {
+      const key = row.kind === "note" ? JSON.stringify(row.body) : undefined;
+      if (key === undefined || seen.has(key)) continue;
+      seen.add(key);
+      notes.push(row.body as TranscriptNote);
+    }
     return {
       sessionId,
       summary: summarize(records),
@@ -196,7 +213,7 @@ export class PostgresSessionStore implements SessionBackend {
     const { sessionId: newId, records, cwd } = forkCopy(source, options);
     const path = this.pathFor(newId);
     // One statement: the session row and all its records, or nothing.
-    await this.query(
+    const copy = this.query(
       `with s as (
          insert into ubiquity_sessions (session_id, cwd, created_at, summary, message_count, last_uuid, next_seq)
          values ($1, $2, $3, $4, $5::integer, $6, $5::bigint) returning session_id
@@ -214,6 +231,20 @@ export class PostgresSessionStore implements SessionBackend {
         JSON.stringify(records),
       ],
     );
+    await copy.catch(async (error: unknown) => {
+      // Sent again after a connection was lost (query): the first try committed and its answer did
+      // not arrive, so the re-send meets its own row. The copy's uuids are new: a session that ends
+      // with its last record is this copy; any other holder of the id is a real conflict.
+      const last = isUniqueViolation(error)
+        ? (
+            await this.query<{ last_uuid: string | null }>(
+              "select last_uuid from ubiquity_sessions where session_id = $1",
+              [newId],
+            )
+          ).rows[0]?.last_uuid
+        : undefined;
+      if (last === undefined || last !== records.at(-1)?.uuid) throw error;
+    });
     return { sessionId: newId, records, path };
   }
 

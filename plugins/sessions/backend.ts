@@ -73,7 +73,9 @@ export interface SessionAppender {
    * Append `entry` only if the session's last record is still `expectedLast` (null: the session
    * has no record yet); otherwise write nothing and reject with a `StaleWriterError`. A note is
    * checked the same way but does not become the last record. Appends issued one after another
-   * (without awaiting) are applied in that order.
+   * (without awaiting) are applied in that order; once one fails or is refused, every later one is
+   * refused too (nothing is stored after a gap: a lost note would not move the last record the
+   * next append is checked against).
    */
   append(entry: TranscriptEntry, expectedLast: string | null): Promise<void>;
   /** Close the handle (later appends reopen it). */

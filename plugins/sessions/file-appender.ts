@@ -37,7 +37,12 @@ function lastRecordUuid(file: JsonlAppender): string | null {
 /** Appends to one transcript file, refusing a writer whose expected last record is not the file's. */
 export class FileAppender implements SessionAppender {
   #file: JsonlAppender;
-  /** After a failed write the writer stops; later appends are refused with the same error. */
+  /**
+   * The first append that failed or was refused: later appends are refused with the same error.
+   * The writer issues its appends without waiting, so the next is on its way already; a note does
+   * not move the last record the check compares, so without this a record would be stored after
+   * a lost note (an append lock held too long, say).
+   */
   #broken: unknown;
 
   constructor(
@@ -66,15 +71,11 @@ export class FileAppender implements SessionAppender {
         if (!this.#file.isOpen) this.#file.open();
         const actual = lastRecordUuid(this.#file);
         if (actual !== expectedLast) throw new StaleWriterError(this.sessionId, expectedLast, actual, this.path);
-        try {
-          this.#file.append(entry);
-        } catch (error) {
-          this.#broken = error;
-          throw error;
-        }
+        this.#file.append(entry);
       });
       return Promise.resolve();
     } catch (error) {
+      this.#broken ??= error;
       return Promise.reject(error);
     }
   }

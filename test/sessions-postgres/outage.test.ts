@@ -10,25 +10,14 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { summon, defineTool } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
-import sessions, { type TranscriptRecord } from "ubiquity/plugins/sessions";
+import sessions from "ubiquity/plugins/sessions";
 import sessionsPostgres, { PostgresSessionStore } from "ubiquity/plugins/sessions-postgres";
 import { collect, resultOf } from "../helpers/collect";
 import { postgresMissing, startPostgres, type TestPostgres } from "../helpers/postgres";
 import { tempDirs } from "../helpers/temp-dirs";
+import { record } from "./records";
 
 const temp = tempDirs();
-
-function record(sessionId: string, uuid: string, parentUuid: string | null): TranscriptRecord {
-  return {
-    uuid,
-    parentUuid,
-    sessionId,
-    type: "user",
-    timestamp: new Date().toISOString(),
-    cwd: "/tmp/p",
-    message: { type: "user", uuid, sessionId, text: uuid } as TranscriptRecord["message"],
-  };
-}
 
 describe.skipIf(postgresMissing !== undefined)("the Postgres store through a database restart", () => {
   let server: TestPostgres;

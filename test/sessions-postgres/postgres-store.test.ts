@@ -11,7 +11,7 @@ import pg from "pg";
 import { z } from "zod";
 import { summon, defineTool, definePlugin } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
-import sessions, { type TranscriptRecord } from "ubiquity/plugins/sessions";
+import sessions from "ubiquity/plugins/sessions";
 import todos from "ubiquity/plugins/todos";
 import toolTodo from "ubiquity/plugins/tool-todo";
 import sessionsPostgres, {
@@ -24,20 +24,9 @@ import { MissingDriverError, PostgresSessionStore, SchemaVersionError } from "ub
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { postgresMissing, usePostgres } from "../helpers/postgres";
 import { tempDirs } from "../helpers/temp-dirs";
+import { record } from "./records";
 
 const temp = tempDirs();
-
-function record(sessionId: string, uuid: string, parentUuid: string | null, cwd = "/tmp/p"): TranscriptRecord {
-  return {
-    uuid,
-    parentUuid,
-    sessionId,
-    type: "user",
-    timestamp: new Date().toISOString(),
-    cwd,
-    message: { type: "user", uuid, sessionId, text: uuid } as TranscriptRecord["message"],
-  };
-}
 
 describe.skipIf(postgresMissing !== undefined)(
   `the Postgres session store${postgresMissing ? ` (skipped: ${postgresMissing})` : ""}`,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { summon, defineTool } from "ubiquity";
@@ -107,5 +108,38 @@ describe("a stale writer (JSONL store)", () => {
     expect((error as Error).message).toMatch(/expected its last record to be r1, but it is r2/);
     await a.close();
     expect((await store.get("s1"))!.records.map((r) => r.uuid)).toEqual(["r1", "r2"]);
+  });
+
+  it("after an append that failed, no later append is stored: a record never follows a lost note", async () => {
+    const dir = temp();
+    const store = new SessionStore({ dir });
+    const cwd = temp("ubq-project-");
+    const a = store.appender("s1", cwd);
+    const path = store.pathFor("s1", cwd);
+    // The note cannot be written: the per-append lock is held (by a live process, this one) past its wait.
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(`${path}.append`, String(process.pid));
+    const note = { type: "note" as const, kind: "fleet-job", sessionId: "s1", timestamp: "", data: { jobId: "1" } };
+    const noted = a.append(note, null).catch((e: unknown) => e);
+    expect(String(await noted)).toMatch(/held by another writer/);
+    // The writer's next append, with the same expected last record (a note does not move it), once the lock is free.
+    rmSync(`${path}.append`);
+    const recorded = a
+      .append(
+        {
+          uuid: "r1",
+          parentUuid: null,
+          sessionId: "s1",
+          type: "user",
+          timestamp: "",
+          cwd,
+          message: { type: "user", uuid: "r1", sessionId: "s1", text: "hi" },
+        },
+        null,
+      )
+      .catch((e: unknown) => e);
+    expect(await recorded).toBe(await noted);
+    await a.close();
+    expect(await store.get("s1")).toBeUndefined();
   });
 });
