@@ -97,8 +97,11 @@ export const skillsPlugin = definePlugin({
       for (const plugin of plugins) {
         const dirs = plugin.skillsDirs.filter(pathExists);
         if (dirs.length === 0) continue;
-        for (const skill of await loadSkills({ skills: dirs }, { cwd, home: homedir() }, (message) =>
-          warn(kernel, NAME, message),
+        for (const skill of await loadSkills(
+          { skills: dirs },
+          { cwd, home: homedir() },
+          (message) => warn(kernel, NAME, message),
+          true,
         )) {
           loaded.push({
             ...skill,

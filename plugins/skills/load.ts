@@ -63,12 +63,17 @@ export function firstParagraph(body: string): string {
     .join(" ");
 }
 
-/** Read one skill folder; a problem is reported and the skill skipped. */
+/**
+ * Read one skill folder; a problem is reported and the skill skipped. `claude`: a Claude Code
+ * file (its folders, a plugin's), described by its body's first paragraph when it has no
+ * `description`, as Claude Code does; one of ours without a description is skipped (the seed).
+ */
 async function readSkill(
   dir: string,
   root: string,
   source: Skill["source"],
   report: (m: string) => void,
+  claude = false,
 ): Promise<Skill | undefined> {
   const file = join(dir, SKILL_FILE);
   // Only a regular file of at most 1 MiB: a FIFO planted as SKILL.md must not hang the run.
@@ -84,9 +89,8 @@ async function readSkill(
     return undefined;
   }
   const { data } = split;
-  // Claude Code describes a skill without a description by the first paragraph of its body.
-  const description =
-    (typeof data.description === "string" ? data.description.trim() : "") || firstParagraph(split.body);
+  const written = typeof data.description === "string" ? data.description.trim() : "";
+  const description = written || (claude ? firstParagraph(split.body) : "");
   if (!description) {
     report(`skipped the skill ${file}: it has no description; add a \`description:\` line saying when to use it`);
     return undefined;
@@ -96,17 +100,17 @@ async function readSkill(
     report(
       `skill ${file}: ${unapplied.map((f) => `${f} (${UNAPPLIED_SKILL_FIELDS[f]})`).join(", ")}: Claude Code field${unapplied.length > 1 ? "s" : ""} ubiquity does not apply`,
     );
-  const written = typeof data.name === "string" && data.name.trim() ? data.name.trim() : basename(dir);
+  const named = typeof data.name === "string" && data.name.trim() ? data.name.trim() : basename(dir);
   // A name written for people ("Systematic Debugging", "v2.0 Release") is kept for display; the
   // skill is called by its folder's name, or by an identifier derived from the display name.
-  let name = written;
+  let name = named;
   let displayName: string | undefined;
-  if (definitionNameProblem(written)) {
-    displayName = displayNameOf(written);
-    name = [basename(dir), slugOf(written)].find((candidate) => candidate && !definitionNameProblem(candidate)) ?? "";
+  if (definitionNameProblem(named)) {
+    displayName = displayNameOf(named);
+    name = [basename(dir), slugOf(named)].find((candidate) => candidate && !definitionNameProblem(candidate)) ?? "";
     if (!name || !displayName) {
       report(
-        `skipped the skill ${file}: ${definitionNameProblem(written)}, and neither its folder's name nor its name gives an identifier`,
+        `skipped the skill ${file}: ${definitionNameProblem(named)}, and neither its folder's name nor its name gives an identifier`,
       );
       return undefined;
     }
@@ -132,11 +136,13 @@ export async function loadSkills(
   },
   place: { cwd: string; home: string },
   report: (message: string) => void,
+  /** Every root is Claude Code's (a plugin's skills): see `readSkill`. */
+  claude = false,
 ): Promise<Skill[]> {
   // Another tool's folders (`compatRoots`: .claude/skills, .agents/skills) just before ours of the same source: ours win a name.
   const rank = (source: Skill["source"]) => (source === "skills" ? SOURCE_ORDER.length : SOURCE_ORDER.indexOf(source));
-  const roots: { path: string; source: Skill["source"]; written?: string }[] = [
-    ...(options.compatRoots ?? []).map((r) => ({ path: r.path, source: r.source })),
+  const roots: { path: string; source: Skill["source"]; written?: string; compat?: boolean }[] = [
+    ...(options.compatRoots ?? []).map((r) => ({ path: r.path, source: r.source, compat: true })),
     ...orderedSources(options.skillSources).map((source) => ({
       path: skillFolder(source, place.cwd, place.home),
       source,
@@ -158,7 +164,7 @@ export async function loadSkills(
       continue;
     }
     for (const dir of await skillDirs(root.path)) {
-      const skill = await readSkill(dir, root.path, root.source, report);
+      const skill = await readSkill(dir, root.path, root.source, report, claude || root.compat === true);
       if (skill) byName.set(skill.name, skill);
     }
   }

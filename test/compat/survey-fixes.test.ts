@@ -146,15 +146,22 @@ describe("commands in subfolders of Claude Code's folders (my-claude-code-setup)
 });
 
 describe("skills", () => {
-  it("one without a description (compound-engineering's default-skill) is described by its first paragraph", async () => {
+  it("one without a description (compound-engineering's default-skill) is described by its first paragraph, as a Claude Code plugin's or folder's skill; one of ours is skipped (the seed)", async () => {
     const reports: string[] = [];
-    const skills = await loadSkills(
-      { skills: [join(SURVEY, "compound-engineering", "skills")] },
-      { cwd: SURVEY, home: SURVEY },
-      (m) => reports.push(m),
-    );
+    const root = join(SURVEY, "compound-engineering", "skills");
+    const place = { cwd: SURVEY, home: SURVEY };
+    // A Claude Code plugin's skills folder.
+    const skills = await loadSkills({ skills: [root] }, place, (m) => reports.push(m), true);
     expect(reports).toEqual([]);
     expect(skills.map((s) => [s.name, s.description])).toEqual([["default-skill", "Default skill"]]);
+    // A .claude/skills folder (a compat root).
+    const compat = await loadSkills({ compatRoots: [{ path: root, source: "project" }] }, place, (m) =>
+      reports.push(m),
+    );
+    expect(compat.map((s) => s.description)).toEqual(["Default skill"]);
+    // The same folder named in `skills`: ubiquity's own convention, a description is required.
+    expect(await loadSkills({ skills: [root] }, place, (m) => reports.push(m))).toEqual([]);
+    expect(reports).toEqual([expect.stringMatching(/default-skill\/SKILL\.md: it has no description/)]);
   });
 
   it("`effort` (my-claude-code-setup's session-metrics) loads the skill and is said not to apply", async () => {

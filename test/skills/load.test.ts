@@ -67,20 +67,15 @@ describe("loading skills", () => {
     });
   });
 
-  it("skips a skill with neither a description nor a body (or with broken frontmatter) with a warning, and names a missing root", async () => {
+  it("skips a skill without a description (or with broken frontmatter) with a warning, and names a missing root", async () => {
     const cwd = realpathSync(temp("ubq-skills-"));
     writeTree(cwd, {
       "skills/good/SKILL.md": skillMd("description: fine"),
-      "skills/bare/SKILL.md": "---\nname: bare\n---\n",
+      "skills/bare/SKILL.md": "Just a body, no frontmatter.",
       "skills/broken/SKILL.md": "---\ndescription: [\n---\nbody",
-      // Claude Code describes a skill without a description by its body's first paragraph.
-      "skills/plain/SKILL.md": "# Plain\nJust a body,\nno frontmatter.\n\nMore.",
     });
     const { skills, problems } = await load({ skills: ["skills", "nowhere"] }, cwd);
-    expect(skills.map((s) => [s.name, s.description])).toEqual([
-      ["good", "fine"],
-      ["plain", "Plain Just a body, no frontmatter."],
-    ]);
+    expect(skills.map((s) => s.name)).toEqual(["good"]);
     expect(problems).toEqual([
       expect.stringMatching(/bare\/SKILL\.md: it has no description/),
       expect.stringMatching(/broken\/SKILL\.md: its frontmatter is not valid YAML/),
