@@ -14,15 +14,18 @@
  *
  * A WorktreeCreate hook (Claude Code's) replaces git: it makes the working copy its own way (SVN,
  * Mercurial, Perforce, jj) and prints its path, which is taken only if it is an existing folder
- * of its own — not the caller's folder, nor one holding it or the home folder (the agent's
- * commands may write all of it, in the sandbox too). Its WorktreeRemove hook removes it.
+ * of its own — not the caller's folder, nor one holding it or the home folder, nor a sensitive
+ * folder itself (`~/.ssh`, a `.git` folder, a dot-folder of the home folder: the agent's commands
+ * may write all of it, in the sandbox too); a folder inside one (`~/.claude/worktrees/x`, Claude
+ * Code's own example) is its own. Its WorktreeRemove hook removes it.
  */
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, isAbsolute, join, relative, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { UbiquityError } from "../../src/index";
+import { sensitiveReason } from "../permissions/api";
 
 /** An agent's worktree. */
 export interface Worktree {
@@ -134,6 +137,18 @@ export function worktreeFromHook(printed: string | undefined, callerCwd: string,
       throw new WorktreeError(
         `the WorktreeCreate hook printed ${path}, which ${path === folder ? "is" : "holds"} ${what} (${folder}): a worktree must be a folder of its own, since the agent may change all of it`,
       );
+  // A sensitive folder itself (its files configure or run things: keys, git's hooks, a tool's settings).
+  const homeReal = real(home);
+  const sensitive = sensitiveReason(path);
+  const gitInside = sensitive && /git/.test(sensitive) && /inside/.test(sensitive);
+  if ((sensitive && /^it is a /.test(sensitive)) || gitInside)
+    throw new WorktreeError(
+      `the WorktreeCreate hook printed ${path}: ${sensitive}, which an agent may not be given to change`,
+    );
+  if (dirname(path) === homeReal && basename(path).startsWith("."))
+    throw new WorktreeError(
+      `the WorktreeCreate hook printed ${path}, a dot-folder of the home folder (a tool's settings), which an agent may not be given to change; make the worktree in a folder inside it`,
+    );
   return { path, cwd: path, branch: "", base: "", repo: "", byHook: true };
 }
 

@@ -38,6 +38,7 @@ import { agentOf, answered } from "./helpers";
 import { gate, latest } from "./background-helpers";
 import background from "ubiquity/plugins/background";
 import hooksPlugin from "ubiquity/plugins/hooks";
+import { worktreeFromHook } from "../../plugins/agents/worktree";
 
 let root: string;
 let repo: string;
@@ -465,6 +466,8 @@ describe("WorktreeCreate and WorktreeRemove hooks (Claude Code's: another versio
       [repo, "is the agent's caller's folder"],
       [root, "holds the agent's caller's folder"],
       ["/", "holds the agent's caller's folder"],
+      [join(repo, ".git"), "it is a .git folder"],
+      [join(repo, ".git", "hooks"), "inside a .git folder"],
     ] as const) {
       const output = await isolated({ WorktreeCreate: command(`cat > /dev/null; echo '${printed}'`) });
       expect(output.isError, printed).toBe(true);
@@ -473,6 +476,15 @@ describe("WorktreeCreate and WorktreeRemove hooks (Claude Code's: another versio
     }
     // Nothing ran in the caller's tree.
     expect(readFileSync(join(repo, "shared.txt"), "utf8")).toBe("base\n");
+  });
+
+  it("a home dot-folder or ~/.ssh itself is refused; a folder inside one is the worktree's own (Claude Code's ~/.claude/worktrees/<name>)", () => {
+    const home = join(root, "home");
+    for (const dir of [".config", ".ssh", ".claude/worktrees/agent-1"]) mkdirSync(join(home, dir), { recursive: true });
+    expect(() => worktreeFromHook(join(home, ".config"), repo, home)).toThrow(/a dot-folder of the home folder/);
+    expect(() => worktreeFromHook(join(home, ".ssh"), repo, home)).toThrow(/it is a \.ssh folder/);
+    const inside = join(home, ".claude", "worktrees", "agent-1");
+    expect(worktreeFromHook(inside, repo, home)).toMatchObject({ path: inside, cwd: inside, byHook: true });
   });
 
   it("a failing hook (exit 2) stops the agent with its words; a git worktree that goes is announced to WorktreeRemove", async () => {
