@@ -34,6 +34,21 @@ export interface Diagnostic {
   code?: string | number;
 }
 
+/** Whether `value` has the shape of a diagnostic: a message, a position, and fields of the types the LSP gives them. */
+function isDiagnostic(value: unknown): value is Diagnostic {
+  if (!value || typeof value !== "object") return false;
+  const d = value as Record<string, unknown>;
+  const start = (d.range as { start?: { line?: unknown; character?: unknown } } | null | undefined)?.start;
+  return (
+    typeof d.message === "string" &&
+    Number.isInteger(start?.line) &&
+    Number.isInteger(start?.character) &&
+    (d.severity === undefined || Number.isInteger(d.severity)) &&
+    (d.source === undefined || typeof d.source === "string") &&
+    (d.code === undefined || typeof d.code === "string" || typeof d.code === "number")
+  );
+}
+
 export class LspConnection {
   #nextId = 1;
   #buffer: Buffer = Buffer.alloc(0);
@@ -149,7 +164,9 @@ export class LspConnection {
       // Diagnostics of an older version than the one last sent describe text that is gone.
       const sent = this.versions.get(params.uri);
       if (typeof params.version === "number" && sent !== undefined && params.version < sent) return;
-      this.diagnostics.set(params.uri, Array.isArray(params.diagnostics) ? params.diagnostics : []);
+      // Only what has the shape of a diagnostic is kept: a malformed entry is not understood (dropped).
+      const found = Array.isArray(params.diagnostics) ? (params.diagnostics as unknown[]).filter(isDiagnostic) : [];
+      this.diagnostics.set(params.uri, found);
       this.published.set(params.uri, (this.published.get(params.uri) ?? 0) + 1);
       const waiters = this.#diagnosticWaiters.get(params.uri) ?? [];
       this.#diagnosticWaiters.delete(params.uri);

@@ -1,0 +1,114 @@
+/**
+ * Red team of 2026-12-05 (f): features added in the last hours, attacked as a stranger would.
+ *
+ * 1. LSP hover and diagnostics after edits under a Read *ask* rule: they were withheld only for a
+ *    Read deny rule, so a hover or a diagnostic could carry the text of a file the user wants to
+ *    be asked about before the model reads it, without asking.                          fixed
+ * 2. A language server publishing malformed diagnostics (null, a number for a message, no
+ *    range): the diagnostics block threw, and the tool call it came with failed.           fixed
+ */
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { summon, type SummonOptions } from "ubiquity";
+import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
+import { collect, ofType } from "../helpers/collect";
+
+const PROBE = join(import.meta.dirname, "..", "lsp", "probe-server.mjs");
+const HOSTILE = join(import.meta.dirname, "fixtures", "hostile-diagnostics.mjs");
+
+let project: string;
+beforeEach(() => {
+  project = realpathSync(mkdtempSync(join(tmpdir(), "ubq-rt5f-")));
+  writeFileSync(join(project, "a.probe"), "fine\n");
+  writeFileSync(join(project, "notes.txt"), "notes\n");
+  writeFileSync(join(project, "secret.env"), "TOKEN=hunter2\n");
+});
+afterEach(() => rmSync(project, { recursive: true, force: true }));
+
+const edit = (oldText: string, newText: string): ScriptedTurn => ({
+  toolCalls: [{ toolName: "Edit", input: { file_path: "a.probe", old_string: oldText, new_string: newText } }],
+});
+const read = (file: string): ScriptedTurn => ({ toolCalls: [{ toolName: "Read", input: { file_path: file } }] });
+
+/** The tool results' contents (after the first read) of a run of `turns` with `server` serving `.probe` files. */
+async function results(
+  turns: ScriptedTurn[],
+  options: SummonOptions = {},
+  server = { command: process.execPath, args: [PROBE], env: {} as Record<string, string> },
+) {
+  const messages = await collect(
+    summon("work", {
+      model: scriptedModel([read("a.probe"), ...turns, "done"]),
+      cwd: project,
+      persistSession: false,
+      sandbox: false,
+      permissionMode: "acceptEdits",
+      lspDiagnostics: { timeoutMs: 120_000 },
+      lspServers: { probe: { ...server, extensionToLanguage: { ".probe": "probe" } } },
+      ...options,
+    }),
+  );
+  const result = ofType(messages, "result")[0]!;
+  return { result, out: ofType(messages, "tool_result").map((m) => m.output.content) };
+}
+
+describe("1. LSP text under a Read ask rule", () => {
+  it("diagnostics after an edit are withheld while a Read ask rule names paths", async () => {
+    // Control: without the rule, the server's report comes with the next result.
+    const open = await results([edit("fine", "ERROR: broken"), read("notes.txt")]);
+    expect(open.out[2]).toContain("new-diagnostics");
+    writeFileSync(join(project, "a.probe"), "fine\n");
+    const { result, out } = await results([edit("fine", "ERROR: broken"), read("notes.txt")], {
+      askTools: ["Read(./secret.env)"],
+    });
+    expect(result.subtype).toBe("success");
+    expect(out[1]).toMatch(/^Edited /);
+    expect(out[2]).toContain("notes");
+    expect(out[2]).not.toContain("new-diagnostics");
+  });
+
+  it("hover is refused while a Read ask rule names paths", async () => {
+    const hover: ScriptedTurn = {
+      toolCalls: [{ toolName: "LSP", input: { operation: "hover", filePath: "a.probe", line: 1, character: 1 } }],
+    };
+    const { out } = await results([hover], { askTools: ["Read(./secret.env)"], permissionMode: "bypassPermissions" });
+    expect(out[1]).toContain("LSP hover is refused while the rule Read(./secret.env)");
+  });
+});
+
+describe("2. a server publishing malformed diagnostics", () => {
+  it("does not fail the call the block comes with; what is well-formed is still shown", async () => {
+    const file = join(project, "..", `${project.split("/").at(-1)}-diagnostics.json`);
+    const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
+    writeFileSync(
+      file,
+      JSON.stringify([
+        null,
+        7,
+        { message: 42, range },
+        { message: "no range" },
+        { message: "bad range", range: { start: "x" } },
+        { message: "well formed", range, severity: 1, source: "hostile" },
+      ]),
+    );
+    try {
+      const { result, out } = await results(
+        [edit("fine", "changed"), read("notes.txt")],
+        {},
+        {
+          command: process.execPath,
+          args: [HOSTILE],
+          env: { HOSTILE_DIAGNOSTICS: file },
+        },
+      );
+      expect(result.subtype, result.subtype === "success" ? "" : String(result.result)).toBe("success");
+      expect(readFileSync(join(project, "a.probe"), "utf8")).toBe("changed\n");
+      expect(out[2]).toContain("notes");
+      expect(out[2]).toContain("1:1 error well formed (hostile)");
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+});
