@@ -6,14 +6,22 @@
  *    be asked about before the model reads it, without asking.                          fixed
  * 2. A language server publishing malformed diagnostics (null, a number for a message, no
  *    range): the diagnostics block threw, and the tool call it came with failed.           fixed
+ * 3. A WorktreeCreate hook printing a system folder (/run, /proc, /dev, /etc, /usr, /tmp itself):
+ *    accepted, and the sandbox then bound it writable over its own view for the isolated agent's
+ *    commands: /run gave back the sockets the sandbox hides (docker, dbus, the ssh agent), /proc
+ *    the host's processes and their environments.                                          fixed
  */
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { summon, type SummonOptions } from "ubiquity";
 import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
 import { collect, ofType } from "../helpers/collect";
+import { agentOf, answered } from "../agents/helpers";
+import { SKIP } from "../sandbox/helpers";
+import { worktreeFromHook } from "../../plugins/agents/worktree";
 
 const PROBE = join(import.meta.dirname, "..", "lsp", "probe-server.mjs");
 const HOSTILE = join(import.meta.dirname, "fixtures", "hostile-diagnostics.mjs");
@@ -109,6 +117,67 @@ describe("2. a server publishing malformed diagnostics", () => {
       expect(out[2]).toContain("1:1 error well formed (hostile)");
     } finally {
       rmSync(file, { force: true });
+    }
+  });
+});
+
+describe("3. a WorktreeCreate hook printing a system folder", () => {
+  it("is refused: a system folder is neither the worktree, nor held by it, nor around it", () => {
+    for (const printed of [
+      "/run",
+      "/proc",
+      "/proc/self",
+      "/dev",
+      "/dev/shm",
+      "/sys",
+      "/etc",
+      "/usr/share",
+      "/tmp",
+      "/var",
+    ])
+      expect(() => worktreeFromHook(printed, "/nonexistent-caller", "/nonexistent-home"), printed).toThrow(
+        /system folder/,
+      );
+    // A folder of its own under /tmp is one.
+    expect(worktreeFromHook(project, "/nonexistent-caller", "/nonexistent-home").path).toBe(project);
+  });
+
+  it.skipIf(SKIP)("an isolated agent's sandboxed command does not see the host's /run through it", async () => {
+    const marker = `/run/ubq-rt5f-${randomBytes(4).toString("hex")}`;
+    let wrote = false;
+    try {
+      writeFileSync(marker, "host run folder\n");
+      wrote = true;
+    } catch {
+      // Not root: /run cannot take the marker; the refusal is checked through the Agent result alone.
+    }
+    try {
+      const messages = await collect(
+        summon("go", {
+          model: scriptedModel(({ request }) => {
+            if (agentOf(request))
+              return answered(request)
+                ? "looked"
+                : { toolCalls: [{ toolName: "Bash", input: { command: `cat ${marker}; ls /run` } }] };
+            return answered(request)
+              ? "done"
+              : { toolCalls: [{ toolName: "Agent", input: { subagent_type: "a", description: "d", prompt: "look" } }] };
+          }),
+          cwd: project,
+          persistSession: false,
+          permissionMode: "bypassPermissions",
+          agents: { a: { description: "d", prompt: "You are A.", isolation: "worktree" } },
+          hooks: { WorktreeCreate: [{ hooks: [{ type: "command", command: "cat > /dev/null; echo /run" }] }] },
+        } as SummonOptions),
+      );
+      const contents = ofType(messages, "tool_result").map((m) => m.output.content);
+      expect(contents.join("\n")).not.toContain("host run folder");
+      const agent = ofType(messages, "tool_result").find((m) => m.toolName === "Agent")!.output;
+      expect(agent.isError).toBe(true);
+      expect(agent.content).toContain("is the system folder /run");
+      if (wrote) expect(readFileSync(marker, "utf8")).toBe("host run folder\n");
+    } finally {
+      if (wrote) rmSync(marker, { force: true });
     }
   });
 });
