@@ -17,6 +17,9 @@ export class LspResponseError extends Error {
   }
 }
 
+/** Most diagnostics kept of one publication (the first; a block of them shows 4,000 characters at most anyway). */
+const MAX_DIAGNOSTICS = 1_000;
+
 /** Most bytes one message may have: past it the server is broken or hostile, and the connection ends. */
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
@@ -161,11 +164,16 @@ export class LspConnection {
     if (message.method === "textDocument/publishDiagnostics") {
       const params = message.params as { uri?: string; diagnostics?: Diagnostic[]; version?: unknown };
       if (typeof params?.uri !== "string") return;
-      // Diagnostics of an older version than the one last sent describe text that is gone.
+      // Only documents the server was told of are kept (a server publishing for thousands of
+      // other files grows nothing), and diagnostics of an older version than the one last sent
+      // describe text that is gone.
       const sent = this.versions.get(params.uri);
-      if (typeof params.version === "number" && sent !== undefined && params.version < sent) return;
+      if (sent === undefined) return;
+      if (typeof params.version === "number" && params.version < sent) return;
       // Only what has the shape of a diagnostic is kept: a malformed entry is not understood (dropped).
-      const found = Array.isArray(params.diagnostics) ? (params.diagnostics as unknown[]).filter(isDiagnostic) : [];
+      const found = Array.isArray(params.diagnostics)
+        ? (params.diagnostics as unknown[]).slice(0, MAX_DIAGNOSTICS).filter(isDiagnostic)
+        : [];
       this.diagnostics.set(params.uri, found);
       this.published.set(params.uri, (this.published.get(params.uri) ?? 0) + 1);
       const waiters = this.#diagnosticWaiters.get(params.uri) ?? [];

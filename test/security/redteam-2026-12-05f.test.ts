@@ -6,6 +6,8 @@
  *    be asked about before the model reads it, without asking.                          fixed
  * 2. A language server publishing malformed diagnostics (null, a number for a message, no
  *    range): the diagnostics block threw, and the tool call it came with failed.           fixed
+ * 2b. A server flooding publishDiagnostics for thousands of files it was never told of, or one
+ *    publication of 5,000 diagnostics: every one was kept for the session (memory).       fixed
  * 3. A WorktreeCreate hook printing a system folder (/run, /proc, /dev, /etc, /usr, /tmp itself):
  *    accepted, and the sandbox then bound it writable over its own view for the isolated agent's
  *    commands: /run gave back the sockets the sandbox hides (docker, dbus, the ssh agent), /proc
@@ -19,6 +21,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { summon, type SummonOptions } from "ubiquity";
 import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
 import { collect, ofType } from "../helpers/collect";
+import { spawn } from "node:child_process";
+import { pathToFileURL } from "node:url";
+import { LspConnection } from "../../plugins/tool-lsp/client";
 import { agentOf, answered } from "../agents/helpers";
 import { SKIP } from "../sandbox/helpers";
 import { worktreeFromHook } from "../../plugins/agents/worktree";
@@ -116,6 +121,33 @@ describe("2. a server publishing malformed diagnostics", () => {
       expect(out[2]).toContain("notes");
       expect(out[2]).toContain("1:1 error well formed (hostile)");
     } finally {
+      rmSync(file, { force: true });
+    }
+  });
+});
+
+describe("2b. a server flooding publishDiagnostics", () => {
+  it("keeps only the documents it was told of, and at most 1,000 diagnostics of one", async () => {
+    const file = join(project, "..", `${project.split("/").at(-1)}-flood.json`);
+    const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
+    writeFileSync(file, JSON.stringify(Array.from({ length: 5_000 }, (_, i) => ({ message: `m${i}`, range }))));
+    const child = spawn(process.execPath, [HOSTILE], {
+      env: { ...process.env, HOSTILE_DIAGNOSTICS: file, HOSTILE_FLOOD: "5000" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const connection = new LspConnection(child);
+    try {
+      await connection.request("initialize", { processId: null, rootUri: null, capabilities: {} });
+      const uri = pathToFileURL(join(project, "a.probe")).href;
+      const published = connection.nextDiagnostics(uri);
+      connection.notify("textDocument/didOpen", { textDocument: { uri, languageId: "probe", version: 1, text: "x" } });
+      connection.versions.set(uri, 1);
+      await published;
+      expect([...connection.diagnostics.keys()]).toEqual([uri]);
+      expect([...connection.published.keys()]).toEqual([uri]);
+      expect(connection.diagnostics.get(uri)).toHaveLength(1_000);
+    } finally {
+      child.kill();
       rmSync(file, { force: true });
     }
   });
