@@ -12,11 +12,26 @@
  *    accepted, and the sandbox then bound it writable over its own view for the isolated agent's
  *    commands: /run gave back the sockets the sandbox hides (docker, dbus, the ssh agent), /proc
  *    the host's processes and their environments.                                          fixed
+ * 4. A worktree swapped for a link after it was made (by any process that can write the folder
+ *    it is in, e.g. the caller's own commands when it lies in the project): the sandbox bound the
+ *    path writable as it then was, so the isolated agent's command wrote where the link led
+ *    (a folder the sandbox keeps out of reach). The same for an additional directory inside the
+ *    project, swapped by the agent's own command.                                          fixed
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { summon, type SummonOptions } from "ubiquity";
 import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
@@ -25,7 +40,7 @@ import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { LspConnection } from "../../plugins/tool-lsp/client";
 import { agentOf, answered } from "../agents/helpers";
-import { SKIP } from "../sandbox/helpers";
+import { SKIP, sandboxPlace } from "../sandbox/helpers";
 import { worktreeFromHook } from "../../plugins/agents/worktree";
 
 const PROBE = join(import.meta.dirname, "..", "lsp", "probe-server.mjs");
@@ -210,6 +225,84 @@ describe("3. a WorktreeCreate hook printing a system folder", () => {
       if (wrote) expect(readFileSync(marker, "utf8")).toBe("host run folder\n");
     } finally {
       if (wrote) rmSync(marker, { force: true });
+    }
+  });
+});
+
+describe.skipIf(SKIP)("4. a worktree swapped for a link after it was made", () => {
+  const place = sandboxPlace();
+  it("is not bound writable where the link leads", async () => {
+    const ws = place.ws();
+    // A folder the sandbox keeps read-only (the whole system is), outside the private /tmp.
+    const outside = mkdtempSync("/var/tmp/ubq-rt5f-outside-");
+    const tree = join(ws, "wt");
+    mkdirSync(tree);
+    let swapped = false;
+    const messages = await collect(
+      summon("go", {
+        model: scriptedModel(({ request }) => {
+          if (agentOf(request)) {
+            if (answered(request)) return "wrote";
+            // Another process that can write the project swaps the worktree for a link.
+            renameSync(tree, `${tree}.old`);
+            symlinkSync(relative(ws, outside), tree); // relative: it leads there inside the sandbox too
+            swapped = true;
+            return { toolCalls: [{ toolName: "Bash", input: { command: "echo pwned > planted" } }] };
+          }
+          return answered(request)
+            ? "done"
+            : { toolCalls: [{ toolName: "Agent", input: { subagent_type: "a", description: "d", prompt: "go" } }] };
+        }),
+        cwd: ws,
+        persistSession: false,
+        sandbox: true,
+        permissionMode: "bypassPermissions",
+        agents: { a: { description: "d", prompt: "You are A.", isolation: "worktree" } },
+        hooks: { WorktreeCreate: [{ hooks: [{ type: "command", command: `cat > /dev/null; echo ${tree}` }] }] },
+      } as SummonOptions),
+    );
+    expect(swapped).toBe(true);
+    const agent = ofType(messages, "tool_result").find((m) => m.toolName === "Agent")!.output;
+    expect(agent.isError, agent.content).toBe(false);
+    try {
+      expect(existsSync(join(outside, "planted"))).toBe(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("an additional directory swapped for a link by a process outside is not bound where the link leads", async () => {
+    // Inside the sandbox the folder is a mount point (a rename is refused, EBUSY); a command outside
+    // it (an excluded command, a hook, the user's shell) is the one that can swap it.
+    const ws = place.ws();
+    const outside = mkdtempSync("/var/tmp/ubq-rt5f-outside-");
+    const lib = join(ws, "lib");
+    mkdirSync(lib);
+    try {
+      const messages = await collect(
+        summon("go", {
+          model: scriptedModel(({ index }) => {
+            if (index === 0) return { toolCalls: [{ toolName: "Bash", input: { command: "echo first > lib/one" } }] };
+            if (index === 1) {
+              renameSync(lib, `${lib}.old`);
+              symlinkSync(relative(ws, outside), lib);
+              return { toolCalls: [{ toolName: "Bash", input: { command: "echo pwned > lib/planted" } }] };
+            }
+            return "done";
+          }),
+          cwd: ws,
+          persistSession: false,
+          sandbox: true,
+          permissionMode: "bypassPermissions",
+          additionalDirectories: [join(ws, "lib")],
+        } as SummonOptions),
+      );
+      const out = ofType(messages, "tool_result").map((m) => m.output);
+      expect(out[0]!.isError, out[0]!.content).toBe(false);
+      expect(readFileSync(join(ws, "lib.old", "one"), "utf8")).toBe("first\n");
+      expect(existsSync(join(outside, "planted"))).toBe(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
     }
   });
 });
