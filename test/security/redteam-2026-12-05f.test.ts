@@ -15,8 +15,19 @@
  * 4. A worktree swapped for a link after it was made (by any process that can write the folder
  *    it is in, e.g. the caller's own commands when it lies in the project): the sandbox bound the
  *    path writable as it then was, so the isolated agent's command wrote where the link led
- *    (a folder the sandbox keeps out of reach). The same for an additional directory inside the
- *    project, swapped by the agent's own command.                                          fixed
+ *    (a folder the sandbox keeps out of reach). The same for an additional directory swapped
+ *    by a process outside the sandbox (inside, the folder is a mount point: EBUSY).        fixed
+ *
+ * What held (tried, no test added):
+ * - a secret in a diagnostic: the block joins the tool result before the funnel redacts it;
+ * - a deferred tool removed by disallowedTools / availableTools / a bare allowedTools list, called
+ *   by its exact name or loaded through ToolSearch: "Unknown tool" (the run's list is filtered
+ *   every turn); ToolSearch under a bare deny is still offered but its call is denied;
+ * - `run --add-dir a <word>` / `--allowedTools Read <Word>` / `--mcp-config a.json '{…}'` taking
+ *   the prompt as a value: the run then has no prompt and stops (exit 2) unless one comes on
+ *   standard input (then it is the user's own command line, as with claude);
+ * - a WorktreeRemove path: the real path the create hook printed, never the model's words;
+ * - malformed Elicitation hook output (an unknown action, content on a decline): dropped.
  */
 import {
   existsSync,
