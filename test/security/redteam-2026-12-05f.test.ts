@@ -18,16 +18,18 @@
  *    (a folder the sandbox keeps out of reach). The same for an additional directory swapped
  *    by a process outside the sandbox (inside, the folder is a mount point: EBUSY).        fixed
  *
- * What held (tried, no test added):
- * - a secret in a diagnostic: the block joins the tool result before the funnel redacts it;
+ * What held (tried through the bin or a scratch run, or read in the code where said; no test added):
+ * - a secret in a diagnostic (code read): the block joins the tool result before the funnel redacts it;
  * - a deferred tool removed by disallowedTools / availableTools / a bare allowedTools list, called
  *   by its exact name or loaded through ToolSearch: "Unknown tool" (the run's list is filtered
  *   every turn); ToolSearch under a bare deny is still offered but its call is denied;
  * - `run --add-dir a <word>` / `--allowedTools Read <Word>` / `--mcp-config a.json '{…}'` taking
  *   the prompt as a value: the run then has no prompt and stops (exit 2) unless one comes on
  *   standard input (then it is the user's own command line, as with claude);
- * - a WorktreeRemove path: the real path the create hook printed, never the model's words;
- * - malformed Elicitation hook output (an unknown action, content on a decline): dropped.
+ * - a WorktreeRemove path (code read): the real path the create hook printed; the hook's `name`
+ *   input is generated, never the model's words;
+ * - malformed Elicitation output of a command hook (an unknown action, content on a decline):
+ *   dropped (code read; a function hook's answer is passed on as given, it is the caller's code).
  */
 import {
   existsSync,
