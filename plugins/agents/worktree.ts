@@ -22,7 +22,7 @@
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, realpathSync, statSync } from "node:fs";
-import { homedir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { UbiquityError } from "../../src/index";
 import { sensitiveReason } from "../permissions/api";
@@ -149,7 +149,53 @@ export function worktreeFromHook(printed: string | undefined, callerCwd: string,
     throw new WorktreeError(
       `the WorktreeCreate hook printed ${path}, a dot-folder of the home folder (a tool's settings), which an agent may not be given to change; make the worktree in a folder inside it`,
     );
+  const system = systemFolderAt(path, holds, real);
+  if (system)
+    throw new WorktreeError(
+      `the WorktreeCreate hook printed ${path}, which ${system}: a worktree is made writable for the agent's commands, sandboxed or not, and a system folder must never be`,
+    );
   return { path, cwd: path, branch: "", base: "", repo: "", byHook: true };
+}
+
+/**
+ * System folders a worktree may neither be, nor hold, nor be inside (fail closed: the sandbox
+ * binds a worktree writable over its own view of them, so /run would bring back the sockets it
+ * hides, /proc the host's processes and their environments, /dev the host's devices, and the
+ * rest the programs every later command runs).
+ */
+const SYSTEM_FOLDERS = [
+  "/proc",
+  "/sys",
+  "/dev",
+  "/run",
+  "/etc",
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/boot",
+  "/var/run",
+  "/var/lib",
+];
+/** Shared folders a worktree may be inside (a folder of its own) but neither be nor hold. */
+const SHARED_FOLDERS = ["/tmp", "/var/tmp", "/var", "/dev/shm"];
+
+/** Why `path` (real) cannot be a worktree for being a system folder, holding one or being in one; undefined when it can. */
+function systemFolderAt(
+  path: string,
+  holds: (outer: string, inner: string) => boolean,
+  real: (p: string) => string,
+): string | undefined {
+  for (const folder of [...SYSTEM_FOLDERS, ...SHARED_FOLDERS, tmpdir()]) {
+    for (const f of new Set([folder, real(folder)])) {
+      if (holds(path, f)) return `${path === f ? "is" : "holds"} the system folder ${f}`;
+      if (SYSTEM_FOLDERS.includes(folder) && holds(f, path)) return `is inside the system folder ${f}`;
+    }
+  }
+  return undefined;
 }
 
 /** Make a fresh worktree of the repository `cwd` is in, at its HEAD, on a new branch. */

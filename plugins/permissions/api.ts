@@ -43,9 +43,9 @@ export interface PermissionsApi {
   /** Does this shell command run sandboxed? False until a sandbox says otherwise. */
   sandboxes(command: string): boolean;
   /**
-   * The Read deny rule naming paths in force for `run` (`Read(./.env) in settings`), if any:
-   * while one is, text a language server derived from other files (a hover, diagnostics) is
-   * withheld, since it can carry a denied file's text without naming it. Undefined without one,
+   * The Read deny or ask rule naming paths in force for `run` (`Read(./.env) in settings`), if
+   * any: while one is, text a language server derived from other files (a hover, diagnostics) is
+   * withheld, since it can carry the text of a file the rule names without naming it. Undefined without one,
    * and without a permissions plugin (no rules).
    */
   readDenyRule(run: RunContext): string | undefined;

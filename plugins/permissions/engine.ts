@@ -233,7 +233,7 @@ function hoverVerdict(
     ...verdict(
       "deny",
       "deny-rule",
-      `Permission denied: LSP hover is refused while the rule ${rule.text} in ${rule.source} is in force, since a hover can carry text of a file it denies without naming the file. Use goToDefinition and Read instead.`,
+      `Permission denied: LSP hover is refused while the rule ${rule.text} in ${rule.source} is in force, since a hover can carry text of a file it names without naming the file. Use goToDefinition and Read instead.`,
       subject,
     ),
     rule: rule.text,

@@ -66,12 +66,13 @@ export interface Policy {
 }
 
 /**
- * The first Read deny rule that names paths: while one is in force, text a language server derived
- * from other files (a hover, diagnostics) is withheld, since it can carry a denied file's text
- * without naming the file (fail closed).
+ * The first Read deny or ask rule that names paths: while one is in force, text a language server
+ * derived from other files (a hover, diagnostics) is withheld, since it can carry the text of a
+ * file the user denied or wants to be asked about, without naming the file, so without asking
+ * (fail closed).
  */
 export function readDenyRule(policy: Policy): CompiledRule | undefined {
-  return policy.deny.find((r) => r.tool === "Read" && r.content !== undefined);
+  return [...policy.deny, ...policy.ask].find((r) => r.tool === "Read" && r.content !== undefined);
 }
 
 /** Where rules come from, for messages. */

@@ -4,6 +4,7 @@
  * when the sandbox is off. Requested but missing is an error, never a silent unsandboxed run:
  * `sandbox` set without the ubiquity:sandbox plugin in the list refuses to spawn.
  */
+import { realpathSync } from "node:fs";
 import { sep } from "node:path";
 import type { Kernel, ResolvedOptions } from "../../src/index";
 import { SandboxUnavailableError } from "./availability";
@@ -44,8 +45,8 @@ export interface SandboxApi {
 
 interface State {
   api: SandboxApi;
-  /** Folders granted with addWorkspace. */
-  workspaces: Set<string>;
+  /** Folders granted with addWorkspace, each with the real folder it was then. */
+  workspaces: Map<string, string | undefined>;
   /** Set by the plugin: "off" (not asked for), "degraded" (unavailable, failIfUnavailable: false), or a runtime. */
   mode?: "off" | "degraded" | SandboxRuntime;
 }
@@ -58,12 +59,21 @@ export function setSandboxMode(kernel: Kernel, mode: State["mode"]): void {
   states.get(kernel)!.mode = mode;
 }
 
+/** The real path of `path`, or undefined when it does not exist. */
+function realOf(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The sandbox API of `kernel` (created on first use, so plugin order does not matter). */
 export function getSandboxApi(kernel: Kernel): SandboxApi {
   let state = states.get(kernel);
   if (!state) {
     const s: State = {
-      workspaces: new Set(),
+      workspaces: new Map(),
       api: {
         get active() {
           return typeof s.mode === "object";
@@ -76,7 +86,9 @@ export function getSandboxApi(kernel: Kernel): SandboxApi {
             return s.mode.wrap(
               spec,
               use,
-              [...s.workspaces].filter((w) => spec.cwd === w || spec.cwd.startsWith(`${w}${sep}`)),
+              [...s.workspaces]
+                .filter(([w, real]) => (spec.cwd === w || spec.cwd.startsWith(`${w}${sep}`)) && realOf(w) === real)
+                .map(([w]) => w),
             );
           if (s.mode === undefined && requested(kernel)) {
             throw new SandboxUnavailableError(
@@ -86,7 +98,8 @@ export function getSandboxApi(kernel: Kernel): SandboxApi {
           return spec;
         },
         addWorkspace(path) {
-          s.workspaces.add(path);
+          // Pinned to the folder it is now: one swapped for a link later is not bound (where the link leads).
+          s.workspaces.set(path, realOf(path));
           return () => void s.workspaces.delete(path);
         },
         hostPath(path) {

@@ -82,6 +82,15 @@ export function programOnPath(command: string, path: string, cwd: string): strin
 /** Private folders are named with the owning pid, so a later run can remove those of a process that died (SIGKILL). */
 const PRIVATE_PREFIX = "ubiquity-sandbox-";
 
+/** The real path of `path`, or undefined when it does not exist. */
+function realOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Remove the private folders of dead processes (ours only: same owner). */
 export function removeStalePrivateDirs(dir = tmpdir()): string[] {
   const removed: string[] = [];
@@ -138,6 +147,8 @@ interface CallRecord {
 /** The sandbox of one kernel. */
 export class SandboxRuntime {
   readonly #settings: SandboxSettings;
+  /** The real folder each writable folder was when the sandbox was set up (undefined: it did not exist). */
+  readonly #writableReal: Map<string, string | undefined>;
   readonly #availability: SandboxAvailability;
   readonly #readRules: readonly string[];
   readonly #onDenied: (denial: ProxyDenial, toolUseId: string | undefined) => void;
@@ -163,6 +174,7 @@ export class SandboxRuntime {
     onDenied: (denial: ProxyDenial, toolUseId: string | undefined) => void,
   ) {
     this.#settings = settings;
+    this.#writableReal = new Map(settings.writable.map((p) => [p, realOrUndefined(p)]));
     this.#availability = availability;
     this.#readRules = readRules;
     this.#onDenied = onDenied;
@@ -261,7 +273,11 @@ export class SandboxRuntime {
       );
     }
     const dirs = this.#dirs!;
-    const writable = [...new Set([...this.#settings.writable, ...workspaces])].filter((p) => existsSync(p));
+    // A writable folder swapped for a link since the sandbox was set up (by a command that can write
+    // the folder it is in) is not bound: the bind would make where the link leads writable.
+    const writable = [...new Set([...this.#settings.writable, ...workspaces])].filter(
+      (p) => existsSync(p) && (!this.#writableReal.has(p) || realOrUndefined(p) === (this.#writableReal.get(p) ?? p)),
+    );
     // A language server is a long-lived server as an MCP server is: the same network and cache.
     const server = use.kind === "mcp" || use.kind === "lsp";
     const network = server ? this.#settings.mcpNetwork : this.#settings.network;

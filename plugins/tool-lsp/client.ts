@@ -17,6 +17,9 @@ export class LspResponseError extends Error {
   }
 }
 
+/** Most diagnostics kept of one publication (the first; a block of them shows 4,000 characters at most anyway). */
+const MAX_DIAGNOSTICS = 1_000;
+
 /** Most bytes one message may have: past it the server is broken or hostile, and the connection ends. */
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
@@ -32,6 +35,21 @@ export interface Diagnostic {
   message: string;
   source?: string;
   code?: string | number;
+}
+
+/** Whether `value` has the shape of a diagnostic: a message, a position, and fields of the types the LSP gives them. */
+function isDiagnostic(value: unknown): value is Diagnostic {
+  if (!value || typeof value !== "object") return false;
+  const d = value as Record<string, unknown>;
+  const start = (d.range as { start?: { line?: unknown; character?: unknown } } | null | undefined)?.start;
+  return (
+    typeof d.message === "string" &&
+    Number.isInteger(start?.line) &&
+    Number.isInteger(start?.character) &&
+    (d.severity === undefined || Number.isInteger(d.severity)) &&
+    (d.source === undefined || typeof d.source === "string") &&
+    (d.code === undefined || typeof d.code === "string" || typeof d.code === "number")
+  );
 }
 
 export class LspConnection {
@@ -146,10 +164,17 @@ export class LspConnection {
     if (message.method === "textDocument/publishDiagnostics") {
       const params = message.params as { uri?: string; diagnostics?: Diagnostic[]; version?: unknown };
       if (typeof params?.uri !== "string") return;
-      // Diagnostics of an older version than the one last sent describe text that is gone.
+      // Only documents the server was told of are kept (a server publishing for thousands of
+      // other files grows nothing), and diagnostics of an older version than the one last sent
+      // describe text that is gone.
       const sent = this.versions.get(params.uri);
-      if (typeof params.version === "number" && sent !== undefined && params.version < sent) return;
-      this.diagnostics.set(params.uri, Array.isArray(params.diagnostics) ? params.diagnostics : []);
+      if (sent === undefined) return;
+      if (typeof params.version === "number" && params.version < sent) return;
+      // Only what has the shape of a diagnostic is kept: a malformed entry is not understood (dropped).
+      const found = Array.isArray(params.diagnostics)
+        ? (params.diagnostics as unknown[]).slice(0, MAX_DIAGNOSTICS).filter(isDiagnostic)
+        : [];
+      this.diagnostics.set(params.uri, found);
       this.published.set(params.uri, (this.published.get(params.uri) ?? 0) + 1);
       const waiters = this.#diagnosticWaiters.get(params.uri) ?? [];
       this.#diagnosticWaiters.delete(params.uri);
