@@ -211,5 +211,7 @@ describe("crash safety", () => {
     expect(figures.resumed).toBe(figures.transcripts);
     // Only a kill before any completed call can leave no transcript.
     expect(figures.transcripts).toBeGreaterThanOrEqual(killed.filter((k) => k.target > 0).length);
-  }, 240_000);
+    // Its duration depends on the machine's load (90–194 s unloaded; over 240 s at load 35–42 with
+    // stress-ng), its outcome does not: the limit only catches a hang.
+  }, 900_000);
 });

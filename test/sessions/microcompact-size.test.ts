@@ -87,5 +87,7 @@ describe("microcompaction in a transcript", () => {
       .map((r) => r.toolCallId);
     expect(liveCleared.length).toBeGreaterThan(TURNS - 100);
     expect(replayedCleared).toEqual(liveCleared);
-  }, 240_000);
+    // Its duration depends on the machine's load (90–194 s unloaded; over 240 s at load 35–42 with
+    // stress-ng), its outcome does not: the limit only catches a hang.
+  }, 900_000);
 });
