@@ -242,28 +242,41 @@ describe("prompts/list_changed", () => {
   });
 });
 
+/** What the server heard for one `ask` (form) and one `ask_url` call in a run with `options` (hooks plugin in the list). */
+async function asked(options: Record<string, unknown>) {
+  const model = scriptedModel([
+    { toolCalls: [call("mcp__features__ask", {}, "form")] },
+    { toolCalls: [call("mcp__features__ask_url", {}, "url")] },
+    "done",
+  ]);
+  const out = results(
+    await collect(
+      summon("ask", {
+        presets: [],
+        plugins: [mcp(), hooksPlugin()],
+        model,
+        mcpServers: { features: features() },
+        ...options,
+      }),
+    ),
+  );
+  return { form: JSON.parse(String(out.form!.content)), url: JSON.parse(String(out.url!.content)) };
+}
+
 describe("elicitation", () => {
   it("onElicitation answers a form and a URL request; without a handler the server hears decline", async () => {
-    const asked: McpElicitation[] = [];
+    const seen: McpElicitation[] = [];
     const onElicitation = async (request: McpElicitation) => {
-      asked.push(request);
+      seen.push(request);
       return request.mode === "form"
         ? { action: "accept" as const, content: { name: "Ada", age: 36 } }
         : { action: "accept" as const };
     };
-    const model = scriptedModel([
-      { toolCalls: [call("mcp__features__ask", {}, "form")] },
-      { toolCalls: [call("mcp__features__ask_url", {}, "url")] },
-      "done",
-    ]);
-    const out = results(
-      await collect(
-        summon("ask", { presets: [], plugins: [mcp()], model, mcpServers: { features: features() }, onElicitation }),
-      ),
-    );
-    expect(JSON.parse(String(out.form!.content))).toEqual({ action: "accept", content: { name: "Ada", age: 36 } });
-    expect(JSON.parse(String(out.url!.content))).toEqual({ action: "accept" });
-    expect(asked).toEqual([
+    expect(await asked({ onElicitation })).toEqual({
+      form: { action: "accept", content: { name: "Ada", age: 36 } },
+      url: { action: "accept" },
+    });
+    expect(seen).toEqual([
       {
         server: "features",
         mode: "form",
@@ -297,44 +310,15 @@ describe("elicitation", () => {
         ? { behavior: "allow" as const, updatedInput: { ...input, action: "accept", content: { name: "Grace" } } }
         : { behavior: "deny" as const, message: "no" };
     };
-    const model = scriptedModel([
-      { toolCalls: [call("mcp__features__ask", {}, "form")] },
-      { toolCalls: [call("mcp__features__ask_url", {}, "url")] },
-      "done",
-    ]);
-    const out = results(
-      await collect(
-        summon("ask", { presets: [], plugins: [mcp()], model, mcpServers: { features: features() }, canUseTool }),
-      ),
-    );
-    expect(JSON.parse(String(out.form!.content))).toEqual({ action: "accept", content: { name: "Grace" } });
-    expect(JSON.parse(String(out.url!.content))).toEqual({ action: "decline" });
+    expect(await asked({ canUseTool })).toEqual({
+      form: { action: "accept", content: { name: "Grace" } },
+      url: { action: "decline" },
+    });
     expect(calls.filter((c) => c === "McpElicitation")).toHaveLength(2);
   });
 });
 
 describe("elicitation hooks (Claude Code's Elicitation and ElicitationResult)", () => {
-  /** The server's view of one `ask` (form) and one `ask_url` call in a run with `options`. */
-  async function asked(options: Record<string, unknown>) {
-    const model = scriptedModel([
-      { toolCalls: [call("mcp__features__ask", {}, "form")] },
-      { toolCalls: [call("mcp__features__ask_url", {}, "url")] },
-      "done",
-    ]);
-    const out = results(
-      await collect(
-        summon("ask", {
-          presets: [],
-          plugins: [mcp(), hooksPlugin()],
-          model,
-          mcpServers: { features: features() },
-          ...options,
-        }),
-      ),
-    );
-    return { form: JSON.parse(String(out.form!.content)), url: JSON.parse(String(out.url!.content)) };
-  }
-
   it("an Elicitation hook answers for the user (nobody is asked), and sees the server's question", async () => {
     const seen: HookInput[] = [];
     let handlerAsked = 0;
