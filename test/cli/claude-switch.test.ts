@@ -13,9 +13,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { binPath, removeTempProjects, requireDist, runCli } from "../helpers/project";
+import { removeTempProjects, requireDist, runCli } from "../helpers/project";
 import { scriptedProject as project } from "../helpers/scripted-project";
 
 afterAll(removeTempProjects);
@@ -228,21 +227,7 @@ describe.concurrent("claude -p's flags as scripts write them", () => {
 describe("signals", () => {
   it("SIGTERM (timeout, a cancelled CI job) ends the run as Ctrl-C does: the result is printed, exit 143", async () => {
     const p = project();
-    const log = join(p.dir, "slow.log");
-    writeFileSync(log, "");
-    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const child = spawn(process.execPath, [binPath, ...claude, ...stream, "--replay-user-messages", "be slow"], {
-        cwd: p.dir,
-        env: { ...process.env, UBIQUITY_TRUST: "1", NO_COLOR: "1", DEBUG: "", UBQ_LOG: log, UBQ_SESSIONS: p.sessions },
-        stdio: ["ignore", "pipe", "ignore"],
-      });
-      let seen = "";
-      child.stdout.on("data", (chunk: Buffer) => {
-        seen += chunk.toString();
-        if (seen.includes('"type":"user"') && !child.killed) child.kill("SIGTERM");
-      });
-      child.on("close", (exit) => resolve({ code: exit, stdout: seen }));
-    });
+    const { code, stdout } = await p.signalled([...claude, ...stream, "--replay-user-messages", "be slow"], "SIGTERM");
     expect(code).toBe(143);
     const result = stdout
       .split("\n")

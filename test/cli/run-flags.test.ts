@@ -314,21 +314,7 @@ describe.concurrent("exit codes", () => {
     const p = project();
     const failed = await p.run([...json, "please fail"]);
     expect(failed.code).toBe(1);
-    const log = join(p.dir, "slow.log");
-    writeFileSync(log, "");
-    const code = await new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, [binPath, "run", ...json, "be slow"], {
-        cwd: p.dir,
-        env: { ...process.env, UBIQUITY_TRUST: "1", NO_COLOR: "1", DEBUG: "", UBQ_LOG: log, UBQ_SESSIONS: p.sessions },
-        stdio: ["ignore", "pipe", "ignore"],
-      });
-      let seen = "";
-      child.stdout.on("data", (chunk: Buffer) => {
-        seen += chunk.toString();
-        if (seen.includes('"type":"user"') && !child.killed) child.kill("SIGINT");
-      });
-      child.on("exit", (c) => resolve(c ?? -1));
-    });
+    const { code } = await p.signalled(["run", ...json, "be slow"], "SIGINT");
     expect(code).toBe(130);
   });
 });

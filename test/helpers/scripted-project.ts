@@ -5,7 +5,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCli, tempProject, type CliInput } from "./project";
+import { spawn } from "node:child_process";
+import { binPath, runCli, tempProject, type CliInput } from "./project";
 
 /** The scripted model: answers by the user's last words and logs each request as one JSON line. */
 export const SCRIPTED_CONFIG = `
@@ -73,6 +74,27 @@ export function scriptedProject(files: Record<string, string> = {}) {
               .map((l) => JSON.parse(l) as Record<string, unknown>)
           : [];
       return { ...out, requests, messages };
+    },
+    /**
+     * Run the bin with `args` (no `run` added) and send it `signal` once its stdout has shown the
+     * user's message (the run has started); its exit code and what it printed.
+     */
+    signalled(args: string[], signal: NodeJS.Signals): Promise<{ code: number | null; stdout: string }> {
+      const log = join(dir, `model-${++counter}.log`);
+      writeFileSync(log, "");
+      return new Promise((resolve) => {
+        const child = spawn(process.execPath, [binPath, ...args], {
+          cwd: dir,
+          env: { ...process.env, UBIQUITY_TRUST: "1", NO_COLOR: "1", DEBUG: "", UBQ_LOG: log, UBQ_SESSIONS: sessions },
+          stdio: ["ignore", "pipe", "ignore"],
+        });
+        let seen = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          seen += chunk.toString();
+          if (seen.includes('"type":"user"') && !child.killed) child.kill(signal);
+        });
+        child.on("close", (code) => resolve({ code, stdout: seen }));
+      });
     },
   };
 }
