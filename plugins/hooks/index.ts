@@ -13,6 +13,7 @@ import { tapToolEvents } from "./tool-events";
 import { tapTurnEvents } from "./turn-events";
 import { takeRewakes, watchIdle } from "./rewake";
 import type { HookInput, HookOutcome } from "./types";
+import "./messages";
 
 export { HOOK_EVENTS };
 export { NAME } from "./kernel-hooks";
@@ -23,6 +24,7 @@ export type * from "./types";
 export { HOOK_JUDGE_INSTRUCTIONS } from "./judge";
 export type { AgentHookRunner } from "./model-hook";
 export type { HttpHookPolicy } from "./http";
+export type { SystemHookContextMessage } from "./messages";
 
 /** What other plugins use to fire the events they own. */
 export interface HooksApi {

@@ -43,7 +43,11 @@ export async function firePostToolBatch(hooks: KernelHooks, info: TurnInfo, run:
   const outcome = await hooks.fire("PostToolBatch", run, { extra: { toolCalls } });
   const stop = outcome.stopped ?? outcome.blocked;
   const said = [...outcome.context, ...(stop ? [`PostToolBatch hook stopped the work: ${stop}`] : [])];
-  if (said.length > 0) run.history.push({ role: "user", content: said.map((text) => ({ type: "text", text })) });
+  if (said.length > 0) {
+    // Emitted as well as added, so that the transcript keeps what the model read here.
+    run.emit({ type: "system", subtype: "hook_context", hookEventName: "PostToolBatch", context: said });
+    run.history.push({ role: "user", content: said.map((text) => ({ type: "text", text })) });
+  }
   if (stop) run.interrupted = stop;
 }
 

@@ -88,6 +88,9 @@ export function replay(records: readonly TranscriptRecord[], options: ReplayOpti
       typeof m.replacement === "string"
     ) {
       clearResults(out, new Set(m.toolUseIds), m.replacement);
+    } else if (m.type === "system" && m.subtype === "hook_context" && Array.isArray(m.context)) {
+      // A hook's context between tool calls and the next model call (the hooks plugin's message).
+      push({ role: "user", content: m.context.map((text: unknown) => ({ type: "text", text: String(text) })) });
     } else if (m.type === "user") {
       if (record.blocked === undefined) push(userMessage(m.text, record.context, m.content));
     } else if (m.type === "assistant") {

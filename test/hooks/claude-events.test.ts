@@ -16,6 +16,7 @@ import { scriptedModel, type ScriptedModel } from "ubiquity/testing";
 import hooksPlugin from "ubiquity/plugins/hooks";
 import memoryPlugin from "../../plugins/memory/index";
 import settingsPlugin from "../../plugins/settings/index";
+import sessionsPlugin from "../../plugins/sessions/index";
 import { readFileHooks } from "../../plugins/hooks/settings-hooks";
 import { recordedBash } from "../helpers/recorded-bash";
 import { collect, ofType, resultOf } from "../helpers/collect";
@@ -113,6 +114,34 @@ describe("PostToolBatch", () => {
     expect(model.requests).toHaveLength(2);
     expect(userText(model, 0)).not.toContain("BATCH-CONTEXT");
     expect(userText(model, 1)).toContain("BATCH-CONTEXT: run the tests");
+  });
+
+  it("its context is kept in the transcript: a resumed session sends it where the model read it", async () => {
+    const cwd = temp();
+    const context = script(
+      cwd,
+      "context.sh",
+      `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PostToolBatch","additionalContext":"BATCH-CONTEXT: kept"}}'`,
+    );
+    const options = {
+      sessionDir: join(cwd, "sessions"),
+      hooks: { PostToolBatch: [{ hooks: [{ type: "command" as const, command: context }] }] },
+    };
+    const plugins = [hooksPlugin(), sessionsPlugin()];
+    const model = twoCalls();
+    const first = await run(cwd, model, options, plugins);
+    expect(ofType(first, "system").some((m) => m.subtype === "hook_context")).toBe(true);
+    // What the model read live, in its second request: the tool results, then the hook's context.
+    const live = model.requests[1]!.prompt.filter((m) => m.role !== "system");
+    expect(JSON.stringify(live.at(-1))).toContain("BATCH-CONTEXT: kept");
+
+    const again = scriptedModel(["resumed"]);
+    const resumed = await run(cwd, again, { ...options, hooks: {}, resume: resultOf(first).sessionId }, plugins);
+    expect(resultOf(resumed).isError).toBe(false);
+    const replayed = again.requests[0]!.prompt.filter((m) => m.role !== "system");
+    // The same conversation, then the new prompt merged into the trailing user message.
+    expect(replayed.slice(0, live.length - 1)).toEqual(live.slice(0, -1));
+    expect(JSON.stringify(replayed[live.length - 1])).toContain("BATCH-CONTEXT: kept");
   });
 
   it("exit 2 ends the loop before the next model call, with its stderr as the reason", async () => {
