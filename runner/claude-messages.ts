@@ -22,10 +22,14 @@ function snakeKeys(value: Json): Json {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [snake(k), v]));
 }
 
-/** Claude's usage object (the Anthropic API's field names). */
+/**
+ * Claude's usage object (the Anthropic API's field names and meaning: `input_tokens` are the input
+ * tokens neither read from nor written to the cache, where Ubiquity's `inputTokens` count them all).
+ */
 function claudeUsage(usage: Partial<Usage> | undefined): Json {
+  const cached = (usage?.cacheReadTokens ?? 0) + (usage?.cacheWriteTokens ?? 0);
   return {
-    input_tokens: usage?.inputTokens ?? 0,
+    input_tokens: Math.max(0, (usage?.inputTokens ?? 0) - cached),
     output_tokens: usage?.outputTokens ?? 0,
     cache_creation_input_tokens: usage?.cacheWriteTokens ?? 0,
     cache_read_input_tokens: usage?.cacheReadTokens ?? 0,
@@ -126,7 +130,7 @@ export function toClaudeMessage(m: Message, { replayUser = false } = {}): Json |
           ),
           stop_reason: m.stopReason,
           stop_sequence: null,
-          usage: claudeUsage(undefined),
+          usage: claudeUsage(m.usage),
         },
         ...tail(m),
       };

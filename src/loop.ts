@@ -267,6 +267,7 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
         content: step.content,
         model: answered,
         stopReason,
+        usage,
       }) as AssistantMessage;
       if (step.text) finalText = step.text;
       run.history.push(...step.assistant);

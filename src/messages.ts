@@ -125,6 +125,8 @@ export interface AssistantMessage extends MessageBase {
   model: string;
   /** Why the response ended; `max_tokens` means it was cut short. */
   stopReason: StopReason;
+  /** The tokens of this response's model request (`requests: 1`); absent on an interrupted response. */
+  usage?: Usage;
   /** The user interrupted this response: `text` is what arrived before, then `[interrupted by the user]`. */
   interrupted?: true;
 }

@@ -75,6 +75,19 @@ export interface AtifStep {
   observation?: { results: AtifObservationResult[] };
   /** Model inferences this step stands for: 1 for each model response. */
   llm_call_count?: number;
+  /** The tokens of the step's model request (agent steps whose message carries its usage). */
+  metrics?: AtifMetrics;
+  extra?: Record<string, unknown>;
+}
+
+/** ATIF's metrics of one agent step (its model request). */
+export interface AtifMetrics {
+  /** Every input token, the cached ones included (ATIF's and Ubiquity's meaning). */
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  /** The part of `prompt_tokens` read from the cache. */
+  cached_tokens?: number;
+  cost_usd?: number;
   extra?: Record<string, unknown>;
 }
 
@@ -261,6 +274,16 @@ function compactionStep(
   };
 }
 
+/** A response's usage as ATIF step metrics; tokens written to the cache are an extra, as ATIF says. */
+function stepMetrics(usage: Usage): AtifMetrics {
+  return {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    cached_tokens: usage.cacheReadTokens,
+    ...(usage.cacheWriteTokens ? { extra: { cache_creation_input_tokens: usage.cacheWriteTokens } } : {}),
+  };
+}
+
 function agentStep(
   base: { step_id: number; timestamp: string },
   m: AssistantMessage,
@@ -274,6 +297,7 @@ function agentStep(
     .map((b) => b.text)
     .join("\n");
   if (reasoning) step.reasoning_content = reasoning;
+  if (m.usage) step.metrics = stepMetrics(m.usage);
   // ATIF wants each call id once per step: a repeated id (a provider quirk) keeps its first call.
   const seen = new Set<string>();
   const calls = m.content.flatMap((b) =>

@@ -80,6 +80,17 @@ describe.concurrent("--message-format claude: Claude Code's message shapes", () 
     });
     expect(toolResult).toMatchObject({ parent_tool_use_id: null, session_id: init!.session_id });
     expect(result).toMatchObject({ is_error: false, num_turns: 2, session_id: init!.session_id });
+    // Each assistant line carries its own request's usage, in Anthropic's meaning; together they are the result's.
+    const usages = lines
+      .filter((l) => l.type === "assistant")
+      .map((l) => (l.message as unknown as { usage: Record<string, number> }).usage);
+    expect(usages.every((u) => u.output_tokens! > 0 && u.input_tokens! > 0)).toBe(true);
+    const total = result!.usage as Record<string, number>;
+    for (const key of ["input_tokens", "output_tokens", "cache_read_input_tokens"])
+      expect(
+        usages.reduce((sum, u) => sum + u[key]!, 0),
+        key,
+      ).toBe(total[key]);
   });
 
   it("UBIQUITY_MESSAGE_FORMAT=claude does it for every run; partial messages are stream_event lines with Anthropic deltas", async () => {

@@ -83,8 +83,10 @@ describe("the kernel", () => {
   // call and tool bounds, redaction, the interceptor and tap order, config composition/validation.
   // One signal per model and tool call following the run's by a listener, not AbortSignal.any
   // (issue 40's loop overhead, +8): 2,472.
+  // Each assistant message carries its own request's usage, which only the loop that emits it
+  // knows (Claude Code's per-message usage, ATIF's step metrics): 2,474.
   // The 2,000 goal is not met: nothing left in src/ is a helper only plugins use.
-  const LIMIT = 2472;
+  const LIMIT = 2474;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files]

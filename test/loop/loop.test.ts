@@ -326,7 +326,14 @@ describe("usage", () => {
       },
       { text: "done", usage: { inputTokens: 1300, outputTokens: 10, cacheReadTokens: 1150, cacheWriteTokens: 100 } },
     ]);
-    const result = resultOf(await collect(summon("go", { model, tools: [echo], presets: [] })));
+    const messages = await collect(summon("go", { model, tools: [echo], presets: [] }));
+    const result = resultOf(messages);
+    // Each assistant message carries its own request's usage.
+    expect(ofType(messages, "assistant").map((m) => m.usage)).toEqual([
+      { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 900, requests: 1, toolCalls: 0 },
+      { inputTokens: 1200, outputTokens: 40, cacheReadTokens: 900, cacheWriteTokens: 250, requests: 1, toolCalls: 0 },
+      { inputTokens: 1300, outputTokens: 10, cacheReadTokens: 1150, cacheWriteTokens: 100, requests: 1, toolCalls: 0 },
+    ]);
     expect(result.usage).toEqual({
       inputTokens: 3500,
       outputTokens: 100,

@@ -156,6 +156,9 @@ describe("sessions export --format atif", () => {
     expect(glob).toEqual({ source_call_id: "call_glob", content: expect.any(String) });
     expect(read).toMatchObject({ source_call_id: "call_read", extra: { is_error: true } });
     expect(step.extra).toMatchObject({ stop_reason: "tool_use", failed_tool_calls: ["call_read"] });
+    // Each agent step carries its own request's tokens; the steps add up to final_metrics.
+    expect(step.metrics).toEqual({ prompt_tokens: 1000, completion_tokens: 50, cached_tokens: 600 });
+    expect(t.steps[2]!.metrics).toEqual({ prompt_tokens: 1200, completion_tokens: 10, cached_tokens: 0 });
     expect(result.totalCostUsd).not.toBeNull();
     expect(t.final_metrics).toEqual({
       total_prompt_tokens: 2200,
