@@ -212,8 +212,6 @@ export function spreadVariadic(argv: readonly string[], flags: Record<string, Co
 export const CLAUDE_ONLY_FLAGS: Record<string, string> = {
   "--settings":
     "put Ubiquity settings (permissions, hooks, env) in .ubiquity/settings.json, or options in a config file passed with --config",
-  "--strict-mcp-config":
-    "--mcp-config adds to the config's servers; to leave out the project's .mcp.json, pass --setting-sources user,local (it comes with the project source)",
   "--agent": 'define the agent under "agents" in a config file; the main agent takes its prompt from --system-prompt',
   "--effort": "set reasoning in the config (none, minimal, low, medium, high, xhigh, max)",
   "--debug": "set DEBUG=ubiquity* for the debug log, or pass --verbose",

@@ -44,7 +44,24 @@ export const mcpFlags: Record<string, RunFlag> = {
       "MCP servers from a .mcp.json-shaped file (or its JSON); repeatable (claude's --mcp-config a.json b.json works too)",
     // Claude's variadic form: a following JSON object or existing .json file is another config, a sentence is the prompt.
     variadic: (word) => word.trim().startsWith("{") || (word.endsWith(".json") && existsSync(word)),
-    apply: (o, v) => void (o.mcpServers = Object.assign({}, o.mcpServers, ...list(v).map(readMcpConfig))),
+    // Under --strict-mcp-config the files given here are the only servers: the config file's are left out too.
+    apply: (o, v, values) =>
+      void (o.mcpServers = Object.assign(
+        {},
+        values?.["strict-mcp-config"] ? {} : o.mcpServers,
+        ...list(v).map(readMcpConfig),
+      )),
+  },
+  "strict-mcp-config": {
+    type: "boolean",
+    group: "Tools and permissions",
+    claude: "--strict-mcp-config",
+    description:
+      "Start only the servers of --mcp-config: none from the config file, the project's .mcp.json or Claude Code plugins",
+    apply: (o, _v, values) => {
+      o.strictMcpConfig = true;
+      if (values?.["mcp-config"] === undefined) o.mcpServers = {};
+    },
   },
 };
 

@@ -125,13 +125,14 @@ export const mcpPlugin = definePlugin({
     });
 
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-      const { claudePlugins, cwd, trust } = context.options;
-      fromPlugins = pluginServers(
-        claudePlugins,
-        { cwd, trust },
-        (message) => warn(kernel, NAME, message),
-        (message) => warnOnce(kernel, NAME, message),
-      );
+      const { claudePlugins, cwd, trust, strictMcpConfig } = context.options;
+      if (!strictMcpConfig)
+        fromPlugins = pluginServers(
+          claudePlugins,
+          { cwd, trust },
+          (message) => warn(kernel, NAME, message),
+          (message) => warnOnce(kernel, NAME, message),
+        );
       const configured = { ...fromPlugins.servers, ...context.options.mcpServers } as Record<string, McpServerConfig>;
       if (Object.keys(configured).length === 0) return;
       // The MCP SDK costs ~250 ms to import: only runs that configure servers pay for it.

@@ -94,9 +94,24 @@ export type McpServerConfig = z.input<typeof McpServerSchema>;
 
 /** The MCP plugin's slice of the config schema. */
 export const mcpOptions = lazyOptions(
-  ["mcpServers", "trust", "claudePlugins", "onElicitation", "mcpToolSearch", "canUseTool", "maxContextTokens"],
+  [
+    "mcpServers",
+    "strictMcpConfig",
+    "trust",
+    "claudePlugins",
+    "onElicitation",
+    "mcpToolSearch",
+    "canUseTool",
+    "maxContextTokens",
+  ],
   () => ({
     mcpServers: z.record(z.string(), McpServerSchema).optional(),
+    strictMcpConfig: z
+      .boolean()
+      .optional()
+      .describe(
+        "Start only the servers of mcpServers: none from the project's .mcp.json or from Claude Code plugins (claude's --strict-mcp-config) [false]",
+      ),
     trust: settingsOptions.shape.trust,
     claudePlugins: ClaudePluginsOption,
     onElicitation: functionSchema<OnElicitation>("onElicitation")

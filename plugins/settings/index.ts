@@ -88,7 +88,7 @@ export const settingsPlugin = definePlugin({
         const path = settingsPath(source, cwd, home);
         apply(source, path, readSettingsFile(path));
         const mcpJson = join(cwd, ".mcp.json");
-        if (source === "project" && isProjectFileTrusted(options.trust, mcpJson))
+        if (source === "project" && !options.strictMcpConfig && isProjectFileTrusted(options.trust, mcpJson))
           mcpServers = readMcpJson(kernel, mcpJson);
       }
       stateOf(kernel).files = files;

@@ -15,7 +15,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects, requireDist, runCli } from "../helpers/project";
-import { scriptedProject as project } from "../helpers/scripted-project";
+import { SCRIPTED_CONFIG, scriptedProject as project } from "../helpers/scripted-project";
 
 afterAll(removeTempProjects);
 beforeAll(requireDist);
@@ -175,6 +175,32 @@ describe.concurrent("claude -p's flags as scripts write them", () => {
     expect(out.requests[0]!.system).toContain(join(p.dir, "b"));
   });
 
+  it("--strict-mcp-config: only the servers of --mcp-config start, not the project's .mcp.json nor the config file's", async () => {
+    const server = (marker: string) => ({ command: "sh", args: ["-c", `touch ${marker}`] });
+    const configured = `mcpServers: { configured: ${JSON.stringify(server("config-started"))} },`;
+    const p = project({
+      "ubiquity.config.ts": SCRIPTED_CONFIG.replace("marketPricing: false,", `marketPricing: false, ${configured}`),
+      ".mcp.json": JSON.stringify({ mcpServers: { project: server("project-started") } }),
+      "extra.json": JSON.stringify({ mcpServers: { flagged: server("flag-started") } }),
+    });
+    const names = (out: { messages: Record<string, unknown>[] }) => {
+      const init = out.messages.find((m) => m.type === "system" && m.subtype === "init") as {
+        extra?: { mcpServers?: { name: string }[] };
+      };
+      return (init.extra?.mcpServers ?? []).map((s) => s.name).sort();
+    };
+    const loose = await p.run(["-p", ...stream, "--trust", "--mcp-config", "extra.json", "hi"]);
+    expect(loose.code, loose.stderr).toBe(0);
+    expect(names(loose)).toEqual(["configured", "flagged", "project"]);
+    const strict = await p.run(["-p", ...stream, "--trust", "--strict-mcp-config", "--mcp-config", "extra.json", "hi"]);
+    expect(strict.code, strict.stderr).toBe(0);
+    expect(names(strict)).toEqual(["flagged"]);
+    // Alone, it starts none (claude's meaning: no other MCP configuration counts).
+    const none = await p.run(["-p", ...stream, "--trust", "--strict-mcp-config", "hi"]);
+    expect(none.code, none.stderr).toBe(0);
+    expect(names(none)).toEqual([]);
+  });
+
   it("--system-prompt-file and --append-system-prompt-file read their files; a missing file is exit 2 naming it", async () => {
     const p = project({ "base.txt": "You are a pirate.", "tail.txt": "Always answer in French." });
     const out = await p.run([
@@ -220,7 +246,6 @@ describe.concurrent("claude -p's flags as scripts write them", () => {
     const p = project();
     for (const [flag, fix] of [
       [["--settings", "s.json"], ".ubiquity/settings.json"],
-      [["--strict-mcp-config"], "--setting-sources user,local"],
       [["--debug"], "DEBUG=ubiquity*"],
     ] as const) {
       const out = await p.run(["-p", ...flag, "hi"]);

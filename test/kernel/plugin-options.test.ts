@@ -255,6 +255,7 @@ describe("the package entry's types", () => {
       sessionStore: { postgres: { connectionString: "postgresql://localhost/x" } },
       checkpoints: { dir: "x", maxSizeMb: 5 },
       mcpServers: { docs: { type: "http" as const, url: "https://example.test/mcp" } },
+      strictMcpConfig: true,
       onElicitation: () => ({ action: "decline" as const }),
       mcpToolSearch: 0.1,
       deferTools: ["TodoWrite"],

@@ -52,6 +52,28 @@ describe("Claude Code plugins: MCP servers", () => {
     }
   });
 
+  it("strictMcpConfig: a plugin's servers do not start, only those of mcpServers", async () => {
+    const cwd = realpathSync(temp("ubq-plugin-mcp-"));
+    const kernel = createKernel({
+      presets: [],
+      plugins: [mcp()],
+      cwd,
+      claudePlugins: [demoPlugin(realpathSync(temp("ubq-plugins-")))],
+      strictMcpConfig: true,
+      mcpServers: { own: { command: process.execPath, args: [EVERYTHING_BIN, "stdio", MARKER] } },
+    });
+    try {
+      await kernel.ready();
+      expect(
+        getMcpApi(kernel)!
+          .servers()
+          .map((s) => [s.name, s.status]),
+      ).toEqual([["own", "connected"]]);
+    } finally {
+      await kernel.dispose();
+    }
+  });
+
   it("${CLAUDE_PROJECT_DIR} in a plugin's server config stands for the project", async () => {
     const cwd = realpathSync(temp("ubq-plugin-mcp-"));
     const parent = realpathSync(temp("ubq-plugins-"));
