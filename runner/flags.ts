@@ -210,8 +210,6 @@ export function spreadVariadic(argv: readonly string[], flags: Record<string, Co
  * unknown-flag error for one of them says so rather than "unknown flag".
  */
 export const CLAUDE_ONLY_FLAGS: Record<string, string> = {
-  "--settings":
-    "put Ubiquity settings (permissions, hooks, env) in .ubiquity/settings.json, or options in a config file passed with --config",
   "--agent": 'define the agent under "agents" in a config file; the main agent takes its prompt from --system-prompt',
   "--effort": "set reasoning in the config (none, minimal, low, medium, high, xhigh, max)",
   "--debug": "set DEBUG=ubiquity* for the debug log, or pass --verbose",

@@ -53,7 +53,17 @@ export function readClaudeSettingsFile(
   home: string = homedir(),
 ): SettingsFile | undefined {
   const data = readJsonConfigFile(path, "Claude Code settings file");
-  if (data === undefined) return undefined;
+  return data === undefined ? undefined : claudeSettingsOf(data, path, report, root, home);
+}
+
+/** Claude Code settings already parsed from JSON (a file's, or `--settings`' inline JSON), as `readClaudeSettingsFile` reads them. */
+export function claudeSettingsOf(
+  data: unknown,
+  path: string,
+  report: (message: string) => void,
+  root: string,
+  home: string = homedir(),
+): SettingsFile {
   if (!isRecord(data))
     throw new ConfigError("the Claude Code settings file is not a JSON object; fix it or remove it", path);
   const ignored: string[] = [];

@@ -27,7 +27,7 @@ import { stateOf, type LoadedSettings } from "./api";
 import { settingsOptions, type SettingsOptions } from "./options";
 import { settingsProjectFiles } from "./project-files";
 import { compatPaths, warn, warnOnce } from "../_kits/sources/index";
-import { readClaudeSettingsFile } from "./claude";
+import { claudeSettingsOf, readClaudeSettingsFile } from "./claude";
 import { settingsFlags } from "./cli";
 
 export const NAME = "ubiquity:settings";
@@ -62,7 +62,7 @@ export const settingsPlugin = definePlugin({
         { cwd, home },
       );
       if (wanted.has("project") && options.compat === undefined) unreadClaudeSettings(kernel, cwd);
-      if (wanted.size === 0 && claude.length === 0) return options;
+      if (wanted.size === 0 && claude.length === 0 && options.settings === undefined) return options;
       const files: LoadedSettings[] = [];
       let mcpServers: Record<string, McpServerConfig> | undefined;
       const apply = (source: (typeof SETTING_SOURCES)[number], path: string, read: SettingsFile | undefined) => {
@@ -90,6 +90,18 @@ export const settingsPlugin = definePlugin({
         const mcpJson = join(cwd, ".mcp.json");
         if (source === "project" && !options.strictMcpConfig && isProjectFileTrusted(options.trust, mcpJson))
           mcpServers = readMcpJson(kernel, mcpJson);
+      }
+      // The caller's own settings (claude's --settings): above every file, and trusted as the user's are.
+      if (options.settings !== undefined) {
+        const inline = typeof options.settings === "object";
+        const path = inline ? "settings (the option's object)" : resolve(cwd, options.settings as string);
+        const data = inline ? options.settings : readJsonConfigFile(path, "settings file (the settings option)");
+        if (data === undefined) throw new ConfigError("the file the settings option names does not exist", path);
+        apply(
+          "user",
+          path,
+          claudeSettingsOf(data, path, (message) => warn(kernel, NAME, message), cwd, home),
+        );
       }
       stateOf(kernel).files = files;
       // A key only a plugin reads is filled only when that plugin is in the list (else it would be an unknown key).

@@ -6,8 +6,14 @@ import { CompatSchema, SourcesSchema } from "../_kits/sources/index";
 import { TrustPins } from "../../loader/index";
 
 /** The settings plugin's slice of the config schema. */
-export const settingsOptions = lazyOptions(["settingSources", "compat", "trust"], () => ({
+export const settingsOptions = lazyOptions(["settingSources", "settings", "compat", "trust"], () => ({
   settingSources: SourcesSchema.optional(),
+  settings: z
+    .union([z.string().min(1), z.record(z.string(), z.unknown())])
+    .optional()
+    .describe(
+      "Claude Code settings applied above every settings file (claude's --settings): a JSON file's path (from the cwd) or its contents, as the caller's own",
+    ),
   compat: CompatSchema.optional(),
   trust: z
     .union([z.boolean(), z.custom<TrustPins>(TrustPins.is, { message: "expected true, false or TrustPins" })])

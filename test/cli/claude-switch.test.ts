@@ -201,6 +201,46 @@ describe.concurrent("claude -p's flags as scripts write them", () => {
     expect(names(none)).toEqual([]);
   });
 
+  it("--settings: Claude Code settings from a file or inline JSON apply above the settings files", async () => {
+    const p = project({ "ci-settings.json": JSON.stringify({ permissions: { deny: ["Bash(echo:*)"] } }) });
+    const ran = (out: { messages: Record<string, unknown>[] }) =>
+      out.messages
+        .filter((m) => m.type === "tool_result")
+        .map((m) => (m as { output: { isError: boolean } }).output.isError === false);
+    // Without a rule, -p cannot ask: the call is refused.
+    const plain = await p.run(["-p", ...stream, "echo please"]);
+    expect(ran(plain)).toEqual([false]);
+    const allowed = await p.run([
+      "-p",
+      ...stream,
+      "--settings",
+      '{"permissions":{"allow":["Bash(echo:*)"]}}',
+      "echo please",
+    ]);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(ran(allowed)).toEqual([true]);
+    // A file's deny rule holds against an allow given on the command line.
+    const denied = await p.run([
+      "-p",
+      ...stream,
+      "--allowedTools",
+      "Bash(echo:*)",
+      "--settings",
+      "ci-settings.json",
+      "echo please",
+    ]);
+    expect(denied.code, denied.stderr).toBe(0);
+    expect(ran(denied)).toEqual([false]);
+    for (const [spec, said] of [
+      ["missing.json", "--settings missing.json: no such file"],
+      ["{not json", "--settings: not valid JSON"],
+    ]) {
+      const bad = await p.run(["-p", "--settings", spec!, "hi"]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain(said);
+    }
+  });
+
   it("--system-prompt-file and --append-system-prompt-file read their files; a missing file is exit 2 naming it", async () => {
     const p = project({ "base.txt": "You are a pirate.", "tail.txt": "Always answer in French." });
     const out = await p.run([
@@ -244,10 +284,7 @@ describe.concurrent("claude -p's flags as scripts write them", () => {
 
   it("a claude -p flag ubiquity does not take names the difference and the fix (exit 2)", async () => {
     const p = project();
-    for (const [flag, fix] of [
-      [["--settings", "s.json"], ".ubiquity/settings.json"],
-      [["--debug"], "DEBUG=ubiquity*"],
-    ] as const) {
+    for (const [flag, fix] of [[["--debug"], "DEBUG=ubiquity*"]] as const) {
       const out = await p.run(["-p", ...flag, "hi"]);
       expect(out.code).toBe(2);
       expect(out.stderr).toContain(`${flag[0]} is a claude -p flag ubiquity does not take`);

@@ -198,6 +198,7 @@ describe("the package entry's types", () => {
       plugins: [],
       disable: ["ubiquity:memory"],
       settingSources: ["user"],
+      settings: { permissions: { deny: ["Bash(rm:*)"] } },
       compat: ["claude", "codex"],
       trust: true,
       fallbackModel: "openai:gpt-5",
