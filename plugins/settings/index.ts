@@ -94,7 +94,7 @@ export const settingsPlugin = definePlugin({
       // The caller's own settings (claude's --settings): above every file, and trusted as the user's are.
       if (options.settings !== undefined) {
         const inline = typeof options.settings === "object";
-        const path = inline ? "settings (the option's object)" : resolve(cwd, options.settings as string);
+        const path = inline ? "the settings option" : resolve(cwd, options.settings as string);
         const data = inline ? options.settings : readJsonConfigFile(path, "settings file (the settings option)");
         if (data === undefined) throw new ConfigError("the file the settings option names does not exist", path);
         apply(

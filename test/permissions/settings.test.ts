@@ -198,6 +198,44 @@ describe("settings files", () => {
     ]);
   });
 
+  it("the settings option (claude's --settings): a file or an object, above every file, whole even where the folder is not trusted", async () => {
+    const local = { env: { A: "local" }, permissions: { deny: ["Bash(curl:*)"] } };
+    const own = { env: { A: "flag", B: "1" }, permissions: { deny: ["Bash(wget:*)"] } };
+    const { kernel, cwd, home } = kernelFor({ local }, { settingSources: ["local"], trust: false, settings: own });
+    expect(kernel.options.env).toEqual({ A: "flag", B: "1" });
+    expect(getSettingsApi(kernel).files.map((f) => [f.source, f.path])).toEqual([
+      ["local", join(cwd, ".ubiquity", "settings.local.json")],
+      ["user", "the settings option"],
+    ]);
+    // The rules join: the untrusted local file's deny stays, the caller's applies too.
+    const { results } = await runCalls(
+      [
+        { toolName: "Bash", input: { command: "curl -s example.com" } },
+        { toolName: "Bash", input: { command: "wget example.com" } },
+      ],
+      {
+        cwd,
+        tools: builtinTools(),
+        plugins: [settings({ home }), permissions()],
+        settingSources: ["local"],
+        trust: false,
+        settings: own,
+        permissionMode: "bypassPermissions",
+      },
+    );
+    expect(results.map((r) => r.output.content)).toEqual([
+      `Permission denied: the rule Bash(curl:*) in settings (local: ${join(cwd, ".ubiquity", "settings.local.json")}) forbids this (curl -s example.com).`,
+      "Permission denied: the rule Bash(wget:*) in settings (user: the settings option) forbids this (wget example.com).",
+    ]);
+    // A path is read from the cwd; one that does not exist stops the run naming it.
+    writeFileSync(join(cwd, "ci.json"), JSON.stringify(own));
+    const read = createKernel({ presets: [], plugins: [settings({ home })], cwd, settings: "ci.json" });
+    expect(read.options.env).toEqual({ A: "flag", B: "1" });
+    expect(() => createKernel({ presets: [], plugins: [settings({ home })], cwd, settings: "nope.json" })).toThrow(
+      /does not exist/,
+    );
+  });
+
   it("reads a trusted project's .mcp.json servers (options win a name); an untrusted one is not read", () => {
     const cwd = tempDir();
     writeFileSync(
