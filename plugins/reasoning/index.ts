@@ -12,6 +12,7 @@ import { REQUEST_STAGE, type ModelRequest, type RunContext, type TurnPrompt } fr
 import { definePlugin } from "../_kits/authoring/index";
 import { getReasoningApi } from "./api";
 import { reasoningOptions, type ReasoningLevel, type ReasoningSchedule } from "./options";
+import { reasoningFlags } from "./cli";
 
 export { getReasoningApi, type ReasoningApi } from "./api";
 export * from "./options";
@@ -38,6 +39,7 @@ export function levelFor(
 export const reasoningPlugin = definePlugin({
   name: NAME,
   options: reasoningOptions,
+  flags: reasoningFlags,
   runState: (): RunState => ({ phase: "plan" }),
   apply(kernel, context) {
     const stateOf = (run: RunContext): RunState => context.run(run);

@@ -241,6 +241,18 @@ describe.concurrent("claude -p's flags as scripts write them", () => {
     }
   });
 
+  it("--effort <level> sets the reasoning effort of every request; an unknown level is exit 2 naming the levels", async () => {
+    const p = project();
+    const out = await p.run(["-p", "--effort", "xhigh", "hi"]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.requests.map((r) => r.reasoning)).toEqual(["xhigh"]);
+    const plain = await p.run(["-p", "hi"]);
+    expect(plain.requests.map((r) => r.reasoning)).toEqual([undefined]);
+    const bad = await p.run(["-p", "--effort", "extreme", "hi"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--effort must be one of none, minimal, low, medium, high, xhigh, max");
+  });
+
   it("--system-prompt-file and --append-system-prompt-file read their files; a missing file is exit 2 naming it", async () => {
     const p = project({ "base.txt": "You are a pirate.", "tail.txt": "Always answer in French." });
     const out = await p.run([

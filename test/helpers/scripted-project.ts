@@ -27,6 +27,7 @@ export default {
       system: request.prompt.filter((m) => m.role === "system").map(textOf).join("\\n"),
       tools: (request.tools ?? []).map((t) => t.name),
       users,
+      reasoning: request.reasoning,
     }) + "\\n");
     // The last line of the last user message (piped input goes ahead of the prompt).
     const said = (users[users.length - 1] ?? "").split("\\n").pop();
@@ -48,6 +49,8 @@ export interface Logged {
   system: string;
   tools: string[];
   users: string[];
+  /** The AI SDK's reasoning call setting the request carried (the reasoning option), if any. */
+  reasoning?: string;
 }
 
 let counter = 0;
