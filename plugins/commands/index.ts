@@ -36,7 +36,7 @@ import {
 import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
 import { createCommandsApi } from "./api";
-import { commandsCommands } from "./cli";
+import { commandsCommands, commandsFlags } from "./cli";
 import { CommandError, expandCommand } from "./expand";
 import { commandFolder, commandRoots, loadCommands } from "./load";
 import { commandsOptions } from "./options";
@@ -62,6 +62,7 @@ export const commandsPlugin = definePlugin({
   name: NAME,
   options: commandsOptions,
   commands: commandsCommands,
+  flags: commandsFlags,
   projectFiles: (place: ProjectPlace) => [
     ...definitionProjectFiles(
       "commands",

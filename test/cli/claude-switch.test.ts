@@ -253,6 +253,22 @@ describe.concurrent("claude -p's flags as scripts write them", () => {
     expect(bad.stderr).toContain("--effort must be one of none, minimal, low, medium, high, xhigh, max");
   });
 
+  it("--plugin-dir loads a Claude Code plugin folder for the run: its commands answer to /plugin:command", async () => {
+    // anthropics/claude-code's feature-dev plugin, unmodified (test/fixtures/compat/plugins/feature-dev/SOURCE.md).
+    const plugin = join(import.meta.dirname, "..", "fixtures", "compat", "plugins", "feature-dev");
+    const p = project();
+    const out = await p.run(["-p", "--plugin-dir", plugin, "/feature-dev:feature-dev add a login page"]);
+    expect(out.code, out.stderr).toBe(0);
+    const said = out.requests[0]!.users.join("\n");
+    expect(said).toContain("# Feature Development");
+    expect(said).toContain("add a login page");
+    const without = await p.run(["-p", "/feature-dev:feature-dev add a login page"]);
+    expect(without.requests.flatMap((r) => r.users).join("\n")).not.toContain("# Feature Development");
+    const missing = await p.run(["-p", "--plugin-dir", "no-such-plugin", "hi"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("--plugin-dir no-such-plugin: no such folder");
+  });
+
   it("--system-prompt-file and --append-system-prompt-file read their files; a missing file is exit 2 naming it", async () => {
     const p = project({ "base.txt": "You are a pirate.", "tail.txt": "Always answer in French." });
     const out = await p.run([
