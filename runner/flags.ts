@@ -214,7 +214,6 @@ export const CLAUDE_ONLY_FLAGS: Record<string, string> = {
   "--debug": "set DEBUG=ubiquity* for the debug log, or pass --verbose",
   "-d": "set DEBUG=ubiquity* for the debug log, or pass --verbose",
   "--debug-file": "set DEBUG=ubiquity* and redirect standard error to the file",
-  "--permission-prompt-tool": "pass canUseTool from code (the SDK's summon), or run ubiquity acp in an editor",
   "--include-hook-events": "pass --verbose: hook activity is printed on standard error",
   "--betas": "set providerOptions in a config file",
   "--bare": 'pass --setting-sources "" (no settings files) and no config',

@@ -52,6 +52,19 @@ export const mcpFlags: Record<string, RunFlag> = {
         ...list(v).map(readMcpConfig),
       )),
   },
+  "permission-prompt-tool": {
+    type: "string",
+    value: "<mcp tool>",
+    group: "Tools and permissions",
+    claude: "--permission-prompt-tool",
+    description: "An MCP tool (mcp__<server>__<tool>) that answers the calls needing approval when no one can be asked",
+    apply: (o, v) => {
+      const name = String(v);
+      if (!/^mcp__.+__.+$/.test(name))
+        throw new UsageError(`--permission-prompt-tool ${name}: not an MCP tool's name (mcp__<server>__<tool>)`);
+      o.permissionPromptTool = name;
+    },
+  },
   "strict-mcp-config": {
     type: "boolean",
     group: "Tools and permissions",

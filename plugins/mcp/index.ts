@@ -18,6 +18,7 @@ import { mcpOptions } from "./options";
 import { getSettingsApi } from "../settings/api";
 import { warn, warnOnce } from "../_kits/sources/index";
 import { pluginServers } from "./plugin-servers";
+import { tapPermissionPromptTool } from "./permission-prompt";
 import type { McpResourceContents, McpResourceInfo, McpResourceTemplateInfo } from "./resources";
 import { McpResourceError } from "./resource-error";
 import type { McpFeatures } from "./features";
@@ -123,6 +124,8 @@ export const mcpPlugin = definePlugin({
         features ? features.resources.list(server) : server === undefined ? noResources() : noServers(server),
       readMcpResource: async (server, uri) => (features ? features.resources.read(server, uri) : noServers(server)),
     });
+
+    tapPermissionPromptTool(kernel, NAME, (run) => context.optionsOf(run).permissionPromptTool);
 
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
       const { claudePlugins, cwd, trust, strictMcpConfig } = context.options;

@@ -97,6 +97,7 @@ export const mcpOptions = lazyOptions(
   [
     "mcpServers",
     "strictMcpConfig",
+    "permissionPromptTool",
     "trust",
     "claudePlugins",
     "onElicitation",
@@ -111,6 +112,13 @@ export const mcpOptions = lazyOptions(
       .optional()
       .describe(
         "Start only the servers of mcpServers: none from the project's .mcp.json or from Claude Code plugins (claude's --strict-mcp-config) [false]",
+      ),
+    permissionPromptTool: z
+      .string()
+      .regex(/^mcp__.+__.+$/, "an MCP tool's name: mcp__<server>__<tool>")
+      .optional()
+      .describe(
+        'An MCP tool that answers the calls needing a decision when no one is asked (claude\'s --permission-prompt-tool): called with { tool_name, input, tool_use_id }, it answers {"behavior":"allow","updatedInput"?} or {"behavior":"deny","message"}; anything else denies',
       ),
     trust: settingsOptions.shape.trust,
     claudePlugins: ClaudePluginsOption,

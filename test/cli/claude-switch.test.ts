@@ -11,7 +11,7 @@
  *   `--allow-dangerously-skip-permissions` work; a claude-only flag's error names the fix;
  * - SIGTERM ends the run as Ctrl-C does: the result is printed, exit 143.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects, requireDist, runCli } from "../helpers/project";
@@ -267,6 +267,51 @@ describe.concurrent("claude -p's flags as scripts write them", () => {
     const missing = await p.run(["-p", "--plugin-dir", "no-such-plugin", "hi"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("--plugin-dir no-such-plugin: no such folder");
+  });
+
+  it("--permission-prompt-tool: an MCP tool decides the calls that need approval, in Claude Code's JSON; anything else denies", async () => {
+    const server = join(import.meta.dirname, "..", "mcp", "fixtures", "approver-server.mjs");
+    const p = project();
+    const log = join(p.dir, "approver.log");
+    const config = (mode: string) =>
+      JSON.stringify({ mcpServers: { approver: { command: process.execPath, args: [server, mode, log] } } });
+    const results = (out: { messages: Record<string, unknown>[] }) =>
+      out.messages
+        .filter((m) => m.type === "tool_result")
+        .map((m) => (m as { output: { content: string; isError: boolean } }).output);
+    const tool = ["--permission-prompt-tool", "mcp__approver__approve"];
+    // Allowed, with the input the tool rewrote: the command that ran is the tool's.
+    const allowed = await p.run(["-p", ...stream, "--mcp-config", config("echo"), ...tool, "echo please"]);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(results(allowed)).toEqual([
+      expect.objectContaining({ isError: false, content: expect.stringContaining("approved") }),
+    ]);
+    const asked = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(asked).toEqual([
+      { tool_name: "Bash", input: expect.objectContaining({ command: "echo hi" }), tool_use_id: expect.any(String) },
+    ]);
+    // Denied in the tool's words.
+    const denied = await p.run(["-p", ...stream, "--mcp-config", config("echo"), ...tool, "background please"]);
+    expect(results(denied)).toEqual([
+      expect.objectContaining({ isError: true, content: expect.stringContaining("approver: Bash is not on the list") }),
+    ]);
+    // An answer that is no decision, a failing tool, a tool that is not there: denied.
+    for (const [mode, said] of [
+      ["garbage", "answered neither"],
+      ["fail", "approver is down"],
+    ] as const) {
+      const out = await p.run(["-p", ...stream, "--mcp-config", config(mode), ...tool, "echo please"]);
+      expect(results(out)).toEqual([
+        expect.objectContaining({ isError: true, content: expect.stringContaining(said) }),
+      ]);
+    }
+    const missing = await p.run(["-p", ...stream, "--permission-prompt-tool", "mcp__nobody__approve", "echo please"]);
+    expect(results(missing)).toEqual([
+      expect.objectContaining({ isError: true, content: expect.stringContaining("is not available") }),
+    ]);
   });
 
   it("--system-prompt-file and --append-system-prompt-file read their files; a missing file is exit 2 naming it", async () => {

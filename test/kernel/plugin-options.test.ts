@@ -257,6 +257,7 @@ describe("the package entry's types", () => {
       checkpoints: { dir: "x", maxSizeMb: 5 },
       mcpServers: { docs: { type: "http" as const, url: "https://example.test/mcp" } },
       strictMcpConfig: true,
+      permissionPromptTool: "mcp__approver__approve",
       onElicitation: () => ({ action: "decline" as const }),
       mcpToolSearch: 0.1,
       deferTools: ["TodoWrite"],
