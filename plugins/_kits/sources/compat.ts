@@ -24,7 +24,7 @@ export type CompatTool = (typeof COMPAT_TOOLS)[number];
 export const CompatSchema = z
   .array(z.enum(COMPAT_TOOLS))
   .describe(
-    'Read other tools\' files too: "claude" (CLAUDE.md, CLAUDE.local.md, .claude/{settings,skills,agents,commands}, ~/.claude/…), "codex" (AGENTS.md or AGENTS.override.md, .agents/skills, ~/.codex/AGENTS.md). Each plugin reads them from its own sources (memorySources, skillSources, agentSources, commandSources, settingSources), or from all three when that option is unset [[]]',
+    'Read other tools\' files too: "claude" (CLAUDE.md, CLAUDE.local.md, .claude/{settings,skills,agents,commands}, ~/.claude/…), "codex" (AGENTS.md or AGENTS.override.md, .agents/skills, .codex/config.toml, ~/.codex/…). Each plugin reads them from its own sources (memorySources, skillSources, agentSources, commandSources, settingSources), or from all three when that option is unset [[]]',
   );
 
 /** What a plugin reads of another tool's files. */
@@ -75,7 +75,9 @@ export const COMPAT_PLACES: Readonly<Record<CompatKind, readonly CompatPlace[]>>
   commands: [place("claude", "user", ".claude", "commands"), place("claude", "project", ".claude", "commands")],
   settings: [
     place("claude", "user", ".claude", "settings.json"),
+    place("codex", "user", ".codex", "config.toml"),
     place("claude", "project", ".claude", "settings.json"),
+    place("codex", "project", ".codex", "config.toml"),
     place("claude", "local", ".claude", "settings.local.json"),
   ],
 };
