@@ -58,11 +58,13 @@ export class CodexFiles {
     if (!config) return;
     this.tightenings.push(config.tightening);
     apply(source, path, config.settings);
-    if (source === "user" || isProjectFileTrusted(this.trust, path)) this.trusted.push(config);
-    else if (Object.keys(config.servers).length)
+    if (source !== "user" && !isProjectFileTrusted(this.trust, path)) {
       this.kernel.logger.debug(
         `[${NAME}] ${path}: not trusted (its folder is not, or it changed since it was approved); its MCP servers do not start`,
       );
+      return;
+    }
+    this.trusted.push(config);
     stateOf(this.kernel).mcpFailures.push(...config.failed.map((f) => ({ ...f, error: `${f.error} (in ${path})` })));
     for (const { name, error } of config.failed)
       warn(this.kernel, NAME, `${path}: MCP server "${name}" was not started: ${error}`);
