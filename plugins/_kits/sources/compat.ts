@@ -72,7 +72,12 @@ export const COMPAT_PLACES: Readonly<Record<CompatKind, readonly CompatPlace[]>>
     place("codex", "project", ".agents", "skills"),
   ],
   agents: [place("claude", "user", ".claude", "agents"), place("claude", "project", ".claude", "agents")],
-  commands: [place("claude", "user", ".claude", "commands"), place("claude", "project", ".claude", "commands")],
+  commands: [
+    place("claude", "user", ".claude", "commands"),
+    // Codex's custom prompts, `/prompts:<name>`: the user's only (Codex reads no project prompts).
+    place("codex", "user", ".codex", "prompts"),
+    place("claude", "project", ".claude", "commands"),
+  ],
   settings: [
     place("claude", "user", ".claude", "settings.json"),
     place("codex", "user", ".codex", "config.toml"),
