@@ -5,11 +5,10 @@
  * written by the tests (the public user configs seen carry no licence). One real run starts
  * server-everything over stdio from a user config.toml.
  */
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createKernel, summon, type Options } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import mcp from "ubiquity/plugins/mcp";
@@ -19,18 +18,12 @@ import sandbox from "ubiquity/plugins/sandbox";
 import settings from "ubiquity/plugins/settings";
 import { digestsOf, findFilesToPin, TrustPins } from "../../loader/index";
 import { collect, ofType, resultOf } from "../helpers/collect";
+import { tempDirs } from "../helpers/temp-dirs";
 import { EVERYTHING_BIN, MARKER, expectNoServerLeftAfterEachTest } from "../mcp/helpers";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/compat/codex-config/", import.meta.url));
-const made: string[] = [];
-const temp = (prefix: string) => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const temps = tempDirs();
+const temp = (prefix: string) => realpathSync(temps(prefix));
 afterEach(() => {
   delete process.env.MURMUR_API_TOKEN;
 });

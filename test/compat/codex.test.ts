@@ -3,57 +3,35 @@
  * real public files (test/fixtures/compat, see SOURCE.md there): GitoxideLabs/GixPython's
  * AGENTS.override.md and openai/codex's AGENTS.md.
  */
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { cpSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { summon, type Options } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import settingsPlugin from "ubiquity/plugins/settings";
 import permissionsPlugin from "ubiquity/plugins/permissions";
 import memoryPlugin from "ubiquity/plugins/memory";
 import { collect, resultOf } from "../helpers/collect";
+import { tempDirs } from "../helpers/temp-dirs";
+import { tempHome, writeTree } from "../helpers/temp-home";
 import { digestsOf, findFilesToPin, TrustPins } from "../../loader/index";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/compat/", import.meta.url));
 const OVERRIDE_TEXT = "Read [agents.md](agents.md) and follow its repository-wide instructions";
 const AGENTS_TEXT = "TUI bottom pane (state machines)";
-const made: string[] = [];
-const temp = (prefix: string) => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
-};
-
-// The user's own ~/.codex must not leak into these runs: HOME is an empty folder.
-let savedHome: string | undefined;
-let home: string;
-beforeAll(() => {
-  savedHome = process.env.HOME;
-  home = temp("ubq-codex-home-");
-  process.env.HOME = home;
-});
-afterAll(() => {
-  process.env.HOME = savedHome;
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
-/** Write `files` (path → content) under `dir`. */
-function write(dir: string, files: Record<string, string>): string {
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), content);
-  }
-  return dir;
-}
+const temps = tempDirs();
+const temp = (prefix: string) => realpathSync(temps(prefix));
+// The user's own ~/.codex must not leak into these runs: HOME is an empty folder for each test.
+const home = tempHome();
 
 /** A project holding openai/codex's AGENTS.md and, when asked, GixPython's AGENTS.override.md beside it. */
 function project(withOverride: boolean, files: Record<string, string> = {}): string {
   const dir = temp("ubq-codex-");
   cpSync(join(FIXTURES, "codex", "AGENTS.md"), join(dir, "AGENTS.md"));
   if (withOverride) cpSync(join(FIXTURES, "codex-override", "AGENTS.override.md"), join(dir, "AGENTS.override.md"));
-  return write(dir, files);
+  writeTree(dir, files);
+  return dir;
 }
 
 async function systemOf(cwd: string, options: Options = {}) {
@@ -107,17 +85,13 @@ describe("AGENTS.override.md", () => {
   });
 
   it("~/.codex/AGENTS.override.md replaces ~/.codex/AGENTS.md unless it is blank", async () => {
-    write(home, { ".codex/AGENTS.md": "User rule USER-AGENTS-MARKER.\n", ".codex/AGENTS.override.md": " \n\n" });
-    try {
-      const blank = await systemOf(temp("ubq-codex-empty-"));
-      expect(blank.system).toContain("USER-AGENTS-MARKER");
-      write(home, { ".codex/AGENTS.override.md": "User override USER-OVERRIDE-MARKER.\n" });
-      const set = await systemOf(temp("ubq-codex-empty-"));
-      expect(set.system).toContain("USER-OVERRIDE-MARKER");
-      expect(set.system).not.toContain("USER-AGENTS-MARKER");
-    } finally {
-      rmSync(join(home, ".codex"), { recursive: true, force: true });
-    }
+    writeTree(home(), { ".codex/AGENTS.md": "User rule USER-AGENTS-MARKER.\n", ".codex/AGENTS.override.md": " \n\n" });
+    const blank = await systemOf(temp("ubq-codex-empty-"));
+    expect(blank.system).toContain("USER-AGENTS-MARKER");
+    writeTree(home(), { ".codex/AGENTS.override.md": "User override USER-OVERRIDE-MARKER.\n" });
+    const set = await systemOf(temp("ubq-codex-empty-"));
+    expect(set.system).toContain("USER-OVERRIDE-MARKER");
+    expect(set.system).not.toContain("USER-AGENTS-MARKER");
   });
 
   it("is not read without compat: codex, nor in an untrusted folder", async () => {
@@ -131,9 +105,9 @@ describe("AGENTS.override.md", () => {
   it("under approved digests: a changed override is not read, and the AGENTS.md it replaces is not read instead", async () => {
     const dir = project(true);
     const plugins = [settingsPlugin(), memoryPlugin()];
-    const pinned = findFilesToPin(dir, home, plugins).map((f) => f.path);
+    const pinned = findFilesToPin(dir, home(), plugins).map((f) => f.path);
     expect(pinned).toContain(join(dir, "AGENTS.override.md"));
-    const approved = new TrustPins(digestsOf(findFilesToPin(dir, home, plugins)), home);
+    const approved = new TrustPins(digestsOf(findFilesToPin(dir, home(), plugins)), home());
     expect((await systemOf(dir, { trust: approved })).system).toContain(OVERRIDE_TEXT);
     writeFileSync(join(dir, "AGENTS.override.md"), "Changed after approval: CHANGED-OVERRIDE-MARKER.\n");
     const after = await systemOf(dir, { trust: approved });
