@@ -40,6 +40,7 @@ import { commandsCommands, commandsFlags } from "./cli";
 import { CommandError, expandCommand } from "./expand";
 import { commandFolder, commandRoots, loadCommands } from "./load";
 import { commandsOptions } from "./options";
+import { loadCodexPrompts } from "./codex-prompts";
 
 export { getCommandsApi, type CommandsApi } from "./api";
 export { commandFolder, loadCommands, commandRoots, toolRules } from "./load";
@@ -99,14 +100,19 @@ export const commandsPlugin = definePlugin({
         (source) => commandFolder(source, cwd, place.home),
         skipped,
       );
-      const compatRoots = permittedCompatPaths("commands", { compat, sources: wanted, trust }, place, skipped);
+      const compatFound = permittedCompatPaths("commands", { compat, sources: wanted, trust }, place, skipped);
+      // Codex's prompts folder holds prompts, not Claude Code command files: they are read and expanded Codex's way.
+      const compatRoots = compatFound.filter((p) => p.tool !== "codex");
+      const codexPrompts = compatFound.filter((p) => p.tool === "codex");
       const plugins = readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message));
-      if (!commands?.length && !commandSources?.length && !compatRoots.length && !plugins.length) return;
+      if (!commands?.length && !commandSources?.length && !compatFound.length && !plugins.length) return;
       const roots = commandRoots({ commands, commandSources, compatRoots }, place);
       for (const plugin of plugins)
         for (const dir of plugin.commandDirs)
           roots.push({ path: dir, source: "plugin", plugin: { name: plugin.name, root: plugin.root } });
-      api.load(await loadCommands(roots, report));
+      const prompts = (await Promise.all(codexPrompts.map((p) => loadCodexPrompts(p.path, report)))).flat();
+      // Weakest first: a command file of ours named prompts:x (prompts/x.md) wins the name.
+      api.load([...prompts, ...(await loadCommands(roots, report))]);
     });
 
     // Before the other taps (UserPromptSubmit hooks, todos): they see the prompt the model will get.

@@ -9,3 +9,5 @@ export {
   type McpConfigEntries,
   type McpServerProblem,
 } from "./config";
+export { McpServerSchema, type McpServerConfig } from "./options";
+export { mcpToolName } from "./names";

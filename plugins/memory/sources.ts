@@ -3,9 +3,10 @@
  * `memory` files; project and local walk from the filesystem root down to the cwd, so the
  * nearest file has the last word.
  */
+import { closeSync, lstatSync, openSync, readSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { absolutePath } from "../../src/index";
-import { compatPaths, orderedSources } from "../_kits/sources/index";
+import { chooseAlternatives, type CompatPath, compatPaths, orderedSources } from "../_kits/sources/index";
 
 /** Where a memory file came from: a source, or the `memory` option. */
 export type MemorySource = "user" | "project" | "local" | "memory";
@@ -22,6 +23,32 @@ export interface MemoryCandidate {
    * Undefined for `memory` entries, which the caller named.
    */
   folder?: string;
+}
+
+/** How much of a user override is read to tell whether it is blank. */
+const OVERRIDE_PEEK_BYTES = 64 * 1024;
+
+/**
+ * Whether an override (`AGENTS.override.md`) is there to be read in place of its sibling, as Codex
+ * decides: in a project folder when it exists (a file or a link: an empty one hides AGENTS.md);
+ * in the home folder when it holds more than white space.
+ */
+export function overridePresent(path: CompatPath): boolean {
+  try {
+    const stats = lstatSync(path.path);
+    if (path.source !== "user") return stats.isFile() || stats.isSymbolicLink();
+    if (!statSync(path.path).isFile()) return false; // never open a FIFO or a device
+    const fd = openSync(path.path, "r");
+    try {
+      const buffer = Buffer.alloc(OVERRIDE_PEEK_BYTES);
+      const read = readSync(fd, buffer, 0, buffer.length, 0);
+      return buffer.subarray(0, read).toString("utf8").trim() !== "";
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
 }
 
 /** The folders from the filesystem root down to `cwd`. */
@@ -54,10 +81,13 @@ export function memoryCandidates(
   const theirs = new Set(options.compat?.length ? orderedSources(options.compatSources) : []);
   const compat = (source: "user" | "project" | "local", folders: string[]) =>
     theirs.has(source)
-      ? compatPaths(
-          "memory",
-          { compat: options.compat, sources: [source] },
-          { cwd: place.cwd, home: place.home, folders },
+      ? chooseAlternatives(
+          compatPaths(
+            "memory",
+            { compat: options.compat, sources: [source] },
+            { cwd: place.cwd, home: place.home, folders },
+          ),
+          overridePresent,
         ).map((p) => ({ path: p.path, source, folder: p.folder }))
       : [];
   out.push(...compat("user", []));

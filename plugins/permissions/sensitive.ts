@@ -192,6 +192,8 @@ const FILES = new Set([
   "claude.md",
   "claude.local.md",
   "agents.md",
+  // Codex reads it in place of AGENTS.md in the same folder.
+  "agents.override.md",
   "gemini.md",
   ".cursorrules",
   ".windsurfrules",

@@ -29,6 +29,7 @@ import { settingsProjectFiles } from "./project-files";
 import { compatPaths, warn, warnOnce } from "../_kits/sources/index";
 import { claudeSettingsOf, readClaudeSettingsFile } from "./claude";
 import { settingsFlags } from "./cli";
+import { CodexFiles } from "./codex-files";
 
 export const NAME = "ubiquity:settings";
 
@@ -64,6 +65,8 @@ export const settingsPlugin = definePlugin({
       if (wanted.has("project") && options.compat === undefined) unreadClaudeSettings(kernel, cwd);
       if (wanted.size === 0 && claude.length === 0 && options.settings === undefined) return options;
       const files: LoadedSettings[] = [];
+      const codex = new CodexFiles(kernel, options.trust);
+      stateOf(kernel).mcpFailures = [];
       let mcpServers: Record<string, McpServerConfig> | undefined;
       const apply = (source: (typeof SETTING_SOURCES)[number], path: string, read: SettingsFile | undefined) => {
         if (!read) return;
@@ -78,12 +81,15 @@ export const settingsPlugin = definePlugin({
         files.push({ source, path, settings });
       };
       for (const source of SETTING_SOURCES) {
-        for (const other of claude.filter((c) => c.source === source))
-          apply(
-            source,
-            other.path,
-            readClaudeSettingsFile(other.path, (message) => warn(kernel, NAME, message), cwd, home),
-          );
+        for (const other of claude.filter((c) => c.source === source)) {
+          if (other.tool === "codex") codex.read(source, other.path, apply);
+          else
+            apply(
+              source,
+              other.path,
+              readClaudeSettingsFile(other.path, (message) => warn(kernel, NAME, message), cwd, home),
+            );
+        }
         if (!wanted.has(source)) continue;
         const path = settingsPath(source, cwd, home);
         apply(source, path, readSettingsFile(path));
@@ -114,7 +120,7 @@ export const settingsPlugin = definePlugin({
       if (mcpServers) mcpServers = startable(kernel, mcpServers, files);
       noBypass(kernel, merged, files);
       if (mcpServers && declared("mcpServers")) merged.mcpServers = { ...mcpServers, ...options.mcpServers };
-      return merged;
+      return codex.fill(merged, options, declared);
     });
   },
 });
@@ -217,7 +223,7 @@ function readMcpJson(kernel: Kernel, path: string): Record<string, McpServerConf
   for (const message of entries.warnings) warn(kernel, NAME, `${path}: ${message}`);
   for (const { name, error } of entries.failed)
     warn(kernel, NAME, `${path}: MCP server "${name}" was not started: ${error}`);
-  stateOf(kernel).mcpFailures = entries.failed.map((f) => ({ ...f, error: `${f.error} (in ${path})` }));
+  stateOf(kernel).mcpFailures.push(...entries.failed.map((f) => ({ ...f, error: `${f.error} (in ${path})` })));
   return entries.servers;
 }
 

@@ -2,7 +2,9 @@
  * What the settings plugin would apply from a folder of its own: `.ubiquity/settings.json`,
  * `.ubiquity/settings.local.json` and the servers of `.mcp.json`, described for the trust question.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parse } from "smol-toml";
 import type { ProjectFile, ProjectPlace } from "../../loader/index";
 import { pathExists, peekJsonOrYaml, printable } from "../../loader/index";
 import { settingsPath } from "./read";
@@ -20,7 +22,7 @@ export function settingsProjectFiles({ cwd }: ProjectPlace): ProjectFile[] {
       out.push({
         path: other.path,
         kind: "settings",
-        effect: `${describeSettings(other.path)} (with compat: ["${other.tool}"])`,
+        effect: `${other.tool === "codex" ? describeCodexConfig(other.path) : describeSettings(other.path)} (with compat: ["${other.tool}"])`,
       });
   }
   const mcp = join(cwd, ".mcp.json");
@@ -61,6 +63,28 @@ function describeSettings(file: string): string {
     );
   if (data.model) parts.push(`sets model ${printable(data.model)}`);
   return parts.length ? parts.join(", ") : "settings (its deny and ask rules apply anyway)";
+}
+
+/** What a Codex config.toml would do: the servers it starts, the model it sets. */
+function describeCodexConfig(file: string): string {
+  let data: Record<string, unknown>;
+  try {
+    data = parse(readFileSync(file, "utf8"));
+  } catch {
+    return "Codex settings (unreadable: the run will stop on it)";
+  }
+  const servers = data.mcp_servers && typeof data.mcp_servers === "object" ? Object.entries(data.mcp_servers) : [];
+  const names = servers.filter(([, s]) => (s as { enabled?: unknown })?.enabled !== false).map(([n]) => n);
+  const parts: string[] = [];
+  if (names.length)
+    parts.push(
+      `starts MCP server${names.length === 1 ? "" : "s"} ${names
+        .slice(0, 5)
+        .map((n) => printable(n, 30))
+        .join(", ")}${names.length > 5 ? ", …" : ""}`,
+    );
+  if (typeof data.model === "string") parts.push(`sets model ${printable(data.model)}`);
+  return parts.length ? parts.join(", ") : "Codex settings (its approval and sandbox modes only tighten)";
 }
 
 function describeMcp(file: string): string {

@@ -24,7 +24,7 @@ export type CompatTool = (typeof COMPAT_TOOLS)[number];
 export const CompatSchema = z
   .array(z.enum(COMPAT_TOOLS))
   .describe(
-    'Read other tools\' files too: "claude" (CLAUDE.md, CLAUDE.local.md, .claude/{settings,skills,agents,commands}, ~/.claude/…), "codex" (AGENTS.md, .agents/skills, ~/.codex/AGENTS.md). Each plugin reads them from its own sources (memorySources, skillSources, agentSources, commandSources, settingSources), or from all three when that option is unset [[]]',
+    'Read other tools\' files too: "claude" (CLAUDE.md, CLAUDE.local.md, .claude/{settings,skills,agents,commands}, ~/.claude/…), "codex" (AGENTS.md or AGENTS.override.md, .agents/skills, .codex/config.toml, ~/.codex/…). Each plugin reads them from its own sources (memorySources, skillSources, agentSources, commandSources, settingSources), or from all three when that option is unset [[]]',
   );
 
 /** What a plugin reads of another tool's files. */
@@ -36,9 +36,18 @@ interface CompatPlace {
   source: Source;
   /** Path parts under the home folder (user) or under each project folder (project, local). */
   parts: readonly string[];
+  /**
+   * The file this one is read in place of, in the same folder: Codex reads `AGENTS.override.md`
+   * instead of `AGENTS.md` (see `chooseAlternatives`).
+   */
+  insteadOf?: string;
 }
 
 const place = (tool: CompatTool, source: Source, ...parts: string[]): CompatPlace => ({ tool, source, parts });
+const override = (tool: CompatTool, source: Source, insteadOf: string, ...parts: string[]): CompatPlace => ({
+  ...place(tool, source, ...parts),
+  insteadOf,
+});
 
 /**
  * Every file and folder read under `compat`, weakest first within a source. Memory files of the
@@ -48,9 +57,11 @@ const place = (tool: CompatTool, source: Source, ...parts: string[]): CompatPlac
 export const COMPAT_PLACES: Readonly<Record<CompatKind, readonly CompatPlace[]>> = {
   memory: [
     place("claude", "user", ".claude", "CLAUDE.md"),
+    override("codex", "user", "AGENTS.md", ".codex", "AGENTS.override.md"),
     place("codex", "user", ".codex", "AGENTS.md"),
     place("claude", "project", "CLAUDE.md"),
     place("claude", "project", ".claude", "CLAUDE.md"),
+    override("codex", "project", "AGENTS.md", "AGENTS.override.md"),
     place("codex", "project", "AGENTS.md"),
     place("claude", "local", "CLAUDE.local.md"),
   ],
@@ -61,10 +72,17 @@ export const COMPAT_PLACES: Readonly<Record<CompatKind, readonly CompatPlace[]>>
     place("codex", "project", ".agents", "skills"),
   ],
   agents: [place("claude", "user", ".claude", "agents"), place("claude", "project", ".claude", "agents")],
-  commands: [place("claude", "user", ".claude", "commands"), place("claude", "project", ".claude", "commands")],
+  commands: [
+    place("claude", "user", ".claude", "commands"),
+    // Codex's custom prompts, `/prompts:<name>`: the user's only (Codex reads no project prompts).
+    place("codex", "user", ".codex", "prompts"),
+    place("claude", "project", ".claude", "commands"),
+  ],
   settings: [
     place("claude", "user", ".claude", "settings.json"),
+    place("codex", "user", ".codex", "config.toml"),
     place("claude", "project", ".claude", "settings.json"),
+    place("codex", "project", ".codex", "config.toml"),
     place("claude", "local", ".claude", "settings.local.json"),
   ],
 };
@@ -76,6 +94,8 @@ export interface CompatPath {
   tool: CompatTool;
   /** The folder it belongs to (home, or the project folder it was found in). */
   folder: string;
+  /** The file of the same folder it is read in place of, when it is there (`AGENTS.override.md`). */
+  insteadOf?: string;
 }
 
 /**
@@ -103,11 +123,28 @@ export function compatPaths(
     for (const folder of folders) {
       for (const p of COMPAT_PLACES[kind]) {
         if (p.source === source && tools.has(p.tool))
-          out.push({ path: join(folder, ...p.parts), source, tool: p.tool, folder });
+          out.push({
+            path: join(folder, ...p.parts),
+            source,
+            tool: p.tool,
+            folder,
+            ...(p.insteadOf ? { insteadOf: join(folder, ...p.parts.slice(0, -1), p.insteadOf) } : {}),
+          });
       }
     }
   }
   return out;
+}
+
+/**
+ * One file of each set of alternatives, as Codex picks them: an override (`AGENTS.override.md`)
+ * that is `present` is read and the file it replaces is not; an absent one is dropped. Codex
+ * takes the override when it exists in a project folder and when it is not blank in its home
+ * folder: `present` says which (see memory's `overridePresent`).
+ */
+export function chooseAlternatives<T extends CompatPath>(paths: readonly T[], present: (path: T) => boolean): T[] {
+  const replaced = new Set(paths.filter((p) => p.insteadOf && present(p)).map((p) => p.insteadOf));
+  return paths.filter((p) => (p.insteadOf ? replaced.has(p.insteadOf) : !replaced.has(p.path)));
 }
 
 /**

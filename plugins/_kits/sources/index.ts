@@ -31,6 +31,7 @@ export {
   compatProjectPaths,
   definitionProjectFiles,
   permittedCompatPaths,
+  chooseAlternatives,
   type CompatTool,
   type CompatKind,
   type CompatPath,

@@ -1,0 +1,103 @@
+/**
+ * Applying Codex's config files to a run (see ./codex for what is read). Decided here:
+ * - the user's `~/.codex/config.toml` is the user's own, as `~/.claude/settings.json` is: its MCP
+ *   servers start and its model and reasoning apply; a project's `.codex/config.toml` does so only
+ *   while trusted (under approved digests, only while unchanged) — it names programs to run;
+ * - neither file ever loosens: `approval_policy` and `sandbox_mode` apply only where stricter than
+ *   the run's mode (from an untrusted file too: they only take power away), `disabled_tools` are
+ *   deny rules (which always apply), and nothing widens the sandbox or turns it off;
+ * - explicit options win, and `.mcp.json` and the options' own servers win a server's name.
+ */
+import type { Kernel } from "../../src/index";
+import { isProjectFileTrusted, type ProjectTrust } from "../../loader/index";
+import type { McpServerConfig } from "../mcp/api";
+import type { PermissionMode } from "../permissions/api";
+import type { SandboxOption } from "../sandbox/api";
+import { warn } from "../_kits/sources/index";
+import { type CodexConfig, type CodexTightening, readCodexConfigFile } from "./codex";
+import { stateOf } from "./api";
+import type { SettingSource, SettingsFile } from "./schema";
+
+const NAME = "ubiquity:settings";
+
+/** Strictness of a mode: a Codex file may move the run only up this scale. */
+const STRICTNESS: Record<PermissionMode, number> = {
+  bypassPermissions: 0,
+  acceptEdits: 1,
+  auto: 1,
+  default: 2,
+  dontAsk: 3,
+  plan: 4,
+};
+
+/** The options a Codex file can fill. */
+interface CodexFilled {
+  permissionMode?: PermissionMode;
+  sandbox?: SandboxOption;
+  reasoning?: string;
+  mcpServers?: Record<string, McpServerConfig>;
+  /** Only the caller's servers start (claude's --strict-mcp-config): none from a Codex file. */
+  strictMcpConfig?: boolean;
+}
+
+/** Collects the Codex files of a run, then fills the merged options from them. */
+export class CodexFiles {
+  private readonly tightenings: CodexTightening[] = [];
+  private readonly trusted: CodexConfig[] = [];
+
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly trust: ProjectTrust | undefined,
+  ) {}
+
+  /** Read one file; its settings part (model, deny rules) goes through `apply`, as a settings file's does. */
+  read(
+    source: SettingSource,
+    path: string,
+    apply: (source: SettingSource, path: string, settings: SettingsFile) => void,
+  ): void {
+    const config = readCodexConfigFile(path, (message) => warn(this.kernel, NAME, message));
+    if (!config) return;
+    this.tightenings.push(config.tightening);
+    apply(source, path, config.settings);
+    if (source !== "user" && !isProjectFileTrusted(this.trust, path)) {
+      this.kernel.logger.debug(
+        `[${NAME}] ${path}: not trusted (its folder is not, or it changed since it was approved); its MCP servers do not start`,
+      );
+      return;
+    }
+    this.trusted.push(config);
+    stateOf(this.kernel).mcpFailures.push(...config.failed.map((f) => ({ ...f, error: `${f.error} (in ${path})` })));
+    for (const { name, error } of config.failed)
+      warn(this.kernel, NAME, `${path}: MCP server "${name}" was not started: ${error}`);
+  }
+
+  /** Fill `merged` (the options after the settings files) from the files read; `given` are the caller's options. */
+  fill<T extends CodexFilled>(merged: T, given: CodexFilled, declared: (key: string) => boolean): T {
+    if (!this.tightenings.length) return merged;
+    const out = { ...merged };
+    const strictest = this.tightenings
+      .filter((t) => t.mode)
+      .sort((a, b) => STRICTNESS[b.mode!] - STRICTNESS[a.mode!])[0];
+    const current = out.permissionMode ?? "default";
+    if (strictest?.mode && given.permissionMode === undefined && declared("permissionMode"))
+      if (STRICTNESS[strictest.mode] > STRICTNESS[current]) {
+        out.permissionMode = strictest.mode;
+        this.kernel.logger.debug(`[${NAME}] ${strictest.path}: the run is judged in ${strictest.mode} mode`);
+      }
+    // The sandbox is on unless something turned it off; a trusted Codex file that wants it turns it back on.
+    const off = out.sandbox === false || (typeof out.sandbox === "object" && out.sandbox.enabled === false);
+    const wants = this.trusted.some((c) => c.tightening.sandbox);
+    if (off && wants && given.sandbox === undefined && declared("sandbox"))
+      out.sandbox = typeof out.sandbox === "object" ? { ...out.sandbox, enabled: true } : true;
+    const reasoning = this.trusted
+      .map((c) => c.reasoning)
+      .filter((r) => r !== undefined)
+      .at(-1);
+    if (reasoning && given.reasoning === undefined && declared("reasoning")) out.reasoning = reasoning;
+    const servers = Object.assign({}, ...this.trusted.map((c) => c.servers)) as Record<string, McpServerConfig>;
+    if (Object.keys(servers).length && declared("mcpServers") && !given.strictMcpConfig)
+      out.mcpServers = { ...servers, ...(out.mcpServers ?? {}) };
+    return out;
+  }
+}

@@ -1,0 +1,270 @@
+/**
+ * Codex's `config.toml` (`~/.codex/config.toml`, and a project's `.codex/config.toml`) under
+ * `compat: ["codex"]`, read into what Ubiquity has: `[mcp_servers.<name>]` (stdio and streamable
+ * HTTP), `model` (an OpenAI model, as Codex's default provider), `model_reasoning_effort`, and
+ * `approval_policy` / `sandbox_mode` — these two only ever tighten (see `CodexTightening`).
+ * Everything else is reported once per file and ignored, never fatal. Fail closed: a file that is
+ * not TOML stops the run naming the file; a server entry that cannot be used fails only itself.
+ */
+import { parse, TomlError } from "smol-toml";
+import { ConfigError } from "../../src/index";
+import { readRegularFileSync } from "../../loader/index";
+import { McpServerSchema, mcpToolName, type McpServerConfig, type McpServerProblem } from "../mcp/api";
+import { isProviderKey } from "../model/api";
+import type { PermissionMode } from "../permissions/api";
+import { REASONING_LEVELS } from "../reasoning/api";
+import { MAX_SETTINGS_BYTES } from "./read";
+import type { SettingsFile } from "./schema";
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
+const isStringMap = (v: unknown): v is Record<string, string> =>
+  isRecord(v) && Object.values(v).every((s) => typeof s === "string");
+
+/**
+ * What a Codex file asks that only takes power away, applied whether or not the file is trusted
+ * and only where it is stricter than what the run has: `approval_policy = "never"` is `dontAsk`
+ * (nothing asks; what would ask is denied), `sandbox_mode = "read-only"` is `plan`;
+ * `sandbox_mode = "workspace-write"` or `"read-only"` turns the OS sandbox on.
+ */
+export interface CodexTightening {
+  path: string;
+  mode?: Extract<PermissionMode, "plan" | "dontAsk">;
+  sandbox?: true;
+}
+
+/** What one Codex config file gives the run. */
+export interface CodexConfig {
+  /** The model and the `disabled_tools` deny rules, in our settings shape. */
+  settings: SettingsFile;
+  /** `model_reasoning_effort`, the reasoning plugin's `reasoning`. */
+  reasoning?: (typeof REASONING_LEVELS)[number];
+  servers: Record<string, McpServerConfig>;
+  failed: McpServerProblem[];
+  tightening: CodexTightening;
+}
+
+/** Top-level keys read here; any other is reported as ignored. */
+const READ_KEYS = new Set([
+  "model",
+  "model_provider",
+  "model_reasoning_effort",
+  "approval_policy",
+  "sandbox_mode",
+  "sandbox_workspace_write",
+  "mcp_servers",
+]);
+
+/** Parse a Codex config file: `undefined` when it does not exist, a `ConfigError` when it is not TOML. */
+function parseCodexToml(path: string): Record<string, unknown> | undefined {
+  const read = readRegularFileSync(path, MAX_SETTINGS_BYTES);
+  if (!read.ok) {
+    if (read.missing) return undefined;
+    throw new ConfigError(`the Codex config file cannot be used: ${read.problem}; fix it or remove it`, path);
+  }
+  try {
+    return parse(read.text) as Record<string, unknown>;
+  } catch (error) {
+    const why = error instanceof TomlError ? `line ${error.line}, column ${error.column}` : String(error);
+    throw new ConfigError(`the Codex config file is not valid TOML (${why}); fix it or remove it`, path);
+  }
+}
+
+/**
+ * Read one Codex config file: `undefined` when it does not exist. `report` hears each thing that
+ * is not applied, naming the key and why; `env` is where `env_vars`, `bearer_token_env_var` and
+ * `env_http_headers` are looked up.
+ */
+export function readCodexConfigFile(
+  path: string,
+  report: (message: string) => void,
+  env: Record<string, string | undefined> = process.env,
+): CodexConfig | undefined {
+  const data = parseCodexToml(path);
+  if (data === undefined) return undefined;
+  const ignored = Object.keys(data).filter((k) => !READ_KEYS.has(k));
+  if (ignored.length)
+    report(
+      `${path}: Codex keys ubiquity does not read were ignored: ${ignored.join(", ")} (see docs/coming-from-claude-code.md)`,
+    );
+  const settings: SettingsFile = {};
+  const model = modelOf(data, (m) => report(`${path}: ${m}`));
+  if (model) settings.model = model;
+  const effort = data.model_reasoning_effort;
+  const reasoning = (REASONING_LEVELS as readonly unknown[]).includes(effort)
+    ? (effort as (typeof REASONING_LEVELS)[number])
+    : undefined;
+  if (effort !== undefined && !reasoning)
+    report(`${path}: model_reasoning_effort ${JSON.stringify(effort)} is not a reasoning level; it was ignored`);
+  const tightening = tighteningOf(path, data, (m) => report(`${path}: ${m}`));
+  const { servers, failed, deny } = serversOf(data.mcp_servers, env, (m) => report(`${path}: ${m}`));
+  if (deny.length) settings.permissions = { deny };
+  return { settings, ...(reasoning ? { reasoning } : {}), servers, failed, tightening };
+}
+
+/** `model` as a provider:model name: Codex's default provider is OpenAI; another provider is reported. */
+function modelOf(data: Record<string, unknown>, report: (message: string) => void): string | undefined {
+  if (data.model === undefined) return undefined;
+  const provider = data.model_provider ?? "openai";
+  if (typeof data.model !== "string" || !data.model) {
+    report(`model ${JSON.stringify(data.model)} is not a model name; it was ignored`);
+    return undefined;
+  }
+  if (provider !== "openai") {
+    report(
+      `model_provider ${JSON.stringify(provider)} is not one ubiquity maps: model ${JSON.stringify(data.model)} was ignored; name it as provider:model in the config's model`,
+    );
+    return undefined;
+  }
+  return data.model.includes(":") ? data.model : `openai:${data.model}`;
+}
+
+/** `approval_policy` and `sandbox_mode`, taken only where they take power away; the rest reported. */
+function tighteningOf(path: string, data: Record<string, unknown>, report: (message: string) => void): CodexTightening {
+  const out: CodexTightening = { path };
+  const policy = data.approval_policy;
+  if (policy === "never") out.mode = "dontAsk";
+  else if (policy !== undefined && !["untrusted", "on-request", "on-failure"].includes(policy as string))
+    report(
+      `approval_policy ${JSON.stringify(policy)} is not understood; the run's permission mode is unchanged (it is never loosened by a Codex file)`,
+    );
+  const sandbox = data.sandbox_mode;
+  if (sandbox === "read-only") out.mode = "plan";
+  if (sandbox === "read-only" || sandbox === "workspace-write") out.sandbox = true;
+  else if (sandbox === "danger-full-access")
+    report(
+      'sandbox_mode "danger-full-access" is not applied: a Codex file never turns the sandbox off or widens what runs without asking',
+    );
+  else if (sandbox !== undefined) report(`sandbox_mode ${JSON.stringify(sandbox)} is not understood; it was ignored`);
+  const write = data.sandbox_workspace_write;
+  if (isRecord(write)) {
+    const keys = Object.keys(write).filter((k) => write[k] !== false && !(Array.isArray(write[k]) && !write[k].length));
+    if (keys.length)
+      report(
+        `[sandbox_workspace_write] ${keys.join(", ")} not applied: a Codex file never widens the sandbox (set sandbox.filesystem or sandbox.network in the ubiquity config)`,
+      );
+  }
+  return out;
+}
+
+/** The `[mcp_servers.<name>]` entries, entry by entry: a bad one fails only itself. */
+function serversOf(
+  table: unknown,
+  env: Record<string, string | undefined>,
+  report: (message: string) => void,
+): { servers: Record<string, McpServerConfig>; failed: McpServerProblem[]; deny: string[] } {
+  const out = {
+    servers: {} as Record<string, McpServerConfig>,
+    failed: [] as McpServerProblem[],
+    deny: [] as string[],
+  };
+  if (table === undefined) return out;
+  if (!isRecord(table)) {
+    report("mcp_servers is not a table of servers; it was ignored");
+    return out;
+  }
+  for (const [name, raw] of Object.entries(table)) {
+    if (!isRecord(raw)) {
+      out.failed.push({ name, error: `mcp_servers.${name} is not a table; fix or remove this entry` });
+      continue;
+    }
+    if (raw.enabled === false) continue; // Codex's own switch: the author wants it off
+    // disabled_tools hold whether or not the server starts: they are deny rules, which only take away.
+    if (isStrings(raw.disabled_tools)) out.deny.push(...raw.disabled_tools.map((tool) => mcpToolName(name, tool)));
+    try {
+      const server = codexServer(name, raw, env, report);
+      const parsed = McpServerSchema.safeParse(server);
+      if (parsed.success) out.servers[name] = parsed.data;
+      else out.failed.push({ name, error: `mcp_servers.${name} is not a usable server; fix or remove this entry` });
+    } catch (error) {
+      out.failed.push({ name, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return out;
+}
+
+/** Keys of a server entry that are read, by transport; `NOT_APPLIED` ones are reported with why. */
+const STDIO_KEYS = new Set(["command", "args", "env", "env_vars", "cwd"]);
+const HTTP_KEYS = new Set(["url", "bearer_token_env_var", "http_headers", "env_http_headers"]);
+const NOT_APPLIED: Record<string, string> = {
+  startup_timeout_sec: "the mcp plugin's connectTimeoutMs applies to every server",
+  startup_timeout_ms: "the mcp plugin's connectTimeoutMs applies to every server",
+  tool_timeout_sec: "the mcp plugin's toolTimeoutMs applies to every server",
+  enabled_tools: "every tool of the server is offered, and each call is judged by the permission rules",
+  required: "a server that fails to start never fails the run",
+  scopes: "OAuth asks for the scope the server's metadata names",
+  oauth_resource: "OAuth uses the server's own resource",
+};
+
+/** One server entry in our shape; throws (failing only this server) what cannot be used. */
+function codexServer(
+  name: string,
+  raw: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+  report: (message: string) => void,
+): unknown {
+  const at = `mcp_servers.${name}`;
+  const stdio = typeof raw.command === "string";
+  const known = stdio ? STDIO_KEYS : HTTP_KEYS;
+  for (const key of Object.keys(raw)) {
+    if (known.has(key) || key === "enabled" || key === "disabled_tools") continue;
+    if (key in NOT_APPLIED) report(`${at}.${key} is not applied: ${NOT_APPLIED[key]}`);
+    else if (STDIO_KEYS.has(key) || HTTP_KEYS.has(key) || key === "bearer_token")
+      throw new Error(
+        `${at}: ${key} is not supported for a ${stdio ? "stdio" : "streamable HTTP"} server, as in Codex`,
+      );
+    else report(`${at}: the key "${key}" is not one ubiquity reads; it was ignored`);
+  }
+  if (stdio) return stdioServer(at, raw, env);
+  if (typeof raw.url !== "string") throw new Error(`${at} has neither command nor url; fix or remove this entry`);
+  for (const key of ["http_headers", "env_http_headers"])
+    if (raw[key] !== undefined && !isStringMap(raw[key])) throw new Error(`${at}.${key} is not a table of strings`);
+  const headers: Record<string, string> = isStringMap(raw.http_headers) ? { ...raw.http_headers } : {};
+  if (isStringMap(raw.env_http_headers))
+    for (const [header, variable] of Object.entries(raw.env_http_headers)) {
+      const value = fromEnv(at, variable, env, false);
+      if (value !== undefined) headers[header] = value;
+    }
+  if (typeof raw.bearer_token_env_var === "string")
+    headers.Authorization = `Bearer ${fromEnv(at, raw.bearer_token_env_var, env, true)}`;
+  return { type: "http", url: raw.url, ...(Object.keys(headers).length ? { headers } : {}) };
+}
+
+function stdioServer(at: string, raw: Record<string, unknown>, env: Record<string, string | undefined>): unknown {
+  if (raw.env !== undefined && !isStringMap(raw.env)) throw new Error(`${at}.env is not a table of strings`);
+  if (raw.env_vars !== undefined && !isStrings(raw.env_vars)) throw new Error(`${at}.env_vars is not a list of names`);
+  const vars: Record<string, string> = {};
+  if (isStrings(raw.env_vars))
+    for (const variable of raw.env_vars) {
+      const value = fromEnv(at, variable, env, false);
+      if (value !== undefined) vars[variable] = value;
+    }
+  const own = isStringMap(raw.env) ? raw.env : {};
+  const merged = { ...vars, ...own };
+  return {
+    command: raw.command,
+    ...(raw.args !== undefined ? { args: raw.args } : {}),
+    ...(Object.keys(merged).length ? { env: merged } : {}),
+    ...(typeof raw.cwd === "string" ? { cwd: raw.cwd } : {}),
+  };
+}
+
+/**
+ * A variable's value for a server. A model provider's key is never handed to a server from a
+ * file (an error naming the variable, not its value); an unset one is an error when `required`.
+ */
+function fromEnv(
+  at: string,
+  variable: string,
+  env: Record<string, string | undefined>,
+  required: boolean,
+): string | undefined {
+  if (isProviderKey(variable))
+    throw new Error(
+      `${at}: ${variable} is a model provider's key, which is never handed to an MCP server from a file; give the server a key of its own under another variable`,
+    );
+  const value = env[variable];
+  if ((value === undefined || value === "") && required)
+    throw new Error(`${at}: ${variable} is not set; set it in the environment`);
+  return value === "" ? undefined : value;
+}
