@@ -33,15 +33,20 @@ function demoPlugin(parent: string, mcpJson?: string): string {
   return root;
 }
 
+/** A kernel with the mcp plugin and the demo plugin (outside the project), plus `extra` options. */
+function demoKernel(extra: Record<string, unknown> = {}) {
+  return createKernel({
+    presets: [],
+    plugins: [mcp()],
+    cwd: realpathSync(temp("ubq-plugin-mcp-")),
+    claudePlugins: [demoPlugin(realpathSync(temp("ubq-plugins-")))],
+    ...extra,
+  });
+}
+
 describe("Claude Code plugins: MCP servers", () => {
   it("start from ${CLAUDE_PLUGIN_ROOT}, named plugin_<plugin>_<server>", async () => {
-    const cwd = realpathSync(temp("ubq-plugin-mcp-"));
-    const kernel = createKernel({
-      presets: [],
-      plugins: [mcp()],
-      cwd,
-      claudePlugins: [demoPlugin(realpathSync(temp("ubq-plugins-")))],
-    });
+    const kernel = demoKernel();
     try {
       await kernel.ready();
       const [server] = getMcpApi(kernel)!.servers();
@@ -53,12 +58,7 @@ describe("Claude Code plugins: MCP servers", () => {
   });
 
   it("strictMcpConfig: a plugin's servers do not start, only those of mcpServers", async () => {
-    const cwd = realpathSync(temp("ubq-plugin-mcp-"));
-    const kernel = createKernel({
-      presets: [],
-      plugins: [mcp()],
-      cwd,
-      claudePlugins: [demoPlugin(realpathSync(temp("ubq-plugins-")))],
+    const kernel = demoKernel({
       strictMcpConfig: true,
       mcpServers: { own: { command: process.execPath, args: [EVERYTHING_BIN, "stdio", MARKER] } },
     });
