@@ -33,6 +33,8 @@ export const HOOK_EVENTS = [
   "WorktreeRemove",
   "FileChanged",
   "ConfigChange",
+  "TaskCreated",
+  "TaskCompleted",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
@@ -44,8 +46,6 @@ export type HookEventName = (typeof HOOK_EVENTS)[number];
 export const NOT_FIRED_EVENTS: Readonly<Record<string, string>> = Object.freeze({
   Setup: "ubiquity has no --init/--maintenance run",
   TeammateIdle: "ubiquity has no agent teams",
-  TaskCreated: "ubiquity has no TaskCreate tool or agent-team task list (TodoWrite todos are not tasks)",
-  TaskCompleted: "ubiquity has no TaskUpdate tool or agent-team task list (TodoWrite todos are not tasks)",
   CwdChanged: "the working directory never changes during a run (a Bash `cd` lasts for that command only)",
 });
 

@@ -195,18 +195,18 @@ describe("InstructionsLoaded", () => {
 });
 
 describe("Claude Code events ubiquity never fires", () => {
-  it("a real plugin's hooks file using TeammateIdle and TaskCompleted loads; each is named once as not fired", async () => {
+  it("a real plugin's hooks file using TeammateIdle and TaskCompleted loads; TeammateIdle is named once as not fired", async () => {
     const cwd = temp();
     const { warnings, logger } = capture();
     const model = scriptedModel(["done"]);
     const messages = await run(cwd, model, { claudePlugins: [HARNESS], logger }, [settingsPlugin(), hooksPlugin()]);
     expect(resultOf(messages).isError).toBe(false);
-    for (const event of ["TeammateIdle", "TaskCompleted"]) {
-      const notes = warnings.filter((w) => w.includes(`"${event}"`));
-      expect(notes).toHaveLength(1);
-      expect(notes[0]).toContain("is not fired by ubiquity");
-      expect(notes[0]).toContain(join(HARNESS, "hooks", "hooks.json"));
-    }
+    const notes = warnings.filter((w) => w.includes('"TeammateIdle"'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain("is not fired by ubiquity");
+    expect(notes[0]).toContain(join(HARNESS, "hooks", "hooks.json"));
+    // TaskCompleted is fired (on the todo list): no note.
+    expect(warnings.join("\n")).not.toContain('"TaskCompleted"');
     expect(warnings.join("\n")).not.toContain("not one ubiquity fires");
   });
 

@@ -67,9 +67,9 @@ function run(prompt: string, options: Options & { plugins?: unknown[] }) {
 }
 
 describe("hook events", () => {
-  it("exports the twenty-four events", () => {
-    expect(HOOK_EVENTS).toHaveLength(24);
-    expect(new Set(HOOK_EVENTS).size).toBe(24);
+  it("exports the twenty-six events", () => {
+    expect(HOOK_EVENTS).toHaveLength(26);
+    expect(new Set(HOOK_EVENTS).size).toBe(26);
   });
 
   it("PreToolUse fires before the tool with its payload, matching by tool name", async () => {
