@@ -94,7 +94,11 @@ export class FileWatch {
         this.warn(`${path} cannot be watched: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
         return;
       }
-      watcher.on("error", () => this.#closeFolder(dir));
+      // The folder went away (or the watch broke): its files are no longer watched, and the user is told.
+      watcher.on("error", (error) => {
+        this.warn(`${dir} is no longer watched: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+        this.#closeFolder(dir);
+      });
       folder = { watcher, names: new Set() };
       this.#folders.set(dir, folder);
     }

@@ -70,6 +70,21 @@ function later(watching: SessionWatch, fire: () => Promise<void>): void {
   watching.queue = watching.queue.then(fire).catch(() => {});
 }
 
+/**
+ * A SessionStart (a compaction's too, fired by another plugin through the API) or FileChanged
+ * answer's `watchPaths` replaces the list the last one gave; none (or an empty list) keeps it.
+ */
+export function applyWatchPaths(hooks: KernelHooks, run: RunContext, paths: readonly string[] | undefined): void {
+  const watching = hooks.stateOf(run).watch;
+  if (watching) watchAlso(watching, paths);
+}
+
+function watchAlso(watching: SessionWatch, paths: readonly string[] | undefined): void {
+  if (!paths?.length || !watching.files) return;
+  watching.dynamic = [...paths];
+  watching.files.set([...new Set([...watching.fixed, ...watching.dynamic])]);
+}
+
 /** FileChanged's matchers, each `|`-separated part a file: absolute, or in the working folder. */
 function matcherPaths(hooks: KernelHooks, run: RunContext): string[] {
   const paths: string[] = [];
@@ -102,10 +117,7 @@ async function fireFileChanged(
       run,
       readEnvFiles(files.hostPaths, (problem) => run.logger.warn(`FileChanged hook's CLAUDE_ENV_FILE: ${problem}`)),
     );
-    if (outcome.watchPaths?.length && watching.files) {
-      watching.dynamic = outcome.watchPaths;
-      watching.files.set([...new Set([...watching.fixed, ...watching.dynamic])]);
-    }
+    watchAlso(watching, outcome.watchPaths);
   } finally {
     files.remove();
   }

@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { builtinTools, defineTool, summon, type Options } from "ubiquity";
+import { builtinTools, defineTool, summon, type Options, type ToolContext } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
-import hooksPlugin from "ubiquity/plugins/hooks";
+import hooksPlugin, { getHooksApi } from "ubiquity/plugins/hooks";
 import settingsPlugin from "../../plugins/settings/index";
 import { FileWatch, MAX_WATCHED_PATHS } from "../../plugins/hooks/file-watch";
 import { collect, ofType, resultOf } from "../helpers/collect";
@@ -39,14 +39,14 @@ function recorder(dir: string, log: string, answer?: unknown) {
 }
 
 /** A tool whose one call runs `steps` (changes on disk, then waits on their outcome) and reports. */
-function stepsTool(steps: () => Promise<void>) {
+function stepsTool(steps: (ctx: ToolContext) => Promise<void>) {
   return defineTool({
     name: "Steps",
     description: "Runs the test's steps.",
     inputSchema: z.object({}),
-    execute: async () => {
+    execute: async (_input, ctx) => {
       try {
-        await steps();
+        await steps(ctx);
         return "steps done";
       } catch (error) {
         return { content: String(error), isError: true };
@@ -57,7 +57,7 @@ function stepsTool(steps: () => Promise<void>) {
 
 async function session(
   cwd: string,
-  steps: () => Promise<void>,
+  steps: (ctx: ToolContext) => Promise<void>,
   options: Options,
   plugins: unknown[] = [hooksPlugin()],
 ) {
@@ -158,6 +158,32 @@ describe("FileChanged", () => {
       [sync, "add"],
       [b, "add"],
     ]);
+  });
+
+  it("takes the watchPaths of a SessionStart fired through the API after a compaction", async () => {
+    const cwd = temp();
+    const log = join(cwd, "log.jsonl");
+    const c = join(temp(), "c.txt");
+    const compact = recorder(cwd, join(cwd, "start.jsonl"), {
+      hookSpecificOutput: { hookEventName: "SessionStart", watchPaths: [c] },
+    });
+    await session(
+      cwd,
+      async (ctx) => {
+        // What the compaction plugin does once a summary replaced the history.
+        await getHooksApi(ctx.run!.kernel)!.fire("SessionStart", ctx.run!, { extra: { source: "compact" } });
+        writeFileSync(c, "1");
+        await until(() => lines(log).length === 1, "c.txt's change");
+      },
+      {
+        hooks: {
+          SessionStart: [{ matcher: "compact", hooks: [compact] }],
+          FileChanged: [{ hooks: [recorder(cwd, log)] }],
+        },
+      },
+    );
+    expect(lines(join(cwd, "start.jsonl")).map((l) => l.source)).toEqual(["compact"]);
+    expect(lines(log).map((l) => [l.file_path, l.event])).toEqual([[c, "add"]]);
   });
 
   it("has no decision control: exit 2 is told to the user, the run goes on; CLAUDE_ENV_FILE lines reach later Bash commands", async () => {
