@@ -29,18 +29,20 @@ export interface SessionWatch {
   dynamic: string[];
   settings?: FileWatch;
   queue: Promise<void>;
+  /** Changes waiting in the queue, by event and path: a file that changes again before its turn waits once. */
+  waiting: Map<string, FileEvent>;
 }
 
 /** Start watching for `run` (its SessionStart hooks answered `watchPaths`, if any). */
 export function startWatching(hooks: KernelHooks, run: RunContext, watchPaths: readonly string[] | undefined): void {
   if (run.agent) return;
-  const watching: SessionWatch = { fixed: [], dynamic: [], queue: Promise.resolve() };
+  const watching: SessionWatch = { fixed: [], dynamic: [], queue: Promise.resolve(), waiting: new Map() };
   const warn = (event: string) => (message: string) => run.logger.warn(`[${NAME}] ${event}: ${message}`);
   if (hooks.has("FileChanged", run)) {
     watching.fixed = matcherPaths(hooks, run);
     watching.dynamic = [...(watchPaths ?? [])];
     watching.files = new FileWatch(
-      (path, event) => later(watching, () => fireFileChanged(hooks, run, watching, path, event)),
+      (path, event) => later(watching, `file:${path}`, event, (e) => fireFileChanged(hooks, run, watching, path, e)),
       warn("FileChanged"),
     );
     watching.files.set([...watching.fixed, ...watching.dynamic]);
@@ -49,7 +51,8 @@ export function startWatching(hooks: KernelHooks, run: RunContext, watchPaths: r
     const files = getSettingsApi(hooks.kernel).files;
     watching.settings = new FileWatch((path) => {
       const source = files.find((f) => f.path === path)?.source;
-      if (source) later(watching, () => fireConfigChange(hooks, run, path, `${source}_settings`));
+      if (source)
+        later(watching, `config:${path}`, "change", () => fireConfigChange(hooks, run, path, `${source}_settings`));
     }, warn("ConfigChange"));
     watching.settings.set([...new Set(files.map((f) => f.path))]);
   }
@@ -65,9 +68,23 @@ export async function stopWatching(hooks: KernelHooks, run: RunContext): Promise
   await watching.queue;
 }
 
-/** Run `fire` after the hooks already started (one change at a time, in the order they came). */
-function later(watching: SessionWatch, fire: () => Promise<void>): void {
-  watching.queue = watching.queue.then(fire).catch(() => {});
+/**
+ * Run `fire` after the hooks already started (one change at a time, in the order they came). A
+ * file that changes again while its change still waits is not queued twice: the waiting one
+ * reports what happened last, so a file rewritten faster than its hooks run cannot grow the
+ * queue without end.
+ */
+export function later(watching: SessionWatch, key: string, event: FileEvent, fire: (event: FileEvent) => Promise<void>): void {
+  const queued = watching.waiting.has(key);
+  watching.waiting.set(key, event);
+  if (queued) return;
+  watching.queue = watching.queue
+    .then(() => {
+      const last = watching.waiting.get(key) ?? event;
+      watching.waiting.delete(key);
+      return fire(last);
+    })
+    .catch(() => {});
 }
 
 /**

@@ -14,7 +14,8 @@ import { builtinTools, defineTool, summon, type Options, type ToolContext } from
 import { scriptedModel } from "ubiquity/testing";
 import hooksPlugin, { getHooksApi } from "ubiquity/plugins/hooks";
 import settingsPlugin from "../../plugins/settings/index";
-import { FileWatch, MAX_WATCHED_PATHS } from "../../plugins/hooks/file-watch";
+import { type FileEvent, FileWatch, MAX_WATCHED_PATHS } from "../../plugins/hooks/file-watch";
+import { later, type SessionWatch } from "../../plugins/hooks/watch-events";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { tempDirs } from "../helpers/temp-dirs";
 import { capture, lines, script } from "../helpers/hook-scripts";
@@ -303,6 +304,27 @@ describe("the watcher", () => {
       watch.close();
     }
     expect(watch.paths).toEqual([]);
+  });
+
+  it("queues a file's change once while it waits: the waiting one reports what happened last", async () => {
+    const watching: SessionWatch = { fixed: [], dynamic: [], queue: Promise.resolve(), waiting: new Map() };
+    const fired: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const fire = (name: string) => async (event: FileEvent) => {
+      fired.push(`${name} ${event}`);
+      if (fired.length === 1) await held;
+    };
+    later(watching, "file:a", "add", fire("a"));
+    await until(() => fired.length === 1, "a's first hook");
+    // a's first hook runs; three more changes of a, one of b, while it does.
+    later(watching, "file:a", "change", fire("a"));
+    later(watching, "file:b", "add", fire("b"));
+    later(watching, "file:a", "change", fire("a"));
+    later(watching, "file:a", "unlink", fire("a"));
+    release();
+    await watching.queue;
+    expect(fired).toEqual(["a add", "a unlink", "b add"]);
   });
 
   it("never keeps the process alive", async () => {
