@@ -74,7 +74,12 @@ export async function stopWatching(hooks: KernelHooks, run: RunContext): Promise
  * reports what happened last, so a file rewritten faster than its hooks run cannot grow the
  * queue without end.
  */
-export function later(watching: SessionWatch, key: string, event: FileEvent, fire: (event: FileEvent) => Promise<void>): void {
+export function later(
+  watching: SessionWatch,
+  key: string,
+  event: FileEvent,
+  fire: (event: FileEvent) => Promise<void>,
+): void {
   const queued = watching.waiting.has(key);
   watching.waiting.set(key, event);
   if (queued) return;
