@@ -6,7 +6,7 @@
  *   `file_path` and `event` (`add`, `change`, `unlink`); its matcher is matched against the file's
  *   name. It has no decision control: a block (exit 2) is shown to the user only, and a hook may
  *   write CLAUDE_ENV_FILE lines for the session's later Bash commands, as at SessionStart.
- * - ConfigChange, for the settings files the session read: `source` (`user_settings`,
+ * - ConfigChange, for the settings files of the session's sources (read, or created during it): `source` (`user_settings`,
  *   `project_settings`, `local_settings`, what its matcher is matched against) and `file_path`.
  *   Settings are read once when a run starts, so a change never applies to the running session:
  *   a block (exit 2, `decision: "block"`) is reported with its reason and has nothing more to stop.
@@ -48,13 +48,18 @@ export function startWatching(hooks: KernelHooks, run: RunContext, watchPaths: r
     watching.files.set([...watching.fixed, ...watching.dynamic]);
   }
   if (hooks.has("ConfigChange", run)) {
-    const files = getSettingsApi(hooks.kernel).files;
-    watching.settings = new FileWatch((path) => {
-      const source = files.find((f) => f.path === path)?.source;
-      if (source)
-        later(watching, `config:${path}`, "change", () => fireConfigChange(hooks, run, path, `${source}_settings`));
-    }, warn("ConfigChange"));
-    watching.settings.set([...new Set(files.map((f) => f.path))]);
+    // Every file the enabled sources name: one created during the session is a change too.
+    const places = getSettingsApi(hooks.kernel).places;
+    watching.settings = new FileWatch(
+      (path, event) => {
+        const source = places.find((p) => p.path === path)?.source;
+        if (source)
+          later(watching, `config:${path}`, event, () => fireConfigChange(hooks, run, path, `${source}_settings`));
+      },
+      // A source's folder that does not exist (no ~/.claude) is no one's mistake: said at debug.
+      (message) => run.logger.debug(`[${NAME}] ConfigChange: ${message}`),
+    );
+    watching.settings.set([...new Set(places.map((p) => p.path))]);
   }
   if (watching.files || watching.settings) hooks.stateOf(run).watch = watching;
 }

@@ -64,8 +64,10 @@ export const settingsPlugin = definePlugin({
       if (wanted.has("project") && options.compat === undefined) unreadClaudeSettings(kernel, cwd);
       if (wanted.size === 0 && claude.length === 0) return options;
       const files: LoadedSettings[] = [];
+      const places: { source: (typeof SETTING_SOURCES)[number]; path: string }[] = [];
       let mcpServers: Record<string, McpServerConfig> | undefined;
       const apply = (source: (typeof SETTING_SOURCES)[number], path: string, read: SettingsFile | undefined) => {
+        places.push({ source, path });
         if (!read) return;
         // A project or local file applies in full only while trusted: under approved digests, only while unchanged.
         const full = source === "user" || isProjectFileTrusted(options.trust, path);
@@ -92,6 +94,7 @@ export const settingsPlugin = definePlugin({
           mcpServers = readMcpJson(kernel, mcpJson);
       }
       stateOf(kernel).files = files;
+      stateOf(kernel).places = places;
       // A key only a plugin reads is filled only when that plugin is in the list (else it would be an unknown key).
       const declared = (key: string) => kernel.plugins.some((p) => key in fieldsOf(p.plugin.options));
       const merged = merge(

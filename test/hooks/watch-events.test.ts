@@ -284,6 +284,30 @@ describe("ConfigChange", () => {
     expect(lines(other)).toEqual([]);
     expect(warnings.find((w) => w.includes("needs review"))).toContain(`blocked the change to ${settings}`);
   });
+  it("fires for a settings file of an enabled source created during the session (event add)", async () => {
+    const cwd = temp();
+    const log = join(cwd, "log.jsonl");
+    const local = join(cwd, ".ubiquity", "settings.local.json");
+    mkdirSync(join(cwd, ".ubiquity"));
+    writeFileSync(
+      join(cwd, ".ubiquity", "settings.json"),
+      JSON.stringify({ hooks: { ConfigChange: [{ matcher: "local_settings", hooks: [recorder(cwd, log)] }] } }),
+    );
+    await session(
+      cwd,
+      async () => {
+        writeFileSync(local, JSON.stringify({ permissions: { allow: ["Read"] } }));
+        await until(() => lines(log).length === 1, "the ConfigChange hook");
+      },
+      { settingSources: ["project", "local"] },
+      [settingsPlugin(), hooksPlugin()],
+    );
+    expect(lines(log)[0]).toMatchObject({
+      hook_event_name: "ConfigChange",
+      source: "local_settings",
+      file_path: local,
+    });
+  });
 });
 
 describe("the watcher", () => {
