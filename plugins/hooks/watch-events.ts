@@ -31,6 +31,8 @@ export interface SessionWatch {
   queue: Promise<void>;
   /** Changes waiting in the queue, by event and path: a file that changes again before its turn waits once. */
   waiting: Map<string, FileEvent>;
+  /** The session ended: changes still waiting are dropped. */
+  closed?: boolean;
 }
 
 /** Start watching for `run` (its SessionStart hooks answered `watchPaths`, if any). */
@@ -64,10 +66,11 @@ export function startWatching(hooks: KernelHooks, run: RunContext, watchPaths: r
   if (watching.files || watching.settings) hooks.stateOf(run).watch = watching;
 }
 
-/** The session ends: nothing is watched any more, and the hooks under way are waited for. */
+/** The session ends: nothing is watched any more, the hooks under way are waited for, changes still waiting dropped. */
 export async function stopWatching(hooks: KernelHooks, run: RunContext): Promise<void> {
   const watching = hooks.stateOf(run).watch;
   if (!watching) return;
+  watching.closed = true;
   watching.files?.close();
   watching.settings?.close();
   await watching.queue;
@@ -92,7 +95,7 @@ export function later(
     .then(() => {
       const last = watching.waiting.get(key) ?? event;
       watching.waiting.delete(key);
-      return fire(last);
+      return watching.closed ? undefined : fire(last);
     })
     .catch(() => {});
 }

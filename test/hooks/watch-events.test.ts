@@ -351,6 +351,26 @@ describe("the watcher", () => {
     expect(fired).toEqual(["a add", "a unlink", "b add"]);
   });
 
+  it("drops the changes still waiting when the session ends; the hook under way finishes", async () => {
+    const watching: SessionWatch = { fixed: [], dynamic: [], queue: Promise.resolve(), waiting: new Map() };
+    const fired: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let finished = false;
+    later(watching, "file:a", "add", async () => {
+      fired.push("a");
+      await held;
+      finished = true;
+    });
+    await until(() => fired.length === 1, "a's hook");
+    later(watching, "file:b", "add", async () => void fired.push("b"));
+    watching.closed = true; // what stopWatching does first
+    release();
+    await watching.queue;
+    expect(finished).toBe(true);
+    expect(fired).toEqual(["a"]);
+  });
+
   it("never keeps the process alive", async () => {
     const dir = temp();
     const module = fileURLToPath(new URL("../../plugins/hooks/file-watch.ts", import.meta.url));
