@@ -18,6 +18,7 @@ import { type FileEvent, FileWatch, MAX_WATCHED_PATHS } from "../../plugins/hook
 import { later, type SessionWatch } from "../../plugins/hooks/watch-events";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { tempDirs } from "../helpers/temp-dirs";
+import { SKIP } from "../sandbox/helpers";
 import { capture, lines, script } from "../helpers/hook-scripts";
 
 const tempDir = tempDirs();
@@ -187,48 +188,52 @@ describe("FileChanged", () => {
     expect(lines(log).map((l) => [l.file_path, l.event])).toEqual([[c, "add"]]);
   });
 
-  it("has no decision control: exit 2 is told to the user, the run goes on; CLAUDE_ENV_FILE lines reach later Bash commands", async () => {
-    const cwd = temp();
-    const log = join(cwd, "log.jsonl");
-    const watched = join(cwd, "watched");
-    const { warnings, logger } = capture();
-    const hook = script(
-      cwd,
-      "deny.sh",
-      `cat >> "${log}"; printf "\\n" >> "${log}"; echo 'export FROM_HOOK=yes' >> "$CLAUDE_ENV_FILE"; echo "not this file" >&2; exit 2`,
+  for (const sandbox of [false, true])
+    it.skipIf(sandbox && SKIP)(
+      `has no decision control: exit 2 is told to the user, the run goes on; CLAUDE_ENV_FILE lines reach later Bash commands (sandbox ${sandbox ? "on" : "off"})`,
+      async () => {
+        const cwd = temp();
+        const log = join(cwd, "log.jsonl");
+        const watched = join(cwd, "watched");
+        const { warnings, logger } = capture();
+        const hook = script(
+          cwd,
+          "deny.sh",
+          `cat >> "${log}"; printf "\\n" >> "${log}"; echo 'export FROM_HOOK=yes' >> "$CLAUDE_ENV_FILE"; echo "not this file" >&2; exit 2`,
+        );
+        const steps = stepsTool(async () => {
+          writeFileSync(watched, "1");
+          await until(() => lines(log).length === 1, "the first change's hook");
+          // Changes are taken one at a time: the second's hook starts once the first's answer was applied.
+          writeFileSync(watched, "2");
+          await until(() => lines(log).length === 2, "the second change's hook");
+        });
+        const bash = builtinTools().find((t) => t.name === "Bash")!;
+        const model = scriptedModel([
+          { toolCalls: [{ toolName: "Steps", input: {}, id: "s" }] },
+          { toolCalls: [{ toolName: "Bash", input: { command: 'echo "v=$FROM_HOOK"' }, id: "b" }] },
+          "done",
+        ]);
+        const messages = await collect(
+          summon("go", {
+            model,
+            cwd,
+            logger,
+            tools: [steps, bash],
+            canUseTool: async () => ({ behavior: "allow" }),
+            sandbox,
+            persistSession: false,
+            marketPricing: false,
+            hooks: { FileChanged: [{ matcher: "watched", hooks: [{ type: "command", command: hook }] }] },
+          }),
+        );
+        expect(resultOf(messages).isError).toBe(false);
+        const [said, echoed] = ofType(messages, "tool_result").map((m) => m.output.content);
+        expect(said).toBe("steps done");
+        expect(echoed).toContain("v=yes");
+        expect(warnings.find((w) => w.includes("not this file"))).toContain(watched);
+      },
     );
-    const steps = stepsTool(async () => {
-      writeFileSync(watched, "1");
-      await until(() => lines(log).length === 1, "the first change's hook");
-      // Changes are taken one at a time: the second's hook starts once the first's answer was applied.
-      writeFileSync(watched, "2");
-      await until(() => lines(log).length === 2, "the second change's hook");
-    });
-    const bash = builtinTools().find((t) => t.name === "Bash")!;
-    const model = scriptedModel([
-      { toolCalls: [{ toolName: "Steps", input: {}, id: "s" }] },
-      { toolCalls: [{ toolName: "Bash", input: { command: 'echo "v=$FROM_HOOK"' }, id: "b" }] },
-      "done",
-    ]);
-    const messages = await collect(
-      summon("go", {
-        model,
-        cwd,
-        logger,
-        tools: [steps, bash],
-        canUseTool: async () => ({ behavior: "allow" }),
-        sandbox: false,
-        persistSession: false,
-        marketPricing: false,
-        hooks: { FileChanged: [{ matcher: "watched", hooks: [{ type: "command", command: hook }] }] },
-      }),
-    );
-    expect(resultOf(messages).isError).toBe(false);
-    const [said, echoed] = ofType(messages, "tool_result").map((m) => m.output.content);
-    expect(said).toBe("steps done");
-    expect(echoed).toContain("v=yes");
-    expect(warnings.find((w) => w.includes("not this file"))).toContain(watched);
-  });
 
   it("is one of the events fired: a settings file using it gets no 'not fired' note", async () => {
     const cwd = temp();
