@@ -308,6 +308,9 @@ export function parseCommandOutput(json: Record<string, unknown>): HookOutput & 
   if (typeof json.systemMessage === "string") out.systemMessage = json.systemMessage;
   if (json.suppressOutput === true) out.suppressOutput = true;
   if (typeof specific.worktreePath === "string") out.worktreePath = specific.worktreePath;
+  // SessionStart and FileChanged: the files FileChanged watches besides its matcher's.
+  if (Array.isArray(specific.watchPaths))
+    out.watchPaths = specific.watchPaths.filter((p): p is string => typeof p === "string");
   // Elicitation and ElicitationResult: the answer to an MCP server's question.
   const action = specific.action;
   if (action === "accept" || action === "decline" || action === "cancel") {

@@ -54,6 +54,8 @@ export async function dispatch(
       if (output.ask) outcome.ask = true;
       if (output.elicitation) outcome.elicitation = output.elicitation;
       if (typeof output.worktreePath === "string") outcome.worktreePath = output.worktreePath;
+      if (Array.isArray(output.watchPaths))
+        outcome.watchPaths = [...(outcome.watchPaths ?? []), ...output.watchPaths.filter((p) => typeof p === "string")];
       if (output.continue === false) {
         outcome.stopped = output.reason ?? `stopped by a ${event} hook`;
         outcome.blocked ??= outcome.stopped;

@@ -1,5 +1,5 @@
 /**
- * The CLAUDE_ENV_FILE files of one SessionStart: one per hook, in a folder of the run's own
+ * The CLAUDE_ENV_FILE files of one SessionStart (or FileChanged): one per hook, in a folder of the run's own
  * (mode 0700) on the host, or in the sandbox's private /tmp for a sandboxed hook; removed once read.
  */
 import { randomUUID } from "node:crypto";
@@ -12,11 +12,14 @@ export class SessionEnvFiles {
   #dir: string | undefined;
   readonly hostPaths: string[] = [];
 
-  constructor(private readonly sandbox: SandboxApi) {}
+  constructor(
+    private readonly sandbox: SandboxApi,
+    private readonly event = "sessionstart",
+  ) {}
 
   /** The path the next hook is given (as it sees it); its host path is remembered. */
   next(contained: boolean): string {
-    const name = `sessionstart-hook-${this.hostPaths.length}-${randomUUID().slice(0, 8)}.sh`;
+    const name = `${this.event}-hook-${this.hostPaths.length}-${randomUUID().slice(0, 8)}.sh`;
     if (contained) {
       const inside = `/tmp/${name}`;
       this.hostPaths.push(this.sandbox.hostPath(inside));

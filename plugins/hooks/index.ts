@@ -12,6 +12,7 @@ import { tapSessionEvents } from "./session-events";
 import { tapToolEvents } from "./tool-events";
 import { tapTurnEvents } from "./turn-events";
 import { takeRewakes, watchIdle } from "./rewake";
+import { applyWatchPaths } from "./watch-events";
 import type { HookInput, HookOutcome } from "./types";
 import "./messages";
 
@@ -58,7 +59,12 @@ export const hooksPlugin = definePlugin({
     const hooks = new KernelHooks(kernel, context);
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => hooks.configure(options));
     apis.set(kernel, {
-      fire: (event, run, fields = {}) => hooks.fire(event, run, fields),
+      // A SessionStart another plugin fires (after a compaction) may name files to watch too.
+      fire: async (event, run, fields = {}) => {
+        const outcome = await hooks.fire(event, run, fields);
+        if (event === "SessionStart") applyWatchPaths(hooks, run, outcome.watchPaths);
+        return outcome;
+      },
       has: (event, run) => hooks.has(event, run),
       scope: (run, value, source) => hooks.scope(run, value, source),
       setAgentRunner: (runner) => hooks.setAgentRunner(runner),

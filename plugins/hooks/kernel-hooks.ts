@@ -13,6 +13,7 @@ import { getSessionsApi } from "../sessions/api";
 import type { HookRunContext } from "./command";
 import type { AgentHookRunner } from "./model-hook";
 import type { HookEventName, HooksOptions } from "./options";
+import type { SessionWatch } from "./watch-events";
 import { effectiveHooks, httpPolicyOf, readFileHooks } from "./settings-hooks";
 import type { HookInput, HookOutcome, HooksConfig } from "./types";
 
@@ -25,6 +26,8 @@ export interface RunState {
   sessionContext: string[];
   /** How often a Stop hook sent the model back. */
   stopContinuations: number;
+  /** The files watched for FileChanged and ConfigChange, and the hooks they fired (see watch-events). */
+  watch?: SessionWatch;
 }
 
 /** The context `apply` hands every step. */

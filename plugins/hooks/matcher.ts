@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import { micromatch } from "../_kits/lazy/index";
 
 const REGEX_ONLY = /\.\*|\.\+|\\|[()^$[\]]/;
@@ -62,7 +63,8 @@ const TOOL_EVENTS = new Set([
  * SessionStart's `source` (startup, resume, clear, compact), PreCompact's and PostCompact's
  * `trigger` (manual, auto), Notification's `notification_type`, the agent type for SubagentStart
  * and SubagentStop, SessionEnd's `reason`, StopFailure's `error` (rate_limit, server_error, ...),
- * InstructionsLoaded's `load_reason`, the MCP server's name for Elicitation and ElicitationResult. `null` for events without one (UserPromptSubmit, Stop, PostToolBatch):
+ * InstructionsLoaded's `load_reason`, the MCP server's name for Elicitation and ElicitationResult,
+ * the changed file's name (its basename) for FileChanged, ConfigChange's `source`. `null` for events without one (UserPromptSubmit, Stop, PostToolBatch):
  * their hooks run whatever the matcher says.
  */
 export function matchTarget(input: {
@@ -95,6 +97,12 @@ export function matchTarget(input: {
     case "Elicitation":
     case "ElicitationResult":
       return text(input.extra.mcpServerName);
+    case "FileChanged": {
+      const path = text(input.extra.filePath);
+      return path === undefined ? undefined : basename(path);
+    }
+    case "ConfigChange":
+      return text(input.extra.source);
     default:
       return null;
   }

@@ -31,6 +31,10 @@ export const HOOK_EVENTS = [
   "ElicitationResult",
   "WorktreeCreate",
   "WorktreeRemove",
+  "FileChanged",
+  "ConfigChange",
+  "TaskCreated",
+  "TaskCompleted",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
@@ -42,11 +46,7 @@ export type HookEventName = (typeof HOOK_EVENTS)[number];
 export const NOT_FIRED_EVENTS: Readonly<Record<string, string>> = Object.freeze({
   Setup: "ubiquity has no --init/--maintenance run",
   TeammateIdle: "ubiquity has no agent teams",
-  TaskCreated: "ubiquity has no TaskCreate tool or agent-team task list (TodoWrite todos are not tasks)",
-  TaskCompleted: "ubiquity has no TaskUpdate tool or agent-team task list (TodoWrite todos are not tasks)",
-  ConfigChange: "settings files are read once when the run starts, never reloaded during it",
   CwdChanged: "the working directory never changes during a run (a Bash `cd` lasts for that command only)",
-  FileChanged: "ubiquity watches no files",
 });
 
 /** What a user hook receives (see the hooks plugin). */
@@ -102,6 +102,12 @@ export interface HookOutput {
    * its last line on stdout; an HTTP hook answers `hookSpecificOutput.worktreePath`).
    */
   worktreePath?: string;
+  /**
+   * SessionStart and FileChanged: absolute paths FileChanged watches from now on besides its
+   * matcher's file names, replacing the list an earlier answer gave (a command or HTTP hook
+   * writes `hookSpecificOutput.watchPaths`).
+   */
+  watchPaths?: string[];
 }
 
 /** A hook callback. */

@@ -20,21 +20,31 @@ import { getSandboxApi } from "../sandbox/api";
 import { SessionEnvFiles } from "./env-file";
 import { type KernelHooks, NAME } from "./kernel-hooks";
 import { HOOK_EVENTS } from "./options";
+import { startWatching, stopWatching } from "./watch-events";
 
 /** Tap the run's start, its prompts, the model's stop, the run's end and the system prompt. */
 export function tapSessionEvents(kernel: Kernel, hooks: KernelHooks): void {
-  kernel.hooks.session.start.tapPromise(NAME, (run) => fireSessionStart(hooks, run));
+  // FileChanged and ConfigChange watch from the start (SessionStart's `watchPaths` included) to the end.
+  kernel.hooks.session.start.tapPromise(NAME, async (run) =>
+    startWatching(hooks, run, await fireSessionStart(hooks, run)),
+  );
   kernel.hooks.turn.prompt.tapPromise(NAME, (prompt, run) => firePromptSubmit(hooks, prompt, run));
   kernel.hooks.turn.stop.tapPromise(NAME, (info, run) => fireStop(hooks, info, run));
-  kernel.hooks.session.end.tapPromise(NAME, (run, result) => fireSessionEnd(hooks, run, result));
+  kernel.hooks.session.end.tapPromise(NAME, async (run, result) => {
+    await stopWatching(hooks, run);
+    await fireSessionEnd(hooks, run, result);
+  });
   kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections) =>
     hooksSection(hooks, sections),
   );
 }
 
-/** SessionStart: its context waits for the first prompt; what its hooks wrote to CLAUDE_ENV_FILE becomes the session's script. */
-export async function fireSessionStart(hooks: KernelHooks, run: RunContext): Promise<void> {
-  if (run.agent || !hooks.has("SessionStart")) return;
+/**
+ * SessionStart: its context waits for the first prompt; what its hooks wrote to CLAUDE_ENV_FILE
+ * becomes the session's script. Resolves to the paths its hooks asked FileChanged to watch.
+ */
+export async function fireSessionStart(hooks: KernelHooks, run: RunContext): Promise<string[] | undefined> {
+  if (run.agent || !hooks.has("SessionStart")) return undefined;
   const options = hooks.context.optionsOf(run);
   const source = options.resume || options.continueConversation ? "resume" : "startup";
   // CLAUDE_ENV_FILE: each hook gets a file of its own; what they wrote runs ahead of every Bash command.
@@ -51,6 +61,7 @@ export async function fireSessionStart(hooks: KernelHooks, run: RunContext): Pro
       run,
       readEnvFiles(files.hostPaths, (problem) => run.logger.warn(`SessionStart hook's CLAUDE_ENV_FILE: ${problem}`)),
     );
+    return outcome.watchPaths;
   } finally {
     files.remove();
   }

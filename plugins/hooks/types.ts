@@ -86,4 +86,6 @@ export interface HookOutcome {
   elicitation?: HookOutput["elicitation"];
   /** WorktreeCreate: the path the hooks made (the last hook that gave one wins). */
   worktreePath?: string;
+  /** SessionStart / FileChanged: the paths the hooks named to watch, every hook's joined (none named: undefined). */
+  watchPaths?: string[];
 }

@@ -16,12 +16,18 @@ export interface LoadedSettings {
 export interface SettingsApi {
   /** The files read, lowest precedence first (user, project, local). Empty until `kernel.config`. */
   readonly files: readonly LoadedSettings[];
+  /**
+   * Every settings file the enabled sources name, read or not (one that does not exist yet is
+   * here too): what a change during the session would be to (the hooks plugin's ConfigChange).
+   */
+  readonly places: readonly { source: SettingSource; path: string }[];
   /** Servers of the project's `.mcp.json` that could not be used, each with why (the mcp plugin reports them as failed). */
   readonly mcpFailures: readonly { name: string; error: string }[];
 }
 
 interface SettingsState {
   files: LoadedSettings[];
+  places: { source: SettingSource; path: string }[];
   mcpFailures: { name: string; error: string }[];
 }
 
@@ -35,7 +41,7 @@ export function getSettingsApi(kernel: Kernel): SettingsApi {
 /** The mutable state behind the API (for the plugin itself). */
 export function stateOf(kernel: Kernel): SettingsState {
   let state = apis.get(kernel);
-  if (!state) apis.set(kernel, (state = { files: [], mcpFailures: [] }));
+  if (!state) apis.set(kernel, (state = { files: [], places: [], mcpFailures: [] }));
   return state;
 }
 

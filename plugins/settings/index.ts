@@ -67,8 +67,16 @@ export const settingsPlugin = definePlugin({
       const files: LoadedSettings[] = [];
       const codex = new CodexFiles(kernel, options.trust);
       stateOf(kernel).mcpFailures = [];
+      const places: { source: (typeof SETTING_SOURCES)[number]; path: string }[] = [];
       let mcpServers: Record<string, McpServerConfig> | undefined;
-      const apply = (source: (typeof SETTING_SOURCES)[number], path: string, read: SettingsFile | undefined) => {
+      // `place`: a file of a settings source (ConfigChange watches those), not the caller's own settings.
+      const apply = (
+        source: (typeof SETTING_SOURCES)[number],
+        path: string,
+        read: SettingsFile | undefined,
+        place = true,
+      ) => {
+        if (place) places.push({ source, path });
         if (!read) return;
         // A project or local file applies in full only while trusted: under approved digests, only while unchanged.
         const full = source === "user" || isProjectFileTrusted(options.trust, path);
@@ -107,9 +115,11 @@ export const settingsPlugin = definePlugin({
           "user",
           path,
           claudeSettingsOf(data, path, (message) => warn(kernel, NAME, message), cwd, home),
+          false,
         );
       }
       stateOf(kernel).files = files;
+      stateOf(kernel).places = places;
       // A key only a plugin reads is filled only when that plugin is in the list (else it would be an unknown key).
       const declared = (key: string) => kernel.plugins.some((p) => key in fieldsOf(p.plugin.options));
       const merged = merge(

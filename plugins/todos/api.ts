@@ -8,6 +8,7 @@ import type { Kernel, RunContext } from "../../src/index";
 import { projectSlug, storageRoot } from "../_kits/storage/index";
 import { applyTodoInput, type TodoChange } from "./edit";
 import { formatCarryOver } from "./render";
+import { withTaskHooks } from "./task-hooks";
 import { FileTodoStore, MemoryTodoStore, type TodoListRef, type TodoStore } from "./store";
 import type { Todo, TodoWriteInput } from "./todo";
 import type { TodosResolvedOptions } from "./options";
@@ -20,7 +21,10 @@ export interface TodosApi {
   storeFor(run: RunContext): TodoStore;
   /** The run's list, freshly read. */
   read(run: RunContext): Promise<Todo[]>;
-  /** Apply a TodoWrite input to the run's list (re-read first; writes only changed tasks). */
+  /**
+   * Apply a TodoWrite input to the run's list (re-read first; writes only changed tasks), less what
+   * TaskCreated and TaskCompleted hooks refused (said in the change's notes).
+   */
   write(run: RunContext, input: TodoWriteInput): Promise<TodoChange>;
   /** The unfinished work of the run's list, described for a prompt; undefined when none. */
   describeUnfinished(run: RunContext): Promise<string | undefined>;
@@ -74,7 +78,10 @@ export function createTodosApi(kernel: Kernel, optionsOf: (run: RunContext) => T
       const store = api.storeFor(run);
       const list = api.listFor(run);
       // The one-in-progress rule holds per run (a subagent has its own list anyway).
-      const change = applyTodoInput(await store.read(list), input, newId, run.agent?.agentId ?? run.sessionId);
+      const stored = await store.read(list);
+      const applied = applyTodoInput(stored, input, newId, run.agent?.agentId ?? run.sessionId);
+      // TaskCreated and TaskCompleted hooks may refuse a new task or a completion (task-hooks.ts).
+      const change = await withTaskHooks(run, stored, applied);
       await store.write(list, change.upserts, change.removals);
       return change;
     },

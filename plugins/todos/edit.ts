@@ -33,7 +33,8 @@ export interface TodoChange {
   notes: string[];
 }
 
-const sameTask = (a: Todo, b: Todo) =>
+/** True when two versions of a task are the same (nothing to write). */
+export const sameTask = (a: Todo, b: Todo) =>
   a.content === b.content &&
   a.status === b.status &&
   a.activeForm === b.activeForm &&

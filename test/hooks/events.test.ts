@@ -67,9 +67,9 @@ function run(prompt: string, options: Options & { plugins?: unknown[] }) {
 }
 
 describe("hook events", () => {
-  it("exports the twenty-two events", () => {
-    expect(HOOK_EVENTS).toHaveLength(22);
-    expect(new Set(HOOK_EVENTS).size).toBe(22);
+  it("exports the twenty-six events", () => {
+    expect(HOOK_EVENTS).toHaveLength(26);
+    expect(new Set(HOOK_EVENTS).size).toBe(26);
   });
 
   it("PreToolUse fires before the tool with its payload, matching by tool name", async () => {
