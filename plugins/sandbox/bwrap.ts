@@ -13,6 +13,11 @@ import { FILTER_FD } from "./seccomp";
 export interface Profile {
   /** Writable folders that exist. */
   writable: string[];
+  /**
+   * How each writable folder and each pinned git folder is bound: the descriptor bwrap gets it
+   * on, and the folder's real path (see pin.ts). A path without one is not bound (fail closed).
+   */
+  byFd: ReadonlyMap<string, { fd: number; dest: string }>;
   layouts: RootLayout[];
   /** Existing paths made unreadable. */
   secrets: { path: string; dir: boolean }[];
@@ -140,7 +145,22 @@ export function bwrapArgs(profile: Profile, cwd: string): string[] {
   } else if (under(profile.home, "/tmp") && existsSync(profile.home))
     args.push("--ro-bind", profile.home, profile.home);
   for (const root of profile.programRoots ?? []) args.push("--ro-bind", root, root);
-  for (const root of profile.writable) args.push("--bind", root, root);
+  // A folder goes where its path is, unless that path is a symlink shown as on the host (bwrap
+  // then finds the link, not the folder, where it mounted and stops): then at its real path,
+  // which the link leads to. Under the private /tmp and /run and the hidden home bwrap makes it
+  // (a folder bound back there shows the host's entries below it, but is itself a mount point).
+  const shownBack = [
+    ...(hideHome ? profile.homeReadable! : under(profile.home, "/tmp") ? [profile.home] : []),
+    ...(profile.programRoots ?? []),
+  ];
+  const shown = (path: string) =>
+    shownBack.some((r) => path !== r && under(path, r)) ||
+    (!under(path, "/tmp") && !under(path, "/run") && !(hideHome && under(path, profile.home)));
+  const bindFd = (path: string) => {
+    const bound = profile.byFd.get(path);
+    if (bound) args.push("--bind-fd", String(bound.fd), bound.dest === path || !shown(path) ? path : bound.dest);
+  };
+  for (const root of profile.writable) bindFd(root);
   // A secret under a hidden home is already out of sight, unless something bound back exposes it.
   const visible = (path: string) =>
     !hideHome ||
@@ -162,7 +182,7 @@ export function bwrapArgs(profile: Profile, cwd: string): string[] {
       ? !hideHome && under(profile.home, "/tmp") && under(real, profile.home)
       : !under(real, "/run") && visible(real));
   for (const layout of profile.layouts) {
-    for (const p of layout.pinned) args.push("--bind", p, p);
+    for (const p of layout.pinned) bindFd(p);
     for (const p of layout.readOnly) if (inSight(realpathOrSelf(p))) args.push("--ro-bind", p, p);
     for (const p of layout.placeholders) args.push("--ro-bind", profile.emptyDir, p);
   }
