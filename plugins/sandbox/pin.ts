@@ -82,10 +82,24 @@ export const FOLDER_FD_BASE = 10;
 
 let bash: string | undefined;
 
+/** bash, from the system folders (never PATH). */
+export function systemBash(): string {
+  bash ??= which("bash", "/run/current-system/sw/bin");
+  if (!bash)
+    throw new Error(
+      "ubiquity:sandbox: bash is needed to hand the writable folders to bubblewrap, and none is in /usr/bin or /bin; install bash",
+    );
+  return bash;
+}
+
+/** bash's flags here: no start-up file (a socket on stdin makes bash read ~/.bashrc), no BASH_ENV, no functions from the environment. */
+export const BASH_FLAGS = ["--norc", "--noprofile", "-p"];
+
 /**
  * The spawn that starts `argv` (bwrap, or a launcher that ends in bwrap) with `pins` open on
- * FOLDER_FD_BASE, FOLDER_FD_BASE + 1, …, the seccomp `filter` (a path) on FILTER_FD when given,
- * and `notes` printed on stderr first. bash, as dash
+ * FOLDER_FD_BASE, FOLDER_FD_BASE + 1, … (for `--bind-fd`, which closes them) and again on the
+ * next as many (for the check inside, `innerCommand`, which closes them), the seccomp `filter`
+ * (a path) on FILTER_FD when given, and `notes` printed on stderr first. bash, as dash
  * redirects descriptors 0-9 only; from the system folders, never PATH. The descriptors stay
  * open here (the pins) until the launcher has reopened them: a spawn may come later than its
  * wrap (an MCP server starts when connected).
@@ -96,22 +110,14 @@ export function folderLaunch(
   argv: readonly string[],
   filter?: string,
 ): { command: string; args: string[] } {
-  bash ??= which("bash", "/run/current-system/sw/bin");
-  if (!bash)
-    throw new Error(
-      "ubiquity:sandbox: bash is needed to hand the writable folders to bubblewrap, and none is in /usr/bin or /bin; install bash",
-    );
   const opens = [
     ...(filter ? [`${FILTER_FD}<"$f"`] : []),
-    ...pins.map((p, i) => `${FOLDER_FD_BASE + i}<"/proc/${process.pid}/fd/${p.fd}"`),
+    ...[...pins, ...pins].map((p, i) => `${FOLDER_FD_BASE + i}<"/proc/${process.pid}/fd/${p.fd}"`),
   ].join(" ");
   return {
-    command: bash,
-    // No start-up file (a socket on stdin makes bash read ~/.bashrc), no BASH_ENV, no functions from the environment.
+    command: systemBash(),
     args: [
-      "--norc",
-      "--noprofile",
-      "-p",
+      ...BASH_FLAGS,
       "-c",
       `[ -z "$0" ] || printf '%s\\n' "$0" >&2\n${filter ? "f=$1; shift; " : ""}exec "$@" ${opens}`,
       notes.join("\n"),

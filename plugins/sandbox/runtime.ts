@@ -31,7 +31,7 @@ import { isExcluded, type SandboxSettings } from "./config";
 import { hardLinkedProtected, layoutRoot, type RootLayout } from "./protect";
 import { WorkspaceGuard, type Quarantined } from "./guard";
 import { installedConfigClosure } from "./installed";
-import { FOLDER_FD_BASE, folderLaunch, pinFolder, pinnedAt, unpin, type FolderPin } from "./pin";
+import { FOLDER_FD_BASE, folderLaunch, pinFolder, pinnedAt, systemBash, unpin, type FolderPin } from "./pin";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
 import { GIT_CONFIGS, gitConfigWithoutCredentials, HOME_READABLE, SENSITIVE_HOME, secretPaths } from "./secrets";
 import { seatbeltProfile } from "./seatbelt";
@@ -82,6 +82,12 @@ export function programOnPath(command: string, path: string, cwd: string): strin
 
 /** Private folders are named with the owning pid, so a later run can remove those of a process that died (SIGKILL). */
 const PRIVATE_PREFIX = "ubiquity-sandbox-";
+
+/** The descriptors bwrap and the check inside get each folder on, in the launcher's order (pin.ts's folderLaunch). */
+function descriptorNumbers(folders: ReadonlyMap<string, { dest: string }>): Profile["byFd"] {
+  const at = (i: number) => ({ fd: FOLDER_FD_BASE + i, check: FOLDER_FD_BASE + folders.size + i });
+  return new Map([...folders].map(([path, f], i) => [path, { ...at(i), dest: f.dest }]));
+}
 
 /** Remove the private folders of dead processes (ours only: same owner). */
 export function removeStalePrivateDirs(dir = tmpdir()): string[] {
@@ -324,7 +330,7 @@ export class SandboxRuntime {
     const profile: Profile = {
       seccomp: filter !== undefined,
       writable: cache && folders.has(cache) ? [...writable, cache] : writable,
-      byFd: new Map([...folders].map(([path, f], i) => [path, { fd: FOLDER_FD_BASE + i, dest: f.dest }])),
+      byFd: descriptorNumbers(folders),
       layouts,
       secrets: this.#secrets ?? [],
       allowRead: this.#settings.allowRead,
@@ -348,16 +354,17 @@ export class SandboxRuntime {
       programRoots: programRootsUnderTmp(spec.command, spec.args, spec.env?.PATH ?? process.env.PATH),
     };
     const proxied = network.mode === "proxy" ? proxyEnv(`http://127.0.0.1:${PROXY_PORT}`) : {};
-    const args = [...bwrapArgs(profile, spec.cwd), "--", ...innerCommand(profile, spec.command, spec.args)];
-    const pins = [...folders.values()].map((f) => f.pin);
-    const bwrap = [this.#availability.program!, ...args];
-    let launch: { command: string; args: string[] };
-    if (network.mode === "proxy") {
-      const bridged = this.#bridged(filter, bwrap);
-      launch = folderLaunch(pins, notes, [bridged.command, ...bridged.args]);
-    } else launch = folderLaunch(pins, notes, bwrap, filter);
+    const checks: { dest: string; fd: number }[] = [];
+    const args = [...bwrapArgs(profile, spec.cwd, checks), "--"];
+    args.push(...innerCommand(profile, spec.command, spec.args, checks, systemBash()));
     return {
-      ...launch,
+      ...this.#launch(
+        [...folders.values()].map((f) => f.pin),
+        notes,
+        network.mode === "proxy",
+        filter,
+        [this.#availability.program!, ...args],
+      ),
       cwd: spec.cwd,
       env: { ...env, ...proxied },
       contained: true,
@@ -438,6 +445,19 @@ export class SandboxRuntime {
     if (old) this.#retired.push(old);
     this.#seen.set(path, now);
     return { pin: now, dest: path };
+  }
+
+  /** bwrap started by the launcher that hands it the folders' descriptors (pin.ts), through the proxy's bridge when `proxied`. */
+  #launch(
+    pins: FolderPin[],
+    notes: string[],
+    proxied: boolean,
+    filter: string | undefined,
+    bwrap: string[],
+  ): { command: string; args: string[] } {
+    if (!proxied) return folderLaunch(pins, notes, bwrap, filter);
+    const bridged = this.#bridged(filter, bwrap);
+    return folderLaunch(pins, notes, [bridged.command, ...bridged.args]);
   }
 
   /** bwrap started with the proxy's bridge; refused when a program it needs is missing (never Unix sockets opened instead). */

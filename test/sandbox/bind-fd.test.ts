@@ -2,7 +2,8 @@
  * Writable folders are bound by descriptor (plugins/sandbox/pin.ts): a folder swapped for a
  * symlink after the spawn was prepared — between `wrap` and the spawn, the window every spawn
  * has (an MCP server starts later still) — is not bound where the link leads. Real bubblewrap,
- * real folders; the swap happens between `wrap` and the spawn, so no timing is involved.
+ * real folders; the swap happens between `wrap` and the spawn, so no timing is involved. And
+ * the check inside the sandbox, before the command, that what bwrap mounted is the folder.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync } from "node:fs";
@@ -11,6 +12,8 @@ import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ResolvedOptions } from "ubiquity/plugin";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
+import { innerCommand, type Profile } from "../../plugins/sandbox/bwrap";
+import { BASH_FLAGS, systemBash } from "../../plugins/sandbox/pin";
 import { sandboxSettings } from "../../plugins/sandbox/config";
 import { SandboxRuntime, type SpawnSpec } from "../../plugins/sandbox/runtime";
 import { SKIP } from "./helpers";
@@ -129,5 +132,66 @@ describe.skipIf(SKIP)("writable folders bound by descriptor", () => {
     expect(readFileSync(join(ws, "inside"), "utf8")).toBe("a\n");
     expect(readFileSync(join(lib, "also"), "utf8")).toBe("b\n");
     expect(existsSync(join(elsewhere, "no"))).toBe(false);
+  });
+});
+
+describe.skipIf(SKIP)("the check inside, before the command, of what bwrap mounted", () => {
+  // bwrap mounts a descriptor by the path it reads from it and checks the result by path: a folder
+  // flipped with a link while it sets up can leave the folder unmounted at its place and the link's
+  // target mounted at the target's. Those states, made here directly with bwrap's own options.
+  let made: string[] = [];
+  const folder = () => {
+    const dir = realpathSync(mkdtempSync("/var/tmp/ubq-bindfd-check-"));
+    made.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+    made = [];
+  });
+  /** bwrap with `mounts`, `granted` open on 10 and 11 (11 for `--bind-fd`), running `script` after the check of `granted` at its place (fd 10). */
+  const sandboxed = (granted: string, mounts: string[], script: string) => {
+    const profile = { network: { mode: "none" } } as Profile;
+    const inner = innerCommand(profile, "/bin/sh", ["-c", script], [{ dest: granted, fd: 10 }], systemBash());
+    const bwrap = sandboxAvailability().program!;
+    const base = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all", "--die-with-parent"];
+    return spawnSync(
+      systemBash(),
+      [...BASH_FLAGS, "-c", 'exec "$@" 10<"$0" 11<"$0"', granted, bwrap, ...base, ...mounts, "--", ...inner],
+      { encoding: "utf8" },
+    );
+  };
+  const refusal = (path: string) =>
+    `ubiquity:sandbox: ${path} is not the folder granted: it changed while the sandbox was set up, so the command did not run`;
+
+  it("the folder mounted at its place: the command runs, without the descriptors", () => {
+    const granted = folder();
+    const result = sandboxed(granted, ["--bind-fd", "11", granted], `echo ran > ${granted}/x && ls /proc/self/fd`);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(readFileSync(join(granted, "x"), "utf8")).toBe("ran\n");
+    // No descriptor of the host's mounts is left to the command (its `..` would lead out).
+    const fds = result.stdout.split("\n").filter(Boolean).map(Number);
+    expect(fds).toContain(0);
+    expect(fds).not.toContain(10);
+    expect(fds).not.toContain(11);
+  });
+
+  it("the folder not mounted at its place, another mounted where a link led: the command does not run", () => {
+    const granted = folder();
+    const target = folder();
+    const result = sandboxed(granted, ["--bind", target, target], `echo ran > ${target}/x`);
+    expect(result.stderr).toContain(refusal(granted));
+    expect(result.status).toBe(125);
+    expect(existsSync(join(target, "x"))).toBe(false);
+  });
+
+  it("another folder mounted at its place: the command does not run", () => {
+    const granted = folder();
+    const other = folder();
+    const result = sandboxed(granted, ["--bind", other, granted], `echo ran > ${granted}/x`);
+    expect(result.stderr).toContain(refusal(granted));
+    expect(result.status).toBe(125);
+    expect(existsSync(join(other, "x"))).toBe(false);
   });
 });
