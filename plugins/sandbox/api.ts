@@ -4,12 +4,12 @@
  * when the sandbox is off. Requested but missing is an error, never a silent unsandboxed run:
  * `sandbox` set without the ubiquity:sandbox plugin in the list refuses to spawn.
  */
-import { realpathSync } from "node:fs";
 import { sep } from "node:path";
 import type { Kernel, ResolvedOptions } from "../../src/index";
 import { SandboxUnavailableError } from "./availability";
 import { sandboxSettings } from "./config";
 import { hostMatches } from "./host-match";
+import { pinFolder, unpin, type FolderPin } from "./pin";
 import type { SandboxRuntime, SpawnSpec, SpawnUse } from "./runtime";
 import type { Violation } from "./violations";
 
@@ -45,8 +45,8 @@ export interface SandboxApi {
 
 interface State {
   api: SandboxApi;
-  /** Folders granted with addWorkspace, each with the real folder it was then. */
-  workspaces: Map<string, string | undefined>;
+  /** Folders granted with addWorkspace, each held open as the folder it was then (undefined: none). */
+  workspaces: Map<string, FolderPin | undefined>;
   /** Set by the plugin: "off" (not asked for), "degraded" (unavailable, failIfUnavailable: false), or a runtime. */
   mode?: "off" | "degraded" | SandboxRuntime;
 }
@@ -57,15 +57,6 @@ const states = new WeakMap<Kernel, State>();
 export function setSandboxMode(kernel: Kernel, mode: State["mode"]): void {
   getSandboxApi(kernel);
   states.get(kernel)!.mode = mode;
-}
-
-/** The real path of `path`, or undefined when it does not exist. */
-function realOf(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The sandbox API of `kernel` (created on first use, so plugin order does not matter). */
@@ -87,8 +78,8 @@ export function getSandboxApi(kernel: Kernel): SandboxApi {
               spec,
               use,
               [...s.workspaces]
-                .filter(([w, real]) => (spec.cwd === w || spec.cwd.startsWith(`${w}${sep}`)) && realOf(w) === real)
-                .map(([w]) => w),
+                .filter(([w]) => spec.cwd === w || spec.cwd.startsWith(`${w}${sep}`))
+                .flatMap(([, pin]) => (pin ? [pin] : [])),
             );
           if (s.mode === undefined && requested(kernel)) {
             throw new SandboxUnavailableError(
@@ -99,8 +90,14 @@ export function getSandboxApi(kernel: Kernel): SandboxApi {
         },
         addWorkspace(path) {
           // Pinned to the folder it is now: one swapped for a link later is not bound (where the link leads).
-          s.workspaces.set(path, realOf(path));
-          return () => void s.workspaces.delete(path);
+          const pin = pinFolder(path);
+          unpin(s.workspaces.get(path));
+          s.workspaces.set(path, pin);
+          return () => {
+            if (s.workspaces.get(path) !== pin) return;
+            s.workspaces.delete(path);
+            unpin(pin);
+          };
         },
         hostPath(path) {
           return typeof s.mode === "object" ? s.mode.hostPath(path) : path;

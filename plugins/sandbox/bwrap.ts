@@ -8,11 +8,17 @@ import type { NetworkPolicy } from "./config";
 import type { RootLayout } from "./protect";
 import { BLOCK_FD, INFO_FD, PROXY_PORT, SYNC_FD } from "./bridge";
 import { FILTER_FD } from "./seccomp";
+import { BASH_FLAGS } from "./pin";
 
 /** Everything that shapes one sandbox. */
 export interface Profile {
   /** Writable folders that exist. */
   writable: string[];
+  /**
+   * How each writable folder and each pinned git folder is bound: the descriptor bwrap gets it
+   * on, and the folder's real path (see pin.ts). A path without one is not bound (fail closed).
+   */
+  byFd: ReadonlyMap<string, { fd: number; check: number; dest: string }>;
   layouts: RootLayout[];
   /** Existing paths made unreadable. */
   secrets: { path: string; dir: boolean }[];
@@ -107,8 +113,11 @@ function realpathOrSelf(p: string): string {
   }
 }
 
-/** bwrap's arguments up to (not including) `--`. */
-export function bwrapArgs(profile: Profile, cwd: string): string[] {
+/**
+ * bwrap's arguments up to (not including) `--`; `checks` gets each folder bound by descriptor,
+ * where, and the descriptor the check inside has it on.
+ */
+export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string; fd: number }[] = []): string[] {
   const args = ["--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL"];
   if (profile.seccomp) args.push("--seccomp", String(FILTER_FD));
   if (profile.network.mode === "all") args.push("--share-net");
@@ -140,7 +149,26 @@ export function bwrapArgs(profile: Profile, cwd: string): string[] {
   } else if (under(profile.home, "/tmp") && existsSync(profile.home))
     args.push("--ro-bind", profile.home, profile.home);
   for (const root of profile.programRoots ?? []) args.push("--ro-bind", root, root);
-  for (const root of profile.writable) args.push("--bind", root, root);
+  // A folder goes where its path is, unless that path is a symlink shown as on the host (bwrap
+  // then finds the link, not the folder, where it mounted and stops): then at its real path,
+  // which the link leads to. Under the private /tmp and /run and the hidden home bwrap makes it
+  // (a folder bound back there shows the host's entries below it, but is itself a mount point).
+  const shownBack = [
+    ...(hideHome ? profile.homeReadable! : under(profile.home, "/tmp") ? [profile.home] : []),
+    ...(profile.programRoots ?? []),
+  ];
+  const shown = (path: string) =>
+    shownBack.some((r) => path !== r && under(path, r)) ||
+    (!under(path, "/tmp") && !under(path, "/run") && !(hideHome && under(path, profile.home)));
+  const bindFd = (path: string) => {
+    const bound = profile.byFd.get(path);
+    const dest = bound && (bound.dest === path || !shown(path) ? path : bound.dest);
+    // One bind per place: the check inside (innerCommand) proves one mount at each.
+    if (!bound || checks.some((c) => c.dest === dest)) return;
+    args.push("--bind-fd", String(bound.fd), dest!);
+    checks.push({ dest: dest!, fd: bound.check });
+  };
+  for (const root of profile.writable) bindFd(root);
   // A secret under a hidden home is already out of sight, unless something bound back exposes it.
   const visible = (path: string) =>
     !hideHome ||
@@ -162,7 +190,7 @@ export function bwrapArgs(profile: Profile, cwd: string): string[] {
       ? !hideHome && under(profile.home, "/tmp") && under(real, profile.home)
       : !under(real, "/run") && visible(real));
   for (const layout of profile.layouts) {
-    for (const p of layout.pinned) args.push("--bind", p, p);
+    for (const p of layout.pinned) bindFd(p);
     for (const p of layout.readOnly) if (inSight(realpathOrSelf(p))) args.push("--ro-bind", p, p);
     for (const p of layout.placeholders) args.push("--ro-bind", profile.emptyDir, p);
   }
@@ -194,18 +222,65 @@ export function proxyEnv(url: string): Record<string, string> {
 }
 
 /**
- * The command as bwrap runs it. With the proxy, it starts once the bridge (started from the host
- * side, bridge.ts) listens on 127.0.0.1:PROXY_PORT, read from /proc/net/tcp so no network tool
- * is needed inside.
+ * What each folder bound by descriptor must be, checked inside before the command starts:
+ * bwrap mounts a descriptor by the path it reads from it and checks what it finds at the
+ * destination by path again, so a folder flipped with a symlink while it sets up could get the
+ * link's target mounted. Here each destination, opened once, must be the descriptor's folder
+ * (device and inode, `-ef` through /proc/self/fd: no path looked up twice) and the root of a
+ * mount (its `..` in another mount): that mount is then this bind's, and no other took its
+ * place. The descriptors are closed before the command (one of the host's mounts, its `..`
+ * leads out).
  */
-export function innerCommand(profile: Profile, command: string, args: readonly string[]): string[] {
-  if (profile.network.mode !== "proxy") return [command, ...args];
+const CHECK_FOLDERS = [
+  "n=$1; shift",
+  'while [ "$n" -gt 0 ]; do',
+  "  m3= m4=",
+  '  if exec 3<"$1" 4<"/proc/self/fd/3/.." && [ /proc/self/fd/3 -ef "/proc/self/fd/$2" ]; then',
+  '    while read -r k v; do [ "$k" = mnt_id: ] && m3=$v; done </proc/self/fdinfo/3',
+  '    while read -r k v; do [ "$k" = mnt_id: ] && m4=$v; done </proc/self/fdinfo/4',
+  "  fi",
+  '  if [ -z "$m3" ] || [ "$m3" = "$m4" ]; then',
+  "    printf 'ubiquity:sandbox: %s is not the folder granted: it changed while the sandbox was set up, so the command did not run\\n' \"$1\" >&2",
+  "    exit 125",
+  "  fi",
+  "  c=$2; exec {c}<&-; shift 2; n=$((n-1))",
+  "done",
+  "exec 3<&- 4<&-",
+].join("\n");
+
+/**
+ * The command as bwrap runs it, after the check of the folders bound by descriptor (`checks`).
+ * With the proxy, it starts once the bridge (started from the host side, bridge.ts) listens on
+ * 127.0.0.1:PROXY_PORT, read from /proc/net/tcp so no network tool is needed inside.
+ */
+export function innerCommand(
+  profile: Profile,
+  command: string,
+  args: readonly string[],
+  checks: readonly { dest: string; fd: number }[],
+  bash: string,
+): string[] {
   const hexPort = PROXY_PORT.toString(16).toUpperCase().padStart(4, "0");
   const script = [
-    // Shell builtins only: a grep per poll would cost more than the wait itself.
-    `up() { while read -r _ a _; do [ "$a" = "0100007F:${hexPort}" ] && return 0; done < /proc/net/tcp; return 1; }`,
-    "n=0; until up || [ $n -ge 20000 ]; do n=$((n+1)); done",
+    CHECK_FOLDERS,
+    ...(profile.network.mode === "proxy"
+      ? [
+          // Shell builtins only: a grep per poll would cost more than the wait itself.
+          `up() { while read -r _ a _; do [ "$a" = "0100007F:${hexPort}" ] && return 0; done < /proc/net/tcp; return 1; }`,
+          "n=0; until up || [ $n -ge 20000 ]; do n=$((n+1)); done",
+        ]
+      : []),
     'exec "$@"',
   ].join("\n");
-  return ["/bin/sh", "-c", script, "ubiquity-sandbox", command, ...args];
+  return [
+    bash,
+    ...BASH_FLAGS,
+    "-c",
+    script,
+    "ubiquity-sandbox",
+    String(checks.length),
+    ...checks.flatMap((c) => [c.dest, String(c.fd)]),
+    command,
+    ...args,
+  ];
 }

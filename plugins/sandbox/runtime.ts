@@ -31,10 +31,11 @@ import { isExcluded, type SandboxSettings } from "./config";
 import { hardLinkedProtected, layoutRoot, type RootLayout } from "./protect";
 import { WorkspaceGuard, type Quarantined } from "./guard";
 import { installedConfigClosure } from "./installed";
+import { FOLDER_FD_BASE, folderLaunch, pinFolder, pinnedAt, systemBash, unpin, type FolderPin } from "./pin";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
 import { GIT_CONFIGS, gitConfigWithoutCredentials, HOME_READABLE, SENSITIVE_HOME, secretPaths } from "./secrets";
 import { seatbeltProfile } from "./seatbelt";
-import { FILTER_LAUNCHER, SocketFilters } from "./seccomp";
+import { SocketFilters } from "./seccomp";
 import type { Violation } from "./violations";
 import { isProcessAlive } from "../_kits/process/index";
 
@@ -82,13 +83,10 @@ export function programOnPath(command: string, path: string, cwd: string): strin
 /** Private folders are named with the owning pid, so a later run can remove those of a process that died (SIGKILL). */
 const PRIVATE_PREFIX = "ubiquity-sandbox-";
 
-/** The real path of `path`, or undefined when it does not exist. */
-function realOrUndefined(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
+/** The descriptors bwrap and the check inside get each folder on, in the launcher's order (pin.ts's folderLaunch). */
+function descriptorNumbers(folders: ReadonlyMap<string, { dest: string }>): Profile["byFd"] {
+  const at = (i: number) => ({ fd: FOLDER_FD_BASE + i, check: FOLDER_FD_BASE + folders.size + i });
+  return new Map([...folders].map(([path, f], i) => [path, { ...at(i), dest: f.dest }]));
 }
 
 /** Remove the private folders of dead processes (ours only: same owner). */
@@ -147,8 +145,11 @@ interface CallRecord {
 /** The sandbox of one kernel. */
 export class SandboxRuntime {
   readonly #settings: SandboxSettings;
-  /** The real folder each writable folder was when the sandbox was set up (undefined: it did not exist). */
-  readonly #writableReal: Map<string, string | undefined>;
+  /** Each writable folder, held open since the sandbox was set up (undefined: it was no folder then). */
+  readonly #granted: Map<string, FolderPin | undefined>;
+  /** Folders bound writable that had no grant's pin, held open since first bound; and those replaced since. */
+  #seen = new Map<string, FolderPin>();
+  #retired: FolderPin[] = [];
   readonly #availability: SandboxAvailability;
   readonly #readRules: readonly string[];
   readonly #onDenied: (denial: ProxyDenial, toolUseId: string | undefined) => void;
@@ -174,7 +175,7 @@ export class SandboxRuntime {
     onDenied: (denial: ProxyDenial, toolUseId: string | undefined) => void,
   ) {
     this.#settings = settings;
-    this.#writableReal = new Map(settings.writable.map((p) => [p, realOrUndefined(p)]));
+    this.#granted = new Map(settings.writable.map((p) => [p, pinFolder(p)]));
     this.#availability = availability;
     this.#readRules = readRules;
     this.#onDenied = onDenied;
@@ -259,7 +260,7 @@ export class SandboxRuntime {
   }
 
   /** The spawn, sandboxed (or as given, for an excluded Bash command); `workspaces` are writable for it too (see `addWorkspace`). */
-  wrap(spec: SpawnSpec, use: SpawnUse, workspaces: readonly string[] = []): SpawnSpec {
+  wrap(spec: SpawnSpec, use: SpawnUse, workspaces: readonly FolderPin[] = []): SpawnSpec {
     if (use.kind === "bash" && use.subject !== undefined && !this.sandboxes(use.subject)) {
       // A sandboxed process still running (a background shell) may have planted a protected file
       // since the last sweep: it leaves the workspace before a command runs outside the sandbox.
@@ -273,11 +274,8 @@ export class SandboxRuntime {
       );
     }
     const dirs = this.#dirs!;
-    // A writable folder swapped for a link since the sandbox was set up (by a command that can write
-    // the folder it is in) is not bound: the bind would make where the link leads writable.
-    const writable = [...new Set([...this.#settings.writable, ...workspaces])].filter(
-      (p) => existsSync(p) && (!this.#writableReal.has(p) || realOrUndefined(p) === (this.#writableReal.get(p) ?? p)),
-    );
+    const { folders, notes } = this.#writableFolders(workspaces);
+    const writable = [...folders.keys()];
     // A language server is a long-lived server as an MCP server is: the same network and cache.
     const server = use.kind === "mcp" || use.kind === "lsp";
     const network = server ? this.#settings.mcpNetwork : this.#settings.network;
@@ -326,11 +324,13 @@ export class SandboxRuntime {
       return this.#seatbelt(spec, writable, layouts, env);
     }
     for (const layout of layouts) for (const p of layout.placeholders) this.#placeholder(p);
+    this.#innerFolders(folders, layouts, cache);
     // The proxy's bridge runs outside the sandbox (bridge.ts): Unix sockets stay blocked with it too.
     const filter = this.#filters!.path(this.#settings.unixSockets);
     const profile: Profile = {
       seccomp: filter !== undefined,
-      writable: cache ? [...writable, cache] : writable,
+      writable: cache && folders.has(cache) ? [...writable, cache] : writable,
+      byFd: descriptorNumbers(folders),
       layouts,
       secrets: this.#secrets ?? [],
       allowRead: this.#settings.allowRead,
@@ -354,17 +354,110 @@ export class SandboxRuntime {
       programRoots: programRootsUnderTmp(spec.command, spec.args, spec.env?.PATH ?? process.env.PATH),
     };
     const proxied = network.mode === "proxy" ? proxyEnv(`http://127.0.0.1:${PROXY_PORT}`) : {};
-    const args = [...bwrapArgs(profile, spec.cwd), "--", ...innerCommand(profile, spec.command, spec.args)];
+    const checks: { dest: string; fd: number }[] = [];
+    const args = [...bwrapArgs(profile, spec.cwd, checks), "--"];
+    args.push(...innerCommand(profile, spec.command, spec.args, checks, systemBash()));
     return {
-      ...(network.mode === "proxy"
-        ? this.#bridged(filter, [this.#availability.program!, ...args])
-        : filter
-          ? { command: "/bin/sh", args: ["-c", FILTER_LAUNCHER, filter, this.#availability.program!, ...args] }
-          : { command: this.#availability.program!, args }),
+      ...this.#launch(
+        [...folders.values()].map((f) => f.pin),
+        notes,
+        network.mode === "proxy",
+        filter,
+        [this.#availability.program!, ...args],
+      ),
       cwd: spec.cwd,
       env: { ...env, ...proxied },
       contained: true,
     };
+  }
+
+  /**
+   * The writable folders to bind, each with its descriptor (pin.ts), and why any granted one is
+   * not: a writable folder swapped for a link since the sandbox was set up (by a command that can
+   * write the folder it is in) is not bound, as the bind would make where the link leads
+   * writable; and as it is bound by descriptor, a swap after this check changes nothing either.
+   */
+  #writableFolders(workspaces: readonly FolderPin[]): {
+    folders: Map<string, { pin: FolderPin; dest: string }>;
+    notes: string[];
+  } {
+    const notes: string[] = [];
+    const folders = new Map<string, { pin: FolderPin; dest: string }>();
+    const grants = new Map<string, FolderPin | undefined>([
+      ...this.#granted,
+      ...workspaces.map((w) => [w.path, w] as const),
+    ]);
+    for (const [path, granted] of grants) {
+      const found = this.#folder(path, granted);
+      if (found && "refused" in found) notes.push(`ubiquity:sandbox: ${found.refused}`);
+      else if (found) folders.set(path, found);
+    }
+    return { folders, notes };
+  }
+
+  /**
+   * Add to `folders` the other writable binds: each git folder, bound onto itself so it cannot
+   * be renamed away (the one really at that place in its writable folder's real path), and the
+   * MCP servers' cache.
+   */
+  #innerFolders(
+    folders: Map<string, { pin: FolderPin; dest: string }>,
+    layouts: readonly RootLayout[],
+    cache: string | undefined,
+  ): void {
+    [...folders.keys()].forEach((root, i) => {
+      for (const p of layouts[i]!.pinned) {
+        const found = this.#folder(folders.get(root)!.dest + p.slice(root.length), undefined);
+        if (!found || "refused" in found)
+          throw new Error(`ubiquity:sandbox: ${p} changed while the command was prepared; run the command again`);
+        folders.set(p, found);
+      }
+    });
+    if (cache) {
+      const found = this.#folder(cache, undefined);
+      if (found && !("refused" in found)) folders.set(cache, found);
+    }
+  }
+
+  /**
+   * The folder to bind writable at `path`: its grant's pin when it had one (and the path still
+   * leads to it), else the folder really at `path` now (no symlink on the way), held from then
+   * on; a reason when it is refused; undefined when there is nothing there.
+   */
+  #folder(
+    path: string,
+    granted: FolderPin | undefined,
+  ): { pin: FolderPin; dest: string } | { refused: string } | undefined {
+    if (granted) {
+      const at = pinnedAt(granted);
+      return "dest" in at ? { pin: granted, dest: at.dest } : at;
+    }
+    if (!existsSync(path)) return undefined;
+    const now = pinFolder(path, true);
+    if (!now)
+      return { refused: `${path} is not a folder at its real path (a symlink on the way), so it is not writable` };
+    const old = this.#seen.get(path);
+    if (old && old.dev === now.dev && old.ino === now.ino) {
+      unpin(now);
+      return { pin: old, dest: path };
+    }
+    // A launcher made earlier may still reopen the one it replaces: closed with the sandbox.
+    if (old) this.#retired.push(old);
+    this.#seen.set(path, now);
+    return { pin: now, dest: path };
+  }
+
+  /** bwrap started by the launcher that hands it the folders' descriptors (pin.ts), through the proxy's bridge when `proxied`. */
+  #launch(
+    pins: FolderPin[],
+    notes: string[],
+    proxied: boolean,
+    filter: string | undefined,
+    bwrap: string[],
+  ): { command: string; args: string[] } {
+    if (!proxied) return folderLaunch(pins, notes, bwrap, filter);
+    const bridged = this.#bridged(filter, bwrap);
+    return folderLaunch(pins, notes, [bridged.command, ...bridged.args]);
   }
 
   /** bwrap started with the proxy's bridge; refused when a program it needs is missing (never Unix sockets opened instead). */
@@ -537,6 +630,9 @@ export class SandboxRuntime {
 
   #cleanSync() {
     process.removeListener("exit", this.#onExit);
+    for (const pin of [...this.#granted.values(), ...this.#seen.values(), ...this.#retired.splice(0)]) unpin(pin);
+    this.#granted.clear();
+    this.#seen.clear();
     // rmdir removes only an empty folder: a placeholder someone filled since stays.
     for (const p of this.#placeholders) {
       try {

@@ -197,9 +197,8 @@ export class SocketFilters {
   }
 }
 
-/** The shell line that starts bwrap with the filter `$0` open on FILTER_FD (`exec`: bwrap takes the shell's process). */
+/** The descriptor bwrap reads the filter from (the launcher opens it there: pin.ts, bridge.ts). */
 export const FILTER_FD = 9;
-export const FILTER_LAUNCHER = `exec "$@" ${FILTER_FD}<"$0"`;
 
 /**
  * What the run's warning says about Unix sockets, when sandboxed processes can make them or a
