@@ -39,7 +39,7 @@ export interface OwnedChild {
   programPid(): number | undefined;
   /** Ask the program to end: `signal` to its own process group (it leads one). */
   signal(signal: NodeJS.Signals): void;
-  /** End it and everything it started now (SIGKILL, through the reaper where it runs). Idempotent. */
+  /** End it and everything it started now (SIGKILL, through the reaper where it runs); again is harmless. */
   kill(): void;
   /** Settles once the process we started has exited. */
   readonly exited: Promise<void>;
@@ -109,8 +109,10 @@ export function spawnOwned(spec: OwnedSpawn): OwnedChild {
       }
     },
     kill() {
-      // A process that exited is not signalled: its pid may be another process's by now.
-      if (child.pid === undefined || exitedNow) return;
+      // A reaper that exited has ended the tree, and its pid may be another process's by now. A
+      // group whose leader exited is still ours while a member lives (its id is not reused then):
+      // what the program left running in it goes too.
+      if (child.pid === undefined || (reaper && exitedNow)) return;
       stopSpawn(child.pid, reaper);
     },
   };
