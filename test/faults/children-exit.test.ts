@@ -80,7 +80,7 @@ async function recordWhenAllRun(dir: string, program: ChildProcess, output: () =
 }
 
 /** The bin running the all-children run in a fresh project. */
-function startBin(mode: string, sandbox = false) {
+function startBin(mode: string, sandbox = false, env: Record<string, string> = {}) {
   const dir = tempProject({ "ubiquity.config.ts": CONFIG, "a.probe": "x\n" }, { linkUbiquity: true });
   const child = spawn(process.execPath, [binPath, "run", "go"], {
     cwd: dir,
@@ -91,6 +91,7 @@ function startBin(mode: string, sandbox = false) {
       DEBUG: "",
       UBQ_MODE: mode,
       UBQ_SANDBOX: sandbox ? "1" : "0",
+      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -177,6 +178,23 @@ describe.skipIf(!linux)("every child process ends with the program", () => {
     expect((await bin.exit).code).toBe(0);
     expect(describeTree(await survivors(tree))).toBe("");
   });
+
+  it.skipIf(!existsSync("/usr/bin/setpriv"))(
+    "without the reaper (UBIQUITY_NO_REAPER=1), SIGKILL still ends the MCP and language servers themselves",
+    async () => {
+      const bin = startBin("stubborn-signal", false, { UBIQUITY_NO_REAPER: "1" });
+      const tree = await recordWhenAllRun(bin.dir, bin.child, bin.output);
+      const server = pidIn(bin.dir, "mcp.pid")[0];
+      // A server that ignores the end of its stdin and SIGTERM. Only the programs themselves:
+      // what they started is out of reach without the reaper.
+      const servers = tree.filter((p) => p.pid === server || p.command.includes("probe-server.mjs"));
+      expect(servers).toHaveLength(2);
+      recordedAll.push(...tree);
+      bin.child.kill("SIGKILL");
+      await bin.exit;
+      expect(describeTree(await survivors(servers))).toBe("");
+    },
+  );
 
   it.skipIf(sandboxMissing !== undefined)("sandboxed, SIGKILL of ubiquity run leaves nothing running", async () => {
     const bin = startBin("signal", true);

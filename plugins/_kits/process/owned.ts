@@ -56,6 +56,23 @@ function parentOf(pid: number): number | undefined {
   }
 }
 
+let setpriv: string | null | undefined;
+
+/**
+ * Where the reaper cannot run (no Perl, `UBIQUITY_NO_REAPER=1`), Linux can still end the program
+ * itself when this one dies, SIGKILL included: util-linux's `setpriv --pdeathsig KILL` sets its
+ * parent-death signal and execs it (same pid). What it starts is out of reach then.
+ */
+function withDeathSignal(spec: OwnedSpawn): OwnedSpawn {
+  if (process.platform !== "linux") return spec;
+  if (setpriv === undefined) {
+    const { existsSync } = requireNode("node:fs") as typeof import("node:fs");
+    setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p)) ?? null;
+  }
+  if (!setpriv) return spec;
+  return { ...spec, command: setpriv, args: ["--pdeathsig", "KILL", "--", spec.command, ...spec.args] };
+}
+
 /**
  * Start `spec` (already wrapped by the sandbox when it is on) with stdin, stdout and stderr as
  * pipes, as a child this program owns (see the file comment).
@@ -63,7 +80,7 @@ function parentOf(pid: number): number | undefined {
 export function spawnOwned(spec: OwnedSpawn): OwnedChild {
   const { spawn } = requireNode("node:child_process") as typeof import("node:child_process");
   const reaped = spec.contained ? undefined : underReaper(spec);
-  const run = reaped ?? spec;
+  const run = reaped ?? (spec.contained ? spec : withDeathSignal(spec));
   const stdio: StdioPipe[] = ["pipe", "pipe", "pipe", ...(reaped ? (["pipe"] as const) : [])];
   const child = spawn(run.command, run.args, {
     cwd: run.cwd,
