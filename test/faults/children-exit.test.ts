@@ -4,7 +4,10 @@
  * shell and a foreground Bash call. The program ends normally, by SIGTERM, by SIGINT, by SIGKILL
  * (no handler runs), or is a summon() host that calls process.exit() with its session open.
  * Every child writes its pid to a file; once all have, the program's whole process tree is
- * recorded, the program ends, and the test polls until no recorded process runs any more.
+ * recorded, the program ends, and the test polls until no recorded process runs any more. Also:
+ * a SIGINT that another handler takes (the chat's Ctrl-C) kills nothing the session still uses; a
+ * stubborn MCP server is ended after its grace; without the reaper, setpriv's parent-death signal
+ * still ends the servers at SIGKILL; in the sandbox, bubblewrap's --die-with-parent does.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
