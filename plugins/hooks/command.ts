@@ -5,19 +5,15 @@
  * blocks with stderr as the reason; any other exit code is a logged, non-blocking error.
  * A timeout kills the whole process group.
  */
-import { spawn } from "node:child_process";
 import type { Logger, RunContext } from "../../src/index";
 import type { AgentHookRunner } from "./model-hook";
 import type { HttpHookPolicy } from "./http";
 import type { SpawnSpec } from "../sandbox/api";
 import {
   buildSubprocessEnv,
-  readReaperReport,
   shellSpawn,
   spawnFolder,
-  stopSpawn,
-  trackProcessGroup,
-  underReaper,
+  spawnOwned,
   type SubprocessEnvOptions,
 } from "../_kits/process/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
@@ -138,7 +134,7 @@ export function withProjectDir(word: string, projectDir: string): string {
   return word.replace(PROJECT_DIR, () => projectDir);
 }
 
-/** What a hook's process is spawned as: in the sandbox when there is one, else under the reaper. */
+/** What a hook's process is spawned as: in the sandbox when there is one (spawnOwned adds the reaper outside it). */
 function hookSpawn(command: string, context: HookRunContext, args?: readonly string[]) {
   const { cwd } = context;
   const where = spawnFolder(cwd, context.trusted !== false);
@@ -153,9 +149,7 @@ function hookSpawn(command: string, context: HookRunContext, args?: readonly str
   // SessionStart: CLAUDE_ENV_FILE, as the hook sees it (inside the sandbox, a file of its private /tmp).
   if (context.envFile)
     wrapped = { ...wrapped, env: { ...wrapped.env, CLAUDE_ENV_FILE: context.envFile(wrapped.contained === true) } };
-  // Outside the sandbox, the reaper ends what the hook leaves behind, setsid or not.
-  const reaper = wrapped.contained ? undefined : underReaper(wrapped);
-  return { reaper, spec: reaper ?? wrapped };
+  return wrapped;
 }
 
 /**
@@ -182,29 +176,22 @@ function runShell(
 ): Promise<Spawned> {
   const { signal } = context;
   return new Promise((resolve) => {
-    const { reaper, spec } = hookSpawn(command, context, args);
-    const child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd,
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe", ...(reaper ? (["pipe"] as const) : [])],
-      env: spec.env as NodeJS.ProcessEnv,
-    });
-    // The reaper's report: only the shell's pid is used (for the last resort below); read, so it never blocks.
-    const report =
-      reaper && child.stdio[3] ? readReaperReport(child.stdio[3] as import("node:stream").Readable) : undefined;
+    // Its own process group, outside the sandbox under the reaper (which ends what the hook leaves
+    // behind, setsid or not), tracked until it exits: it ends with this program.
+    const owned = spawnOwned(hookSpawn(command, context, args));
+    const { child, reaper, report } = owned;
     let fallback: NodeJS.Timeout | undefined;
     let stdout = "";
     let stderr = "";
     let timedOut = false;
-    const untrack = child.pid ? trackProcessGroup(child.pid, { reaper: reaper !== undefined }) : () => {};
     let stopping = false;
     let exited = false;
     child.once("exit", () => (exited = true));
     const killGroup = () => {
       if (!child.pid || stopping) return;
-      stopping = reaper !== undefined;
+      stopping = reaper;
       // A reaper that exited is not signalled (its pid may be another process's by now).
-      if (!(reaper && exited)) stopSpawn(child.pid, reaper !== undefined);
+      owned.kill();
       // A reaper that does not end (the hook stopped or traced it) is not waited for forever.
       if (report) {
         fallback = setTimeout(() => {
@@ -258,7 +245,6 @@ function runShell(
       // What the hook left running in the background ends with it (the reaper has ended it already,
       // and its pid is no longer ours to signal).
       if (!reaper) killGroup();
-      untrack();
       (rest ?? resolve)({ code, stdout, stderr, timedOut, ...(overflow ? { overflow } : {}) });
     };
     child.on("close", (code) => finish(code));

@@ -5,10 +5,12 @@ import {
   type OAuthClientProvider,
   type Transport,
 } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { buildSubprocessEnv, spawnFolder, type SubprocessEnvOptions } from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
 import type { SpawnSpec } from "../sandbox/api";
+import { StdioTransport } from "./stdio-transport";
+
+export { StdioTransport } from "./stdio-transport";
 
 /** Rewrites the spawn of a stdio server (ubiquity:sandbox wraps it). */
 export type SpawnWrap = (spec: SpawnSpec) => SpawnSpec;
@@ -25,19 +27,6 @@ export function transportKind(config: McpServerConfig): McpTransportKind {
 export function describeTarget(config: McpServerConfig): string {
   if ("command" in config) return [config.command, ...(config.args ?? [])].join(" ");
   return config.url;
-}
-
-/**
- * The SDK's stdio transport, remembering the child's pid: the SDK forgets it as soon as close
- * starts, and a child that ignores the close sequence must still be found and reaped.
- */
-export class StdioTransport extends StdioClientTransport {
-  /** The child's pid once spawned (kept after close). */
-  spawnedPid: number | undefined;
-  override async start(): Promise<void> {
-    await super.start();
-    this.spawnedPid = this.pid ?? undefined;
-  }
 }
 
 /**
@@ -77,14 +66,9 @@ export function createTransport(
       env: serverEnv(config, environment),
       cwd: spawnFolder(cwd, trusted, config.cwd),
     });
-    const transport = new StdioTransport({
-      command: spec.command,
-      args: spec.args,
-      env: (spec.env as Record<string, string> | undefined) ?? {},
-      cwd: spec.cwd,
-      stderr: "pipe",
-    });
-    transport.stderr?.on("data", (chunk: Buffer) => onStderr(chunk.toString("utf8")));
+    // Its own process group under the reaper (or the sandbox), so it ends with this program.
+    const transport = new StdioTransport({ ...spec, env: spec.env ?? {} });
+    transport.stderr.on("data", (chunk: Buffer) => onStderr(chunk.toString("utf8")));
     return transport;
   }
   const requestInit = config.headers ? { headers: config.headers } : undefined;

@@ -4,9 +4,9 @@
  * process group on timeout, through the sandbox like a hook), and a function. Each resolves to a
  * decision or throws; the plugin denies on any throw (fail closed).
  */
-import { spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { callModel, modelLabel, requestedModel, resolveModel, type RunContext } from "../../src/index";
-import { buildSubprocessEnv, shellSpawn } from "../_kits/process/index";
+import { buildSubprocessEnv, shellSpawn, spawnOwned } from "../_kits/process/index";
 import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import {
   readDecision,
@@ -114,21 +114,12 @@ function commandReview(
   const plain: SpawnSpec = { ...shellSpawn(command), cwd: run.cwd, env: buildSubprocessEnv(run.options) };
   const spec = getSandboxApi(run.kernel).wrap(plain, { kind: "hook", subject: command });
   return new Promise<ReviewDecision>((resolve, reject) => {
-    const child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env as NodeJS.ProcessEnv,
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    // Its own process group under the reaper (or the sandbox), tracked: it ends with this program.
+    const owned = spawnOwned(spec);
+    const child = owned.child as ChildProcessWithoutNullStreams;
     let out = "";
     let err = "";
-    const kill = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // gone already
-      }
-    };
+    const kill = () => owned.kill();
     const onAbort = () => {
       kill();
       reject(new Error("it did not answer in time"));

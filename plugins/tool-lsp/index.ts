@@ -14,7 +14,7 @@ import type { RunContext, ToolCall, ToolContext, ToolOutput } from "../../src/in
 import type { LspServers } from "./servers";
 import type { DiagnosticsTracker } from "./diagnostics";
 import { definePlugin, lazyOptions } from "../_kits/authoring/index";
-import { buildSubprocessEnv, folderTrusted, trackProcessGroup } from "../_kits/process/index";
+import { buildSubprocessEnv, folderTrusted } from "../_kits/process/index";
 import { ClaudePluginsOption, readPlugins, warn } from "../_kits/sources/index";
 import { getSandboxApi } from "../sandbox/api";
 import { getPermissionsApi } from "../permissions/api";
@@ -73,7 +73,6 @@ export default definePlugin({
               { env: options.env, subprocessEnv: options.subprocessEnv },
               { add: [server.config.env], inherit: false },
             ),
-          track: (pgid, reaper) => trackProcessGroup(pgid, { reaper }),
           stderr: (name, text) => kernel.logger.debug(`language server ${name}: ${text.trimEnd()}`),
         });
         pools.set(root, pool);

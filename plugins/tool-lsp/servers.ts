@@ -11,13 +11,9 @@ import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import { createRequire } from "node:module";
-import { readReaperReport, stopSpawn, underReaper } from "../_kits/process/index";
+import { spawnOwned } from "../_kits/process/index";
 import { LspConnection } from "./client";
 import type { NamedServer } from "./config";
-
-// node:child_process by require where used (cold start: a run that never calls LSP never loads it).
-const requireNode = createRequire(import.meta.url);
 
 /** How a server's process is started: the sandbox's wrap, the environment, the folder. */
 export interface ServerLaunch {
@@ -34,8 +30,6 @@ export interface ServerLaunch {
   cwd: string;
   /** The workspace folder sent in `initialize`. */
   root: string;
-  /** Remember / forget its process group (led by the reaper or not), so it is killed if this program ends first. */
-  track(pgid: number, reaper: boolean): () => void;
   /** Its stderr, for the debug log. */
   stderr(server: string, text: string): void;
 }
@@ -88,7 +82,6 @@ export class LspServers {
   }
 
   #start(server: NamedServer): Running {
-    const { spawn } = requireNode("node:child_process") as typeof import("node:child_process");
     const env = this.launch.env(server);
     // Looked up first: a missing program is named with the fix, never left to how its exit is seen.
     if (!onPath(server.config.command, env.PATH ?? process.env.PATH ?? "", this.launch.cwd)) throw notFound(server);
@@ -105,17 +98,11 @@ export class LspServers {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") throw notFound(server);
       throw error;
     }
-    // Outside the sandbox, the reaper ends what the server leaves behind, a child in a session of its own too.
-    const reaper = wrapped.contained ? undefined : underReaper(wrapped);
-    const spec = reaper ?? wrapped;
-    const child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env as NodeJS.ProcessEnv,
-      stdio: ["pipe", "pipe", "pipe", ...(reaper ? (["pipe"] as const) : [])],
-      detached: true,
-    }) as unknown as ChildProcessWithoutNullStreams;
-    // The reaper's report is read so it never blocks; what it killed is not needed here.
-    if (reaper && child.stdio[3]) readReaperReport(child.stdio[3] as import("node:stream").Readable);
+    // Its own process group, under the reaper outside the sandbox (which ends what the server
+    // leaves behind, a child in a session of its own too), remembered until it exits: it ends
+    // with this program however the program ends.
+    const owned = spawnOwned(wrapped);
+    const child = owned.child as unknown as ChildProcessWithoutNullStreams;
     let lastStderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
       lastStderr = (lastStderr + chunk.toString("utf8")).slice(-2000);
@@ -124,14 +111,8 @@ export class LspServers {
     const connection = new LspConnection(child, server.config.settings ?? {}, (text) =>
       this.launch.stderr(server.name, text),
     );
-    const pid = child.pid ?? 0;
-    const untrack = pid ? this.launch.track(pid, reaper !== undefined) : () => {};
-    const forget = () => {
-      untrack();
-      if (pid) stopSpawn(pid, reaper !== undefined);
-    };
+    const forget = () => owned.kill();
     const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
-    child.on("exit", untrack);
     const root = resolve(this.launch.root, server.config.workspaceFolder ?? ".");
     const rootUri = pathToFileURL(root).href;
     const startup = server.config.startupTimeout ?? DEFAULT_STARTUP_MS;

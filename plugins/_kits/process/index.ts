@@ -1,6 +1,7 @@
 /**
- * The process kit: the process groups this program started (Bash, command hooks), killed when
- * it exits, and whether a pid is alive (sandbox, session locks, temp sweeps, MCP reaping), and the
+ * The process kit: the process groups this program started (Bash, command hooks, language and
+ * stdio MCP servers, all through the reaper or the sandbox; `spawnOwned` for the long-lived ones),
+ * killed when it exits, and whether a pid is alive (sandbox, session locks, temp sweeps, MCP reaping), and the
  * environment a subprocess starts with (Bash, command hooks, stdio MCP servers). Not a
  * plugin: the only file other folders import.
  */
@@ -17,4 +18,5 @@ export {
 export { describeKilled, readReaperReport, reaperAvailable, stopSpawn, underReaper, type ReaperReport } from "./reaper";
 export { folderTrusted, spawnFolder, untrustedSpawnFolder } from "./folder";
 export { shellSpawn } from "./shell";
+export { spawnOwned, type OwnedChild, type OwnedSpawn } from "./owned";
 export { MAX_SESSION_SCRIPT_BYTES, readEnvFiles, sessionScriptOf, setSessionScript } from "./session-env";

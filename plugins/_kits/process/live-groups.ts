@@ -1,7 +1,8 @@
 /**
- * The process groups this program started (Bash commands, command hooks) and has not yet seen
- * end. When the program exits, or gets SIGINT, SIGTERM or SIGHUP, every one of them is sent
- * SIGKILL first, so nothing the agent started outlives it. The signal listeners exist only
+ * The process groups this program started (Bash commands, command hooks, language servers, stdio
+ * MCP servers) and has not yet seen end. When the program exits, or gets SIGINT, SIGTERM or SIGHUP
+ * that nobody else handles, every one of them is ended (SIGKILL, through the reaper where it
+ * runs), so nothing the agent started outlives it. The signal listeners exist only
  * while a group is live, and a signal nobody else handles is raised again afterwards, so the
  * program still ends the way it would have without us. (SIGKILL of the program itself cannot be
  * caught: the sandbox's --die-with-parent and the reaper's parent-death signal cover that.)
@@ -17,12 +18,15 @@ function killAll(): void {
 }
 
 function onSignal(signal: NodeJS.Signals): void {
+  // Someone else handles it: the program may go on (Ctrl-C in the chat ends a turn, not the
+  // session, whose language and MCP servers it still uses), or end its run in order (the runner
+  // closes the session, then exits): what is still live then ends with the exit listener.
+  if (process.listenerCount(signal) > 1) return;
   killAll();
   live.clear();
-  const others = process.listenerCount(signal) > 1;
   uninstall();
   // Nobody else handles it: let the default action (ending the program) happen as it would have.
-  if (!others) process.kill(process.pid, signal);
+  process.kill(process.pid, signal);
 }
 
 function install(): void {
