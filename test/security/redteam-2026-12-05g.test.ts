@@ -13,11 +13,23 @@
  *           only when it is this repository itself, and a bare name only when the configuration
  *           defines a remote by that name (a legacy `.git/remotes` or `.git/branches` file is read by
  *           git but not by the engine: fail closed).
+ * G2 FIXED  A trusted config that runs a local script named by a literal the scan did not take for a
+ *           path: `execFileSync(process.execPath, [new URL("lib/extra.mjs", import.meta.url).pathname])`,
+ *           `new Worker(new URL("extra.mjs", …))`, a template literal `` `./lib/extra.mjs` ``, a
+ *           command line `"node lib/extra.mjs"`. Only strings starting with `./` or `../` were
+ *           pinned, so the script, changed after trust (by a sandboxed command: the workspace is
+ *           writable, and the name is on no protected list), ran at the next start outside the
+ *           sandbox. Now every word of every string and template literal that names an existing
+ *           script (a JavaScript or TypeScript module, a shell, Python, Ruby, Perl or PHP script),
+ *           from the module's folder or the config's, is pinned with the config.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { scanModuleSource } from "../../loader/module-scan";
+import { startProviderServer } from "../../src/testing/index";
+import { runCli } from "../helpers/project";
 import { attackBench } from "./attack-bench";
 
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
@@ -113,5 +125,87 @@ describe("G1: a git remote named by a folder the same command makes", () => {
     expect(out[0]!.isError, out[0]!.content).toBe(true);
     expect(out[1]).toEqual({ content: "fix: add files", isError: false });
     expect(existsSync(p.marker)).toBe(false);
+  });
+});
+
+/**
+ * A project whose trusted config runs `lib/<name>`: trusted with the script as `first`, then the
+ * script is changed to one that writes a marker, and the bin runs once. Did the changed script run?
+ */
+async function changedAfterTrust(
+  config: string,
+  name: string,
+  first: string | ((marker: string) => string),
+  changed: (marker: string) => string,
+) {
+  const dir = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-trust-")));
+  const home = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-home-")));
+  const provider = await startProviderServer(() => "done");
+  try {
+    mkdirSync(join(dir, ".git"));
+    mkdirSync(join(dir, "lib"));
+    writeFileSync(join(dir, "ubiquity.config.mjs"), config);
+    const marker = join(dir, "changed-ran");
+    writeFileSync(join(dir, "lib", name), typeof first === "string" ? first : first(marker));
+    const env = { HOME: home, UBIQUITY_TRUST: "", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL };
+    expect((await runCli(["trust", "."], dir, env)).code).toBe(0);
+    writeFileSync(join(dir, "lib", name), changed(marker));
+    const result = await runCli(["run", "--model", "openai:gpt-5", "go"], dir, env);
+    return { ran: existsSync(marker), stderr: result.stderr };
+  } finally {
+    await provider.close();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+const writeMarker = (marker: string) =>
+  `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\n`;
+
+describe("G2: a script a trusted config runs by a literal name that does not start with ./", () => {
+  const configs = {
+    "execFileSync of new URL(...)": [
+      'import { execFileSync } from "node:child_process";',
+      'execFileSync(process.execPath, [new URL("lib/extra.mjs", import.meta.url).pathname]);',
+      "export default {};",
+    ],
+    "a Worker": [
+      'import { Worker } from "node:worker_threads";',
+      'const w = new Worker(new URL("lib/extra.mjs", import.meta.url));',
+      'await new Promise((done) => w.once("exit", done));',
+      "export default {};",
+    ],
+    "a template literal": [
+      'import { execFileSync } from "node:child_process";',
+      "execFileSync(process.execPath, [`./lib/extra.mjs`]);",
+      "export default {};",
+    ],
+    "a command line": [
+      'import { execSync } from "node:child_process";',
+      'execSync("node lib/extra.mjs");',
+      "export default {};",
+    ],
+  };
+
+  it.each(Object.entries(configs))("%s: the changed script does not run at the next start", async (_, lines) => {
+    const config = `${lines.join("\n")}\n`;
+    const { ran, stderr } = await changedAfterTrust(config, "extra.mjs", "export {};\n", writeMarker);
+    expect(ran, stderr).toBe(false);
+    expect(stderr).toContain("lib/extra.mjs (changed)");
+  });
+
+  it("control: the same script, unchanged since trust, runs", async () => {
+    const config = `${configs["a command line"].join("\n")}\n`;
+    const { ran, stderr } = await changedAfterTrust(config, "extra.mjs", writeMarker, writeMarker);
+    expect(ran, stderr).toBe(true);
+  });
+
+  it("the scan names each such word; plain strings and package names are not paths", () => {
+    const { paths } = scanModuleSource(
+      'run("node lib/a.mjs --x"); const u = new URL("b.ts", import.meta.url); t(`./c.cjs`); s("hello world"); p("zod");',
+    );
+    expect(paths).toEqual(expect.arrayContaining(["lib/a.mjs", "b.ts", "./c.cjs"]));
+    expect(paths).not.toContain("hello");
+    expect(paths).not.toContain("zod");
   });
 });
