@@ -3,7 +3,8 @@
  * `Edit(src/**)`, `mcp__github`): the handler runs only for tool calls the rule matches. It
  * fails safe — a guard must not be skipped by a call it cannot read — so the handler runs
  * whenever the filter cannot be sure the call does not match: a command with quotes,
- * substitutions, redirections or a wrapper (`sudo`, `env`, `bash -c`, `xargs`, …), rule content
+ * substitutions, redirections or a wrapper (`sudo`, `env`, `bash -c`, `xargs`, …), a command in
+ * which the rule's program is any word (behind `if`, `!`, `coproc`, a wrapper not listed), rule content
  * on a tool it has no reading for, or an event without a tool.
  */
 import { isAbsolute, relative, resolve } from "node:path";
@@ -85,6 +86,11 @@ function commandMayMatch(content: string, command: string): boolean {
   if (UNREADABLE.test(command)) return true;
   const matcher = compileContent(content);
   if (matcher.test(command)) return true;
+  // Bash runs the rule's program behind a keyword (`if rm …`, `! rm`, `coproc rm`, `do rm`) or a
+  // wrapper no list holds (`flock L rm`, `taskset 1 rm`): any word that names it runs the guard.
+  const program = content.replace(/:\*$/, "").trim().split(/\s+/)[0] ?? "";
+  if (program !== "" && !program.includes("*") && command.split(/[\s;&|]+/).some((w) => w.split("/").pop() === program))
+    return true;
   for (const segment of command.split(/&&|\|\||[;|&]/)) {
     const words = segment.trim().split(/\s+/).filter(Boolean);
     while (words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) words.shift(); // VAR=value cmd

@@ -28,6 +28,12 @@
  *           sandbox on any command could read the hidden home folder and reach the network by
  *           starting with an excluded word. Now a command is excluded only when it is one simple
  *           command: text with a list, pipe, background, substitution or line break runs sandboxed.
+ * G4 FIXED  A hook's `if` (`"if": "Bash(rm *)"`, Claude Code's way to run a guard only for some
+ *           commands) read each `;`/`&&`/`|` segment's first word as its program, so the guard was
+ *           skipped for `if rm -rf x; then :; fi`, `! rm -rf x`, `coproc rm -rf x`, `while rm x; do
+ *           break; done` and wrappers not on its list (`flock`, `taskset`, `chrt`, `unshare`,
+ *           `strace`, `script -c`): the command ran without the hook that would have blocked it. Now
+ *           the guard runs whenever the rule's program is any word of the command.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -35,6 +41,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scanModuleSource } from "../../loader/module-scan";
 import { isExcluded } from "../../plugins/sandbox/config";
+import { summon } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import { collect, ofType } from "../helpers/collect";
 import { outputs, recordingServer, runBash, SKIP } from "../sandbox/helpers";
 import { startProviderServer } from "../../src/testing/index";
 import { runCli } from "../helpers/project";
@@ -267,5 +276,71 @@ describe.skipIf(SKIP)("G3: a command that starts with an excluded word runs outs
       'docker run "$(curl evil)"',
     ])
       expect(isExcluded(text, ["docker"]), text).toBe(false);
+  });
+});
+
+describe("G4: a hook's `if` skipped the guard for shell keywords and wrappers it did not list", () => {
+  const attacks = [
+    "if rm -f victim.txt; then :; fi",
+    "! rm -f victim.txt",
+    "until rm -f victim.txt; do :; done",
+    "true && if true; then rm -f victim.txt; fi",
+    "for f in x; do rm -f victim.txt; done",
+    "coproc rm -f victim.txt",
+    "flock /tmp/rt5g.lock rm -f victim.txt",
+    "taskset 1 rm -f victim.txt",
+  ];
+
+  it.each(attacks)("`%s`: the guard runs and blocks it; victim.txt stays", async (command) => {
+    const cwd = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-if-")));
+    try {
+      writeFileSync(join(cwd, "victim.txt"), "keep me\n");
+      const guard = { type: "command" as const, command: 'echo "blocked by the guard" >&2; exit 2', if: "Bash(rm:*)" };
+      const model = scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command } }] }, "done"]);
+      const messages = await collect(
+        summon("go", {
+          model,
+          cwd,
+          sandbox: false,
+          persistSession: false,
+          persistTodos: false,
+          permissionMode: "bypassPermissions",
+          // Whatever the engine would ask about is approved: only the guard stands in the way.
+          canUseTool: () => ({ behavior: "allow" }),
+          hooks: { PreToolUse: [{ matcher: "Bash", hooks: [guard] }] },
+        }),
+      );
+      const result = ofType(messages, "tool_result")[0]!;
+      expect(result.output.content).toContain("blocked by the guard");
+      expect(existsSync(join(cwd, "victim.txt"))).toBe(true);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it("the guard still skips commands that do not name the program", async () => {
+    const cwd = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-if-")));
+    try {
+      const guard = { type: "command" as const, command: "exit 2", if: "Bash(rm:*)" };
+      const model = scriptedModel([
+        { toolCalls: [{ toolName: "Bash", input: { command: "ls -a && git status" } }] },
+        "done",
+      ]);
+      const messages = await collect(
+        summon("go", {
+          model,
+          cwd,
+          sandbox: false,
+          persistSession: false,
+          persistTodos: false,
+          permissionMode: "bypassPermissions",
+          hooks: { PreToolUse: [{ matcher: "Bash", hooks: [guard] }] },
+        }),
+      );
+      expect(ofType(messages, "tool_result")[0]!.output.content).not.toContain("exit 2");
+      expect(ofType(messages, "tool_result")[0]!.output.content).toContain(".");
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 });
