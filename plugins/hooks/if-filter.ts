@@ -10,6 +10,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { homedir } from "node:os";
 import { LINE_BREAKS, micromatch } from "../_kits/lazy/index";
+import { resolveReal } from "../_kits/paths/index";
 import { compileContent, parseRule, type Rule, ruleNamesTool } from "../permissions/api";
 import type { HookInput } from "./options";
 
@@ -104,6 +105,17 @@ function commandMayMatch(content: string, command: string): boolean {
 
 function pathMayMatch(content: string, path: string, cwd: string): boolean {
   const absolute = resolve(cwd, path);
+  // A link leads elsewhere (`s2/x` with s2 -> secrets): the path the call writes is judged too,
+  // against the folder as written and as it really is; one that cannot be resolved runs the hook.
+  const real = resolveReal(absolute);
+  if (real === undefined) return true;
+  const realCwd = resolveReal(cwd) ?? cwd;
+  return (
+    pathMatchesAt(content, absolute, cwd) || pathMatchesAt(content, real, cwd) || pathMatchesAt(content, real, realCwd)
+  );
+}
+
+function pathMatchesAt(content: string, absolute: string, cwd: string): boolean {
   const mm = micromatch();
   // A path with a line break matches too (LINE_BREAKS: `*` is compiled to `.`).
   const options = { dot: true, ...LINE_BREAKS };

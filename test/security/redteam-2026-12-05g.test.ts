@@ -34,9 +34,22 @@
  *           break; done` and wrappers not on its list (`flock`, `taskset`, `chrt`, `unshare`,
  *           `strace`, `script -c`): the command ran without the hook that would have blocked it. Now
  *           the guard runs whenever the rule's program is any word of the command.
+ * G5 FIXED  A path `if` (`"if": "Edit(./secrets/**)"`) was matched against the path as written
+ *           only: a Write or Edit through a symbolic link (`s2/x` with s2 -> secrets) skipped the
+ *           guard, while the permission engine judges both forms. Now the resolved path is matched
+ *           too, and a path that cannot be resolved runs the guard.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scanModuleSource } from "../../loader/module-scan";
@@ -339,6 +352,54 @@ describe("G4: a hook's `if` skipped the guard for shell keywords and wrappers it
       );
       expect(ofType(messages, "tool_result")[0]!.output.content).not.toContain("exit 2");
       expect(ofType(messages, "tool_result")[0]!.output.content).toContain(".");
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("G5: a path `if` skipped the guard for a path through a symbolic link", () => {
+  it("Edit s2/x.txt with s2 -> secrets: the Edit(./secrets/**) guard runs and blocks it", async () => {
+    const cwd = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-ifp-")));
+    try {
+      mkdirSync(join(cwd, "secrets"));
+      writeFileSync(join(cwd, "secrets", "x.txt"), "original\n");
+      writeFileSync(join(cwd, "notes.txt"), "notes\n");
+      symlinkSync("secrets", join(cwd, "s2"));
+      const guard = {
+        type: "command" as const,
+        command: 'echo "blocked by the guard" >&2; exit 2',
+        if: "Edit(./secrets/**)",
+      };
+      const model = scriptedModel([
+        { toolCalls: [{ toolName: "Read", input: { file_path: "s2/x.txt" } }] },
+        {
+          toolCalls: [
+            { toolName: "Edit", input: { file_path: "s2/x.txt", old_string: "original", new_string: "planted" } },
+          ],
+        },
+        { toolCalls: [{ toolName: "Read", input: { file_path: "notes.txt" } }] },
+        {
+          toolCalls: [{ toolName: "Edit", input: { file_path: "notes.txt", old_string: "notes", new_string: "fine" } }],
+        },
+        "done",
+      ]);
+      const messages = await collect(
+        summon("go", {
+          model,
+          cwd,
+          sandbox: false,
+          persistSession: false,
+          persistTodos: false,
+          permissionMode: "acceptEdits",
+          hooks: { PreToolUse: [{ matcher: "Write|Edit", hooks: [guard] }] },
+        }),
+      );
+      const results = ofType(messages, "tool_result");
+      expect(results[1]!.output.content).toContain("blocked by the guard");
+      expect(readFileSync(join(cwd, "secrets", "x.txt"), "utf8")).toBe("original\n");
+      expect(results[3]!.output.isError, results[3]!.output.content).toBe(false);
+      expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("fine\n");
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }
