@@ -11,7 +11,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { homedir } from "node:os";
 import { LINE_BREAKS, micromatch } from "../_kits/lazy/index";
 import { resolveReal } from "../_kits/paths/index";
-import { compileContent, parseRule, type Rule, ruleNamesTool } from "../permissions/api";
+import { compileContent, namesPatchTool, parseRule, type Rule, ruleNamesTool } from "../permissions/api";
 import type { HookInput } from "./options";
 
 /** A compiled `if`: true when the handler should run for `input`. */
@@ -68,6 +68,9 @@ export function compileIf(text: string): IfFilter | string {
   const content = rule.content;
   return (input) => {
     if (input.toolName === undefined) return true;
+    // apply_patch does what Edit and Write do (the matcher selects it for them too): a rule for
+    // either names it, and its paths are inside the patch text, so the guard runs.
+    if (namesPatchTool(rule, input.toolName)) return true;
     if (!ruleNamesTool(rule, input.toolName)) return false;
     if (content === undefined) return true;
     const toolInput = input.toolInput ?? {};

@@ -38,6 +38,11 @@
  *           only: a Write or Edit through a symbolic link (`s2/x` with s2 -> secrets) skipped the
  *           guard, while the permission engine judges both forms. Now the resolved path is matched
  *           too, and a path that cannot be resolved runs the guard.
+ * G6 FIXED  A hook whose matcher selects edits (`Edit|Write`) is run for apply_patch (the edit
+ *           tool GPT-5 models get instead), but its `if` (`"if": "Edit(./secrets/**)"`) did not name
+ *           apply_patch, so the guard was skipped for every patch: the file was changed. Now a rule
+ *           for Edit or Write names apply_patch too, and since the paths are inside the patch text,
+ *           the guard runs for every patch.
  */
 import { execFileSync } from "node:child_process";
 import {
@@ -400,6 +405,51 @@ describe("G5: a path `if` skipped the guard for a path through a symbolic link",
       expect(readFileSync(join(cwd, "secrets", "x.txt"), "utf8")).toBe("original\n");
       expect(results[3]!.output.isError, results[3]!.output.content).toBe(false);
       expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("fine\n");
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("G6: a hook's Edit `if` skipped its guard for apply_patch", () => {
+  it("an apply_patch that changes secrets/x.txt: the Edit(./secrets/**) guard runs and blocks it", async () => {
+    const cwd = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-ap-")));
+    try {
+      mkdirSync(join(cwd, "secrets"));
+      writeFileSync(join(cwd, "secrets", "x.txt"), "original\n");
+      const guard = {
+        type: "command" as const,
+        command: 'echo "blocked by the guard" >&2; exit 2',
+        if: "Edit(./secrets/**)",
+      };
+      const patch = [
+        "*** Begin Patch",
+        "*** Update File: secrets/x.txt",
+        "@@",
+        "-original",
+        "+planted",
+        "*** End Patch",
+      ].join("\n");
+      const model = scriptedModel([
+        { toolCalls: [{ toolName: "Read", input: { file_path: "secrets/x.txt" } }] },
+        { toolCalls: [{ toolName: "apply_patch", input: { input: patch } }] },
+        "done",
+      ]);
+      const messages = await collect(
+        summon("go", {
+          model,
+          cwd,
+          sandbox: false,
+          persistSession: false,
+          persistTodos: false,
+          permissionMode: "acceptEdits",
+          toolProfile: { "*": "apply_patch" },
+          hooks: { PreToolUse: [{ matcher: "Edit|Write", hooks: [guard] }] },
+        }),
+      );
+      const result = ofType(messages, "tool_result")[1]!;
+      expect(result.output.content).toContain("blocked by the guard");
+      expect(readFileSync(join(cwd, "secrets", "x.txt"), "utf8")).toBe("original\n");
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }
