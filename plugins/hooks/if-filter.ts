@@ -11,7 +11,14 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { homedir } from "node:os";
 import { LINE_BREAKS, micromatch } from "../_kits/lazy/index";
 import { resolveReal } from "../_kits/paths/index";
-import { compileContent, namesPatchTool, parseRule, type Rule, ruleNamesTool } from "../permissions/api";
+import {
+  compileContent,
+  DEFAULT_TOOL_KINDS,
+  namesPatchTool,
+  parseRule,
+  type Rule,
+  ruleNamesTool,
+} from "../permissions/api";
 import type { HookInput } from "./options";
 
 /** A compiled `if`: true when the handler should run for `input`. */
@@ -71,7 +78,9 @@ export function compileIf(text: string): IfFilter | string {
     // apply_patch does what Edit and Write do (the matcher selects it for them too): a rule for
     // either names it, and its paths are inside the patch text, so the guard runs.
     if (namesPatchTool(rule, input.toolName)) return true;
-    if (!ruleNamesTool(rule, input.toolName)) return false;
+    // The edit tools are one family, as for permission rules: `Edit(secrets/**)` guards a Write there too.
+    const edits = DEFAULT_TOOL_KINDS.edit;
+    if (!ruleNamesTool(rule, input.toolName) && !(edits.has(rule.tool) && edits.has(input.toolName))) return false;
     if (content === undefined) return true;
     const toolInput = input.toolInput ?? {};
     if (input.toolName === "Bash" && typeof toolInput.command === "string")

@@ -42,7 +42,8 @@
  *           tool GPT-5 models get instead), but its `if` (`"if": "Edit(./secrets/**)"`) did not name
  *           apply_patch, so the guard was skipped for every patch: the file was changed. Now a rule
  *           for Edit or Write names apply_patch too, and since the paths are inside the patch text,
- *           the guard runs for every patch.
+ *           the guard runs for every patch. The same for a Write under an `Edit(…)` `if` (and the
+ *           other way round): the edit tools are one family, as for permission rules.
  */
 import { execFileSync } from "node:child_process";
 import {
@@ -450,6 +451,39 @@ describe("G6: a hook's Edit `if` skipped its guard for apply_patch", () => {
       const result = ofType(messages, "tool_result")[1]!;
       expect(result.output.content).toContain("blocked by the guard");
       expect(readFileSync(join(cwd, "secrets", "x.txt"), "utf8")).toBe("original\n");
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("G6b: a hook's Edit `if` skipped its guard for Write", () => {
+  it("Write secrets/new.txt: the Edit(./secrets/**) guard runs and blocks it", async () => {
+    const cwd = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-wr-")));
+    try {
+      mkdirSync(join(cwd, "secrets"));
+      const guard = {
+        type: "command" as const,
+        command: 'echo "blocked by the guard" >&2; exit 2',
+        if: "Edit(./secrets/**)",
+      };
+      const model = scriptedModel([
+        { toolCalls: [{ toolName: "Write", input: { file_path: "secrets/new.txt", content: "planted\n" } }] },
+        "done",
+      ]);
+      const messages = await collect(
+        summon("go", {
+          model,
+          cwd,
+          sandbox: false,
+          persistSession: false,
+          persistTodos: false,
+          permissionMode: "acceptEdits",
+          hooks: { PreToolUse: [{ matcher: "Edit|Write", hooks: [guard] }] },
+        }),
+      );
+      expect(ofType(messages, "tool_result")[0]!.output.content).toContain("blocked by the guard");
+      expect(existsSync(join(cwd, "secrets", "new.txt"))).toBe(false);
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }
