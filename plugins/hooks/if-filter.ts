@@ -10,7 +10,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { homedir } from "node:os";
 import { LINE_BREAKS, micromatch } from "../_kits/lazy/index";
-import { resolveReal } from "../_kits/paths/index";
+import { isInside, resolveReal } from "../_kits/paths/index";
 import {
   compileContent,
   DEFAULT_TOOL_KINDS,
@@ -52,6 +52,8 @@ const WRAPPERS = new Set([
   "parallel",
   "find",
 ]);
+// Tools that read or list what is below a folder.
+const WALKERS = new Set(["Grep", "Glob"]);
 const PATH_TOOLS = new Set([
   "Read",
   "Edit",
@@ -80,9 +82,16 @@ export function compileIf(text: string): IfFilter | string {
     if (namesPatchTool(rule, input.toolName)) return true;
     // The edit tools are one family, as for permission rules: `Edit(secrets/**)` guards a Write there too.
     const edits = DEFAULT_TOOL_KINDS.edit;
-    if (!ruleNamesTool(rule, input.toolName) && !(edits.has(rule.tool) && edits.has(input.toolName))) return false;
+    // Read rules answer for Grep and Glob too (they read, and list, what is below a folder).
+    const walker = WALKERS.has(input.toolName) && rule.tool === "Read";
+    if (!ruleNamesTool(rule, input.toolName) && !(edits.has(rule.tool) && edits.has(input.toolName)) && !walker)
+      return false;
     if (content === undefined) return true;
     const toolInput = input.toolInput ?? {};
+    if (WALKERS.has(input.toolName)) {
+      const folder = typeof toolInput.path === "string" ? toolInput.path : ".";
+      return pathMayMatch(content, folder, input.cwd) || mayHoldMatch(content, folder, input.cwd);
+    }
     if (input.toolName === "Bash" && typeof toolInput.command === "string")
       return commandMayMatch(content, toolInput.command);
     if (PATH_TOOLS.has(input.toolName)) {
@@ -127,18 +136,43 @@ function pathMayMatch(content: string, path: string, cwd: string): boolean {
   );
 }
 
-function pathMatchesAt(content: string, absolute: string, cwd: string): boolean {
-  const mm = micromatch();
-  // A path with a line break matches too (LINE_BREAKS: `*` is compiled to `.`).
-  const options = { dot: true, ...LINE_BREAKS };
-  // Claude Code's path rules: `//abs`, `~/home`, `/relative-to-the-project`, `./rel` or `rel`.
-  const patterns = content.startsWith("//")
+/**
+ * Can a file below `folder` match the path rule? Fail safe: yes when the folder holds the rule's
+ * fixed part (what comes before its first glob character), or lies inside it, or cannot be resolved.
+ */
+function mayHoldMatch(content: string, folder: string, cwd: string): boolean {
+  const real = resolveReal(resolve(cwd, folder));
+  if (real === undefined) return true;
+  const realCwd = resolveReal(cwd) ?? cwd;
+  for (const [dir, base] of [
+    [resolve(cwd, folder), cwd],
+    [real, realCwd],
+  ] as const) {
+    for (const pattern of pathPatterns(content, base)) {
+      const fixed = pattern.slice(0, pattern.search(/[*?[{]|$/)).replace(/\/[^/]*$/, "") || "/";
+      if (isInside(dir, fixed) || isInside(fixed, dir)) return true;
+    }
+  }
+  return false;
+}
+
+/** Claude Code's path rules as absolute patterns: `//abs`, `~/home`, `/relative-to-the-project`, `./rel` or `rel`. */
+function pathPatterns(content: string, cwd: string): string[] {
+  return content.startsWith("//")
     ? [content.slice(1)]
     : content.startsWith("~/")
       ? [resolve(homedir(), content.slice(2))]
       : content.startsWith("/")
         ? [resolve(cwd, `.${content}`), content]
         : [resolve(cwd, content), resolve(cwd, `**/${content.replace(/^\.\//, "")}`)];
+}
+
+function pathMatchesAt(content: string, absolute: string, cwd: string): boolean {
+  const mm = micromatch();
+  // A path with a line break matches too (LINE_BREAKS: `*` is compiled to `.`).
+  const options = { dot: true, ...LINE_BREAKS };
+  // Claude Code's path rules: `//abs`, `~/home`, `/relative-to-the-project`, `./rel` or `rel`.
+  const patterns = pathPatterns(content, cwd);
   if (patterns.some((p) => mm.isMatch(absolute, p, options))) return true;
   const rel = relative(cwd, absolute);
   return !isAbsolute(rel) && mm.isMatch(rel, content.replace(/^\.\//, ""), options);

@@ -44,6 +44,10 @@
  *           for Edit or Write names apply_patch too, and since the paths are inside the patch text,
  *           the guard runs for every patch. The same for a Write under an `Edit(…)` `if` (and the
  *           other way round): the edit tools are one family, as for permission rules.
+ * G7 FIXED  A hook's `Read(…)` `if` never selected Grep or Glob (`"if": "Read(./secrets/**)"` with the
+ *           matcher `Read|Grep`): `Grep TOKEN .` read secrets/ past the guard. Read rules answer for
+ *           Grep and Glob in the permission engine; in `if` now too, and for a folder the guard runs
+ *           when a file below it may match the rule.
  */
 import { execFileSync } from "node:child_process";
 import {
@@ -60,6 +64,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scanModuleSource } from "../../loader/module-scan";
 import { isExcluded } from "../../plugins/sandbox/config";
+import { compileIf } from "../../plugins/hooks/if-filter";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { collect, ofType } from "../helpers/collect";
@@ -487,5 +492,64 @@ describe("G6b: a hook's Edit `if` skipped its guard for Write", () => {
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }
+  });
+});
+
+describe("G7: a hook's Read `if` skipped its guard for Grep and Glob", () => {
+  it("Grep over the project: the Read(./secrets/**) guard runs and blocks it", async () => {
+    const cwd = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-gr-")));
+    try {
+      mkdirSync(join(cwd, "secrets"));
+      writeFileSync(join(cwd, "secrets", "key.txt"), "TOKEN=rt5g-grep-secret\n");
+      const guard = {
+        type: "command" as const,
+        command: 'echo "blocked by the guard" >&2; exit 2',
+        if: "Read(./secrets/**)",
+      };
+      const model = scriptedModel([
+        { toolCalls: [{ toolName: "Grep", input: { pattern: "TOKEN", path: ".", output_mode: "content" } }] },
+        "done",
+      ]);
+      const messages = await collect(
+        summon("go", {
+          model,
+          cwd,
+          sandbox: false,
+          persistSession: false,
+          persistTodos: false,
+          hooks: { PreToolUse: [{ matcher: "Read|Grep|Glob", hooks: [guard] }] },
+        }),
+      );
+      const content = ofType(messages, "tool_result")[0]!.output.content;
+      expect(content).toContain("blocked by the guard");
+      expect(content).not.toContain("rt5g-grep-secret");
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it("the filter: a folder that may hold a match runs the guard, one that cannot does not", () => {
+    const filter = compileIf("Read(./secrets/**)");
+    if (typeof filter === "string") throw new Error(filter);
+    const input = (toolName: string, toolInput: Record<string, unknown>) => ({
+      hookEventName: "PreToolUse" as const,
+      sessionId: "s",
+      cwd: "/p",
+      permissionMode: "default",
+      toolName,
+      toolInput,
+      extra: {},
+    });
+    expect(filter(input("Grep", { pattern: "x", path: "." }))).toBe(true);
+    expect(filter(input("Grep", { pattern: "x" }))).toBe(true);
+    expect(filter(input("Glob", { pattern: "**/*" }))).toBe(true);
+    expect(filter(input("Grep", { pattern: "x", path: "secrets/sub" }))).toBe(true);
+    // A relative rule also matches at any depth (src/secrets/…): any folder may hold a match. An absolute one need not.
+    const absolute = compileIf("Read(//srv/keys/**)");
+    if (typeof absolute === "string") throw new Error(absolute);
+    expect(absolute(input("Grep", { pattern: "x", path: "/srv" }))).toBe(true);
+    expect(absolute(input("Grep", { pattern: "x", path: "/srv/keys/a" }))).toBe(true);
+    expect(absolute(input("Grep", { pattern: "x", path: "src" }))).toBe(false);
+    expect(absolute(input("Glob", { pattern: "*.ts", path: "/srv/other" }))).toBe(false);
   });
 });
