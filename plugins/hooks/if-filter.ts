@@ -110,7 +110,8 @@ function commandMayMatch(content: string, command: string): boolean {
   if (matcher.test(command)) return true;
   // Bash runs the rule's program behind a keyword (`if rm …`, `! rm`, `coproc rm`, `do rm`) or a
   // wrapper no list holds (`flock L rm`, `taskset 1 rm`): any word that names it runs the guard.
-  const program = content.replace(/:\*$/, "").trim().split(/\s+/)[0] ?? "";
+  // (By its last path part: `Bash(./deploy.sh:*)` is run by `. ./deploy.sh` and `source deploy.sh` too.)
+  const program = (content.replace(/:\*$/, "").trim().split(/\s+/)[0] ?? "").split("/").pop() ?? "";
   if (program !== "" && !program.includes("*") && command.split(/[\s;&|]+/).some((w) => w.split("/").pop() === program))
     return true;
   for (const segment of command.split(/&&|\|\||[;|&]/)) {

@@ -33,7 +33,8 @@
  *           skipped for `if rm -rf x; then :; fi`, `! rm -rf x`, `coproc rm -rf x`, `while rm x; do
  *           break; done` and wrappers not on its list (`flock`, `taskset`, `chrt`, `unshare`,
  *           `strace`, `script -c`): the command ran without the hook that would have blocked it. Now
- *           the guard runs whenever the rule's program is any word of the command.
+ *           the guard runs whenever the rule's program (by its last path part: `. ./deploy.sh`) is
+ *           any word of the command.
  * G5 FIXED  A path `if` (`"if": "Edit(./secrets/**)"`) was matched against the path as written
  *           only: a Write or Edit through a symbolic link (`s2/x` with s2 -> secrets) skipped the
  *           guard, while the permission engine judges both forms. Now the resolved path is matched
@@ -48,6 +49,23 @@
  *           matcher `Read|Grep`): `Grep TOKEN .` read secrets/ past the guard. Read rules answer for
  *           Grep and Glob in the permission engine; in `if` now too, and for a folder the guard runs
  *           when a file below it may match the rule.
+ *
+ * Tried (about 560 inputs, through the engine, bash and the bin) and held: here-docs, process
+ * substitution, `${x@P}`, brace expansion, `{fd}>` and `exec` redirections, coproc, pushd/popd/
+ * `cd -`/`~+`/`~-`/OLDPWD/PWD/CDPATH/cdable_vars, `set -o physical` spellings, PS4 with xtrace,
+ * `set -a`/`-k`, `[[ -eq ]]` arithmetic, trap, `enable -f`, `mapfile -C`, aliases, `sed -i` backup
+ * suffixes with `*` and `/` (`-i'.git/hooks/*'`), `xargs --process-slot-var=PATH`, `sort
+ * --compress-program`, 85 `git` forms under `Bash(git:*)` (editors, difftool, `-c`, `--exec-path`,
+ * `--template`, bisect/rebase/submodule/filter-branch runners, remote helpers), 56 git and 80
+ * coreutils/curl/wget/tar/jq/rg/tree reads under a `Read(.env)` deny rule, the file tools through
+ * `/proc/self/environ` and links to it, links out of `Edit(./src/**)`, WebFetch `domain:` rules
+ * (`\@`, case, ports, trailing dot, IDN, mapped IPv6), and bypassPermissions without the sandbox
+ * for hidden programs (tar, rsync, ssh, zip, vim, gdb, man, wget options).
+ * Found, not fixed: a sandboxed command (or a project's test run) can write `.git/rebase-merge/`
+ * or `.git/sequencer/` state whose `exec` lines run on the user's next `git rebase --continue`
+ * outside the sandbox (only config, hooks, commondir and config.worktree of a git folder are
+ * read-only); and a file planted during a long sandboxed call exists until the sweep after it,
+ * so a process outside (an editor's `git status`) can run it in that window.
  */
 import { execFileSync } from "node:child_process";
 import {
@@ -340,6 +358,23 @@ describe("G4: a hook's `if` skipped the guard for shell keywords and wrappers it
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }
+  });
+
+  it("the filter: the rule's program by its last path part, behind `.` and `source`", () => {
+    const filter = compileIf("Bash(./deploy.sh:*)");
+    if (typeof filter === "string") throw new Error(filter);
+    const input = (command: string) => ({
+      hookEventName: "PreToolUse" as const,
+      sessionId: "s",
+      cwd: "/p",
+      permissionMode: "default",
+      toolName: "Bash",
+      toolInput: { command },
+      extra: {},
+    });
+    for (const command of [". ./deploy.sh", "source deploy.sh", "if ./deploy.sh; then :; fi"])
+      expect(filter(input(command)), command).toBe(true);
+    expect(filter(input("ls -a"))).toBe(false);
   });
 
   it("the guard still skips commands that do not name the program", async () => {
