@@ -15,6 +15,8 @@ import { scanModuleSource } from "./module-scan";
 import { realFolder } from "./trust-pins";
 
 const SCRIPT = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"]);
+// Scripts of other languages a config can run (`execSync("./setup.sh")`): pinned, not scanned.
+const RUNNABLE = new Set([".sh", ".bash", ".zsh", ".py", ".rb", ".pl", ".php"]);
 const TRY_EXTENSIONS = [".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".json"];
 // jiti (like tsc) lets `./x.js` name `./x.ts`.
 const TS_FOR_JS: Record<string, string> = { ".js": ".ts", ".mjs": ".mts", ".cjs": ".cts", ".jsx": ".tsx" };
@@ -89,6 +91,22 @@ function resolveLocal(specifier: string, from: string, root: string): string | n
   return specifier.startsWith("#") || real === root || real.startsWith(root + sep) ? real : null;
 }
 
+/**
+ * The local file a path-like string of `from` names: a relative or absolute one as an import
+ * resolves it; a bare one (`lib/w.mjs`, from `new URL(…, import.meta.url)` or a command line) from
+ * the module's folder or the config's. Files under node_modules are installed code.
+ */
+function resolveNamed(spec: string, from: string, root: string): string | null | undefined {
+  if (spec.startsWith(".") || spec.startsWith("/") || spec.startsWith("file:")) return resolveLocal(spec, from, root);
+  for (const base of [dirname(from), root]) {
+    const found = resolvePath(resolve(base, spec));
+    if (!found) continue;
+    const real = realFile(found);
+    return inNodeModules(real) ? null : real;
+  }
+  return undefined;
+}
+
 /** The plugin and preset specifiers of a JSON or YAML config (`"./my-plugin.ts"`, `["./p.ts", {…}]`). */
 function dataConfigSpecifiers(file: string): string[] {
   const data = peekJsonOrYaml(file);
@@ -158,10 +176,11 @@ export function configGraph(configFile: string): ConfigGraph {
       if (found) add(found);
       else if (found === undefined) unfollowed.push({ from: file, specifier: spec });
     }
-    // A relative string that names a script (a plugin path in a config): pinned too. One naming nothing is just a string.
+    // A string that names a script (a plugin path in a config, a worker, a command's file): pinned
+    // too. One naming nothing is just a string.
     for (const spec of scan.paths) {
-      const found = resolveLocal(spec, file, root);
-      if (found && SCRIPT.has(extname(found))) add(found);
+      const found = resolveNamed(spec, file, root);
+      if (found && (SCRIPT.has(extname(found)) || RUNNABLE.has(extname(found).toLowerCase()))) add(found);
     }
     for (const text of scan.computed) unfollowed.push({ from: file, specifier: text });
   }

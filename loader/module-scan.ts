@@ -12,7 +12,7 @@
 export interface ModuleScan {
   /** Specifiers the module imports or requires (static strings). */
   imports: string[];
-  /** Other string literals that look like a relative path (`./x`, `../x`): maybe a plugin or preset a config names. */
+  /** Other strings (or words of them) that look like a relative path (`./x`) or name a script (`lib/w.mjs`): maybe a file a config runs. */
   paths: string[];
   /** Source text of each `import(…)`/`require(…)` whose target is computed at run time. */
   computed: string[];
@@ -181,6 +181,9 @@ const LOADER_FACTORIES = new Set(["createRequire", "createRequireFromPath"]);
 
 const isRelative = (s: string) => s.startsWith("./") || s.startsWith("../");
 
+/** A file name a program runs: a JavaScript or TypeScript module, a shell, Python, Ruby, Perl or PHP script. */
+export const SCRIPT_NAME = /^[^\s]*[^/\s]\.(?:[cm]?[jt]s|[jt]sx|sh|bash|zsh|py|rb|pl|php)$/i;
+
 /** The imports, path-like strings and computed loads of a module's source. */
 export function scanModuleSource(source: string): ModuleScan {
   const tokens = tokenize(source);
@@ -233,8 +236,15 @@ export function scanModuleSource(source: string): ModuleScan {
       }
     }
   }
+  // A file can be run by a name in any string, not just an import: `new Worker(new URL("w.mjs", …))`,
+  // `` execFileSync(node, [`./w.mjs`]) ``, `execSync("node lib/w.mjs")`. Each word of each string
+  // and template literal that reads like a relative path or names a script is a path.
   tokens.forEach((t, k) => {
-    if (t.kind === "str" && !used.has(k) && isRelative(t.text)) paths.push(t.text);
+    if ((t.kind !== "str" && t.kind !== "tpl") || used.has(k)) return;
+    if (isRelative(t.text) && !/^\.\.?\/$/.test(t.text)) paths.push(t.text);
+    for (const word of t.text.split(/[\s"'`=,;()[\]{}<>|&]+/))
+      if ((isRelative(word) && !/^\.\.?\/$/.test(word)) || (SCRIPT_NAME.test(word) && !word.includes("://")))
+        paths.push(word);
   });
-  return { imports, paths, computed };
+  return { imports, paths: [...new Set(paths)], computed };
 }

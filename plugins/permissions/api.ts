@@ -11,6 +11,7 @@ import type { RuleLists } from "./policy";
 
 export { parseRule, parseRules, ruleNamesTool, type Rule, type RuleList } from "./rules";
 export { compileContent } from "./match-command";
+export { DEFAULT_TOOL_KINDS, namesPatchTool } from "./policy";
 /** The sensitive list, shared with the sandbox (which keeps these read-only at any depth). */
 export { sandboxReason, sensitiveReason } from "./sensitive";
 

@@ -3,7 +3,7 @@
  * writes judged against the roots and the sensitive list), the paths of a file tool (in both
  * forms), or the content strings any other tool declares (`permissionRuleContent`).
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellAnalysis, WriteTarget } from "./shell/types";
@@ -437,17 +437,22 @@ function judgeGitRepositories(
   repoOfCwd: string | undefined,
   acc: ShellFindings,
 ): void {
+  // The program git then runs is named by no word of the command: code the engine cannot see, which
+  // may read and write anything (so bypassPermissions without the sandbox asks too).
+  const hidden = (why: string) => {
+    acc.unsafe.push(why);
+    acc.unknownWrites.push(why);
+    acc.unknownReads.push(why);
+  };
   for (const { word, named } of analysis.gitRepos) {
     if (!word.literal) {
-      acc.unsafe.push(`git talks to the repository ${word.text}, only known at run time (a local one runs git there)`);
+      hidden(`git talks to the repository ${word.text}, only known at run time (a local one runs git there)`);
       continue;
     }
     const value = word.value;
     // TRANSPORT::ADDRESS runs the program git-remote-TRANSPORT (ext:: runs ADDRESS as a shell command).
     if (value.includes("::")) {
-      acc.unsafe.push(
-        `git talks to ${word.text} through a remote helper, a program it runs (ext:: runs a shell command)`,
-      );
+      hidden(`git talks to ${word.text} through a remote helper, a program it runs (ext:: runs a shell command)`);
       continue;
     }
     const file = /^file:\/\//i.test(value);
@@ -455,13 +460,17 @@ function judgeGitRepositories(
     const local = file ? value.replace(/^file:\/\/[^/]*/i, "") || "/" : value;
     const pathLike = file || /^[./~]/.test(local) || local.includes("/");
     // `git push NAME`, `git fetch`: a remote of the configuration, which may be a local folder.
+    // git takes NAME for a remote only when the configuration defines one by that name; any
+    // other NAME is a path to it, to a folder the same command may make first (`mv x NAME`).
+    let remote = false;
     if (!named && !pathLike) {
       const why = configuredLocalRemote(repoOfCwd);
-      if (why) acc.unsafe.push(`git talks to ${value === "" ? "the branch's remote" : `the remote ${value}`}: ${why}`);
+      if (why) hidden(`git talks to ${value === "" ? "the branch's remote" : `the remote ${value}`}: ${why}`);
       if (value === "") continue;
+      remote = configuredRemoteNames(repoOfCwd).has(value);
     }
     if (named) {
-      acc.unsafe.push(
+      hidden(
         `git remote add ${word.text}: a remote in a local folder, where a later push or fetch runs git under that folder's configuration`,
       );
       continue;
@@ -470,19 +479,48 @@ function judgeGitRepositories(
       const path = judgePath(base, place.home, word.tilde ? place.home + local.slice(1) : local);
       const there = path.real ?? path.absolute;
       if (!existsSync(there)) {
-        if (pathLike)
-          acc.unsafe.push(
-            `git talks to ${word.text}, a folder that does not exist yet, which the command may make into a repository`,
+        if (!remote)
+          hidden(
+            `git talks to ${word.text}, ${pathLike ? "a folder" : "no remote of the configuration but a path to a folder"} that does not exist yet, which the command may make into a repository`,
           );
         continue;
       }
-      const repo = repositoryOf(there);
-      if (repo && repo !== repoOfCwd)
-        acc.unsafe.push(
-          `git talks to ${repo}, a repository in a local folder, where it runs git under that repository's configuration (which may run programs)`,
+      // Only this repository itself is known: any other folder is (or the command may make it) another one.
+      if (!ownRepository(there, repoOfCwd))
+        hidden(
+          `git talks to ${there}, a local folder other than this repository, where it runs git under that folder's configuration (which may run programs) if it is or becomes a repository`,
         );
     }
   }
+}
+
+/** True when `dir` is the repository `repo` itself: its top folder or its git folder (not a folder inside it). */
+function ownRepository(dir: string, repo: string | undefined): boolean {
+  if (repo === undefined) return false;
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const target = real(dir);
+  return target === real(repo) || target === real(commonGitFolder(repo));
+}
+
+/** The names of the remotes the repository's configuration defines (`[remote "NAME"]`); none when it cannot be read. */
+function configuredRemoteNames(repo: string | undefined): Set<string> {
+  const names = new Set<string>();
+  if (repo === undefined) return names;
+  let text: string;
+  try {
+    text = readFileSync(join(commonGitFolder(repo), "config"), "utf8");
+  } catch {
+    return names;
+  }
+  for (const m of text.matchAll(/^\s*\[\s*remote\s+"((?:[^"\\]|\\.)*)"\s*\]/gim))
+    names.add(m[1]!.replace(/\\(.)/g, "$1"));
+  return names;
 }
 
 /**
@@ -498,6 +536,15 @@ function configuredLocalRemote(repo: string | undefined): string | undefined {
     text = readFileSync(join(commonGitFolder(repo), "config"), "utf8");
   } catch {
     return "its repository's configuration cannot be read";
+  }
+  // git still reads remotes from .git/remotes/NAME and .git/branches/NAME files, which the engine does not.
+  for (const legacy of ["remotes", "branches"]) {
+    try {
+      if (readdirSync(join(commonGitFolder(repo), legacy)).length > 0)
+        return `the repository defines remotes in .git/${legacy}, which the engine does not read`;
+    } catch {
+      // none
+    }
   }
   let section = "";
   for (const raw of text.split("\n")) {

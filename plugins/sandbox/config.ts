@@ -96,12 +96,19 @@ export function sandboxSettings(
   };
 }
 
+// What lets a text run more than one command: lists, pipes, background jobs, line breaks,
+// command and process substitution (quoted or not: judged on the raw text, failing closed).
+const MORE_THAN_ONE_COMMAND = /[;&|\n\r`]|\$\(|[<>]\(/;
+
 /**
  * Is `command` one of `excludedCommands`? An entry names a command and its leading words
- * (`docker`, `git push`); `:*` or ` *` at the end is accepted and means the same.
+ * (`docker`, `git push`); `:*` or ` *` at the end is accepted and means the same. Only one
+ * simple command is: `docker ps; cat ~/.ssh/id_rsa` would otherwise run whole outside the
+ * sandbox, so text that may run another command stays sandboxed.
  */
 export function isExcluded(command: string, excluded: readonly string[]): boolean {
   const text = command.trim();
+  if (MORE_THAN_ONE_COMMAND.test(text)) return false;
   return excluded.some((entry) => {
     const head = entry
       .trim()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { join } from "node:path";
 import { summon } from "ubiquity";
@@ -34,6 +34,14 @@ function terminal(replies: string[]) {
 }
 
 const ctx = (suggestions: string[], signal = new AbortController().signal) => ({ signal, suggestions, toolUseId: "t" });
+
+/** A folder whose repository configuration names the remote `origin` (git takes any other name for a path). */
+function withOrigin(): string {
+  const cwd = tempDir();
+  mkdirSync(join(cwd, ".git"));
+  writeFileSync(join(cwd, ".git", "config"), '[remote "origin"]\n\turl = https://example.invalid/x/y\n');
+  return cwd;
+}
 
 describe("the runner's terminal approver", () => {
   it("'always' remembers the suggested rules, not the whole tool", async () => {
@@ -140,7 +148,7 @@ describe("the engine's suggestions never widen an approval", () => {
     ["python3 build.py", ["Bash(python3 build.py)"]],
     ["rm 'a*b'", ["Bash(rm 'a\\*b')"]], // a literal star is written \* so the rule stays exact
   ])("%s: only the exact command", async (command, expected) => {
-    expect(await suggestionsFor(tempDir(), command)).toEqual(expected);
+    expect(await suggestionsFor(withOrigin(), command)).toEqual(expected);
   });
 
   it.each([
@@ -150,7 +158,7 @@ describe("the engine's suggestions never widen an approval", () => {
     ["npm run build", "npm run deploy"],
     ["chmod 644 a.txt", "chmod 777 a.txt"],
   ])("the suggestion for %s, used as an allow rule, covers it and not %s", async (command, neighbour) => {
-    const cwd = tempDir();
+    const cwd = withOrigin();
     const rules = { allow: await suggestionsFor(cwd, command) };
     expect(rules.allow).not.toEqual([]);
     const verdict = async (c: string) =>

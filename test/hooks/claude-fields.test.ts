@@ -205,7 +205,10 @@ describe("the `if` field", () => {
     });
     expect(other(edit("/p/src/a/b.ts"))).toBe(true);
     expect(other(edit("/p/docs/a.md"))).toBe(false);
-    expect(other({ ...edit("/p/src/a.ts"), toolName: "Write" })).toBe(false);
+    // The edit tools are one family, as for permission rules (red team g, G6): a Write there is guarded too.
+    expect(other({ ...edit("/p/src/a.ts"), toolName: "Write" })).toBe(true);
+    expect(other({ ...edit("/p/docs/a.md"), toolName: "Write" })).toBe(false);
+    expect(other({ ...edit("/p/src/a.ts"), toolName: "Read" })).toBe(false);
   });
 
   it("an `if` that is not a rule is reported, and the hook then runs for every call", () => {

@@ -5,8 +5,16 @@ import { describe, expect, it } from "vitest";
 import { decidePermission } from "ubiquity/plugins/permissions";
 import { tempDir } from "./helpers";
 
+/** A folder whose repository configuration names the remote `origin` (git takes any other name for a path). */
+function withOrigin(): string {
+  const cwd = tempDir();
+  mkdirSync(join(cwd, ".git"));
+  writeFileSync(join(cwd, ".git", "config"), '[remote "origin"]\n\turl = https://example.invalid/x/y\n');
+  return cwd;
+}
+
 const bash = async (command: string, allow: string[]) =>
-  (await decidePermission({ toolName: "Bash", input: { command }, rules: { allow }, cwd: tempDir() })).behavior;
+  (await decidePermission({ toolName: "Bash", input: { command }, rules: { allow }, cwd: withOrigin() })).behavior;
 
 describe("command rules", () => {
   it("prefix `git:*`: git itself and anything after a word boundary — not gitk", async () => {

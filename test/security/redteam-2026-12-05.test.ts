@@ -417,6 +417,11 @@ describe("F7: curl reads file:/PATH, and expands {…} and […] in a URL (unles
 /** A repository with one commit and, checked in beside it, a bare repository `sub` whose config runs MARKER on a push. */
 function pushTarget() {
   const p = committed();
+  // The controls push to `origin`: a remote git knows by name (any other name is a path to git).
+  execFileSync("git", ["remote", "add", "origin", "https://github.com/x/y"], {
+    cwd: p.cwd,
+    env: { PATH, HOME: p.home },
+  });
   const marker = join(p.cwd, "m-alternate");
   mkdirSync(join(p.cwd, "sub", "objects", "info"), { recursive: true });
   mkdirSync(join(p.cwd, "sub", "refs", "heads"), { recursive: true });

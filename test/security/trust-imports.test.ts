@@ -222,7 +222,8 @@ describe("the static scan of a config's loads", () => {
       ].join("\n"),
     );
     expect(scan.imports).toEqual(["./a.mjs", "./side.js", "./types", "./c.ts", "./dyn.mjs", "./req.cjs"]);
-    expect(scan.paths).toEqual(["./my-plugin.ts", "../p.ts"]);
+    // A template literal's path is no import, but it is a path a config may run (red team g, G2).
+    expect(scan.paths).toEqual(["./in-template", "./my-plugin.ts", "../p.ts"]);
     expect(scan.computed).toHaveLength(3);
   });
 
