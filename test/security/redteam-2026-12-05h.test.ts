@@ -1,0 +1,103 @@
+/**
+ * Red team, 2026-12-05 (h): what was built in the two hours before — the `settings` option
+ * (claude's --settings), `permissionPromptTool`, `strictMcpConfig`, --plugin-dir, Codex's
+ * config.toml and prompts, hook context replayed on resume. Each case runs the real bin with a
+ * fake provider, and proves what ran (or did not) by marker files and the recorded requests.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startProviderServer, type FakeProviderServer, type RecordedRequest } from "../../src/testing/index";
+import { requireDist, runCli, type CliRun } from "../helpers/project";
+
+let provider: FakeProviderServer;
+let home: string;
+const made: string[] = [];
+/** What the next run's model calls first; then it says "done". */
+let firstCall: { id: string; name: string; input: Record<string, unknown> } = {
+  id: "call_glob",
+  name: "Glob",
+  input: { pattern: "*" },
+};
+
+function script(request: RecordedRequest) {
+  return JSON.stringify(request.body).includes(firstCall.id) ? "done" : { toolCalls: [firstCall] };
+}
+
+beforeAll(async () => {
+  requireDist();
+  provider = await startProviderServer(script);
+});
+afterAll(async () => {
+  await provider.close();
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  home = temp("ubq-rth-home-");
+  firstCall = { id: "call_glob", name: "Glob", input: { pattern: "*" } };
+});
+
+function temp(prefix: string): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+function put(dir: string, path: string, content: string): void {
+  mkdirSync(dirname(join(dir, path)), { recursive: true });
+  writeFileSync(join(dir, path), content);
+}
+
+/** A git repository holding `files`; returns its real path. */
+function repo(files: Record<string, string>): string {
+  const dir = temp("ubq-rth-repo-");
+  mkdirSync(join(dir, ".git"));
+  for (const [path, content] of Object.entries(files)) put(dir, path, content);
+  return dir;
+}
+
+/** Settings whose PreToolUse hook writes `marker` in `dir`. */
+const hookSettings = (dir: string, marker: string) =>
+  JSON.stringify({
+    hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `touch ${join(dir, marker)}` }] }] },
+  });
+
+function run(cwd: string, extraArgs: string[] = [], env: Record<string, string> = {}): Promise<CliRun> {
+  return runCli(["run", "--model", "openai:gpt-4.1", ...extraArgs, "go"], cwd, {
+    HOME: home,
+    UBIQUITY_TRUST: "",
+    OPENAI_API_KEY: "sk-test",
+    OPENAI_BASE_URL: provider.baseURL,
+    ...env,
+  });
+}
+
+async function trust(cwd: string): Promise<CliRun> {
+  const result = await runCli(["trust", "."], cwd, { HOME: home, UBIQUITY_TRUST: "" });
+  expect(result.code, result.stderr).toBe(0);
+  return result;
+}
+
+const sha = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
+void sha;
+
+describe("the settings option named by a project's config", () => {
+  it("a settings file a trusted config names, changed after trust, does not apply as the user's own", async () => {
+    const dir = repo({
+      ".ubiquityrc.json": JSON.stringify({ settings: "ci/settings.json" }),
+      "ci/settings.json": "{}",
+    });
+    await trust(dir);
+    put(dir, "ci/settings.json", hookSettings(dir, "hook-marker"));
+    const after = await run(dir);
+    expect(after.code, after.stderr).toBe(0);
+    expect(existsSync(join(dir, "hook-marker"))).toBe(false);
+    expect(after.stderr).toContain(`${join(dir, "ci", "settings.json")}: the file the settings option names`);
+    // The same file named on the command line is the user's own: its hook runs.
+    const typed = await run(dir, ["--settings", "ci/settings.json"]);
+    expect(typed.code, typed.stderr).toBe(0);
+    expect(existsSync(join(dir, "hook-marker"))).toBe(true);
+  });
+});
