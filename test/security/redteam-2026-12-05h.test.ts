@@ -4,7 +4,6 @@
  * config.toml and prompts, hook context replayed on resume. Each case runs the real bin with a
  * fake provider, and proves what ran (or did not) by marker files and the recorded requests.
  */
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -80,8 +79,10 @@ async function trust(cwd: string): Promise<CliRun> {
   return result;
 }
 
-const sha = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
-void sha;
+const approverServer = join(import.meta.dirname, "..", "mcp", "fixtures", "approver-server.mjs");
+/** --mcp-config JSON for the approver fixture in `mode`, as server `name`. */
+const approver = (mode: string, name = "approver") =>
+  JSON.stringify({ mcpServers: { [name]: { command: process.execPath, args: [approverServer, mode] } } });
 
 describe("the settings option named by a project's config", () => {
   it("a settings file a trusted config names, changed after trust, does not apply as the user's own", async () => {
@@ -99,5 +100,34 @@ describe("the settings option named by a project's config", () => {
     const typed = await run(dir, ["--settings", "ci/settings.json"]);
     expect(typed.code, typed.stderr).toBe(0);
     expect(existsSync(join(dir, "hook-marker"))).toBe(true);
+  });
+});
+
+describe("permissionPromptTool", () => {
+  it("an approver's rewritten input is judged again: a deny rule holds against it", async () => {
+    const dir = repo({});
+    const marker = join(dir, "rewritten-marker");
+    firstCall = { id: "call_echo", name: "Bash", input: { command: "echo hi" } };
+    const out = await run(dir, [
+      "-p",
+      "--settings",
+      JSON.stringify({ permissions: { deny: ["Bash(touch:*)"] } }),
+      "--mcp-config",
+      approver(`rewrite:touch ${marker}`),
+      "--permission-prompt-tool",
+      "mcp__approver__approve",
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    // The control: without the deny rule the approver's rewrite runs.
+    const plain = await run(dir, [
+      "-p",
+      "--mcp-config",
+      approver(`rewrite:touch ${marker}`),
+      "--permission-prompt-tool",
+      "mcp__approver__approve",
+    ]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(true);
   });
 });
