@@ -158,10 +158,23 @@ export class TrustPins {
   readonly digests: ReadonlyMap<string, string>;
   /** The user's home: files of their own are never gated. */
   readonly home: string;
+  /** The trusted folders (real paths) the digests were recorded in: what lies below one is a project's. */
+  readonly roots: readonly string[];
 
-  constructor(digests: ReadonlyMap<string, string> | Record<string, string>, home: string) {
+  constructor(
+    digests: ReadonlyMap<string, string> | Record<string, string>,
+    home: string,
+    roots: readonly string[] = [],
+  ) {
     this.digests = digests instanceof Map ? digests : new Map(Object.entries(digests));
     this.home = home;
+    this.roots = roots.map((r) => realFolder(r));
+  }
+
+  /** True when `path` (symlinks resolved) lies in one of the trusted folders: a project's file, not the user's. */
+  covers(path: string): boolean {
+    const real = realFolder(path);
+    return this.roots.some((root) => real === root || real.startsWith(root.endsWith(sep) ? root : root + sep));
   }
 
   /** True for a `TrustPins` from any copy of this module (the bundle and the sources). */

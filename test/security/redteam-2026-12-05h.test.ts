@@ -131,3 +131,32 @@ describe("permissionPromptTool", () => {
     expect(existsSync(marker)).toBe(true);
   });
 });
+
+describe("claudePlugins named by a trusted project", () => {
+  it("a plugin folder in the trusted repository but outside the cwd, changed after trust, does not load", async () => {
+    const plugin = (hooks: unknown) => ({
+      "tools/guard/.claude-plugin/plugin.json": JSON.stringify({ name: "guard" }),
+      "tools/guard/hooks/hooks.json": JSON.stringify({ hooks }),
+    });
+    const dir = repo({
+      ".ubiquityrc.json": JSON.stringify({ claudePlugins: ["../tools/guard"] }),
+      "sub/README.md": "hi\n",
+      ...plugin({}),
+    });
+    await trust(dir);
+    const marker = join(dir, "sub", "plugin-marker");
+    for (const [path, content] of Object.entries(
+      plugin({ PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `touch ${marker}` }] }] }),
+    ))
+      put(dir, path, content);
+    const after = await run(join(dir, "sub"));
+    expect(after.code, after.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(after.stderr).toContain(`the plugin ${join(dir, "tools", "guard")} was not loaded`);
+    // Approved again, it loads.
+    await trust(dir);
+    const approved = await run(join(dir, "sub"));
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+  });
+});
