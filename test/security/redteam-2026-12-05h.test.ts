@@ -4,7 +4,7 @@
  * config.toml and prompts, hook context replayed on resume. Each case runs the real bin with a
  * fake provider, and proves what ran (or did not) by marker files and the recorded requests.
  */
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -158,6 +158,27 @@ describe("claudePlugins named by a trusted project", () => {
     const approved = await run(join(dir, "sub"));
     expect(approved.code, approved.stderr).toBe(0);
     expect(existsSync(marker)).toBe(true);
+  });
+});
+
+describe("--plugin-dir through a symlink", () => {
+  it("a link outside an untrusted project to a plugin inside it does not load the plugin", async () => {
+    const dir = repo({ "README.md": "hi\n" });
+    const marker = join(dir, "link-marker");
+    put(dir, "plugins/p/.claude-plugin/plugin.json", JSON.stringify({ name: "p" }));
+    put(
+      dir,
+      "plugins/p/hooks/hooks.json",
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `touch ${marker}` }] }] },
+      }),
+    );
+    const link = join(temp("ubq-rth-link-"), "p");
+    symlinkSync(join(dir, "plugins", "p"), link);
+    const out = await run(dir, ["-p", "--plugin-dir", link]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(out.stderr).toContain(`the plugin ${link} was not loaded`);
   });
 });
 
