@@ -158,10 +158,28 @@ export class TrustPins {
   readonly digests: ReadonlyMap<string, string>;
   /** The user's home: files of their own are never gated. */
   readonly home: string;
+  /** The trusted folders (real paths; not home or above) the digests were recorded in: what lies below one is a project's. */
+  readonly roots: readonly string[];
 
-  constructor(digests: ReadonlyMap<string, string> | Record<string, string>, home: string) {
+  constructor(
+    digests: ReadonlyMap<string, string> | Record<string, string>,
+    home: string,
+    roots: readonly string[] = [],
+  ) {
     this.digests = digests instanceof Map ? digests : new Map(Object.entries(digests));
     this.home = home;
+    // A trusted home folder (or one above it) is no project: the user's own things (~/.claude's
+    // plugins) live there, and trusting it says nothing of them.
+    const realHome = realFolder(home);
+    this.roots = roots
+      .map((r) => realFolder(r))
+      .filter((r) => r !== realHome && !realHome.startsWith(r.endsWith(sep) ? r : r + sep));
+  }
+
+  /** True when `path` (symlinks resolved) lies in one of the trusted folders: a project's file, not the user's. */
+  covers(path: string): boolean {
+    const real = realFolder(path);
+    return this.roots.some((root) => real === root || real.startsWith(root.endsWith(sep) ? root : root + sep));
   }
 
   /** True for a `TrustPins` from any copy of this module (the bundle and the sources). */

@@ -231,7 +231,8 @@ export function trustPinsFor(
   // Nearest last: a folder trusted again more recently has the newer digests.
   for (const entry of covering.sort((a, b) => a.at.localeCompare(b.at)))
     for (const [path, digest] of Object.entries(entry.files ?? {})) digests.set(path, digest);
-  return { pins: new TrustPins(digests, home), legacy: covering.some((e) => e.files === undefined) };
+  const roots = covering.map((e) => e.path);
+  return { pins: new TrustPins(digests, home, roots), legacy: covering.some((e) => e.files === undefined) };
 }
 
 /**

@@ -137,6 +137,16 @@ export const mcpPlugin = definePlugin({
           (message) => warnOnce(kernel, NAME, message),
         );
       const configured = { ...fromPlugins.servers, ...context.options.mcpServers } as Record<string, McpServerConfig>;
+      // A server of the options (a project's .mcp.json or config.toml among them) named as a plugin's
+      // (plugin_<plugin>_<server>): neither starts — one must not silently take the other's tools,
+      // the rules written for them, and a prompt tool's approvals.
+      for (const name of Object.keys(fromPlugins.servers)) {
+        if (!context.options.mcpServers || !Object.hasOwn(context.options.mcpServers, name)) continue;
+        delete configured[name];
+        const error = `a server of mcpServers (or .mcp.json, or config.toml) has the name of a plugin's server, so neither starts; rename it`;
+        warn(kernel, NAME, `MCP server "${name}" was not started: ${error}`);
+        fromPlugins = { ...fromPlugins, failed: [...fromPlugins.failed, { name, error }] };
+      }
       if (Object.keys(configured).length === 0) return;
       // The MCP SDK costs ~250 ms to import: only runs that configure servers pay for it.
       const [{ McpServers }, { McpFeatures }] = await Promise.all([import("./servers"), import("./features")]);

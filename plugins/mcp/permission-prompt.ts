@@ -4,7 +4,9 @@
  * is called directly — never through the funnel, which would ask about the asking — with
  * Claude Code's input (`tool_name`, `input`, `tool_use_id`), and answers with Claude Code's
  * JSON text: `{"behavior":"allow","updatedInput":{…}}` or `{"behavior":"deny","message":"…"}`.
- * Fail closed: a tool that is missing, fails, or answers anything else denies the call.
+ * Fail closed: a tool that is missing, fails, or answers anything else denies the call. An allow
+ * with `updatedInput` is judged again on the input that will run: the tool answers the ask, it is
+ * not above the rules, so a deny rule (`Bash(rm:*)`) holds against a rewrite into what it forbids.
  */
 import {
   ASK_STAGE,
@@ -69,10 +71,29 @@ export function tapPermissionPromptTool(
         );
         if (output.isError)
           return { behavior: "deny", message: `The permission prompt tool ${name} failed: ${output.content}` };
-        return readPromptAnswer(name, output.content);
+        const answer = readPromptAnswer(name, output.content);
+        return answer.behavior === "allow" && answer.updatedInput ? await rejudged(kernel, call, name, answer) : answer;
       } catch (error) {
         return { behavior: "deny", message: `The permission prompt tool ${name} failed: ${describeError(error)}` };
       }
     },
   );
+}
+
+/** An allow that rewrote the input, judged again on that input: a deny there is the answer. */
+async function rejudged(
+  kernel: Kernel,
+  call: ToolCall,
+  name: string,
+  answer: PermissionResult & { behavior: "allow" },
+): Promise<PermissionResult> {
+  const verdict = await kernel.hooks.tool.permission.promise(
+    { behavior: "allow" },
+    { ...call, input: answer.updatedInput! },
+  );
+  if (verdict.behavior !== "deny") return answer;
+  return {
+    behavior: "deny",
+    message: `The permission prompt tool ${name} allowed ${call.toolName} with an input of its own, which is denied: ${verdict.message ?? "a deny rule forbids it"}`,
+  };
 }

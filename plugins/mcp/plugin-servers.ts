@@ -19,6 +19,10 @@ export function pluginServers(
 ): { servers: Record<string, McpServerConfig>; failed: McpServerProblem[] } {
   const servers: Record<string, McpServerConfig> = {};
   const failed: McpServerProblem[] = [];
+  // Two plugins of one name giving a server one name: neither starts (fail closed) — the later one
+  // must not silently take the other's tools, the rules written for them, and a prompt tool's approvals.
+  const from = new Map<string, string>();
+  const clashed = new Set<string>();
   for (const plugin of readPlugins(folders, place.cwd, place.trust, reportOnce)) {
     let data: unknown;
     let path: string;
@@ -48,7 +52,23 @@ export function pluginServers(
     });
     const named = (name: string) => `plugin_${plugin.name}_${name}`;
     for (const message of entries.warnings) report(`${path}: ${message}`);
-    for (const [name, config] of Object.entries(entries.servers)) servers[named(name)] = config;
+    for (const [name, config] of Object.entries(entries.servers)) {
+      const full = named(name);
+      const other = from.get(full);
+      if (other === undefined && !clashed.has(full)) {
+        from.set(full, path);
+        servers[full] = config;
+        continue;
+      }
+      const error = `another plugin named "${plugin.name}" has a server "${name}" too${other ? ` (${other})` : ""}, so neither starts; rename one of the plugins`;
+      report(`${path}: MCP server "${full}" was not started: ${error}`);
+      failed.push({ name: full, error: `${error} (in ${path})` });
+      if (other !== undefined) {
+        delete servers[full];
+        from.delete(full);
+        clashed.add(full);
+      }
+    }
     for (const f of entries.failed) {
       report(`${path}: MCP server "${f.name}" was not started: ${f.error}`);
       failed.push({ ...f, name: named(f.name), error: `${f.error} (in ${path})` });

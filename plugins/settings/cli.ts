@@ -1,8 +1,6 @@
 /** What the settings plugin adds to the `ubiquity` runner: `run --setting-sources` and `--settings`. */
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import { describeError } from "../../src/index";
-import { UsageError } from "../../loader/index";
+import { describeJsonError, readRegularFileSync, UsageError } from "../../loader/index";
 import type { RunFlag } from "../../loader/index";
 import { SETTING_SOURCES } from "./schema";
 
@@ -33,19 +31,32 @@ export const settingsFlags: Record<string, RunFlag> = {
     group: "Config and trust",
     claude: "--settings",
     description: "Claude Code settings (a JSON file or the JSON itself) applied above every settings file",
-    // A path is the caller's, from where the command was typed (not --cwd); inline JSON is parsed here, so a typo is exit 2.
+    // A path is the caller's, from where the command was typed (not --cwd), and read here: what the
+    // run gets is its contents, so only the command line's file is the caller's own (a path in a
+    // project's config is that project's file, and applies only as trust lets it).
     apply: (o, v) => {
       const spec = String(v);
-      if (!spec.trim().startsWith("{")) {
-        if (!existsSync(spec)) throw new UsageError(`--settings ${spec}: no such file`);
-        o.settings = resolve(spec);
-        return;
+      const file = !spec.trim().startsWith("{");
+      let text = spec;
+      if (file) {
+        const read = readRegularFileSync(spec, 1024 * 1024);
+        if (!read.ok)
+          throw new UsageError(
+            read.missing ? `--settings ${spec}: no such file` : `--settings ${spec}: ${read.problem}`,
+          );
+        text = read.text;
       }
+      let data: unknown;
       try {
-        o.settings = JSON.parse(spec) as unknown;
+        data = JSON.parse(text) as unknown;
       } catch (error) {
-        throw new UsageError(`--settings: not valid JSON (${describeError(error)})`);
+        throw new UsageError(
+          `--settings${file ? ` ${spec}` : ""}: not valid JSON (${file ? describeJsonError(error, text) : describeError(error)})`,
+        );
       }
+      if (typeof data !== "object" || data === null || Array.isArray(data))
+        throw new UsageError(`--settings${file ? ` ${spec}` : ""}: not a JSON object`);
+      o.settings = data;
     },
   },
 };

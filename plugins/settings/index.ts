@@ -21,7 +21,7 @@ import { getPermissionsApi, type PermissionsOptions } from "../permissions/api";
 import type { SandboxOptions } from "../sandbox/api";
 import { readMcpConfigEntries } from "../mcp/api";
 import { readJsonConfigFile, readSettingsFile, settingsPath } from "./read";
-import { isProjectFileTrusted } from "../../loader/index";
+import { isProjectFileTrusted, isUsersOwn } from "../../loader/index";
 import { SETTING_SOURCES, type SettingsFile } from "./schema";
 import { stateOf, type LoadedSettings } from "./api";
 import { settingsOptions, type SettingsOptions } from "./options";
@@ -69,17 +69,19 @@ export const settingsPlugin = definePlugin({
       stateOf(kernel).mcpFailures = [];
       const places: { source: (typeof SETTING_SOURCES)[number]; path: string }[] = [];
       let mcpServers: Record<string, McpServerConfig> | undefined;
-      // `place`: a file of a settings source (ConfigChange watches those), not the caller's own settings.
+      // `whole`: the file applies in full (unset: as its source and trust say); `place`: a file of a
+      // settings source (ConfigChange watches those), not the caller's own settings.
       const apply = (
         source: (typeof SETTING_SOURCES)[number],
         path: string,
         read: SettingsFile | undefined,
+        whole?: boolean,
         place = true,
       ) => {
         if (place) places.push({ source, path });
         if (!read) return;
         // A project or local file applies in full only while trusted: under approved digests, only while unchanged.
-        const full = source === "user" || isProjectFileTrusted(options.trust, path);
+        const full = whole ?? (source === "user" || isProjectFileTrusted(options.trust, path));
         const settings = full ? read : restrictionsOnly(read);
         if (!full)
           kernel.logger.debug(
@@ -105,16 +107,27 @@ export const settingsPlugin = definePlugin({
         if (source === "project" && !options.strictMcpConfig && isProjectFileTrusted(options.trust, mcpJson))
           mcpServers = readMcpJson(kernel, mcpJson);
       }
-      // The caller's own settings (claude's --settings): above every file, and trusted as the user's are.
+      // The caller's own settings (claude's --settings, read by the runner into an object): above
+      // every file, whole as the user's are. A path is a file the options name — from code or from
+      // a config, which may be a project's: it applies whole only when it is the user's own or
+      // trust lets it (unset: the caller decided; under pins, only while approved and unchanged).
       if (options.settings !== undefined) {
         const inline = typeof options.settings === "object";
         const path = inline ? "the settings option" : resolve(cwd, options.settings as string);
         const data = inline ? options.settings : readJsonConfigFile(path, "settings file (the settings option)");
         if (data === undefined) throw new ConfigError("the file the settings option names does not exist", path);
+        const whole = inline || isUsersOwn(path, home) || isProjectFileTrusted(options.trust, path);
+        if (!whole)
+          warn(
+            kernel,
+            NAME,
+            `${path}: the file the settings option names is not the user's own and its folder's trust does not cover it (not trusted, or new or changed since it was approved), so only its deny and ask rules and spending caps apply; pass it on the command line (--settings), inline, or trust the folder for the run (--trust)`,
+          );
         apply(
           "user",
           path,
           claudeSettingsOf(data, path, (message) => warn(kernel, NAME, message), cwd, home),
+          whole,
           false,
         );
       }

@@ -12,7 +12,7 @@ export const settingsOptions = lazyOptions(["settingSources", "settings", "compa
     .union([z.string().min(1), z.record(z.string(), z.unknown())])
     .optional()
     .describe(
-      "Claude Code settings applied above every settings file (claude's --settings): a JSON file's path (from the cwd) or its contents, as the caller's own",
+      "Claude Code settings applied above every settings file (claude's --settings): their contents, as the caller's own, or a JSON file's path (from the cwd), whole only when it is the user's own or trust covers it (else only its deny and ask rules and caps)",
     ),
   compat: CompatSchema.optional(),
   trust: z

@@ -9,7 +9,13 @@
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { z } from "zod";
-import { isProjectFileTrusted, readRegularFileSync, type ProjectTrust } from "../../../loader/index";
+import {
+  isProjectFileTrusted,
+  readRegularFileSync,
+  realFolder,
+  TrustPins,
+  type ProjectTrust,
+} from "../../../loader/index";
 import { absolutePath } from "../../../src/index";
 import { isInside } from "../paths/index";
 import { definitionNameProblem, MAX_DEFINITION_BYTES } from "./sources";
@@ -168,8 +174,14 @@ export function readPlugins(
   const plugins: ClaudePlugin[] = [];
   for (const written of folders ?? []) {
     const folder = absolutePath(cwd, written);
-    // Inside the project, a plugin is the project's file; outside it, the user named it (their settings or their trusted config).
-    if (isInside(cwd, folder) && !isProjectFileTrusted(trust, folder)) {
+    // Inside the project — the cwd, through symlinks too, or any trusted folder covering it (a
+    // repository's tools/ seen from its sub/) — a plugin is the project's file, applied only while
+    // approved and unchanged; outside it, the user named it (their settings or their trusted config).
+    const project =
+      isInside(cwd, folder) ||
+      isInside(realFolder(cwd), realFolder(folder)) ||
+      (TrustPins.is(trust) && trust.covers(folder));
+    if (project && !isProjectFileTrusted(trust, folder)) {
       report(
         `the plugin ${folder} was not loaded: its folder is not trusted (or changed since it was); trust it to use it`,
       );
