@@ -404,47 +404,69 @@ describe("G4: a hook's `if` skipped the guard for shell keywords and wrappers it
   });
 });
 
+/**
+ * A run in a fresh project (made by `setup`) whose PreToolUse hook, selected by `matcher`, is a
+ * guard that blocks whatever its `if` selects; the model makes `calls`, then says done. No
+ * sandbox, so only the guard stands between the calls and the files.
+ */
+async function guardedRun(
+  setup: (cwd: string) => void,
+  guard: { matcher: string; if: string },
+  calls: { toolName: string; input: Record<string, unknown> }[],
+  options: Record<string, unknown> = {},
+) {
+  const cwd = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-if-")));
+  setup(cwd);
+  const hook = { type: "command" as const, command: 'echo "blocked by the guard" >&2; exit 2', if: guard.if };
+  const model = scriptedModel([...calls.map((call) => ({ toolCalls: [call] })), "done"]);
+  try {
+    const messages = await collect(
+      summon("go", {
+        model,
+        cwd,
+        sandbox: false,
+        persistSession: false,
+        persistTodos: false,
+        hooks: { PreToolUse: [{ matcher: guard.matcher, hooks: [hook] }] },
+        ...options,
+      }),
+    );
+    return { cwd, results: ofType(messages, "tool_result").map((r) => r.output) };
+  } catch (error) {
+    rmSync(cwd, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** A project with secrets/x.txt ("original") and notes.txt ("notes"). */
+function secretsProject(cwd: string): void {
+  mkdirSync(join(cwd, "secrets"));
+  writeFileSync(join(cwd, "secrets", "x.txt"), "original\n");
+  writeFileSync(join(cwd, "notes.txt"), "notes\n");
+}
+
+const EDIT_GUARD = { matcher: "Write|Edit", if: "Edit(./secrets/**)" };
+
 describe("G5: a path `if` skipped the guard for a path through a symbolic link", () => {
   it("Edit s2/x.txt with s2 -> secrets: the Edit(./secrets/**) guard runs and blocks it", async () => {
-    const cwd = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-ifp-")));
+    const { cwd, results } = await guardedRun(
+      (dir) => {
+        secretsProject(dir);
+        symlinkSync("secrets", join(dir, "s2"));
+      },
+      EDIT_GUARD,
+      [
+        { toolName: "Read", input: { file_path: "s2/x.txt" } },
+        { toolName: "Edit", input: { file_path: "s2/x.txt", old_string: "original", new_string: "planted" } },
+        { toolName: "Read", input: { file_path: "notes.txt" } },
+        { toolName: "Edit", input: { file_path: "notes.txt", old_string: "notes", new_string: "fine" } },
+      ],
+      { permissionMode: "acceptEdits" },
+    );
     try {
-      mkdirSync(join(cwd, "secrets"));
-      writeFileSync(join(cwd, "secrets", "x.txt"), "original\n");
-      writeFileSync(join(cwd, "notes.txt"), "notes\n");
-      symlinkSync("secrets", join(cwd, "s2"));
-      const guard = {
-        type: "command" as const,
-        command: 'echo "blocked by the guard" >&2; exit 2',
-        if: "Edit(./secrets/**)",
-      };
-      const model = scriptedModel([
-        { toolCalls: [{ toolName: "Read", input: { file_path: "s2/x.txt" } }] },
-        {
-          toolCalls: [
-            { toolName: "Edit", input: { file_path: "s2/x.txt", old_string: "original", new_string: "planted" } },
-          ],
-        },
-        { toolCalls: [{ toolName: "Read", input: { file_path: "notes.txt" } }] },
-        {
-          toolCalls: [{ toolName: "Edit", input: { file_path: "notes.txt", old_string: "notes", new_string: "fine" } }],
-        },
-        "done",
-      ]);
-      const messages = await collect(
-        summon("go", {
-          model,
-          cwd,
-          sandbox: false,
-          persistSession: false,
-          persistTodos: false,
-          permissionMode: "acceptEdits",
-          hooks: { PreToolUse: [{ matcher: "Write|Edit", hooks: [guard] }] },
-        }),
-      );
-      const results = ofType(messages, "tool_result");
-      expect(results[1]!.output.content).toContain("blocked by the guard");
+      expect(results[1]!.content).toContain("blocked by the guard");
       expect(readFileSync(join(cwd, "secrets", "x.txt"), "utf8")).toBe("original\n");
-      expect(results[3]!.output.isError, results[3]!.output.content).toBe(false);
+      expect(results[3]!.isError, results[3]!.content).toBe(false);
       expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("fine\n");
     } finally {
       rmSync(cwd, { recursive: true, force: true });
@@ -454,42 +476,25 @@ describe("G5: a path `if` skipped the guard for a path through a symbolic link",
 
 describe("G6: a hook's Edit `if` skipped its guard for apply_patch", () => {
   it("an apply_patch that changes secrets/x.txt: the Edit(./secrets/**) guard runs and blocks it", async () => {
-    const cwd = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-ap-")));
+    const patch = [
+      "*** Begin Patch",
+      "*** Update File: secrets/x.txt",
+      "@@",
+      "-original",
+      "+planted",
+      "*** End Patch",
+    ].join("\n");
+    const { cwd, results } = await guardedRun(
+      secretsProject,
+      { matcher: "Edit|Write", if: EDIT_GUARD.if },
+      [
+        { toolName: "Read", input: { file_path: "secrets/x.txt" } },
+        { toolName: "apply_patch", input: { input: patch } },
+      ],
+      { permissionMode: "acceptEdits", toolProfile: { "*": "apply_patch" } },
+    );
     try {
-      mkdirSync(join(cwd, "secrets"));
-      writeFileSync(join(cwd, "secrets", "x.txt"), "original\n");
-      const guard = {
-        type: "command" as const,
-        command: 'echo "blocked by the guard" >&2; exit 2',
-        if: "Edit(./secrets/**)",
-      };
-      const patch = [
-        "*** Begin Patch",
-        "*** Update File: secrets/x.txt",
-        "@@",
-        "-original",
-        "+planted",
-        "*** End Patch",
-      ].join("\n");
-      const model = scriptedModel([
-        { toolCalls: [{ toolName: "Read", input: { file_path: "secrets/x.txt" } }] },
-        { toolCalls: [{ toolName: "apply_patch", input: { input: patch } }] },
-        "done",
-      ]);
-      const messages = await collect(
-        summon("go", {
-          model,
-          cwd,
-          sandbox: false,
-          persistSession: false,
-          persistTodos: false,
-          permissionMode: "acceptEdits",
-          toolProfile: { "*": "apply_patch" },
-          hooks: { PreToolUse: [{ matcher: "Edit|Write", hooks: [guard] }] },
-        }),
-      );
-      const result = ofType(messages, "tool_result")[1]!;
-      expect(result.output.content).toContain("blocked by the guard");
+      expect(results[1]!.content).toContain("blocked by the guard");
       expect(readFileSync(join(cwd, "secrets", "x.txt"), "utf8")).toBe("original\n");
     } finally {
       rmSync(cwd, { recursive: true, force: true });
@@ -499,30 +504,14 @@ describe("G6: a hook's Edit `if` skipped its guard for apply_patch", () => {
 
 describe("G6b: a hook's Edit `if` skipped its guard for Write", () => {
   it("Write secrets/new.txt: the Edit(./secrets/**) guard runs and blocks it", async () => {
-    const cwd = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-wr-")));
+    const { cwd, results } = await guardedRun(
+      secretsProject,
+      { matcher: "Edit|Write", if: EDIT_GUARD.if },
+      [{ toolName: "Write", input: { file_path: "secrets/new.txt", content: "planted\n" } }],
+      { permissionMode: "acceptEdits" },
+    );
     try {
-      mkdirSync(join(cwd, "secrets"));
-      const guard = {
-        type: "command" as const,
-        command: 'echo "blocked by the guard" >&2; exit 2',
-        if: "Edit(./secrets/**)",
-      };
-      const model = scriptedModel([
-        { toolCalls: [{ toolName: "Write", input: { file_path: "secrets/new.txt", content: "planted\n" } }] },
-        "done",
-      ]);
-      const messages = await collect(
-        summon("go", {
-          model,
-          cwd,
-          sandbox: false,
-          persistSession: false,
-          persistTodos: false,
-          permissionMode: "acceptEdits",
-          hooks: { PreToolUse: [{ matcher: "Edit|Write", hooks: [guard] }] },
-        }),
-      );
-      expect(ofType(messages, "tool_result")[0]!.output.content).toContain("blocked by the guard");
+      expect(results[0]!.content).toContain("blocked by the guard");
       expect(existsSync(join(cwd, "secrets", "new.txt"))).toBe(false);
     } finally {
       rmSync(cwd, { recursive: true, force: true });
@@ -532,32 +521,17 @@ describe("G6b: a hook's Edit `if` skipped its guard for Write", () => {
 
 describe("G7: a hook's Read `if` skipped its guard for Grep and Glob", () => {
   it("Grep over the project: the Read(./secrets/**) guard runs and blocks it", async () => {
-    const cwd = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-gr-")));
+    const { cwd, results } = await guardedRun(
+      (dir) => {
+        mkdirSync(join(dir, "secrets"));
+        writeFileSync(join(dir, "secrets", "key.txt"), "TOKEN=rt5g-grep-secret\n");
+      },
+      { matcher: "Read|Grep|Glob", if: "Read(./secrets/**)" },
+      [{ toolName: "Grep", input: { pattern: "TOKEN", path: ".", output_mode: "content" } }],
+    );
     try {
-      mkdirSync(join(cwd, "secrets"));
-      writeFileSync(join(cwd, "secrets", "key.txt"), "TOKEN=rt5g-grep-secret\n");
-      const guard = {
-        type: "command" as const,
-        command: 'echo "blocked by the guard" >&2; exit 2',
-        if: "Read(./secrets/**)",
-      };
-      const model = scriptedModel([
-        { toolCalls: [{ toolName: "Grep", input: { pattern: "TOKEN", path: ".", output_mode: "content" } }] },
-        "done",
-      ]);
-      const messages = await collect(
-        summon("go", {
-          model,
-          cwd,
-          sandbox: false,
-          persistSession: false,
-          persistTodos: false,
-          hooks: { PreToolUse: [{ matcher: "Read|Grep|Glob", hooks: [guard] }] },
-        }),
-      );
-      const content = ofType(messages, "tool_result")[0]!.output.content;
-      expect(content).toContain("blocked by the guard");
-      expect(content).not.toContain("rt5g-grep-secret");
+      expect(results[0]!.content).toContain("blocked by the guard");
+      expect(results[0]!.content).not.toContain("rt5g-grep-secret");
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }
