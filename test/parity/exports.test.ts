@@ -31,7 +31,7 @@ describe("package entry", () => {
     expect(servers.docs).toMatchObject({ type: "http", url: "https://example.test/mcp" });
   });
 
-  it("lists the six permission modes (auto too) and the eighteen hook events", () => {
+  it("lists the six permission modes (auto too) and the twenty-six hook events", () => {
     expect([...ubiquity.PERMISSION_MODES].sort()).toEqual([
       "acceptEdits",
       "auto",
@@ -40,6 +40,8 @@ describe("package entry", () => {
       "dontAsk",
       "plan",
     ]);
-    expect(ubiquity.HOOK_EVENTS).toHaveLength(22);
+    expect(ubiquity.HOOK_EVENTS).toHaveLength(26);
+    for (const fired of ["FileChanged", "ConfigChange", "TaskCreated", "TaskCompleted"])
+      expect(ubiquity.HOOK_EVENTS).toContain(fired);
   });
 });
