@@ -36,6 +36,27 @@ describe("importOptional", () => {
     expect(isMissingModule(other, absent)).toBe(true);
   });
 
+  it("looks for the package as the quoted specifier, not anywhere in the message (the importing folder may hold its name)", () => {
+    const inPath = Object.assign(
+      new Error(`Cannot find package '${absent}' imported from /tmp/tmp.c5lMwPpgUy/r/test/x.ts`),
+      { code: "ERR_MODULE_NOT_FOUND" },
+    );
+    expect(isMissingModule(inPath, "pg")).toBe(false);
+    expect(isMissingModule(inPath, absent)).toBe(true);
+    const file = Object.assign(
+      new Error("Cannot find module '/app/node_modules/pg/lib/index.js' imported from /app/x.js"),
+      {
+        code: "ERR_MODULE_NOT_FOUND",
+      },
+    );
+    expect(isMissingModule(file, "pg")).toBe(true);
+    const scoped = Object.assign(new Error("Cannot find module '@ai-sdk/anthropic'\nRequire stack:\n- /pg/x.js"), {
+      code: "MODULE_NOT_FOUND",
+    });
+    expect(isMissingModule(scoped, "@ai-sdk/anthropic")).toBe(true);
+    expect(isMissingModule(scoped, "pg")).toBe(false);
+  });
+
   it("returns the module when it is installed", async () => {
     const zod = await importOptional(() => import("zod"), "zod", "x");
     expect(typeof zod.z.object).toBe("function");

@@ -11,14 +11,21 @@ import type Micromatch from "micromatch";
 
 const require = createRequire(import.meta.url);
 
-/** True when `error` says the package `pkg` (or a file of it) cannot be found: not installed. */
+/**
+ * True when `error` says the package `pkg` (or a file of it) cannot be found: not installed. The
+ * package is looked for as the quoted specifier (`'pg'`, `'pg/lib/x.js'`, `'/…/node_modules/pg/…'`),
+ * never anywhere in the message: the folder it was imported from (`/tmp/tmp.c5lMwPpgUy/…`) may
+ * hold the name too.
+ */
 export function isMissingModule(error: unknown, pkg: string): boolean {
   const e = error as { code?: string; message?: string } | undefined;
+  const message = e?.message ?? "";
   const missing =
     e?.code === "ERR_MODULE_NOT_FOUND" ||
     e?.code === "MODULE_NOT_FOUND" ||
-    /Cannot find (module|package)/i.test(e?.message ?? "");
-  return missing && (e?.message ?? "").includes(pkg);
+    /Cannot find (module|package)/i.test(message);
+  const name = pkg.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  return missing && new RegExp(`['"](?:[^'"]*/node_modules/)?${name}(?:/[^'"]*)?['"]`).test(message);
 }
 
 /** An optional peer dependency that is not installed; the message names what needs it and the install command. */
