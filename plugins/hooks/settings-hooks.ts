@@ -15,10 +15,10 @@ import type { HookHandler, HookMatcherGroup, HooksConfig } from "./types";
 import { compileIf } from "./if-filter";
 import { isInside } from "../_kits/paths/index";
 import type { HttpHookPolicy } from "./http";
+import { isRecord } from "../_kits/json/index";
 
 const SOURCE = "ubiquity:hooks";
 const isEvent = (name: string): name is HookEventName => (HOOK_EVENTS as readonly string[]).includes(name);
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const json = (v: unknown) => JSON.stringify(v)?.slice(0, 80) ?? String(v);
 
 /** What is said of a Claude Code event ubiquity never fires (see NOT_FIRED_EVENTS). */

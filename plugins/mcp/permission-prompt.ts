@@ -18,8 +18,7 @@ import {
   type ToolCall,
 } from "../../src/index";
 import { getPermissionsApi } from "../permissions/api";
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+import { isRecord } from "../_kits/json/index";
 
 /** Claude Code's answer, read strictly: anything but a well-formed allow or deny is a deny naming what came. */
 export function readPromptAnswer(tool: string, text: string): PermissionResult {

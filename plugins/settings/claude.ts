@@ -17,9 +17,7 @@ import { PERMISSION_MODES, type PermissionMode } from "../permissions/api";
 import { SandboxSchema } from "../sandbox/api";
 import { readJsonConfigFile } from "./read";
 import type { SettingsFile } from "./schema";
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
+import { isRecord, isStrings } from "../_kits/json/index";
 
 /** The `permissions` keys taken from a Claude Code file. */
 const PERMISSION_KEYS = new Set([

@@ -15,9 +15,8 @@ import type { PermissionMode } from "../permissions/api";
 import { REASONING_LEVELS } from "../reasoning/api";
 import { MAX_SETTINGS_BYTES } from "./read";
 import type { SettingsFile } from "./schema";
+import { isRecord, isStrings } from "../_kits/json/index";
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
 const isStringMap = (v: unknown): v is Record<string, string> =>
   isRecord(v) && Object.values(v).every((s) => typeof s === "string");
 

@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { z } from "zod";
 import { readRegularFileSync } from "../../loader/index";
 import { expandPluginRoot, MAX_DEFINITION_BYTES, type ClaudePlugin } from "../_kits/sources/index";
+import { isRecord } from "../_kits/json/index";
 
 /** One language server, as Claude Code's `lspServers` entries are written (built on first use: cold start). */
 export const lspServerSchema = once(() =>
@@ -55,8 +56,6 @@ export interface NamedServer {
   /** The file or option that declared it (for messages). */
   source: string;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The servers a map declares; an entry that is not a valid configuration is reported and skipped. */
 export function serversIn(map: unknown, source: string, report: (message: string) => void): NamedServer[] {

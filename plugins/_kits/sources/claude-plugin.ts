@@ -19,6 +19,7 @@ import {
 import { absolutePath } from "../../../src/index";
 import { isInside } from "../paths/index";
 import { definitionNameProblem, MAX_DEFINITION_BYTES } from "./sources";
+import { isRecord } from "../json/index";
 
 /** The `claudePlugins` option (declared by each plugin that loads a part of them). */
 export const ClaudePluginsSchema = z
@@ -59,8 +60,6 @@ export interface ClaudePlugin {
   /** The manifest's `lspServers` written inline (server name → config). */
   inlineLspServers?: Record<string, unknown>;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The manifest's path list under `key` (a string or a list of strings), each inside the plugin: a `../` out of it is not followed. */
 function pathsOf(
