@@ -255,6 +255,21 @@ function available(name: string, policy: Policy): boolean {
  * read root, where a write asks.
  */
 function placeOf(run: RunContext, home: string): Place {
+  // Resolved once per run and set of roots (a plugin may add a read root mid-run): every call
+  // resolved them again before, two realpaths per decision. Kept, a root is where it was when the
+  // run first judged a call, so a symlinked root re-pointed mid-run does not move the permitted
+  // area with it (a write through the new target resolves outside the roots and is refused).
+  const key = `${home}\0${run.cwd}\0${run.roots.join("\0")}`;
+  const known = places.get(run);
+  if (known?.key === key) return known.place;
+  const place = resolvePlace(run, home);
+  places.set(run, { key, place });
+  return place;
+}
+
+const places = new WeakMap<RunContext, { key: string; place: Place }>();
+
+function resolvePlace(run: RunContext, home: string): Place {
   const given = [
     run.options.cwd,
     ...(run.options.additionalDirectories ?? []).map((d) => absolutePath(run.options.cwd, d)),

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ModelMessage } from "ai";
 import { estimateTokens, IMAGE_TOKENS } from "ubiquity/plugin";
+import { CHARS_PER_TOKEN } from "../../src/tokens";
 import { summon } from "ubiquity";
 import compactionSummarize from "ubiquity/plugins/compaction-summarize";
 import { ReadTool } from "../../plugins/tool-read/index";
@@ -43,6 +44,18 @@ const toolImage = (data: string): ModelMessage => ({
 });
 
 describe("estimateTokens and images", () => {
+  it("counts a message without images as its JSON, whether or not its text mentions images", () => {
+    const message = (text: string): ModelMessage => ({
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: "c1", toolName: "Bash", output: { type: "text", value: text } }],
+    });
+    for (const text of ["plain \"quoted\" \\ output\n", "an image of the type image/png was written", "ünïcödé ✓"]) {
+      const list = [message(text), { role: "assistant", content: text } as ModelMessage];
+      expect(estimateTokens(list), text).toBe(Math.ceil(JSON.stringify(list).length / CHARS_PER_TOKEN));
+      expect(estimateTokens(list[0]), text).toBe(Math.ceil(JSON.stringify(list[0]).length / CHARS_PER_TOKEN));
+    }
+  });
+
   it("counts a file part of an image type as IMAGE_TOKENS, not its base64", () => {
     const withImage = estimateTokens([toolImage(big)]);
     const withoutData = estimateTokens([toolImage("")]);

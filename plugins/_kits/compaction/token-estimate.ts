@@ -34,10 +34,16 @@ interface Size {
 }
 
 function measure(value: unknown): Size {
+  if (typeof value === "string") return { chars: value.length, images: 0 };
+  // Without a replacer first (a replacer function makes stringify call back for every key): an
+  // image part's type or media type starts with "image", so a JSON without that word holds none
+  // and is the answer; one with it is measured again, skipping the images.
+  const plain = JSON.stringify(value ?? "") ?? "";
+  if (!plain.includes("image")) return { chars: plain.length, images: 0 };
   let images = 0;
   const skip = (_key: string, v: unknown) =>
     typeof v === "object" && v !== null && isImagePart(v) ? void images++ : v;
-  const chars = typeof value === "string" ? value.length : (JSON.stringify(value ?? "", skip) ?? "").length;
+  const chars = (JSON.stringify(value ?? "", skip) ?? "").length;
   return { chars, images };
 }
 
