@@ -49,7 +49,7 @@ describe("estimateTokens and images", () => {
       role: "tool",
       content: [{ type: "tool-result", toolCallId: "c1", toolName: "Bash", output: { type: "text", value: text } }],
     });
-    for (const text of ["plain \"quoted\" \\ output\n", "an image of the type image/png was written", "ünïcödé ✓"]) {
+    for (const text of ['plain "quoted" \\ output\n', "an image of the type image/png was written", "ünïcödé ✓"]) {
       const list = [message(text), { role: "assistant", content: text } as ModelMessage];
       expect(estimateTokens(list), text).toBe(Math.ceil(JSON.stringify(list).length / CHARS_PER_TOKEN));
       expect(estimateTokens(list[0]), text).toBe(Math.ceil(JSON.stringify(list[0]).length / CHARS_PER_TOKEN));
