@@ -14,6 +14,7 @@ import {
   listingBudget,
   permittedCompatPaths,
   permittedSources,
+  projectFolderApplies,
   readPlugins,
   toolRules,
   warn,
@@ -23,11 +24,12 @@ import { getPermissionsApi } from "../permissions/api";
 import type { Skill } from "./skill";
 import { resolveContextWindow } from "../_kits/compaction/index";
 import { homedir } from "node:os";
+import { join } from "node:path";
 import { describeError, SYSTEM_STAGE, type RunContext, type SystemSection, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { isInside } from "../_kits/paths/index";
 import { createSkillsApi, type SkillsRunState } from "./api";
-import { loadSkills, skillFolder } from "./load";
+import { loadSkills, SKILL_FILE, skillFolder } from "./load";
 import { SKILL_TOOL, SkillTool } from "./skill-tool";
 import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
@@ -57,8 +59,19 @@ interface RunState extends SkillsRunState {
 export const skillsPlugin = definePlugin({
   name: NAME,
   options: skillsOptions,
-  projectFiles: (place: ProjectPlace) =>
-    definitionProjectFiles("skills", skillFolder, "adds skills to the system prompt", place),
+  projectFiles: (place: ProjectPlace) => [
+    ...definitionProjectFiles("skills", skillFolder, "adds skills to the system prompt", place),
+    // A skill folder anywhere in the project (one a `skills` root may hold): pinned whole, with its scripts.
+    ...(pathExists(join(place.cwd, SKILL_FILE))
+      ? [
+          {
+            path: place.cwd,
+            kind: "skill",
+            effect: "a skill folder: its instructions and allowed-tools apply where the skills option names it",
+          },
+        ]
+      : []),
+  ],
   runState: (): RunState => ({}),
   apply(kernel, context) {
     const stateOf = (run: RunContext): RunState => context.run(run);
@@ -78,7 +91,7 @@ export const skillsPlugin = definePlugin({
     const offersSkills = (run: RunContext) => run.tools.some((t) => t instanceof SkillTool);
 
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
-      const { cwd, skills, trust, skillSources: wanted, compat, claudePlugins } = context.options;
+      const { cwd, trust, skillSources: wanted, compat, claudePlugins } = context.options;
       const skipped = (path: string) =>
         kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
       const skillSources = permittedSources(wanted, trust, (source) => skillFolder(source, cwd, homedir()), skipped);
@@ -89,9 +102,24 @@ export const skillsPlugin = definePlugin({
         skipped,
       );
       const plugins = readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message));
+      // A skill folder under a `skills` root in the project is one of the project's files: under a
+      // trusted folder's pins it is read only while approved and unchanged (its allowed-tools
+      // grant tools, and the agent itself could have written it since), as a plugin folder is.
+      const { skills } = context.options;
+      const admit = (dir: string) => {
+        if (projectFolderApplies(dir, cwd, trust)) return true;
+        warnOnce(
+          kernel,
+          NAME,
+          `skills: ${dir} was not read: a skill folder of the project that is new or changed since the project was trusted; trust the project again to use it`,
+        );
+        return false;
+      };
       if (!skills?.length && !skillSources?.length && !compatRoots.length && !plugins.length) return;
-      const loaded = await loadSkills({ skills, skillSources, compatRoots }, { cwd, home: homedir() }, (message) =>
-        warn(kernel, NAME, message),
+      const loaded = await loadSkills(
+        { skills, skillSources, compatRoots, admit },
+        { cwd, home: homedir() },
+        (message) => warn(kernel, NAME, message),
       );
       // Claude Code plugins' skills, named `plugin:skill` as Claude Code names them.
       for (const plugin of plugins) {

@@ -133,6 +133,8 @@ export async function loadSkills(
     skills?: readonly string[];
     skillSources?: readonly string[];
     compatRoots?: readonly { path: string; source: Source }[];
+    /** Whether a skill folder found under a `skills` root is read (false: skipped, a name it has left to others). */
+    admit?: (dir: string) => boolean;
   },
   place: { cwd: string; home: string },
   report: (message: string) => void,
@@ -164,6 +166,7 @@ export async function loadSkills(
       continue;
     }
     for (const dir of await skillDirs(root.path)) {
+      if (root.written !== undefined && options.admit && !options.admit(dir)) continue;
       const skill = await readSkill(dir, root.path, root.source, report, claude || root.compat === true);
       if (skill) byName.set(skill.name, skill);
     }

@@ -163,6 +163,20 @@ export function expandPluginRoot(text: string, root: string): string {
   return text.replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, root);
 }
 
+/**
+ * Whether a folder a run was told to read from (a plugin folder, a skills folder a config names)
+ * applies. Inside the project — the cwd, through symlinks too, or any trusted folder covering it
+ * (a repository's tools/ seen from its sub/) — it is one of the project's files, applied only
+ * while approved and unchanged; outside it, the user named it (their settings or their trusted config).
+ */
+export function projectFolderApplies(folder: string, cwd: string, trust: ProjectTrust | undefined): boolean {
+  const project =
+    isInside(cwd, folder) ||
+    isInside(realFolder(cwd), realFolder(folder)) ||
+    (TrustPins.is(trust) && trust.covers(folder));
+  return !project || isProjectFileTrusted(trust, folder);
+}
+
 /** The Claude Code plugins the options name that apply: a plugin folder is trusted as a project folder is. */
 export function readPlugins(
   folders: readonly string[] | undefined,
@@ -173,14 +187,7 @@ export function readPlugins(
   const plugins: ClaudePlugin[] = [];
   for (const written of folders ?? []) {
     const folder = absolutePath(cwd, written);
-    // Inside the project — the cwd, through symlinks too, or any trusted folder covering it (a
-    // repository's tools/ seen from its sub/) — a plugin is the project's file, applied only while
-    // approved and unchanged; outside it, the user named it (their settings or their trusted config).
-    const project =
-      isInside(cwd, folder) ||
-      isInside(realFolder(cwd), realFolder(folder)) ||
-      (TrustPins.is(trust) && trust.covers(folder));
-    if (project && !isProjectFileTrusted(trust, folder)) {
+    if (!projectFolderApplies(folder, cwd, trust)) {
       report(
         `the plugin ${folder} was not loaded: its folder is not trusted (or changed since it was); trust it to use it`,
       );

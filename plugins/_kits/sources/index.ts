@@ -56,6 +56,7 @@ export {
   CODEX_PLUGIN_MANIFEST,
   readClaudePlugin,
   readPlugins,
+  projectFolderApplies,
   unrunParts,
   expandPluginRoot,
   type ClaudePlugin,
