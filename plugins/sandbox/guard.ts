@@ -190,6 +190,9 @@ export class WorkspaceGuard {
   /** Each git config bound read-only, as the last sweep saw it, and whether it ran code then. */
   #configs = new Map<string, { print: string; unsafe: boolean }>();
 
+  /** The exec lines of each git folder's rebase to-do list (`rebase-merge/git-rebase-todo`), as the last sweep saw them. */
+  #todos = new Map<string, Set<string>>();
+
   /** The entries of each protected folder bound read-only, as the last sweep saw them. */
   #inside = new Map<string, Map<string, string>>();
 
@@ -227,6 +230,7 @@ export class WorkspaceGuard {
       if (stat(root)?.isDirectory())
         this.#walk(root, root, undefined, isGitFolder(new Set(list(root))) ? "git" : "plain");
     this.#checkLinked(undefined);
+    for (const [dir, state] of this.#dirs) if (state.mode === "git") this.#todos.set(dir, execLines(dir));
     // A named path the walk reached before the config that names it: bound whole from now on.
     for (const [path, reason] of this.#named) {
       if (!stat(path)) continue;
@@ -435,8 +439,24 @@ export class WorkspaceGuard {
         this.#entry(root, dir, name, state, before.get(name) === identity(stat(join(dir, name))) ? undefined : found);
       }
     }
-    for (const [dir, state] of this.#dirs)
-      if (state.mode === "git") this.#readGitlinks(this.#roots.find((r) => dir.startsWith(`${r}${sep}`)) ?? dir, dir);
+    for (const [dir, state] of this.#dirs) {
+      if (state.mode !== "git") continue;
+      this.#readGitlinks(this.#roots.find((r) => dir.startsWith(`${r}${sep}`)) ?? dir, dir);
+      // A rebase stopped midway runs its to-do list's exec lines on the user's next `git rebase
+      // --continue`, outside the sandbox. Continuing one only moves lines to `done`: a line that
+      // was not there before is the sandbox's (a planted or an agent's own --exec rebase), and the
+      // rebase's state goes to the quarantine folder (the branches and commits stay as they are).
+      const now = execLines(dir);
+      const was = this.#todos.get(dir) ?? new Set();
+      this.#todos.set(dir, now);
+      const todo = join(dir, "rebase-merge", "git-rebase-todo");
+      if ([...now].some((line) => !was.has(line)) && !this.#isApproved(todo))
+        found.push({
+          path: join(dir, "rebase-merge"),
+          reason:
+            "a rebase's to-do list gained exec lines, which git runs outside the sandbox on git rebase --continue",
+        });
+    }
     this.#checkLinked(found);
     // A protected folder bound read-only is so only for what is spawned after it existed: a
     // sandboxed background shell spawned before (a git folder made since, its hooks) may write in
@@ -586,6 +606,14 @@ function unsafeNested(dir: string, root: string, worktree: boolean): string | un
     if (why) return why;
   }
   return undefined;
+}
+
+/** The exec lines (`exec cmd`, `x cmd`) of the rebase to-do list in git folder `dir`. */
+function execLines(dir: string): Set<string> {
+  const todo = join(dir, "rebase-merge", "git-rebase-todo");
+  if ((stat(todo)?.size ?? 0) > 1024 * 1024) return new Set(["(a to-do list too large to read)"]);
+  const text = readText(todo);
+  return new Set(text.split("\n").flatMap((line) => (/^\s*(x|exec)\s/.test(line) ? [line.trim()] : [])));
 }
 
 function readText(path: string): string {

@@ -84,6 +84,20 @@ describe.skipIf(SKIP)("sandbox: true under bypassPermissions", () => {
     expect(violations[0]).toMatchObject({ source: "bash", toolUseId: "c0" });
   });
 
+  it("a rebase state planted with exec lines is moved out: the user's next git rebase --continue runs nothing", async () => {
+    const ws = place.ws();
+    const messages = await runBash(
+      [
+        "mkdir -p .git/rebase-merge && echo refs/heads/main > .git/rebase-merge/head-name && printf 'exec touch pwned\\n' > .git/rebase-merge/git-rebase-todo",
+      ],
+      { cwd: ws, sandbox: true, permissionMode: "bypassPermissions" },
+    );
+    expect(outputs(messages).c0!.content).toContain("exec lines");
+    expect(existsSync(join(ws, ".git", "rebase-merge"))).toBe(false);
+    expect(() => execFileSync("git", ["rebase", "--continue"], { cwd: ws, stdio: "pipe" })).toThrow();
+    expect(existsSync(join(ws, "pwned"))).toBe(false);
+  });
+
   it("a protected folder cannot be renamed away and rebuilt", async () => {
     const ws = place.ws();
     const out = outputs(

