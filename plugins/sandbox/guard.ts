@@ -442,20 +442,7 @@ export class WorkspaceGuard {
     for (const [dir, state] of this.#dirs) {
       if (state.mode !== "git") continue;
       this.#readGitlinks(this.#roots.find((r) => dir.startsWith(`${r}${sep}`)) ?? dir, dir);
-      // A rebase stopped midway runs its to-do list's exec lines on the user's next `git rebase
-      // --continue`, outside the sandbox. Continuing one only moves lines to `done`: a line that
-      // was not there before is the sandbox's (a planted or an agent's own --exec rebase), and the
-      // rebase's state goes to the quarantine folder (the branches and commits stay as they are).
-      const now = execLines(dir);
-      const was = this.#todos.get(dir) ?? new Set();
-      this.#todos.set(dir, now);
-      const todo = join(dir, "rebase-merge", "git-rebase-todo");
-      if ([...now].some((line) => !was.has(line)) && !this.#isApproved(todo))
-        found.push({
-          path: join(dir, "rebase-merge"),
-          reason:
-            "a rebase's to-do list gained exec lines, which git runs outside the sandbox on git rebase --continue",
-        });
+      this.#judgeRebase(dir, found);
     }
     this.#checkLinked(found);
     // A protected folder bound read-only is so only for what is spawned after it existed: a
@@ -511,6 +498,24 @@ export class WorkspaceGuard {
       else found.push(link);
     }
     return found.map((g) => this.#remove(g));
+  }
+
+  /**
+   * A rebase stopped midway runs its to-do list's exec lines on the user's next `git rebase
+   * --continue`, outside the sandbox. Continuing one only moves lines to `done`: a line that was
+   * not there before is the sandbox's (a planted or an agent's own --exec rebase), and the rebase's
+   * state goes to the quarantine folder (the branches and commits stay as they are).
+   */
+  #judgeRebase(gitDir: string, found: Guarded[]) {
+    const now = execLines(gitDir);
+    const was = this.#todos.get(gitDir) ?? new Set();
+    this.#todos.set(gitDir, now);
+    const todo = join(gitDir, "rebase-merge", "git-rebase-todo");
+    if ([...now].some((line) => !was.has(line)) && !this.#isApproved(todo))
+      found.push({
+        path: join(gitDir, "rebase-merge"),
+        reason: "a rebase's to-do list gained exec lines, which git runs outside the sandbox on git rebase --continue",
+      });
   }
 
   #forget(dir: string) {
