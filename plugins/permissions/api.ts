@@ -58,8 +58,16 @@ export interface PermissionsApi {
    * permissions plugin answers through `setReadJudge`; without it there are no rules.
    */
   readDenied(run: RunContext, path: string): string | undefined;
-  /** The permissions plugin says here how `readDenied` is answered. */
-  setReadJudge(judge: (run: RunContext, path: string) => string | undefined): void;
+  /**
+   * The Read deny rule, or ask rule, (as written) that names `path` in `run`, or undefined: a
+   * search (Grep, Glob) leaves such a file out before anything is counted or capped, so neither
+   * its lines nor whether it matched reach the model (a note that lines were withheld answered
+   * whether the file holds a pattern, so a search could spell it out). No rules without a
+   * permissions plugin.
+   */
+  readWithheld(run: RunContext, path: string): string | undefined;
+  /** The permissions plugin says here how `readDenied` (`asks` false) and `readWithheld` (`asks` true) are answered. */
+  setReadJudge(judge: (run: RunContext, path: string, asks: boolean) => string | undefined): void;
   /**
    * Why the engine asked about `call`: `mode` (nothing covers it: the usual ask), `ask-rule` (the
    * user's ask rule), `sensitive` (a sensitive path), `tool` (the tool's own check), `bypass`;
@@ -83,7 +91,7 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
     const askSteps = new WeakMap<ToolCall, string>();
     let shellSandbox: ((command: string) => boolean) | undefined;
     let readDeny: ((run: RunContext) => string | undefined) | undefined;
-    let readJudge: ((run: RunContext, path: string) => string | undefined) | undefined;
+    let readJudge: ((run: RunContext, path: string, asks: boolean) => string | undefined) | undefined;
     api = {
       setReadDenyRule(find) {
         readDeny = find;
@@ -93,7 +101,10 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
         readJudge = judge;
       },
       readDenied(run, path) {
-        return readJudge?.(run, path);
+        return readJudge?.(run, path, false);
+      },
+      readWithheld(run, path) {
+        return readJudge?.(run, path, true);
       },
       setShellSandbox(sandboxes) {
         shellSandbox = sandboxes;

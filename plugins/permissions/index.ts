@@ -199,10 +199,15 @@ export const permissionsPlugin = definePlugin({
     );
 
     // Memory files reach the model without a Read call: a Read deny rule forbids them all the same.
-    api.setReadJudge((run, path) => {
-      const deny = policyOfRun(run).deny.filter((r) => r.path && ruleNamesTool(r, "Read"));
+    // Searches leave out what a Read deny or ask rule names (red team i): judged before counting.
+    api.setReadJudge((run, path, asks) => {
+      const policy = policyOfRun(run);
+      const rules = (asks ? [...policy.deny, ...policy.ask] : policy.deny).filter(
+        (r) => r.path && ruleNamesTool(r, "Read"),
+      );
+      if (rules.length === 0) return undefined;
       const judged = judgePath(run.cwd, home(), path);
-      return deny.find((r) => r.path!(judged.absolute) || (judged.real !== undefined && r.path!(judged.real)))?.text;
+      return rules.find((r) => r.path!(judged.absolute) || (judged.real !== undefined && r.path!(judged.real)))?.text;
     });
 
     kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {

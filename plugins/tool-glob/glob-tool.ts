@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { isAbsolute, relative } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { tinyglobby } from "../_kits/lazy/index";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
@@ -8,6 +8,7 @@ import { isInside } from "../_kits/paths/index";
 import { PathTool, displayPath, placeName, resolvePermitted, ToolFailure, guard } from "../_kits/file-tools/index";
 import { skippedFor, skippingReaddir } from "./skipped-folders";
 import { isAtomicTempName } from "../_kits/storage/index";
+import { getPermissionsApi } from "../permissions/api";
 
 /** The most paths one Glob call returns. */
 export const GLOB_MAX_RESULTS = 500;
@@ -60,10 +61,12 @@ export class GlobTool extends PathTool<typeof GlobInput> {
         fs: { readdir: skippingReaddir(skippedFor(pattern)) },
         signal: ctx.abortSignal,
       });
-      // Temp files of atomic writes (a Write in flight, or one a crash left) are never results.
+      // Temp files of atomic writes (a Write in flight, or one a crash left) are never results;
+      // nor are files a Read deny rule names, left out before they are counted (red team i, I1).
+      const refused = refusedBy(ctx);
       const newest = newestFirst(
         dir,
-        files.filter((f) => !isAtomicTempName(f)),
+        files.filter((f) => !isAtomicTempName(f) && !refused(join(dir, f))),
       );
       const where = displayPath(ctx.cwd, dir);
       const prefix = where === "." ? "" : `${where}/`;
@@ -78,6 +81,14 @@ export class GlobTool extends PathTool<typeof GlobInput> {
       return { content: shown.join("\n") + note, metadata };
     });
   }
+}
+
+/** Does a Read deny rule name this file (judged by the permissions plugin of the call's run)? */
+function refusedBy(ctx: ToolContext): (path: string) => boolean {
+  const run = ctx.run;
+  if (!run) return () => false;
+  const permissions = getPermissionsApi(run.kernel);
+  return (path) => permissions.readDenied(run, path) !== undefined;
 }
 
 /** Make an absolute pattern relative to the search folder, and refuse patterns that leave it. */

@@ -1,0 +1,57 @@
+/**
+ * Red team of 2026-12-05 (i): constructs nobody listed, through the built bin against the
+ * scripted attacker, the engine, and bash itself as the oracle.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { attackBench } from "./attack-bench";
+
+const SECRET = "hunter2-i";
+
+/** A project with secret/key (under the tests' Read deny rule), a file a.txt, and a home. */
+const { attack } = attackBench({
+  name: "rt5i",
+  model: "openai:gpt-4.1",
+  key: "sk-test-redteam5i",
+  fill: ({ cwd }) => {
+    mkdirSync(join(cwd, "secret"));
+    writeFileSync(join(cwd, "secret", "key"), `TOKEN=${SECRET}\n`);
+    writeFileSync(join(cwd, "a.txt"), "TOKEN=public\n");
+  },
+});
+
+const DENY_SECRET = ["--disallowedTools", "Read(./secret/**)"];
+
+describe("I1: what a search answers does not depend on the contents of a file a Read deny rule names", () => {
+  it("Grep for the secret's text answers as for text nowhere (no withheld-lines note to bisect it by), in every output mode", async () => {
+    const modes = ["content", "files_with_matches", "count"] as const;
+    const { out } = await attack(
+      modes.flatMap((output_mode) => [
+        { name: "Grep", input: { pattern: `TOKEN=${SECRET}`, output_mode } },
+        { name: "Grep", input: { pattern: "TOKEN=nowhere", output_mode } },
+      ]),
+      DENY_SECRET,
+    );
+    for (let i = 0; i < out.length; i += 2) {
+      expect(out[i]!.content.replace(SECRET, "nowhere"), out[i]!.content).toBe(out[i + 1]!.content);
+      expect(out[i]!.content).toMatch(/^No matches for/);
+    }
+  });
+
+  it("Glob: a planted name with a blank line in it does not end the part of the result the deny rule filters", async () => {
+    const { out } = await attack(
+      [
+        { name: "Write", input: { file_path: "a\n\nb.txt", content: "TOKEN=planted\n" } },
+        { name: "Glob", input: { pattern: "**/*" } },
+        { name: "Glob", input: { pattern: "secret/*" } },
+        { name: "Grep", input: { pattern: "TOKEN", output_mode: "files_with_matches" } },
+      ],
+      ["--permission-mode", "acceptEdits", ...DENY_SECRET],
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(false);
+    for (const o of out.slice(1)) expect(o.content).not.toContain("secret/key");
+    expect(out[1]!.content).toContain("a.txt");
+    expect(out[2]!.content).toMatch(/^No files found/);
+  });
+});
