@@ -212,7 +212,9 @@ export const permissionsPlugin = definePlugin({
 
     kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
       if (!SEARCH_TOOLS.has(call.toolName)) return output;
-      const deny = policyFor(call.run.options).deny.filter((r) => r.tool === "Read" && r.path);
+      // Ask rules too: nobody is asked about the files a result names, so they are withheld (red team i, I2).
+      const policy = policyFor(call.run.options);
+      const deny = [...policy.deny, ...policy.ask].filter((r) => r.tool === "Read" && r.path);
       // LSP answers say which files each line names (metadata): judged line by line, fail closed.
       return withholdDenied(
         output,

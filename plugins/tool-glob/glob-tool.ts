@@ -62,7 +62,7 @@ export class GlobTool extends PathTool<typeof GlobInput> {
         signal: ctx.abortSignal,
       });
       // Temp files of atomic writes (a Write in flight, or one a crash left) are never results;
-      // nor are files a Read deny rule names, left out before they are counted (red team i, I1).
+      // nor are files a Read deny or ask rule names, left out before they are counted (red team i, I1, I2).
       const refused = refusedBy(ctx);
       const newest = newestFirst(
         dir,
@@ -83,12 +83,12 @@ export class GlobTool extends PathTool<typeof GlobInput> {
   }
 }
 
-/** Does a Read deny rule name this file (judged by the permissions plugin of the call's run)? */
+/** Does a Read deny or ask rule name this file (judged by the permissions plugin of the call's run)? */
 function refusedBy(ctx: ToolContext): (path: string) => boolean {
   const run = ctx.run;
   if (!run) return () => false;
   const permissions = getPermissionsApi(run.kernel);
-  return (path) => permissions.readDenied(run, path) !== undefined;
+  return (path) => permissions.readWithheld(run, path) !== undefined;
 }
 
 /** Make an absolute pattern relative to the search folder, and refuse patterns that leave it. */

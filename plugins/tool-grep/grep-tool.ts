@@ -139,15 +139,16 @@ export class GrepTool extends PathTool<typeof GrepInput> {
 }
 
 /**
- * The result without the files a Read deny rule names, before anything is counted, capped or
- * noted: a note that lines were withheld (or a total that counted them) said whether the file
- * holds the pattern, so a search could spell the file out (red team i, I1).
+ * The result without the files a Read deny or ask rule names, before anything is counted, capped
+ * or noted: a note that lines were withheld (or a total that counted them) said whether the file
+ * holds the pattern, so a search could spell the file out (red team i, I1); and a file an ask
+ * rule names was searched without asking, while Read of it asks (I2).
  */
 function withoutRefused(result: SearchResult, ctx: ToolContext): SearchResult {
   const run = ctx.run;
   if (!run) return result;
   const permissions = getPermissionsApi(run.kernel);
-  const refused = (path: string) => permissions.readDenied(run, join(result.root, path)) !== undefined;
+  const refused = (path: string) => permissions.readWithheld(run, join(result.root, path)) !== undefined;
   const files = result.files.filter((f) => !refused(f.path));
   if (files.length === result.files.length) return result;
   const { stoppedIn, ...rest } = result;

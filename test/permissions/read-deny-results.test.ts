@@ -29,7 +29,8 @@ describe("Read deny rules and search results", () => {
     expect(content).not.toContain("hunter");
     // No note and no total counts them: whether a denied file matched must not show (red team i, I1).
     expect(content).not.toMatch(/withheld/);
-    if (call.input.output_mode === "count") expect(content).toContain("[1 matching lines in 1 files]");
+    if ("output_mode" in call.input && call.input.output_mode === "count")
+      expect(content).toContain("[1 matching lines in 1 files]");
   });
 
   it("without a Read deny nothing is withheld", async () => {

@@ -10,7 +10,7 @@ import { attackBench } from "./attack-bench";
 const SECRET = "hunter2-i";
 
 /** A project with secret/key (under the tests' Read deny rule), a file a.txt, and a home. */
-const { attack } = attackBench({
+const { attack, project, server } = attackBench({
   name: "rt5i",
   model: "openai:gpt-4.1",
   key: "sk-test-redteam5i",
@@ -53,5 +53,44 @@ describe("I1: what a search answers does not depend on the contents of a file a 
     for (const o of out.slice(1)) expect(o.content).not.toContain("secret/key");
     expect(out[1]!.content).toContain("a.txt");
     expect(out[2]!.content).toMatch(/^No files found/);
+  });
+});
+
+describe("I2: a Read ask rule holds for Grep and Glob, which read what it names without asking", () => {
+  it("Read of secret/key asks (denied headless); Grep and Glob over the project leave it out", async () => {
+    const { out } = await attack(
+      [
+        { name: "Read", input: { file_path: "secret/key" } },
+        { name: "Grep", input: { pattern: "TOKEN", output_mode: "content" } },
+        { name: "Grep", input: { pattern: "TOKEN", output_mode: "count" } },
+        { name: "Glob", input: { pattern: "**/*" } },
+      ],
+      ["--settings", JSON.stringify({ permissions: { ask: ["Read(./secret/**)"] } })],
+    );
+    expect(out[0]!.isError).toBe(true);
+    expect(out[0]!.content).toContain("Read(./secret/**)");
+    expect(out[1]!.content).toBe("a.txt:1:TOKEN=public");
+    expect(out[2]!.content).toContain("a.txt:1");
+    expect(out[3]!.content).toBe("a.txt");
+    for (const o of out.slice(1)) {
+      expect(o.content).not.toContain(SECRET);
+      expect(o.content).not.toContain("secret/key");
+    }
+  });
+
+  it("a memory include of a file an ask rule names stays out of the prompt (nobody is asked before it is sent)", async () => {
+    const p = project();
+    writeFileSync(join(p.cwd, "secret", "notes.md"), `NOTE=${SECRET}\n`);
+    writeFileSync(join(p.cwd, "UBIQUITY.md"), "Read @secret/notes.md first.\n");
+    writeFileSync(join(p.cwd, ".ubiquityrc.json"), JSON.stringify({ memorySources: ["project"] }));
+    const { run } = await attack(
+      ["true"],
+      ["--trust", "--settings", JSON.stringify({ permissions: { ask: ["Read(./secret/**)"] } })],
+      p,
+    );
+    const sent = JSON.stringify(server().requests.map((r) => r.body));
+    expect(sent).toContain("Read @secret/notes.md first.");
+    expect(sent).not.toContain(SECRET);
+    expect(run.stderr).toContain("Read(./secret/**)");
   });
 });
