@@ -5,7 +5,7 @@
  * and they never limit which tools are offered (only `allowedTools` itself does).
  */
 import type { Kernel, RunContext, ToolCall } from "../../src/index";
-import { PERMISSION_MODES, permissionModeOf, type PermissionMode } from "./options";
+import { narrowMode, PERMISSION_MODES, permissionModeOf, type PermissionMode } from "./options";
 import { parseRules, type Rule } from "./rules";
 import type { RuleLists } from "./policy";
 
@@ -34,8 +34,16 @@ export interface PermissionsApi {
   grantsOf(run: RunContext): readonly Rule[];
   /** Judge the next tool calls of `run` (and of its subagents) in `mode`: a live session's `setPermissionMode`. */
   setMode(run: RunContext, mode: PermissionMode): void;
-  /** The mode `run` is judged in: one set for it or a run above it, else its options'. */
+  /**
+   * The mode `run` is judged in: one set for it or a run above it, else its options'; never wider
+   * than a cap on it or a run above it (see `capMode`).
+   */
   modeOf(run: RunContext): PermissionMode;
+  /**
+   * A subagent definition's own mode: `run` is never judged in a wider one, whatever its parent is
+   * switched to later (a plan-mode reviewer stayed in plan only until its parent's mode changed).
+   */
+  capMode(run: RunContext, mode: PermissionMode): void;
   /**
    * The sandbox plugin says here which shell commands run inside the OS sandbox: for those the
    * sandbox, not the engine, keeps bypassPermissions from writes the engine cannot name.
@@ -87,6 +95,7 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
     const added: Rule[] = [];
     let version = 0;
     const modes = new WeakMap<RunContext, PermissionMode>();
+    const caps = new WeakMap<RunContext, PermissionMode>();
     const grants = new WeakMap<RunContext, readonly Rule[]>();
     const askSteps = new WeakMap<ToolCall, string>();
     let shellSandbox: ((command: string) => boolean) | undefined;
@@ -120,11 +129,19 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
         modes.set(run, mode);
       },
       modeOf(run) {
-        for (let r: RunContext | undefined = run; r; r = r.parent) {
-          const mode = modes.get(r);
-          if (mode) return mode;
-        }
-        return permissionModeOf(run.options);
+        let mode: PermissionMode | undefined;
+        for (let r: RunContext | undefined = run; r && !mode; r = r.parent) mode = modes.get(r);
+        mode ??= permissionModeOf(run.options);
+        // Red team i, I3: a cap holds against a mode switched at run time above it.
+        for (let r: RunContext | undefined = run; r; r = r.parent) mode = narrowMode(mode, caps.get(r));
+        return mode;
+      },
+      capMode(run, mode) {
+        if (!PERMISSION_MODES.includes(mode))
+          throw new TypeError(
+            `capMode: ${JSON.stringify(mode)} is not a permission mode (${PERMISSION_MODES.join(", ")})`,
+          );
+        caps.set(run, mode);
       },
       addRules(lists, source) {
         const parsed = [

@@ -2,15 +2,21 @@
  * Red team of 2026-12-05 (i): constructs nobody listed, through the built bin against the
  * scripted attacker, the engine, and bash itself as the oracle.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool, summon, type Message } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import { getPermissionsApi } from "../../plugins/permissions/api";
+import { builtinTools } from "../../plugins/tools/index";
+import { agentCall, agentOf, answered } from "../agents/helpers";
 import { attackBench } from "./attack-bench";
 
 const SECRET = "hunter2-i";
 
 /** A project with secret/key (under the tests' Read deny rule), a file a.txt, and a home. */
-const { attack, project, server } = attackBench({
+const { attack, project, server, temp } = attackBench({
   name: "rt5i",
   model: "openai:gpt-4.1",
   key: "sk-test-redteam5i",
@@ -92,5 +98,47 @@ describe("I2: a Read ask rule holds for Grep and Glob, which read what it names 
     expect(sent).toContain("Read @secret/notes.md first.");
     expect(sent).not.toContain(SECRET);
     expect(run.stderr).toContain("Read(./secret/**)");
+  });
+});
+
+describe("I3: a subagent whose definition narrows the mode keeps it when its parent's mode is switched at run time", () => {
+  it("parent switched to bypassPermissions (setPermissionMode), a plan-mode reader subagent still cannot write", async () => {
+    const cwd = temp("ubq-rt5i-sub-");
+    const written = join(cwd, "written.txt");
+    // The parent switches its own mode, as summon().setPermissionMode or an ACP client does.
+    const Switch = defineTool({
+      name: "Switch",
+      description: "Switch the run's permission mode.",
+      inputSchema: z.object({}),
+      isReadOnly: true,
+      execute: (_input, ctx) => {
+        getPermissionsApi(ctx.run!.kernel).setMode(ctx.run!, "bypassPermissions");
+        return "switched";
+      },
+    });
+    const model = scriptedModel(({ request }) => {
+      const who = agentOf(request);
+      if (who === "READER")
+        return answered(request)
+          ? "reader done"
+          : { toolCalls: [{ toolName: "Write", id: "w", input: { file_path: written, content: "x" } }] };
+      const results = request.prompt.filter((m) => m.role === "tool").length;
+      if (results === 0) return { toolCalls: [{ toolName: "Switch", id: "s", input: {} }] };
+      if (results === 1) return { toolCalls: [agentCall("reader", "a")] };
+      return "parent done";
+    });
+    const messages: Message[] = [];
+    for await (const m of summon("go", {
+      model,
+      cwd,
+      tools: [...builtinTools(), Switch],
+      permissionMode: "default",
+      persistSession: false,
+      agents: { reader: { description: "reads", prompt: "You are READER.", permissionMode: "plan" } },
+    }))
+      messages.push(m);
+    const write = messages.find((m) => m.type === "tool_result" && m.toolUseId === "w");
+    expect(write, JSON.stringify(messages.map((m) => m.type))).toBeDefined();
+    expect(existsSync(written)).toBe(false);
   });
 });
