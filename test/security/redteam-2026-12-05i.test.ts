@@ -3,20 +3,23 @@
  * scripted attacker, the engine, and bash itself as the oracle.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, summon, type Message } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { getPermissionsApi } from "../../plugins/permissions/api";
+import { which } from "../../plugins/sandbox/availability";
 import { builtinTools } from "../../plugins/tools/index";
 import { agentCall, agentOf, answered } from "../agents/helpers";
+import { runCli } from "../helpers/project";
 import { attackBench } from "./attack-bench";
+import { attacker, toolResults } from "./scripted-attacker";
 
 const SECRET = "hunter2-i";
 
 /** A project with secret/key (under the tests' Read deny rule), a file a.txt, and a home. */
-const { attack, project, server, temp } = attackBench({
+const { attack, project, server, temp, serve } = attackBench({
   name: "rt5i",
   model: "openai:gpt-4.1",
   key: "sk-test-redteam5i",
@@ -140,5 +143,83 @@ describe("I3: a subagent whose definition narrows the mode keeps it when its par
     const write = messages.find((m) => m.type === "tool_result" && m.toolUseId === "w");
     expect(write, JSON.stringify(messages.map((m) => m.type))).toBeDefined();
     expect(existsSync(written)).toBe(false);
+  });
+});
+
+describe("I4: a relative PATH entry does not make the project's own git the one Ubiquity starts outside the sandbox", () => {
+  /** A `git` that leaves `marker` and fails. */
+  const fakeGit = (marker: string) => `#!/bin/sh\ntouch '${marker}'\nexit 1\n`;
+
+  it("through the bin: a sandboxed command plants bin/git; the next checkpoint (PATH=./bin:…) does not run it", async () => {
+    const p = project();
+    writeFileSync(join(p.cwd, ".ubiquityrc.json"), JSON.stringify({ checkpoints: true }));
+    const marker = join(p.home, "git-marker");
+    const plant = `mkdir -p bin && printf '${fakeGit(marker).replaceAll("\n", "\\n")}' > bin/git && chmod +x bin/git; touch '${marker}-inside'; echo planted`;
+    const server = await serve(attacker([plant, { name: "Write", input: { file_path: "x.txt", content: "x\n" } }]));
+    const run = await runCli(
+      [
+        "run",
+        "--model",
+        "openai:gpt-4.1",
+        "--output-format",
+        "stream-json",
+        "--trust",
+        "--permission-mode",
+        "bypassPermissions",
+        "go",
+      ],
+      p.cwd,
+      {
+        HOME: p.home,
+        OPENAI_API_KEY: "sk-test-redteam5i",
+        OPENAI_BASE_URL: server.baseURL,
+        PATH: `./bin:${process.env.PATH}`,
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const out = toolResults(run.stdout);
+    // The command ran sandboxed (home is read-only there) and planted the program.
+    expect(out[0]!.content).toContain("planted");
+    expect(existsSync(join(p.cwd, "bin", "git"))).toBe(true);
+    expect(existsSync(`${marker}-inside`)).toBe(false);
+    expect(out[1]).toEqual({ content: "Created x.txt (1 line).", isError: false });
+    expect(existsSync(marker)).toBe(false);
+    expect(run.stderr).not.toContain("no checkpoint");
+  });
+
+  it("in the SDK: checkpoints' git is not looked up in the project through a relative PATH entry of the host", async () => {
+    const cwd = temp("ubq-rt5i-ckpt-");
+    const marker = join(temp("ubq-rt5i-mark-"), "git-marker");
+    mkdirSync(join(cwd, "bin"));
+    writeFileSync(join(cwd, "bin", "git"), fakeGit(marker), { mode: 0o755 });
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Write", id: "w", input: { file_path: join(cwd, "x.txt"), content: "x\n" } }] },
+      "done",
+    ]);
+    const saved = process.env.PATH;
+    process.env.PATH = `./bin:${saved}`;
+    try {
+      for await (const _ of summon("go", {
+        model,
+        cwd,
+        permissionMode: "acceptEdits",
+        persistSession: false,
+        checkpoints: { dir: temp("ubq-rt5i-ckdir-") },
+      }));
+    } finally {
+      process.env.PATH = saved;
+    }
+    expect(existsSync(join(cwd, "x.txt"))).toBe(true);
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe("I4b: the sandbox program is never found through a relative PATH entry", () => {
+  it("which('bwrap') passes over ./bin/bwrap named relatively to the process's folder", () => {
+    const dir = temp("ubq-rt5i-bwrap-");
+    writeFileSync(join(dir, "bwrap"), '#!/bin/sh\nexec "$@"\n', { mode: 0o755 });
+    const relativeDir = relative(process.cwd(), dir);
+    expect(which("bwrap", `${dir}:/nonexistent`)).toBe(join(dir, "bwrap"));
+    expect(which("bwrap", `${relativeDir}:/nonexistent`)).not.toBe(join(relativeDir, "bwrap"));
   });
 });
