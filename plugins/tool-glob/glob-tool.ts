@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { isAbsolute, join, relative } from "node:path";
-import { tinyglobby } from "../_kits/lazy/index";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import { micromatch, tinyglobby } from "../_kits/lazy/index";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
 import { isInside } from "../_kits/paths/index";
@@ -61,6 +61,12 @@ export class GlobTool extends PathTool<typeof GlobInput> {
         fs: { readdir: skippingReaddir(skippedFor(pattern)) },
         signal: ctx.abortSignal,
       });
+      // What the pattern found is judged, not its spelling: `..{,}/` climbs out of the folder
+      // without a `..` segment the check above reads (red team i, I5). Fail closed, naming nothing found there.
+      if (files.some((f) => !isInside(dir, resolve(dir, f))))
+        throw new ToolFailure(
+          `The pattern ${input.pattern} reaches outside the search folder ${dir}; set path to the folder to search instead.`,
+        );
       // Temp files of atomic writes (a Write in flight, or one a crash left) are never results;
       // nor are files a Read deny or ask rule names, left out before they are counted (red team i, I1, I2).
       const refused = refusedBy(ctx);
@@ -102,7 +108,9 @@ function relativePattern(pattern: string, dir: string): string {
     }
     out = relative(dir, out) || "**/*";
   }
-  if (out.split("/").includes("..")) {
+  // Each brace expansion too (`..{,}/x` is `../x`), so a walk out of the folder is not even begun.
+  const expanded = [out, ...micromatch().braces(out, { expand: true })];
+  if (expanded.some((p) => p.split("/").includes(".."))) {
     throw new ToolFailure(
       `The pattern ${pattern} climbs out of the search folder with ".."; set path to the folder to search instead.`,
     );

@@ -3,7 +3,7 @@
  * scripted attacker, the engine, and bash itself as the oracle.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool, summon, type Message } from "ubiquity";
@@ -221,5 +221,27 @@ describe("I4b: the sandbox program is never found through a relative PATH entry"
     const relativeDir = relative(process.cwd(), dir);
     expect(which("bwrap", `${dir}:/nonexistent`)).toBe(join(dir, "bwrap"));
     expect(which("bwrap", `${relativeDir}:/nonexistent`)).not.toBe(join(relativeDir, "bwrap"));
+  });
+});
+
+describe("I5: a Glob pattern that climbs out of its folder by a spelling the check did not read", () => {
+  it("`..{,}/` (brace expansion to `..`) lists no file outside the permitted folders", async () => {
+    const p = project();
+    mkdirSync(join(p.home, ".ssh"));
+    writeFileSync(join(p.home, ".ssh", "id_ed25519"), "key\n");
+    const home = basename(p.home);
+    const { out } = await attack(
+      [
+        { name: "Glob", input: { pattern: `..{,}/${home}/**/*` } },
+        { name: "Glob", input: { pattern: `..{,}/..{,}${p.home}/.ssh/*` } },
+        { name: "Glob", input: { pattern: "src{,}/../../*/.ssh/*" } },
+      ],
+      [],
+      p,
+    );
+    for (const o of out) {
+      expect(o.content).not.toContain("id_ed25519");
+      expect(o.isError, o.content).toBe(true);
+    }
   });
 });
