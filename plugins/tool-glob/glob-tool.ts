@@ -1,10 +1,10 @@
 import { statSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { micromatch, tinyglobby } from "../_kits/lazy/index";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
-import { isInside } from "../_kits/paths/index";
+import { isInside, resolveReal } from "../_kits/paths/index";
 import { PathTool, displayPath, placeName, resolvePermitted, ToolFailure, guard } from "../_kits/file-tools/index";
 import { skippedFor, skippingReaddir } from "./skipped-folders";
 import { isAtomicTempName } from "../_kits/storage/index";
@@ -62,10 +62,11 @@ export class GlobTool extends PathTool<typeof GlobInput> {
         signal: ctx.abortSignal,
       });
       // What the pattern found is judged, not its spelling: `..{,}/` climbs out of the folder
-      // without a `..` segment the check above reads (red team i, I5). Fail closed, naming nothing found there.
-      if (files.some((f) => !isInside(dir, resolve(dir, f))))
+      // without a `..` segment the check above reads (red team i, I5), and a link the pattern
+      // names (`l/*`, l -> ~/.ssh) is walked into (I6). Fail closed, naming nothing found there.
+      if (files.some(outsideOf(dir, ctx)))
         throw new ToolFailure(
-          `The pattern ${input.pattern} reaches outside the search folder ${dir}; set path to the folder to search instead.`,
+          `The pattern ${input.pattern} reaches outside the search folder ${dir} or the folders this run may access; set path to the folder to search instead.`,
         );
       // Temp files of atomic writes (a Write in flight, or one a crash left) are never results;
       // nor are files a Read deny or ask rule names, left out before they are counted (red team i, I1, I2).
@@ -87,6 +88,27 @@ export class GlobTool extends PathTool<typeof GlobInput> {
       return { content: shown.join("\n") + note, metadata };
     });
   }
+}
+
+/**
+ * Is a result (relative to `dir`) outside it as written, or in a folder that really lies outside
+ * the run's roots? Each folder is resolved once.
+ */
+function outsideOf(dir: string, ctx: ToolContext): (file: string) => boolean {
+  const roots = ctx.roots.map((root) => resolveReal(root) ?? root);
+  const folders = new Map<string, boolean>();
+  return (file) => {
+    const absolute = resolve(dir, file);
+    if (!isInside(dir, absolute)) return true;
+    const folder = dirname(absolute);
+    let out = folders.get(folder);
+    if (out === undefined) {
+      const real = resolveReal(folder);
+      out = real === undefined || !roots.some((root) => isInside(root, real));
+      folders.set(folder, out);
+    }
+    return out;
+  };
 }
 
 /** Does a Read deny or ask rule name this file (judged by the permissions plugin of the call's run)? */

@@ -2,7 +2,7 @@
  * Red team of 2026-12-05 (i): constructs nobody listed, through the built bin against the
  * scripted attacker, the engine, and bash itself as the oracle.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -243,5 +243,32 @@ describe("I5: a Glob pattern that climbs out of its folder by a spelling the che
       expect(o.content).not.toContain("id_ed25519");
       expect(o.isError, o.content).toBe(true);
     }
+  });
+});
+
+describe("I6: a Glob pattern that names a link to a folder outside lists that folder", () => {
+  it("with l -> ~/.ssh in the project, `l/*` lists nothing of ~/.ssh (Read of l/x is refused the same way)", async () => {
+    const p = project();
+    mkdirSync(join(p.home, ".ssh"));
+    writeFileSync(join(p.home, ".ssh", "id_ed25519"), "key\n");
+    symlinkSync(join(p.home, ".ssh"), join(p.cwd, "l"));
+    const { out } = await attack(
+      [
+        { name: "Glob", input: { pattern: "l/*" } },
+        { name: "Glob", input: { pattern: "l/**/*" } },
+        { name: "Read", input: { file_path: "l/id_ed25519" } },
+        { name: "Glob", input: { pattern: "**/*" } },
+      ],
+      [],
+      p,
+    );
+    for (const o of [out[0]!, out[1]!]) {
+      expect(o.content).not.toContain("id_ed25519");
+      expect(o.isError, o.content).toBe(true);
+    }
+    expect(out[2]!.isError).toBe(true);
+    expect(out[2]!.content).toContain("outside the folders this run may access");
+    // Inside, a search still works (the link itself is not followed by **).
+    expect(out[3]).toEqual({ content: "a.txt\nsecret/key", isError: false });
   });
 });
