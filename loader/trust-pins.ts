@@ -118,7 +118,50 @@ export function digestProjectPath(path: string): string | undefined {
       return undefined;
     }
   }
-  return `sha256:${sha256(data)}`;
+  if (!/\.(?:json|toml)$/i.test(path)) return `sha256:${sha256(data)}`;
+  // A settings, MCP or Codex file runs commands by name (`sh hooks/check.sh`, `node srv.mjs`):
+  // the files its words name are pinned with it, so a changed script keeps the whole file out,
+  // as for a config's scripts (red team i, I7). A file naming none keeps its plain digest.
+  const named = namedFiles(path, data.toString("utf8"));
+  if (named === undefined) return undefined;
+  if (named.length === 0) return `sha256:${sha256(data)}`;
+  return `sha256:${sha256(`${sha256(data)}\n${named.join("\n")}`)}`;
+}
+
+/** Most files one settings file's words may name before it is untrusted (fail closed). */
+const MAX_NAMED_FILES = 64;
+
+/**
+ * `relative path\0digest` of each regular file inside the project that a word of `text` names
+ * (relative to the project folder or the file's own; `$CLAUDE_PROJECT_DIR/` taken off), sorted;
+ * undefined when one cannot be read or there are too many.
+ */
+function namedFiles(path: string, text: string): string[] | undefined {
+  const own = dirname(resolve(path));
+  const root = [".ubiquity", ".claude", ".codex"].includes(basename(own)) ? dirname(own) : own;
+  const realRoot = realFolder(root);
+  const inside = (p: string) => p.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+  const found = new Map<string, string>();
+  for (const raw of text.split(/[\s"'`=,;()[\]{}<>|&]+|\\[nrt]/)) {
+    const word = raw.replace(/^\$\{?CLAUDE_PROJECT_DIR\}?\//, "");
+    if (word === "" || word.includes("://") || word.startsWith("$") || word.length > 4096) continue;
+    for (const base of new Set([root, own])) {
+      const candidate = resolve(base, word);
+      let real: string;
+      try {
+        if (!statSync(candidate).isFile()) continue;
+        real = realpathSync(candidate);
+      } catch {
+        continue;
+      }
+      if (!inside(real) || real === realpathSync(path) || found.has(real)) continue;
+      if (found.size >= MAX_NAMED_FILES) return undefined;
+      const bytes = regularBytes(real);
+      if (!bytes) return undefined;
+      found.set(real, `${real.slice(realRoot.length + 1)}\0${sha256(bytes)}`);
+    }
+  }
+  return [...found.values()].sort();
 }
 
 /** The real path of `dir` (symlinks resolved), or its absolute path when it does not exist. */

@@ -272,3 +272,41 @@ describe("I6: a Glob pattern that names a link to a folder outside lists that fo
     expect(out[3]).toEqual({ content: "a.txt\nsecret/key", isError: false });
   });
 });
+
+describe("I7: the script a trusted settings hook runs is pinned with the settings file", () => {
+  it("hook.sh changed after `ubiquity trust .` keeps the settings file out; approved again, it runs", async () => {
+    const p = project();
+    mkdirSync(join(p.cwd, ".git"));
+    mkdirSync(join(p.cwd, ".ubiquity"));
+    writeFileSync(
+      join(p.cwd, ".ubiquity", "settings.json"),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: "sh hooks/check.sh" }] }] },
+      }),
+    );
+    mkdirSync(join(p.cwd, "hooks"));
+    writeFileSync(join(p.cwd, "hooks", "check.sh"), "touch approved-marker\n");
+    const env = { HOME: p.home, UBIQUITY_TRUST: "" };
+    const trusted = await runCli(["trust", "."], p.cwd, env);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    // A repository update (or a sandboxed command: the file is on no protected list) changes the script.
+    writeFileSync(join(p.cwd, "hooks", "check.sh"), "touch changed-marker\n");
+    const go = async () => {
+      const server = await serve(attacker(["echo hi"]));
+      const run = await runCli(
+        ["run", "--model", "openai:gpt-4.1", "-p", "--permission-mode", "bypassPermissions", "go"],
+        p.cwd,
+        { ...env, OPENAI_API_KEY: "sk-test-redteam5i", OPENAI_BASE_URL: server.baseURL },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      return run;
+    };
+    const after = await go();
+    expect(existsSync(join(p.cwd, "changed-marker"))).toBe(false);
+    expect(after.stderr).toContain(".ubiquity/settings.json");
+    // Approved again, the hook runs.
+    expect((await runCli(["trust", "."], p.cwd, env)).code).toBe(0);
+    await go();
+    expect(existsSync(join(p.cwd, "changed-marker"))).toBe(true);
+  });
+});
