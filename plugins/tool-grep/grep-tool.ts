@@ -103,6 +103,12 @@ export class GrepTool extends PathTool<typeof GrepInput> {
       throw new ToolFailure(
         `Path does not exist: ${absolute}. Give an existing file or folder (relative paths start at ${ctx.cwd}).`,
       );
+    // A FIFO, socket or device given as the path blocked the search (rg reads what it is named)
+    // until the tool's time limit: a file searched is a regular file, as for Read (red team i, I8).
+    if (!info.isDirectory() && !info.isFile())
+      throw new ToolFailure(
+        `${absolute} is not a regular file or a folder (a device, socket or pipe); Grep searches regular files only.`,
+      );
     const context = input["-C"] ?? 0;
     return {
       pattern: input.pattern,

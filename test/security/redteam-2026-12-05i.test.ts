@@ -330,3 +330,20 @@ describe("I7: the script a trusted settings hook runs is pinned with the setting
     expect(digestProjectPath(agents)).not.toBe(before);
   });
 });
+
+describe("I8: Grep given a FIFO as its path", () => {
+  it("is refused at once, as Read refuses it, instead of blocking the run until the tool's time limit", async () => {
+    const { out } = await attack(
+      [
+        "mkfifo f && echo made",
+        { name: "Grep", input: { pattern: "x", path: "f" } },
+        { name: "Read", input: { file_path: "f" } },
+      ],
+      ["--permission-mode", "bypassPermissions"],
+    );
+    expect(out[0]).toEqual({ content: "made", isError: false });
+    expect(out[1]!.isError).toBe(true);
+    expect(out[1]!.content).toContain("not a regular file");
+    expect(out[2]!.content).toContain("not a regular file");
+  }, 60_000);
+});
