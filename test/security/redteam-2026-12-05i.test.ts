@@ -1,6 +1,52 @@
 /**
  * Red team of 2026-12-05 (i): constructs nobody listed, through the built bin against the
- * scripted attacker, the engine, and bash itself as the oracle.
+ * scripted attacker (real bwrap, marker files), the SDK with a scripted model, and bash itself.
+ * Each finding's test failed before its fix (checked by reverting the fix).
+ *
+ * I1 FIXED  A `Read(./secret/**)` deny rule made Grep answer `[1 result line withheld: …]` when the
+ *           denied file matched (also `[N matching lines in M files]` in count mode, and the caps):
+ *           a regex oracle that spells the file out (`TOKEN=h`, `TOKEN=hu`, …). And the results
+ *           filter read only the part before the first blank line: a file named `a\n\nb` (a Write
+ *           in acceptEdits, or a repository) made Glob show `secret/key` after it. Grep and Glob now
+ *           leave out what the rule names before counting (as if absent); the filter reads every line.
+ * I2 FIXED  A `Read(./secret/**)` ask rule held for Read only: Grep and Glob returned the file's
+ *           lines and name without asking, and a memory `@secret/notes.md` include put it in the
+ *           prompt. Left out now, like a denied file.
+ * I3 FIXED  A subagent defined with `permissionMode: plan` ran in its parent's mode once the parent
+ *           was switched at run time (setPermissionMode, ACP): modeOf() took the first mode set up
+ *           the chain. The definition's mode is now a cap on the run.
+ * I4 FIXED  A relative PATH entry (`./bin`, common for binstubs) made the programs Ubiquity starts
+ *           outside the sandbox resolve in the project: a sandboxed `printf … > bin/git` (the
+ *           workspace is writable; bin/ is on no protected list) ran unsandboxed at the next
+ *           checkpoint (home written, which the sandbox had refused); worktree, plugin-install and
+ *           fleet git, `find`, rg likewise, and which() would take `./bin/bwrap` for the sandbox.
+ * I5 FIXED  Glob `..{,}/<home>/**` climbed out of the project (brace expansion to `..`, which the
+ *           `..`-segment check did not read) and listed ~/.ssh and ~/.ubiquity/sessions.
+ * I6 FIXED  Glob `l/*` with `l -> ~/.ssh` in the project listed ~/.ssh (Read of l/x is refused).
+ * I7 FIXED  A trusted settings hook's script (`sh hooks/check.sh`), changed after trust, ran: only
+ *           the settings file was digested (a config's scripts were pinned since red team g, G2).
+ *           JSON/TOML project files and agents/skills frontmatter now pin the files they name.
+ * I8 FIXED  Grep with a FIFO as its path blocked the run until the tool's time limit.
+ *
+ * Tried and held (42): Edit and apply_patch on a Read-denied file as a match oracle (both refuse
+ * a file not read first, before matching); rg output for names with line breaks attributing a
+ * denied file's lines elsewhere (NUL-separated parse); Read, Grep over `.` and Glob with FIFOs in
+ * the tree; Read of a FIFO; Read and Grep through a link out of the project; Write and Edit through a
+ * hard link to a file outside (atomic rename); a sandboxed write of node_modules/.bin/git (asks:
+ * sensitive); Grep's glob/type as rg flag injection; raw, URL-password and file-round-trip
+ * secrets in Bash, Read and Grep output (masked; transformed copies — base64, rev, upper case,
+ * slices — are string redaction's known limit); MCP readOnlyHint as a read-only claim (never
+ * counts); subagent mode and grants at launch (narrowed; grants are per run); rule lists with
+ * commas in parentheses; Codex approval_policy/sandbox_mode (tighten only); and under
+ * bypassPermissions with a Bash(rm:*) deny rule, in the engine: `hash -p /bin/rm ls`, `builtin
+ * hash -p`, `BASH_CMDS[ls]=`, `alias` with expand_aliases, `exec -a`, `trap … EXIT`, `wait -n`,
+ * `compgen -C`, `complete -C`, `bind -x`, `fc -s`, `history -s; fc -s`, `mapfile -C`, `printf -v
+ * 'a[$(…)]'`, `coproc` (all denied); `enable -n`, `command -p`, `declare -f`, `read -e`,
+ * `caller`, `ulimit` (allowed, and run no rm: checked in bash).
+ * Left open: a Read ask rule does not hide its files from sandboxed commands the engine allows
+ * (only deny rules are unreadable in the sandbox); an absolute PATH entry inside the workspace
+ * (`/home/u/proj/bin` in PATH) is still a place a sandboxed command can plant a program the host
+ * later starts.
  */
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
