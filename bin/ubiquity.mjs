@@ -1,8 +1,17 @@
 #!/usr/bin/env node
 import module from "node:module";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { delimiter, isAbsolute, join } from "node:path";
 import { setFlagsFromString } from "node:v8";
+
+// A relative PATH entry (`./bin`, `.`, `node_modules/.bin`) is looked up in the folder a program
+// starts in: git for a checkpoint, started in the project, would run a `bin/git` the repository
+// ships or a sandboxed command left there, outside the sandbox. Nothing the runner starts gets
+// one (the environment of commands and servers never had one either). Red team i, I4.
+if (process.env.PATH !== undefined)
+  process.env.PATH = process.env.PATH.split(delimiter)
+    .filter((dir) => dir !== "" && isAbsolute(dir))
+    .join(delimiter);
 
 // V8's optimizing compilers (Maglev, TurboFan) stay off until the process has used half a second
 // of CPU. A cold run (about a quarter of a second) spends their work on code it leaves before the

@@ -85,6 +85,10 @@ function folderDigest(root: string): string | undefined {
         const data = regularBytes(path);
         if (!data) return false;
         lines.push(`${relPath}\0file\0${sha256(data)}`);
+        // An agent's or skill's frontmatter runs hooks by name (`sh scripts/check.sh`): those files too (I7).
+        const named = namedFiles(path, runnableText(path, data));
+        if (named === undefined) return false;
+        for (const n of named) lines.push(`${relPath}\0names\0${n}`);
       } else {
         lines.push(`${relPath}\0other`); // a FIFO or device is never opened
       }
@@ -118,7 +122,64 @@ export function digestProjectPath(path: string): string | undefined {
       return undefined;
     }
   }
-  return `sha256:${sha256(data)}`;
+  // A settings, MCP or Codex file runs commands by name (`sh hooks/check.sh`, `node srv.mjs`):
+  // the files its words name are pinned with it, so a changed script keeps the whole file out,
+  // as for a config's scripts (red team i, I7). A file naming none keeps its plain digest.
+  const named = namedFiles(path, runnableText(path, data));
+  if (named === undefined) return undefined;
+  if (named.length === 0) return `sha256:${sha256(data)}`;
+  return `sha256:${sha256(`${sha256(data)}\n${named.join("\n")}`)}`;
+}
+
+/**
+ * The part of a project file whose words may name a file it runs: all of a JSON or TOML file, a
+ * Markdown file's frontmatter (an agent's or skill's `hooks`), nothing of anything else (a module
+ * config's scripts are pinned by the module scan).
+ */
+function runnableText(path: string, data: Buffer): string {
+  if (/\.(?:json|toml)$/i.test(path)) return data.toString("utf8");
+  if (!/\.md$/i.test(path)) return "";
+  return /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(data.toString("utf8"))?.[1] ?? "";
+}
+
+/** Most files one settings file's words may name before it is untrusted (fail closed). */
+const MAX_NAMED_FILES = 64;
+
+/**
+ * `relative path\0digest` of each regular file inside the project that a word of `text` names
+ * (relative to the project folder or the file's own; `$CLAUDE_PROJECT_DIR/` taken off), sorted;
+ * undefined when one cannot be read or there are too many.
+ */
+function namedFiles(path: string, text: string): string[] | undefined {
+  if (text === "") return [];
+  const own = dirname(resolve(path));
+  // The project holding a `.ubiquity`, `.claude` or `.codex` folder the file is in (at any depth: agents/x.md).
+  const parts = own.split(sep);
+  const at = parts.findLastIndex((part) => part === ".ubiquity" || part === ".claude" || part === ".codex");
+  const root = at > 0 ? parts.slice(0, at).join(sep) || sep : own;
+  const realRoot = realFolder(root);
+  const inside = (p: string) => p.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+  const found = new Map<string, string>();
+  for (const raw of text.split(/[\s"'`=,;()[\]{}<>|&]+|\\[nrt]/)) {
+    const word = raw.replace(/^\$\{?CLAUDE_PROJECT_DIR\}?\//, "");
+    if (word === "" || word.includes("://") || word.startsWith("$") || word.length > 4096) continue;
+    for (const base of new Set([root, own])) {
+      const candidate = resolve(base, word);
+      let real: string;
+      try {
+        if (!statSync(candidate).isFile()) continue;
+        real = realpathSync(candidate);
+      } catch {
+        continue;
+      }
+      if (!inside(real) || real === realpathSync(path) || found.has(real)) continue;
+      if (found.size >= MAX_NAMED_FILES) return undefined;
+      const bytes = regularBytes(real);
+      if (!bytes) return undefined;
+      found.set(real, `${real.slice(realRoot.length + 1)}\0${sha256(bytes)}`);
+    }
+  }
+  return [...found.values()].sort();
 }
 
 /** The real path of `dir` (symlinks resolved), or its absolute path when it does not exist. */

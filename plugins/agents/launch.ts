@@ -20,6 +20,7 @@ import { getHooksApi } from "../hooks/index";
 import { getSkillsApi } from "../skills/api";
 import type { AgentInput } from "./agent-tool";
 import { subagentOptions } from "./narrow";
+import { getPermissionsApi } from "../permissions/api";
 import { fileModel } from "../model/index";
 export { CLAUDE_MODEL_TIERS } from "../model/index";
 
@@ -99,6 +100,8 @@ export async function prepareSubagent(
     options: subagentOptions(parent.options, definition, model, place.cwd),
     input: place.input,
   });
+  // The definition's own mode holds for the whole run: a later switch of the parent's mode does not widen it.
+  if (definition.permissionMode) getPermissionsApi(parent.kernel).capMode(child, definition.permissionMode);
   const delegation: Delegation = { definition, parentTools: new Set(parent.tools.map((t) => t.name)), context: [] };
   remember(child, delegation);
   getSkillsApi(parent.kernel)?.narrow(child, definition.skills);

@@ -4,30 +4,13 @@
  */
 import { z } from "zod";
 import { absolutePath, ConfigError, type ResolvedOptions, type RunContext } from "../../src/index";
-import { permissionModeOf, permissionsOptions, type PermissionMode } from "../permissions/api";
+import { narrowMode, permissionModeOf, permissionsOptions } from "../permissions/api";
+
+export { narrowMode };
 import type { AgentDefinition } from "./options";
 
 /** The turn budget of a subagent whose definition sets none. */
 export const DEFAULT_AGENT_MAX_TURNS = 20;
-
-// Which modes allow at least everything `mode` allows. plan and dontAsk are incomparable
-// (plan runs read-only calls that dontAsk would deny; dontAsk runs pre-approved edits that
-// plan refuses), so neither narrows the other.
-const WIDER: Record<PermissionMode, readonly PermissionMode[]> = {
-  bypassPermissions: ["bypassPermissions"],
-  acceptEdits: ["acceptEdits", "bypassPermissions"],
-  default: ["default", "acceptEdits", "bypassPermissions", "auto"],
-  plan: ["plan", "default", "acceptEdits", "bypassPermissions", "auto"],
-  dontAsk: ["dontAsk", "default", "acceptEdits", "bypassPermissions", "auto"],
-  // auto asks a reviewer where default asks the user: wider than default, narrower than bypass.
-  auto: ["auto", "bypassPermissions"],
-};
-
-/** The subagent's mode: the one it asks for when that narrows the parent's, else the parent's. */
-export function narrowMode(parent: PermissionMode, wanted: PermissionMode | undefined): PermissionMode {
-  if (!wanted) return parent;
-  return WIDER[wanted].includes(parent) ? wanted : parent;
-}
 
 /** The options a subagent runs with: the parent's, with its own prompt, model, budget, mode and extra denials (and folder, in a worktree). */
 export function subagentOptions(

@@ -20,6 +20,7 @@
  * Code's own example) is its own. Its WorktreeRemove hook removes it.
  */
 import { execFile } from "node:child_process";
+import { hostEnv } from "../_kits/process/env";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, realpathSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
@@ -71,7 +72,7 @@ const SAFE = [
 function git(cwd: string, args: string[]): Promise<string> {
   const env: NodeJS.ProcessEnv = {};
   // The user's GIT_DIR / GIT_WORK_TREE would point every command elsewhere.
-  for (const [key, value] of Object.entries(process.env))
+  for (const [key, value] of Object.entries(hostEnv()))
     if (!key.startsWith("GIT_") && value !== undefined) env[key] = value;
   env.GIT_TERMINAL_PROMPT = "0";
   env.LC_ALL = "C";

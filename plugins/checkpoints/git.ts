@@ -5,6 +5,7 @@
  * The user's own repository is never named, so nothing here can read or write it.
  */
 import { lazyRequire } from "../_kits/lazy/index";
+import { hostEnv } from "../_kits/process/env";
 import { UbiquityError } from "../../src/index";
 
 // node:child_process on first use: an ESM import of it loads net, dgram and perf code, which a
@@ -43,7 +44,7 @@ const CONFIG = [
 /** The environment git runs with: the process's, minus every `GIT_*` variable, plus the place. */
 export function gitEnv(place: GitPlace): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env))
+  for (const [key, value] of Object.entries(hostEnv()))
     if (!key.startsWith("GIT_") && value !== undefined) env[key] = value;
   env.GIT_DIR = place.gitDir;
   if (place.workTree) env.GIT_WORK_TREE = place.workTree;

@@ -12,6 +12,7 @@ import { basename, join, relative, resolve } from "node:path";
 import { UsageError, type CommandArgs, type CommandIO } from "../../loader/index";
 import { isCredentialName } from "../../src/index";
 import { writeFileAtomic } from "../_kits/storage/index";
+import { hostEnv } from "../_kits/process/env";
 import { CODEX_PLUGIN_MANIFEST, PLUGIN_MANIFEST, readClaudePlugin, unrunParts } from "../_kits/sources/index";
 
 /** The user's settings file, whose `claudePlugins` the subcommands edit. */
@@ -30,7 +31,7 @@ export function isGitUrl(arg: string): boolean {
 /** Red-team fix: git, ssh and credential helpers never see a credential variable (a provider key above all); SSH_AUTH_SOCK stays. */
 function gitEnv(): NodeJS.ProcessEnv {
   return {
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !isCredentialName(k))),
+    ...Object.fromEntries(Object.entries(hostEnv()).filter(([k]) => !isCredentialName(k))),
     GIT_TERMINAL_PROMPT: "0",
     GIT_ASKPASS: "",
     SSH_ASKPASS: "",

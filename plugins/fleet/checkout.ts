@@ -5,6 +5,7 @@
  * lost run over continues in the files the first one left.
  */
 import { execFile } from "node:child_process";
+import { hostEnv } from "../_kits/process/env";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -20,7 +21,7 @@ const exec = promisify(execFile);
 const ALLOWED_PROTOCOLS = "file:git:http:https:ssh";
 
 async function git(cwd: string, args: string[]): Promise<string> {
-  const env = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS };
+  const env = { ...hostEnv(), GIT_TERMINAL_PROMPT: "0", GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS };
   const { stdout } = await exec("git", args, { cwd, maxBuffer: 64 * 1024 * 1024, env });
   return stdout;
 }

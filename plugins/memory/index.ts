@@ -71,14 +71,15 @@ export const memoryPlugin = definePlugin({
       const hit = sections.get(run);
       if (hit?.version === permissions.version) return hit.section;
       // Red-team fix: a memory file or an `@path` include reaches the model as a Read would, so a
-      // Read deny rule withholds it (deny rules always apply, trusted folder or not).
+      // Read deny rule withholds it (deny rules always apply, trusted folder or not); so does an
+      // ask rule, since nobody is asked before the prompt is sent (red team i, I2).
       const shown = files.filter((file) => {
-        const rule = permissions.readDenied(run, file.path);
+        const rule = permissions.readWithheld(run, file.path);
         if (rule)
           warnOnce(
             kernel,
             NAME,
-            `did not put the memory file ${file.path} in the prompt: the rule ${rule} forbids reading it`,
+            `did not put the memory file ${file.path} in the prompt: the rule ${rule} forbids or asks before reading it`,
           );
         return !rule;
       });

@@ -5,7 +5,7 @@
  * and they never limit which tools are offered (only `allowedTools` itself does).
  */
 import type { Kernel, RunContext, ToolCall } from "../../src/index";
-import { PERMISSION_MODES, permissionModeOf, type PermissionMode } from "./options";
+import { narrowMode, PERMISSION_MODES, permissionModeOf, type PermissionMode } from "./options";
 import { parseRules, type Rule } from "./rules";
 import type { RuleLists } from "./policy";
 
@@ -34,8 +34,16 @@ export interface PermissionsApi {
   grantsOf(run: RunContext): readonly Rule[];
   /** Judge the next tool calls of `run` (and of its subagents) in `mode`: a live session's `setPermissionMode`. */
   setMode(run: RunContext, mode: PermissionMode): void;
-  /** The mode `run` is judged in: one set for it or a run above it, else its options'. */
+  /**
+   * The mode `run` is judged in: one set for it or a run above it, else its options'; never wider
+   * than a cap on it or a run above it (see `capMode`).
+   */
   modeOf(run: RunContext): PermissionMode;
+  /**
+   * A subagent definition's own mode: `run` is never judged in a wider one, whatever its parent is
+   * switched to later (a plan-mode reviewer stayed in plan only until its parent's mode changed).
+   */
+  capMode(run: RunContext, mode: PermissionMode): void;
   /**
    * The sandbox plugin says here which shell commands run inside the OS sandbox: for those the
    * sandbox, not the engine, keeps bypassPermissions from writes the engine cannot name.
@@ -58,8 +66,16 @@ export interface PermissionsApi {
    * permissions plugin answers through `setReadJudge`; without it there are no rules.
    */
   readDenied(run: RunContext, path: string): string | undefined;
-  /** The permissions plugin says here how `readDenied` is answered. */
-  setReadJudge(judge: (run: RunContext, path: string) => string | undefined): void;
+  /**
+   * The Read deny rule, or ask rule, (as written) that names `path` in `run`, or undefined: a
+   * search (Grep, Glob) leaves such a file out before anything is counted or capped, so neither
+   * its lines nor whether it matched reach the model (a note that lines were withheld answered
+   * whether the file holds a pattern, so a search could spell it out). No rules without a
+   * permissions plugin.
+   */
+  readWithheld(run: RunContext, path: string): string | undefined;
+  /** The permissions plugin says here how `readDenied` (`asks` false) and `readWithheld` (`asks` true) are answered. */
+  setReadJudge(judge: (run: RunContext, path: string, asks: boolean) => string | undefined): void;
   /**
    * Why the engine asked about `call`: `mode` (nothing covers it: the usual ask), `ask-rule` (the
    * user's ask rule), `sensitive` (a sensitive path), `tool` (the tool's own check), `bypass`;
@@ -79,11 +95,12 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
     const added: Rule[] = [];
     let version = 0;
     const modes = new WeakMap<RunContext, PermissionMode>();
+    const caps = new WeakMap<RunContext, PermissionMode>();
     const grants = new WeakMap<RunContext, readonly Rule[]>();
     const askSteps = new WeakMap<ToolCall, string>();
     let shellSandbox: ((command: string) => boolean) | undefined;
     let readDeny: ((run: RunContext) => string | undefined) | undefined;
-    let readJudge: ((run: RunContext, path: string) => string | undefined) | undefined;
+    let readJudge: ((run: RunContext, path: string, asks: boolean) => string | undefined) | undefined;
     api = {
       setReadDenyRule(find) {
         readDeny = find;
@@ -93,7 +110,10 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
         readJudge = judge;
       },
       readDenied(run, path) {
-        return readJudge?.(run, path);
+        return readJudge?.(run, path, false);
+      },
+      readWithheld(run, path) {
+        return readJudge?.(run, path, true);
       },
       setShellSandbox(sandboxes) {
         shellSandbox = sandboxes;
@@ -109,11 +129,19 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
         modes.set(run, mode);
       },
       modeOf(run) {
-        for (let r: RunContext | undefined = run; r; r = r.parent) {
-          const mode = modes.get(r);
-          if (mode) return mode;
-        }
-        return permissionModeOf(run.options);
+        let mode: PermissionMode | undefined;
+        for (let r: RunContext | undefined = run; r && !mode; r = r.parent) mode = modes.get(r);
+        mode ??= permissionModeOf(run.options);
+        // Red team i, I3: a cap holds against a mode switched at run time above it.
+        for (let r: RunContext | undefined = run; r; r = r.parent) mode = narrowMode(mode, caps.get(r));
+        return mode;
+      },
+      capMode(run, mode) {
+        if (!PERMISSION_MODES.includes(mode))
+          throw new TypeError(
+            `capMode: ${JSON.stringify(mode)} is not a permission mode (${PERMISSION_MODES.join(", ")})`,
+          );
+        caps.set(run, mode);
       },
       addRules(lists, source) {
         const parsed = [

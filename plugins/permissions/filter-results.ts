@@ -82,11 +82,13 @@ export function withholdDenied(
 ): ToolOutput {
   if (output.isError || rules.length === 0) return output;
   if (byNamedFiles) return withholdNamed(output, rules, place);
-  const [body, ...notes] = output.content.split("\n\n");
-  const lines = body!.split("\n");
-  const kept = lines.filter((line) => line === "--" || !namesDenied(line, rules, place));
+  // Every line is judged, notes too: a file name with a blank line in it (`a\n\nb`) made the
+  // rest of the result look like notes, which were passed unread (red team i, I1).
+  const lines = output.content.split("\n");
+  const kept = lines.filter((line) => line === "--" || line === "" || !namesDenied(line, rules, place));
   const withheld = lines.length - kept.length;
   if (withheld === 0) return output;
   const note = `[${withheld} result line${withheld === 1 ? "" : "s"} withheld: a Read deny rule forbids the files they name.]`;
-  return { ...output, content: [kept.join("\n") || "(no results left)", ...notes, note].join("\n\n") };
+  const left = kept.join("\n").trim();
+  return { ...output, content: [left || "(no results left)", note].join("\n\n") };
 }

@@ -199,15 +199,22 @@ export const permissionsPlugin = definePlugin({
     );
 
     // Memory files reach the model without a Read call: a Read deny rule forbids them all the same.
-    api.setReadJudge((run, path) => {
-      const deny = policyOfRun(run).deny.filter((r) => r.path && ruleNamesTool(r, "Read"));
+    // Searches leave out what a Read deny or ask rule names (red team i): judged before counting.
+    api.setReadJudge((run, path, asks) => {
+      const policy = policyOfRun(run);
+      const rules = (asks ? [...policy.deny, ...policy.ask] : policy.deny).filter(
+        (r) => r.path && ruleNamesTool(r, "Read"),
+      );
+      if (rules.length === 0) return undefined;
       const judged = judgePath(run.cwd, home(), path);
-      return deny.find((r) => r.path!(judged.absolute) || (judged.real !== undefined && r.path!(judged.real)))?.text;
+      return rules.find((r) => r.path!(judged.absolute) || (judged.real !== undefined && r.path!(judged.real)))?.text;
     });
 
     kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
       if (!SEARCH_TOOLS.has(call.toolName)) return output;
-      const deny = policyFor(call.run.options).deny.filter((r) => r.tool === "Read" && r.path);
+      // Ask rules too: nobody is asked about the files a result names, so they are withheld (red team i, I2).
+      const policy = policyFor(call.run.options);
+      const deny = [...policy.deny, ...policy.ask].filter((r) => r.tool === "Read" && r.path);
       // LSP answers say which files each line names (metadata): judged line by line, fail closed.
       return withholdDenied(
         output,

@@ -59,3 +59,22 @@ export function permissionModeOf(options: Readonly<Record<string, unknown>>): Pe
   const mode = options.permissionMode;
   return PERMISSION_MODES.find((m) => m === mode) ?? "default";
 }
+
+// Which modes allow at least everything `mode` allows. plan and dontAsk are incomparable
+// (plan runs read-only calls that dontAsk would deny; dontAsk runs pre-approved edits that
+// plan refuses), so neither narrows the other.
+const WIDER: Record<PermissionMode, readonly PermissionMode[]> = {
+  bypassPermissions: ["bypassPermissions"],
+  acceptEdits: ["acceptEdits", "bypassPermissions"],
+  default: ["default", "acceptEdits", "bypassPermissions", "auto"],
+  plan: ["plan", "default", "acceptEdits", "bypassPermissions", "auto"],
+  dontAsk: ["dontAsk", "default", "acceptEdits", "bypassPermissions", "auto"],
+  // auto asks a reviewer where default asks the user: wider than default, narrower than bypass.
+  auto: ["auto", "bypassPermissions"],
+};
+
+/** A subagent's mode: the one it asks for when that narrows the parent's, else the parent's. */
+export function narrowMode(parent: PermissionMode, wanted: PermissionMode | undefined): PermissionMode {
+  if (!wanted) return parent;
+  return WIDER[wanted].includes(parent) ? wanted : parent;
+}

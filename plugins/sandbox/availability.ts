@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { UbiquityError } from "../../src/index";
 import { socketFilter } from "./seccomp";
 
@@ -45,10 +45,13 @@ export const INSTALL_HINT =
 /** The sandbox was asked for and cannot start. */
 export class SandboxUnavailableError extends UbiquityError {}
 
-/** The first executable `name` on PATH. */
+/**
+ * The first executable `name` in an absolute folder of PATH. A relative entry (`./bin`) names a
+ * folder of wherever the process runs, the project: its `bwrap` would be the sandbox (red team i, I4).
+ */
 export function which(name: string, path = process.env.PATH ?? ""): string | undefined {
   for (const dir of [...path.split(delimiter), "/usr/bin", "/bin"]) {
-    if (!dir) continue;
+    if (!dir || !isAbsolute(dir)) continue;
     try {
       accessSync(join(dir, name), constants.X_OK);
       return join(dir, name);

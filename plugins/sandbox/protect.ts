@@ -15,6 +15,7 @@
  * reported as a violation, before anything outside the sandbox can read it.
  */
 import { lazyRequire } from "../_kits/lazy/index";
+import { hostEnv } from "../_kits/process/env";
 import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { CONFIG_SEARCH_PLACES } from "../../loader/index";
@@ -220,6 +221,7 @@ export function hardLinkedProtected(paths: readonly string[]): SharedProtected |
 /** The same search by `find` (every level, no budget): the first file with more than one name. */
 function linkedByFind(paths: readonly string[]): SharedProtected | undefined {
   const found = childProcess().spawnSync("find", [...paths, "-type", "f", "-links", "+1", "-print", "-quit"], {
+    env: hostEnv(),
     encoding: "utf8",
     maxBuffer: 1 << 20,
   });

@@ -1,13 +1,14 @@
 import { statSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { isAbsolute, relative } from "node:path";
-import { tinyglobby } from "../_kits/lazy/index";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { micromatch, tinyglobby } from "../_kits/lazy/index";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
-import { isInside } from "../_kits/paths/index";
+import { isInside, resolveReal } from "../_kits/paths/index";
 import { PathTool, displayPath, placeName, resolvePermitted, ToolFailure, guard } from "../_kits/file-tools/index";
 import { skippedFor, skippingReaddir } from "./skipped-folders";
 import { isAtomicTempName } from "../_kits/storage/index";
+import { getPermissionsApi } from "../permissions/api";
 
 /** The most paths one Glob call returns. */
 export const GLOB_MAX_RESULTS = 500;
@@ -60,10 +61,19 @@ export class GlobTool extends PathTool<typeof GlobInput> {
         fs: { readdir: skippingReaddir(skippedFor(pattern)) },
         signal: ctx.abortSignal,
       });
-      // Temp files of atomic writes (a Write in flight, or one a crash left) are never results.
+      // What the pattern found is judged, not its spelling: `..{,}/` climbs out of the folder
+      // without a `..` segment the check above reads (red team i, I5), and a link the pattern
+      // names (`l/*`, l -> ~/.ssh) is walked into (I6). Fail closed, naming nothing found there.
+      if (files.some(outsideOf(dir, ctx)))
+        throw new ToolFailure(
+          `The pattern ${input.pattern} reaches outside the search folder ${dir} or the folders this run may access; set path to the folder to search instead.`,
+        );
+      // Temp files of atomic writes (a Write in flight, or one a crash left) are never results;
+      // nor are files a Read deny or ask rule names, left out before they are counted (red team i, I1, I2).
+      const refused = refusedBy(ctx);
       const newest = newestFirst(
         dir,
-        files.filter((f) => !isAtomicTempName(f)),
+        files.filter((f) => !isAtomicTempName(f) && !refused(join(dir, f))),
       );
       const where = displayPath(ctx.cwd, dir);
       const prefix = where === "." ? "" : `${where}/`;
@@ -80,6 +90,35 @@ export class GlobTool extends PathTool<typeof GlobInput> {
   }
 }
 
+/**
+ * Is a result (relative to `dir`) outside it as written, or in a folder that really lies outside
+ * the run's roots? Each folder is resolved once.
+ */
+function outsideOf(dir: string, ctx: ToolContext): (file: string) => boolean {
+  const roots = ctx.roots.map((root) => resolveReal(root) ?? root);
+  const folders = new Map<string, boolean>();
+  return (file) => {
+    const absolute = resolve(dir, file);
+    if (!isInside(dir, absolute)) return true;
+    const folder = dirname(absolute);
+    let out = folders.get(folder);
+    if (out === undefined) {
+      const real = resolveReal(folder);
+      out = real === undefined || !roots.some((root) => isInside(root, real));
+      folders.set(folder, out);
+    }
+    return out;
+  };
+}
+
+/** Does a Read deny or ask rule name this file (judged by the permissions plugin of the call's run)? */
+function refusedBy(ctx: ToolContext): (path: string) => boolean {
+  const run = ctx.run;
+  if (!run) return () => false;
+  const permissions = getPermissionsApi(run.kernel);
+  return (path) => permissions.readWithheld(run, path) !== undefined;
+}
+
 /** Make an absolute pattern relative to the search folder, and refuse patterns that leave it. */
 function relativePattern(pattern: string, dir: string): string {
   let out = pattern;
@@ -91,7 +130,9 @@ function relativePattern(pattern: string, dir: string): string {
     }
     out = relative(dir, out) || "**/*";
   }
-  if (out.split("/").includes("..")) {
+  // Each brace expansion too (`..{,}/x` is `../x`), so a walk out of the folder is not even begun.
+  const expanded = [out, ...micromatch().braces(out, { expand: true })];
+  if (expanded.some((p) => p.split("/").includes(".."))) {
     throw new ToolFailure(
       `The pattern ${pattern} climbs out of the search folder with ".."; set path to the folder to search instead.`,
     );

@@ -1,7 +1,9 @@
 import { stat } from "node:fs/promises";
+import { join } from "node:path";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
 import { PathTool, placeName, resolvePermitted, ToolFailure, guard } from "../_kits/file-tools/index";
+import { getPermissionsApi } from "../permissions/api";
 import { GREP_LIMITS, capLines, resultLines } from "./format";
 import { findRipgrep, runs } from "./rg-binary";
 import type { SearchQuery, SearchResult } from "./search";
@@ -72,7 +74,7 @@ export class GrepTool extends PathTool<typeof GrepInput> {
     return guard(async () => {
       const query = await this.#query(input, ctx);
       const { search, name } = await this.#backend();
-      const result = await search(query, ctx.abortSignal);
+      const result = withoutRefused(await search(query, ctx.abortSignal), ctx);
       const lines = resultLines(result, query, { cwd: ctx.cwd, lineNumbers: input["-n"] ?? true });
       const metadata = { backend: name, files: result.files.length, lines: lines.length };
       if (lines.length === 0) {
@@ -100,6 +102,12 @@ export class GrepTool extends PathTool<typeof GrepInput> {
     if (!info)
       throw new ToolFailure(
         `Path does not exist: ${absolute}. Give an existing file or folder (relative paths start at ${ctx.cwd}).`,
+      );
+    // A FIFO, socket or device given as the path blocked the search (rg reads what it is named)
+    // until the tool's time limit: a file searched is a regular file, as for Read (red team i, I8).
+    if (!info.isDirectory() && !info.isFile())
+      throw new ToolFailure(
+        `${absolute} is not a regular file or a folder (a device, socket or pipe); Grep searches regular files only.`,
       );
     const context = input["-C"] ?? 0;
     return {
@@ -134,6 +142,23 @@ export class GrepTool extends PathTool<typeof GrepInput> {
     if (backend === "rg") throw new ToolFailure('No ripgrep binary runs here; use the Node backend (backend: "node").');
     return node();
   }
+}
+
+/**
+ * The result without the files a Read deny or ask rule names, before anything is counted, capped
+ * or noted: a note that lines were withheld (or a total that counted them) said whether the file
+ * holds the pattern, so a search could spell the file out (red team i, I1); and a file an ask
+ * rule names was searched without asking, while Read of it asks (I2).
+ */
+function withoutRefused(result: SearchResult, ctx: ToolContext): SearchResult {
+  const run = ctx.run;
+  if (!run) return result;
+  const permissions = getPermissionsApi(run.kernel);
+  const refused = (path: string) => permissions.readWithheld(run, join(result.root, path)) !== undefined;
+  const files = result.files.filter((f) => !refused(f.path));
+  if (files.length === result.files.length) return result;
+  const { stoppedIn, ...rest } = result;
+  return stoppedIn === undefined || refused(stoppedIn) ? { ...rest, files } : { ...rest, files, stoppedIn };
 }
 
 export { GREP_LIMITS };

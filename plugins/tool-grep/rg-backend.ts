@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { basename, dirname } from "node:path";
 import { ToolFailure } from "../_kits/file-tools/index";
+import { hostEnv } from "../_kits/process/env";
 import { invalidPatternMessage } from "./node-backend";
 import { ATOMIC_TEMP_EXCLUDE } from "../_kits/storage/index";
 import type { FileHits, SearchQuery, SearchResult } from "./search";
@@ -48,7 +49,8 @@ export function rgCwd(query: SearchQuery): string {
 export function searchWithRg(rgPath: string, query: SearchQuery, signal?: AbortSignal): Promise<SearchResult> {
   const cwd = rgCwd(query);
   return new Promise((resolve, reject) => {
-    const child = spawn(rgPath, rgArguments(query), { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
+    // The search folder is its cwd: `rg` on a relative PATH entry would be the repository's own.
+    const child = spawn(rgPath, rgArguments(query), { cwd, env: hostEnv(), stdio: ["ignore", "pipe", "pipe"], signal });
     const out: Buffer[] = [];
     let size = 0;
     let incomplete = false;

@@ -3,6 +3,7 @@
  * Probed once per process; undefined sends Grep to the pure-Node backend.
  */
 import { lazyRequire } from "../_kits/lazy/index";
+import { hostEnv } from "../_kits/process/env";
 
 // node:child_process on first use: an ESM import of it loads net, dgram and perf code, which a
 // run that spawns nothing never needs (cold start, bench/lean-profile.md).
@@ -28,6 +29,6 @@ export function findRipgrep(): Promise<string | undefined> {
 /** True when `path --version` exits 0. */
 export function runs(path: string): Promise<boolean> {
   return new Promise((resolve) => {
-    childProcess().execFile(path, ["--version"], { timeout: 10_000 }, (error) => resolve(!error));
+    childProcess().execFile(path, ["--version"], { timeout: 10_000, env: hostEnv() }, (error) => resolve(!error));
   });
 }

@@ -20,14 +20,17 @@ describe("Read deny rules and search results", () => {
     ["Grep content", { toolName: "Grep", input: { pattern: "SECRET", output_mode: "content" } }],
     ["Grep count", { toolName: "Grep", input: { pattern: "SECRET", output_mode: "count" } }],
     ["Glob", { toolName: "Glob", input: { pattern: "**/*" } }],
-  ])("%s: denied files are withheld, the others shown", async (_name, call) => {
+  ])("%s: denied files are left out as if absent, the others shown", async (_name, call) => {
     const cwd = project();
     const { results } = await runCalls([call], { cwd, tools: builtinTools(), disallowedTools: ["Read(.env)"] });
     const content = results[0]!.output.content;
     expect(content).toContain("a.txt");
     expect(content).not.toContain(".env");
     expect(content).not.toContain("hunter");
-    expect(content).toMatch(/withheld: a Read deny rule forbids/);
+    // No note and no total counts them: whether a denied file matched must not show (red team i, I1).
+    expect(content).not.toMatch(/withheld/);
+    if ("output_mode" in call.input && call.input.output_mode === "count")
+      expect(content).toContain("[1 matching lines in 1 files]");
   });
 
   it("without a Read deny nothing is withheld", async () => {

@@ -55,8 +55,10 @@ const approver = (mode: string, name = "approver") =>
 
 describe("the settings option named by a project's config", () => {
   it("a settings file a trusted config names, changed after trust, does not apply as the user's own", async () => {
+    // A module config: a JSON config pins the files its words name (red team i, I7), which keeps
+    // it out whole once ci/settings.json changes, before the settings option is read at all.
     const dir = repo({
-      ".ubiquityrc.json": JSON.stringify({ settings: "ci/settings.json" }),
+      "ubiquity.config.mjs": `export default { settings: "ci/settings.json" };\n`,
       "ci/settings.json": "{}",
     });
     await trust(dir);

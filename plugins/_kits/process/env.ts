@@ -114,6 +114,16 @@ export function absolutePath(path: string): string {
     .join(delimiter);
 }
 
+/**
+ * The environment of a program Ubiquity itself starts outside the sandbox (git for checkpoints,
+ * worktrees and plugin installs, find, ripgrep): the process's own with `PATH` made absolute. A
+ * relative entry (`./bin`, `.`) is looked up in the folder the program starts in, where the
+ * repository, or a sandboxed command, can leave a `git` of its own (red team i, I4).
+ */
+export function hostEnv(parent: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return parent.PATH === undefined ? { ...parent } : { ...parent, PATH: absolutePath(parent.PATH) };
+}
+
 /** The run options that shape a subprocess's environment. */
 export interface SubprocessEnvOptions {
   /** Variables every subprocess gets; they win over the parent's and are never scrubbed. */

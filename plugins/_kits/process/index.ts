@@ -9,6 +9,7 @@ export { trackProcessGroup, liveProcessGroups, isProcessAlive } from "./live-gro
 export {
   absolutePath,
   buildSubprocessEnv,
+  hostEnv,
   isCredentialVariable,
   isPassedName,
   isScrubbedVariable,
