@@ -1,0 +1,63 @@
+/**
+ * What the Codex part of the compat survey (docs/guide/compat-survey.md, "Codex files") found
+ * ubiquity misreading, on the real files (test/fixtures/compat/codex/survey, see SOURCE.md there):
+ * spec-kit's Codex prompts, named `speckit.<step>.md` (PaulSchweizer/flowpipe).
+ */
+import { copyFileSync, mkdirSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { summon } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import { collect, resultOf } from "../helpers/collect";
+import { tempDirs } from "../helpers/temp-dirs";
+import { tempHome } from "../helpers/temp-home";
+import { loadCodexPrompts } from "../../plugins/commands/codex-prompts";
+
+const SURVEY = fileURLToPath(new URL("../fixtures/compat/codex/survey/", import.meta.url));
+const temp = tempDirs();
+const home = tempHome();
+
+describe("spec-kit's Codex prompts (`speckit.taskstoissues.md`)", () => {
+  const install = () => {
+    mkdirSync(join(home(), ".codex", "prompts"), { recursive: true });
+    copyFileSync(
+      join(SURVEY, "flowpipe/prompts/speckit.taskstoissues.md"),
+      join(home(), ".codex", "prompts", "speckit.taskstoissues.md"),
+    );
+  };
+
+  it("load as /prompts:speckit.taskstoissues, as Codex names them (the file's name with its dot)", async () => {
+    install();
+    const reports: string[] = [];
+    const prompts = await loadCodexPrompts(join(home(), ".codex", "prompts"), (m) => reports.push(m));
+    expect(reports).toEqual([]);
+    expect(prompts.map((p) => [p.name, p.description])).toEqual([
+      [
+        "prompts:speckit.taskstoissues",
+        "Convert existing tasks into actionable, dependency-ordered GitHub issues for the feature based on available design artifacts.",
+      ],
+    ]);
+  });
+
+  it("`/prompts:speckit.taskstoissues <words>` sends the body with $ARGUMENTS filled", async () => {
+    install();
+    const model = scriptedModel(["done"]);
+    const messages = await collect(
+      summon("/prompts:speckit.taskstoissues only the P1 tasks", {
+        model,
+        cwd: realpathSync(temp("ubq-codex-survey-")),
+        sandbox: false,
+        persistSession: false,
+        compat: ["codex"],
+      }),
+    );
+    const result = resultOf(messages);
+    expect(result.isError, result.result).toBe(false);
+    const sent = JSON.stringify(model.requests.at(-1)!.prompt);
+    expect(sent).toContain("```text\\nonly the P1 tasks\\n```");
+    expect(sent).toContain("For each task in the list, use the GitHub MCP server");
+    expect(sent).not.toContain("Convert existing tasks"); // the frontmatter is not sent
+    expect(sent).not.toContain("$ARGUMENTS");
+  });
+});
