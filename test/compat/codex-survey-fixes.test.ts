@@ -1,9 +1,10 @@
 /**
  * What the Codex part of the compat survey (docs/guide/compat-survey.md, "Codex files") found
  * ubiquity misreading, on the real files (test/fixtures/compat/codex/survey, see SOURCE.md there):
- * spec-kit's Codex prompts, named `speckit.<step>.md` (PaulSchweizer/flowpipe).
+ * spec-kit's Codex prompts, named `speckit.<step>.md` (PaulSchweizer/flowpipe), and a Codex plugin
+ * that brings an app (`apps`, `.app.json`: openai/plugins' daloopa).
  */
-import { copyFileSync, mkdirSync, realpathSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -13,6 +14,7 @@ import { collect, resultOf } from "../helpers/collect";
 import { tempDirs } from "../helpers/temp-dirs";
 import { tempHome } from "../helpers/temp-home";
 import { loadCodexPrompts } from "../../plugins/commands/codex-prompts";
+import { readClaudePlugin, unrunParts } from "../../plugins/_kits/sources/index";
 
 const SURVEY = fileURLToPath(new URL("../fixtures/compat/codex/survey/", import.meta.url));
 const temp = tempDirs();
@@ -59,5 +61,23 @@ describe("spec-kit's Codex prompts (`speckit.taskstoissues.md`)", () => {
     expect(sent).toContain("For each task in the list, use the GitHub MCP server");
     expect(sent).not.toContain("Convert existing tasks"); // the frontmatter is not sent
     expect(sent).not.toContain("$ARGUMENTS");
+  });
+});
+
+describe("a Codex plugin's apps (openai/plugins' daloopa)", () => {
+  it("are said not to be applied, naming the plugin; its skills folder is still read", () => {
+    const root = join(realpathSync(temp("ubq-codex-plugin-")), "daloopa");
+    cpSync(join(SURVEY, "daloopa"), root, { recursive: true });
+    const reports: string[] = [];
+    const plugin = readClaudePlugin(root, (m) => reports.push(m));
+    expect(plugin).toMatchObject({ name: "daloopa", kind: "codex", skillsDirs: [join(root, "skills")] });
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toContain("plugin daloopa");
+    expect(reports[0]).toContain("apps (apps, .app.json) are not applied");
+  });
+
+  it("a marketplace entry naming apps is said too", () => {
+    const manifest = JSON.parse(readFileSync(join(SURVEY, "daloopa/.codex-plugin/plugin.json"), "utf8"));
+    expect(unrunParts(undefined, manifest).join("\n")).toContain("apps (apps, .app.json) are not applied");
   });
 });
