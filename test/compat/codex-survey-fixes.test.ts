@@ -2,7 +2,8 @@
  * What the Codex part of the compat survey (docs/guide/compat-survey.md, "Codex files") found
  * ubiquity misreading, on the real files (test/fixtures/compat/codex/survey, see SOURCE.md there):
  * spec-kit's Codex prompts, named `speckit.<step>.md` (PaulSchweizer/flowpipe), and a Codex plugin
- * that brings an app (`apps`, `.app.json`: openai/plugins' daloopa).
+ * that brings an app (`apps`, `.app.json`: openai/plugins' daloopa), and nested AGENTS.md files
+ * over Codex's 32 KiB (vercel-labs/agent-skills).
  */
 import { copyFileSync, cpSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +16,7 @@ import { tempDirs } from "../helpers/temp-dirs";
 import { tempHome } from "../helpers/temp-home";
 import { loadCodexPrompts } from "../../plugins/commands/codex-prompts";
 import { readClaudePlugin, unrunParts } from "../../plugins/_kits/sources/index";
+import { loadMemory } from "../../plugins/memory/index";
 
 const SURVEY = fileURLToPath(new URL("../fixtures/compat/codex/survey/", import.meta.url));
 const temp = tempDirs();
@@ -79,5 +81,34 @@ describe("a Codex plugin's apps (openai/plugins' daloopa)", () => {
   it("a marketplace entry naming apps is said too", () => {
     const manifest = JSON.parse(readFileSync(join(SURVEY, "daloopa/.codex-plugin/plugin.json"), "utf8"));
     expect(unrunParts(undefined, manifest).join("\n")).toContain("apps (apps, .app.json) are not applied");
+  });
+});
+
+describe("nested AGENTS.md over Codex's 32 KiB (vercel-labs/agent-skills)", () => {
+  it("the instructions stop at 32 KiB in all, as Codex's project_doc_max_bytes: the nested file is cut", async () => {
+    const project = realpathSync(temp("ubq-codex-agents-"));
+    cpSync(join(SURVEY, "agent-skills"), project, { recursive: true });
+    mkdirSync(join(project, ".git"));
+    const cwd = join(project, "skills", "react-view-transitions");
+    const reports: string[] = [];
+    const files = await loadMemory(
+      { compat: ["codex"], memorySources: [], compatSources: ["project"] },
+      { cwd, home: realpathSync(temp("ubq-codex-home-")) },
+      (m) => reports.push(m),
+    );
+    const root = readFileSync(join(project, "AGENTS.md"), "utf8");
+    const nested = readFileSync(join(cwd, "AGENTS.md"));
+    expect(files.map((f) => [f.path, f.cut])).toEqual([
+      [join(project, "AGENTS.md"), false],
+      [join(cwd, "AGENTS.md"), true],
+    ]);
+    expect(files[0]!.content).toBe(root.trimEnd());
+    // 3,281 bytes of the root file leave 29,487 of the 32,768 for the nested one (32,301 long).
+    const left = 32 * 1024 - Buffer.byteLength(root);
+    const kept = nested.subarray(0, left).toString("utf8");
+    expect(files[1]!.content.startsWith(kept)).toBe(true);
+    expect(files[1]!.content).not.toContain(nested.subarray(left, left + 200).toString("utf8"));
+    expect(files[1]!.content).toContain("32,768 bytes");
+    expect(reports).toEqual([]);
   });
 });
