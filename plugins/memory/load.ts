@@ -95,7 +95,10 @@ export function cutContent(
 
 /** The first `left` bytes of a Codex project file (whole characters), with a marker saying why the rest is not. */
 function cutBytes(path: string, text: string, left: number): string {
-  const kept = Buffer.from(text).subarray(0, left).toString("utf8").replace(/\uFFFD$/, "");
+  const kept = Buffer.from(text)
+    .subarray(0, left)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
   const marker = `[… ${path} was cut here, as Codex cuts it: the project's AGENTS.md files are read up to ${CODEX_PROJECT_DOC_BYTES.toLocaleString("en-US")} bytes in all (Codex's project_doc_max_bytes)]`;
   return `${kept.trimEnd()}\n\n${marker}`;
 }
@@ -157,7 +160,9 @@ export async function loadMemory(
     let { content, cut } = cutContent(path, read.text.trimEnd(), read.size, read.truncated);
     if (codexProjectDoc && read.text.trim()) {
       if (codexLeft <= 0) {
-        debug(`${path}: not read, as Codex would not: the AGENTS.md files before it reach ${CODEX_PROJECT_DOC_BYTES} bytes`);
+        debug(
+          `${path}: not read, as Codex would not: the AGENTS.md files before it reach ${CODEX_PROJECT_DOC_BYTES} bytes`,
+        );
         return;
       }
       const bytes = Buffer.byteLength(read.text);
