@@ -144,7 +144,11 @@ async function survey(
       loaded: prompt?.name ?? null,
       description: prompt?.description.slice(0, 60),
       argumentHint: prompt?.argumentHint,
-      codex: { name: `prompts:${basename(path, ".md")}`, description: codex.description?.slice(0, 60), hint: codex.hint },
+      codex: {
+        name: `prompts:${basename(path, ".md")}`,
+        description: codex.description?.slice(0, 60),
+        hint: codex.hint,
+      },
       sameBody: prompt ? prompt.body.replace(/\r?\n$/, "") === codex.body.replace(/\r?\n$/, "") : undefined,
       named: names,
       positional: /\$([1-9]|ARGUMENTS)/.test(codex.body),
@@ -207,7 +211,9 @@ async function survey(
     return {
       ubiquity: loaded
         .filter((f) => !f.includedBy)
-        .map((f) => show2(f.path) + (f.cut ? ` (cut at ${Buffer.byteLength(f.content.split("\n\n[… ")[0]!)} bytes)` : "")),
+        .map(
+          (f) => show2(f.path) + (f.cut ? ` (cut at ${Buffer.byteLength(f.content.split("\n\n[… ")[0]!)} bytes)` : ""),
+        ),
       includes: loaded.filter((f) => f.includedBy).map((f) => `${show2(f.path)} (from ${show2(f.includedBy!)})`),
       codex: codexChain(files, cwdRel, user),
       bytes: Buffer.byteLength(text),
@@ -222,7 +228,9 @@ async function survey(
     for (const p of tree.filter((p) => p.startsWith(base) && p !== path)) {
       const rel = p.slice(base.length);
       // Only what a plugin loader looks at: manifests, skills, hooks, MCP and app files, agents, commands.
-      if (!/^(\.claude-plugin\/|skills\/|[^/]+-skills\/|hooks\/|\.mcp\.json$|\.app\.json$|agents\/|commands\/)/.test(rel))
+      if (
+        !/^(\.claude-plugin\/|skills\/|[^/]+-skills\/|hooks\/|\.mcp\.json$|\.app\.json$|agents\/|commands\/)/.test(rel)
+      )
         continue;
       if (!/\.(md|json)$/.test(rel)) continue;
       const t = show(repo, commit, p);
