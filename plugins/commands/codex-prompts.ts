@@ -9,12 +9,24 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { readRegularFileSync } from "../../loader/index";
-import { definitionNameProblem, MAX_DEFINITION_BYTES, splitFrontmatter } from "../_kits/sources/index";
+import { MAX_DEFINITION_BYTES, splitFrontmatter } from "../_kits/sources/index";
 import type { SlashCommand } from "./command";
 import { CommandError } from "./expand";
 
 /** The prefix Codex invokes its prompts with: `/prompts:<name>`. */
 export const CODEX_PROMPTS_PREFIX = "prompts";
+
+/**
+ * A prompt's name as Codex takes it (the file's name less `.md`), kept to what a slash command can
+ * hold: letters, digits, `_`, `-` and `.` (spec-kit writes `speckit.plan.md`), not starting with `.`.
+ */
+const PROMPT_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$/;
+
+/** Why a prompt file's name cannot be a command, if it cannot. */
+function promptNameProblem(stem: string): string | undefined {
+  if (PROMPT_NAME.test(stem)) return undefined;
+  return `its name ${JSON.stringify(stem)} cannot be a command: use 1-64 letters, digits, "_", "-" or "." (not first), no spaces`;
+}
 
 // Codex's placeholder: `$` and an upper-case name; `$$NAME` is written literally.
 const NAMED = /\$[A-Z][A-Z0-9_]*/g;
@@ -102,7 +114,7 @@ export async function loadCodexPrompts(folder: string, report: (message: string)
     if (!entry.name.endsWith(".md") || entry.isDirectory()) continue;
     const file = join(folder, entry.name);
     const stem = entry.name.slice(0, -".md".length);
-    const problem = definitionNameProblem(stem);
+    const problem = promptNameProblem(stem);
     const read = problem ? undefined : readRegularFileSync(file, MAX_DEFINITION_BYTES);
     if (!read?.ok) {
       const why = problem ?? (read && !read.missing ? read.problem : "it could not be read (ENOENT)");

@@ -50,8 +50,11 @@ export type { SlashCommand, CommandInfo } from "./command";
 /** The plugin's name. */
 export const NAME = "ubiquity:commands";
 
-/** `/name args`: a name of letters, digits, `_`, `-` and `:` (namespaces), then the arguments. */
-const INVOCATION = /^\/([A-Za-z0-9_-]+(?::[A-Za-z0-9_-]+)*)(?:\s+([\s\S]*))?$/;
+/**
+ * `/name args`: a name of letters, digits, `_`, `-` and `:` (namespaces), then the arguments; `.`
+ * too, for Codex prompts such as `/prompts:speckit.plan` (a name no command has is left as typed).
+ */
+const INVOCATION = /^\/([A-Za-z0-9_-][A-Za-z0-9_.-]*(?::[A-Za-z0-9_-][A-Za-z0-9_.-]*)*)(?:\s+([\s\S]*))?$/;
 
 /** What the plugin keeps per run: the model a command switched to, and the one to go back to. */
 interface RunState {

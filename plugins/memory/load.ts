@@ -23,6 +23,11 @@ import { memoryCandidates, type MemoryCandidate, type MemorySource } from "./sou
 export const MAX_INCLUDE_DEPTH = 5;
 /** Longest memory file, in characters; the rest is cut with a marker. */
 export const MAX_MEMORY_CHARS = 40_000;
+/**
+ * Codex's `project_doc_max_bytes` default: the project's AGENTS.md files, root first, are read
+ * until together they reach this many bytes, and the one that crosses it is cut there.
+ */
+export const CODEX_PROJECT_DOC_BYTES = 32 * 1024;
 /** Extensions an include may name. */
 export const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
   ".md",
@@ -88,6 +93,16 @@ export function cutContent(
   return { content: `${content.slice(0, MAX_MEMORY_CHARS)}\n\n${marker}`, cut: true };
 }
 
+/** The first `left` bytes of a Codex project file (whole characters), with a marker saying why the rest is not. */
+function cutBytes(path: string, text: string, left: number): string {
+  const kept = Buffer.from(text)
+    .subarray(0, left)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
+  const marker = `[… ${path} was cut here, as Codex cuts it: the project's AGENTS.md files are read up to ${CODEX_PROJECT_DOC_BYTES.toLocaleString("en-US")} bytes in all (Codex's project_doc_max_bytes)]`;
+  return `${kept.trimEnd()}\n\n${marker}`;
+}
+
 /** Why a symlink's target is refused by its type, if it is: it must keep a text extension. */
 function linkedAway(path: string, realPath: string): string | undefined {
   if (basename(path) === basename(realPath) || TEXT_EXTENSIONS.has(extname(realPath).toLowerCase())) return undefined;
@@ -112,6 +127,7 @@ export async function loadMemory(
   const home = (await real(place.home)) ?? resolve(place.home);
   const seen = new Set<string>();
   const files: MemoryFile[] = [];
+  let codexLeft = CODEX_PROJECT_DOC_BYTES;
 
   const scopeOf = (source: MemorySource, topReal: string): Scope => {
     if (source === "user")
@@ -130,6 +146,7 @@ export async function loadMemory(
     depth: number,
     scope: Scope | undefined,
     includedBy: string | undefined,
+    codexProjectDoc = false,
   ) => {
     const realPath = await real(path);
     if (!realPath || seen.has(realPath)) return; // reached before: it keeps its first position
@@ -140,7 +157,18 @@ export async function loadMemory(
       return;
     }
     seen.add(realPath);
-    const { content, cut } = cutContent(path, read.text.trimEnd(), read.size, read.truncated);
+    let { content, cut } = cutContent(path, read.text.trimEnd(), read.size, read.truncated);
+    if (codexProjectDoc && read.text.trim()) {
+      if (codexLeft <= 0) {
+        debug(
+          `${path}: not read, as Codex would not: the AGENTS.md files before it reach ${CODEX_PROJECT_DOC_BYTES} bytes`,
+        );
+        return;
+      }
+      const bytes = Buffer.byteLength(read.text);
+      if (bytes > codexLeft) ({ content, cut } = { content: cutBytes(path, read.text, codexLeft), cut: true });
+      codexLeft -= bytes;
+    }
     if (content.trim()) files.push({ path, source, content, cut, ...(includedBy ? { includedBy } : {}) });
     for (const ref of findIncludes(content)) {
       const target = absolutePath(dirname(path), ref, place.home);
@@ -192,7 +220,7 @@ export async function loadMemory(
       report(`refused the memory file ${candidate.path}: ${refused}`);
       continue;
     }
-    await visit(candidate.path, candidate.source, 0, undefined, undefined);
+    await visit(candidate.path, candidate.source, 0, undefined, undefined, candidate.codexProjectDoc);
   }
   return files;
 }

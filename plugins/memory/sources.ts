@@ -23,6 +23,8 @@ export interface MemoryCandidate {
    * Undefined for `memory` entries, which the caller named.
    */
   folder?: string;
+  /** A Codex project file (`AGENTS.md`, `AGENTS.override.md`): these share Codex's 32 KiB budget. */
+  codexProjectDoc?: true;
 }
 
 /** How much of a user override is read to tell whether it is blank. */
@@ -88,7 +90,12 @@ export function memoryCandidates(
             { cwd: place.cwd, home: place.home, folders },
           ),
           overridePresent,
-        ).map((p) => ({ path: p.path, source, folder: p.folder }))
+        ).map((p) => ({
+          path: p.path,
+          source,
+          folder: p.folder,
+          ...(p.tool === "codex" && source !== "user" ? { codexProjectDoc: true as const } : {}),
+        }))
       : [];
   out.push(...compat("user", []));
   if (own.has("user"))

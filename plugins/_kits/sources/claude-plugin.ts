@@ -147,14 +147,19 @@ export function readClaudePlugin(folder: string, report: (message: string) => vo
 }
 
 /**
- * What a plugin declares that no plugin of ours runs (output styles), one message each; `root`
- * undefined reads the manifest alone (a marketplace entry).
+ * What a plugin declares that no plugin of ours runs (output styles, Codex apps), one message
+ * each; `root` undefined reads the manifest alone (a marketplace entry).
  */
 export function unrunParts(root: string | undefined, manifest: Record<string, unknown>): string[] {
   const out: string[] = [];
   const has = (file: string) => root !== undefined && existsSync(join(root, file));
   if (manifest.outputStyles !== undefined || has("output-styles"))
     out.push("its output styles (outputStyles, output-styles/) are not applied: ubiquity does not read output styles");
+  // Codex reads `apps` (else `.app.json`): ChatGPT connectors, which only OpenAI's service reaches.
+  if (manifest.apps !== undefined || has(".app.json"))
+    out.push(
+      "its apps (apps, .app.json) are not applied: they are ChatGPT connectors, which ubiquity cannot reach; its skills and MCP servers load",
+    );
   return out;
 }
 
