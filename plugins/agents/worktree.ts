@@ -20,7 +20,7 @@
  * Code's own example) is its own. Its WorktreeRemove hook removes it.
  */
 import { execFile } from "node:child_process";
-import { hostEnv } from "../_kits/process/env";
+import { hostEnv } from "../_kits/process/index";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, realpathSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";

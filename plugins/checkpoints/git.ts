@@ -5,7 +5,7 @@
  * The user's own repository is never named, so nothing here can read or write it.
  */
 import { lazyRequire } from "../_kits/lazy/index";
-import { hostEnv } from "../_kits/process/env";
+import { hostEnv } from "../_kits/process/index";
 import { UbiquityError } from "../../src/index";
 
 // node:child_process on first use: an ESM import of it loads net, dgram and perf code, which a

@@ -12,7 +12,7 @@ import { basename, join, relative, resolve } from "node:path";
 import { UsageError, type CommandArgs, type CommandIO } from "../../loader/index";
 import { isCredentialName } from "../../src/index";
 import { writeFileAtomic } from "../_kits/storage/index";
-import { hostEnv } from "../_kits/process/env";
+import { hostEnv } from "../_kits/process/index";
 import { CODEX_PLUGIN_MANIFEST, PLUGIN_MANIFEST, readClaudePlugin, unrunParts } from "../_kits/sources/index";
 
 /** The user's settings file, whose `claudePlugins` the subcommands edit. */

@@ -5,7 +5,7 @@
  * lost run over continues in the files the first one left.
  */
 import { execFile } from "node:child_process";
-import { hostEnv } from "../_kits/process/env";
+import { hostEnv } from "../_kits/process/index";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { promisify } from "node:util";

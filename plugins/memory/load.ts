@@ -129,17 +129,6 @@ export async function loadMemory(
   const files: MemoryFile[] = [];
   let codexLeft = CODEX_PROJECT_DOC_BYTES;
 
-  const scopeOf = (source: MemorySource, topReal: string): Scope => {
-    if (source === "user")
-      return { allowed: [home, cwd], rule: "a user file may include from the home folder or the working directory" };
-    if (source === "memory")
-      return {
-        allowed: [cwd, dirname(topReal)],
-        rule: "a file named in memory may include from the working directory or its own folder",
-      };
-    return { allowed: [cwd], rule: `a ${source} file may include only from under the working directory` };
-  };
-
   const visit = async (
     path: string,
     source: MemorySource,
@@ -150,7 +139,7 @@ export async function loadMemory(
   ) => {
     const realPath = await real(path);
     if (!realPath || seen.has(realPath)) return; // reached before: it keeps its first position
-    const own = scope ?? scopeOf(source, realPath);
+    const own = scope ?? scopeOf(source, realPath, home, cwd);
     const read = await readMemoryText(realPath, MAX_MEMORY_BYTES);
     if (!read.ok) {
       report(`skipped the memory file ${path}${realPath === path ? "" : ` (${realPath})`}: ${read.problem}`);
@@ -182,19 +171,9 @@ export async function loadMemory(
         continue;
       }
       if (seen.has(targetReal)) continue;
-      if (!own.allowed.some((root) => isInside(root, targetReal))) {
-        report(
-          `did not include @${ref} from ${path}: ${targetReal === target ? "" : `it resolves to ${targetReal}, and `}${own.rule}`,
-        );
-        continue;
-      }
-      const away = linkedAway(target, targetReal);
-      if (away) {
-        report(`did not include @${ref} from ${path}: ${away}`);
-        continue;
-      }
-      if (depth + 1 > MAX_INCLUDE_DEPTH) {
-        report(`did not include @${ref} from ${path}: includes go at most ${MAX_INCLUDE_DEPTH} levels deep`);
+      const refused = includeRefusal(target, targetReal, own, depth);
+      if (refused) {
+        report(`did not include @${ref} from ${path}: ${refused}`);
         continue;
       }
       if (!admitInclude(target, source)) {
@@ -223,6 +202,28 @@ export async function loadMemory(
     await visit(candidate.path, candidate.source, 0, undefined, undefined, candidate.codexProjectDoc);
   }
   return files;
+}
+
+/** Where a memory file of `source` (at `topReal`) may include from. */
+function scopeOf(source: MemorySource, topReal: string, home: string, cwd: string): Scope {
+  if (source === "user")
+    return { allowed: [home, cwd], rule: "a user file may include from the home folder or the working directory" };
+  if (source === "memory")
+    return {
+      allowed: [cwd, dirname(topReal)],
+      rule: "a file named in memory may include from the working directory or its own folder",
+    };
+  return { allowed: [cwd], rule: `a ${source} file may include only from under the working directory` };
+}
+
+/** Why an include of `target` (resolving to `targetReal`) at `depth` is refused, if it is. */
+function includeRefusal(target: string, targetReal: string, own: Scope, depth: number): string | undefined {
+  if (!own.allowed.some((root) => isInside(root, targetReal)))
+    return `${targetReal === target ? "" : `it resolves to ${targetReal}, and `}${own.rule}`;
+  const away = linkedAway(target, targetReal);
+  if (away) return away;
+  if (depth + 1 > MAX_INCLUDE_DEPTH) return `includes go at most ${MAX_INCLUDE_DEPTH} levels deep`;
+  return undefined;
 }
 
 /** Why a top-level memory file that resolves elsewhere is refused, if it is. */

@@ -15,7 +15,7 @@
  * reported as a violation, before anything outside the sandbox can read it.
  */
 import { lazyRequire } from "../_kits/lazy/index";
-import { hostEnv } from "../_kits/process/env";
+import { hostEnv } from "../_kits/process/index";
 import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { CONFIG_SEARCH_PLACES } from "../../loader/index";

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { basename, dirname } from "node:path";
 import { ToolFailure } from "../_kits/file-tools/index";
-import { hostEnv } from "../_kits/process/env";
+import { hostEnv } from "../_kits/process/index";
 import { invalidPatternMessage } from "./node-backend";
 import { ATOMIC_TEMP_EXCLUDE } from "../_kits/storage/index";
 import type { FileHits, SearchQuery, SearchResult } from "./search";

@@ -3,7 +3,7 @@
  * Probed once per process; undefined sends Grep to the pure-Node backend.
  */
 import { lazyRequire } from "../_kits/lazy/index";
-import { hostEnv } from "../_kits/process/env";
+import { hostEnv } from "../_kits/process/index";
 
 // node:child_process on first use: an ESM import of it loads net, dgram and perf code, which a
 // run that spawns nothing never needs (cold start, bench/lean-profile.md).
