@@ -99,11 +99,14 @@ export function toClaudeMessage(m: Message, { replayUser = false } = {}): Json |
       if (m.subtype !== "init") return { ...snakeKeys(m as unknown as Json), ...tail(m) };
       const { extra, agentId: _a, parentToolUseId: _p, uuid: _u, sessionId: _s, ...rest } = m;
       const mcp = (extra?.mcpServers ?? []) as { name: string; status: string }[];
+      const names = (value: unknown) => (Array.isArray(value) ? value.filter((v) => typeof v === "string") : []);
       return {
         ...rest,
         session_id: m.sessionId,
         mcp_servers: mcp.map((s) => ({ name: s.name, status: s.status })),
-        slash_commands: [],
+        slash_commands: names(extra?.slashCommands),
+        skills: names(extra?.skills),
+        agents: names(extra?.agents),
         apiKeySource: "none",
         output_style: "default",
         uuid: m.uuid,

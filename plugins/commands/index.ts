@@ -115,6 +115,14 @@ export const commandsPlugin = definePlugin({
       api.load([...prompts, ...(await loadCommands(roots, report))]);
     });
 
+    // The init message names what `/name` invokes (claude -p's `slash_commands`): command files,
+    // skills and MCP prompts, as `list` has them (the MCP plugin connects its servers earlier).
+    kernel.hooks.session.start.tap(NAME, (run) => {
+      if (run.agent) return;
+      const names = api.list(run).map((command) => command.name);
+      if (names.length) run.initExtra.slashCommands = names;
+    });
+
     // Before the other taps (UserPromptSubmit hooks, todos): they see the prompt the model will get.
     kernel.hooks.turn.prompt.tapPromise(
       { name: NAME, stage: PROMPT_STAGE.EXPAND },
