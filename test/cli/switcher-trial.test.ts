@@ -1,0 +1,52 @@
+/**
+ * A Claude Code user's first runs in their project, through the built bin and the offline `test`
+ * model (no config of ours to start with, as a switcher has none):
+ * - the warning about an unread `.claude/settings.json` names a config file and the trust step,
+ *   and following it as written makes the Claude Code files load.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+
+afterAll(removeTempProjects);
+beforeAll(requireDist);
+
+const claudeProject = () =>
+  tempProject({
+    ".claude/settings.json": JSON.stringify({
+      model: "claude-sonnet-4-5",
+      permissions: { allow: ["Bash(npm test:*)"], deny: ["Read(./.env)"] },
+    }),
+    ".claude/commands/review.md": "---\ndescription: Review the diff\n---\nReview $ARGUMENTS\n",
+  });
+
+const initOf = (stdout: string) => JSON.parse(stdout.split("\n")[0]!) as { extra: Record<string, unknown> };
+
+describe.concurrent("a Claude Code project's first runs", () => {
+  it("the unread-settings warning names the config to write and the trust step; doing what it says loads the files", async () => {
+    const dir = claudeProject();
+    const env = { HOME: join(dir, "home"), UBIQUITY_TRUST: "" };
+    const args = ["run", "-p", "--model", "test", "--output-format", "stream-json", "hi"];
+    const before = await runCli(args, dir, env);
+    expect(before.code, before.stderr).toBe(0);
+    expect(before.stderr).toContain(`.claude/settings.json is Claude Code's settings file and is not read`);
+    // It used to say "in the config", which a switcher does not have: now the file and its line.
+    expect(before.stderr).toContain(`.ubiquityrc.json: {"compat": ["claude"]}`);
+    expect(before.stderr).toContain("export default defineConfig({ compat: [\"claude\"] })");
+    expect(before.stderr).toContain("ubiquity trust .");
+    expect(initOf(before.stdout).extra.slashCommands).toBeUndefined();
+
+    writeFileSync(join(dir, ".ubiquityrc.json"), '{"compat": ["claude"]}');
+    const trusted = await runCli(["trust", "."], dir, env);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    const after = await runCli(args, dir, env);
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stderr).not.toContain("is not read");
+    expect(initOf(after.stdout).extra.slashCommands).toEqual(["review"]);
+  });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toContain(".claude/settings.json (allows Bash(npm test:*)");
+    expect(out.stdout).not.toContain("sets model");
+  });
+});
