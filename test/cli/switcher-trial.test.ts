@@ -2,7 +2,8 @@
  * A Claude Code user's first runs in their project, through the built bin and the offline `test`
  * model (no config of ours to start with, as a switcher has none):
  * - the warning about an unread `.claude/settings.json` names a config file and the trust step,
- *   and following it as written makes the Claude Code files load.
+ *   and following it as written makes the Claude Code files load;
+ * - `ubiquity trust .` lists what a Claude Code settings file will do, not a `model` it ignores.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -45,6 +46,11 @@ describe.concurrent("a Claude Code project's first runs", () => {
     expect(after.stderr).not.toContain("is not read");
     expect(initOf(after.stdout).extra.slashCommands).toEqual(["review"]);
   });
+
+  it("ubiquity trust . does not claim a Claude Code settings file sets the model (its model is ignored)", async () => {
+    const dir = claudeProject();
+    writeFileSync(join(dir, ".ubiquityrc.json"), '{"compat": ["claude"]}');
+    const out = await runCli(["trust", "."], dir, { HOME: join(dir, "home"), UBIQUITY_TRUST: "" });
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain(".claude/settings.json (allows Bash(npm test:*)");
     expect(out.stdout).not.toContain("sets model");
