@@ -213,9 +213,10 @@ export async function runCommand(
 
   let options: UbiquityConfig;
   let resumeProblem: string | undefined;
+  let configuredModel: unknown;
   try {
     const askHere = io.stdin.isTTY === true && (io.stderrIsTTY ?? io.stdoutIsTTY);
-    ({ options, resumeProblem } = await resolveRunOptions(active, values, table, {
+    ({ options, resumeProblem, configuredModel } = await resolveRunOptions(active, values, table, {
       ask: askHere ? (question) => askLine(io, question) : undefined,
       warn: (line) => io.stderr(`${line}\n`),
     }));
@@ -232,7 +233,8 @@ export async function runCommand(
       verbose,
       answerers,
     });
-  if (requestedModel(options) === undefined) return stop(noModelError(active, resumeProblem), verbose);
+  if (requestedModel({ model: options.model ?? configuredModel }) === undefined)
+    return stop(noModelError(active, resumeProblem), verbose);
   const json = jsonOf(shape, values["replay-user-messages"] === true);
   if (mode === "stream") return runStream(options, io, json, shape);
   return runOnce(prompt, options, io, format, answerers, {
@@ -287,7 +289,7 @@ export async function resolveRunOptions(
   values: RunValues,
   table: FlagTable,
   trust: TrustIO & { warn: (line: string) => void },
-): Promise<{ options: UbiquityConfig; filepath: string | null; resumeProblem?: string }> {
+): Promise<{ options: UbiquityConfig; filepath: string | null; configuredModel?: unknown; resumeProblem?: string }> {
   const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
   const loaded = await loadForRun(active.loaded, values, trust.ask, trust.warn);
   const options = loaded.config;
@@ -307,8 +309,12 @@ export async function resolveRunOptions(
   }
   options.logger ??= consoleLogger(values.verbose === true || undefined);
   // Quiet: the run's own kernel says the same warnings once.
-  await kernelFor({ ...options, logger: defaultLogger({}) }, loaded.filepath).dispose();
-  return { options, filepath: loaded.filepath, ...(resumeProblem ? { resumeProblem } : {}) };
+  const probe = kernelFor({ ...options, logger: defaultLogger({}) }, loaded.filepath);
+  // A settings file's `model` (ours, or Codex's config.toml under compat) is applied by its
+  // plugin as the kernel resolves the options: the "no model" check must see it.
+  const configuredModel = probe.options.model;
+  await probe.dispose();
+  return { options, filepath: loaded.filepath, configuredModel, ...(resumeProblem ? { resumeProblem } : {}) };
 }
 
 /**

@@ -3,11 +3,14 @@
  * model (no config of ours to start with, as a switcher has none):
  * - the warning about an unread `.claude/settings.json` names a config file and the trust step,
  *   and following it as written makes the Claude Code files load;
- * - `ubiquity trust .` lists what a Claude Code settings file will do, not a `model` it ignores.
+ * - `ubiquity trust .` lists what a Claude Code settings file will do, not a `model` it ignores;
+ * - the model a settings file sets (`~/.ubiquity/settings.json`, Codex's `~/.codex/config.toml`)
+ *   is the run's model: the runner's "no model configured" check no longer stops it first.
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startProviderServer } from "ubiquity/testing";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
 
 afterAll(removeTempProjects);
@@ -54,5 +57,42 @@ describe.concurrent("a Claude Code project's first runs", () => {
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain(".claude/settings.json (allows Bash(npm test:*)");
     expect(out.stdout).not.toContain("sets model");
+  });
+});
+
+describe.concurrent("the model a settings file sets", () => {
+  it("~/.ubiquity/settings.json's model runs without --model (it was exit 2: no model configured)", async () => {
+    const dir = tempProject({ "home/.ubiquity/settings.json": JSON.stringify({ model: "test" }) });
+    const out = await runCli(["run", "-p", "--output-format", "json", "list the files"], dir, {
+      HOME: join(dir, "home"),
+    });
+    expect(out.code, out.stderr).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ subtype: "success", isError: false });
+    // Without one, the error still names the fix.
+    const none = await runCli(["run", "-p", "hi"], dir, { HOME: join(dir, "none"), UBIQUITY_MODEL: "" });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("No model configured: pass --model");
+  });
+
+  it("Codex's ~/.codex/config.toml model (openai:<model>) and reasoning effort run without --model", async () => {
+    const server = await startProviderServer(["codex answer"]);
+    try {
+      const dir = tempProject({
+        ".ubiquityrc.json": '{"compat": ["codex"]}',
+        "home/.codex/config.toml": 'model = "gpt-5-codex"\nmodel_reasoning_effort = "high"\n',
+      });
+      mkdirSync(join(dir, "home", ".codex", "prompts"), { recursive: true });
+      const out = await runCli(["run", "-p", "hi"], dir, {
+        HOME: join(dir, "home"),
+        UBIQUITY_MODEL: "",
+        OPENAI_BASE_URL: server.baseURL,
+        OPENAI_API_KEY: "sk-test",
+      });
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout).toContain("codex answer");
+      expect(server.requests[0]!.body).toMatchObject({ model: "gpt-5-codex", reasoning: { effort: "high" } });
+    } finally {
+      await server.close();
+    }
   });
 });
