@@ -2,7 +2,7 @@
  * A Claude Code user's first runs in their project, through the built bin and the offline `test`
  * model (no config of ours to start with, as a switcher has none):
  * - the warning about an unread `.claude/settings.json` names a config file and the trust step,
- *   and following it as written makes the Claude Code files load;
+ *   and following it as written makes the Claude Code files load; `--compat claude` does it for one run;
  * - `ubiquity trust .` lists what a Claude Code settings file will do, not a `model` it ignores;
  * - the model a settings file sets (`~/.ubiquity/settings.json`, Codex's `~/.codex/config.toml`)
  *   is the run's model: the runner's "no model configured" check no longer stops it first.
@@ -39,6 +39,7 @@ describe.concurrent("a Claude Code project's first runs", () => {
     expect(before.stderr).toContain(`.ubiquityrc.json: {"compat": ["claude"]}`);
     expect(before.stderr).toContain("export default defineConfig({ compat: [\"claude\"] })");
     expect(before.stderr).toContain("ubiquity trust .");
+    expect(before.stderr).toContain("--compat claude");
     expect(initOf(before.stdout).extra.slashCommands).toBeUndefined();
 
     writeFileSync(join(dir, ".ubiquityrc.json"), '{"compat": ["claude"]}');
@@ -48,6 +49,25 @@ describe.concurrent("a Claude Code project's first runs", () => {
     expect(after.code, after.stderr).toBe(0);
     expect(after.stderr).not.toContain("is not read");
     expect(initOf(after.stdout).extra.slashCommands).toEqual(["review"]);
+  });
+
+  it("--compat claude reads them for one run, with no config file; trust still decides the project's files", async () => {
+    const dir = claudeProject();
+    const env = { HOME: join(dir, "home"), UBIQUITY_TRUST: "" };
+    const args = ["run", "-p", "--compat", "claude", "--model", "test", "--output-format", "stream-json", "hi"];
+    // Untrusted: the project's .claude files are skipped, as with compat in a config.
+    const untrusted = await runCli(args, dir, env);
+    expect(untrusted.code, untrusted.stderr).toBe(0);
+    expect(untrusted.stderr).toContain("this folder is not trusted");
+    expect(initOf(untrusted.stdout).extra.slashCommands).toBeUndefined();
+    expect((await runCli(["trust", "."], dir, env)).code).toBe(0);
+    const trusted = await runCli(args, dir, env);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(trusted.stderr).not.toContain("is not read");
+    expect(initOf(trusted.stdout).extra.slashCommands).toEqual(["review"]);
+    const bad = await runCli(["run", "-p", "--compat", "cursor", "--model", "test", "hi"], dir, env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--compat must name claude, codex (comma-separated), not "cursor"');
   });
 
   it("ubiquity trust . does not claim a Claude Code settings file sets the model (its model is ignored)", async () => {
