@@ -107,6 +107,8 @@ export function toClaudeMessage(m: Message, { replayUser = false } = {}): Json |
         slash_commands: names(extra?.slashCommands),
         skills: names(extra?.skills),
         agents: names(extra?.agents),
+        // Claude's `plugins` are the Claude Code plugins that loaded ({ name, path }), not our kernel's plugins.
+        plugins: Array.isArray(extra?.claudePlugins) ? extra.claudePlugins : [],
         apiKeySource: "none",
         output_style: "default",
         uuid: m.uuid,
