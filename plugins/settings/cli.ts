@@ -26,7 +26,7 @@ export const settingsFlags: Record<string, RunFlag> = {
       o.settingSources = sources;
     },
   },
-  // A switcher's whole setup in one flag (`alias claude='ubiquity -p --compat claude'`): the
+  // A switcher's whole setup in one flag (`ubiquity -p --compat claude` for `claude -p`): the
   // project's files still apply only as its trust lets them, as with `compat` in a config.
   compat: {
     type: "string",
