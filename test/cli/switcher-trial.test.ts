@@ -4,6 +4,9 @@
  * - the warning about an unread `.claude/settings.json` names a config file and the trust step,
  *   and following it as written makes the Claude Code files load; `--compat claude` does it for one run;
  * - `ubiquity trust .` lists what a Claude Code settings file will do, not a `model` it ignores;
+ * - `codex exec`'s flags (`-C`, `-m`, `--full-auto`, `--json`, `--sandbox <mode>`…) are exit 2
+ *   naming the ubiquity flag to use, not "unknown flag" — and `--sandbox read-only` no longer
+ *   turns the sandbox on and sends "read-only …" as the prompt;
  * - the model a settings file sets (`~/.ubiquity/settings.json`, Codex's `~/.codex/config.toml`)
  *   is the run's model: the runner's "no model configured" check no longer stops it first.
  */
@@ -114,5 +117,38 @@ describe.concurrent("the model a settings file sets", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe.concurrent("codex exec's flags", () => {
+  it("each names the ubiquity flag to use instead (exit 2, nothing runs)", async () => {
+    const dir = tempProject({});
+    const cases: [string[], string][] = [
+      [["-C", dir], "-C is a codex exec flag ubiquity does not take: pass --cwd <dir>"],
+      [["-m", "gpt-5"], 'pass --model <provider:model> ("openai:gpt-5" for codex\'s -m gpt-5)'],
+      [["--full-auto"], "--full-auto is a codex exec flag ubiquity does not take: pass --permission-mode acceptEdits"],
+      [["--json"], "--json is a codex exec flag ubiquity does not take: pass --output-format stream-json"],
+      [["--skip-git-repo-check"], "drop it: ubiquity runs in any folder"],
+      [["-a", "never"], "pass --permission-mode dontAsk"],
+    ];
+    for (const [flags, said] of cases) {
+      const out = await runCli(["run", "-p", "--model", "test", ...flags, "hi"], dir);
+      expect(out.code, flags.join(" ")).toBe(2);
+      expect(out.stderr).toContain(said);
+    }
+  });
+
+  it("--sandbox read-only is refused naming --permission-mode plan; it was the sandbox switch and a prompt 'read-only hi'", async () => {
+    const dir = tempProject({});
+    const out = await runCli(["run", "-p", "--model", "test", "--sandbox", "read-only", "hi"], dir);
+    expect(out.code).toBe(2);
+    expect(out.stdout).not.toContain("read-only");
+    expect(out.stderr).toContain("for codex's --sandbox read-only pass --permission-mode plan");
+    const off = await runCli(["run", "-p", "--model", "test", "--sandbox", "danger-full-access", "hi"], dir);
+    expect(off.stderr).toContain("pass --no-sandbox");
+    // The switch itself still works, followed by a flag or the prompt.
+    const on = await runCli(["run", "-p", "--sandbox", "--model", "test", "hi"], dir);
+    expect(on.code, on.stderr).toBe(0);
+    expect(on.stdout).toContain('you said "hi"');
   });
 });
