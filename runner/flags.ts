@@ -244,6 +244,8 @@ export const CODEX_EXEC_FLAGS: Record<string, string> = {
   "--profile": "put the profile's settings in a config file (ubiquity.config.ts); [profiles] are not read",
 };
 
+const RUN_HELP = "ubiquity run --help";
+
 /** `codex exec --sandbox <mode>`: ubiquity's `--sandbox` is a switch, so the mode would start the prompt. */
 const CODEX_SANDBOX_MODES: Record<string, string> = {
   "read-only": "pass --permission-mode plan",
@@ -286,7 +288,8 @@ export function parseFlags(
       const claudeOnly = CLAUDE_ONLY_FLAGS[unknown];
       if (claudeOnly)
         throw new UsageError(`${unknown} is a claude -p flag ubiquity does not take: ${claudeOnly}; see \`${help}\``);
-      const codexOnly = CODEX_EXEC_FLAGS[unknown];
+      // Only `run` stands for `codex exec`: another command's flags are its own.
+      const codexOnly = help === RUN_HELP ? CODEX_EXEC_FLAGS[unknown] : undefined;
       if (codexOnly)
         throw new UsageError(`${unknown} is a codex exec flag ubiquity does not take: ${codexOnly}; see \`${help}\``);
       throw new UsageError(`unknown flag ${unknown}${near}; see \`${help}\``);
@@ -301,9 +304,9 @@ export function parseRunArgs(argv: string[], table: FlagTable = RUN_FLAGS): Pars
   const end = argv.indexOf("--");
   if (at >= 0 && (end < 0 || at < end))
     throw new UsageError(
-      `--sandbox takes no mode here (it turns the OS sandbox on): for codex's --sandbox ${argv[at + 1]} ${CODEX_SANDBOX_MODES[argv[at + 1]!]}; see \`ubiquity run --help\``,
+      `--sandbox takes no mode here (it turns the OS sandbox on): for codex's --sandbox ${argv[at + 1]} ${CODEX_SANDBOX_MODES[argv[at + 1]!]}; see \`${RUN_HELP}\``,
     );
-  return parseFlags(argv, table, { positionals: true, help: "ubiquity run --help" });
+  return parseFlags(argv, table, { positionals: true, help: RUN_HELP });
 }
 
 /** Copy every given flag into `options`, in table order. */
