@@ -232,8 +232,7 @@ export const CODEX_EXEC_FLAGS: Record<string, string> = {
     "pass --permission-mode acceptEdits (edits in the workspace run without asking; Bash runs in the OS sandbox by default)",
   "-s": "for --sandbox read-only pass --permission-mode plan; workspace-write is the default (the OS sandbox is on); danger-full-access is --no-sandbox",
   "-a": "for --ask-for-approval never pass --permission-mode dontAsk (with -p nothing asks: what would ask is denied)",
-  "--ask-for-approval":
-    "for never pass --permission-mode dontAsk (with -p nothing asks: what would ask is denied)",
+  "--ask-for-approval": "for never pass --permission-mode dontAsk (with -p nothing asks: what would ask is denied)",
   "--dangerously-bypass-approvals-and-sandbox": "pass --dangerously-skip-permissions --no-sandbox",
   "--json":
     "pass --output-format stream-json (one message per line: Ubiquity's messages, or Claude Code's with --message-format claude; not codex's event names)",

@@ -40,7 +40,9 @@ export const settingsFlags: Record<string, RunFlag> = {
         .filter(Boolean);
       for (const t of tools) {
         if (!(COMPAT_TOOLS as readonly string[]).includes(t))
-          throw new UsageError(`--compat must name ${COMPAT_TOOLS.join(", ")} (comma-separated), not ${JSON.stringify(t)}`);
+          throw new UsageError(
+            `--compat must name ${COMPAT_TOOLS.join(", ")} (comma-separated), not ${JSON.stringify(t)}`,
+          );
       }
       o.compat = tools;
     },

@@ -40,7 +40,7 @@ describe.concurrent("a Claude Code project's first runs", () => {
     expect(before.stderr).toContain(`.claude/settings.json is Claude Code's settings file and is not read`);
     // It used to say "in the config", which a switcher does not have: now the file and its line.
     expect(before.stderr).toContain(`.ubiquityrc.json: {"compat": ["claude"]}`);
-    expect(before.stderr).toContain("export default defineConfig({ compat: [\"claude\"] })");
+    expect(before.stderr).toContain('export default defineConfig({ compat: ["claude"] })');
     expect(before.stderr).toContain("ubiquity trust .");
     expect(before.stderr).toContain("--compat claude");
     expect(initOf(before.stdout).extra.slashCommands).toBeUndefined();
