@@ -87,6 +87,11 @@ function streamEvent(delta: { type: string; text: string }): Json | undefined {
  * is a block of the `assistant` message before it).
  */
 export function toClaudeMessage(m: Message, { replayUser = false } = {}): Json | undefined {
+  // A subagent's own init and result stay inside it: claude prints one of each per run, and a
+  // subagent's work only as assistant and user lines naming the Agent call (parent_tool_use_id);
+  // a script taking the first result line would otherwise read the subagent's answer.
+  if (m.parentToolUseId !== undefined && ((m.type === "system" && m.subtype === "init") || m.type === "result"))
+    return undefined;
   switch (m.type) {
     case "system": {
       if (m.subtype === "compact_boundary")

@@ -7,6 +7,8 @@
  * - `codex exec`'s flags (`-C`, `-m`, `--full-auto`, `--json`, `--sandbox <mode>`…) are exit 2
  *   naming the ubiquity flag to use, not "unknown flag" — and `--sandbox read-only` no longer
  *   turns the sandbox on and sends "read-only …" as the prompt;
+ * - `--message-format claude`: a subagent's init and result are not printed as lines of their
+ *   own (claude prints one of each per run; a script's first `result` was the subagent's);
  * - the model a settings file sets (`~/.ubiquity/settings.json`, Codex's `~/.codex/config.toml`)
  *   is the run's model: the runner's "no model configured" check no longer stops it first.
  */
@@ -150,5 +152,50 @@ describe.concurrent("codex exec's flags", () => {
     const on = await runCli(["run", "-p", "--sandbox", "--model", "test", "hi"], dir);
     expect(on.code, on.stderr).toBe(0);
     expect(on.stdout).toContain('you said "hi"');
+  });
+});
+
+describe.concurrent("--message-format claude with a subagent", () => {
+  it("one init and one result, the main run's; the subagent's work is assistant lines naming the Agent call", async () => {
+    const dir = tempProject(
+      {
+        "ubiquity.config.ts": `
+import { scriptedModel } from "ubiquity/testing";
+export default {
+  sessionDir: "./sessions",
+  marketPricing: false,
+  agents: { helper: { description: "Helps with things", prompt: "You help." } },
+  model: scriptedModel([
+    { toolCalls: [{ toolName: "Agent", input: { subagent_type: "helper", description: "help", prompt: "help me" } }] },
+    "sub answer",
+    "main answer",
+  ]),
+};
+`,
+      },
+      { linkUbiquity: true },
+    );
+    const out = await runCli(["run", "-p", "--message-format", "claude", "--output-format", "stream-json", "go"], dir);
+    expect(out.code, out.stderr).toBe(0);
+    const lines = out.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown> & { type: string; subtype?: string });
+    const results = lines.filter((l) => l.type === "result");
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ result: "main answer" });
+    expect(lines.filter((l) => l.type === "system" && l.subtype === "init")).toHaveLength(1);
+    const call = lines.find((l) => l.type === "assistant" && JSON.stringify(l).includes('"name":"Agent"')) as {
+      message: { content: { type: string; id?: string }[] };
+    };
+    const id = call.message.content.find((b) => b.type === "tool_use")!.id;
+    expect(lines.filter((l) => l.parent_tool_use_id === id).map((l) => l.type)).toEqual(["assistant"]);
+    // The --output-format json --verbose array has the same lines.
+    const all = await runCli(
+      ["run", "-p", "--message-format", "claude", "--output-format", "json", "--verbose", "go"],
+      dir,
+    );
+    const array = JSON.parse(all.stdout) as { type: string }[];
+    expect(array.filter((m) => m.type === "result")).toHaveLength(1);
   });
 });
