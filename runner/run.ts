@@ -344,6 +344,23 @@ function onInterrupt(controller: AbortController) {
   };
 }
 
+/** Providers whose key a newcomer most likely has, with a model to name in the example. */
+const EXAMPLE_MODELS: [string, string][] = [
+  ["ANTHROPIC_API_KEY", "anthropic:claude-sonnet-4-5"],
+  ["OPENAI_API_KEY", "openai:gpt-5"],
+  ["GOOGLE_GENERATIVE_AI_API_KEY", "google:gemini-2.5-pro"],
+];
+
+/**
+ * The model the "no model" error suggests: one of the provider whose key variable is set (a
+ * switcher from claude has ANTHROPIC_API_KEY, not OPENAI_API_KEY), saying so; only whether the
+ * variable is set is read.
+ */
+function exampleModel(env: NodeJS.ProcessEnv = process.env): string {
+  const found = EXAMPLE_MODELS.find(([key]) => env[key]?.trim());
+  return found ? `${found[1]}: ${found[0]} is set` : "openai:gpt-5";
+}
+
 /**
  * "No model configured", found before the run starts (exit 2), naming the config file an
  * untrusted folder's run skipped (it may be where the model is set), and the session `--resume`
@@ -354,8 +371,7 @@ function noModelError(active: ActivePlugins, resumeProblem?: string): ConfigErro
   const hint = skipped
     ? `. This folder's ${basename(skipped)} was skipped because the folder is not trusted, so a model it sets was not read: trust it with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run`
     : "";
-  const fix =
-    "pass --model (e.g. --model openai:gpt-5, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable";
+  const fix = `pass --model (e.g. --model ${exampleModel()}, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable`;
   if (resumeProblem) return new ConfigError(`${resumeProblem}, so there is no model to resume on: ${fix}${hint}`);
   return new ConfigError(`No model configured: ${fix}${hint}`);
 }

@@ -185,7 +185,9 @@ export default {
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ result: "main answer" });
     expect(lines.filter((l) => l.type === "system" && l.subtype === "init")).toHaveLength(1);
-    const call = lines.find((l) => l.type === "assistant" && JSON.stringify(l).includes('"name":"Agent"')) as {
+    const call = lines.find(
+      (l) => l.type === "assistant" && JSON.stringify(l).includes('"name":"Agent"'),
+    ) as unknown as {
       message: { content: { type: string; id?: string }[] };
     };
     const id = call.message.content.find((b) => b.type === "tool_use")!.id;
