@@ -4,6 +4,8 @@
  * - the warning about an unread `.claude/settings.json` names a config file and the trust step,
  *   and following it as written makes the Claude Code files load; `--compat claude` does it for one run;
  * - `ubiquity trust .` lists what a Claude Code settings file will do, not a `model` it ignores;
+ * - a bare `--model claude-…` (or `gpt-…`, `o3`, `gemini-…`) is refused with that model under its
+ *   provider as the example, not `openai:gpt-5` for every name;
  * - `codex exec`'s flags (`-C`, `-m`, `--full-auto`, `--json`, `--sandbox <mode>`…) are exit 2
  *   naming the ubiquity flag to use, not "unknown flag" — and `--sandbox read-only` no longer
  *   turns the sandbox on and sends "read-only …" as the prompt;
@@ -118,6 +120,24 @@ describe.concurrent("the model a settings file sets", () => {
       expect(server.requests[0]!.body).toMatchObject({ model: "gpt-5-codex", reasoning: { effort: "high" } });
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe.concurrent("a Claude or OpenAI model name without its provider", () => {
+  it("the error's example is that model under its provider, ready to paste", async () => {
+    const dir = tempProject({});
+    const cases: [string, string][] = [
+      ["claude-sonnet-4-5-20250929", "anthropic:claude-sonnet-4-5-20250929"],
+      ["gpt-5-codex", "openai:gpt-5-codex"],
+      ["o3", "openai:o3"],
+      ["gemini-2.5-pro", "google:gemini-2.5-pro"],
+      ["sonnet", "anthropic:claude-sonnet-4-5"],
+    ];
+    for (const [model, example] of cases) {
+      const out = await runCli(["run", "-p", "--model", model, "hi"], dir);
+      expect(out.code, model).toBe(2);
+      expect(out.stderr).toContain(`model "${model}" names no provider: write "provider:model" (e.g. "${example}")`);
     }
   });
 });
