@@ -358,7 +358,7 @@ const EXAMPLE_MODELS: [string, string][] = [
  */
 function exampleModel(env: NodeJS.ProcessEnv = process.env): string {
   const found = EXAMPLE_MODELS.find(([key]) => env[key]?.trim());
-  return found ? `${found[1]}: ${found[0]} is set` : "openai:gpt-5";
+  return found ? `${found[1]} (${found[0]} is set)` : "openai:gpt-5";
 }
 
 /**

@@ -56,7 +56,7 @@ describe.concurrent("configuration errors of `ubiquity run`", () => {
     });
     expect(claude.code).toBe(2);
     expect(claude.stderr).toContain(
-      "e.g. --model anthropic:claude-sonnet-4-5: ANTHROPIC_API_KEY is set, or --model test",
+      "e.g. --model anthropic:claude-sonnet-4-5 (ANTHROPIC_API_KEY is set), or --model test",
     );
     expect(claude.stderr).not.toContain("sk-ant-not-a-real-key");
   });
