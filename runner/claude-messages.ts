@@ -87,6 +87,11 @@ function streamEvent(delta: { type: string; text: string }): Json | undefined {
  * is a block of the `assistant` message before it).
  */
 export function toClaudeMessage(m: Message, { replayUser = false } = {}): Json | undefined {
+  // A subagent's own init and result stay inside it: claude prints one of each per run, and a
+  // subagent's work only as assistant and user lines naming the Agent call (parent_tool_use_id);
+  // a script taking the first result line would otherwise read the subagent's answer.
+  if (m.parentToolUseId !== undefined && ((m.type === "system" && m.subtype === "init") || m.type === "result"))
+    return undefined;
   switch (m.type) {
     case "system": {
       if (m.subtype === "compact_boundary")
@@ -99,11 +104,16 @@ export function toClaudeMessage(m: Message, { replayUser = false } = {}): Json |
       if (m.subtype !== "init") return { ...snakeKeys(m as unknown as Json), ...tail(m) };
       const { extra, agentId: _a, parentToolUseId: _p, uuid: _u, sessionId: _s, ...rest } = m;
       const mcp = (extra?.mcpServers ?? []) as { name: string; status: string }[];
+      const names = (value: unknown) => (Array.isArray(value) ? value.filter((v) => typeof v === "string") : []);
       return {
         ...rest,
         session_id: m.sessionId,
         mcp_servers: mcp.map((s) => ({ name: s.name, status: s.status })),
-        slash_commands: [],
+        slash_commands: names(extra?.slashCommands),
+        skills: names(extra?.skills),
+        agents: names(extra?.agents),
+        // Claude's `plugins` are the Claude Code plugins that loaded ({ name, path }), not our kernel's plugins.
+        plugins: Array.isArray(extra?.claudePlugins) ? extra.claudePlugins : [],
         apiKeySource: "none",
         output_style: "default",
         uuid: m.uuid,

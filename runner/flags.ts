@@ -220,6 +220,39 @@ export const CLAUDE_ONLY_FLAGS: Record<string, string> = {
 };
 
 /**
+ * Flags of `codex exec` that `ubiquity run` does not take, each with what to do instead (a Codex
+ * user's `codex exec -C dir -m gpt-5 --full-auto "…"` becomes `ubiquity -p …`). Codex's `-p`
+ * (profile) and `-c` (config override) are ubiquity's print and continue flags: not listed.
+ */
+export const CODEX_EXEC_FLAGS: Record<string, string> = {
+  "-C": "pass --cwd <dir>",
+  "--cd": "pass --cwd <dir>",
+  "-m": 'pass --model <provider:model> ("openai:gpt-5" for codex\'s -m gpt-5)',
+  "--full-auto":
+    "pass --permission-mode acceptEdits (edits in the workspace run without asking; Bash runs in the OS sandbox by default)",
+  "-s": "for --sandbox read-only pass --permission-mode plan; workspace-write is the default (the OS sandbox is on); danger-full-access is --no-sandbox",
+  "-a": "for --ask-for-approval never pass --permission-mode dontAsk (with -p nothing asks: what would ask is denied)",
+  "--ask-for-approval": "for never pass --permission-mode dontAsk (with -p nothing asks: what would ask is denied)",
+  "--dangerously-bypass-approvals-and-sandbox": "pass --dangerously-skip-permissions --no-sandbox",
+  "--json":
+    "pass --output-format stream-json (one message per line: Ubiquity's messages, or Claude Code's with --message-format claude; not codex's event names)",
+  "--skip-git-repo-check": "drop it: ubiquity runs in any folder",
+  "-o": "redirect standard output to the file: with -p it is the final message only",
+  "--output-last-message": "redirect standard output to the file: with -p it is the final message only",
+  "--oss": "pass --model ollama:<model> (or --base-url for another local server)",
+  "--profile": "put the profile's settings in a config file (ubiquity.config.ts); [profiles] are not read",
+};
+
+const RUN_HELP = "ubiquity run --help";
+
+/** `codex exec --sandbox <mode>`: ubiquity's `--sandbox` is a switch, so the mode would start the prompt. */
+const CODEX_SANDBOX_MODES: Record<string, string> = {
+  "read-only": "pass --permission-mode plan",
+  "workspace-write": "drop the mode: the OS sandbox is on by default (--sandbox requires it)",
+  "danger-full-access": "pass --no-sandbox",
+};
+
+/**
  * The runner's one flag parser (every command's table, `run`'s included): strict, a mistake is a
  * `UsageError` pointing at the command's help. Kebab and camel spellings of a flag are one flag.
  */
@@ -254,6 +287,10 @@ export function parseFlags(
       const claudeOnly = CLAUDE_ONLY_FLAGS[unknown];
       if (claudeOnly)
         throw new UsageError(`${unknown} is a claude -p flag ubiquity does not take: ${claudeOnly}; see \`${help}\``);
+      // Only `run` stands for `codex exec`: another command's flags are its own.
+      const codexOnly = help === RUN_HELP ? CODEX_EXEC_FLAGS[unknown] : undefined;
+      if (codexOnly)
+        throw new UsageError(`${unknown} is a codex exec flag ubiquity does not take: ${codexOnly}; see \`${help}\``);
       throw new UsageError(`unknown flag ${unknown}${near}; see \`${help}\``);
     }
     throw new UsageError(`${describeError(error).replace(/\.$/, "")}; see \`${help}\``);
@@ -262,7 +299,13 @@ export function parseFlags(
 
 /** Parse `ubiquity run`'s `argv` against the table. */
 export function parseRunArgs(argv: string[], table: FlagTable = RUN_FLAGS): ParsedRun {
-  return parseFlags(argv, table, { positionals: true, help: "ubiquity run --help" });
+  const at = argv.findIndex((a, i) => a === "--sandbox" && argv[i + 1]! in CODEX_SANDBOX_MODES);
+  const end = argv.indexOf("--");
+  if (at >= 0 && (end < 0 || at < end))
+    throw new UsageError(
+      `--sandbox takes no mode here (it turns the OS sandbox on): for codex's --sandbox ${argv[at + 1]} ${CODEX_SANDBOX_MODES[argv[at + 1]!]}; see \`${RUN_HELP}\``,
+    );
+  return parseFlags(argv, table, { positionals: true, help: RUN_HELP });
 }
 
 /** Copy every given flag into `options`, in table order. */

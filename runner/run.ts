@@ -213,9 +213,10 @@ export async function runCommand(
 
   let options: UbiquityConfig;
   let resumeProblem: string | undefined;
+  let configuredModel: unknown;
   try {
     const askHere = io.stdin.isTTY === true && (io.stderrIsTTY ?? io.stdoutIsTTY);
-    ({ options, resumeProblem } = await resolveRunOptions(active, values, table, {
+    ({ options, resumeProblem, configuredModel } = await resolveRunOptions(active, values, table, {
       ask: askHere ? (question) => askLine(io, question) : undefined,
       warn: (line) => io.stderr(`${line}\n`),
     }));
@@ -232,7 +233,8 @@ export async function runCommand(
       verbose,
       answerers,
     });
-  if (requestedModel(options) === undefined) return stop(noModelError(active, resumeProblem), verbose);
+  if (requestedModel({ model: options.model ?? configuredModel }) === undefined)
+    return stop(noModelError(active, resumeProblem), verbose);
   const json = jsonOf(shape, values["replay-user-messages"] === true);
   if (mode === "stream") return runStream(options, io, json, shape);
   return runOnce(prompt, options, io, format, answerers, {
@@ -287,7 +289,7 @@ export async function resolveRunOptions(
   values: RunValues,
   table: FlagTable,
   trust: TrustIO & { warn: (line: string) => void },
-): Promise<{ options: UbiquityConfig; filepath: string | null; resumeProblem?: string }> {
+): Promise<{ options: UbiquityConfig; filepath: string | null; configuredModel?: unknown; resumeProblem?: string }> {
   const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
   const loaded = await loadForRun(active.loaded, values, trust.ask, trust.warn);
   const options = loaded.config;
@@ -307,8 +309,12 @@ export async function resolveRunOptions(
   }
   options.logger ??= consoleLogger(values.verbose === true || undefined);
   // Quiet: the run's own kernel says the same warnings once.
-  await kernelFor({ ...options, logger: defaultLogger({}) }, loaded.filepath).dispose();
-  return { options, filepath: loaded.filepath, ...(resumeProblem ? { resumeProblem } : {}) };
+  const probe = kernelFor({ ...options, logger: defaultLogger({}) }, loaded.filepath);
+  // A settings file's `model` (ours, or Codex's config.toml under compat) is applied by its
+  // plugin as the kernel resolves the options: the "no model" check must see it.
+  const configuredModel = probe.options.model;
+  await probe.dispose();
+  return { options, filepath: loaded.filepath, configuredModel, ...(resumeProblem ? { resumeProblem } : {}) };
 }
 
 /**
@@ -338,6 +344,23 @@ function onInterrupt(controller: AbortController) {
   };
 }
 
+/** Providers whose key a newcomer most likely has, with a model to name in the example. */
+const EXAMPLE_MODELS: [string, string][] = [
+  ["ANTHROPIC_API_KEY", "anthropic:claude-sonnet-4-5"],
+  ["OPENAI_API_KEY", "openai:gpt-5"],
+  ["GOOGLE_GENERATIVE_AI_API_KEY", "google:gemini-2.5-pro"],
+];
+
+/**
+ * The model the "no model" error suggests: one of the provider whose key variable is set (a
+ * switcher from claude has ANTHROPIC_API_KEY, not OPENAI_API_KEY), saying so; only whether the
+ * variable is set is read.
+ */
+function exampleModel(env: NodeJS.ProcessEnv = process.env): string {
+  const found = EXAMPLE_MODELS.find(([key]) => env[key]?.trim());
+  return found ? `${found[1]} (${found[0]} is set)` : "openai:gpt-5";
+}
+
 /**
  * "No model configured", found before the run starts (exit 2), naming the config file an
  * untrusted folder's run skipped (it may be where the model is set), and the session `--resume`
@@ -348,8 +371,7 @@ function noModelError(active: ActivePlugins, resumeProblem?: string): ConfigErro
   const hint = skipped
     ? `. This folder's ${basename(skipped)} was skipped because the folder is not trusted, so a model it sets was not read: trust it with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run`
     : "";
-  const fix =
-    "pass --model (e.g. --model openai:gpt-5, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable";
+  const fix = `pass --model (e.g. --model ${exampleModel()}, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable`;
   if (resumeProblem) return new ConfigError(`${resumeProblem}, so there is no model to resume on: ${fix}${hint}`);
   return new ConfigError(`No model configured: ${fix}${hint}`);
 }

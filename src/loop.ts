@@ -37,7 +37,7 @@ function cutCallMessage(run: RunContext, request: ModelRequest): string {
 
 function maxTurnsReached(run: RunContext): RunEnd {
   return new RunEnd(
-    `Reached the maximum number of turns (${run.options.maxTurns}); raise maxTurns to let the run go on`,
+    `Reached the maximum number of turns (${run.options.maxTurns}); raise maxTurns (--max-turns on the command line) to let the run go on`,
     "error_max_turns",
   );
 }

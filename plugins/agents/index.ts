@@ -265,6 +265,9 @@ export const agentsPlugin = definePlugin({
     // one, so a user interrupt of the caller's work leaves them running.
     kernel.hooks.session.start.tap(NAME, (run) => {
       stateOf(run).base = run.abortSignal;
+      // The init message names the agents the Agent tool offers (claude -p's `agents`).
+      const names = Object.keys(agents);
+      if (!run.agent && names.length && run.tools.some((t) => t.name === AGENT_TOOL)) run.initExtra.agents = names;
     });
 
     kernel.hooks.turn.prompt.tap(NAME, (prompt, run) => {

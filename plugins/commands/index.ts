@@ -91,6 +91,8 @@ export const commandsPlugin = definePlugin({
     const api = createCommandsApi(kernel);
     const stateOf = (run: RunContext): RunState => context.run(run);
 
+    // The Claude Code plugins that loaded, as claude -p's init line lists them (`plugins`).
+    let pluginFolders: { name: string; path: string }[] = [];
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
       const { cwd, commands, commandSources: wanted, trust, compat, claudePlugins } = context.options;
       const place = { cwd, home: homedir() };
@@ -108,6 +110,7 @@ export const commandsPlugin = definePlugin({
       const compatRoots = compatFound.filter((p) => p.tool !== "codex");
       const codexPrompts = compatFound.filter((p) => p.tool === "codex");
       const plugins = readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message));
+      pluginFolders = plugins.map((plugin) => ({ name: plugin.name, path: plugin.root }));
       if (!commands?.length && !commandSources?.length && !compatFound.length && !plugins.length) return;
       const roots = commandRoots({ commands, commandSources, compatRoots }, place);
       for (const plugin of plugins)
@@ -116,6 +119,15 @@ export const commandsPlugin = definePlugin({
       const prompts = (await Promise.all(codexPrompts.map((p) => loadCodexPrompts(p.path, report)))).flat();
       // Weakest first: a command file of ours named prompts:x (prompts/x.md) wins the name.
       api.load([...prompts, ...(await loadCommands(roots, report))]);
+    });
+
+    // The init message names what `/name` invokes (claude -p's `slash_commands`): command files,
+    // skills and MCP prompts, as `list` has them (the MCP plugin connects its servers earlier).
+    kernel.hooks.session.start.tap(NAME, (run) => {
+      if (run.agent) return;
+      const names = api.list(run).map((command) => command.name);
+      if (names.length) run.initExtra.slashCommands = names;
+      if (pluginFolders.length) run.initExtra.claudePlugins = pluginFolders;
     });
 
     // Before the other taps (UserPromptSubmit hooks, todos): they see the prompt the model will get.

@@ -33,7 +33,7 @@ export function splitSpec(spec: string): ParsedSpec | undefined {
 /** The error for a string that names no provider. */
 export function noProviderError(spec: string, known: readonly string[] = PROVIDER_NAMES): ModelError {
   // Claude Code's `--model sonnet` habit: name the model string it means here.
-  const example = CLAUDE_EXAMPLES[spec.toLowerCase()] ?? "openai:gpt-5";
+  const example = CLAUDE_EXAMPLES[spec.toLowerCase()] ?? familyOfModel(spec) ?? "openai:gpt-5";
   return new ModelError(
     `model "${spec}" names no provider: write "provider:model" (e.g. "${example}"), register an alias with registerAlias() (modelAliases, UBIQUITY_MODEL_ALIASES), ` +
       `or use "test" for the offline model. Known providers: ${known.join(", ")}`,
@@ -46,6 +46,24 @@ const CLAUDE_EXAMPLES: Readonly<Record<string, string>> = {
   opus: "anthropic:claude-opus-4-5",
   haiku: "anthropic:claude-haiku-4-5",
 };
+
+/**
+ * A bare model name whose provider its name gives away, as that provider's string: claude's
+ * `--model claude-sonnet-4-5-20250929`, codex's `-m gpt-5` or `o3`. Only for the error's example:
+ * a bare name never picks a provider by itself.
+ */
+function familyOfModel(spec: string): string | undefined {
+  const families: [RegExp, string][] = [
+    [/^claude-/i, "anthropic"],
+    [/^(gpt-|chatgpt-|codex-|o\d(-|$))/i, "openai"],
+    [/^gemini-/i, "google"],
+    [/^grok-/i, "xai"],
+    [/^(mistral|codestral|devstral|magistral)-/i, "mistral"],
+    [/^deepseek-/i, "deepseek"],
+  ];
+  const family = families.find(([pattern]) => pattern.test(spec));
+  return family ? `${family[1]}:${spec}` : undefined;
+}
 
 /** The error for an unknown provider name. */
 export function unknownProviderError(

@@ -148,14 +148,18 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
     for (const s of profile.homeStandIns ?? []) args.push("--ro-bind", s.source, s.path);
   } else if (under(profile.home, "/tmp") && existsSync(profile.home))
     args.push("--ro-bind", profile.home, profile.home);
-  for (const root of profile.programRoots ?? []) args.push("--ro-bind", root, root);
+  // A program's root under /tmp that is the home folder or holds it (HOME=/tmp/ci, a server
+  // installed in it) would show the whole hidden home, secrets included: it is left out, and the
+  // program's own folder in the home is shown as every spawn's is (homeReadable).
+  const programRoots = (profile.programRoots ?? []).filter((root) => !(hideHome && under(profile.home, root)));
+  for (const root of programRoots) args.push("--ro-bind", root, root);
   // A folder goes where its path is, unless that path is a symlink shown as on the host (bwrap
   // then finds the link, not the folder, where it mounted and stops): then at its real path,
   // which the link leads to. Under the private /tmp and /run and the hidden home bwrap makes it
   // (a folder bound back there shows the host's entries below it, but is itself a mount point).
   const shownBack = [
     ...(hideHome ? profile.homeReadable! : under(profile.home, "/tmp") ? [profile.home] : []),
-    ...(profile.programRoots ?? []),
+    ...programRoots,
   ];
   const shown = (path: string) =>
     shownBack.some((r) => path !== r && under(path, r)) ||
@@ -179,11 +183,7 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
   // whose target is out of sight there (`.env -> ~/secrets/app.env`, the usual .env) dangles
   // inside, so there is nothing to bind over (bwrap cannot make the mount point and refused every
   // command); the link itself is checked after each command and put back, like every protected link.
-  const boundIn = [
-    ...profile.writable,
-    ...(profile.programRoots ?? []),
-    ...(profile.homeStandIns ?? []).map((s) => s.path),
-  ];
+  const boundIn = [...profile.writable, ...programRoots, ...(profile.homeStandIns ?? []).map((s) => s.path)];
   const inSight = (real: string) =>
     boundIn.some((r) => under(real, r)) ||
     (under(real, "/tmp")

@@ -1,5 +1,6 @@
-/** What the settings plugin adds to the `ubiquity` runner: `run --setting-sources` and `--settings`. */
+/** What the settings plugin adds to the `ubiquity` runner: `run --setting-sources`, `--settings` and `--compat`. */
 import { describeError } from "../../src/index";
+import { COMPAT_TOOLS } from "../_kits/sources/index";
 import { describeJsonError, readRegularFileSync, UsageError } from "../../loader/index";
 import type { RunFlag } from "../../loader/index";
 import { SETTING_SOURCES } from "./schema";
@@ -23,6 +24,27 @@ export const settingsFlags: Record<string, RunFlag> = {
           );
       }
       o.settingSources = sources;
+    },
+  },
+  // A switcher's whole setup in one flag (`ubiquity -p --compat claude` for `claude -p`): the
+  // project's files still apply only as its trust lets them, as with `compat` in a config.
+  compat: {
+    type: "string",
+    value: "<tools>",
+    group: "Config and trust",
+    description:
+      "Read Claude Code's or Codex's files too: claude, codex or claude,codex (CLAUDE.md, .claude/, AGENTS.md, ~/.codex/…; the compat option)",
+    apply: (o, v) => {
+      const tools = String(v)
+        .split(/[,\s]+/)
+        .filter(Boolean);
+      for (const t of tools) {
+        if (!(COMPAT_TOOLS as readonly string[]).includes(t))
+          throw new UsageError(
+            `--compat must name ${COMPAT_TOOLS.join(", ")} (comma-separated), not ${JSON.stringify(t)}`,
+          );
+      }
+      o.compat = tools;
     },
   },
   settings: {

@@ -159,7 +159,7 @@ function unreadClaudeSettings(kernel: Kernel, cwd: string): void {
   warnOnce(
     kernel,
     NAME,
-    `${join(cwd, ".claude", found)} is Claude Code's settings file and is not read, so its permission rules and hooks do not apply: set compat: ["claude"] in the config to read Claude Code's files (CLAUDE.md, .claude/settings.json, skills, agents, commands), or compat: [] to keep them unread without this warning`,
+    `${join(cwd, ".claude", found)} is Claude Code's settings file and is not read, so its permission rules and hooks do not apply: set compat: ["claude"] in the project's config to read Claude Code's files (CLAUDE.md, .claude/settings.json, skills, agents, commands) — ubiquity.config.ts: \`export default defineConfig({ compat: ["claude"] })\`, or .ubiquityrc.json: {"compat": ["claude"]} — or pass --compat claude to \`ubiquity run\`; then trust the folder (\`ubiquity trust .\`); compat: [] keeps them unread without this warning`,
   );
 }
 

@@ -22,7 +22,7 @@ export function settingsProjectFiles({ cwd }: ProjectPlace): ProjectFile[] {
       out.push({
         path: other.path,
         kind: "settings",
-        effect: `${other.tool === "codex" ? describeCodexConfig(other.path) : describeSettings(other.path)} (with compat: ["${other.tool}"])`,
+        effect: `${other.tool === "codex" ? describeCodexConfig(other.path) : describeSettings(other.path, true)} (with compat: ["${other.tool}"])`,
       });
   }
   const mcp = join(cwd, ".mcp.json");
@@ -30,7 +30,8 @@ export function settingsProjectFiles({ cwd }: ProjectPlace): ProjectFile[] {
   return out;
 }
 
-function describeSettings(file: string): string {
+/** `claude`: a Claude Code settings file, whose `model` (a Claude model name) is reported and ignored, not applied. */
+function describeSettings(file: string, claude = false): string {
   const data = peekJsonOrYaml(file) as
     | {
         hooks?: Record<string, unknown[]>;
@@ -61,7 +62,7 @@ function describeSettings(file: string): string {
         .map((k) => printable(k, 30))
         .join(", ")} for commands`,
     );
-  if (data.model) parts.push(`sets model ${printable(data.model)}`);
+  if (data.model && !claude) parts.push(`sets model ${printable(data.model)}`);
   return parts.length ? parts.join(", ") : "settings (its deny and ask rules apply anyway)";
 }
 

@@ -161,6 +161,8 @@ export const skillsPlugin = definePlugin({
     // Step three is reading bundled files: a path Read refuses would make the body's pointers useless.
     kernel.hooks.session.start.tap(NAME, (run) => {
       if (!offersSkills(run)) return;
+      // The init message names them (claude -p's `skills`), for scripts that check what loaded.
+      if (!run.agent) run.initExtra.skills = api.skillsFor(run).map((skill) => skill.name);
       for (const skill of api.skillsFor(run)) {
         if (!run.roots.some((root) => isInside(root, skill.root))) run.roots.push(skill.root);
       }

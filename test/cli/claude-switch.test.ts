@@ -269,6 +269,34 @@ describe.concurrent("claude -p's flags as scripts write them", () => {
     expect(missing.stderr).toContain("--plugin-dir no-such-plugin: no such folder");
   });
 
+  it("stream-json's init names the slash commands, skills, agents and plugins that loaded, as claude's does", async () => {
+    // A script checks `.slash_commands`, `.skills` or `.agents` of the init line to see that its
+    // command or agent loaded: they were always [] (or absent) here.
+    const p = project({
+      "kit/.claude-plugin/plugin.json": JSON.stringify({ name: "kit" }),
+      "kit/commands/review.md": "---\ndescription: Review the diff\n---\nReview $ARGUMENTS\n",
+      "kit/skills/changelog/SKILL.md": "---\nname: changelog\ndescription: Write a changelog entry\n---\nWrite it.\n",
+      "kit/agents/checker.md": "---\nname: checker\ndescription: Checks things\n---\nYou check.\n",
+    });
+    const out = await p.run([...claude, ...stream, "--plugin-dir", join(p.dir, "kit"), "hi"]);
+    expect(out.code, out.stderr).toBe(0);
+    const init = linesOf(out.messages)[0]!;
+    expect(init).toMatchObject({ type: "system", subtype: "init" });
+    expect(init.slash_commands).toEqual(["kit:changelog", "kit:review"]);
+    expect(init.skills).toEqual(["kit:changelog"]);
+    expect(init.agents).toEqual(["kit:checker"]);
+    // claude's `plugins` are the Claude Code plugins that loaded, as { name, path } (a script reads .plugins[].name).
+    expect(init.plugins).toEqual([{ name: "kit", path: join(p.dir, "kit") }]);
+    // Ubiquity's own shape has them in `extra`.
+    const own = await p.run(["-p", ...stream, "--plugin-dir", join(p.dir, "kit"), "hi"]);
+    expect(own.messages[0]).toMatchObject({
+      extra: { slashCommands: ["kit:changelog", "kit:review"], skills: ["kit:changelog"], agents: ["kit:checker"] },
+    });
+    // Nothing loaded: empty lists, as claude prints them.
+    const none = await p.run([...claude, ...stream, "hi"]);
+    expect(linesOf(none.messages)[0]).toMatchObject({ slash_commands: [], skills: [], agents: [], plugins: [] });
+  });
+
   it("--permission-prompt-tool: an MCP tool decides the calls that need approval, in Claude Code's JSON; anything else denies", async () => {
     const server = join(import.meta.dirname, "..", "mcp", "fixtures", "approver-server.mjs");
     const p = project();

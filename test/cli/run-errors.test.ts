@@ -40,13 +40,25 @@ describe.concurrent("configuration errors of `ubiquity run`", () => {
   });
 
   it("no model anywhere names --model, the config file and UBIQUITY_MODEL, not options.model (exit 2: nothing ran)", async () => {
-    const { code, stdout, stderr } = await runCli(["run", "hi"], tempProject({}), { UBIQUITY_MODEL: "" });
+    const noKeys = { ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", GOOGLE_GENERATIVE_AI_API_KEY: "" };
+    const { code, stdout, stderr } = await runCli(["run", "hi"], tempProject({}), { UBIQUITY_MODEL: "", ...noKeys });
     expect(code).toBe(2);
     expect(stdout).toBe("");
     expect(stderr).toContain(
       "error: No model configured: pass --model (e.g. --model openai:gpt-5, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable",
     );
     expect(stderr).not.toContain("options.model");
+    // A switcher from claude has ANTHROPIC_API_KEY: the example is a model of that provider (the value is never shown).
+    const claude = await runCli(["run", "-p", "hi"], tempProject({}), {
+      UBIQUITY_MODEL: "",
+      ...noKeys,
+      ANTHROPIC_API_KEY: "sk-ant-not-a-real-key",
+    });
+    expect(claude.code).toBe(2);
+    expect(claude.stderr).toContain(
+      "e.g. --model anthropic:claude-sonnet-4-5 (ANTHROPIC_API_KEY is set), or --model test",
+    );
+    expect(claude.stderr).not.toContain("sk-ant-not-a-real-key");
   });
 
   it("a plugin's option error names the plugin and the config file", async () => {

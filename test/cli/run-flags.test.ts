@@ -108,6 +108,8 @@ describe.concurrent("ubiquity run flags reach the run", () => {
     const out = await p.run([...json, "--max-turns", "2", "loop forever"]);
     expect(out.code).toBe(1);
     expect(resultOf(out.messages)).toMatchObject({ subtype: "error_max_turns", numTurns: 2 });
+    // The fix, in the terms of the command line it was typed on.
+    expect(resultOf(out.messages).result).toContain("--max-turns");
   });
 
   it("--include-partial-messages adds stream_event deltas to stream-json", async () => {
