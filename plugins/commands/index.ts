@@ -61,6 +61,23 @@ interface RunState {
   model?: { set: RunContext["model"]; previous: RunContext["model"]; label: RunContext["modelLabel"] };
 }
 
+/**
+ * Run `run` on the command's `model` until the next prompt. `inherit`, and a Claude tier (`sonnet`,
+ * `haiku`) no alias maps, keep the session's model, as for agent files.
+ */
+async function switchModel(run: RunContext, command: { name: string; model?: string }, state: RunState) {
+  const wanted = agentModel(command.model, (run.options as { modelAliases?: Record<string, string> }).modelAliases);
+  if (!wanted) return;
+  const model = await resolveModel(run, wanted, "main").catch((error: unknown) => {
+    throw new CommandError(
+      `/${command.name}: its model ${JSON.stringify(command.model)} could not be used: ${describeError(error)}`,
+    );
+  });
+  state.model = { set: model, previous: run.model, label: run.modelLabel };
+  run.model = model;
+  run.modelLabel = modelLabel(model, run.kernel);
+}
+
 /** The commands plugin. */
 export const commandsPlugin = definePlugin({
   name: NAME,
@@ -156,21 +173,7 @@ export const commandsPlugin = definePlugin({
           } catch (error) {
             throw new CommandError(`/${command.name}: ${describeError(error)}`);
           }
-          // `inherit`, and a Claude tier (`sonnet`, `haiku`) no alias maps, keep the session's model, as for agent files.
-          const wanted = agentModel(
-            command.model,
-            (run.options as { modelAliases?: Record<string, string> }).modelAliases,
-          );
-          if (wanted) {
-            const model = await resolveModel(run, wanted, "main").catch((error: unknown) => {
-              throw new CommandError(
-                `/${command.name}: its model ${JSON.stringify(command.model)} could not be used: ${describeError(error)}`,
-              );
-            });
-            state.model = { set: model, previous: run.model, label: run.modelLabel };
-            run.model = model;
-            run.modelLabel = modelLabel(model, run.kernel);
-          }
+          await switchModel(run, command, state);
           const args = (match[2] ?? "").trim();
           const { text, context } = command.expand
             ? await command.expand(args, run)
