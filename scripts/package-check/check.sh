@@ -15,8 +15,8 @@ tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
 plugin="$work/$(cd examples/ubiquity-plugin-house-rules && npm pack --silent --pack-destination "$work" | tail -n 1)"
 tar -tzf "$tarball" | sed 's|^package/||' | sort > "$work/files.txt"
 
-say "the tarball holds the JavaScript and declarations of every export, the bin, the schema, README and CHANGELOG"
-expected=(bin/ubiquity.mjs schema/ubiquity.config.schema.json README.md CHANGELOG.md package.json
+say "the tarball holds the JavaScript and declarations of every export, the bin, the schema, README, CHANGELOG and LICENSE"
+expected=(bin/ubiquity.mjs schema/ubiquity.config.schema.json README.md CHANGELOG.md LICENSE package.json
   dist/sdk/index.mjs dist/types/sdk/index.d.ts dist/sdk/plugin.mjs dist/types/sdk/plugin.d.ts dist/runner/cli.mjs dist/src/testing/index.mjs dist/types/src/testing/index.d.ts
   dist/harness/index.mjs dist/types/harness/index.d.ts
   dist/vendor/tree-sitter-bash/tree-sitter-bash.wasm dist/vendor/tree-sitter-bash/LICENSE
