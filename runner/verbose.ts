@@ -1,7 +1,7 @@
 /**
  * `--verbose`: what the kernel does, on stderr — each hook's taps in run order once the kernel
- * is ready, then every kernel event (messages by type, registry overrides, plugin errors,
- * warnings). This is where the kernel's own words (hooks, taps) belong; the normal output
+ * is ready, then every kernel event (messages by type, registry overrides, plugin errors) but
+ * warnings, which are on stderr already. This is where the kernel's own words (hooks, taps) belong; the normal output
  * speaks of tools, models and files.
  */
 import type { Plugin } from "../src/plugin";
@@ -30,8 +30,6 @@ function describeEvent(event: KernelEvent): string {
       return `registry ${event.registry}: ${event.name} from ${event.winner} replaces ${event.loser}'s`;
     case "plugin.error":
       return `plugin ${event.plugin} failed in hook ${event.hook}: ${describeError(event.error)}`;
-    case "warning":
-      return `warning from ${event.source}: ${event.message}`;
     case "sandbox.violation":
       return `sandbox refused a ${event.kind}${event.source ? ` by ${event.source}` : ""}: ${event.detail}`;
     case "sessions.note":
@@ -58,7 +56,11 @@ export function verbosePlugin(write: (line: string) => void): Plugin {
             );
         }
       });
-      kernel.hooks.event.tap(NAME, (event) => write(`[verbose] ${describeEvent(event)}`));
+      // Warnings are not echoed: each is already on stderr once (the plugin's logger line, or the
+      // runner's line for the sandbox's), and --verbose printed every one twice.
+      kernel.hooks.event.tap(NAME, (event) => {
+        if (event.type !== "warning") write(`[verbose] ${describeEvent(event)}`);
+      });
     },
   };
 }

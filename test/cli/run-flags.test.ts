@@ -215,6 +215,14 @@ describe.concurrent("ubiquity run flags reach the run", () => {
     expect(loud.stderr).toMatch(/^\[verbose\] message result success$/m);
   });
 
+  it("--verbose prints a plugin's warning once, as the run without it does", async () => {
+    const p = project({ ".claude/settings.json": JSON.stringify({ statusLine: { type: "command", command: "x" } }) });
+    const quiet = await p.run([...json, "--compat", "claude", "hi"]);
+    const loud = await p.run([...json, "--compat", "claude", "--verbose", "hi"]);
+    expect(quiet.stderr.match(/ignored "statusLine"/g)).toHaveLength(1);
+    expect(loud.stderr.match(/ignored "statusLine"/g)).toHaveLength(1);
+  });
+
   it("--permission-mode, --model, --config and --cwd reach the run", async () => {
     const p = project();
     const out = await runCli(
