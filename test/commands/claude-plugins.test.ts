@@ -281,3 +281,41 @@ describe("Codex plugins (.codex-plugin/plugin.json)", () => {
     expect(text).toContain("ARGUMENTS: the last commit");
   });
 });
+
+describe("two Claude Code plugins of one name", () => {
+  it("are reported, naming both folders; the later one's command answers its name; one folder named twice is one plugin", async () => {
+    const make = (body: string) => {
+      const dir = join(realpathSync(temp("ubq-plugins-")), "acme");
+      writeTree(dir, {
+        ".claude-plugin/plugin.json": JSON.stringify({ name: "acme" }),
+        "commands/hello.md": `---\ndescription: Say hello\n---\n${body}\n`,
+      });
+      return dir;
+    };
+    const first = make("FIRST-BODY");
+    const second = make("SECOND-BODY");
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {} };
+    const seen: string[] = [];
+    const model = scriptedModel((call) => {
+      seen.push(JSON.stringify(call.prompt ?? call));
+      return "ok";
+    });
+    const messages = await collect(
+      summon("/acme:hello", {
+        model,
+        cwd: realpathSync(temp("ubq-plugin-cwd-")),
+        claudePlugins: [first, second, second],
+        logger,
+        persistSession: false,
+      }),
+    );
+    expect(resultOf(messages).isError).toBe(false);
+    expect(seen.join("\n")).toContain("SECOND-BODY");
+    expect(seen.join("\n")).not.toContain("FIRST-BODY");
+    const said = warnings.filter((w) => w.includes("two plugins are named acme"));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(first);
+    expect(said[0]).toContain(second);
+  });
+});

@@ -199,7 +199,13 @@ export function readPlugins(
       continue;
     }
     const plugin = readClaudePlugin(folder, report);
-    if (plugin) plugins.push(plugin);
+    if (!plugin || plugins.some((p) => p.root === plugin.root)) continue; // one folder named twice is one plugin
+    const namesake = plugins.find((p) => p.name === plugin.name);
+    if (namesake)
+      report(
+        `two plugins are named ${plugin.name} (${namesake.root} and ${plugin.root}): where their commands, skills or agents share a name, the later one's replace the earlier one's, and their MCP servers of one name start neither; rename one in its plugin.json`,
+      );
+    plugins.push(plugin);
   }
   return plugins;
 }
