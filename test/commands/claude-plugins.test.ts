@@ -296,11 +296,7 @@ describe("two Claude Code plugins of one name", () => {
     const second = make("SECOND-BODY");
     const warnings: string[] = [];
     const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {} };
-    const seen: string[] = [];
-    const model = scriptedModel((call) => {
-      seen.push(JSON.stringify(call.prompt ?? call));
-      return "ok";
-    });
+    const model = scriptedModel(["ok"]);
     const messages = await collect(
       summon("/acme:hello", {
         model,
@@ -311,8 +307,9 @@ describe("two Claude Code plugins of one name", () => {
       }),
     );
     expect(resultOf(messages).isError).toBe(false);
-    expect(seen.join("\n")).toContain("SECOND-BODY");
-    expect(seen.join("\n")).not.toContain("FIRST-BODY");
+    const sent = JSON.stringify(model.requests[0]!.prompt);
+    expect(sent).toContain("SECOND-BODY");
+    expect(sent).not.toContain("FIRST-BODY");
     const said = warnings.filter((w) => w.includes("two plugins are named acme"));
     expect(said).toHaveLength(1);
     expect(said[0]).toContain(first);
