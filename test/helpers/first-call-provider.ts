@@ -1,6 +1,7 @@
 /**
  * Runs through the built bin against a fake OpenAI server whose model makes one chosen tool call
- * first (`world.firstCall`, a Glob unless a test sets another), then says "done"; a fresh HOME per
+ * first (`world.firstCall`, a Glob unless a test sets another), then each of `world.laterCalls` in
+ * turn (one per request, each once the previous one's result is back), then says "done"; a fresh HOME per
  * test (`world.home`); temp folders (`world.temp`) removed after the file. For the tests that
  * prove what a run did (or did not) by marker files and the recorded requests.
  */
@@ -27,6 +28,8 @@ export function firstCallProvider(homePrefix: string) {
     provider: undefined as unknown as FakeProviderServer,
     home: "",
     firstCall: LIST_FILES,
+    /** Calls made after the first, one per request, in order. */
+    laterCalls: [] as FirstCall[],
     /** A fresh folder (real path), removed after the file. */
     temp(prefix: string): string {
       const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
@@ -34,8 +37,11 @@ export function firstCallProvider(homePrefix: string) {
       return dir;
     },
   };
-  const script = (request: RecordedRequest) =>
-    JSON.stringify(request.body).includes(world.firstCall.id) ? "done" : { toolCalls: [world.firstCall] };
+  const script = (request: RecordedRequest) => {
+    const body = JSON.stringify(request.body);
+    const next = [world.firstCall, ...world.laterCalls].find((call) => !body.includes(call.id));
+    return next ? { toolCalls: [next] } : "done";
+  };
   beforeAll(async () => {
     requireDist();
     world.provider = await startProviderServer(script);
@@ -47,6 +53,7 @@ export function firstCallProvider(homePrefix: string) {
   beforeEach(() => {
     world.home = world.temp(homePrefix);
     world.firstCall = LIST_FILES;
+    world.laterCalls = [];
   });
   return world;
 }

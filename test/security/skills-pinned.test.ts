@@ -4,40 +4,13 @@
  * a skill there after trust — to grant itself tools through `allowed-tools` — changes nothing
  * until the user trusts the project again. Real bin, fake provider; a marker file proves what ran.
  */
-import { existsSync, mkdirSync, realpathSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startProviderServer, type FakeProviderServer, type RecordedRequest } from "../../src/testing/index";
-import { requireDist, runCli, type CliRun } from "../helpers/project";
+import { describe, expect, it } from "vitest";
+import { firstCallProvider } from "../helpers/first-call-provider";
+import { runCli, type CliRun } from "../helpers/project";
 
-const made: string[] = [];
-const temp = (prefix: string) => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
-  return dir;
-};
-let provider: FakeProviderServer;
-let marker = "";
-
-// The model loads the deploy skill, then runs a command only its allowed-tools would allow.
-const script = (request: RecordedRequest) => {
-  const body = JSON.stringify(request.body);
-  if (!body.includes("call_skill"))
-    return { toolCalls: [{ id: "call_skill", name: "Skill", input: { skill: "deploy" } }] };
-  if (!body.includes("call_touch"))
-    return { toolCalls: [{ id: "call_touch", name: "Bash", input: { command: `touch ${marker}` } }] };
-  return "done";
-};
-
-beforeAll(async () => {
-  requireDist();
-  provider = await startProviderServer(script);
-});
-afterAll(async () => {
-  await provider.close();
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const world = firstCallProvider("ubq-skp-home-");
 
 function put(dir: string, path: string, content: string): void {
   mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -49,16 +22,23 @@ const skill = (allowed: string) =>
 
 describe("a skills folder named by a trusted project's config", () => {
   it("a skill changed after trust is not read (its allowed-tools grant nothing) until the project is trusted again", async () => {
-    const home = temp("ubq-skp-home-");
-    const dir = temp("ubq-skp-repo-");
+    const dir = world.temp("ubq-skp-repo-");
     mkdirSync(join(dir, ".git"));
     put(dir, ".ubiquityrc.json", JSON.stringify({ skills: ["tools/skills"] }));
     put(dir, "tools/skills/deploy/SKILL.md", skill("Read"));
-    marker = join(dir, "granted-marker");
-    const env = { HOME: home, UBIQUITY_TRUST: "", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL };
+    const marker = join(dir, "granted-marker");
+    // The model loads the deploy skill, then runs a command only its allowed-tools would allow.
+    world.firstCall = { id: "call_skill", name: "Skill", input: { skill: "deploy" } };
+    world.laterCalls = [{ id: "call_touch", name: "Bash", input: { command: `touch ${marker}` } }];
+    const env = {
+      HOME: world.home,
+      UBIQUITY_TRUST: "",
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: world.provider.baseURL,
+    };
     const run = (): Promise<CliRun> => runCli(["run", "--model", "openai:gpt-4.1", "-p", "go"], dir, env);
     const trust = async () => {
-      const result = await runCli(["trust", "."], dir, { HOME: home, UBIQUITY_TRUST: "" });
+      const result = await runCli(["trust", "."], dir, { HOME: world.home, UBIQUITY_TRUST: "" });
       expect(result.code, result.stderr).toBe(0);
     };
     await trust();
