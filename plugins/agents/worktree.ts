@@ -199,6 +199,19 @@ function systemFolderAt(
   return undefined;
 }
 
+// Git's worktree commands read every worktree's admin folder: two at once in one repository can
+// read the other's half-written one ("failed to read .git/worktrees/…/commondir", seen when two
+// isolated agents started together on a busy machine). One at a time per repository here.
+const worktreeJobs = new Map<string, Promise<unknown>>();
+function oneAtATime<T>(repo: string, job: () => Promise<T>): Promise<T> {
+  const done = (worktreeJobs.get(repo) ?? Promise.resolve()).then(job, job);
+  worktreeJobs.set(
+    repo,
+    done.catch(() => {}),
+  );
+  return done;
+}
+
 /** Make a fresh worktree of the repository `cwd` is in, at its HEAD, on a new branch. */
 export async function createWorktree(cwd: string, dir: string): Promise<Worktree> {
   let repo: string;
@@ -223,7 +236,7 @@ export async function createWorktree(cwd: string, dir: string): Promise<Worktree
   const parent = repoFolder(dir, repo);
   mkdirSync(parent, { recursive: true, mode: 0o700 });
   const path = join(parent, name);
-  await git(repo, ["worktree", "add", "--quiet", "-b", branch, path, base]);
+  await oneAtATime(repo, () => git(repo, ["worktree", "add", "--quiet", "-b", branch, path, base]));
   return { path, cwd: join(path, relative(repo, cwd)), branch, base, repo };
 }
 
@@ -235,7 +248,7 @@ export async function finishWorktree(tree: Worktree): Promise<WorktreeReport> {
   const commits = Number((await git(tree.path, ["rev-list", "--count", `${tree.base}..HEAD`])).trim()) || 0;
   const dirty = (await git(tree.path, ["status", "--porcelain", "--untracked-files=all"])).trim() !== "";
   if (!dirty && commits === 0) {
-    await git(tree.repo, ["worktree", "remove", "--force", tree.path]);
+    await oneAtATime(tree.repo, () => git(tree.repo, ["worktree", "remove", "--force", tree.path]));
     await git(tree.repo, ["branch", "-D", "--quiet", tree.branch]).catch(() => undefined);
     return {
       kept: false,
