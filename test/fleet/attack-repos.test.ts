@@ -46,10 +46,13 @@ beforeAll(async () => {
   daemon = await servedRepos();
   ({ dir: served, port } = daemon);
   tcp = createTcpServer((socket) => {
-    let seen = "";
-    socket.on("data", (data) => (seen += data.toString()));
+    // A connection is noted at once, and what it sends as it arrives (no wait a loaded machine could outrun).
+    const at = tcpSeen.push("(connected)") - 1;
+    socket.on("data", (data) => {
+      tcpSeen[at] = data.toString();
+      socket.destroy();
+    });
     socket.on("error", () => {});
-    setTimeout(() => (tcpSeen.push(seen || "(connected)"), socket.destroy()), 50);
   });
   tcpPort = await freePort();
   await new Promise<void>((r) => tcp.listen(tcpPort, "127.0.0.1", r));
@@ -203,7 +206,8 @@ describe("fleet attack: repository strings --allow-repos reads as a listed repos
     await expect(
       runJob(contextFor(dir, `git://127.0.0.1:${tcpPort}%2fz@127.0.0.1:${port}/allowed.git`)),
     ).rejects.toThrow(/cannot check out/);
-    await settle();
+    for (const end = Date.now() + 60_000; !tcpSeen.join().includes("git-upload-pack") && Date.now() < end; )
+      await settle();
     expect(tcpSeen.join()).toContain("git-upload-pack /z@127.0.0.1");
   });
 });

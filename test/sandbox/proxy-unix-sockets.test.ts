@@ -35,7 +35,9 @@ function bridgesLeft(): number[] {
 
 /** The bridges still alive once they had their chance to end (polled: they end just after bwrap). */
 async function bridgesGone(): Promise<number[]> {
-  for (let i = 0; i < 200 && bridgesLeft().length > 0; i++) await new Promise((r) => setTimeout(r, 25));
+  // The bound only catches a bridge that never ends, never a loaded machine's slow one.
+  for (const end = Date.now() + 120_000; bridgesLeft().length > 0 && Date.now() < end; )
+    await new Promise((r) => setTimeout(r, 25));
   return bridgesLeft();
 }
 

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SessionStore, summon } from "ubiquity";
-import { scriptedModel } from "ubiquity/testing";
+import { offlineModel, scriptedModel } from "ubiquity/testing";
 import sessions from "../../plugins/sessions/index";
 import { collect, resultOf } from "../helpers/collect";
 import { spawnTs } from "../helpers/ts-child";
@@ -23,9 +23,18 @@ describe("deleting a session a run is writing", () => {
     const sessionId = randomUUID();
     const store = new SessionStore({ dir: sessionDir });
     const path = store.pathFor(sessionId, cwd);
+    // The model answers once the delete was tried: the run is under way, whatever the load.
+    let asked!: () => void;
+    const modelAsked = new Promise<void>((r) => (asked = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
     const running = collect(
       summon("work slowly", {
-        model: scriptedModel([{ text: "done", delayMs: 800 }]),
+        model: offlineModel("scripted", "gated", async () => {
+          asked();
+          await released;
+          return { text: "done" };
+        }),
         presets: [],
         plugins: [sessions()],
         sessionDir,
@@ -33,11 +42,12 @@ describe("deleting a session a run is writing", () => {
         sessionId,
       }),
     );
-    for (let i = 0; i < 100 && !existsSync(path); i++) await new Promise((r) => setTimeout(r, 20));
+    await modelAsked;
     await expect(store.delete(sessionId)).rejects.toThrow(
       new RegExp(`session ${sessionId} is being written by a run \\(pid ${process.pid} on `),
     );
     expect(existsSync(path)).toBe(true);
+    release();
     const result = resultOf(await running);
     expect(result.isError).toBe(false);
     expect(await store.delete(sessionId)).toBe(true);
