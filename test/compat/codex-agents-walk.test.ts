@@ -114,7 +114,10 @@ describe("an @path line in AGENTS.md", () => {
   });
 
   it("~/.codex/AGENTS.md's @path lines are text too", async () => {
-    writeTree(home(), { ".codex/AGENTS.md": "User rule USER-MARKER.\n@notes.md\n", ".codex/notes.md": "USER-INCLUDED-MARKER\n" });
+    writeTree(home(), {
+      ".codex/AGENTS.md": "User rule USER-MARKER.\n@notes.md\n",
+      ".codex/notes.md": "USER-INCLUDED-MARKER\n",
+    });
     const system = await systemOf(temp());
     expect(system).toContain("USER-MARKER");
     expect(system).not.toContain("USER-INCLUDED-MARKER");
