@@ -144,7 +144,17 @@ type Mode = "once" | "stream" | "chat";
 export async function runCommand(
   argv: string[],
   io: RunnerIO,
-  { chat = false }: { chat?: boolean } = {},
+  {
+    chat = false,
+    commandAfterFlags,
+  }: {
+    chat?: boolean;
+    /**
+     * `run` was not named (`ubiquity --model x …`): when the first word after the flags is a
+     * command's name, this runs the command line instead (or throws naming the fix); never a prompt.
+     */
+    commandAfterFlags?: (argv: string[], table: FlagTable, active: ActivePlugins) => Promise<number> | undefined;
+  } = {},
 ): Promise<number> {
   let format = formatIn(argv);
   const shape = shapeIn(argv);
@@ -158,6 +168,8 @@ export async function runCommand(
   let table: FlagTable;
   try {
     table = runFlagTable(active.plugins);
+    const command = commandAfterFlags?.(argv, table, active);
+    if (command) return await command;
     ({ values, positionals } = parseRunArgs(argv, table));
     if (values.help) {
       io.stdout(runUsage(table));
