@@ -11,6 +11,8 @@ import {
   type Tool as RemoteTool,
   type Transport,
 } from "@modelcontextprotocol/client";
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import { describeError, type Logger, type ToolOutput } from "../../src/index";
 import type { SubprocessEnvOptions } from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
@@ -55,6 +57,16 @@ export interface McpConnectionOptions {
 }
 
 const STDERR_KEPT = 4000;
+
+/** The absolute paths a process said it could not find (Node's module errors, a shell's, ENOENT). */
+export function hiddenPaths(stderr: string): string[] {
+  const patterns = [
+    /Cannot find module '(\/[^']+)'/g,
+    /ENOENT: no such file or directory, \w+ '(\/[^']+)'/g,
+    /(\/[^\s:'"]+): No such file or directory/g,
+  ];
+  return [...new Set(patterns.flatMap((re) => [...stderr.matchAll(re)].map((m) => m[1]!)))];
+}
 const MAX_TOOL_PAGES = 100;
 
 /** The JSON-RPC codes MCP SDK 1.x gave its own timeout and closed-connection errors. */
@@ -110,6 +122,8 @@ export class McpConnection {
   #client: Client | undefined;
   #transport: Transport | undefined;
   #stderr = "";
+  /** The last spawn ran in the sandbox. */
+  #contained = false;
   #closing = false;
   /** True once the transport closed (whoever closed it). */
   #closed = false;
@@ -157,7 +171,12 @@ export class McpConnection {
           cwd,
           (text) => this.#onStderr(text),
           environment,
-          this.options.wrap,
+          this.options.wrap &&
+            ((spec) => {
+              const wrapped = this.options.wrap!(spec);
+              this.#contained = wrapped.contained === true;
+              return wrapped;
+            }),
           trusted,
           this.#oauth,
         ),
@@ -338,14 +357,25 @@ export class McpConnection {
     for (const line of text.split("\n")) if (line.trim()) this.options.logger.debug(`[mcp ${this.name}] ${line}`);
   }
 
-  /** The server's last stderr lines, for failure messages. */
+  /** The server's last stderr lines, for failure messages (and why a file it missed is missing). */
   #stderrTail(): string {
     const lines = this.#stderr
       .split("\n")
       .map((l) => l.trim())
       .filter(Boolean)
       .slice(-3);
-    return lines.length ? `; its stderr ended with: ${lines.join(" | ").slice(-500)}` : "";
+    return lines.length ? `; its stderr ended with: ${lines.join(" | ").slice(-500)}${this.#hiddenFile()}` : "";
+  }
+
+  /**
+   * A sandboxed server that missed a file which exists here ("Cannot find module '/tmp/x/…'",
+   * "…: No such file or directory"): the sandbox hid it. Its tail alone said only "not found".
+   */
+  #hiddenFile(): string {
+    if (!this.#contained) return "";
+    const missed = hiddenPaths(this.#stderr).find((p) => existsSync(p));
+    if (!missed) return "";
+    return `; ${missed} exists, but the sandbox hides it from the server (sandboxed processes get a private /tmp and see of the home folder only toolchains and caches): install the server in the project or a system folder, or make its folder readable with sandbox.filesystem.allowRead in the config (["${dirname(missed)}"]); --no-sandbox runs every server unsandboxed`;
   }
 
   #startFailure(error: unknown): string {

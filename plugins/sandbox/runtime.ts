@@ -351,7 +351,12 @@ export class SandboxRuntime {
               ? []
               : homeRootsNamed(spec.command, spec.args, this.#settings.home, SENSITIVE_HOME)),
           ],
-      programRoots: programRootsUnderTmp(spec.command, spec.args, spec.env?.PATH ?? process.env.PATH),
+      programRoots: programRootsUnderTmp(
+        spec.command,
+        spec.args,
+        spec.env?.PATH ?? process.env.PATH,
+        this.#settings.home,
+      ),
     };
     const proxied = network.mode === "proxy" ? proxyEnv(`http://127.0.0.1:${PROXY_PORT}`) : {};
     const checks: { dest: string; fd: number }[] = [];
