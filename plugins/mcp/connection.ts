@@ -87,12 +87,33 @@ function isSdkError(error: unknown, code: SdkErrorCode): boolean {
  */
 function describeMcpError(error: unknown, kind: McpTransportKind): string {
   if (error instanceof ProtocolError) return `MCP error ${error.code}: ${error.message}`;
+  if (isSdkError(error, SdkErrorCode.InvalidResult)) return invalidResult((error as Error).message);
   if (kind === "http" && error instanceof SdkError && error.code.startsWith("CLIENT_HTTP_"))
     return `Streamable HTTP error: ${error.message}`;
   const legacy = error instanceof SdkError ? LEGACY_CODES[error.code] : undefined;
   return legacy === undefined
     ? describeError(error)
     : `MCP error ${legacy}: ${error instanceof Error ? error.message : ""}`;
+}
+
+/**
+ * The SDK's "Invalid result for tools/list: [ …the schema's issues as pretty JSON… ]" (screens
+ * of it for a server whose every tool breaks one rule) in one line: the first problem and how many more.
+ */
+function invalidResult(message: string): string {
+  const m = /^Invalid result for (\S+): (\[[\s\S]*\])$/.exec(message);
+  let issues: { path?: (string | number)[]; message?: string }[] = [];
+  try {
+    issues = m ? (JSON.parse(m[2]!) as typeof issues) : [];
+  } catch {
+    // Not the issues' JSON: the message as it is.
+  }
+  if (!Array.isArray(issues) || issues.length === 0) return message;
+  const where = (path: (string | number)[] = []) =>
+    path.reduce<string>((out, p) => (typeof p === "number" ? `${out}[${p}]` : out ? `${out}.${p}` : p), "");
+  const first = issues[0]!;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more like it)` : "";
+  return `the server's answer to ${m![1]} does not follow the MCP schema: ${where(first.path)}: ${first.message}${more}; the server needs fixing (or another version of it)`;
 }
 
 /** The innermost cause of `error` (a failed fetch's `ECONNREFUSED` under the probe's own words). */
