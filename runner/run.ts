@@ -7,7 +7,9 @@
  * 0, 1 failed run, 2 usage or configuration error, 130 interrupted, 143 terminated (SIGTERM).
  */
 import { createInterface } from "./readline";
-import { basename, resolve } from "node:path";
+import { homedir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { modelStringFor } from "../plugins/model/build";
 import { summon } from "../sdk/facade";
 import { kernelFor, loadCliConfig, type LoadedCliConfig, type TrustIO, declaresOption } from "./config";
 import { oneLine, terminalText, TextRenderer, withoutKernelTerms } from "./render";
@@ -15,7 +17,7 @@ import { defaultLogger } from "../src/logger";
 import { consoleLogger } from "../sdk/console-logger";
 import { ConfigError, describeError } from "../src/errors";
 import { requestedModel } from "../src/model-call";
-import { UsageError } from "../loader/index";
+import { readRegularFileSync, UsageError } from "../loader/index";
 import { redactText, secretsOf } from "../src/redact";
 import type { UbiquityConfig } from "../src/config/schema";
 import { terminalApprover } from "./approver";
@@ -384,8 +386,37 @@ function noModelError(active: ActivePlugins, resumeProblem?: string): ConfigErro
     ? `. This folder's ${basename(skipped)} was skipped because the folder is not trusted, so a model it sets was not read: trust it with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run`
     : "";
   const fix = `pass --model (e.g. --model ${exampleModel()}, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable`;
-  if (resumeProblem) return new ConfigError(`${resumeProblem}, so there is no model to resume on: ${fix}${hint}`);
-  return new ConfigError(`No model configured: ${fix}${hint}`);
+  const claude = claudeSettingsModel(active.loaded?.config.cwd ?? process.cwd());
+  if (resumeProblem)
+    return new ConfigError(`${resumeProblem}, so there is no model to resume on: ${fix}${hint}${claude}`);
+  return new ConfigError(`No model configured: ${fix}${hint}${claude}`);
+}
+
+/**
+ * A Claude Code settings file's `model` (`"claude-sonnet-4-5"`), which is never read as the run's
+ * model (it names no provider): a switcher whose file sets one is told so, with the --model it
+ * means. Only read for this message; "" when no file sets one.
+ */
+function claudeSettingsModel(cwd: string): string {
+  const files = [
+    join(cwd, ".claude", "settings.local.json"),
+    join(cwd, ".claude", "settings.json"),
+    join(homedir(), ".claude", "settings.json"),
+  ];
+  for (const file of files) {
+    const read = readRegularFileSync(file, 1024 * 1024);
+    if (!read.ok) continue;
+    let model: unknown;
+    try {
+      model = (JSON.parse(read.text) as { model?: unknown }).model;
+    } catch {
+      continue;
+    }
+    if (typeof model !== "string" || !/^[\w.:[\]-]{1,80}$/.test(model)) continue;
+    const meant = modelStringFor(model);
+    return `. Claude Code's "model": "${model}" in ${file} is not read here (a model string names its provider)${meant ? `: pass --model ${meant}` : ""}`;
+  }
+  return "";
 }
 
 /** The exit code of a run that ended with `result`: a failure while it was set up (nothing asked of the model) is a configuration error. */
