@@ -386,17 +386,30 @@ function noModelError(active: ActivePlugins, resumeProblem?: string): ConfigErro
     ? `. This folder's ${basename(skipped)} was skipped because the folder is not trusted, so a model it sets was not read: trust it with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run`
     : "";
   const fix = `pass --model (e.g. --model ${exampleModel()}, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable`;
-  const claude = claudeSettingsModel(active.loaded?.config.cwd ?? process.cwd());
+  const claude = otherToolsModel(active.loaded?.config.cwd ?? process.cwd());
   if (resumeProblem)
     return new ConfigError(`${resumeProblem}, so there is no model to resume on: ${fix}${hint}${claude}`);
   return new ConfigError(`No model configured: ${fix}${hint}${claude}`);
 }
 
 /**
- * A Claude Code settings file's `model` (`"claude-sonnet-4-5"`), which is never read as the run's
- * model (it names no provider): a switcher whose file sets one is told so, with the --model it
+ * The model a switcher's own files set, which this run did not read: Codex's
+ * `~/.codex/config.toml` (read under `compat: ["codex"]`), else a Claude Code settings file's
+ * (`"claude-sonnet-4-5"`, never the run's model: it names no provider); said with the --model it
  * means. Only read for this message; "" when no file sets one.
  */
+function otherToolsModel(cwd: string): string {
+  const codex = join(homedir(), ".codex", "config.toml");
+  const toml = readRegularFileSync(codex, 1024 * 1024);
+  // The top-level `model = "…"`: before the first [table].
+  const top = toml.ok ? toml.text.split(/^\s*\[/m)[0]! : "";
+  const codexModel = /^\s*model\s*=\s*"([\w.:[\]-]{1,80})"\s*(#.*)?$/m.exec(top)?.[1];
+  if (codexModel)
+    return `. Codex's model = "${codexModel}" in ${codex} is read with --compat codex (or compat: ["codex"] in the config); or pass --model ${codexModel.includes(":") ? codexModel : `openai:${codexModel}`}`;
+  return claudeSettingsModel(cwd);
+}
+
+/** A Claude Code settings file's `model`, with the --model it means; "" when none sets one. */
 function claudeSettingsModel(cwd: string): string {
   const files = [
     join(cwd, ".claude", "settings.local.json"),

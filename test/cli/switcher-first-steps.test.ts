@@ -3,7 +3,9 @@
  * first step, through the built bin:
  * - a Claude Code user whose `.claude/settings.json` sets `"model": "claude-sonnet-4-5"` ran
  *   `ubiquity -p "…"` and got "No model configured" alone, with the model in plain sight in the
- *   file: the error now says that model is not read here and which --model it means.
+ *   file: the error now says that model is not read here and which --model it means;
+ * - a Codex user whose ~/.codex/config.toml sets `model = "gpt-5-codex"` met the same error: it
+ *   now says the file is read with --compat codex, or which --model to pass.
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,5 +37,20 @@ describe.concurrent("a Claude Code user's first run", () => {
     const none = await runCli(["-p", "hi"], plain, { HOME: join(plain, "home"), UBIQUITY_MODEL: "" });
     expect(none.code).toBe(2);
     expect(none.stderr).not.toContain("Claude Code's");
+  });
+});
+
+describe.concurrent("a Codex user's first run", () => {
+  it("no model: the error names ~/.codex/config.toml's model, --compat codex and the --model it means", async () => {
+    const dir = tempProject({
+      "home/.codex/config.toml":
+        'model = "gpt-5-codex"\nmodel_reasoning_effort = "high"\n\n[tui]\nmodel = "not-this"\n',
+    });
+    const env = { HOME: join(dir, "home"), UBIQUITY_MODEL: "", OPENAI_API_KEY: "" };
+    const { code, stderr } = await runCli(["-p", "fix it"], dir, env);
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      `Codex's model = "gpt-5-codex" in ${dir}/home/.codex/config.toml is read with --compat codex (or compat: ["codex"] in the config); or pass --model openai:gpt-5-codex`,
+    );
   });
 });
