@@ -187,6 +187,11 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
         throw new UsageError(
           '`ubiquity exec` is not a command: codex exec "…" is ubiquity -p "…" (ubiquity run); --model provider:model for -m, --output-schema <file> as in codex, --output-format stream-json for JSON events (not codex\'s --json event names); see docs/coming-from-claude-code.md',
         );
+      // `codex resume` / `claude --resume` (a picker there): the session's id is asked for here.
+      if (first === "resume")
+        throw new UsageError(
+          '`ubiquity resume` is not a command: pass --resume <id> (`ubiquity sessions list` shows the ids) or --continue for the latest, as in `ubiquity -p --continue "…"`',
+        );
       // `claude "fix it"` habit: a prompt in the command's place.
       const asPrompt = near || skipped ? "" : `; to run it as a prompt: ubiquity -p ${JSON.stringify(first)}`;
       throw new UsageError(

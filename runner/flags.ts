@@ -322,6 +322,13 @@ export function parseFlags(
         throw new UsageError(`${unknown} is a codex exec flag ubiquity does not take: ${codexOnly}; see \`${help}\``);
       throw new UsageError(`unknown flag ${unknown}${near}; see \`${help}\``);
     }
+    // Node's "Option '-r, --resume <value>' argument missing": the flag's own value name and what it is for.
+    const missing = /^Option '(?:-\w, )?--([^' ]+) <value>' argument missing/.exec(describeError(error))?.[1];
+    const flag = missing === undefined ? undefined : flags[missing];
+    if (flag)
+      throw new UsageError(
+        `--${missing} needs a value: --${missing} ${flag.value ?? "<value>"} (${flag.description.replace(/\.$/, "")})${missing === "resume" ? "; `ubiquity sessions list` shows the ids, and --continue takes the latest" : ""}; see \`${help}\``,
+      );
     throw new UsageError(`${describeError(error).replace(/\.$/, "")}; see \`${help}\``);
   }
 }

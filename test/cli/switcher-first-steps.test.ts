@@ -5,8 +5,14 @@
  *   `ubiquity -p "…"` and got "No model configured" alone, with the model in plain sight in the
  *   file: the error now says that model is not read here and which --model it means;
  * - a Codex user whose ~/.codex/config.toml sets `model = "gpt-5-codex"` met the same error: it
- *   now says the file is read with --compat codex, or which --model to pass.
+ *   now says the file is read with --compat codex, or which --model to pass;
+ * - `claude mcp add fs -- npx …` typed as `ubiquity mcp add …` listed the subcommands: now it
+ *   prints the .mcp.json entry that command line describes;
+ * - `claude --resume` / `codex resume` habits: `--resume` without an id said Node's "Option '-r,
+ *   --resume <value>' argument missing", `ubiquity resume` "unknown command"; both say where the
+ *   ids are and that --continue takes the latest.
  */
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
@@ -52,5 +58,37 @@ describe.concurrent("a Codex user's first run", () => {
     expect(stderr).toContain(
       `Codex's model = "gpt-5-codex" in ${dir}/home/.codex/config.toml is read with --compat codex (or compat: ["codex"] in the config); or pass --model openai:gpt-5-codex`,
     );
+  });
+});
+
+describe.concurrent("habits from the other tools' command lines", () => {
+  it("ubiquity mcp add <name> -- <command…> prints the .mcp.json entry to write; the entry works as printed", async () => {
+    const dir = tempProject({});
+    const env = { HOME: join(dir, "home") };
+    const add = await runCli(["mcp", "add", "fs", "--", "no-such-mcp-7d1f", "-y", "."], dir, env);
+    expect(add.code).toBe(2);
+    const entry = '{"mcpServers":{"fs":{"command":"no-such-mcp-7d1f","args":["-y","."]}}}';
+    expect(add.stderr).toContain(`put ${entry} in the project's .mcp.json`);
+    const remote = await runCli(["mcp", "add", "docs", "https://example.com/mcp"], dir, env);
+    expect(remote.stderr).toContain('{"mcpServers":{"docs":{"type":"http","url":"https://example.com/mcp"}}}');
+    const remove = await runCli(["mcp", "remove", "fs"], dir, env);
+    expect(remove.code).toBe(2);
+    expect(remove.stderr).toContain(`remove "fs" from the project's .mcp.json`);
+    // Following the message as written: the server is configured (it fails to start, as it does not exist).
+    writeFileSync(join(dir, ".mcp.json"), entry);
+    const listed = await runCli(["mcp", "list"], dir, env);
+    expect(listed.stdout).toContain("fs (stdio: no-such-mcp-7d1f -y .)");
+  });
+
+  it("--resume without an id, and ubiquity resume, say where the ids are and that --continue takes the latest", async () => {
+    const dir = tempProject({});
+    const env = { HOME: join(dir, "home") };
+    const flag = await runCli(["-p", "--resume"], dir, env);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("--resume needs a value: --resume <id> (");
+    expect(flag.stderr).toContain("`ubiquity sessions list` shows the ids, and --continue takes the latest");
+    const command = await runCli(["resume"], dir, env);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toContain("pass --resume <id> (`ubiquity sessions list` shows the ids) or --continue");
   });
 });
