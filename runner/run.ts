@@ -9,7 +9,7 @@
 import { createInterface } from "./readline";
 import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
-import { modelStringFor } from "../plugins/model/build";
+import { modelStringFor } from "../plugins/model/api";
 import { summon } from "../sdk/facade";
 import { kernelFor, loadCliConfig, type LoadedCliConfig, type TrustIO, declaresOption } from "./config";
 import { oneLine, terminalText, TextRenderer, withoutKernelTerms } from "./render";
@@ -142,21 +142,22 @@ function checkCombinations(values: RunValues, format: string, inputFormat: strin
 /** What kind of run the command line asks for. */
 type Mode = "once" | "stream" | "chat";
 
+/** How `runCommand` was reached. */
+interface RunCommandOptions {
+  /** `ubiquity chat`: the terminal mode. */
+  chat?: boolean;
+  /**
+   * `run` was not named (`ubiquity --model x …`): when the first word after the flags is a
+   * command's name, this runs the command line instead (or throws naming the fix); never a prompt.
+   */
+  commandAfterFlags?: (argv: string[], table: FlagTable, active: ActivePlugins) => Promise<number> | undefined;
+}
+
 /** `ubiquity run` / `ubiquity chat`: returns the exit code. */
 export async function runCommand(
   argv: string[],
   io: RunnerIO,
-  {
-    chat = false,
-    commandAfterFlags,
-  }: {
-    chat?: boolean;
-    /**
-     * `run` was not named (`ubiquity --model x …`): when the first word after the flags is a
-     * command's name, this runs the command line instead (or throws naming the fix); never a prompt.
-     */
-    commandAfterFlags?: (argv: string[], table: FlagTable, active: ActivePlugins) => Promise<number> | undefined;
-  } = {},
+  { chat = false, commandAfterFlags }: RunCommandOptions = {},
 ): Promise<number> {
   let format = formatIn(argv);
   const shape = shapeIn(argv);

@@ -9,11 +9,11 @@
  * ask rules are not a list of strings, stops the run naming the file. A file rule's `/path` is
  * read as Claude Code reads it, from the project root (see `projectRooted`).
  */
-import { modelStringFor } from "../model/build";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { ConfigError } from "../../src/index";
+import { modelStringFor } from "../model/api";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/api";
 import { SandboxSchema } from "../sandbox/api";
 import { readJsonConfigFile } from "./read";
