@@ -24,7 +24,7 @@ import { CONFIG_FLAGS, kernelFor, loadCliConfig } from "./config";
 import type { CliArgs, CliCommand, CliFlag, CliIO, FlagCommand, RawCommand } from "./types";
 import { trustCommand } from "./trust-command";
 import { initCommand } from "./init";
-import { parseFlags, prescan } from "./flags";
+import { canonicalSpellings, firstPositional, flagsWritten, parseFlags, prescan } from "./flags";
 import { didYouMean } from "../src/suggest";
 import { activePlugins, pluginCommands, skippedConfigHint, type ActivePlugins } from "./plugins";
 import { defaultConfigJsonSchemaText, defaultPreset } from "../sdk/facade";
@@ -123,7 +123,7 @@ function commandIO(
   active: ActivePlugins,
   kernels: Kernel[],
 ): CommandIO {
-  const sameConfig = ["config", "cwd", "trust"].every((k) => values[k] === active.values[k]);
+  const sameConfig = ["config", "cwd", "trust", "compat"].every((k) => values[k] === active.values[k]);
   const config: CommandIO["config"] = async ({ quiet } = {}) => {
     if (sameConfig && active.loaded) {
       const { config, filepath, trust } = active.loaded;
@@ -155,7 +155,18 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     // `ubiquity` alone in a terminal, or `ubiquity -p …` / `ubiquity --model x` (run's flags without `run`).
     if (first === undefined && io.interactive) return await (COMMANDS.chat as RawCommand).raw(argv, io);
     if (first?.startsWith("-") && !["-h", "--help", "-v", "--version"].includes(first)) {
-      return await (COMMANDS.run as RawCommand).raw(argv, io);
+      return await runCommand(
+        argv,
+        { ...processRunnerIO(), stdout: io.stdout, stderr: io.stderr },
+        {
+          commandAfterFlags: (args, table, active) => {
+            const at = firstPositional(args, table);
+            const name = at === undefined ? undefined : args[at]!;
+            const command = name === undefined ? undefined : commandTable(active)[name];
+            return command ? commandAfterFlags(args, at!, command, io) : undefined;
+          },
+        },
+      );
     }
     if (first === undefined || first.startsWith("-")) {
       const { values } = parse(argv, {}, false);
@@ -176,6 +187,11 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
         throw new UsageError(
           '`ubiquity exec` is not a command: codex exec "…" is ubiquity -p "…" (ubiquity run); --model provider:model for -m, --output-schema <file> as in codex, --output-format stream-json for JSON events (not codex\'s --json event names); see docs/coming-from-claude-code.md',
         );
+      // `codex resume` / `claude --resume` (a picker there): the session's id is asked for here.
+      if (first === "resume")
+        throw new UsageError(
+          '`ubiquity resume` is not a command: pass --resume <id> (`ubiquity sessions list` shows the ids) or --continue for the latest, as in `ubiquity -p --continue "…"`',
+        );
       // `claude "fix it"` habit: a prompt in the command's place.
       const asPrompt = near || skipped ? "" : `; to run it as a prompt: ubiquity -p ${JSON.stringify(first)}`;
       throw new UsageError(
@@ -188,6 +204,50 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     io.stderr(`error: ${withoutKernelTerms(oneLine(redactText(describeError(error), secretsOf(undefined))))}\n`);
     return exitCodeOf(error);
   }
+}
+
+/**
+ * `ubiquity --cwd x sessions list`, git's `git -C x status`: flags before a command's name are
+ * the command's when it takes each of them, and the command runs with them after its name;
+ * otherwise a usage error names the fix. The name is never sent to the model as a prompt.
+ */
+function commandAfterFlags(
+  argv: string[],
+  at: number,
+  command: CliCommand | PluginCommand,
+  io: CliIO,
+): Promise<number> {
+  const name = argv[at]!;
+  const before = argv.slice(0, at);
+  const after = argv.slice(at + 1);
+  // run and chat take run's flags; another command that parses its own takes none of them here.
+  const own = "raw" in command && command.raw ? (name === "run" || name === "chat" ? undefined : {}) : flagsOf(command);
+  if (own) {
+    const spelled = canonicalSpellings(before, Object.keys(own));
+    const shorts = new Set(Object.values(own).flatMap((f) => (f.short ? [`-${f.short}`] : [])));
+    const foreign = flagsWritten(spelled).filter((f) => !(f.startsWith("--") ? f.slice(2) in own : shorts.has(f)));
+    if (foreign.length > 0) {
+      const prompt = shellWords([name, ...after].join(" "));
+      throw new UsageError(
+        `"${name}" is a command, and ${foreign.join(", ")} ${foreign.length === 1 ? "is not one of its flags" : "are not its flags"}: a command's flags go after its name (\`ubiquity ${name} --help\` lists them); to send "${[name, ...after].join(" ")}" to the model as the prompt, name run: \`ubiquity run ${before.map(shellWords).join(" ")} ${prompt}\``,
+      );
+    }
+  }
+  const end = after.indexOf("--");
+  const moved = end < 0 ? [...after, ...before] : [...after.slice(0, end), ...before, ...after.slice(end)];
+  return main([name, ...moved], io);
+}
+
+/** The flags a command parses here (with the config flags it asks for). */
+function flagsOf(command: CliCommand | PluginCommand): Record<string, CliFlag> {
+  const flags = "flags" in command ? (command.flags ?? {}) : {};
+  const config = "config" in command && command.config ? CONFIG_FLAGS : {};
+  return { ...GLOBAL_FLAGS, ...config, ...flags } as Record<string, CliFlag>;
+}
+
+/** A word as a shell reads it back: bare when safe, else single-quoted. */
+function shellWords(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 /** One of the runner's own commands. */

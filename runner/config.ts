@@ -1,7 +1,8 @@
 /** How every runner command loads the config: trust decided first, the default preset when none is named. */
 import { dirname, resolve } from "node:path";
 import { createKernel, type Kernel } from "../src/kernel";
-import { loadConfig } from "../loader/index";
+import { loadConfig, UsageError } from "../loader/index";
+import { parseCompatFlag } from "../plugins/_kits/sources/index";
 import { defaultPreset } from "../sdk/facade";
 import { consoleLogger } from "../sdk/console-logger";
 import type { UbiquityConfig } from "../src/config/schema";
@@ -29,6 +30,13 @@ export const CONFIG_FLAGS: Record<string, CliFlag> = {
   trust: {
     type: "boolean",
     description: "Apply this folder's own config and settings for this run (not remembered; also UBIQUITY_TRUST=1)",
+  },
+  // As `run --compat`: `ubiquity mcp list --compat codex` sees the servers the run would start.
+  compat: {
+    type: "string",
+    value: "<tools>",
+    description:
+      "Read Claude Code's or Codex's files too, as run --compat does: claude, codex or claude,codex (the compat option)",
   },
 };
 
@@ -83,6 +91,13 @@ export async function loadCliConfig(
   // The folder's files stay out unless it is trusted — and then each only while unchanged since
   // it was approved — whoever's config asked for them.
   if (trust.option !== true && declaresOption(config, "trust")) config.trust = trust.option;
+  if (typeof values.compat === "string") {
+    if (!declaresOption(config, "compat"))
+      throw new UsageError(
+        "--compat: no plugin of this config reads other tools' files (the default preset's settings, memory, skills, agents and commands plugins do)",
+      );
+    config.compat = parseCompatFlag(values.compat);
+  }
   // --cwd wins over the config's `cwd`; a relative `cwd` in the config is relative to its folder.
   if (typeof values.cwd === "string" || config.cwd === undefined) config.cwd = cwd;
   else config.cwd = resolve(loaded.filepath ? dirname(loaded.filepath) : cwd, config.cwd);

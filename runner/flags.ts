@@ -181,6 +181,35 @@ export function canonicalSpellings(argv: readonly string[], names: readonly stri
 }
 
 /**
+ * Where the first positional argument of `argv` is under a flag table (a string flag's value is
+ * not one), or undefined when there is none before `--` (what follows `--` is a prompt by choice).
+ * `ubiquity --cwd x sessions list` finds `sessions` at 2.
+ */
+export function firstPositional(argv: readonly string[], flags: Record<string, CommandFlag>): number | undefined {
+  const spelled = canonicalSpellings(argv, Object.keys(flags));
+  const shorts = new Map(Object.values(flags).flatMap((f) => (f.short ? [[f.short, f] as const] : [])));
+  for (let i = 0; i < spelled.length; i++) {
+    const a = spelled[i]!;
+    if (a === "--") return undefined;
+    if (a.startsWith("--")) {
+      if (!a.includes("=") && flags[a.slice(2)]?.type === "string") i++;
+    } else if (a.startsWith("-") && a.length > 1) {
+      // `-p`, `-pv`: a string flag's value follows when its letter is the last one.
+      if (shorts.get(a.at(-1)!)?.type === "string") i++;
+    } else return i;
+  }
+  return undefined;
+}
+
+/** The names of the flags in `argv` up to `--`, as written (`--model`, `-p`). */
+export function flagsWritten(argv: readonly string[]): string[] {
+  const end = argv.indexOf("--");
+  return (end < 0 ? argv : argv.slice(0, end))
+    .filter((a) => a.startsWith("-") && a.length > 1)
+    .map((a) => a.split("=")[0]!);
+}
+
+/**
  * Claude Code's variadic list flags, one value per occurrence: after `--allowedTools Read`, each
  * following bare word the flag's `variadic` accepts (`Grep`, `Bash(git log:*)`) is written as
  * `--allowedTools Grep`, so it is a rule, not part of the prompt. Stops at `--`.
@@ -293,6 +322,13 @@ export function parseFlags(
         throw new UsageError(`${unknown} is a codex exec flag ubiquity does not take: ${codexOnly}; see \`${help}\``);
       throw new UsageError(`unknown flag ${unknown}${near}; see \`${help}\``);
     }
+    // Node's "Option '-r, --resume <value>' argument missing": the flag's own value name and what it is for.
+    const missing = /^Option '(?:-\w, )?--([^' ]+) <value>' argument missing/.exec(describeError(error))?.[1];
+    const flag = missing === undefined ? undefined : flags[missing];
+    if (flag)
+      throw new UsageError(
+        `--${missing} needs a value: --${missing} ${flag.value ?? "<value>"} (${flag.description.replace(/\.$/, "")})${missing === "resume" ? "; `ubiquity sessions list` shows the ids, and --continue takes the latest" : ""}; see \`${help}\``,
+      );
     throw new UsageError(`${describeError(error).replace(/\.$/, "")}; see \`${help}\``);
   }
 }

@@ -7,7 +7,9 @@
  * 0, 1 failed run, 2 usage or configuration error, 130 interrupted, 143 terminated (SIGTERM).
  */
 import { createInterface } from "./readline";
-import { basename, resolve } from "node:path";
+import { homedir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { modelStringFor } from "../plugins/model/api";
 import { summon } from "../sdk/facade";
 import { kernelFor, loadCliConfig, type LoadedCliConfig, type TrustIO, declaresOption } from "./config";
 import { oneLine, terminalText, TextRenderer, withoutKernelTerms } from "./render";
@@ -15,7 +17,7 @@ import { defaultLogger } from "../src/logger";
 import { consoleLogger } from "../sdk/console-logger";
 import { ConfigError, describeError } from "../src/errors";
 import { requestedModel } from "../src/model-call";
-import { UsageError } from "../loader/index";
+import { readRegularFileSync, UsageError } from "../loader/index";
 import { redactText, secretsOf } from "../src/redact";
 import type { UbiquityConfig } from "../src/config/schema";
 import { terminalApprover } from "./approver";
@@ -140,11 +142,22 @@ function checkCombinations(values: RunValues, format: string, inputFormat: strin
 /** What kind of run the command line asks for. */
 type Mode = "once" | "stream" | "chat";
 
+/** How `runCommand` was reached. */
+interface RunCommandOptions {
+  /** `ubiquity chat`: the terminal mode. */
+  chat?: boolean;
+  /**
+   * `run` was not named (`ubiquity --model x …`): when the first word after the flags is a
+   * command's name, this runs the command line instead (or throws naming the fix); never a prompt.
+   */
+  commandAfterFlags?: (argv: string[], table: FlagTable, active: ActivePlugins) => Promise<number> | undefined;
+}
+
 /** `ubiquity run` / `ubiquity chat`: returns the exit code. */
 export async function runCommand(
   argv: string[],
   io: RunnerIO,
-  { chat = false }: { chat?: boolean } = {},
+  { chat = false, commandAfterFlags }: RunCommandOptions = {},
 ): Promise<number> {
   let format = formatIn(argv);
   const shape = shapeIn(argv);
@@ -158,6 +171,8 @@ export async function runCommand(
   let table: FlagTable;
   try {
     table = runFlagTable(active.plugins);
+    const command = commandAfterFlags?.(argv, table, active);
+    if (command) return await command;
     ({ values, positionals } = parseRunArgs(argv, table));
     if (values.help) {
       io.stdout(runUsage(table));
@@ -372,8 +387,50 @@ function noModelError(active: ActivePlugins, resumeProblem?: string): ConfigErro
     ? `. This folder's ${basename(skipped)} was skipped because the folder is not trusted, so a model it sets was not read: trust it with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run`
     : "";
   const fix = `pass --model (e.g. --model ${exampleModel()}, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable`;
-  if (resumeProblem) return new ConfigError(`${resumeProblem}, so there is no model to resume on: ${fix}${hint}`);
-  return new ConfigError(`No model configured: ${fix}${hint}`);
+  const claude = otherToolsModel(active.loaded?.config.cwd ?? process.cwd());
+  if (resumeProblem)
+    return new ConfigError(`${resumeProblem}, so there is no model to resume on: ${fix}${hint}${claude}`);
+  return new ConfigError(`No model configured: ${fix}${hint}${claude}`);
+}
+
+/**
+ * The model a switcher's own files set, which this run did not read: Codex's
+ * `~/.codex/config.toml` (read under `compat: ["codex"]`), else a Claude Code settings file's
+ * (`"claude-sonnet-4-5"`, never the run's model: it names no provider); said with the --model it
+ * means. Only read for this message; "" when no file sets one.
+ */
+function otherToolsModel(cwd: string): string {
+  const codex = join(homedir(), ".codex", "config.toml");
+  const toml = readRegularFileSync(codex, 1024 * 1024);
+  // The top-level `model = "…"`: before the first [table].
+  const top = toml.ok ? toml.text.split(/^\s*\[/m)[0]! : "";
+  const codexModel = /^\s*model\s*=\s*"([\w.:[\]-]{1,80})"\s*(#.*)?$/m.exec(top)?.[1];
+  if (codexModel)
+    return `. Codex's model = "${codexModel}" in ${codex} is read with --compat codex (or compat: ["codex"] in the config); or pass --model ${codexModel.includes(":") ? codexModel : `openai:${codexModel}`}`;
+  return claudeSettingsModel(cwd);
+}
+
+/** A Claude Code settings file's `model`, with the --model it means; "" when none sets one. */
+function claudeSettingsModel(cwd: string): string {
+  const files = [
+    join(cwd, ".claude", "settings.local.json"),
+    join(cwd, ".claude", "settings.json"),
+    join(homedir(), ".claude", "settings.json"),
+  ];
+  for (const file of files) {
+    const read = readRegularFileSync(file, 1024 * 1024);
+    if (!read.ok) continue;
+    let model: unknown;
+    try {
+      model = (JSON.parse(read.text) as { model?: unknown }).model;
+    } catch {
+      continue;
+    }
+    if (typeof model !== "string" || !/^[\w.:[\]-]{1,80}$/.test(model)) continue;
+    const meant = modelStringFor(model);
+    return `. Claude Code's "model": "${model}" in ${file} is not read here (a model string names its provider)${meant ? `: pass --model ${meant}` : ""}`;
+  }
+  return "";
 }
 
 /** The exit code of a run that ended with `result`: a failure while it was set up (nothing asked of the model) is a configuration error. */

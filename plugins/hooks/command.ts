@@ -100,6 +100,23 @@ interface Spawned {
   overflow?: boolean;
   /** The hook's first line was `{"async": true}`: the rest of its run, which nobody waits for. */
   rest?: Promise<Spawned>;
+  /** It ran in the OS sandbox. */
+  contained?: boolean;
+}
+
+/**
+ * Why a sandboxed hook that failed on a write (or on a path of the hidden home) failed: Claude
+ * Code runs hooks unsandboxed, so its users' logging hooks (`>> ~/.claude/x.log`,
+ * `>> "$CLAUDE_PROJECT_DIR/.claude/hook.log"`) fail here, and "Read-only file system" alone did
+ * not say why. "" for any other failure.
+ */
+function sandboxNote(result: Spawned): string {
+  if (!result.contained) return "";
+  const home = process.env.HOME;
+  const write = /Read-only file system|EROFS/.test(result.stderr);
+  const hidden = !!home && /No such file or directory|ENOENT/.test(result.stderr) && result.stderr.includes(`${home}/`);
+  if (!write && !hidden) return "";
+  return " (the hook ran in the OS sandbox, which lets it write only the run's folders and a private /tmp, never the files that run code later such as .claude/, .git/hooks or .mcp.json, and shows of the home folder only toolchains and caches: have it write under the project or $TMPDIR, or add the folder to sandbox.filesystem.allowWrite)";
 }
 
 /**
@@ -178,7 +195,9 @@ function runShell(
   return new Promise((resolve) => {
     // Its own process group, outside the sandbox under the reaper (which ends what the hook leaves
     // behind, setsid or not), tracked until it exits: it ends with this program.
-    const owned = spawnOwned(hookSpawn(command, context, args));
+    const spec = hookSpawn(command, context, args);
+    const contained = spec.contained === true;
+    const owned = spawnOwned(spec);
     const { child, reaper, report } = owned;
     let fallback: NodeJS.Timeout | undefined;
     let stdout = "";
@@ -245,7 +264,7 @@ function runShell(
       // What the hook left running in the background ends with it (the reaper has ended it already,
       // and its pid is no longer ours to signal).
       if (!reaper) killGroup();
-      (rest ?? resolve)({ code, stdout, stderr, timedOut, ...(overflow ? { overflow } : {}) });
+      (rest ?? resolve)({ code, stdout, stderr, timedOut, contained, ...(overflow ? { overflow } : {}) });
     };
     child.on("close", (code) => finish(code));
     // Under the reaper its exit is the end (it ended the tree, or was killed): the pipes get a
@@ -351,7 +370,7 @@ function readAnswer(
   }
   if (result.code !== 0) {
     context.logger.warn(
-      `${label} failed (exit ${result.code ?? "signal"}): ${result.stderr.trim().slice(0, 500)}; it was ignored`,
+      `${label} failed (exit ${result.code ?? "signal"}): ${result.stderr.trim().slice(0, 500)}${sandboxNote(result)}; it was ignored`,
     );
     return undefined;
   }

@@ -79,6 +79,21 @@ export const mcpFlags: Record<string, RunFlag> = {
 };
 
 /**
+ * `claude mcp add fs -- npx -y @modelcontextprotocol/server-filesystem .` (and `remove`): servers
+ * live in files here, so the error gives the `.mcp.json` entry the command line describes.
+ */
+function notAdded(sub: string, rest: readonly string[]): string {
+  const [name = "<name>", target = "<command>", ...args] = rest;
+  const entry = /^https?:\/\//.test(target)
+    ? { type: "http", url: target }
+    : { command: target, ...(args.length ? { args } : {}) };
+  const json = JSON.stringify({ mcpServers: { [name]: entry } });
+  return sub === "remove"
+    ? `ubiquity mcp ${sub} is not a command: servers live in files — remove "${name}" from the project's .mcp.json (or mcpServers in the config, or [mcp_servers.${name}] in ~/.codex/config.toml under --compat codex)`
+    : `ubiquity mcp ${sub} is not a command (claude mcp add is): servers live in files — put ${json} in the project's .mcp.json (claude mcp add --scope project writes the same), or the entry under mcpServers in the config; then \`ubiquity mcp list\` starts it`;
+}
+
+/**
  * `ubiquity mcp list`: connect the servers of a kernel built from the config, print each with its
  * status and tools, exit (1 when a server failed, so scripts can use it as a health check). The
  * runner disposes the kernel.
@@ -99,6 +114,7 @@ export function mcpCommands(
         const [sub, ...rest] = positionals;
         if ((sub === "login" || sub === "logout") && rest.length <= 1)
           return runLoginCommand(sub, rest[0], await io.kernel({ quiet: true }), io);
+        if (sub === "add" || sub === "remove" || sub === "add-json") throw new UsageError(notAdded(sub, rest));
         if (sub !== "list" || rest.length > 0) {
           const got = sub === undefined ? "no subcommand" : `"${positionals.join(" ")}"`;
           throw new UsageError(

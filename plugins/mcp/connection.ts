@@ -11,6 +11,8 @@ import {
   type Tool as RemoteTool,
   type Transport,
 } from "@modelcontextprotocol/client";
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import { describeError, type Logger, type ToolOutput } from "../../src/index";
 import type { SubprocessEnvOptions } from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
@@ -55,6 +57,16 @@ export interface McpConnectionOptions {
 }
 
 const STDERR_KEPT = 4000;
+
+/** The absolute paths a process said it could not find (Node's module errors, a shell's, ENOENT). */
+export function hiddenPaths(stderr: string): string[] {
+  const patterns = [
+    /Cannot find module '(\/[^']+)'/g,
+    /ENOENT: no such file or directory, \w+ '(\/[^']+)'/g,
+    /(\/[^\s:'"]+): No such file or directory/g,
+  ];
+  return [...new Set(patterns.flatMap((re) => [...stderr.matchAll(re)].map((m) => m[1]!)))];
+}
 const MAX_TOOL_PAGES = 100;
 
 /** The JSON-RPC codes MCP SDK 1.x gave its own timeout and closed-connection errors. */
@@ -75,12 +87,33 @@ function isSdkError(error: unknown, code: SdkErrorCode): boolean {
  */
 function describeMcpError(error: unknown, kind: McpTransportKind): string {
   if (error instanceof ProtocolError) return `MCP error ${error.code}: ${error.message}`;
+  if (isSdkError(error, SdkErrorCode.InvalidResult)) return invalidResult((error as Error).message);
   if (kind === "http" && error instanceof SdkError && error.code.startsWith("CLIENT_HTTP_"))
     return `Streamable HTTP error: ${error.message}`;
   const legacy = error instanceof SdkError ? LEGACY_CODES[error.code] : undefined;
   return legacy === undefined
     ? describeError(error)
     : `MCP error ${legacy}: ${error instanceof Error ? error.message : ""}`;
+}
+
+/**
+ * The SDK's "Invalid result for tools/list: [ …the schema's issues as pretty JSON… ]" (screens
+ * of it for a server whose every tool breaks one rule) in one line: the first problem and how many more.
+ */
+function invalidResult(message: string): string {
+  const m = /^Invalid result for (\S+): (\[[\s\S]*\])$/.exec(message);
+  let issues: { path?: (string | number)[]; message?: string }[] = [];
+  try {
+    issues = m ? (JSON.parse(m[2]!) as typeof issues) : [];
+  } catch {
+    // Not the issues' JSON: the message as it is.
+  }
+  if (!Array.isArray(issues) || issues.length === 0) return message;
+  const where = (path: (string | number)[] = []) =>
+    path.reduce<string>((out, p) => (typeof p === "number" ? `${out}[${p}]` : out ? `${out}.${p}` : p), "");
+  const first = issues[0]!;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more like it)` : "";
+  return `the server's answer to ${m![1]} does not follow the MCP schema: ${where(first.path)}: ${first.message}${more}; the server needs fixing (or another version of it)`;
 }
 
 /** The innermost cause of `error` (a failed fetch's `ECONNREFUSED` under the probe's own words). */
@@ -110,6 +143,8 @@ export class McpConnection {
   #client: Client | undefined;
   #transport: Transport | undefined;
   #stderr = "";
+  /** The last spawn ran in the sandbox. */
+  #contained = false;
   #closing = false;
   /** True once the transport closed (whoever closed it). */
   #closed = false;
@@ -157,7 +192,12 @@ export class McpConnection {
           cwd,
           (text) => this.#onStderr(text),
           environment,
-          this.options.wrap,
+          this.options.wrap &&
+            ((spec) => {
+              const wrapped = this.options.wrap!(spec);
+              this.#contained = wrapped.contained === true;
+              return wrapped;
+            }),
           trusted,
           this.#oauth,
         ),
@@ -338,14 +378,25 @@ export class McpConnection {
     for (const line of text.split("\n")) if (line.trim()) this.options.logger.debug(`[mcp ${this.name}] ${line}`);
   }
 
-  /** The server's last stderr lines, for failure messages. */
+  /** The server's last stderr lines, for failure messages (and why a file it missed is missing). */
   #stderrTail(): string {
     const lines = this.#stderr
       .split("\n")
       .map((l) => l.trim())
       .filter(Boolean)
       .slice(-3);
-    return lines.length ? `; its stderr ended with: ${lines.join(" | ").slice(-500)}` : "";
+    return lines.length ? `; its stderr ended with: ${lines.join(" | ").slice(-500)}${this.#hiddenFile()}` : "";
+  }
+
+  /**
+   * A sandboxed server that missed a file which exists here ("Cannot find module '/tmp/x/…'",
+   * "…: No such file or directory"): the sandbox hid it. Its tail alone said only "not found".
+   */
+  #hiddenFile(): string {
+    if (!this.#contained) return "";
+    const missed = hiddenPaths(this.#stderr).find((p) => existsSync(p));
+    if (!missed) return "";
+    return `; ${missed} exists, but the sandbox hides it from the server (sandboxed processes get a private /tmp and see of the home folder only toolchains and caches): install the server in the project or a system folder, or make its folder readable with sandbox.filesystem.allowRead in the config (["${dirname(missed)}"]); --no-sandbox runs every server unsandboxed`;
   }
 
   #startFailure(error: unknown): string {

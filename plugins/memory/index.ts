@@ -51,11 +51,10 @@ export const memoryPlugin = definePlugin({
       { memorySources: ["project", "local"], compat: COMPAT_TOOLS, compatSources: ["project", "local"] },
       { cwd, home },
     )
-      .map((c) => c.path)
-      .filter(pathExists)
-      .flatMap((path) => [
+      .filter((c) => pathExists(c.path))
+      .flatMap(({ path, noIncludes }) => [
         { path, kind: "memory", effect: "adds instructions to the system prompt" },
-        ...includedFiles(path, cwd, home).map((included) => ({
+        ...(noIncludes ? [] : includedFiles(path, cwd, home)).map((included) => ({
           path: included,
           kind: "memory",
           effect: `included by ${basename(path)}: adds instructions to the system prompt`,

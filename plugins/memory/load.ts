@@ -136,6 +136,7 @@ export async function loadMemory(
     scope: Scope | undefined,
     includedBy: string | undefined,
     codexProjectDoc = false,
+    includes = true,
   ) => {
     const realPath = await real(path);
     if (!realPath || seen.has(realPath)) return; // reached before: it keeps its first position
@@ -159,7 +160,7 @@ export async function loadMemory(
       codexLeft -= bytes;
     }
     if (content.trim()) files.push({ path, source, content, cut, ...(includedBy ? { includedBy } : {}) });
-    for (const ref of findIncludes(content)) {
+    for (const ref of includes ? findIncludes(content) : []) {
       const target = absolutePath(dirname(path), ref, place.home);
       if (!TEXT_EXTENSIONS.has(extname(target).toLowerCase())) {
         debug(`@${ref} in ${path} is not an include: ${extname(target) || "no extension"} is not a text extension`);
@@ -199,7 +200,15 @@ export async function loadMemory(
       report(`refused the memory file ${candidate.path}: ${refused}`);
       continue;
     }
-    await visit(candidate.path, candidate.source, 0, undefined, undefined, candidate.codexProjectDoc);
+    await visit(
+      candidate.path,
+      candidate.source,
+      0,
+      undefined,
+      undefined,
+      candidate.codexProjectDoc,
+      !candidate.noIncludes,
+    );
   }
   return files;
 }

@@ -1,9 +1,9 @@
 /**
  * Where memory files live. Weakest first: user, then project, then local, then the explicit
  * `memory` files; project and local walk from the filesystem root down to the cwd, so the
- * nearest file has the last word.
+ * nearest file has the last word (Codex's AGENTS.md from the git root down, as Codex does).
  */
-import { closeSync, lstatSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync, readSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { absolutePath } from "../../src/index";
 import { chooseAlternatives, type CompatPath, compatPaths, orderedSources } from "../_kits/sources/index";
@@ -25,6 +25,8 @@ export interface MemoryCandidate {
   folder?: string;
   /** A Codex project file (`AGENTS.md`, `AGENTS.override.md`): these share Codex's 32 KiB budget. */
   codexProjectDoc?: true;
+  /** A Codex file: its `@path` lines are not includes, as Codex follows none. */
+  noIncludes?: true;
 }
 
 /** How much of a user override is read to tell whether it is blank. */
@@ -63,6 +65,21 @@ export function rootToCwd(cwd: string): string[] {
 }
 
 /**
+ * The folders Codex looks for AGENTS.md in, outermost first: from the project root — the nearest
+ * folder at or above `cwd` with a `.git` (a folder, or a worktree's file), Codex's default
+ * `project_root_markers` — down to `cwd`; only `cwd` when there is none. Codex does not walk past
+ * the project root (codex-rs/core/src/agents_md.rs).
+ */
+export function codexProjectDirs(cwd: string): string[] {
+  const dirs: string[] = [];
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    dirs.unshift(dir);
+    if (existsSync(join(dir, ".git"))) return dirs;
+    if (dirname(dir) === dir) return [resolve(cwd)];
+  }
+}
+
+/**
  * Every memory file the options point at, weakest first (files may not exist). Under `compat`,
  * another tool's files of a source (`~/.claude/CLAUDE.md`, `CLAUDE.md`, `.claude/CLAUDE.md`,
  * `AGENTS.md`, `CLAUDE.local.md`) come just before ours of the same source and folder, so ours
@@ -79,6 +96,7 @@ export function memoryCandidates(
 ): MemoryCandidate[] {
   const out: MemoryCandidate[] = [];
   const dirs = rootToCwd(place.cwd);
+  const codexDirs = new Set(codexProjectDirs(place.cwd));
   const own = new Set(orderedSources(options.memorySources));
   const theirs = new Set(options.compat?.length ? orderedSources(options.compatSources) : []);
   const compat = (source: "user" | "project" | "local", folders: string[]) =>
@@ -88,12 +106,14 @@ export function memoryCandidates(
             "memory",
             { compat: options.compat, sources: [source] },
             { cwd: place.cwd, home: place.home, folders },
-          ),
+          ).filter((p) => p.tool !== "codex" || source === "user" || codexDirs.has(p.folder)),
           overridePresent,
         ).map((p) => ({
           path: p.path,
           source,
           folder: p.folder,
+          // Codex reads AGENTS.md as it is: an `@path` line is text, not an include (CLAUDE.md's are).
+          ...(p.tool === "codex" ? { noIncludes: true as const } : {}),
           ...(p.tool === "codex" && source !== "user" ? { codexProjectDoc: true as const } : {}),
         }))
       : [];

@@ -9,6 +9,7 @@ import type { Kernel, Logger, ResolvedOptions } from "../../src/index";
 export { isConnectionError, isProviderFailure } from "./failover";
 export { supportsImages, runSeesImages, type ModelCapability } from "./capabilities";
 export { isProviderKey } from "./providers";
+export { modelStringFor } from "./build";
 
 /** What a fetch wrapper learns about the provider it wraps. */
 export interface FetchContext {

@@ -40,6 +40,11 @@ export function noProviderError(spec: string, known: readonly string[] = PROVIDE
   );
 }
 
+/** The `provider:model` string a bare name from Claude Code or Codex most likely means (`sonnet`, `claude-sonnet-4-5`, `gpt-5`); undefined when its name does not say. */
+export function modelStringFor(spec: string): string | undefined {
+  return CLAUDE_EXAMPLES[spec.toLowerCase()] ?? familyOfModel(spec);
+}
+
 /** Claude Code's model shorthands, as provider:model strings (there are no built-in aliases for them). */
 const CLAUDE_EXAMPLES: Readonly<Record<string, string>> = {
   sonnet: "anthropic:claude-sonnet-4-5",

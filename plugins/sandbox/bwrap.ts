@@ -48,9 +48,19 @@ const under = (path: string, dir: string) => path === dir || path.startsWith(`${
 /**
  * The folders directly under /tmp that hold the program a spawn starts (its command, resolved on
  * PATH, and the existing absolute paths among its arguments, symlinks followed): a server or
- * hook installed under /tmp must still find its own files behind the private /tmp.
+ * hook installed under /tmp must still find its own files behind the private /tmp. When that
+ * folder holds the home folder (HOME=/tmp/t/home, the server in /tmp/t/node_modules), the
+ * outermost folder on the way to the program that does not hold the home stands in for it
+ * (/tmp/t/node_modules): binding /tmp/t would show the hidden home, and leaving the program out
+ * made it fail with "Cannot find module". A program inside the home is the home's business
+ * (`homeRootsNamed`).
  */
-export function programRootsUnderTmp(command: string, args: readonly string[], path: string | undefined): string[] {
+export function programRootsUnderTmp(
+  command: string,
+  args: readonly string[],
+  path: string | undefined,
+  home?: string,
+): string[] {
   const candidates = [
     command.includes("/")
       ? command
@@ -65,11 +75,22 @@ export function programRootsUnderTmp(command: string, args: readonly string[], p
   for (const candidate of candidates) {
     if (!candidate || !existsSync(candidate)) continue;
     for (const p of [candidate, realpathOrSelf(candidate)]) {
-      const top = /^\/tmp\/[^/]+/.exec(p)?.[0];
-      if (top) roots.add(top);
+      const root = rootBesideHome(p, home);
+      if (root) roots.add(root);
     }
   }
   return [...roots];
+}
+
+/** The outermost folder under /tmp on the way to `path` that does not hold `home` (undefined: `path` is in the home, or not under /tmp). */
+function rootBesideHome(path: string, home: string | undefined): string | undefined {
+  const parts = path.split("/").filter(Boolean);
+  if (parts[0] !== "tmp" || parts.length < 2 || (home !== undefined && under(path, home))) return undefined;
+  for (let n = 2; n <= parts.length; n++) {
+    const folder = `/${parts.slice(0, n).join("/")}`;
+    if (home === undefined || !under(home, folder)) return folder;
+  }
+  return undefined;
 }
 
 /**

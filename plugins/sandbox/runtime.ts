@@ -351,7 +351,7 @@ export class SandboxRuntime {
               ? []
               : homeRootsNamed(spec.command, spec.args, this.#settings.home, SENSITIVE_HOME)),
           ],
-      programRoots: programRootsUnderTmp(spec.command, spec.args, spec.env?.PATH ?? process.env.PATH),
+      programRoots: this.#programRoots(spec),
     };
     const proxied = network.mode === "proxy" ? proxyEnv(`http://127.0.0.1:${PROXY_PORT}`) : {};
     const checks: { dest: string; fd: number }[] = [];
@@ -369,6 +369,11 @@ export class SandboxRuntime {
       env: { ...env, ...proxied },
       contained: true,
     };
+  }
+
+  /** The folders under /tmp that hold the spawn's program, shown over the private /tmp (never the home's). */
+  #programRoots(spec: SpawnSpec): string[] {
+    return programRootsUnderTmp(spec.command, spec.args, spec.env?.PATH ?? process.env.PATH, this.#settings.home);
   }
 
   /**

@@ -13,6 +13,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { ConfigError } from "../../src/index";
+import { modelStringFor } from "../model/api";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/api";
 import { SandboxSchema } from "../sandbox/api";
 import { readJsonConfigFile } from "./read";
@@ -97,6 +98,10 @@ export function claudeSettingsOf(
     } else if (key === "enabledPlugins") {
       const folders = installedPlugins(value, root, home, ignored);
       if (folders.length) out.claudePlugins = folders;
+    } else if (key === "model" && typeof value === "string") {
+      // A Claude model name names no provider, so it is never the run's model: say which --model it means.
+      const meant = /^[\w.[\]-]{1,80}$/.test(value) ? modelStringFor(value) : undefined;
+      ignored.push(`model (a Claude model name, not read: pass --model ${meant ?? "anthropic:<model>"})`);
     } else ignored.push(key);
   }
   if (ignored.length)

@@ -1,6 +1,6 @@
 /** What the settings plugin adds to the `ubiquity` runner: `run --setting-sources`, `--settings` and `--compat`. */
 import { describeError } from "../../src/index";
-import { COMPAT_TOOLS } from "../_kits/sources/index";
+import { parseCompatFlag } from "../_kits/sources/index";
 import { describeJsonError, readRegularFileSync, UsageError } from "../../loader/index";
 import type { RunFlag } from "../../loader/index";
 import { SETTING_SOURCES } from "./schema";
@@ -34,18 +34,7 @@ export const settingsFlags: Record<string, RunFlag> = {
     group: "Config and trust",
     description:
       "Read Claude Code's or Codex's files too: claude, codex or claude,codex (CLAUDE.md, .claude/, AGENTS.md, ~/.codex/…; the compat option)",
-    apply: (o, v) => {
-      const tools = String(v)
-        .split(/[,\s]+/)
-        .filter(Boolean);
-      for (const t of tools) {
-        if (!(COMPAT_TOOLS as readonly string[]).includes(t))
-          throw new UsageError(
-            `--compat must name ${COMPAT_TOOLS.join(", ")} (comma-separated), not ${JSON.stringify(t)}`,
-          );
-      }
-      o.compat = tools;
-    },
+    apply: (o, v) => void (o.compat = parseCompatFlag(String(v))),
   },
   settings: {
     type: "string",

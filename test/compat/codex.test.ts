@@ -70,7 +70,11 @@ describe("AGENTS.override.md", () => {
   });
 
   it("replaces only its own folder's AGENTS.md: the root's still applies above a subfolder's override", async () => {
-    const dir = project(false, { "crate/AGENTS.md": "Subfolder rule SUB-AGENTS-MARKER.\n" });
+    // A repository: Codex reads the AGENTS.md files from its root down to the cwd.
+    const dir = project(false, {
+      ".git/HEAD": "ref: refs/heads/main\n",
+      "crate/AGENTS.md": "Subfolder rule SUB-AGENTS-MARKER.\n",
+    });
     cpSync(join(FIXTURES, "codex-override", "AGENTS.override.md"), join(dir, "crate", "AGENTS.override.md"));
     const { system } = await systemOf(join(dir, "crate"));
     expect(system).toContain(AGENTS_TEXT);

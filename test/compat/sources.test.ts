@@ -169,7 +169,8 @@ describe('compat: ["claude"] on anthropics/claude-agent-sdk-python', () => {
     const reports = run.warnings.filter((w) => w.includes(join(dir, ".claude", "settings.json")));
     expect(reports).toHaveLength(1);
     for (const key of [
-      '"model"',
+      // The model is named with the --model it means (a Claude model name names no provider).
+      '"model (a Claude model name, not read: pass --model anthropic:claude-sonnet-4-5)"',
       '"statusLine"',
       '"enabledPlugins (x@y: no readable ~/.claude/plugins/installed_plugins.json)',
       '"apiKeyHelper"',

@@ -72,6 +72,25 @@ describe("MCP failure texts", () => {
     ]);
   });
 
+  it("a tools/list answer that breaks the MCP schema is one line naming the first problem, not screens of JSON", async () => {
+    const messages = await collect(
+      summon("go", {
+        presets: [],
+        plugins: [mcp()],
+        model: scriptedModel(["done"]),
+        mcpServers: { bad: odd("bad-schema") },
+      }),
+    );
+    expect(initOf(messages).extra.mcpServers).toEqual([
+      {
+        name: "bad",
+        status: "failed",
+        error:
+          'failed to start: the server\'s answer to tools/list does not follow the MCP schema: tools[0].inputSchema.type: Invalid input: expected "object" (and 2 more like it); the server needs fixing (or another version of it)',
+      },
+    ]);
+  });
+
   it("a JSON-RPC error from the server reads `MCP error <code>: <message>`; the server's environment is the allow-list", async () => {
     const model = scriptedModel([
       { toolCalls: [{ toolName: "mcp__odd__boom", input: {}, id: "t1" }] },

@@ -1,5 +1,5 @@
 /** Command hooks and stdio MCP servers run inside the sandbox too, and still do their job. */
-import { readFileSync, readlinkSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
@@ -26,6 +26,42 @@ describe.skipIf(SKIP)("sandboxed spawns besides Bash", () => {
     expect(readFileSync(join(ws, "hook-net.txt"), "utf8").trim()).not.toBe(readlinkSync("/proc/self/ns/net"));
     expect(readFileSync(join(ws, "hook-err.txt"), "utf8")).toContain("Read-only file system");
     expect(readFileSync(join(place.home(), ".bashrc"), "utf8")).toBe(bashrc);
+  });
+
+  it("a Claude Code user's logging hook that cannot write in the sandbox is told why and what to do", async () => {
+    const ws = place.ws();
+    mkdirSync(join(ws, ".claude"), { recursive: true });
+    mkdirSync(join(place.home(), ".claude"), { recursive: true });
+    const warnings: string[] = [];
+    const hook = (command: string) => ({ type: "command" as const, command });
+    const messages = await runBash(["echo after-hooks"], {
+      cwd: ws,
+      sandbox: true,
+      permissionMode: "bypassPermissions",
+      logger: { debug() {}, info() {}, error() {}, warn: (...a: unknown[]) => warnings.push(a.join(" ")) },
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [
+              // As Claude Code's docs log Bash commands, and a project's own log beside its settings.
+              hook("cat >> ~/.claude/bash-command-log.txt"),
+              hook('cat >> "$CLAUDE_PROJECT_DIR/.claude/hook.log"'),
+              hook("echo 'no such thing' >&2; exit 1"),
+            ],
+          },
+        ],
+      },
+    });
+    expect(outputs(messages).c0!.content).toBe("after-hooks");
+    const failed = (text: string) => warnings.find((w) => w.includes(text)) ?? "";
+    const note = "the hook ran in the OS sandbox, which lets it write only the run's folders and a private /tmp";
+    expect(failed("bash-command-log.txt")).toContain(note);
+    expect(failed("hook.log")).toContain(note);
+    expect(failed("sandbox.filesystem.allowWrite")).not.toBe("");
+    // A hook that failed for its own reasons is not blamed on the sandbox.
+    expect(failed("no such thing")).not.toContain("OS sandbox");
+    expect(failed("no such thing")).toContain("failed (exit 1)");
   });
 
   it("a stdio MCP server started under the sandbox still answers, and cannot write outside the workspace", async () => {

@@ -154,6 +154,14 @@ describe("a program installed under /tmp stays visible behind the private /tmp",
       ).toEqual([other]);
       expect(programRootsUnderTmp(join(elsewhere, "server-link"), [], undefined)).toContain(root);
       expect(programRootsUnderTmp("sh", ["-c", "echo hi"], "/usr/bin:/bin")).toEqual([]);
+      // A /tmp folder that holds the home (HOME=<root>/home): the folder beside the home stands
+      // in for it, never the root (which would show the hidden home); a program in the home is not here.
+      mkdirSync(join(root, "home", "tool"), { recursive: true });
+      writeFileSync(join(root, "home", "tool", "x.js"), "");
+      const home = join(root, "home");
+      expect(programRootsUnderTmp("server", [], `/usr/bin:${join(root, "bin")}`, home)).toEqual([join(root, "bin")]);
+      expect(programRootsUnderTmp("node", [join(root, "home", "tool", "x.js")], "/usr/bin", home)).toEqual([]);
+      expect(programRootsUnderTmp("node", [join(other, "script.js")], "/usr/bin", home)).toEqual([other]);
       rmSync(elsewhere, { recursive: true, force: true });
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -13,12 +13,26 @@ import {
   type ProjectPlace,
   type ProjectTrust,
   pathExists,
+  UsageError,
 } from "../../../loader/index";
 import { orderedSources, type Source } from "./sources";
 
 /** The tools whose files `compat` can read. */
 export const COMPAT_TOOLS = ["claude", "codex"] as const;
 export type CompatTool = (typeof COMPAT_TOOLS)[number];
+
+/**
+ * A `--compat` flag's value (`claude`, `codex`, `claude,codex`): the tools, or a usage error
+ * naming the ones there are. One reading for `run --compat` and every command that reads a setup.
+ */
+export function parseCompatFlag(value: string): CompatTool[] {
+  const tools = value.split(/[,\s]+/).filter(Boolean);
+  for (const t of tools) {
+    if (!(COMPAT_TOOLS as readonly string[]).includes(t))
+      throw new UsageError(`--compat must name ${COMPAT_TOOLS.join(", ")} (comma-separated), not ${JSON.stringify(t)}`);
+  }
+  return tools as CompatTool[];
+}
 
 /** The `compat` option. */
 export const CompatSchema = z

@@ -24,6 +24,7 @@ export { warn, warnOnce } from "./warn";
 export {
   COMPAT_TOOLS,
   COMPAT_PLACES,
+  parseCompatFlag,
   CompatSchema,
   compatSources,
   compatPaths,
