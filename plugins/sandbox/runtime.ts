@@ -37,7 +37,7 @@ import { GIT_CONFIGS, gitConfigWithoutCredentials, HOME_READABLE, SENSITIVE_HOME
 import { seatbeltProfile } from "./seatbelt";
 import { SocketFilters } from "./seccomp";
 import type { Violation } from "./violations";
-import { isProcessAlive } from "../_kits/process/index";
+import { isProcessAlive, markAgentWritable } from "../_kits/process/index";
 
 /** A process to start: what `child_process.spawn` (or the MCP SDK's stdio transport) receives. */
 export interface SpawnSpec {
@@ -224,6 +224,7 @@ export class SandboxRuntime {
     removeStalePrivateDirs();
     const root = mkdtempSync(join(tmpdir(), `${PRIVATE_PREFIX}${process.pid}-`));
     chmodSync(root, 0o700);
+    markAgentWritable(root);
     const dirs = {
       root,
       tmp: join(root, "tmp"),
