@@ -167,3 +167,53 @@ describe("J2: a Read ask rule's files are unreadable to sandboxed processes (whi
     expect(readFileSync(join(p.cwd, "leaked.txt"), "utf8")).toContain(SECRET);
   });
 });
+
+describe("J3: the project's own code (make, npm test, cargo build, pytest) is no proof a Read or Edit rule does not apply", () => {
+  /** A project whose Makefile reads secret/key, writes a.txt and leaves made.txt. */
+  const withMakefile = () => {
+    const p = project();
+    writeFileSync(
+      join(p.cwd, "Makefile"),
+      "all:\n\t@cat secret/key 2>/dev/null; echo changed > a.txt; echo make-ran > made.txt\n",
+    );
+    return p;
+  };
+
+  it("without the sandbox, `make` under a Read deny rule is denied (it read secret/key before)", async () => {
+    const p = withMakefile();
+    const { out } = await attack(
+      ["make"],
+      ["--no-sandbox", "--permission-mode", "bypassPermissions", "--disallowedTools", "Read(./secret/**)"],
+      p,
+    );
+    expect(out[0]!.content).not.toContain(SECRET);
+    expect(out[0]!.content).toContain("Makefile");
+    expect(existsSync(join(p.cwd, "made.txt"))).toBe(false);
+  });
+
+  it("without the sandbox, an allow rule naming `make all` does not outweigh a Read ask rule", async () => {
+    const p = withMakefile();
+    const { out } = await attack(
+      ["make all"],
+      ["--no-sandbox", "--allowedTools", "Bash(make all)", "--askTools", "Read(./secret/**)"],
+      p,
+    );
+    expect(out[0]!.content).not.toContain(SECRET);
+    expect(existsSync(join(p.cwd, "made.txt"))).toBe(false);
+  });
+
+  it("in the sandbox, an Edit deny rule (whose file the sandbox leaves writable) denies `make`", async () => {
+    const p = withMakefile();
+    const { out } = await attack(["make"], ["--permission-mode", "bypassPermissions", "--disallowedTools", "Edit(./a.txt)"], p);
+    expect(out[0]!.isError).toBe(true);
+    expect(readFileSync(join(p.cwd, "a.txt"), "utf8")).toBe("TOKEN=public\n");
+    expect(existsSync(join(p.cwd, "made.txt"))).toBe(false);
+  });
+
+  it("in the sandbox, `make` under a Read deny rule runs, and the rule's file stays unreadable (failing closed stays useful)", async () => {
+    const p = withMakefile();
+    const { out } = await attack(["make"], ["--permission-mode", "bypassPermissions", "--disallowedTools", "Read(./secret/**)"], p);
+    expect(out[0]!.content).not.toContain(SECRET);
+    expect(readFileSync(join(p.cwd, "made.txt"), "utf8")).toBe("make-ran\n");
+  });
+});
