@@ -10,6 +10,7 @@
  */
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { configGraph, findConfigFile, scanModuleSource } from "../../loader/index";
 
 /** Past this many packages the closure stops growing (what it found stays protected). */
@@ -69,8 +70,14 @@ export function installedClosure(configFile: string): string[] {
     }
     for (const s of scanModuleSource(source).imports) if (isBare(s)) names.add(packageName(s));
   }
-  const found = new Map<string, string>();
-  const queue = [...names].map((name) => ({ name, from: dirname(configFile) }));
+  return packageClosure(
+    [...names].map((name) => ({ name, from: dirname(configFile) })),
+    new Map(),
+  );
+}
+
+/** The package folders (real paths) of `queue`'s packages and everything they depend on, added to `found`. */
+function packageClosure(queue: { name: string; from: string }[], found: Map<string, string>): string[] {
   while (queue.length > 0 && found.size < MAX_PACKAGES) {
     const { name, from } = queue.shift()!;
     const dir = packageDir(name, from);
@@ -92,14 +99,64 @@ export function installedClosure(configFile: string): string[] {
   return [...found.keys()];
 }
 
-/** The closure of the config file the runner would load from `cwd`, inside `roots` only. */
+/** The folder of the ubiquity package this code was loaded from (its package.json names it), if any. */
+function ownPackageDir(): string | undefined {
+  let dir: string;
+  try {
+    dir = dirname(fileURLToPath(import.meta.url));
+  } catch {
+    return undefined;
+  }
+  for (; ; dir = dirname(dir)) {
+    const manifest = readJson(join(dir, "package.json"));
+    if (manifest?.name === "ubiquity") return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The code this process runs from: the ubiquity package itself and everything it depends on
+ * (real paths), and the node program. Installed in the project (`npm i -D ubiquity`), it lives in
+ * the writable `node_modules`: a sandboxed command could change a module this very run loads
+ * later, or the bin the next `npx ubiquity` starts, both outside the sandbox (red team j, J4).
+ */
+export function ownClosure(): string[] {
+  const out: string[] = [];
+  const dir = ownPackageDir();
+  if (dir) {
+    let real = dir;
+    try {
+      real = realpathSync(dir);
+    } catch {
+      // the folder it was loaded from
+    }
+    const found = new Map([[real, "ubiquity"]]);
+    const manifest = readJson(join(dir, "package.json")) ?? {};
+    const queue: { name: string; from: string }[] = [];
+    for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
+      const deps = manifest[field];
+      if (deps && typeof deps === "object") for (const dep of Object.keys(deps)) queue.push({ name: dep, from: dir });
+    }
+    out.push(...packageClosure(queue, found));
+  }
+  try {
+    out.push(realpathSync(process.execPath));
+  } catch {
+    // no node program to protect
+  }
+  return out;
+}
+
+/** The closure of the config file the runner would load from `cwd`, and ownClosure, inside `roots` only. */
 export function installedConfigClosure(cwd: string, roots: readonly string[], home?: string): string[] {
   let configFile: string | undefined;
   try {
     configFile = findConfigFile(cwd, home);
   } catch {
-    return []; // two configs in one folder: the run stops on that anyway
+    configFile = undefined; // two configs in one folder: the run stops on that anyway
   }
-  if (!configFile) return [];
-  return installedClosure(configFile).filter((dir) => roots.some((r) => dir.startsWith(`${r}${sep}`)));
+  const inside = (dir: string) => roots.some((r) => dir.startsWith(`${r}${sep}`));
+  const own = ownClosure().filter(inside);
+  if (!configFile) return own;
+  return [...new Set([...installedClosure(configFile).filter(inside), ...own])];
 }

@@ -15,7 +15,17 @@
  *           paths unreadable there). A sandboxed command cannot ask: ask-rule paths are now
  *           unreadable in the sandbox like deny-rule paths.
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
@@ -215,5 +225,49 @@ describe("J3: the project's own code (make, npm test, cargo build, pytest) is no
     const { out } = await attack(["make"], ["--permission-mode", "bypassPermissions", "--disallowedTools", "Read(./secret/**)"], p);
     expect(out[0]!.content).not.toContain(SECRET);
     expect(readFileSync(join(p.cwd, "made.txt"), "utf8")).toBe("make-ran\n");
+  });
+});
+
+describe("J4: ubiquity installed in the project's node_modules is not writable by the commands it sandboxes", () => {
+  const repo = join(__dirname, "..", "..");
+  /** The built package copied into the project's node_modules (its dependencies linked from this checkout's); its bin. */
+  const installInto = (cwd: string) => {
+    const pkg = join(cwd, "node_modules", "ubiquity");
+    mkdirSync(pkg, { recursive: true });
+    cpSync(join(repo, "dist"), join(pkg, "dist"), { recursive: true });
+    cpSync(join(repo, "bin"), join(pkg, "bin"), { recursive: true });
+    copyFileSync(join(repo, "package.json"), join(pkg, "package.json"));
+    for (const entry of readdirSync(join(repo, "node_modules")))
+      if (entry !== ".bin" && entry !== "ubiquity")
+        symlinkSync(join(repo, "node_modules", entry), join(cwd, "node_modules", entry));
+    return join(pkg, "bin", "ubiquity.mjs");
+  };
+  const runInstalled = (bin: string, cwd: string, env: Record<string, string>) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        [bin, "run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "--permission-mode", "bypassPermissions", "go"],
+        { cwd, env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1", ...env }, timeout: 240_000 },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
+      );
+      child.stdin?.end("");
+    });
+
+  it("a sandboxed command cannot append code to the installed bin, which the next run would run unsandboxed", async () => {
+    const p = project();
+    const bin = installInto(p.cwd);
+    const marker = join(p.home, "pwned");
+    const plant = `printf '\\nimport("node:fs").then((f) => f.writeFileSync(${JSON.stringify(marker).replaceAll('"', "\\x22")}, "x"));\\n' >> node_modules/ubiquity/bin/ubiquity.mjs; printf 'x' >> node_modules/ubiquity/dist/index.mjs; echo tried`;
+    const server = await serve(attacker([plant]));
+    const env = { HOME: p.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL };
+    const first = await runInstalled(bin, p.cwd, env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(toolResults(first.stdout)[0]!.content).toContain("tried");
+    await serve(attacker([]));
+    const second = await runInstalled(bin, p.cwd, { ...env, OPENAI_BASE_URL: (await serve(attacker([]))).baseURL });
+    expect(second.code, second.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(readFileSync(bin, "utf8")).not.toContain("pwned");
   });
 });
