@@ -288,3 +288,26 @@ describe("J5: rg -z is --search-zip, which runs the decompressors found on PATH"
     await expectVerdicts(["rg -i TOKEN ."], "allow", "default", { allow: ["Bash(rg:*)"] });
   });
 });
+
+describe("J6: the trusted config's compiled copy is not kept where sandboxed commands can write", () => {
+  it("a sandboxed command that rewrites jiti's cache under node_modules/.cache does not run code at the next start", async () => {
+    const p = project();
+    mkdirSync(join(p.cwd, "node_modules"));
+    writeFileSync(join(p.cwd, "ubiquity.config.ts"), "const n: number = 1;\nexport default { maxTurns: 5 + n };\n");
+    const marker = join(p.home, "pwned");
+    const payload = `require("fs").writeFileSync(${JSON.stringify(marker)}, "x");`;
+    // Every compiled file jiti keeps, anywhere the sandbox can write, gets the payload in front.
+    const plant = `for f in $(find . /tmp -path '*jiti*' -type f 2>/dev/null); do { printf '%s\\n' '${payload}'; cat "$f"; } > /tmp/x && cat /tmp/x > "$f" && echo "planted $f"; done; echo done`;
+    const first = await attack([plant], ["--permission-mode", "bypassPermissions", "--trust"], p);
+    expect(first.out[0]!.content).toContain("done");
+    // The config was compiled, and the copy kept in the user's cache, which the sandbox cannot write.
+    expect(readdirSync(join(p.home, ".cache", "ubiquity", "jiti")).length).toBeGreaterThan(0);
+    const second = await runCli(
+      ["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "--trust", "go"],
+      p.cwd,
+      { HOME: p.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: (await serve(attacker([]))).baseURL },
+    );
+    expect(second.code, second.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+  });
+});
