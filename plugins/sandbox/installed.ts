@@ -43,9 +43,9 @@ function packageDir(name: string, from: string): string | undefined {
   }
 }
 
-/** The package folders (real paths) the config file loads, directly or through dependencies. */
-export function installedClosure(configFile: string): string[] {
-  const names = new Set<string>();
+/** The bare packages the config file imports (its JSON plugins and presets, its modules' bare imports), each with the folder it is looked up from. */
+function configImports(configFile: string): { name: string; from: string }[] {
+  const out: { name: string; from: string }[] = [];
   // A JSON config names its plugins and presets by package name.
   if (/\.json$|(^|\/)\.ubiquityrc$/.test(configFile)) {
     const config = readJson(configFile) ?? {};
@@ -57,7 +57,7 @@ export function installedClosure(configFile: string): string[] {
             : Array.isArray(entry) && typeof entry[0] === "string"
               ? entry[0]
               : undefined;
-        if (spec && isBare(spec)) names.add(packageName(spec));
+        if (spec && isBare(spec)) out.push({ name: packageName(spec), from: dirname(configFile) });
       }
     }
   }
@@ -68,12 +68,47 @@ export function installedClosure(configFile: string): string[] {
     } catch {
       continue;
     }
-    for (const s of scanModuleSource(source).imports) if (isBare(s)) names.add(packageName(s));
+    for (const s of scanModuleSource(source).imports)
+      if (isBare(s)) out.push({ name: packageName(s), from: dirname(file) });
   }
+  return out;
+}
+
+/** The package folders (real paths) the config file loads, directly or through dependencies. */
+export function installedClosure(configFile: string): string[] {
+  const names = new Set(configImports(configFile).map((i) => i.name));
   return packageClosure(
     [...names].map((name) => ({ name, from: dirname(configFile) })),
     new Map(),
   );
+}
+
+const SHADOW_EXTENSIONS = ["", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".json", ".node"];
+
+/**
+ * The places inside `roots` where a package the config file imports could be put to be found
+ * before the one Node finds now: each `node_modules/<name>` that does not exist between the
+ * importing module's folder and the folder the package resolves from (all the way up when it is
+ * not installed). A config importing a package installed above the project (a monorepo's root
+ * `node_modules`) would otherwise load one a sandboxed command made inside it (red team j, J7).
+ */
+export function shadowingPlaces(configFile: string, roots: readonly string[]): string[] {
+  const out = new Set<string>();
+  const inside = (p: string) => roots.some((r) => p.startsWith(`${r}${sep}`));
+  for (const { name, from } of configImports(configFile)) {
+    for (let dir = from; ; dir = dirname(dir)) {
+      const candidate = join(dir, "node_modules", name);
+      try {
+        statSync(candidate);
+        break; // found here: what is below it in the search cannot shadow it
+      } catch {
+        // The folder, or a file Node's and jiti's resolution take for it (`node_modules/x.js`).
+        if (inside(candidate)) for (const ext of SHADOW_EXTENSIONS) out.add(`${candidate}${ext}`);
+      }
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return [...out];
 }
 
 /** The package folders (real paths) of `queue`'s packages and everything they depend on, added to `found`. */
@@ -147,7 +182,11 @@ export function ownClosure(): string[] {
   return out;
 }
 
-/** The closure of the config file the runner would load from `cwd`, and ownClosure, inside `roots` only. */
+/**
+ * The closure of the config file the runner would load from `cwd`, ownClosure, and the places a
+ * package the config imports could be shadowed (shadowingPlaces: missing, so watched), inside
+ * `roots` only.
+ */
 export function installedConfigClosure(cwd: string, roots: readonly string[], home?: string): string[] {
   let configFile: string | undefined;
   try {
@@ -158,5 +197,5 @@ export function installedConfigClosure(cwd: string, roots: readonly string[], ho
   const inside = (dir: string) => roots.some((r) => dir.startsWith(`${r}${sep}`));
   const own = ownClosure().filter(inside);
   if (!configFile) return own;
-  return [...new Set([...installedClosure(configFile).filter(inside), ...own])];
+  return [...new Set([...installedClosure(configFile).filter(inside), ...own, ...shadowingPlaces(configFile, roots)])];
 }

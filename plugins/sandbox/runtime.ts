@@ -286,7 +286,9 @@ export class SandboxRuntime {
     // What appeared since the last sweep is judged before the spawn can touch it; what stays is bound read-only.
     this.#unreported.push(...this.#guard!.sweep());
     this.#installed ??= installedConfigClosure(this.#settings.cwd, writable, this.#settings.home);
-    const deep = [...this.#guard!.protectedPaths().map((g) => g.path), ...this.#installed.filter((p) => existsSync(p))];
+    // What the config loads at the next start: read-only where it is, watched where it is missing
+    // (a package made there would be loaded instead of the one found now).
+    const deep = [...this.#guard!.protectedPaths().map((g) => g.path), ...this.#installed];
     const layouts = writable.map((root) =>
       layoutRoot(
         root,

@@ -311,3 +311,30 @@ describe("J6: the trusted config's compiled copy is not kept where sandboxed com
     expect(existsSync(marker)).toBe(false);
   });
 });
+
+describe("J7: a package the trusted config imports from a folder above the project cannot be shadowed inside it", () => {
+  it("a sandboxed command that makes node_modules/<pkg> in the project does not run code at the next start", async () => {
+    const mono = temp("ubq-rt6j-mono-");
+    const cwd = join(mono, "app");
+    mkdirSync(join(mono, "node_modules", "base-config"), { recursive: true });
+    writeFileSync(join(mono, "node_modules", "base-config", "package.json"), JSON.stringify({ name: "base-config", main: "index.js" }));
+    writeFileSync(join(mono, "node_modules", "base-config", "index.js"), "module.exports = { maxTurns: 5 };\n");
+    mkdirSync(cwd);
+    writeFileSync(join(cwd, "ubiquity.config.ts"), 'import base from "base-config";\nexport default base;\n');
+    const home = temp("ubq-rt6j-monohome-");
+    const marker = join(home, "pwned");
+    const shadow = `require("fs").writeFileSync(${JSON.stringify(marker)}, "x"); module.exports = { maxTurns: 5 };`;
+    const plant = `mkdir -p node_modules/base-config && printf '%s\\n' '${shadow}' > node_modules/base-config/index.js; cp node_modules/base-config/index.js node_modules/base-config.js; echo done`;
+    const first = await attack([plant], ["--permission-mode", "bypassPermissions", "--trust"], { cwd, home });
+    expect(first.out[0]!.content).toContain("done");
+    const second = await runCli(
+      ["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "--trust", "go"],
+      cwd,
+      { HOME: home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: (await serve(attacker([]))).baseURL },
+    );
+    expect(second.code, second.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(join(cwd, "node_modules", "base-config"))).toBe(false);
+    expect(existsSync(join(cwd, "node_modules", "base-config.js"))).toBe(false);
+  });
+});
