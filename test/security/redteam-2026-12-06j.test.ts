@@ -338,3 +338,61 @@ describe("J7: a package the trusted config imports from a folder above the proje
     expect(existsSync(join(cwd, "node_modules", "base-config.js"))).toBe(false);
   });
 });
+
+describe("held: a file a trusted JSON config pulls in with cosmiconfig's $import is pinned with it", () => {
+  it("a sandboxed command that changes the imported base.json to import a script does not run it at the next start", async () => {
+    const p = project();
+    writeFileSync(join(p.cwd, ".ubiquityrc.json"), JSON.stringify({ $import: "./config/base.json" }));
+    mkdirSync(join(p.cwd, "config"));
+    writeFileSync(join(p.cwd, "config", "base.json"), JSON.stringify({ maxTurns: 5 }));
+    const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
+    expect(trusted.code, trusted.stderr).toBe(0);
+    const marker = join(p.home, "pwned");
+    const evil = `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(marker)}, "x"); export default { maxTurns: 5 };`;
+    const plant = `printf '%s\\n' '${evil}' > config/evil.mjs && printf '%s' '{"$import": "./evil.mjs"}' > config/base.json; echo done`;
+    const { run, out } = await attack([plant], ["--permission-mode", "bypassPermissions"], p);
+    expect(out[0]!.content, run.stderr).toContain("done");
+    expect(readFileSync(join(p.cwd, "config", "base.json"), "utf8")).toContain("evil.mjs");
+    const second = await runCli(
+      ["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "go"],
+      p.cwd,
+      { HOME: p.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: (await serve(attacker([]))).baseURL, UBIQUITY_TRUST: "" },
+    );
+    expect(second.stderr).toContain(".ubiquityrc.json (changed)");
+    expect(existsSync(marker), second.stderr).toBe(false);
+  });
+});
+
+describe("J9: other version control systems' repository config (Sapling's .sl, Jujutsu's .jj, Pijul's .pijul, Fossil's checkout) runs code like .hg's", () => {
+  it("a Write in acceptEdits asks, and a sandboxed command's copy is taken out of the workspace", async () => {
+    const p = project();
+    const hook = "[hooks]\npre-status = touch /tmp/planted\n";
+    const { out } = await attack(
+      [
+        { name: "Write", input: { file_path: ".sl/config", content: hook } },
+        { name: "Write", input: { file_path: ".jj/repo/config.toml", content: '[ui]\npager = ["sh", "-c", "touch x"]\n' } },
+        "mkdir -p .pijul .jj/repo && printf '[hooks]\\nrecord = [\"touch x\"]\\n' > .pijul/config && printf '[ui]\\npager = \"touch x\"\\n' > .jj/repo/config.toml && touch .fslckout; echo done",
+      ],
+      ["--permission-mode", "acceptEdits", "--allowedTools", "Bash(mkdir:*),Bash(printf:*),Bash(touch:*),Bash(echo:*)"],
+      p,
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(out[1]!.isError, out[1]!.content).toBe(true);
+    for (const f of [".sl/config", ".jj/repo/config.toml", ".pijul/config", ".fslckout"])
+      expect(existsSync(join(p.cwd, f)), f).toBe(false);
+  });
+
+  it("in bypassPermissions, a sandboxed command writing them by a run-time name leaves nothing behind", async () => {
+    const p = project();
+    const { out } = await attack(
+      [
+        "d=.s; d=${d}l; mkdir -p $d .p${d#.s}; printf '[hooks]\\npre-status = touch x\\n' > $d/config; j=.j; j=${j}j; mkdir -p $j/repo; printf '[ui]\\npager = \"touch x\"\\n' > $j/repo/config.toml; f=.fsl; touch ${f}ckout; ls -a; echo done",
+      ],
+      ["--permission-mode", "bypassPermissions"],
+      p,
+    );
+    expect(out[0]!.content).toContain("done");
+    expect(out[0]!.content).toContain(".jj");
+    for (const f of [".sl", ".jj", ".fslckout"]) expect(existsSync(join(p.cwd, f)), f).toBe(false);
+  });
+});
