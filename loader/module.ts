@@ -64,7 +64,8 @@ export function createModuleLoader(baseDir: string, fromFile = join(baseDir, "ub
  * sandbox, while the config file itself (whose digest trust pins) was unchanged (red team j, J6).
  */
 export function compiledCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), ".cache");
+  const base =
+    env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), ".cache");
   return join(base, "ubiquity", "jiti");
 }
 

@@ -98,18 +98,14 @@ function startSandbox(
     setSandboxMode(kernel, "degraded");
     return { status };
   }
-  const runtime = new SandboxRuntime(
-    settings,
-    availability,
-    readRulePaths(kernel, readRules),
-    (denial, toolUseId) =>
-      kernel.emit({
-        type: "sandbox.violation",
-        kind: "network",
-        source: toolUseId ? "bash" : undefined,
-        detail: `network access to ${denial.host}:${denial.port} is not allowed (${denial.reason})`,
-        ...(toolUseId ? { toolUseId } : {}),
-      }),
+  const runtime = new SandboxRuntime(settings, availability, readRulePaths(kernel, readRules), (denial, toolUseId) =>
+    kernel.emit({
+      type: "sandbox.violation",
+      kind: "network",
+      source: toolUseId ? "bash" : undefined,
+      detail: `network access to ${denial.host}:${denial.port} is not allowed (${denial.reason})`,
+      ...(toolUseId ? { toolUseId } : {}),
+    }),
   );
   setSandboxMode(kernel, runtime);
   // The permission engine leaves to the sandbox what it cannot name in bypassPermissions.
