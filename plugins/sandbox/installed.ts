@@ -150,40 +150,28 @@ function ownPackageDir(): string | undefined {
 }
 
 /**
- * The code this process runs from: the ubiquity package itself and everything it depends on
- * (real paths), and the node program. Installed in the project (`npm i -D ubiquity`), it lives in
- * the writable `node_modules`: a sandboxed command could change a module this very run loads
- * later, or the bin the next `npx ubiquity` starts, both outside the sandbox (red team j, J4).
+ * The code of the ubiquity this process runs from (its `bin`, `dist` and `package.json`), when it
+ * is inside `roots`: installed in the project (`npm i -D ubiquity`, or its own checkout), it would
+ * be writable there, and a sandboxed command could change a module this very run loads later, or
+ * the bin the next `npx ubiquity` starts, both outside the sandbox (red team j, J4). Its
+ * dependencies are not listed: they are hundreds of folders (a bind and a hard-link walk each, at
+ * every command), and they stay as writable as the rest of `node_modules`.
  */
-export function ownClosure(): string[] {
-  const out: string[] = [];
+export function ownCode(roots: readonly string[]): string[] {
   const dir = ownPackageDir();
-  if (dir) {
-    let real = dir;
-    try {
-      real = realpathSync(dir);
-    } catch {
-      // the folder it was loaded from
-    }
-    const found = new Map([[real, "ubiquity"]]);
-    const manifest = readJson(join(dir, "package.json")) ?? {};
-    const queue: { name: string; from: string }[] = [];
-    for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
-      const deps = manifest[field];
-      if (deps && typeof deps === "object") for (const dep of Object.keys(deps)) queue.push({ name: dep, from: dir });
-    }
-    out.push(...packageClosure(queue, found));
-  }
+  if (!dir) return [];
+  let real = dir;
   try {
-    out.push(realpathSync(process.execPath));
+    real = realpathSync(dir);
   } catch {
-    // no node program to protect
+    // the folder it was loaded from
   }
-  return out;
+  const inside = (p: string) => roots.some((r) => p === r || p.startsWith(`${r}${sep}`));
+  return ["bin", "dist", "package.json"].map((name) => join(real, name)).filter(inside);
 }
 
 /**
- * The closure of the config file the runner would load from `cwd`, ownClosure, and the places a
+ * The closure of the config file the runner would load from `cwd`, ownCode, and the places a
  * package the config imports could be shadowed (shadowingPlaces: missing, so watched), inside
  * `roots` only.
  */
@@ -195,7 +183,7 @@ export function installedConfigClosure(cwd: string, roots: readonly string[], ho
     configFile = undefined; // two configs in one folder: the run stops on that anyway
   }
   const inside = (dir: string) => roots.some((r) => dir.startsWith(`${r}${sep}`));
-  const own = ownClosure().filter(inside);
+  const own = ownCode(roots);
   if (!configFile) return own;
   return [...new Set([...installedClosure(configFile).filter(inside), ...own, ...shadowingPlaces(configFile, roots)])];
 }

@@ -22,8 +22,8 @@
  *           them, and a Read rule outside the sandbox (inside, its files are unreadable).
  * J4 FIXED  ubiquity installed in the project (`npm i -D ubiquity`) was writable by the commands it
  *           sandboxes: code appended to node_modules/ubiquity/bin/ubiquity.mjs ran unsandboxed at
- *           the next start (a lazily loaded module would run in the same run). The package, its
- *           dependencies and the node program are now read-only in the sandbox.
+ *           the next start (a lazily loaded module would run in the same run). Its bin, dist and
+ *           package.json are now read-only in the sandbox (its dependencies: left open).
  * J5 FIXED  rg's spec listed `-z` (= --search-zip, which runs gzip/xz/… from PATH) though it left
  *           out the long form: `Bash(rg:*)` allowed it.
  * J6 FIXED  jiti cached the trusted TypeScript config's compiled copy in the project's
