@@ -39,7 +39,9 @@
  *           sensitive: Write in acceptEdits created .sl/config with [hooks], and a sandboxed
  *           command's .jj/repo/config.toml stayed.
  *
- * Tried and held (205 attacks; holes: 9 above): the cosmiconfig `$import` of a trusted
+ * Attacks tried in step 2: about 274 (25 shell constructs, 68 program flags, 43 git sub-commands,
+ * 97 git config spellings, 17 + 15 commands under Read rules, 9 through the bin); new holes: 6
+ * (J3-J7, J9; J1 and J2 were known). Tried and held: the cosmiconfig `$import` of a trusted
  * .ubiquityrc.json (the file it names is pinned: "changed"); secrets in --verbose / DEBUG=* output
  * and files under HOME (none); bash-as-oracle constructs under Bash(echo:*)/Bash(test:*)/… allow
  * rules and a Bash(touch:*) deny rule (25: `${x@P}`, `$((x))` with x='a[$(…)]', `test -v
