@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Jiti } from "jiti";
@@ -28,7 +29,7 @@ export function createModuleLoader(baseDir: string, fromFile = join(baseDir, "ub
   const jitiFor = (): Jiti =>
     (loaded ??= (createRequire(import.meta.url)("jiti") as typeof import("jiti")).createJiti(
       pathToFileURL(fromFile).href,
-      { moduleCache: false },
+      { moduleCache: false, fsCache: compiledCacheDir() },
     ));
   return {
     baseDir,
@@ -54,6 +55,18 @@ export function createModuleLoader(baseDir: string, fromFile = join(baseDir, "ub
       }
     },
   };
+}
+
+/**
+ * Where jiti keeps the JavaScript it compiled from a TypeScript config or plugin: the user's own
+ * cache folder. jiti's default is the project's `node_modules/.cache/jiti`, which sandboxed
+ * commands can write: code put in front of a cached copy ran at the next start, outside the
+ * sandbox, while the config file itself (whose digest trust pins) was unchanged (red team j, J6).
+ */
+export function compiledCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base =
+    env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), ".cache");
+  return join(base, "ubiquity", "jiti");
 }
 
 function requireResolve(fromFile: string, specifier: string): string | undefined {

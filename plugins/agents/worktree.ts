@@ -72,7 +72,7 @@ const SAFE = [
 function git(cwd: string, args: string[]): Promise<string> {
   const env: NodeJS.ProcessEnv = {};
   // The user's GIT_DIR / GIT_WORK_TREE would point every command elsewhere.
-  for (const [key, value] of Object.entries(hostEnv()))
+  for (const [key, value] of Object.entries(hostEnv(process.env, [cwd])))
     if (!key.startsWith("GIT_") && value !== undefined) env[key] = value;
   env.GIT_TERMINAL_PROMPT = "0";
   env.LC_ALL = "C";

@@ -44,7 +44,7 @@ const CONFIG = [
 /** The environment git runs with: the process's, minus every `GIT_*` variable, plus the place. */
 export function gitEnv(place: GitPlace): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(hostEnv()))
+  for (const [key, value] of Object.entries(hostEnv(process.env, [place.workTree ?? place.gitDir])))
     if (!key.startsWith("GIT_") && value !== undefined) env[key] = value;
   env.GIT_DIR = place.gitDir;
   if (place.workTree) env.GIT_WORK_TREE = place.workTree;

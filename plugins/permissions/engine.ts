@@ -126,7 +126,10 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
     return verdict("deny", "deny-rule", `Permission check failed, so ${toolName} was denied: ${describeError(error)}`);
   }
 
-  const ruled = ruleVerdict(policy, toolName, subject);
+  // The project's code (a Makefile's recipes, package scripts) reads and writes what it likes: no
+  // Edit or Write rule can be shown not to apply to it, nor a Read rule outside the sandbox
+  // (inside, a Read deny or ask rule's files are unreadable; red team j, J3).
+  const ruled = ruleVerdict(policy, toolName, withProjectCode(subject, setup));
   if (ruled) return ruled;
   const hover = hoverVerdict(policy, toolName, input, subject);
   if (hover) return hover;
@@ -274,6 +277,20 @@ async function toolVerdict(
       : allowed;
   }
   return undefined;
+}
+
+/**
+ * `subject` with the project code it runs counted as edits it cannot name (the sandbox keeps no
+ * Edit rule's file read-only) and, when it runs outside the sandbox, as reads it cannot name.
+ */
+function withProjectCode(subject: Subject, setup: EngineSetup): Subject {
+  if (subject.kind !== "shell" || subject.projectCode.length === 0) return subject;
+  const sandboxed = setup.sandboxed?.(subject.analysis.source) === true;
+  return {
+    ...subject,
+    unknownReads: sandboxed ? subject.unknownReads : [...subject.unknownReads, ...subject.projectCode],
+    unknownEdits: [...subject.unknownEdits, ...subject.projectCode],
+  };
 }
 
 /** bypassPermissions: allowed, unless a write or a command the engine cannot name could slip past the sandbox or a rule. */

@@ -24,6 +24,7 @@ import {
   type Tool,
 } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
+import { markAgentWritable } from "../_kits/process/index";
 import { recordJudged } from "../_kits/paths/index";
 import { compilePolicy, DEFAULT_TOOL_KINDS, namesPatchTool, readDenyRule, type Policy, type ToolKinds } from "./policy";
 import { parseRules, ruleNamesTool, type Rule } from "./rules";
@@ -282,6 +283,8 @@ function resolvePlace(run: RunContext, home: string): Place {
     ...(run.options.additionalDirectories ?? []).map((d) => absolutePath(run.options.cwd, d)),
   ];
   const roots = resolveRoots(given);
+  // Writes are permitted here (acceptEdits, allow rules): no host program is looked up there.
+  markAgentWritable(...given, ...roots);
   const readRoots = resolveRoots(run.roots).filter((r) => !roots.includes(r));
   return { cwd: run.cwd, home, roots, ...(readRoots.length ? { readRoots } : {}) };
 }

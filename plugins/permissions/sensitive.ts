@@ -41,6 +41,11 @@ const FOLDERS = new Set([
   ".mise",
   // Other VCSs' hooks and config, editors' and REPLs' start-up folders, other agents' settings and MCP servers.
   ".hg",
+  // Sapling's .sl/config has Mercurial's [hooks]; Jujutsu's .jj/repo/config.toml names a pager,
+  // an editor, fix tools and aliases; Pijul's .pijul/config has hooks (red team j, J9).
+  ".sl",
+  ".jj",
+  ".pijul",
   ".helix",
   ".vim",
   ".emacs.d",
@@ -177,6 +182,9 @@ const FILES = new Set([
   ".mongoshrc.js",
   ".mongorc.js",
   ".hgrc",
+  // Fossil's checkout database, which holds the checkout's settings (red team j, J9).
+  ".fslckout",
+  "_fossil_",
   ".emacs",
   ".emacs.el",
   ".bash_completion",

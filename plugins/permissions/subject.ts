@@ -55,6 +55,12 @@ export type Subject =
       recursiveReads: JudgedPath[];
       /** Operands of programs the engine has no spec for, as paths: they may be read or written (matched by Read and Edit deny and ask rules). */
       maybe: JudgedPath[];
+      /**
+       * Why it runs the project's own code (`make`, `npm test`, `cargo build`, `pytest`), which may
+       * read and write any file. Outside the sandbox a Read, Edit or Write deny or ask rule cannot
+       * be shown not to apply; inside it the rule's files are unreadable or read-only there.
+       */
+      projectCode: string[];
     }
   | { kind: "path"; paths: JudgedPath[]; written: string[]; sensitive?: string; outside: boolean }
   | { kind: "other"; strings: string[] | undefined };
@@ -244,6 +250,13 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     maybe,
     recursiveReads,
     outsideWrites: acc.outsideWrites,
+    projectCode: [
+      ...new Set(
+        analysis.candidates
+          .filter((c) => c.projectCode)
+          .map((c) => `${c.projectCode}, which may read and write any file`),
+      ),
+    ],
     ...(acc.unsandboxed ? { unsandboxed: acc.unsandboxed } : {}),
   };
 }

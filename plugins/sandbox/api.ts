@@ -6,6 +6,7 @@
  */
 import { sep } from "node:path";
 import type { Kernel, ResolvedOptions } from "../../src/index";
+import { markAgentWritable } from "../_kits/process/index";
 import { SandboxUnavailableError } from "./availability";
 import { sandboxSettings } from "./config";
 import { hostMatches } from "./host-match";
@@ -91,6 +92,7 @@ export function getSandboxApi(kernel: Kernel): SandboxApi {
         addWorkspace(path) {
           // Pinned to the folder it is now: one swapped for a link later is not bound (where the link leads).
           const pin = pinFolder(path);
+          markAgentWritable(path);
           unpin(s.workspaces.get(path));
           s.workspaces.set(path, pin);
           return () => {

@@ -5,12 +5,14 @@
  * without the privilege.
  */
 import { lazyRequire } from "../_kits/lazy/index";
+import { agentCanWrite, agentWritableFolders } from "../_kits/process/index";
 import {
   accessSync,
   constants,
   existsSync,
   mkdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   statSync,
   writeFileSync,
@@ -46,12 +48,24 @@ export const INSTALL_HINT =
 export class SandboxUnavailableError extends UbiquityError {}
 
 /**
- * The first executable `name` in an absolute folder of PATH. A relative entry (`./bin`) names a
- * folder of wherever the process runs, the project: its `bwrap` would be the sandbox (red team i, I4).
+ * The first executable `name` in an absolute folder of PATH that the agent cannot write. A relative
+ * entry (`./bin`) names a folder of wherever the process runs, the project: its `bwrap` would be
+ * the sandbox (red team i, I4); so would an absolute one inside the workspace or another writable
+ * folder (`/home/u/proj/bin`, red team j, J1), or a program there linked to from elsewhere.
  */
+/** Where `path` leads (itself when it does not exist). */
+function resolvedProgram(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 export function which(name: string, path = process.env.PATH ?? ""): string | undefined {
   for (const dir of [...path.split(delimiter), "/usr/bin", "/bin"]) {
-    if (!dir || !isAbsolute(dir)) continue;
+    if (!dir || !isAbsolute(dir) || agentCanWrite(dir)) continue;
+    if (agentCanWrite(dirname(resolvedProgram(join(dir, name))))) continue;
     try {
       accessSync(join(dir, name), constants.X_OK);
       return join(dir, name);
@@ -69,7 +83,7 @@ export function sandboxAvailability(
   platform: NodeJS.Platform = process.platform,
   bwrapPath?: string,
 ): SandboxAvailability {
-  const key = `${platform}:${bwrapPath ?? ""}:${process.env.PATH ?? ""}`;
+  const key = `${platform}:${bwrapPath ?? ""}:${process.env.PATH ?? ""}:${process.cwd()}:${agentWritableFolders().join(delimiter)}`;
   let hit = cache.get(key);
   if (!hit) {
     hit = probe(platform, bwrapPath);

@@ -12,6 +12,7 @@
  * bridge also dies with that reader (`setpriv --pdeathsig KILL`). The command inside waits for
  * the port (see `innerCommand`).
  */
+import { agentWritableFolders } from "../_kits/process/index";
 import { which } from "./availability";
 import { FILTER_FD } from "./seccomp";
 
@@ -37,7 +38,7 @@ const toolCache = new Map<string, { tools: BridgeTools } | { missing: string[] }
 
 /** The bridge's programs, or the names of those missing (looked up once per PATH). */
 export function bridgeTools(): { tools: BridgeTools } | { missing: string[] } {
-  const key = process.env.PATH ?? "";
+  const key = `${process.env.PATH ?? ""}\0${process.cwd()}\0${agentWritableFolders().join("\0")}`;
   let hit = toolCache.get(key);
   if (!hit) {
     hit = lookUp();

@@ -21,6 +21,7 @@ import {
   type ToolOutput,
 } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
+import { markAgentWritable } from "../_kits/process/index";
 import { getPermissionsApi, parseRule } from "../permissions/api";
 import { sandboxAvailability, SandboxUnavailableError, INSTALL_HINT, type SandboxAvailability } from "./availability";
 import { BRIDGE_HINT, bridgeTools } from "./bridge";
@@ -60,9 +61,11 @@ function startSandbox(
   kernel: Kernel,
   opts: z.output<typeof SandboxPluginOptions>,
   options: ResolvedOptions,
-  disallowedTools: readonly string[],
+  readRules: { deny: readonly string[]; ask: readonly string[] },
 ): { status: SandboxStatus; runtime?: SandboxRuntime } {
   const settings = sandboxSettings(options, opts.home ?? process.env.HOME ?? homedir());
+  // Whether the sandbox runs or not, commands may write these: no host program is looked up there.
+  markAgentWritable(...settings.writable);
   if (!settings.enabled) {
     if (settings.origin === "required")
       throw new SandboxUnavailableError(
@@ -95,18 +98,14 @@ function startSandbox(
     setSandboxMode(kernel, "degraded");
     return { status };
   }
-  const runtime = new SandboxRuntime(
-    settings,
-    availability,
-    readDenyPaths(kernel, disallowedTools),
-    (denial, toolUseId) =>
-      kernel.emit({
-        type: "sandbox.violation",
-        kind: "network",
-        source: toolUseId ? "bash" : undefined,
-        detail: `network access to ${denial.host}:${denial.port} is not allowed (${denial.reason})`,
-        ...(toolUseId ? { toolUseId } : {}),
-      }),
+  const runtime = new SandboxRuntime(settings, availability, readRulePaths(kernel, readRules), (denial, toolUseId) =>
+    kernel.emit({
+      type: "sandbox.violation",
+      kind: "network",
+      source: toolUseId ? "bash" : undefined,
+      detail: `network access to ${denial.host}:${denial.port} is not allowed (${denial.reason})`,
+      ...(toolUseId ? { toolUseId } : {}),
+    }),
   );
   setSandboxMode(kernel, runtime);
   // The permission engine leaves to the sandbox what it cannot name in bypassPermissions.
@@ -124,10 +123,14 @@ function startSandbox(
 export const sandboxPlugin = definePlugin({
   name: NAME,
   factoryOptions: SandboxPluginOptions,
-  // `disallowedTools` is the permissions plugin's option, read here too (a Read deny joins the sandbox's denied paths).
+  // `disallowedTools` and `askTools` are the permissions plugin's options, read here too (a Read
+  // deny or ask rule joins the sandbox's unreadable paths).
   options: sandboxOptions.extend({
     get disallowedTools() {
       return permissionsOptions.shape.disallowedTools;
+    },
+    get askTools() {
+      return permissionsOptions.shape.askTools;
     },
   }),
   commands: sandboxCommands,
@@ -139,7 +142,11 @@ export const sandboxPlugin = definePlugin({
     let status: SandboxStatus = { status: "off" };
 
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
-      ({ status, runtime } = startSandbox(kernel, opts, options, context.optionsOf(options).disallowedTools ?? []));
+      const mine = context.optionsOf(options);
+      ({ status, runtime } = startSandbox(kernel, opts, options, {
+        deny: mine.disallowedTools ?? [],
+        ask: mine.askTools ?? [],
+      }));
     });
 
     // Every run says where it stands: `system/init`'s `sandbox`, and a warning when unsandboxed.
@@ -252,16 +259,25 @@ function check(opts: SandboxPluginOptions, proxy: boolean): SandboxAvailability 
 }
 
 /** The paths of `Read(...)` deny rules: from the options and from other sources (settings files). */
-function readDenyPaths(kernel: Kernel, disallowed: readonly string[]): string[] {
-  const rules = [
-    ...disallowed.flatMap((text) => {
+/**
+ * The paths Read deny and ask rules name: unreadable to sandboxed processes. A sandboxed command
+ * cannot stop to ask, and one the engine allows (a rule, autoAllowBash, bypassPermissions) would
+ * otherwise read what Read itself only shows after asking: an ask is refused there, the way
+ * dontAsk refuses it (fail closed; red team j, J2).
+ */
+function readRulePaths(kernel: Kernel, given: { deny: readonly string[]; ask: readonly string[] }): string[] {
+  const parse = (texts: readonly string[], list: "deny" | "ask") =>
+    texts.flatMap((text) => {
       try {
-        return [parseRule(text, "deny", "disallowedTools")];
+        return [parseRule(text, list, list === "deny" ? "disallowedTools" : "askTools")];
       } catch {
         return []; // the permissions plugin reports malformed rules
       }
-    }),
-    ...getPermissionsApi(kernel).addedRules.filter((r) => r.list === "deny"),
+    });
+  const rules = [
+    ...parse(given.deny, "deny"),
+    ...parse(given.ask, "ask"),
+    ...getPermissionsApi(kernel).addedRules.filter((r) => r.list === "deny" || r.list === "ask"),
   ];
   return rules.filter((r) => r.tool === "Read" && r.content !== undefined).map((r) => r.content!);
 }

@@ -10,6 +10,7 @@
  */
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { configGraph, findConfigFile, scanModuleSource } from "../../loader/index";
 
 /** Past this many packages the closure stops growing (what it found stays protected). */
@@ -42,9 +43,9 @@ function packageDir(name: string, from: string): string | undefined {
   }
 }
 
-/** The package folders (real paths) the config file loads, directly or through dependencies. */
-export function installedClosure(configFile: string): string[] {
-  const names = new Set<string>();
+/** The bare packages the config file imports (its JSON plugins and presets, its modules' bare imports), each with the folder it is looked up from. */
+function configImports(configFile: string): { name: string; from: string }[] {
+  const out: { name: string; from: string }[] = [];
   // A JSON config names its plugins and presets by package name.
   if (/\.json$|(^|\/)\.ubiquityrc$/.test(configFile)) {
     const config = readJson(configFile) ?? {};
@@ -56,7 +57,7 @@ export function installedClosure(configFile: string): string[] {
             : Array.isArray(entry) && typeof entry[0] === "string"
               ? entry[0]
               : undefined;
-        if (spec && isBare(spec)) names.add(packageName(spec));
+        if (spec && isBare(spec)) out.push({ name: packageName(spec), from: dirname(configFile) });
       }
     }
   }
@@ -67,10 +68,51 @@ export function installedClosure(configFile: string): string[] {
     } catch {
       continue;
     }
-    for (const s of scanModuleSource(source).imports) if (isBare(s)) names.add(packageName(s));
+    for (const s of scanModuleSource(source).imports)
+      if (isBare(s)) out.push({ name: packageName(s), from: dirname(file) });
   }
-  const found = new Map<string, string>();
-  const queue = [...names].map((name) => ({ name, from: dirname(configFile) }));
+  return out;
+}
+
+/** The package folders (real paths) the config file loads, directly or through dependencies. */
+export function installedClosure(configFile: string): string[] {
+  const names = new Set(configImports(configFile).map((i) => i.name));
+  return packageClosure(
+    [...names].map((name) => ({ name, from: dirname(configFile) })),
+    new Map(),
+  );
+}
+
+const SHADOW_EXTENSIONS = ["", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".json", ".node"];
+
+/**
+ * The places inside `roots` where a package the config file imports could be put to be found
+ * before the one Node finds now: each `node_modules/<name>` that does not exist between the
+ * importing module's folder and the folder the package resolves from (all the way up when it is
+ * not installed). A config importing a package installed above the project (a monorepo's root
+ * `node_modules`) would otherwise load one a sandboxed command made inside it (red team j, J7).
+ */
+export function shadowingPlaces(configFile: string, roots: readonly string[]): string[] {
+  const out = new Set<string>();
+  const inside = (p: string) => roots.some((r) => p.startsWith(`${r}${sep}`));
+  for (const { name, from } of configImports(configFile)) {
+    for (let dir = from; ; dir = dirname(dir)) {
+      const candidate = join(dir, "node_modules", name);
+      try {
+        statSync(candidate);
+        break; // found here: what is below it in the search cannot shadow it
+      } catch {
+        // The folder, or a file Node's and jiti's resolution take for it (`node_modules/x.js`).
+        if (inside(candidate)) for (const ext of SHADOW_EXTENSIONS) out.add(`${candidate}${ext}`);
+      }
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return [...out];
+}
+
+/** The package folders (real paths) of `queue`'s packages and everything they depend on, added to `found`. */
+function packageClosure(queue: { name: string; from: string }[], found: Map<string, string>): string[] {
   while (queue.length > 0 && found.size < MAX_PACKAGES) {
     const { name, from } = queue.shift()!;
     const dir = packageDir(name, from);
@@ -92,14 +134,56 @@ export function installedClosure(configFile: string): string[] {
   return [...found.keys()];
 }
 
-/** The closure of the config file the runner would load from `cwd`, inside `roots` only. */
+/** The folder of the ubiquity package this code was loaded from (its package.json names it), if any. */
+function ownPackageDir(): string | undefined {
+  let dir: string;
+  try {
+    dir = dirname(fileURLToPath(import.meta.url));
+  } catch {
+    return undefined;
+  }
+  for (; ; dir = dirname(dir)) {
+    const manifest = readJson(join(dir, "package.json"));
+    if (manifest?.name === "ubiquity") return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The code of the ubiquity this process runs from (its `bin`, `dist` and `package.json`), when it
+ * is inside `roots`: installed in the project (`npm i -D ubiquity`, or its own checkout), it would
+ * be writable there, and a sandboxed command could change a module this very run loads later, or
+ * the bin the next `npx ubiquity` starts, both outside the sandbox (red team j, J4). Its
+ * dependencies are not listed: they are hundreds of folders (a bind and a hard-link walk each, at
+ * every command), and they stay as writable as the rest of `node_modules`.
+ */
+export function ownCode(roots: readonly string[]): string[] {
+  const dir = ownPackageDir();
+  if (!dir) return [];
+  let real = dir;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    // the folder it was loaded from
+  }
+  const inside = (p: string) => roots.some((r) => p === r || p.startsWith(`${r}${sep}`));
+  return ["bin", "dist", "package.json"].map((name) => join(real, name)).filter(inside);
+}
+
+/**
+ * The closure of the config file the runner would load from `cwd`, ownCode, and the places a
+ * package the config imports could be shadowed (shadowingPlaces: missing, so watched), inside
+ * `roots` only.
+ */
 export function installedConfigClosure(cwd: string, roots: readonly string[], home?: string): string[] {
   let configFile: string | undefined;
   try {
     configFile = findConfigFile(cwd, home);
   } catch {
-    return []; // two configs in one folder: the run stops on that anyway
+    configFile = undefined; // two configs in one folder: the run stops on that anyway
   }
-  if (!configFile) return [];
-  return installedClosure(configFile).filter((dir) => roots.some((r) => dir.startsWith(`${r}${sep}`)));
+  const inside = (dir: string) => roots.some((r) => dir.startsWith(`${r}${sep}`));
+  const own = ownCode(roots);
+  if (!configFile) return own;
+  return [...new Set([...installedClosure(configFile).filter(inside), ...own, ...shadowingPlaces(configFile, roots)])];
 }

@@ -221,7 +221,7 @@ export function hardLinkedProtected(paths: readonly string[]): SharedProtected |
 /** The same search by `find` (every level, no budget): the first file with more than one name. */
 function linkedByFind(paths: readonly string[]): SharedProtected | undefined {
   const found = childProcess().spawnSync("find", [...paths, "-type", "f", "-links", "+1", "-print", "-quit"], {
-    env: hostEnv(),
+    env: hostEnv(process.env, paths),
     encoding: "utf8",
     maxBuffer: 1 << 20,
   });

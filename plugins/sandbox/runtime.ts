@@ -30,14 +30,14 @@ import { BRIDGE_HINT, bridgedLaunch, bridgeTools, PROXY_PORT, PROXY_SOCKET_NAME 
 import { isExcluded, type SandboxSettings } from "./config";
 import { hardLinkedProtected, layoutRoot, type RootLayout } from "./protect";
 import { WorkspaceGuard, type Quarantined } from "./guard";
-import { installedConfigClosure } from "./installed";
+import { installedConfigClosure, ownCode } from "./installed";
 import { FOLDER_FD_BASE, folderLaunch, pinFolder, pinnedAt, systemBash, unpin, type FolderPin } from "./pin";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
 import { GIT_CONFIGS, gitConfigWithoutCredentials, HOME_READABLE, SENSITIVE_HOME, secretPaths } from "./secrets";
 import { seatbeltProfile } from "./seatbelt";
 import { SocketFilters } from "./seccomp";
 import type { Violation } from "./violations";
-import { isProcessAlive } from "../_kits/process/index";
+import { isProcessAlive, markAgentWritable } from "../_kits/process/index";
 
 /** A process to start: what `child_process.spawn` (or the MCP SDK's stdio transport) receives. */
 export interface SpawnSpec {
@@ -163,6 +163,8 @@ export class SandboxRuntime {
   #guard: WorkspaceGuard | undefined;
   /** The installed packages the project's config loads (read-only: `ubiquity run` executes them at its next start). */
   #installed: string[] | undefined;
+  /** ubiquity's own code inside the writable folders (installed.ts, ownCode). */
+  #ownCode: Set<string> | undefined;
   /** Protected entries removed by a sweep that no call has reported yet. */
   #unreported: Quarantined[] = [];
   #quarantineDir: string | undefined;
@@ -224,6 +226,7 @@ export class SandboxRuntime {
     removeStalePrivateDirs();
     const root = mkdtempSync(join(tmpdir(), `${PRIVATE_PREFIX}${process.pid}-`));
     chmodSync(root, 0o700);
+    markAgentWritable(root);
     const dirs = {
       root,
       tmp: join(root, "tmp"),
@@ -285,7 +288,9 @@ export class SandboxRuntime {
     // What appeared since the last sweep is judged before the spawn can touch it; what stays is bound read-only.
     this.#unreported.push(...this.#guard!.sweep());
     this.#installed ??= installedConfigClosure(this.#settings.cwd, writable, this.#settings.home);
-    const deep = [...this.#guard!.protectedPaths().map((g) => g.path), ...this.#installed.filter((p) => existsSync(p))];
+    // What the config loads at the next start: read-only where it is, watched where it is missing
+    // (a package made there would be loaded instead of the one found now).
+    const deep = [...this.#guard!.protectedPaths().map((g) => g.path), ...this.#installed];
     const layouts = writable.map((root) =>
       layoutRoot(
         root,
@@ -295,7 +300,11 @@ export class SandboxRuntime {
     );
     // A bind protects a path, not the file: a protected file with another name in a writable folder
     // would be changed through that name. Refused until the other name is gone (fail closed).
-    const shared = hardLinkedProtected(layouts.flatMap((l) => l.readOnly));
+    // ubiquity's own code is left out: installed by pnpm, each of its files is a hard link into
+    // pnpm's store (outside the writable folders), which would refuse every command.
+    this.#ownCode ??= new Set(ownCode(writable));
+    const own = this.#ownCode;
+    const shared = hardLinkedProtected(layouts.flatMap((l) => l.readOnly).filter((p) => !own.has(p)));
     if (shared?.why === "linked")
       throw new Error(
         `ubiquity:sandbox: ${shared.path} is protected but has another name (a hard link), through which a sandboxed command could change it; remove the other link (\`find <folder> -samefile ${shared.path}\` lists it in a folder) and run the command again`,

@@ -50,7 +50,12 @@ export function searchWithRg(rgPath: string, query: SearchQuery, signal?: AbortS
   const cwd = rgCwd(query);
   return new Promise((resolve, reject) => {
     // The search folder is its cwd: `rg` on a relative PATH entry would be the repository's own.
-    const child = spawn(rgPath, rgArguments(query), { cwd, env: hostEnv(), stdio: ["ignore", "pipe", "pipe"], signal });
+    const child = spawn(rgPath, rgArguments(query), {
+      cwd,
+      env: hostEnv(process.env, [cwd]),
+      stdio: ["ignore", "pipe", "pipe"],
+      signal,
+    });
     const out: Buffer[] = [];
     let size = 0;
     let incomplete = false;

@@ -8,7 +8,8 @@
  * Pure functions: the caller passes the parent environment (a sandbox wrapper can take the result
  * as it is).
  */
-import { delimiter, isAbsolute } from "node:path";
+import { realpathSync } from "node:fs";
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isCredentialName, urlPasswords, type SubprocessEnvMode } from "../../../src/index";
 
 /**
@@ -115,13 +116,82 @@ export function absolutePath(path: string): string {
 }
 
 /**
- * The environment of a program Ubiquity itself starts outside the sandbox (git for checkpoints,
- * worktrees and plugin installs, find, ripgrep): the process's own with `PATH` made absolute. A
- * relative entry (`./bin`, `.`) is looked up in the folder the program starts in, where the
- * repository, or a sandboxed command, can leave a `git` of its own (red team i, I4).
+ * Folders the agent can write: the run's roots (cwd, additionalDirectories), the sandbox's
+ * writable folders and workspaces, its private /tmp. Registered by the plugins that know them
+ * (permissions, sandbox) for the life of the process: a folder once writable stays on the list,
+ * which only ever makes a host program's PATH shorter (fail closed).
  */
-export function hostEnv(parent: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return parent.PATH === undefined ? { ...parent } : { ...parent, PATH: absolutePath(parent.PATH) };
+const agentWritable = new Set<string>();
+
+/** Say that the agent can write `paths` (absolute): no host program is looked up in them from now on. */
+export function markAgentWritable(...paths: readonly string[]): void {
+  for (const path of paths) if (isAbsolute(path)) agentWritable.add(resolve(path));
+}
+
+/** The folders registered with markAgentWritable (for tests and diagnostics). */
+export function agentWritableFolders(): readonly string[] {
+  return [...agentWritable];
+}
+
+/** `path` with its symlinks resolved as far as it exists (a missing tail is kept as written). */
+function realish(path: string): string {
+  let head = resolve(path);
+  const tail: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(head), ...tail);
+    } catch {
+      const up = dirname(head);
+      if (up === head) return resolve(path);
+      tail.unshift(basename(head));
+      head = up;
+    }
+  }
+}
+
+/** True when `inner` is `outer` or inside it. */
+function within(inner: string, outer: string): boolean {
+  const rel = relative(outer, inner);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * True when a program in `dir` could have been put there by the agent: `dir` is (or is inside,
+ * by its path or by where its links lead) the process's working folder, a folder in `writable`,
+ * or one registered with markAgentWritable.
+ */
+export function agentCanWrite(dir: string, writable: readonly string[] = []): boolean {
+  const roots = [process.cwd(), ...writable.filter((w) => isAbsolute(w)), ...agentWritable];
+  const spellings = [resolve(dir), realish(dir)];
+  return roots.some((root) => {
+    const rootSpellings = [resolve(root), realish(root)];
+    return spellings.some((s) => rootSpellings.some((r) => within(s, r)));
+  });
+}
+
+/**
+ * The `PATH` of a program Ubiquity itself starts outside the sandbox: its absolute entries that
+ * are not in a folder the agent can write (agentCanWrite). A sandboxed command, or a Write the
+ * engine allows, can leave a `git`, `find`, `rg` or `bwrap` in the workspace; with
+ * `PATH=/home/u/proj/bin:…` the host would then run it unsandboxed (red team j, J1).
+ */
+export function hostPath(path: string, writable: readonly string[] = []): string {
+  return absolutePath(path)
+    .split(delimiter)
+    .filter((dir) => !agentCanWrite(dir, writable))
+    .join(delimiter);
+}
+
+/**
+ * The environment of a program Ubiquity itself starts outside the sandbox (git for checkpoints,
+ * worktrees and plugin installs, find, ripgrep): the process's own with `PATH` made absolute and
+ * left without the folders the agent can write (hostPath; `writable` adds the caller's own, such
+ * as the folder the program runs in). A relative entry (`./bin`, `.`) is looked up in the folder
+ * the program starts in, where the repository, or a sandboxed command, can leave a `git` of its
+ * own (red team i, I4); an absolute one inside the workspace is the same place (red team j, J1).
+ */
+export function hostEnv(parent: NodeJS.ProcessEnv = process.env, writable: readonly string[] = []): NodeJS.ProcessEnv {
+  return parent.PATH === undefined ? { ...parent } : { ...parent, PATH: hostPath(parent.PATH, writable) };
 }
 
 /** The run options that shape a subprocess's environment. */

@@ -8,11 +8,15 @@
 export { trackProcessGroup, liveProcessGroups, isProcessAlive } from "./live-groups";
 export {
   absolutePath,
+  agentCanWrite,
+  agentWritableFolders,
   buildSubprocessEnv,
   hostEnv,
+  hostPath,
   isCredentialVariable,
   isPassedName,
   isScrubbedVariable,
+  markAgentWritable,
   PASSED_VARIABLES,
   type SubprocessEnvOptions,
 } from "./env";
