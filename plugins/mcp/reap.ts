@@ -6,8 +6,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** True while `pid` exists (Node reaps its own exited children promptly, so this turns false). */
 export const isAlive: (pid: number) => boolean = isProcessAlive;
 
-/** SIGKILL `pid` if it still runs, then wait until it is gone; false if it outlived `timeoutMs`. */
-export async function reap(pid: number, timeoutMs = 3000): Promise<boolean> {
+/**
+ * SIGKILL `pid` if it still runs, then wait until it is gone; false if it outlived `timeoutMs`
+ * (a stuck process: a loaded machine can take seconds to reap a killed one).
+ */
+export async function reap(pid: number, timeoutMs = 30_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   let killed = false;
   while (isAlive(pid)) {

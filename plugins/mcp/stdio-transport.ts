@@ -15,6 +15,10 @@ import { spawnOwned, type OwnedChild, type OwnedSpawn } from "../_kits/process/i
 
 // Between closing its stdin and SIGTERM, and between SIGTERM and SIGKILL (the SDK's own figures).
 const CLOSE_GRACE_MS = 2000;
+// After SIGKILL, how long to wait for the process (and the reaper around it) to be gone: only a
+// stuck process takes this long, but a loaded machine can take seconds, and close() promises the
+// server is gone when it resolves.
+const KILLED_BOUND_MS = 30_000;
 
 /** `promise`, or "late" after `ms` (the timer never holds the program open). */
 function within(promise: Promise<void>, ms: number): Promise<void | "late"> {
@@ -133,7 +137,7 @@ export class StdioTransport implements Transport {
         owned.signal("SIGTERM");
         if ((await within(owned.exited, CLOSE_GRACE_MS)) === "late") {
           owned.kill();
-          await within(owned.exited, CLOSE_GRACE_MS);
+          await within(owned.exited, KILLED_BOUND_MS);
         }
       }
     }
