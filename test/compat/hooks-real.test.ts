@@ -1,0 +1,202 @@
+/**
+ * Real hook scripts from public repositories (test/compat/fixtures/hooks-real/, each with its
+ * SOURCE and LICENSE), run unmodified through the real `ubiquity` bin with a scripted model that
+ * makes the tool call the hook targets. Each test asserts what Claude Code's hooks reference says
+ * the script's answer does: the call blocked with the script's reason reaching the model, context
+ * added, the agent sent back by a Stop hook, a file the script writes. Plugin hooks run as the
+ * plugin (`--plugin-dir`, its hooks.json as published); a project's scripts run from its
+ * `.claude/settings.json`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chmodSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+
+const FIXTURES = fileURLToPath(new URL("./fixtures/hooks-real/", import.meta.url));
+
+/** A scripted model that plays UBQ_STEPS in order ("done" after them) and logs each request's prompt. */
+const CONFIG = `
+import { appendFileSync } from "node:fs";
+import { scriptedModel } from "ubiquity/testing";
+
+const steps = JSON.parse(process.env.UBQ_STEPS ?? "[]");
+let next = 0;
+export default {
+  sessionDir: process.env.UBQ_SESSIONS,
+  todoDir: process.env.UBQ_SESSIONS + "-todos",
+  marketPricing: false,
+  maxRetries: 0,
+  model: scriptedModel(({ request }) => {
+    appendFileSync(process.env.UBQ_LOG, JSON.stringify(request.prompt) + "\\n");
+    return steps[next++] ?? "done";
+  }),
+};
+`;
+
+type Step = string | { text?: string; toolCalls: { toolName: string; input: unknown }[] };
+
+interface PromptMessage {
+  role: string;
+  content: string | { type: string; text?: string; output?: unknown }[];
+}
+
+/** A temp project with the scripted model and `files`; the fixture folders in `copy` (fixture → project path). */
+function project(files: Record<string, string> = {}, copy: Record<string, string> = {}, packageJson: object = { name: "tmp-project", private: true, type: "module" }) {
+  const dir = tempProject({ "ubiquity.config.ts": CONFIG, ...files }, { linkUbiquity: true, packageJson });
+  for (const [from, to] of Object.entries(copy)) cpSync(join(FIXTURES, from), join(dir, to), { recursive: true });
+  return dir;
+}
+
+let runs = 0;
+/** Run the bin in `dir` with `steps` and `args`; the model's requests (each a prompt) come back with its output. */
+async function run(dir: string, steps: Step[], args: string[]) {
+  const log = join(dir, `model-${++runs}.log`);
+  writeFileSync(log, "");
+  const out = await runCli(
+    ["run", "--permission-mode", "bypassPermissions", ...args],
+    dir,
+    { UBQ_LOG: log, UBQ_SESSIONS: join(dir, "sessions"), UBQ_STEPS: JSON.stringify(steps) },
+  );
+  const requests = readFileSync(log, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as PromptMessage[]);
+  if (process.env.HOOKS_REAL_DEBUG) console.log(out.stdout, out.stderr);
+  return { ...out, requests };
+}
+
+/** Everything a prompt message says (text parts and tool results), as one string. */
+const said = (m: PromptMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content));
+/** The last tool result the model was shown, as text. */
+function lastToolResult(requests: PromptMessage[][]): string {
+  const last = requests[requests.length - 1] ?? [];
+  const tool = [...last].reverse().find((m) => m.role === "tool");
+  return tool ? said(tool) : "";
+}
+const bash = (command: string): Step => ({ toolCalls: [{ toolName: "Bash", input: { command } }] });
+
+beforeAll(() => requireDist());
+afterAll(() => removeTempProjects());
+
+describe("everything-claude-code (project .claude/hooks, node)", () => {
+  // The scripts are CommonJS, as in their repository (whose package.json has no "type").
+  const COMMONJS = { name: "tmp-project", private: true };
+  const settings = (script: string, matcher: string) =>
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          { matcher, hooks: [{ type: "command", command: `node "$CLAUDE_PROJECT_DIR/.claude/hooks/${script}"` }] },
+        ],
+      },
+    });
+
+  it("block-no-verify.js: exit 2 blocks `git commit --no-verify`; its stderr is the reason the model reads", async () => {
+    const dir = project(
+      { ".claude/settings.json": settings("block-no-verify.js", "Bash") },
+      { "everything-claude-code/block-no-verify.js": ".claude/hooks/block-no-verify.js" },
+      COMMONJS,
+    );
+    const r = await run(dir, [bash("touch ran.txt && git commit --no-verify -m wip")], ["-p", "commit"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(dir, "ran.txt"))).toBe(false);
+    expect(lastToolResult(r.requests)).toContain("--no-verify");
+    expect(lastToolResult(r.requests)).toMatch(/BLOCKED/);
+  });
+
+  it("block-no-verify.js: a plain command passes (exit 0, no output)", async () => {
+    const dir = project(
+      { ".claude/settings.json": settings("block-no-verify.js", "Bash") },
+      { "everything-claude-code/block-no-verify.js": ".claude/hooks/block-no-verify.js" },
+      COMMONJS,
+    );
+    const r = await run(dir, [bash("touch ran.txt")], ["-p", "touch"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(dir, "ran.txt"))).toBe(true);
+  });
+
+  it("config-protection.js: exit 2 blocks a Write to an existing .eslintrc.json, with its reason; a new one passes", async () => {
+    const dir = project(
+      { ".claude/settings.json": settings("config-protection.js", "Write|Edit|MultiEdit"), ".eslintrc.json": "{}\n" },
+      { "everything-claude-code/config-protection.js": ".claude/hooks/config-protection.js" },
+      COMMONJS,
+    );
+    const write = (file: string): Step => ({
+      toolCalls: [{ toolName: "Write", input: { file_path: join(dir, file), content: '{"rules":{}}\n' } }],
+    });
+    // Read first: Write refuses a file the run has not read, as Claude Code's does.
+    const read: Step = { toolCalls: [{ toolName: "Read", input: { file_path: join(dir, ".eslintrc.json") } }] };
+    const r = await run(dir, [read, write(".eslintrc.json")], ["-p", "loosen lint"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, ".eslintrc.json"), "utf8")).toBe("{}\n");
+    expect(lastToolResult(r.requests)).toContain("Modifying .eslintrc.json is not allowed");
+    const created = await run(dir, [write(".prettierrc.json")], ["-p", "add prettier"]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(readFileSync(join(dir, ".prettierrc.json"), "utf8")).toBe('{"rules":{}}\n');
+  });
+});
+
+describe("claude-plugins-official (plugins, --plugin-dir)", () => {
+  it("explanatory-output-style: SessionStart additionalContext reaches the model", async () => {
+    const dir = project({}, { "claude-plugins-official/explanatory-output-style": "plugins/explanatory" });
+    const r = await run(dir, ["ok"], ["--plugin-dir", join(dir, "plugins/explanatory"), "-p", "hi"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.stringify(r.requests[0])).toContain("You are in 'explanatory' output style mode");
+  });
+
+  it("learning-output-style: SessionStart additionalContext reaches the model", async () => {
+    const dir = project({}, { "claude-plugins-official/learning-output-style": "plugins/learning" });
+    const r = await run(dir, ["ok"], ["--plugin-dir", join(dir, "plugins/learning"), "-p", "hi"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.stringify(r.requests[0])).toContain("learning");
+    expect(JSON.stringify(r.requests[0])).toContain("Learning Mode Philosophy");
+  });
+
+  it("hookify pretooluse.py: a block rule denies the Bash call; the command never runs", async () => {
+    const rule = [
+      "---",
+      "name: block-dangerous-rm",
+      "enabled: true",
+      "event: bash",
+      "pattern: rm\\s+-rf",
+      "action: block",
+      "---",
+      "",
+      "Dangerous rm command detected!",
+      "",
+    ].join("\n");
+    const dir = project(
+      { ".claude/hookify.block-rm.local.md": rule, "keep/file.txt": "kept\n" },
+      { "claude-plugins-official/hookify": "plugins/hookify" },
+    );
+    const r = await run(dir, [bash("rm -rf keep")], ["--plugin-dir", join(dir, "plugins/hookify"), "-p", "clean"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(dir, "keep/file.txt"))).toBe(true);
+    expect(r.requests).toHaveLength(2);
+  });
+
+  it("ralph-loop stop-hook.sh: decision block sends the agent back with the loop's prompt, until the promise", async () => {
+    const state = ["---", "active: true", "iteration: 1", "max_iterations: 5", 'completion_promise: "DONE"', "---", "", "Fix the widget", ""].join("\n");
+    const dir = project({ ".claude/ralph-loop.local.md": state }, { "claude-plugins-official/ralph-loop": "plugins/ralph" });
+    const r = await run(dir, ["still working", "<promise>DONE</promise>"], [
+      "--plugin-dir",
+      join(dir, "plugins/ralph"),
+      "-p",
+      "start",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.requests).toHaveLength(2);
+    expect(JSON.stringify(r.requests[1])).toContain("Fix the widget");
+    expect(existsSync(join(dir, ".claude/ralph-loop.local.md"))).toBe(false);
+  });
+});
+
+describe("superpowers (plugin, --plugin-dir)", () => {
+  it("hooks/session-start: the using-superpowers skill reaches the model as SessionStart context", async () => {
+    const dir = project({}, { superpowers: "plugins/superpowers" });
+    chmodSync(join(dir, "plugins/superpowers/hooks/session-start"), 0o755);
+    const r = await run(dir, ["ok"], ["--plugin-dir", join(dir, "plugins/superpowers"), "-p", "hi"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.stringify(r.requests[0])).toContain("You have superpowers.");
+  });
+});
