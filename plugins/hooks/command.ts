@@ -135,7 +135,7 @@ export function withProjectDir(word: string, projectDir: string): string {
 }
 
 /** What a hook's process is spawned as: in the sandbox when there is one (spawnOwned adds the reaper outside it). */
-function hookSpawn(command: string, context: HookRunContext, args?: readonly string[]) {
+function hookSpawn(command: string, context: HookRunContext, args?: readonly string[], pluginRoot?: string) {
   const { cwd } = context;
   const where = spawnFolder(cwd, context.trusted !== false);
   // shellSpawn: bash with --norc (with stdin a socket and SHLVL unset it would run ~/.bashrc first).
@@ -144,7 +144,10 @@ function hookSpawn(command: string, context: HookRunContext, args?: readonly str
   const program = args
     ? { command: withProjectDir(command, cwd), args: args.map((arg) => withProjectDir(arg, cwd)) }
     : shellSpawn(command);
-  const plain: SpawnSpec = { ...program, cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
+  const env = hookEnv(context.environment ?? {}, cwd);
+  // A plugin's hook finds its own files through CLAUDE_PLUGIN_ROOT (hookify imports its modules by it).
+  if (pluginRoot) env.CLAUDE_PLUGIN_ROOT = pluginRoot;
+  const plain: SpawnSpec = { ...program, cwd: where, env };
   let wrapped = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
   // SessionStart: CLAUDE_ENV_FILE, as the hook sees it (inside the sandbox, a file of its private /tmp).
   if (context.envFile)
@@ -173,12 +176,13 @@ function runShell(
   context: HookRunContext,
   timeoutMs: number,
   args?: readonly string[],
+  pluginRoot?: string,
 ): Promise<Spawned> {
   const { signal } = context;
   return new Promise((resolve) => {
     // Its own process group, outside the sandbox under the reaper (which ends what the hook leaves
     // behind, setsid or not), tracked until it exits: it ends with this program.
-    const owned = spawnOwned(hookSpawn(command, context, args));
+    const owned = spawnOwned(hookSpawn(command, context, args, pluginRoot));
     const { child, reaper, report } = owned;
     let fallback: NodeJS.Timeout | undefined;
     let stdout = "";
@@ -319,7 +323,8 @@ export async function runCommandHook(
 ): Promise<(HookOutput & { ask?: boolean }) | undefined> {
   // Red-team fix: a timer takes at most 2^31-1 ms (24.8 days); more fires at once, a guard turned into a no-op.
   const timeoutMs = Math.min((hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000, 2_147_483_647);
-  const result = await runShell(hook.command, JSON.stringify(commandPayload(input)), context, timeoutMs, hook.args);
+  const payload = JSON.stringify(commandPayload(input));
+  const result = await runShell(hook.command, payload, context, timeoutMs, hook.args, hook.pluginRoot);
   const label = `${input.hookEventName} hook command ${JSON.stringify(hook.command)}`;
   if (result.rest) {
     // It answered `{"async": true}`: what it says when it ends goes to `later` (asyncRewake), else nowhere.

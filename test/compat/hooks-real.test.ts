@@ -97,7 +97,7 @@ describe("everything-claude-code (project .claude/hooks, node)", () => {
       { "everything-claude-code/block-no-verify.js": ".claude/hooks/block-no-verify.js" },
       COMMONJS,
     );
-    const r = await run(dir, [bash("touch ran.txt && git commit --no-verify -m wip")], ["-p", "commit"]);
+    const r = await run(dir, [bash("touch ran.txt && git commit --no-verify -m wip")], ["--compat", "claude", "-p", "commit"]);
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(dir, "ran.txt"))).toBe(false);
     expect(lastToolResult(r.requests)).toContain("--no-verify");
@@ -110,7 +110,7 @@ describe("everything-claude-code (project .claude/hooks, node)", () => {
       { "everything-claude-code/block-no-verify.js": ".claude/hooks/block-no-verify.js" },
       COMMONJS,
     );
-    const r = await run(dir, [bash("touch ran.txt")], ["-p", "touch"]);
+    const r = await run(dir, [bash("touch ran.txt")], ["--compat", "claude", "-p", "touch"]);
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(dir, "ran.txt"))).toBe(true);
   });
@@ -126,11 +126,11 @@ describe("everything-claude-code (project .claude/hooks, node)", () => {
     });
     // Read first: Write refuses a file the run has not read, as Claude Code's does.
     const read: Step = { toolCalls: [{ toolName: "Read", input: { file_path: join(dir, ".eslintrc.json") } }] };
-    const r = await run(dir, [read, write(".eslintrc.json")], ["-p", "loosen lint"]);
+    const r = await run(dir, [read, write(".eslintrc.json")], ["--compat", "claude", "-p", "loosen lint"]);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(dir, ".eslintrc.json"), "utf8")).toBe("{}\n");
     expect(lastToolResult(r.requests)).toContain("Modifying .eslintrc.json is not allowed");
-    const created = await run(dir, [write(".prettierrc.json")], ["-p", "add prettier"]);
+    const created = await run(dir, [write(".prettierrc.json")], ["--compat", "claude", "-p", "add prettier"]);
     expect(created.code, created.stderr).toBe(0);
     expect(readFileSync(join(dir, ".prettierrc.json"), "utf8")).toBe('{"rules":{}}\n');
   });
@@ -178,7 +178,9 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
   it("ralph-loop stop-hook.sh: decision block sends the agent back with the loop's prompt, until the promise", async () => {
     const state = ["---", "active: true", "iteration: 1", "max_iterations: 5", 'completion_promise: "DONE"', "---", "", "Fix the widget", ""].join("\n");
     const dir = project({ ".claude/ralph-loop.local.md": state }, { "claude-plugins-official/ralph-loop": "plugins/ralph" });
+    // --no-sandbox: the script keeps its state in .claude/, which the sandbox keeps read-only (next test).
     const r = await run(dir, ["still working", "<promise>DONE</promise>"], [
+      "--no-sandbox",
       "--plugin-dir",
       join(dir, "plugins/ralph"),
       "-p",
@@ -187,7 +189,20 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.requests).toHaveLength(2);
     expect(JSON.stringify(r.requests[1])).toContain("Fix the widget");
+    // It read the model's last text from transcript_path (Claude Code's "role":"assistant" lines) and found the promise.
+    expect(r.stderr).not.toContain("No assistant messages found in transcript");
     expect(existsSync(join(dir, ".claude/ralph-loop.local.md"))).toBe(false);
+  });
+
+  it("ralph-loop stop-hook.sh in the sandbox: .claude/ is read-only there, the hook's failure is reported and the run ends", async () => {
+    const state = ["---", "active: true", "iteration: 1", "max_iterations: 5", 'completion_promise: "DONE"', "---", "", "Fix the widget", ""].join("\n");
+    const dir = project({ ".claude/ralph-loop.local.md": state }, { "claude-plugins-official/ralph-loop": "plugins/ralph" });
+    const r = await run(dir, ["still working"], ["--plugin-dir", join(dir, "plugins/ralph"), "-p", "start"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.requests).toHaveLength(1);
+    expect(r.stderr).toContain("Stop hook command");
+    expect(r.stderr).toContain("Read-only file system");
+    expect(readFileSync(join(dir, ".claude/ralph-loop.local.md"), "utf8")).toBe(state);
   });
 });
 
