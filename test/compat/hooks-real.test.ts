@@ -175,6 +175,35 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
     expect(r.requests).toHaveLength(2);
   });
 
+  it("hookify stop.py: a stop rule on the transcript sends the agent back with its message until the transcript shows the tests ran", async () => {
+    const rule = [
+      "---",
+      "name: require-tests-run",
+      "enabled: true",
+      "event: stop",
+      "action: block",
+      "conditions:",
+      "  - field: transcript",
+      "    operator: not_contains",
+      "    pattern: npm test",
+      "---",
+      "",
+      "Run the test suite before stopping.",
+      "",
+    ].join("\n");
+    const dir = project({ ".claude/hookify.require-tests.local.md": rule }, { "claude-plugins-official/hookify": "plugins/hookify" });
+    const r = await run(dir, ["finished", bash("echo npm test"), "now done"], [
+      "--plugin-dir",
+      join(dir, "plugins/hookify"),
+      "-p",
+      "fix it",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.requests).toHaveLength(3);
+    expect(JSON.stringify(r.requests[1])).toContain("Run the test suite before stopping.");
+    expect(r.stdout).toContain("now done");
+  });
+
   it("ralph-loop stop-hook.sh: decision block sends the agent back with the loop's prompt, until the promise", async () => {
     const state = ["---", "active: true", "iteration: 1", "max_iterations: 5", 'completion_promise: "DONE"', "---", "", "Fix the widget", ""].join("\n");
     const dir = project({ ".claude/ralph-loop.local.md": state }, { "claude-plugins-official/ralph-loop": "plugins/ralph" });
@@ -203,6 +232,30 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
     expect(r.stderr).toContain("Stop hook command");
     expect(r.stderr).toContain("Read-only file system");
     expect(readFileSync(join(dir, ".claude/ralph-loop.local.md"), "utf8")).toBe(state);
+  });
+});
+
+describe("hey-jarvis (project .claude/settings.json as the repository has it)", () => {
+  const COPY = { "hey-jarvis/.claude": ".claude" };
+
+  it("block-op-env.js: permissionDecision deny keeps .env unread; its permissionDecisionReason reaches the model", async () => {
+    const dir = project({ ".env": "API_TOKEN=plum-4417\n" }, COPY, { name: "tmp-project", private: true });
+    const read: Step = { toolCalls: [{ toolName: "Read", input: { file_path: join(dir, ".env") } }] };
+    const r = await run(dir, [read], ["--compat", "claude", "-p", "show the env"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lastToolResult(r.requests)).toContain("Reading .env is not allowed");
+    expect(JSON.stringify(r.requests)).not.toContain("plum-4417");
+  });
+
+  it("require-timeout.js: a Bash command without `timeout` is denied with its reason; one under `timeout` runs", async () => {
+    const dir = project({}, COPY, { name: "tmp-project", private: true });
+    const r = await run(dir, [bash("touch bare.txt")], ["--compat", "claude", "-p", "touch"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(dir, "bare.txt"))).toBe(false);
+    expect(lastToolResult(r.requests)).toContain("Every command must run under GNU `timeout`");
+    const ok = await run(dir, [bash("timeout 5 touch timed.txt")], ["--compat", "claude", "-p", "touch"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(existsSync(join(dir, "timed.txt"))).toBe(true);
   });
 });
 
