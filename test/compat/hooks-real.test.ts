@@ -204,6 +204,15 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
     expect(r.stdout).toContain("now done");
   });
 
+  it("hookify userpromptsubmit.py: a warn rule's systemMessage is shown to the user (stderr), not to the model", async () => {
+    const rule = ["---", "name: warn-deploy", "enabled: true", "event: prompt", "pattern: deploy", "action: warn", "---", "", "Deploys go through the release checklist.", ""].join("\n");
+    const dir = project({ ".claude/hookify.deploy.local.md": rule }, { "claude-plugins-official/hookify": "plugins/hookify" });
+    const r = await run(dir, ["ok"], ["--plugin-dir", join(dir, "plugins/hookify"), "-p", "deploy it"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("Deploys go through the release checklist.");
+    expect(JSON.stringify(r.requests[0])).not.toContain("release checklist");
+  });
+
   it("ralph-loop stop-hook.sh: decision block sends the agent back with the loop's prompt, until the promise", async () => {
     const state = ["---", "active: true", "iteration: 1", "max_iterations: 5", 'completion_promise: "DONE"', "---", "", "Fix the widget", ""].join("\n");
     const dir = project({ ".claude/ralph-loop.local.md": state }, { "claude-plugins-official/ralph-loop": "plugins/ralph" });
