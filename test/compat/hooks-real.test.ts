@@ -204,13 +204,14 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
     expect(r.stdout).toContain("now done");
   });
 
-  it("hookify userpromptsubmit.py: a warn rule's systemMessage is shown to the user (stderr), not to the model", async () => {
-    const rule = ["---", "name: warn-deploy", "enabled: true", "event: prompt", "pattern: deploy", "action: warn", "---", "", "Deploys go through the release checklist.", ""].join("\n");
-    const dir = project({ ".claude/hookify.deploy.local.md": rule }, { "claude-plugins-official/hookify": "plugins/hookify" });
-    const r = await run(dir, ["ok"], ["--plugin-dir", join(dir, "plugins/hookify"), "-p", "deploy it"]);
+  it("hookify pretooluse.py: a warn rule's systemMessage is shown to the user (stderr), not to the model; the call runs", async () => {
+    const rule = ["---", "name: warn-touch", "enabled: true", "event: bash", "pattern: touch", "action: warn", "---", "", "Prefer the Write tool to touch.", ""].join("\n");
+    const dir = project({ ".claude/hookify.touch.local.md": rule }, { "claude-plugins-official/hookify": "plugins/hookify" });
+    const r = await run(dir, [bash("touch made.txt")], ["--plugin-dir", join(dir, "plugins/hookify"), "-p", "make it"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain("Deploys go through the release checklist.");
-    expect(JSON.stringify(r.requests[0])).not.toContain("release checklist");
+    expect(existsSync(join(dir, "made.txt"))).toBe(true);
+    expect(r.stderr).toContain("Prefer the Write tool to touch.");
+    expect(JSON.stringify(r.requests)).not.toContain("Prefer the Write tool");
   });
 
   it("ralph-loop stop-hook.sh: decision block sends the agent back with the loop's prompt, until the promise", async () => {
