@@ -241,6 +241,8 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
     expect(r.requests).toHaveLength(1);
     expect(r.stderr).toContain("Stop hook command");
     expect(r.stderr).toContain("Read-only file system");
+    // The warning says why: hooks run in the sandbox, where .claude/ is read-only.
+    expect(r.stderr).toContain("command hooks run in the sandbox");
     expect(readFileSync(join(dir, ".claude/ralph-loop.local.md"), "utf8")).toBe(state);
   });
 });
