@@ -335,6 +335,19 @@ export async function runCommandHook(
   return readAnswer(result, label, input, hook, context);
 }
 
+/**
+ * Why a sandboxed hook could not write: Claude Code runs hooks unconfined, so a script that keeps
+ * its state in `.claude/` (ralph-loop's) fails here, and the warning says so and names the way out.
+ */
+function sandboxNote(result: Spawned, context: HookRunContext): string {
+  if (!context.wrap || !result.stderr.includes("Read-only file system")) return "";
+  return (
+    " (command hooks run in the sandbox, where .claude/, .git/hooks and the project's other files that run code" +
+    " later are read-only, as is everything outside the workspace and /tmp; run without the sandbox, --no-sandbox," +
+    " for a hook that must write there)"
+  );
+}
+
 /** What a command hook's exit code and output say. */
 function readAnswer(
   result: Spawned,
@@ -356,7 +369,7 @@ function readAnswer(
   }
   if (result.code !== 0) {
     context.logger.warn(
-      `${label} failed (exit ${result.code ?? "signal"}): ${result.stderr.trim().slice(0, 500)}; it was ignored`,
+      `${label} failed (exit ${result.code ?? "signal"}): ${result.stderr.trim().slice(0, 500)}; it was ignored${sandboxNote(result, context)}`,
     );
     return undefined;
   }
