@@ -265,7 +265,9 @@ const noted = new WeakMap<Kernel, Set<string>>();
 function fromPlugin(group: HookMatcherGroup, pluginRoot: string): HookMatcherGroup {
   return {
     ...group,
-    hooks: group.hooks.map((hook) => (typeof hook !== "function" && hook.type === "command" ? { ...hook, pluginRoot } : hook)),
+    hooks: group.hooks.map((hook) =>
+      typeof hook !== "function" && hook.type === "command" ? { ...hook, pluginRoot } : hook,
+    ),
   };
 }
 

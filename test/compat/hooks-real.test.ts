@@ -42,7 +42,11 @@ interface PromptMessage {
 }
 
 /** A temp project with the scripted model and `files`; the fixture folders in `copy` (fixture → project path). */
-function project(files: Record<string, string> = {}, copy: Record<string, string> = {}, packageJson: object = { name: "tmp-project", private: true, type: "module" }) {
+function project(
+  files: Record<string, string> = {},
+  copy: Record<string, string> = {},
+  packageJson: object = { name: "tmp-project", private: true, type: "module" },
+) {
   const dir = tempProject({ "ubiquity.config.ts": CONFIG, ...files }, { linkUbiquity: true, packageJson });
   for (const [from, to] of Object.entries(copy)) cpSync(join(FIXTURES, from), join(dir, to), { recursive: true });
   return dir;
@@ -53,11 +57,11 @@ let runs = 0;
 async function run(dir: string, steps: Step[], args: string[]) {
   const log = join(dir, `model-${++runs}.log`);
   writeFileSync(log, "");
-  const out = await runCli(
-    ["run", "--permission-mode", "bypassPermissions", ...args],
-    dir,
-    { UBQ_LOG: log, UBQ_SESSIONS: join(dir, "sessions"), UBQ_STEPS: JSON.stringify(steps) },
-  );
+  const out = await runCli(["run", "--permission-mode", "bypassPermissions", ...args], dir, {
+    UBQ_LOG: log,
+    UBQ_SESSIONS: join(dir, "sessions"),
+    UBQ_STEPS: JSON.stringify(steps),
+  });
   const requests = readFileSync(log, "utf8")
     .split("\n")
     .filter(Boolean)
@@ -97,7 +101,11 @@ describe("everything-claude-code (project .claude/hooks, node)", () => {
       { "everything-claude-code/block-no-verify.js": ".claude/hooks/block-no-verify.js" },
       COMMONJS,
     );
-    const r = await run(dir, [bash("touch ran.txt && git commit --no-verify -m wip")], ["--compat", "claude", "-p", "commit"]);
+    const r = await run(
+      dir,
+      [bash("touch ran.txt && git commit --no-verify -m wip")],
+      ["--compat", "claude", "-p", "commit"],
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(dir, "ran.txt"))).toBe(false);
     expect(lastToolResult(r.requests)).toContain("--no-verify");
@@ -191,13 +199,15 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
       "Run the test suite before stopping.",
       "",
     ].join("\n");
-    const dir = project({ ".claude/hookify.require-tests.local.md": rule }, { "claude-plugins-official/hookify": "plugins/hookify" });
-    const r = await run(dir, ["finished", bash("echo npm test"), "now done"], [
-      "--plugin-dir",
-      join(dir, "plugins/hookify"),
-      "-p",
-      "fix it",
-    ]);
+    const dir = project(
+      { ".claude/hookify.require-tests.local.md": rule },
+      { "claude-plugins-official/hookify": "plugins/hookify" },
+    );
+    const r = await run(
+      dir,
+      ["finished", bash("echo npm test"), "now done"],
+      ["--plugin-dir", join(dir, "plugins/hookify"), "-p", "fix it"],
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.requests).toHaveLength(3);
     expect(JSON.stringify(r.requests[1])).toContain("Run the test suite before stopping.");
@@ -205,8 +215,22 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
   });
 
   it("hookify pretooluse.py: a warn rule's systemMessage is shown to the user (stderr), not to the model; the call runs", async () => {
-    const rule = ["---", "name: warn-touch", "enabled: true", "event: bash", "pattern: touch", "action: warn", "---", "", "Prefer the Write tool to touch.", ""].join("\n");
-    const dir = project({ ".claude/hookify.touch.local.md": rule }, { "claude-plugins-official/hookify": "plugins/hookify" });
+    const rule = [
+      "---",
+      "name: warn-touch",
+      "enabled: true",
+      "event: bash",
+      "pattern: touch",
+      "action: warn",
+      "---",
+      "",
+      "Prefer the Write tool to touch.",
+      "",
+    ].join("\n");
+    const dir = project(
+      { ".claude/hookify.touch.local.md": rule },
+      { "claude-plugins-official/hookify": "plugins/hookify" },
+    );
     const r = await run(dir, [bash("touch made.txt")], ["--plugin-dir", join(dir, "plugins/hookify"), "-p", "make it"]);
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(dir, "made.txt"))).toBe(true);
@@ -215,16 +239,27 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
   });
 
   it("ralph-loop stop-hook.sh: decision block sends the agent back with the loop's prompt, until the promise", async () => {
-    const state = ["---", "active: true", "iteration: 1", "max_iterations: 5", 'completion_promise: "DONE"', "---", "", "Fix the widget", ""].join("\n");
-    const dir = project({ ".claude/ralph-loop.local.md": state }, { "claude-plugins-official/ralph-loop": "plugins/ralph" });
+    const state = [
+      "---",
+      "active: true",
+      "iteration: 1",
+      "max_iterations: 5",
+      'completion_promise: "DONE"',
+      "---",
+      "",
+      "Fix the widget",
+      "",
+    ].join("\n");
+    const dir = project(
+      { ".claude/ralph-loop.local.md": state },
+      { "claude-plugins-official/ralph-loop": "plugins/ralph" },
+    );
     // --no-sandbox: the script keeps its state in .claude/, which the sandbox keeps read-only (next test).
-    const r = await run(dir, ["still working", "<promise>DONE</promise>"], [
-      "--no-sandbox",
-      "--plugin-dir",
-      join(dir, "plugins/ralph"),
-      "-p",
-      "start",
-    ]);
+    const r = await run(
+      dir,
+      ["still working", "<promise>DONE</promise>"],
+      ["--no-sandbox", "--plugin-dir", join(dir, "plugins/ralph"), "-p", "start"],
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.requests).toHaveLength(2);
     expect(JSON.stringify(r.requests[1])).toContain("Fix the widget");
@@ -234,8 +269,21 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
   });
 
   it("ralph-loop stop-hook.sh in the sandbox: .claude/ is read-only there, the hook's failure is reported and the run ends", async () => {
-    const state = ["---", "active: true", "iteration: 1", "max_iterations: 5", 'completion_promise: "DONE"', "---", "", "Fix the widget", ""].join("\n");
-    const dir = project({ ".claude/ralph-loop.local.md": state }, { "claude-plugins-official/ralph-loop": "plugins/ralph" });
+    const state = [
+      "---",
+      "active: true",
+      "iteration: 1",
+      "max_iterations: 5",
+      'completion_promise: "DONE"',
+      "---",
+      "",
+      "Fix the widget",
+      "",
+    ].join("\n");
+    const dir = project(
+      { ".claude/ralph-loop.local.md": state },
+      { "claude-plugins-official/ralph-loop": "plugins/ralph" },
+    );
     const r = await run(dir, ["still working"], ["--plugin-dir", join(dir, "plugins/ralph"), "-p", "start"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.requests).toHaveLength(1);
