@@ -107,8 +107,8 @@ interface Spawned {
 /**
  * Why a sandboxed hook that failed on a write (or on a path of the hidden home) failed: Claude
  * Code runs hooks unsandboxed, so its users' logging hooks (`>> ~/.claude/x.log`,
- * `>> "$CLAUDE_PROJECT_DIR/.claude/hook.log"`) fail here, and "Read-only file system" alone did
- * not say why. "" for any other failure.
+ * `>> "$CLAUDE_PROJECT_DIR/.claude/hook.log"`) and those keeping their state in `.claude/`
+ * (ralph-loop's) fail here, and "Read-only file system" alone did not say why. "" for any other failure.
  */
 function sandboxNote(result: Spawned): string {
   if (!result.contained) return "";
@@ -116,7 +116,7 @@ function sandboxNote(result: Spawned): string {
   const write = /Read-only file system|EROFS/.test(result.stderr);
   const hidden = !!home && /No such file or directory|ENOENT/.test(result.stderr) && result.stderr.includes(`${home}/`);
   if (!write && !hidden) return "";
-  return " (the hook ran in the OS sandbox, which lets it write only the run's folders and a private /tmp, never the files that run code later such as .claude/, .git/hooks or .mcp.json, and shows of the home folder only toolchains and caches: have it write under the project or $TMPDIR, or add the folder to sandbox.filesystem.allowWrite)";
+  return " (the hook ran in the OS sandbox, which lets it write only the run's folders and a private /tmp, never the files that run code later such as .claude/, .git/hooks or .mcp.json, and shows of the home folder only toolchains and caches: have it write under the project or $TMPDIR, add the folder to sandbox.filesystem.allowWrite, or run without the sandbox, --no-sandbox)";
 }
 
 /**
@@ -152,7 +152,7 @@ export function withProjectDir(word: string, projectDir: string): string {
 }
 
 /** What a hook's process is spawned as: in the sandbox when there is one (spawnOwned adds the reaper outside it). */
-function hookSpawn(command: string, context: HookRunContext, args?: readonly string[]) {
+function hookSpawn(command: string, context: HookRunContext, args?: readonly string[], pluginRoot?: string) {
   const { cwd } = context;
   const where = spawnFolder(cwd, context.trusted !== false);
   // shellSpawn: bash with --norc (with stdin a socket and SHLVL unset it would run ~/.bashrc first).
@@ -161,7 +161,10 @@ function hookSpawn(command: string, context: HookRunContext, args?: readonly str
   const program = args
     ? { command: withProjectDir(command, cwd), args: args.map((arg) => withProjectDir(arg, cwd)) }
     : shellSpawn(command);
-  const plain: SpawnSpec = { ...program, cwd: where, env: hookEnv(context.environment ?? {}, cwd) };
+  const env = hookEnv(context.environment ?? {}, cwd);
+  // A plugin's hook finds its own files through CLAUDE_PLUGIN_ROOT (hookify imports its modules by it).
+  if (pluginRoot) env.CLAUDE_PLUGIN_ROOT = pluginRoot;
+  const plain: SpawnSpec = { ...program, cwd: where, env };
   let wrapped = context.wrap ? context.wrap(plain, command) : plain; // a throw rejects: dispatch logs and skips the hook
   // SessionStart: CLAUDE_ENV_FILE, as the hook sees it (inside the sandbox, a file of its private /tmp).
   if (context.envFile)
@@ -190,12 +193,13 @@ function runShell(
   context: HookRunContext,
   timeoutMs: number,
   args?: readonly string[],
+  pluginRoot?: string,
 ): Promise<Spawned> {
   const { signal } = context;
   return new Promise((resolve) => {
     // Its own process group, outside the sandbox under the reaper (which ends what the hook leaves
     // behind, setsid or not), tracked until it exits: it ends with this program.
-    const spec = hookSpawn(command, context, args);
+    const spec = hookSpawn(command, context, args, pluginRoot);
     const contained = spec.contained === true;
     const owned = spawnOwned(spec);
     const { child, reaper, report } = owned;
@@ -338,7 +342,8 @@ export async function runCommandHook(
 ): Promise<(HookOutput & { ask?: boolean }) | undefined> {
   // Red-team fix: a timer takes at most 2^31-1 ms (24.8 days); more fires at once, a guard turned into a no-op.
   const timeoutMs = Math.min((hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000, 2_147_483_647);
-  const result = await runShell(hook.command, JSON.stringify(commandPayload(input)), context, timeoutMs, hook.args);
+  const payload = JSON.stringify(commandPayload(input));
+  const result = await runShell(hook.command, payload, context, timeoutMs, hook.args, hook.pluginRoot);
   const label = `${input.hookEventName} hook command ${JSON.stringify(hook.command)}`;
   if (result.rest) {
     // It answered `{"async": true}`: what it says when it ends goes to `later` (asyncRewake), else nowhere.

@@ -47,7 +47,8 @@ export async function dispatch(
       }
       if (!output || typeof output !== "object") continue;
       output = masked(output, context.run);
-      if (output.systemMessage) context.logger.info(`${event} hook: ${output.systemMessage}`);
+      // Claude Code shows systemMessage to the user as a warning; info was not shown by the CLI at all.
+      if (output.systemMessage) context.logger.warn(`${event} hook: ${output.systemMessage}`);
       if (output.updatedInput && typeof output.updatedInput === "object") outcome.input = output.updatedInput;
       if (output.additionalContext) outcome.context.push(output.additionalContext);
       if (output.decision === "approve") outcome.approved = true;

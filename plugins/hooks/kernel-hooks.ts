@@ -46,8 +46,8 @@ export class KernelHooks {
   /** Hooks scoped to one run (an agent file's `hooks`), besides the kernel's. */
   readonly #scoped = new WeakMap<RunContext, HooksConfig>();
   #agentRunner: AgentHookRunner | undefined;
-  /** What the PreToolUse hooks said of a call, for its permission verdict. */
-  readonly callFlags = new WeakMap<ToolCall, { approved: boolean; ask: boolean }>();
+  /** What the PreToolUse hooks said of a call: for its permission verdict, and the context its result carries. */
+  readonly callFlags = new WeakMap<ToolCall, { approved: boolean; ask: boolean; context: string[] }>();
 
   constructor(
     readonly kernel: Kernel,

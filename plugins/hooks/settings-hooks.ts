@@ -216,13 +216,19 @@ export function effectiveHooks(
     .flatMap((plugin) => {
       const origin = isInside(place!.cwd, plugin.root) ? ("project" as const) : ("user" as const);
       return [
-        ...plugin.hooksFiles.map((path) => ({ path, hooks: pluginHooksOf(path, plugin.root), origin })),
+        ...plugin.hooksFiles.map((path) => ({
+          path,
+          hooks: pluginHooksOf(path, plugin.root),
+          origin,
+          pluginRoot: plugin.root,
+        })),
         ...(plugin.inlineHooks
           ? [
               {
                 path: `${plugin.root}/.claude-plugin/plugin.json#hooks`,
                 hooks: inlinePluginHooks(plugin.inlineHooks, plugin.root),
                 origin,
+                pluginRoot: plugin.root,
               },
             ]
           : []),
@@ -246,12 +252,24 @@ export function effectiveHooks(
       file.origin,
       (event, message) => noteOnce(kernel, event, `${file.path}: ${message}`),
     );
-    for (const [event, groups] of Object.entries(parsed)) (out[event] ??= []).push(...(groups ?? []));
+    const root = "pluginRoot" in file && typeof file.pluginRoot === "string" ? file.pluginRoot : undefined;
+    for (const [event, groups] of Object.entries(parsed))
+      (out[event] ??= []).push(...(groups ?? []).map((group) => (root ? fromPlugin(group, root) : group)));
   }
   return out as HooksConfig;
 }
 
 const noted = new WeakMap<Kernel, Set<string>>();
+
+/** A plugin's matcher group: its command hooks get the plugin's folder as CLAUDE_PLUGIN_ROOT. */
+function fromPlugin(group: HookMatcherGroup, pluginRoot: string): HookMatcherGroup {
+  return {
+    ...group,
+    hooks: group.hooks.map((hook) =>
+      typeof hook !== "function" && hook.type === "command" ? { ...hook, pluginRoot } : hook,
+    ),
+  };
+}
 
 /** Said once per kernel and event, whichever file used it first (the run goes on: the file is not wrong). */
 function noteOnce(kernel: Kernel, event: string, message: string): void {

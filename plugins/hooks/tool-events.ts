@@ -35,10 +35,12 @@ export function tapToolEvents(kernel: Kernel, hooks: KernelHooks): void {
 export async function firePreToolUse(hooks: KernelHooks, state: BeforeCall, call: ToolCall): Promise<BeforeCall> {
   if (!hooks.has("PreToolUse", call.run)) return state;
   const outcome = await hooks.fire("PreToolUse", call.run, { ...toolFields(call), toolInput: state.input });
-  hooks.callFlags.set(call, { approved: outcome.approved, ask: outcome.ask });
+  hooks.callFlags.set(call, { approved: outcome.approved, ask: outcome.ask, context: outcome.context });
   if (outcome.stopped) call.run.interrupted = outcome.stopped;
   const input = outcome.input ?? state.input;
-  return outcome.blocked ? { input, block: outcome.blocked } : { ...state, input };
+  // Claude Code's PreToolUse additionalContext reaches the model with the call: after a block's reason, or
+  // (firePostToolUse) after the tool's output.
+  return outcome.blocked ? { input, block: withContext(outcome.blocked, outcome.context) } : { ...state, input };
 }
 
 /** After the permission rules: a hook's approve answers an ask; its ask turns an allow into an ask. */
@@ -106,6 +108,8 @@ export async function firePermissionDenied(
 /** PostToolUse (PostToolUseFailure for an error): what the hooks add (their context, a block's reason) follows the output. */
 export async function firePostToolUse(hooks: KernelHooks, output: ToolOutput, call: ToolCall): Promise<ToolOutput> {
   const event: HookEventName = output.isError ? "PostToolUseFailure" : "PostToolUse";
+  const before = hooks.callFlags.get(call)?.context ?? [];
+  if (before.length) output = { ...output, content: withContext(output.content, before) };
   if (!hooks.has(event)) return output;
   const outcome = await hooks.fire(event, call.run, {
     ...toolFields(call),
@@ -115,4 +119,9 @@ export async function firePostToolUse(hooks: KernelHooks, output: ToolOutput, ca
   if (outcome.stopped) call.run.interrupted = outcome.stopped;
   const extra = [...outcome.context, ...(outcome.blocked && !outcome.stopped ? [outcome.blocked] : [])];
   return extra.length ? { ...output, content: `${output.content}\n\n${extra.join("\n\n")}` } : output;
+}
+
+/** `text`, then each hook's context after a blank line. */
+function withContext(text: string, context: readonly string[]): string {
+  return context.length ? `${text}\n\n${context.join("\n\n")}` : text;
 }

@@ -23,6 +23,11 @@ export interface CommandHook {
   rewakeMessage?: string;
   /** What the user is told when a rewaking hook reports (logged). */
   rewakeSummary?: string;
+  /**
+   * The Claude Code plugin folder the hook came from (set when its plugin's hooks are read, never
+   * from a file): CLAUDE_PLUGIN_ROOT in its environment, as Claude Code sets it for plugin hooks.
+   */
+  pluginRoot?: string;
 }
 
 /**

@@ -12,7 +12,7 @@ import type { SessionAppender, TranscriptEntry } from "./backend";
 import { StaleWriterError } from "./backend";
 import { withAppendLock } from "./append-lock";
 import { JsonlAppender } from "./jsonl";
-import { isRecord } from "./records";
+import { isRecord, withRole } from "./records";
 
 // Records are written `uuid` first (writer.ts), so a line's head names its record.
 const RECORD_HEAD = /^\{"uuid":"((?:[^"\\]|\\.)*)"/;
@@ -71,7 +71,7 @@ export class FileAppender implements SessionAppender {
         if (!this.#file.isOpen) this.#file.open();
         const actual = lastRecordUuid(this.#file);
         if (actual !== expectedLast) throw new StaleWriterError(this.sessionId, expectedLast, actual, this.path);
-        this.#file.append(entry);
+        this.#file.append(withRole(entry));
       });
       return Promise.resolve();
     } catch (error) {

@@ -66,6 +66,25 @@ export function isPersisted(message: Message): message is PersistedMessage {
   return !(message.type === "system" && message.subtype === "init");
 }
 
+/**
+ * A record as a transcript file holds it: a user or assistant message also carries Claude Code's
+ * `role`, so hook scripts that read `transcript_path` as Claude Code writes it (`"role":"assistant"`
+ * lines, `.message.content[]` text blocks) find the conversation. Reading drops it again.
+ */
+export function withRole(entry: TranscriptRecord | TranscriptNote): TranscriptRecord | TranscriptNote {
+  if (entry.type !== "user" && entry.type !== "assistant") return entry;
+  const record = entry as TranscriptRecord;
+  const message: PersistedMessage & { role: string } = { ...record.message, role: record.type };
+  return { ...record, message };
+}
+
+/** A record read from a transcript file, without the `role` that `withRole` added. */
+export function withoutRole(record: TranscriptRecord): TranscriptRecord {
+  if (!("role" in record.message)) return record;
+  const { role: _role, ...message } = record.message as PersistedMessage & { role: unknown };
+  return { ...record, message: message as PersistedMessage };
+}
+
 /** True when a parsed line has the record shape (anything else in a file is ignored). */
 export function isRecord(value: unknown): value is TranscriptRecord {
   const r = value as Partial<TranscriptRecord> | null;

@@ -13,7 +13,7 @@ import type { ForkedSession, ListOptions, SessionAppender, SessionBackend } from
 import { FileAppender } from "./file-appender";
 import { acquireLock, lockPathOf, releaseLock } from "./lock";
 import { parseJsonl } from "./jsonl";
-import { isNote, isRecord, type TranscriptNote, type TranscriptRecord } from "./records";
+import { isNote, isRecord, withoutRole, type TranscriptNote, type TranscriptRecord } from "./records";
 
 /** Options of `new SessionStore()`. */
 export interface SessionStoreOptions {
@@ -102,7 +102,7 @@ export async function readTranscriptFile(path: string): Promise<TranscriptRead |
   const corruptLines = [...parsed.corrupt];
   const notes: TranscriptNote[] = [];
   parsed.values.forEach((value, i) => {
-    if (isRecord(value)) records.push(value);
+    if (isRecord(value)) records.push(withoutRole(value));
     else if (isNote(value)) notes.push(value);
     else corruptLines.push(parsed.lines[i]!);
   });
