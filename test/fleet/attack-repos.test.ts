@@ -48,9 +48,14 @@ beforeAll(async () => {
   tcp = createTcpServer((socket) => {
     // A connection is noted at once, and what it sends as it arrives (no wait a loaded machine could outrun).
     const at = tcpSeen.push("(connected)") - 1;
+    let seen = "";
     socket.on("data", (data) => {
-      tcpSeen[at] = data.toString();
-      socket.destroy();
+      seen += data.toString();
+      tcpSeen[at] = seen;
+      // git's first pkt-line starts with its whole length in four hex digits (git may write those
+      // apart from the rest): hang up once all of it is here, or at once for anything else.
+      const length = Number.parseInt(seen.slice(0, 4), 16);
+      if (!/^[0-9a-f]{4}/.test(seen) || seen.length >= length) socket.destroy();
     });
     socket.on("error", () => {});
   });
