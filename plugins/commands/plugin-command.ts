@@ -10,7 +10,6 @@ import { homedir } from "node:os";
 import { createHash } from "node:crypto";
 import { basename, join, relative, resolve } from "node:path";
 import { UsageError, type CommandArgs, type CommandIO } from "../../loader/index";
-import { isCredentialName } from "../../src/index";
 import { writeFileAtomic } from "../_kits/storage/index";
 import { hostEnv } from "../_kits/process/index";
 import { CODEX_PLUGIN_MANIFEST, PLUGIN_MANIFEST, readClaudePlugin, unrunParts } from "../_kits/sources/index";
@@ -28,10 +27,10 @@ export function isGitUrl(arg: string): boolean {
   );
 }
 
-/** Red-team fix: git, ssh and credential helpers never see a credential variable (a provider key above all); SSH_AUTH_SOCK stays. */
+/** Git, ssh and credential helpers never see a credential variable (hostEnv); SSH_AUTH_SOCK stays. */
 function gitEnv(): NodeJS.ProcessEnv {
   return {
-    ...Object.fromEntries(Object.entries(hostEnv()).filter(([k]) => !isCredentialName(k))),
+    ...hostEnv(),
     GIT_TERMINAL_PROMPT: "0",
     GIT_ASKPASS: "",
     SSH_ASKPASS: "",

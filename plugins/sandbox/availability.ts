@@ -5,7 +5,7 @@
  * without the privilege.
  */
 import { lazyRequire } from "../_kits/lazy/index";
-import { agentCanWrite, agentWritableFolders } from "../_kits/process/index";
+import { agentCanWrite, agentWritableFolders, hostEnv } from "../_kits/process/index";
 import {
   accessSync,
   constants,
@@ -149,6 +149,7 @@ function probe(platform: NodeJS.Platform, bwrapPath?: string): SandboxAvailabili
     {
       encoding: "utf8",
       timeout: 10_000,
+      env: hostEnv(),
       ...(filter ? { input: filter } : {}),
     },
   );

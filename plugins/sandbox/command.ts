@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { hostEnv } from "../_kits/process/index";
 import { sandboxAvailability, INSTALL_HINT } from "./availability";
 import { BRIDGE_HINT, bridgeTools } from "./bridge";
 import { hasSocketFilter, socketFilter } from "./seccomp";
@@ -107,7 +108,7 @@ function trial(bwrap: string, socat: string | undefined): Trial[] {
       "--",
     ];
     const run = (script: string) =>
-      spawnSync(bwrap, [...base, "/bin/sh", "-c", script], { encoding: "utf8", timeout: 10_000 });
+      spawnSync(bwrap, [...base, "/bin/sh", "-c", script], { encoding: "utf8", timeout: 10_000, env: hostEnv() });
     const inside = run("echo ok > inside.txt && cat inside.txt");
     const outside = run("echo x > /etc/ubiquity-sandbox-check 2>&1 || echo refused");
     const net = run("cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' ' | tr '\\n' ' '");
@@ -119,6 +120,7 @@ function trial(bwrap: string, socat: string | undefined): Trial[] {
             encoding: "utf8",
             timeout: 10_000,
             input: filter,
+            env: hostEnv(),
           })
         : undefined;
     return [

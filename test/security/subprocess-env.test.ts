@@ -6,7 +6,7 @@
  * unless `env` lists them or `subprocessEnv: "inherit"` asks for the old behaviour.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summon, type Options } from "ubiquity";
@@ -16,6 +16,8 @@ import hooksPlugin from "ubiquity/plugins/hooks";
 import mcp from "ubiquity/plugins/mcp";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { tempDirs } from "../helpers/temp-dirs";
+import { scriptedRun, workspace } from "../checkpoints/helpers";
+import { hostEnv } from "../../plugins/_kits/process/index";
 
 const ENV_SERVER = fileURLToPath(new URL("./fixtures/env-server.mjs", import.meta.url));
 
@@ -161,5 +163,61 @@ describe("subprocess environments", () => {
     // Stdio MCP servers never inherited the parent's whole environment; "inherit" keeps that.
     expect(envs.mcp.text).not.toContain(MARKER);
     expect(envs.mcp.vars.UBQ_ADDED).toBe("added-by-env");
+  });
+});
+
+describe("programs Ubiquity starts itself", () => {
+  it("git for checkpoints sees none of the parent's credentials, and keeps what git needs", async () => {
+    // A `git` first on PATH, outside every folder the agent can write, that records the
+    // environment it got and hands over to the real git.
+    const tools = newDir("ubq-hostenv-bin-");
+    const log = join(tools, "git-env.txt");
+    const real = ["/usr/bin/git", "/bin/git", "/usr/local/bin/git"].find((p) => existsSync(p))!;
+    writeFileSync(
+      join(tools, "git"),
+      `#!/bin/sh\nenv >> ${JSON.stringify(log)}\necho ==== >> ${JSON.stringify(log)}\nexec ${real} "$@"\n`,
+    );
+    chmodSync(join(tools, "git"), 0o755);
+    const { dir, home } = workspace();
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${tools}:${savedPath}`;
+    process.env.GIT_SSH_COMMAND = "ssh -o BatchMode=yes";
+    try {
+      const messages = await scriptedRun(dir, home);
+      expect(resultOf(messages).isError).toBe(false);
+    } finally {
+      process.env.PATH = savedPath;
+      delete process.env.GIT_SSH_COMMAND;
+    }
+    const text = readFileSync(log, "utf8");
+    const runs = text.split("====\n").filter((r) => r.trim() !== "");
+    expect(runs.length, "the checkpoints' git never ran through the recording git").toBeGreaterThan(0);
+    for (const [name, value] of Object.entries(CREDENTIALS)) {
+      expect(text, `${name} reached git`).not.toContain(value);
+    }
+    expect(text).not.toContain(MARKER);
+    const first = parseEnv(runs[0]!);
+    expect(first.PATH?.split(":")[0]).toBe(tools);
+    expect(first.HOME).toBe(process.env.HOME);
+    expect(first.UBQ_PLAIN_VARIABLE, "a variable no allow-list names passed").toBeUndefined();
+  });
+
+  it("the host environment is an allow-list: git's settings and the SSH agent pass, no credential does", () => {
+    const env = hostEnv({
+      ...CREDENTIALS,
+      ...PLAIN,
+      PATH: "/usr/bin:bin",
+      HOME: "/home/u",
+      GIT_SSH_COMMAND: "ssh -i /home/u/.ssh/deploy",
+      GIT_TOKEN: `git-${MARKER}`,
+      SSH_AUTH_SOCK: "/run/user/1/ssh.sock",
+      NODE_OPTIONS: "--require /tmp/x.js",
+    });
+    expect(env).toEqual({
+      PATH: "/usr/bin",
+      HOME: "/home/u",
+      GIT_SSH_COMMAND: "ssh -i /home/u/.ssh/deploy",
+      SSH_AUTH_SOCK: "/run/user/1/ssh.sock",
+    });
   });
 });

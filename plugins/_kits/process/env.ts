@@ -183,15 +183,33 @@ export function hostPath(path: string, writable: readonly string[] = []): string
 }
 
 /**
+ * What a program Ubiquity starts itself gets beyond the subprocess allow-list: git's own settings
+ * (`GIT_SSH_COMMAND`, `GIT_CONFIG_GLOBAL`, …), the SSH agent a clone over ssh signs in with, and
+ * ripgrep's config file. These programs are the user's tools run for the user (a clone, a
+ * checkpoint), so the agent socket passes here where Bash and hooks do not get it.
+ */
+const HOST_PASSED = /^(?:GIT_[A-Z0-9_]+|SSH_AUTH_SOCK|RIPGREP_CONFIG_PATH)$/;
+
+/**
  * The environment of a program Ubiquity itself starts outside the sandbox (git for checkpoints,
- * worktrees and plugin installs, find, ripgrep): the process's own with `PATH` made absolute and
- * left without the folders the agent can write (hostPath; `writable` adds the caller's own, such
- * as the folder the program runs in). A relative entry (`./bin`, `.`) is looked up in the folder
- * the program starts in, where the repository, or a sandboxed command, can leave a `git` of its
- * own (red team i, I4); an absolute one inside the workspace is the same place (red team j, J1).
+ * worktrees, clones and plugin installs, find, ripgrep, the sandbox's own trial runs):
+ * - an allow-list like a subprocess's (isPassedName, plus HOST_PASSED), never a credential: git
+ *   and its helpers never need a provider key, and a `SENTRY_DSN` no name pattern calls a secret
+ *   stays behind too (secrets never reach a subprocess's environment);
+ * - `PATH` made absolute and left without the folders the agent can write (hostPath; `writable`
+ *   adds the caller's own, such as the folder the program runs in). A relative entry (`./bin`,
+ *   `.`) is looked up in the folder the program starts in, where the repository, or a sandboxed
+ *   command, can leave a `git` of its own (red team i, I4); an absolute one inside the workspace is
+ *   the same place (red team j, J1).
  */
 export function hostEnv(parent: NodeJS.ProcessEnv = process.env, writable: readonly string[] = []): NodeJS.ProcessEnv {
-  return parent.PATH === undefined ? { ...parent } : { ...parent, PATH: hostPath(parent.PATH, writable) };
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(parent)) {
+    if (value === undefined || isCredentialVariable(name, value)) continue;
+    if (isPassedName(name) || HOST_PASSED.test(name)) out[name] = value;
+  }
+  if (out.PATH !== undefined) out.PATH = hostPath(out.PATH, writable);
+  return out;
 }
 
 /** The run options that shape a subprocess's environment. */
