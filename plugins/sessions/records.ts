@@ -68,20 +68,27 @@ export function isPersisted(message: Message): message is PersistedMessage {
 
 /**
  * A record as a transcript file holds it: a user or assistant message also carries Claude Code's
- * `role`, so hook scripts that read `transcript_path` as Claude Code writes it (`"role":"assistant"`
- * lines, `.message.content[]` text blocks) find the conversation. Reading drops it again.
+ * `role`, and a user message without parts of its own carries its text as Claude Code's string
+ * `content`, so hook scripts that read `transcript_path` as Claude Code writes it
+ * (`"role":"assistant"` lines, `.message.content[]` text blocks, a prompt in `.message.content`)
+ * find the conversation. Reading drops both again.
  */
 export function withRole(entry: TranscriptRecord | TranscriptNote): TranscriptRecord | TranscriptNote {
   if (entry.type !== "user" && entry.type !== "assistant") return entry;
   const record = entry as TranscriptRecord;
-  const message: PersistedMessage & { role: string } = { ...record.message, role: record.type };
-  return { ...record, message };
+  const message = { ...record.message, role: record.type } as PersistedMessage & { role: string };
+  const user = message.type === "user" && message.content === undefined;
+  return {
+    ...record,
+    message: user ? ({ ...message, content: message.text } as unknown as PersistedMessage) : message,
+  };
 }
 
-/** A record read from a transcript file, without the `role` that `withRole` added. */
+/** A record read from a transcript file, without the `role` and string `content` that `withRole` added. */
 export function withoutRole(record: TranscriptRecord): TranscriptRecord {
   if (!("role" in record.message)) return record;
-  const { role: _role, ...message } = record.message as PersistedMessage & { role: unknown };
+  const { role: _role, ...message } = record.message as PersistedMessage & { role: unknown; content?: unknown };
+  if (message.type === "user" && typeof message.content === "string") delete message.content;
   return { ...record, message: message as PersistedMessage };
 }
 

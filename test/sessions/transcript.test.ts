@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { summon, defineTool, definePlugin, createKernel, type Message } from "ubiquity";
@@ -246,5 +246,29 @@ describe("transcript files (JSONL store)", () => {
     const [folder] = readdirSync(sessionDir);
     expect(folder).toMatch(/^-tmp-ubq-project-.*-[0-9a-f]{8}$/);
     expect(readdirSync(join(sessionDir, folder!))).toEqual([`${resultOf(messages).sessionId}.jsonl`]);
+  });
+
+  it("writes user and assistant lines as Claude Code does (role, content), and reads them back as they were", async () => {
+    const sessionDir = temp();
+    const first = await collect(
+      summon("what is 2+2?", { model: scriptedModel(["4"]), presets: [], plugins: [sessions()], sessionDir }),
+    );
+    const sessionId = resultOf(first).sessionId;
+    const [folder] = readdirSync(sessionDir);
+    const lines = readFileSync(join(sessionDir, folder!, `${sessionId}.jsonl`), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; message: { role?: string; content?: unknown } });
+    // What a hook script does with `jq 'select(.type=="user") | .message.content'`.
+    const user = lines.find((l) => l.type === "user")!;
+    expect(user.message).toMatchObject({ role: "user", content: "what is 2+2?" });
+    const assistant = lines.find((l) => l.type === "assistant")!;
+    expect(assistant.message).toMatchObject({ role: "assistant", content: [{ type: "text", text: "4" }] });
+    // Resuming reads the prompt back as the SDK message it was: text, no string content.
+    const model = scriptedModel(["again"]);
+    await collect(summon("more", { model, presets: [], plugins: [sessions()], sessionDir, resume: sessionId }));
+    const replayed = model.requests[0]!.prompt.filter((m) => m.role === "user");
+    expect(JSON.stringify(replayed[0])).toContain("what is 2+2?");
+    expect(replayed).toHaveLength(2);
   });
 });
