@@ -8,6 +8,7 @@ import { parseMcpConfig } from "./config";
 import { formatMcpReport } from "./format";
 import type { McpApi } from "./index";
 import { runLoginCommand } from "./login-command";
+import { MCP_ADD_FLAGS, runMcpAdd } from "./mcp-add";
 
 /** `--mcp-config`: a `.mcp.json`-shaped file (the user's own: trust does not apply), or the JSON itself. */
 function readMcpConfig(spec: string) {
@@ -79,8 +80,8 @@ export const mcpFlags: Record<string, RunFlag> = {
 };
 
 /**
- * `claude mcp add fs -- npx -y @modelcontextprotocol/server-filesystem .` (and `remove`): servers
- * live in files here, so the error gives the `.mcp.json` entry the command line describes.
+ * `claude mcp remove fs` and `add-json`: servers live in files here, so the error says which file
+ * to edit (`mcp add` is mcp-add.ts).
  */
 function notAdded(sub: string, rest: readonly string[]): string {
   const [name = "<name>", target = "<command>", ...args] = rest;
@@ -106,15 +107,18 @@ export function mcpCommands(
     mcp: {
       summary:
         "Connect the configured MCP servers, list each with its status and tools, and exit; log in to (or out of) a remote server with OAuth",
-      usage: "list | login <server> | logout <server>",
+      usage:
+        "list | login <server> | logout <server> | add [-t http] [-e K=v] [-s project] <name> <command-or-url> [args…]",
       positionals: true,
       config: true,
-      flags: { json: { type: "boolean", description: "Print the report as JSON" } },
+      flags: { json: { type: "boolean", description: "Print the report as JSON" }, ...MCP_ADD_FLAGS },
       async run({ values, positionals }, io) {
         const [sub, ...rest] = positionals;
         if ((sub === "login" || sub === "logout") && rest.length <= 1)
           return runLoginCommand(sub, rest[0], await io.kernel({ quiet: true }), io);
-        if (sub === "add" || sub === "remove" || sub === "add-json") throw new UsageError(notAdded(sub, rest));
+        if (sub === "add")
+          return runMcpAdd(rest, values, typeof values.cwd === "string" ? values.cwd : process.cwd(), io.stdout);
+        if (sub === "remove" || sub === "add-json") throw new UsageError(notAdded(sub, rest));
         if (sub !== "list" || rest.length > 0) {
           const got = sub === undefined ? "no subcommand" : `"${positionals.join(" ")}"`;
           throw new UsageError(

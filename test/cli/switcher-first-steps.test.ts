@@ -12,7 +12,7 @@
  *   --resume <value>' argument missing", `ubiquity resume` "unknown command"; both say where the
  *   ids are and that --continue takes the latest.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
@@ -68,16 +68,59 @@ describe.concurrent("habits from the other tools' command lines", () => {
     const add = await runCli(["mcp", "add", "fs", "--", "no-such-mcp-7d1f", "-y", "."], dir, env);
     expect(add.code).toBe(2);
     const entry = '{"mcpServers":{"fs":{"command":"no-such-mcp-7d1f","args":["-y","."]}}}';
-    expect(add.stderr).toContain(`put ${entry} in the project's .mcp.json`);
-    const remote = await runCli(["mcp", "add", "docs", "https://example.com/mcp"], dir, env);
+    expect(add.stderr).toContain("Claude Code keeps local servers in ~/.claude.json, which is not read here");
+    expect(add.stderr).toContain(`put ${entry} there`);
+    const remote = await runCli(["mcp", "add", "--transport", "http", "docs", "https://example.com/mcp"], dir, env);
     expect(remote.stderr).toContain('{"mcpServers":{"docs":{"type":"http","url":"https://example.com/mcp"}}}');
     const remove = await runCli(["mcp", "remove", "fs"], dir, env);
     expect(remove.code).toBe(2);
     expect(remove.stderr).toContain(`remove "fs" from the project's .mcp.json`);
+    expect(existsSync(join(dir, ".mcp.json"))).toBe(false);
     // Following the message as written: the server is configured (it fails to start, as it does not exist).
     writeFileSync(join(dir, ".mcp.json"), entry);
     const listed = await runCli(["mcp", "list"], dir, env);
     expect(listed.stdout).toContain("fs (stdio: no-such-mcp-7d1f -y .)");
+  });
+
+  it("claude mcp add's flags (-s project, -t, -e, -H) write the project's .mcp.json as Claude Code does", async () => {
+    const dir = tempProject({ ".mcp.json": JSON.stringify({ mcpServers: { old: { command: "kept" } }, other: 1 }) });
+    const env = { HOME: join(dir, "home") };
+    const stdio = await runCli(
+      ["mcp", "add", "-s", "project", "-e", "API_KEY=abc", "-e", "MODE=x", "fs", "--", "no-such-mcp-7d1f", "-y", "."],
+      dir,
+      env,
+    );
+    expect(stdio.stderr).toBe("");
+    expect(stdio.code).toBe(0);
+    expect(stdio.stdout).toContain(`Added stdio MCP server "fs" to ${dir}/.mcp.json`);
+    const http = await runCli(
+      ["mcp", "add", "--scope", "project", "-t", "http", "docs", "https://example.com/mcp", "-H", "X-Team: a b"],
+      dir,
+      env,
+    );
+    expect(http.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, ".mcp.json"), "utf8"))).toEqual({
+      mcpServers: {
+        old: { command: "kept" },
+        fs: { command: "no-such-mcp-7d1f", args: ["-y", "."], env: { API_KEY: "abc", MODE: "x" } },
+        docs: { type: "http", url: "https://example.com/mcp", headers: { "X-Team": "a b" } },
+      },
+      other: 1,
+    });
+    // A name taken, a provider key handed to a server, a bad transport: refused, the file unchanged.
+    const before = readFileSync(join(dir, ".mcp.json"), "utf8");
+    for (const args of [
+      ["-s", "project", "fs", "--", "x"],
+      ["-s", "project", "-e", "K=${OPENAI_API_KEY}", "leak", "--", "x"],
+      ["-s", "project", "-t", "ws", "w", "wss://example.com"],
+    ]) {
+      const refused = await runCli(["mcp", "add", ...args], dir, env);
+      expect(refused.code, args.join(" ")).toBe(2);
+    }
+    expect(readFileSync(join(dir, ".mcp.json"), "utf8")).toBe(before);
+    const listed = await runCli(["mcp", "list", "--trust"], dir, env);
+    expect(listed.stdout).toContain("fs (stdio: no-such-mcp-7d1f -y .)");
+    expect(listed.stdout).toContain("docs (http: https://example.com/mcp)");
   });
 
   it("--resume without an id, and ubiquity resume, say where the ids are and that --continue takes the latest", async () => {
