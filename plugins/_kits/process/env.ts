@@ -184,11 +184,13 @@ export function hostPath(path: string, writable: readonly string[] = []): string
 
 /**
  * What a program Ubiquity starts itself gets beyond the subprocess allow-list: git's own settings
- * (`GIT_SSH_COMMAND`, `GIT_CONFIG_GLOBAL`, …), the SSH agent a clone over ssh signs in with, and
- * ripgrep's config file. These programs are the user's tools run for the user (a clone, a
- * checkpoint), so the agent socket passes here where Bash and hooks do not get it.
+ * (`GIT_SSH_COMMAND`, `GIT_CONFIG_GLOBAL`, …), the SSH agent a clone over ssh signs in with, the
+ * session bus and runtime folder a credential helper (libsecret, Git Credential Manager) reaches
+ * the keyring through, and ripgrep's config file. These programs are the user's tools run for the
+ * user with arguments Ubiquity chose (a clone, a checkpoint), so these capabilities pass here where
+ * Bash and hooks do not get them.
  */
-const HOST_PASSED = /^(?:GIT_[A-Z0-9_]+|SSH_AUTH_SOCK|RIPGREP_CONFIG_PATH)$/;
+const HOST_PASSED = /^(?:GIT_[A-Z0-9_]+|SSH_AUTH_SOCK|DBUS_SESSION_BUS_ADDRESS|XDG_RUNTIME_DIR|RIPGREP_CONFIG_PATH)$/;
 
 /**
  * The environment of a program Ubiquity itself starts outside the sandbox (git for checkpoints,
