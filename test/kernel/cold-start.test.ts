@@ -84,7 +84,16 @@ function loadedBy(args: string[], cwd: string, home: string, status = 0): string
   writeFileSync(hook, HOOK);
   const child = spawnSync(process.execPath, ["--import", pathToFileURL(hook).href, ...args], {
     cwd,
-    env: { PATH: process.env.PATH, HOME: home, USERPROFILE: home, LOADED_OUT: out, TERM: "dumb" },
+    // The suite's V8 compile cache (vitest.config.ts): it keeps compiled code, never changes which
+    // modules load, and spares each child compiling the package again in its fresh HOME.
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      USERPROFILE: home,
+      LOADED_OUT: out,
+      TERM: "dumb",
+      ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
+    },
     encoding: "utf8",
     timeout: 240_000,
   });
