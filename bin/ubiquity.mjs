@@ -18,9 +18,14 @@ if (process.env.PATH !== undefined)
 // work pays back, mostly Node's own path functions hot from module loading, and their first use
 // costs ~8 MiB of peak RSS (bench/lean-profile.md has the figures). A longer session gets them
 // back, checked on an unref'd timer every 200 ms (an idle chat is woken 5 times a second until
-// then). A tiering or JIT flag of the user's own wins.
+// then). A tiering or JIT flag of the user's own wins, and so does a compile cache of the user's
+// own (NODE_COMPILE_CACHE, which their other Node processes share): V8 rejects code cached under
+// other flags, so each run recompiled the modules it shares with those processes (zod, ai, an app
+// importing ubiquity) and overwrote their entries, and they ours: ~0.1 CPU-s a start on each side,
+// more than the switch saves. The test suite shares one cache among its processes this way.
 const ownFlags = `${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`;
-if (!/--(no-)?(maglev|turbofan|opt|jitless|sparkplug)\b/.test(ownFlags)) {
+const sharedCompileCache = Boolean(process.env.NODE_COMPILE_CACHE) && process.env.NODE_DISABLE_COMPILE_CACHE !== "1";
+if (!sharedCompileCache && !/--(no-)?(maglev|turbofan|opt|jitless|sparkplug)\b/.test(ownFlags)) {
   setFlagsFromString("--no-maglev");
   setFlagsFromString("--no-turbofan");
   const tierUp = setInterval(() => {

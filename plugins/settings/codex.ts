@@ -6,7 +6,8 @@
  * Everything else is reported once per file and ignored, never fatal. Fail closed: a file that is
  * not TOML stops the run naming the file; a server entry that cannot be used fails only itself.
  */
-import { parse, TomlError } from "smol-toml";
+import { createRequire } from "node:module";
+import type * as Toml from "smol-toml";
 import { ConfigError } from "../../src/index";
 import { readRegularFileSync } from "../../loader/index";
 import { McpServerSchema, mcpToolName, type McpServerConfig, type McpServerProblem } from "../mcp/api";
@@ -54,6 +55,9 @@ const READ_KEYS = new Set([
   "mcp_servers",
 ]);
 
+/** The TOML parser, loaded when there is a Codex config.toml to read (cold start: a run without one never needs it). */
+const toml = (): typeof Toml => createRequire(import.meta.url)("smol-toml") as typeof Toml;
+
 /** Parse a Codex config file: `undefined` when it does not exist, a `ConfigError` when it is not TOML. */
 function parseCodexToml(path: string): Record<string, unknown> | undefined {
   const read = readRegularFileSync(path, MAX_SETTINGS_BYTES);
@@ -62,9 +66,9 @@ function parseCodexToml(path: string): Record<string, unknown> | undefined {
     throw new ConfigError(`the Codex config file cannot be used: ${read.problem}; fix it or remove it`, path);
   }
   try {
-    return parse(read.text) as Record<string, unknown>;
+    return toml().parse(read.text) as Record<string, unknown>;
   } catch (error) {
-    const why = error instanceof TomlError ? `line ${error.line}, column ${error.column}` : String(error);
+    const why = error instanceof toml().TomlError ? `line ${error.line}, column ${error.column}` : String(error);
     throw new ConfigError(`the Codex config file is not valid TOML (${why}); fix it or remove it`, path);
   }
 }

@@ -4,7 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse } from "smol-toml";
+import { createRequire } from "node:module";
+import type * as Toml from "smol-toml";
 import type { ProjectFile, ProjectPlace } from "../../loader/index";
 import { pathExists, peekJsonOrYaml, printable } from "../../loader/index";
 import { settingsPath } from "./read";
@@ -70,7 +71,8 @@ function describeSettings(file: string, claude = false): string {
 function describeCodexConfig(file: string): string {
   let data: Record<string, unknown>;
   try {
-    data = parse(readFileSync(file, "utf8"));
+    // smol-toml loads only when there is a Codex config.toml to describe (cold start).
+    data = (createRequire(import.meta.url)("smol-toml") as typeof Toml).parse(readFileSync(file, "utf8"));
   } catch {
     return "Codex settings (unreadable: the run will stop on it)";
   }

@@ -7,7 +7,7 @@
  */
 import { readdir, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { readRegularFile } from "../../loader/index";
+import { readRegularFileSync } from "../../loader/index";
 import { writeFileAtomic, removeStaleTemps } from "../_kits/storage/index";
 import { isTodo, sortTodos, type Todo } from "./todo";
 
@@ -58,7 +58,10 @@ export class FileTodoStore implements TodoStore {
       if (!id) continue;
       let value: unknown;
       // Only a regular file of at most 1 MiB (a task is a few hundred bytes): a FIFO must not hang the list.
-      const read = await readRegularFile(join(dir, name), MAX_TASK_BYTES);
+      // Read synchronously: a task file is a few hundred bytes, and the promise API's five thread-pool
+      // round trips per file (open, stat, stat, read, close) cost more than the model turn once a
+      // shared list holds a few dozen tasks (8 runs on one list: 2.4 CPU-s a run against 1.1).
+      const read = readRegularFileSync(join(dir, name), MAX_TASK_BYTES);
       if (!read.ok) {
         // Deleted between readdir and read (another run removed it): skip quietly.
         if (!read.missing) this.onSkip(join(dir, name), read.problem);

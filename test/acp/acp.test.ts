@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { commandsGone } from "../helpers/processes";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
-import { acpProject, messageText, startAgent, until, updatesOf, type AgentProcess } from "./helpers";
+import { ACP_CONFIG_FILE, acpProject, messageText, startAgent, until, updatesOf, type AgentProcess } from "./helpers";
 
 afterAll(removeTempProjects);
 beforeAll(requireDist);
@@ -472,7 +472,7 @@ describe("ubiquity acp: cancel while asking, and trust", () => {
     await expect(
       untrusted.agent.request("session/prompt", { sessionId: s.sessionId, prompt: [{ type: "text", text: "hi" }] }),
     ).rejects.toMatchObject({ message: expect.stringContaining("UBIQUITY_MODEL") });
-    expect(untrusted.stderr()).toContain("ubiquity.config.ts");
+    expect(untrusted.stderr()).toContain(ACP_CONFIG_FILE);
     await untrusted.close();
 
     const trusted = start(project, ["--trust"], { UBIQUITY_TRUST: "", UBIQUITY_MODEL: "", HOME: home });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects, requireDist, tempProject } from "../helpers/project";
-import { ACP_CONFIG, messageText, startAgent, until, updatesOf } from "./helpers";
+import { ACP_CONFIG, ACP_CONFIG_FILE, messageText, startAgent, until, updatesOf } from "./helpers";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -18,7 +18,7 @@ describe("ubiquity acp: slash commands", () => {
   it("announces the command files and expands /name prompts", async () => {
     const dir = tempProject(
       {
-        "ubiquity.config.ts": ACP_CONFIG.replace(
+        [ACP_CONFIG_FILE]: ACP_CONFIG.replace(
           "marketPricing: false,",
           'marketPricing: false,\n  commandSources: ["project"],',
         ),
@@ -48,7 +48,7 @@ describe("ubiquity acp: slash commands", () => {
   });
 
   it("announces an MCP server's prompts as /mcp__<server>__<prompt> and expands them", async () => {
-    const dir = tempProject({ "ubiquity.config.ts": ACP_CONFIG }, { linkUbiquity: true });
+    const dir = tempProject({ [ACP_CONFIG_FILE]: ACP_CONFIG }, { linkUbiquity: true });
     const proc = startAgent({ dir, sessions: join(dir, "sessions") });
     try {
       await proc.initialized;
@@ -91,7 +91,7 @@ describe("ubiquity acp: slash commands", () => {
       'if (said.includes("mcp"))',
       'if (said.includes("sign in")) return { toolCalls: [{ toolName: "mcp__features__ask_url", input: {} }] };\n    if (said.includes("mcp"))',
     );
-    const dir = tempProject({ "ubiquity.config.ts": config }, { linkUbiquity: true });
+    const dir = tempProject({ [ACP_CONFIG_FILE]: config }, { linkUbiquity: true });
     const proc = startAgent({ dir, sessions: join(dir, "sessions") });
     try {
       await proc.initialized;

@@ -18,6 +18,13 @@ import {
 } from "@agentclientprotocol/sdk";
 import { binPath, tempProject } from "../helpers/project";
 
+/**
+ * The file the ACP tests' config is written to: plain JavaScript, so an ES module (as
+ * SCRIPTED_CONFIG_FILE in test/helpers/scripted-project.ts: a `.ts` one ran jiti's Babel in every
+ * fresh project, ~0.2 CPU-s).
+ */
+export const ACP_CONFIG_FILE = "ubiquity.config.mjs";
+
 /** The scripted model of the ACP tests, by the user's last words. */
 export const ACP_CONFIG = `
 import { scriptedModel } from "ubiquity/testing";
@@ -51,7 +58,7 @@ export default {
 
 /** A temp project for the ACP tests, with its sessions folder. */
 export function acpProject() {
-  const dir = tempProject({ "ubiquity.config.ts": ACP_CONFIG }, { linkUbiquity: true });
+  const dir = tempProject({ [ACP_CONFIG_FILE]: ACP_CONFIG }, { linkUbiquity: true });
   return { dir, sessions: join(dir, "sessions") };
 }
 

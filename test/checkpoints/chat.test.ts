@@ -12,6 +12,8 @@ import { inTerminal, PROMPT } from "../helpers/terminal";
 afterAll(removeTempProjects);
 beforeAll(requireDist);
 
+// Plain JavaScript, written as ubiquity.config.mjs: a .ts config made each fresh project's first run
+// load jiti's Babel (~0.2 CPU-s; see test/helpers/scripted-project.ts).
 const CONFIG = `
 import { scriptedModel } from "ubiquity/testing";
 export default {
@@ -28,7 +30,7 @@ export default {
 
 describe.skipIf(!existsSync("/usr/bin/script"))("/rewind in the terminal mode", () => {
   it("lists the checkpoints, shows the plan, asks, and puts the files back", async () => {
-    const dir = tempProject({ "ubiquity.config.ts": CONFIG, "f.txt": "original\n" }, { linkUbiquity: true });
+    const dir = tempProject({ "ubiquity.config.mjs": CONFIG, "f.txt": "original\n" }, { linkUbiquity: true });
     // Sessions and checkpoints go to their defaults under HOME: a temp one.
     const home = realpathSync(mkdtempSync(join(tmpdir(), "ubq-ckpt-chat-home-")));
     try {

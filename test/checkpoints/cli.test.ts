@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
 import { temp } from "./helpers";
 
+// Plain JavaScript, written as ubiquity.config.mjs: a .ts config made each fresh project's first run
+// load jiti's Babel (~0.2 CPU-s; see test/helpers/scripted-project.ts).
 const CONFIG = `
 import { scriptedModel } from "ubiquity/testing";
 export default {
@@ -32,7 +34,7 @@ describe("ubiquity rewind (the real bin)", () => {
 
   it("lists, shows the plan with --dry-run, refuses without --yes off a terminal, rewinds with --yes", async () => {
     const dir = tempProject(
-      { "ubiquity.config.ts": CONFIG, "f.txt": "original\n", "g.txt": "gone soon\n" },
+      { "ubiquity.config.mjs": CONFIG, "f.txt": "original\n", "g.txt": "gone soon\n" },
       { linkUbiquity: true },
     );
     const run = await runCli(["run", "change the files"], dir);
@@ -73,7 +75,7 @@ describe("ubiquity rewind (the real bin)", () => {
 
   it("says which flags it takes (--help), and an unknown uuid is an error naming how to list them", async () => {
     const dir = tempProject(
-      { "ubiquity.config.ts": CONFIG, "f.txt": "original\n", "g.txt": "x\n" },
+      { "ubiquity.config.mjs": CONFIG, "f.txt": "original\n", "g.txt": "x\n" },
       { linkUbiquity: true },
     );
     const help = await runCli(["rewind", "--help"], dir);
@@ -96,7 +98,7 @@ describe("ubiquity rewind (the real bin)", () => {
       "echo changed > f.txt && rm g.txt && echo new > h.txt",
       `echo changed > f.txt && echo changed > ${extra}/g.txt`,
     );
-    const dir = tempProject({ "ubiquity.config.ts": config, "f.txt": "original\n" }, { linkUbiquity: true });
+    const dir = tempProject({ "ubiquity.config.mjs": config, "f.txt": "original\n" }, { linkUbiquity: true });
     const run = await runCli(["run", "change the files"], dir);
     expect(run.code, run.stderr).toBe(0);
     expect(readFileSync(join(extra, "g.txt"), "utf8")).toBe("changed\n");

@@ -15,7 +15,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects, requireDist, runCli } from "../helpers/project";
-import { SCRIPTED_CONFIG, scriptedProject as project } from "../helpers/scripted-project";
+import { SCRIPTED_CONFIG, SCRIPTED_CONFIG_FILE, scriptedProject as project } from "../helpers/scripted-project";
 
 afterAll(removeTempProjects);
 beforeAll(requireDist);
@@ -179,7 +179,7 @@ describe.concurrent("claude -p's flags as scripts write them", () => {
     const server = (marker: string) => ({ command: "sh", args: ["-c", `touch ${marker}`] });
     const configured = `mcpServers: { configured: ${JSON.stringify(server("config-started"))} },`;
     const p = project({
-      "ubiquity.config.ts": SCRIPTED_CONFIG.replace("marketPricing: false,", `marketPricing: false, ${configured}`),
+      [SCRIPTED_CONFIG_FILE]: SCRIPTED_CONFIG.replace("marketPricing: false,", `marketPricing: false, ${configured}`),
       ".mcp.json": JSON.stringify({ mcpServers: { project: server("project-started") } }),
       "extra.json": JSON.stringify({ mcpServers: { flagged: server("flag-started") } }),
     });

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects, requireDist, runCli } from "../helpers/project";
-import { SCRIPTED_CONFIG, scriptedProject, type Logged } from "../helpers/scripted-project";
+import { SCRIPTED_CONFIG, SCRIPTED_CONFIG_FILE, scriptedProject, type Logged } from "../helpers/scripted-project";
 import { inTerminal, PROMPT } from "../helpers/terminal";
 
 const made: string[] = [];
@@ -33,7 +33,7 @@ const CONFIG = SCRIPTED_CONFIG.replace(
 describe("slash commands through the bin", () => {
   it("run: a command file expands with its arguments; a refused ! line fails the run and never runs", async () => {
     const p = scriptedProject({
-      "ubiquity.config.ts": CONFIG,
+      [SCRIPTED_CONFIG_FILE]: CONFIG,
       ".ubiquity/commands/git/hello.md": "---\ndescription: Greet\n---\nSay hello to $1 and $2.\n",
       ".ubiquity/commands/deploy.md": "Deploying.\n!`touch deployed-marker`\n",
     });
@@ -54,7 +54,7 @@ describe("slash commands through the bin", () => {
     "terminal: /name runs a command file, /help lists it, an unknown /name says so",
     async () => {
       const p = scriptedProject({
-        "ubiquity.config.ts": CONFIG,
+        [SCRIPTED_CONFIG_FILE]: CONFIG,
         ".ubiquity/commands/hello.md":
           "---\ndescription: Greet someone\nargument-hint: <who>\n---\nSay hello to $ARGUMENTS.\n",
       });
@@ -82,7 +82,7 @@ describe("slash commands through the bin", () => {
     cpSync(fileURLToPath(new URL("../fixtures/compat/plugins/commit-commands/", import.meta.url)), folder, {
       recursive: true,
     });
-    const p = scriptedProject({ "ubiquity.config.ts": CONFIG, "a.txt": "one\n" });
+    const p = scriptedProject({ [SCRIPTED_CONFIG_FILE]: CONFIG, "a.txt": "one\n" });
     const git = (...args: string[]) => execFileSync("git", args, { cwd: p.dir, encoding: "utf8" });
     git("init", "-q", "-b", "main");
     git("-c", "user.email=t@example.com", "-c", "user.name=T", "commit", "-q", "--allow-empty", "-m", "first commit");

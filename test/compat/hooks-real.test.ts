@@ -15,6 +15,8 @@ import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/hooks-real/", import.meta.url));
 
+// Plain JavaScript, written as ubiquity.config.mjs: a .ts config made each fresh project's first run
+// load jiti's Babel (~0.2 CPU-s; see test/helpers/scripted-project.ts).
 /** A scripted model that plays UBQ_STEPS in order ("done" after them) and logs each request's prompt. */
 const CONFIG = `
 import { appendFileSync } from "node:fs";
@@ -47,7 +49,7 @@ function project(
   copy: Record<string, string> = {},
   packageJson: object = { name: "tmp-project", private: true, type: "module" },
 ) {
-  const dir = tempProject({ "ubiquity.config.ts": CONFIG, ...files }, { linkUbiquity: true, packageJson });
+  const dir = tempProject({ "ubiquity.config.mjs": CONFIG, ...files }, { linkUbiquity: true, packageJson });
   for (const [from, to] of Object.entries(copy)) cpSync(join(FIXTURES, from), join(dir, to), { recursive: true });
   return dir;
 }

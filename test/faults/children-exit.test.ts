@@ -21,6 +21,8 @@ import { SKIP as sandboxMissing } from "../sandbox/helpers";
 const FIXTURES = join(import.meta.dirname, "fixtures");
 const linux = process.platform === "linux" && existsSync("/proc/self/stat");
 
+// Plain JavaScript, written as ubiquity.config.mjs: a .ts config made each fresh project's first run
+// load jiti's Babel (~0.2 CPU-s; see test/helpers/scripted-project.ts).
 const CONFIG = `
 import { scriptedModel } from "ubiquity/testing";
 import { childrenRun } from ${JSON.stringify(join(FIXTURES, "children-run.mjs"))};
@@ -84,7 +86,7 @@ async function recordWhenAllRun(dir: string, program: ChildProcess, output: () =
 
 /** The bin running the all-children run in a fresh project. */
 function startBin(mode: string, sandbox = false, env: Record<string, string> = {}) {
-  const dir = tempProject({ "ubiquity.config.ts": CONFIG, "a.probe": "x\n" }, { linkUbiquity: true });
+  const dir = tempProject({ "ubiquity.config.mjs": CONFIG, "a.probe": "x\n" }, { linkUbiquity: true });
   const child = spawn(process.execPath, [binPath, "run", "go"], {
     cwd: dir,
     env: {

@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { binPath, removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
 import { redisMissing, startRedis, type TestRedis } from "../helpers/redis-server";
 
+// Plain JavaScript, written as ubiquity.config.mjs: a .ts config made each fresh project's first run
+// load jiti's Babel (~0.2 CPU-s; see test/helpers/scripted-project.ts).
 const CONFIG = `
 import { scriptedModel } from "ubiquity/testing";
 const said = (request) => JSON.stringify(request.prompt.filter((m) => m.role === "user"));
@@ -54,7 +56,7 @@ describe.skipIf(redisMissing)("ubiquity fleet / ubiquity worker", () => {
   beforeAll(async () => {
     requireDist();
     redis = await startRedis();
-    dir = tempProject({ "ubiquity.config.ts": CONFIG }, { linkUbiquity: true });
+    dir = tempProject({ "ubiquity.config.mjs": CONFIG }, { linkUbiquity: true });
     args = ["--redis", redis.url, "--postgres", join(dir, "sessions")];
     worker = spawn(
       process.execPath,

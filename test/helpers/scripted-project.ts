@@ -8,6 +8,14 @@ import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { binPath, runCli, tempProject, type CliInput } from "./project";
 
+/**
+ * The file the scripted config is written to. It is plain JavaScript, so an ES module: a
+ * `ubiquity.config.ts` made each fresh temp project's first run load and run jiti's Babel
+ * (~0.2 CPU-s; its cache is per file path, so every new project missed it). Loading TypeScript
+ * configs through the bin has tests of its own (test/config, test/cli/config-errors, test/security).
+ */
+export const SCRIPTED_CONFIG_FILE = "ubiquity.config.mjs";
+
 /** The scripted model: answers by the user's last words and logs each request as one JSON line. */
 export const SCRIPTED_CONFIG = `
 import { appendFileSync } from "node:fs";
@@ -56,7 +64,7 @@ export interface Logged {
 let counter = 0;
 /** A fresh project with the scripted model; `run` runs the bin there and returns its output with the model's log. */
 export function scriptedProject(files: Record<string, string> = {}) {
-  const dir = tempProject({ "ubiquity.config.ts": SCRIPTED_CONFIG, ...files }, { linkUbiquity: true });
+  const dir = tempProject({ [SCRIPTED_CONFIG_FILE]: SCRIPTED_CONFIG, ...files }, { linkUbiquity: true });
   const sessions = join(dir, "sessions");
   return {
     dir,

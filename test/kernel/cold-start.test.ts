@@ -7,7 +7,7 @@
  * module it loads; the positive cases show the hook sees those parts once they are needed.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -25,6 +25,7 @@ const HEAVY: Record<string, RegExp> = {
   cosmiconfig: /node_modules\/cosmiconfig\//,
   jiti: /node_modules\/jiti\//,
   yaml: /node_modules\/yaml\//,
+  "TOML parser": /node_modules\/smol-toml\//,
   "price data": /node_modules\/@pydantic\/genai-prices\//,
   // ajv as a package, or the copy bundled in the MCP client package (its validator chunk).
   ajv: /node_modules\/(ajv|ajv-formats)\/|node_modules\/@modelcontextprotocol\/client\/dist\/(validators\/ajv|ajvProvider-)/,
@@ -84,7 +85,16 @@ function loadedBy(args: string[], cwd: string, home: string, status = 0): string
   writeFileSync(hook, HOOK);
   const child = spawnSync(process.execPath, ["--import", pathToFileURL(hook).href, ...args], {
     cwd,
-    env: { PATH: process.env.PATH, HOME: home, USERPROFILE: home, LOADED_OUT: out, TERM: "dumb" },
+    // The suite's V8 compile cache (vitest.config.ts): it keeps compiled code, never changes which
+    // modules load, and spares each child compiling the package again in its fresh HOME.
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      USERPROFILE: home,
+      LOADED_OUT: out,
+      TERM: "dumb",
+      ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
+    },
     encoding: "utf8",
     timeout: 240_000,
   });
@@ -131,6 +141,14 @@ for await (const m of summon("hi", { model: "test" })) if (m.type === "result" &
     writeFileSync(join(project, ".ubiquityrc.yaml"), "maxTurns: 3\n");
     const urls = loadedBy([bin, "run", "--trust", "--model", "test", "hi"], project, temp());
     expect(heavyIn(urls)).toEqual(["cosmiconfig", "yaml"]);
+  });
+
+  it("the TOML parser loads when there is a Codex config.toml to read (--compat codex)", () => {
+    const home = temp();
+    mkdirSync(join(home, ".codex"));
+    writeFileSync(join(home, ".codex", "config.toml"), 'model_reasoning_effort = "low"\n');
+    const urls = loadedBy([bin, "run", "--compat", "codex", "--model", "test", "hi"], temp(), home);
+    expect(heavyIn(urls)).toEqual(["TOML parser"]);
   });
 
   it("the MCP SDK loads when a server is configured (its validator with it)", () => {

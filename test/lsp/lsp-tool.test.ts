@@ -31,6 +31,10 @@ const typescriptServer = {
   args: [SERVER_CLI, "--stdio"],
   extensionToLanguage: { ".ts": "typescript", ".js": "javascript" },
   initializationOptions: { tsserver: { path: TSSERVER, useSyntaxServer: "never" } },
+  // The suite's V8 compile cache (vitest.config.ts), which a server's scrubbed environment leaves
+  // out: added through the entry's own `env`, so tsserver does not compile TypeScript's 9 MB again
+  // at each start. It keeps compiled code, never an answer.
+  ...(process.env.NODE_COMPILE_CACHE ? { env: { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } } : {}),
 };
 
 let project: string;

@@ -19,35 +19,59 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function round(contenders: number) {
-  const cwd = mkdtempSync(join(tmpdir(), "ubq-chosen-id-"));
-  dirs.push(cwd);
-  const sessionDir = join(cwd, "sessions");
-  const procs = Array.from({ length: contenders }, (_, i) => {
-    const proc = spawnTs(join(here, "fixtures", "chosen-id-child.ts"), [sessionDir, cwd, "job-42", `p${i}`]);
+/**
+ * The contender processes, started once: each round all of them are sent the round's new session
+ * folder at the same moment and start a new session there under the same chosen id.
+ */
+function contenders(count: number) {
+  const procs = Array.from({ length: count }, (_, i) => {
+    const proc = spawnTs(join(here, "fixtures", "chosen-id-child.ts"), ["job-42", `p${i}`]);
     let stdout = "";
     let stderr = "";
+    let onLines: (() => void) | undefined;
     proc.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    const ready = new Promise<void>((resolve) =>
-      proc.stdout
-        .setEncoding("utf8")
-        .on("data", (c: string) => ((stdout += c), stdout.startsWith("ready\n") && resolve())),
-    );
-    const done = new Promise<string[]>((resolve) =>
-      proc.on("close", () => resolve([...stdout.split("\n").filter(Boolean), ...(stderr ? [`stderr ${stderr}`] : [])])),
-    );
-    return { proc, ready, done };
+    proc.stdout.setEncoding("utf8").on("data", (c: string) => ((stdout += c), onLines?.()));
+    let closed = false;
+    proc.on("close", () => ((closed = true), onLines?.()));
+    /** The lines up to `last` (taken out of what was read), or all there is when the process ends first. */
+    const until = (last: string) =>
+      new Promise<string[]>((resolve) => {
+        const check = () => {
+          const at = stdout.indexOf(`${last}\n`);
+          if (at < 0 && !closed) return;
+          onLines = undefined;
+          const taken = at < 0 ? stdout : stdout.slice(0, at);
+          stdout = at < 0 ? "" : stdout.slice(at + last.length + 1);
+          resolve([...taken.split("\n").filter(Boolean), ...(closed ? [`exited; stderr ${stderr}`] : [])]);
+        };
+        onLines = check;
+        check();
+      });
+    return { proc, until, closed: new Promise((resolve) => proc.on("close", resolve)) };
   });
-  await Promise.all(procs.map((p) => p.ready));
-  for (const p of procs) p.proc.stdin.end("go\n");
-  const outputs = await Promise.all(procs.map((p) => p.done));
-  const files = transcriptFiles(sessionDir);
-  const prompts = files.flatMap((f) =>
-    readRecords(f)
-      .filter((r) => r.type === "user")
-      .map((r) => (r.message as { text: string }).text),
-  );
-  return { outputs, files, prompts };
+  const ready = Promise.all(procs.map((p) => p.until("ready")));
+  return {
+    async round() {
+      await ready;
+      const cwd = mkdtempSync(join(tmpdir(), "ubq-chosen-id-"));
+      dirs.push(cwd);
+      const sessionDir = join(cwd, "sessions");
+      const outcomes = procs.map((p) => p.until("round over"));
+      for (const p of procs) p.proc.stdin.write(`${sessionDir}\t${cwd}\n`);
+      const outputs = await Promise.all(outcomes);
+      const files = transcriptFiles(sessionDir);
+      const prompts = files.flatMap((f) =>
+        readRecords(f)
+          .filter((r) => r.type === "user")
+          .map((r) => (r.message as { text: string }).text),
+      );
+      return { outputs, files, prompts };
+    },
+    async end() {
+      for (const p of procs) p.proc.stdin.end();
+      await Promise.all(procs.map((p) => p.closed));
+    },
+  };
 }
 
 describe("a new session under a chosen id, started by several processes at once", () => {
@@ -56,8 +80,9 @@ describe("a new session under a chosen id, started by several processes at once"
   }, async () => {
     const promptsPerRound: number[] = [];
     const problems: string[] = [];
+    const four = contenders(4);
     for (let r = 0; r < 6; r++) {
-      const { outputs, files, prompts } = await round(4);
+      const { outputs, files, prompts } = await four.round();
       promptsPerRound.push(prompts.length);
       const results = outputs.map(
         (lines) => lines.find((l) => l.startsWith("result ")) ?? `none: ${lines.join(" | ")}`,
@@ -78,6 +103,7 @@ describe("a new session under a chosen id, started by several processes at once"
           problems.push(`round ${r}: a loser said ${line}`);
       }
     }
+    await four.end();
     console.log(`chosen-id race: prompts in the transcript per round ${promptsPerRound.join(" ")}`);
     expect(problems).toEqual([]);
   });

@@ -30,32 +30,68 @@ function deadPid(): number {
   return Number(child.stdout);
 }
 
-async function race(contenders: number, transcript = tempTranscript()): Promise<string[]> {
-  const procs = Array.from({ length: contenders }, () => {
-    const proc = spawnTs(join(here, "fixtures", "lock-child.ts"), [transcript]);
+/**
+ * Six contender processes, started once: each round every one of them is sent the same new
+ * transcript at the same moment and takes its lock (the processes race, as fresh ones would: each
+ * waits on stdin, then takes the lock at once). What each took it holds until the end.
+ */
+function contenders(count: number) {
+  const procs = Array.from({ length: count }, () => {
+    const proc = spawnTs(join(here, "fixtures", "lock-contender.ts"), []);
     let stdout = "";
-    const said = (word: string) =>
-      new Promise<void>((resolve) =>
-        proc.stdout.setEncoding("utf8").on("data", (c: string) => ((stdout += c), stdout.includes(word) && resolve())),
-      );
-    const ready = said("ready\n");
-    const answered = said("won\n").then(() => "won");
-    const lost = said("lost\n").then(() => "lost");
-    return { proc, ready, outcome: Promise.race([answered, lost]) };
+    const waiting: ((line: string) => void)[] = [];
+    const lines: string[] = [];
+    proc.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      for (let at = stdout.indexOf("\n"); at >= 0; at = stdout.indexOf("\n")) {
+        const line = stdout.slice(0, at);
+        stdout = stdout.slice(at + 1);
+        const waiter = waiting.shift();
+        if (waiter) waiter(line);
+        else lines.push(line);
+      }
+    });
+    const next = () =>
+      new Promise<string>((resolve) => {
+        const line = lines.shift();
+        if (line !== undefined) resolve(line);
+        else waiting.push(resolve);
+      });
+    let stderr = "";
+    proc.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    // A contender that dies answers every round left with why (the round then fails, never hangs).
+    let gone: string | undefined;
+    const closed = new Promise<void>((resolve) =>
+      proc.on("close", (code) => {
+        gone = `exited ${code}: ${stderr.slice(0, 2000)}`;
+        for (const waiter of waiting.splice(0)) waiter(gone);
+        resolve();
+      }),
+    );
+    const ready = next();
+    return { proc, next: () => (gone === undefined ? next() : Promise.resolve(gone)), closed, ready };
   });
-  await Promise.all(procs.map((p) => p.ready));
-  for (const p of procs) p.proc.stdin.write("go\n");
-  const outcomes = await Promise.all(procs.map((p) => p.outcome));
-  // Every contender holds what it took until all have answered, so no lock is released early.
-  for (const p of procs) p.proc.stdin.end();
-  await Promise.all(procs.map((p) => new Promise((resolve) => p.proc.on("close", resolve))));
-  return outcomes;
+  return {
+    /** One round: all take the lock of `transcript` at once; each one's outcome, `won` or `lost`. */
+    async race(transcript = tempTranscript()): Promise<string[]> {
+      expect(await Promise.all(procs.map((p) => p.ready))).toEqual(Array(count).fill("ready"));
+      const outcomes = procs.map((p) => p.next());
+      for (const p of procs) p.proc.stdin.write(`${transcript}\n`);
+      return Promise.all(outcomes);
+    },
+    async end(): Promise<void> {
+      for (const p of procs) p.proc.stdin.end();
+      await Promise.all(procs.map((p) => p.closed));
+    },
+  };
 }
 
 describe("the transcript lock, taken by several processes at once", () => {
   it("has exactly one winner in each of 10 rounds of 6 processes", { timeout: 300_000 }, async () => {
+    const six = contenders(6);
     const winners: number[] = [];
-    for (let round = 0; round < 10; round++) winners.push((await race(6)).filter((o) => o === "won").length);
+    for (let round = 0; round < 10; round++) winners.push((await six.race()).filter((o) => o === "won").length);
+    await six.end();
     console.log(`lock race: winners per round ${winners.join(" ")}`);
     expect(winners).toEqual(Array(10).fill(1));
   });
@@ -63,6 +99,7 @@ describe("the transcript lock, taken by several processes at once", () => {
   it("has exactly one winner when they all find a stale lock (its writer gone) and take it over, in each of 6 rounds", {
     timeout: 300_000,
   }, async () => {
+    const six = contenders(6);
     const winners: number[] = [];
     for (let round = 0; round < 6; round++) {
       const transcript = tempTranscript();
@@ -70,8 +107,9 @@ describe("the transcript lock, taken by several processes at once", () => {
         lockPathOf(transcript),
         JSON.stringify({ pid: deadPid(), host: hostname(), since: new Date(0).toISOString() }),
       );
-      winners.push((await race(6, transcript)).filter((o) => o === "won").length);
+      winners.push((await six.race(transcript)).filter((o) => o === "won").length);
     }
+    await six.end();
     console.log(`stale lock race: winners per round ${winners.join(" ")}`);
     expect(winners).toEqual(Array(6).fill(1));
   });

@@ -5,7 +5,8 @@
  * endpoint is local. It records every request and can fail on cue (status + headers) or drop
  * the connection, for retry and fallback tests.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { encodeAnthropic } from "./anthropic";
 import { encodeBedrock } from "./bedrock";
@@ -248,6 +249,10 @@ export async function startProviderServer(script: FakeScript): Promise<FakeProvi
 
   // Requests a fault holds open; closed with the server.
   const open = new Set<ServerResponse>();
+  // node:http is required here, not imported at the top: an ES import of it makes Node build its
+  // ES module facade, whose export getters load undici (~0.05 CPU-s), in every process that
+  // imports ubiquity/testing for scriptedModel alone (a config, a test's child process).
+  const { createServer } = createRequire(import.meta.url)("node:http") as typeof import("node:http");
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
