@@ -10,7 +10,15 @@ import type { ShellAnalysis, WriteTarget } from "./shell/types";
 import type { ShellWord } from "./shell/words";
 import { resolveReal } from "../_kits/paths/index";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
-import { gitFolderInTheMaking, gitFolderOf, gitMarkersOf, sensitiveReason, systemReason, venvOf } from "./sensitive";
+import {
+  envrcNaming,
+  gitFolderInTheMaking,
+  gitFolderOf,
+  gitMarkersOf,
+  sensitiveReason,
+  systemReason,
+  venvOf,
+} from "./sensitive";
 import type { ToolKinds } from "./policy";
 
 /** Where a call runs. */
@@ -105,6 +113,8 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
   if (path.real === undefined) return "it cannot be resolved (a symlink loop?)";
   const named = sensitiveReason(path.absolute) ?? sensitiveReason(path.real);
   if (named) return named;
+  const envrc = envrcNaming(path.real, roots);
+  if (envrc) return `${envrc} names it: direnv reads it, or puts its folder on PATH, when the user enters the folder`;
   const venv = venvOf(path.real);
   if (venv) return `it is inside ${venv}'s bin folder, a virtualenv whose programs and activate script run later`;
   const git = gitFolderOf(path.real);

@@ -18,6 +18,13 @@
  *           and `cp a.txt !!:1` wrote .git/hooks/pre-commit in acceptEdits under `Bash(cp:*)` — text
  *           no word of the command shows. Turning history expansion on (set -H, -o histexpand, a
  *           run-time option, shopt -o, bash -H) now hides the rest of the command, as eval does.
+ * K3 FIXED  An .envrc's `PATH_add bin` (direnv; also `path_add PATH dir`, `export PATH=$PWD/x:$PATH`)
+ *           puts bin/ first on PATH in the user's shell at every cd into the project: a sandboxed
+ *           `printf … > bin/git` stayed (the guard read only source_env/dotenv/use nix/use flake in
+ *           an .envrc), and the Write tool created bin/ls in bypassPermissions and acceptEdits
+ *           without asking; the user's next `git` ran it outside any sandbox. The folders an .envrc
+ *           puts on PATH are now sensitive to the engine and protected by the sandbox (one reader of
+ *           .envrc, shared), and direnv's own .direnv folder (layout venvs on PATH) is sensitive.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -206,5 +213,49 @@ describe("K2: history expansion (set -H, -o history) rewrites later lines before
     expect(out[0]!.content).not.toContain(SECRET);
     expect(out[0]!.isError).toBe(true);
     expect(out[1]!.content).toContain("control");
+  });
+});
+
+describe("K3: the folders an .envrc puts on PATH (direnv's PATH_add) run in the user's shell after cd", () => {
+  /** A project whose .envrc puts bin/ and tools/ on PATH, as direnv setups commonly do. */
+  const envrcProject = () => {
+    const p = project();
+    writeFileSync(join(p.cwd, ".envrc"), "PATH_add bin\npath_add PATH tools\nexport PATH=$PWD/scripts:$PATH\n");
+    return p;
+  };
+
+  it("direnv's stdlib: PATH_add puts the folder first on PATH (bash as the oracle)", () => {
+    // PATH_add as direnv's stdlib defines it (expand_path, then prepend): bin/git wins over /usr/bin/git.
+    const run = bash(
+      'PATH_add() { PATH="$(cd "$1" && pwd):$PATH"; }; mkdir -p bin && printf \'#!/bin/sh\\necho planted\\n\' > bin/git && chmod +x bin/git && PATH_add bin && git',
+    );
+    expect(run.stdout).toContain("planted");
+  });
+
+  it("the engine: a write into a folder an .envrc puts on PATH asks, in acceptEdits and bypassPermissions", async () => {
+    const p = envrcProject();
+    for (const mode of ["acceptEdits", "bypassPermissions"] as const) {
+      await expectVerdicts(
+        ["printf x > bin/git", "cp a.txt tools/ls", "printf x > scripts/make"],
+        "ask",
+        mode,
+        { allow: ["Bash(printf:*)", "Bash(cp:*)"] },
+        p,
+      );
+      await expectVerdicts(["printf x > src.txt"], "allow", mode, { allow: ["Bash(printf:*)"] }, p);
+    }
+  });
+
+  it("through the bin: a sandboxed command's bin/git and the Write tool's bin/ls do not stay", async () => {
+    const p = envrcProject();
+    const plant = "mkdir -p bin && printf '#!/bin/sh\\necho planted\\n' > bin/git && chmod +x bin/git && echo done";
+    const { out } = await attack(
+      [plant, { name: "Write", input: { file_path: "bin/ls", content: "#!/bin/sh\necho planted\n" } }],
+      ["--permission-mode", "bypassPermissions"],
+      p,
+    );
+    expect(out[1]!.isError, out[1]!.content).toBe(true);
+    expect(existsSync(join(p.cwd, "bin", "git"))).toBe(false);
+    expect(existsSync(join(p.cwd, "bin", "ls"))).toBe(false);
   });
 });
