@@ -33,9 +33,10 @@ export async function dispatch(
       if (typeof hook !== "function" && hook.if !== undefined && !ifFilter(hook.if)(current)) continue;
       // A hook whose script changed during the run is not the code the user trusted (pins.ts): it is
       // not run; where its answer guards a call, the call is blocked (fail closed).
-      const changed = typeof hook !== "function" && hook.type === "command" ? changedScript(hook, context) : undefined;
-      if (changed !== undefined) {
-        const why = `the ${event} hook ${JSON.stringify(hook.command)} was not run: ${changed} changed since the run started, so it is not the code that was trusted`;
+      const command = typeof hook !== "function" && hook.type === "command" ? hook : undefined;
+      const changed = command && changedScript(command, context);
+      if (command && changed !== undefined) {
+        const why = `the ${event} hook ${JSON.stringify(command.command)} was not run: ${changed} changed since the run started, so it is not the code that was trusted`;
         context.logger.warn(why);
         if (event !== "PreToolUse" && event !== "PermissionRequest") continue;
         outcome.blocked = why;
