@@ -13,34 +13,38 @@
 import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, normalize, resolve } from "node:path";
 import type { CommandHook, HooksConfig } from "./types";
 
-/** What each script a hook names held when recorded: a digest, or "absent" for a script's name that named no file. */
+/**
+ * What each script a hook names held when recorded: a digest, or "absent" for a script's name that
+ * named no file. By the path as written: relative to the folder the hook runs in (a worktree's
+ * copy of `scripts/guard.sh` must hold what the project's held), else absolute.
+ */
 type Pins = Map<string, string>;
 
 const SCRIPT = /\.(?:sh|bash|zsh|fish|ksh|py|pyw|js|mjs|cjs|ts|mts|cts|jsx|tsx|rb|pl|pm|php|lua|ps1|cmd|bat)$/i;
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 const MAX_BYTES = 4 * 1024 * 1024;
 
-/** Per hook, per folder it runs in: the scripts recorded. */
-const recorded = new WeakMap<CommandHook, Map<string, Pins>>();
+/** Per hook: the scripts recorded where it first ran (the run's folder, when its hooks were read). */
+const recorded = new WeakMap<CommandHook, Pins>();
 
 // What a shell command writes by name: a redirection's target, tee's files.
 const WRITTEN =
   /(?:\d*>>?|&>>?|>\|)\s*("[^"]*"|'[^']*'|[^\s;|&<>()]+)|\btee\s+(?:-\S+\s+)*("[^"]*"|'[^']*'|[^\s;|&<>()]+)/g;
 
-/** The paths `hook`'s words may name, from `base` (the folder it runs in), but for those it writes. */
-function namedPaths(hook: CommandHook, base: string): string[] {
+/** The paths `hook`'s words may name (relative ones as written, see Pins), but for those it writes. */
+function namedPaths(hook: CommandHook): string[] {
   const home = process.env.HOME || homedir();
   const path = (raw: string) => {
     const word = raw
       .replace(/^["']|["']$/g, "")
-      .replace(/^\$\{?CLAUDE_PROJECT_DIR\}?(?=\/)/, base)
+      .replace(/^\$\{?CLAUDE_PROJECT_DIR\}?\//, "")
       .replace(/^\$\{?CLAUDE_PLUGIN_ROOT\}?(?=\/)/, hook.pluginRoot ?? "$")
       .replace(/^~(?=\/)/, home);
     if (word === "" || word.includes("$") || word.includes("://") || word.length > 4096) return undefined;
-    return isAbsolute(word) ? resolve(word) : resolve(base, word);
+    return isAbsolute(word) ? resolve(word) : normalize(word);
   };
   const written = new Set([...hook.command.matchAll(WRITTEN)].map((m) => path(m[1] ?? m[2]!)));
   const out = new Set<string>();
@@ -73,39 +77,37 @@ function scriptState(path: string): string {
 }
 
 /** Record the scripts `hook` names, as they are now in `base`. */
-function record(hook: CommandHook, base: string): Pins {
+function record(hook: CommandHook, base: string): void {
   const pins: Pins = new Map();
-  for (const path of namedPaths(hook, base)) {
+  for (const key of namedPaths(hook)) {
+    const path = resolve(base, key);
     const state = scriptState(path);
     // A name that names nothing is pinned as absent only when it reads as a script's (`scripts/x.sh`):
     // the hook's other words (`exit`, `0`) are no files it runs.
     if (state === "folder" || (state === "absent" && !SCRIPT.test(path))) continue;
-    pins.set(path, state);
+    pins.set(key, state);
   }
-  let byBase = recorded.get(hook);
-  if (!byBase) recorded.set(hook, (byBase = new Map()));
-  byBase.set(base, pins);
-  return pins;
+  recorded.set(hook, pins);
 }
 
-/** Record the scripts of every command hook in `config`, run in `base`; once per hook and folder. */
+/** Record the scripts of every command hook in `config`, run in `base` (once per hook: its first record stands). */
 export function pinHookScripts(config: HooksConfig | undefined, base: string): void {
   for (const groups of Object.values(config ?? {}))
     for (const group of groups ?? [])
       for (const hook of group.hooks)
-        if (typeof hook !== "function" && hook.type === "command" && !recorded.get(hook)?.has(base)) record(hook, base);
+        if (typeof hook !== "function" && hook.type === "command" && !recorded.has(hook)) record(hook, base);
 }
 
 /**
- * The first script `hook` names that is not what was recorded for `base` (changed, removed,
- * made, or unreadable now), or undefined. A hook first seen in `base` is recorded now.
+ * The first script `hook` names that, run in `base`, is not what was recorded (changed, removed,
+ * made, or unreadable now), or undefined. A hook not recorded yet is recorded now.
  */
 export function changedHookScript(hook: CommandHook, base: string): string | undefined {
-  const pins = recorded.get(hook)?.get(base);
-  if (!pins) {
-    record(hook, base);
-    return undefined;
+  const pins = recorded.get(hook);
+  if (!pins) return void record(hook, base);
+  for (const [key, state] of pins) {
+    const path = resolve(base, key);
+    if (scriptState(path) !== state) return path;
   }
-  for (const [path, state] of pins) if (scriptState(path) !== state) return path;
   return undefined;
 }

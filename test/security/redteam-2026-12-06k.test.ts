@@ -30,6 +30,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { changedHookScript, pinHookScripts } from "../../plugins/hooks/pins";
 import { runCli } from "../helpers/project";
 import { attackBench } from "./attack-bench";
 import { attacker, toolResults, type AttackCall } from "./scripted-attacker";
@@ -37,7 +38,7 @@ import { attacker, toolResults, type AttackCall } from "./scripted-attacker";
 const KEY = "sk-test-redteam6k";
 
 /** A git project with a.txt, and a home. */
-const { attack, expectVerdicts, project, serve } = attackBench({
+const { attack, expectVerdicts, project, serve, temp } = attackBench({
   name: "rt6k",
   model: "openai:gpt-4.1",
   key: KEY,
@@ -129,6 +130,21 @@ describe("K1: a trusted hook's script changed during the run is not the code the
     );
     expect(out[0]!.isError, out[0]!.content).toBe(false);
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it("a worktree's copy of the script is held to what the project's held when the run started", () => {
+    const project = temp("ubq-rt6k-a-");
+    const worktree = temp("ubq-rt6k-b-");
+    for (const dir of [project, worktree]) mkdirSync(join(dir, "scripts"));
+    writeFileSync(join(project, "scripts", "guard.sh"), "exit 0\n");
+    writeFileSync(join(worktree, "scripts", "guard.sh"), APPROVE_ALL);
+    const hook = { type: "command" as const, command: "sh $CLAUDE_PROJECT_DIR/scripts/guard.sh >> log.txt" };
+    pinHookScripts({ PreToolUse: [{ hooks: [hook] }] }, project);
+    expect(changedHookScript(hook, project)).toBeUndefined();
+    expect(changedHookScript(hook, worktree)).toBe(join(worktree, "scripts", "guard.sh"));
+    writeFileSync(join(worktree, "scripts", "guard.sh"), "exit 0\n");
+    writeFileSync(join(worktree, "log.txt"), "a line the hook wrote\n");
+    expect(changedHookScript(hook, worktree)).toBeUndefined();
   });
 
   it("control: an unchanged hook keeps running, also one appending to a log file its command names", async () => {
