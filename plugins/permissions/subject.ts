@@ -10,6 +10,7 @@ import type { ShellAnalysis, WriteTarget } from "./shell/types";
 import type { ShellWord } from "./shell/words";
 import { resolveReal } from "../_kits/paths/index";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
+import { configModuleOf } from "./config-modules";
 import {
   envrcNaming,
   gitFolderInTheMaking,
@@ -113,6 +114,8 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
   if (path.real === undefined) return "it cannot be resolved (a symlink loop?)";
   const named = sensitiveReason(path.absolute) ?? sensitiveReason(path.real);
   if (named) return named;
+  const config = configModuleOf(path.real, roots) ?? configModuleOf(path.absolute, roots);
+  if (config) return `${config} loads it as code (a module of the config, which may be loaded during the run)`;
   const envrc = envrcNaming(path.real, roots);
   if (envrc) return `${envrc} names it: direnv reads it, or puts its folder on PATH, when the user enters the folder`;
   const venv = venvOf(path.real);

@@ -25,6 +25,13 @@
  *           without asking; the user's next `git` ran it outside any sandbox. The folders an .envrc
  *           puts on PATH are now sensitive to the engine and protected by the sandbox (one reader of
  *           .envrc, shared), and direnv's own .direnv folder (layout venvs on PATH) is sensitive.
+ * K4 FIXED  A module the trusted config imports lazily (`await import("./lib/policy.mjs")` in a hook
+ *           or a tool: pinned with the config, so it applies at start only while unchanged) was
+ *           neither sensitive nor read-only in the sandbox: a sandboxed `printf … > lib/policy.mjs`
+ *           in bypassPermissions, or the Write tool in acceptEdits, changed it, and the next Glob
+ *           imported it into the Ubiquity process itself — code outside the sandbox. The config's
+ *           own modules are now sensitive to the engine and read-only in the sandbox, as its
+ *           installed packages were.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -273,5 +280,54 @@ describe("K3: the folders an .envrc puts on PATH (direnv's PATH_add) run in the 
     expect(out[1]!.isError, out[1]!.content).toBe(true);
     expect(existsSync(join(p.cwd, "bin", "git"))).toBe(false);
     expect(existsSync(join(p.cwd, "bin", "ls"))).toBe(false);
+  });
+});
+
+describe("K4: a module the trusted config loads lazily is code of the config, changed during the run", () => {
+  /** A trusted project whose config's PreToolUse hook for Glob imports lib/policy.mjs on first use. */
+  const lazyConfigProject = () => {
+    const p = project();
+    writeFileSync(
+      join(p.cwd, "ubiquity.config.mjs"),
+      'export default { hooks: { PreToolUse: [{ matcher: "Glob", hooks: [async () => (await import("./lib/policy.mjs")).check()] }] } };\n',
+    );
+    mkdirSync(join(p.cwd, "lib"));
+    writeFileSync(join(p.cwd, "lib", "policy.mjs"), "export function check() { return {}; }\n");
+    return p;
+  };
+  const evil = (marker: string) =>
+    `import { writeFileSync } from "node:fs";\nexport function check() { writeFileSync(${JSON.stringify(marker)}, "host"); return {}; }\n`;
+
+  it("acceptEdits: the Write tool's change to lib/policy.mjs asks, and the next Glob does not run it", async () => {
+    const p = lazyConfigProject();
+    const marker = join(p.home, "pwned");
+    const { out } = await trustedRun(
+      p,
+      [
+        { name: "Read", input: { file_path: "lib/policy.mjs" } },
+        { name: "Write", input: { file_path: "lib/policy.mjs", content: evil(marker) } },
+        { name: "Glob", input: { pattern: "*.txt" } },
+      ],
+      ["--permission-mode", "acceptEdits"],
+    );
+    expect(out[1]!.isError, out[1]!.content).toBe(true);
+    expect(out[1]!.content).toContain("ubiquity.config.mjs");
+    expect(out[2]!.content).toContain("a.txt");
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("bypassPermissions in the sandbox: a command cannot change lib/policy.mjs, and the next Glob does not run the change", async () => {
+    const p = lazyConfigProject();
+    const marker = join(p.home, "pwned");
+    // A name only known at run time: the engine cannot see the write, the sandbox must hold it.
+    const plant = `f=lib/pol; printf '%s' '${evil(marker).replaceAll("\n", " ")}' > \${f}icy.mjs; echo rc=$?`;
+    const { out } = await trustedRun(
+      p,
+      [plant, { name: "Glob", input: { pattern: "*.txt" } }],
+      ["--permission-mode", "bypassPermissions"],
+    );
+    expect(out[0]!.content).toContain("rc=1");
+    expect(readFileSync(join(p.cwd, "lib", "policy.mjs"), "utf8")).not.toContain("writeFileSync");
+    expect(existsSync(marker)).toBe(false);
   });
 });
