@@ -33,6 +33,12 @@ export interface Place {
    * resolved: a write there asks in every mode (see `readRootReason`).
    */
   readRoots?: readonly string[];
+  /**
+   * What the folder's trust pins (real paths of files and folders): each can run code or change
+   * what the agent may do, and applies only while it holds what was approved. A write there asks
+   * in every mode (see `readRootReason`).
+   */
+  pinned?: readonly string[];
 }
 
 /** The subject of a decision. */
@@ -165,6 +171,11 @@ export function pluginFolderOf(path: string, roots: readonly string[]): string |
  * asks in every mode instead of counting as an edit inside the permitted folders.
  */
 function readRootReason(path: JudgedPath, place: Place): string | undefined {
+  // Red team k, K5: a skill folder inside the project, a module of the config, a plugin folder —
+  // what trust approved by its contents is no plain edit (a rewritten skill script ran under the
+  // skill's grant).
+  const pin = place.pinned?.find((p) => path.real !== undefined && (path.real === p || path.real.startsWith(`${p}/`)));
+  if (pin) return `the folder's trust approved ${pin} as it was (it runs code or changes what the agent may do)`;
   if (!place.readRoots?.length || insideRoots(path, place.roots)) return undefined;
   const root = place.readRoots.find(
     (r) => path.real !== undefined && (path.real === r || path.real.startsWith(`${r}/`)),

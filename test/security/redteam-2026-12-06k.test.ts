@@ -32,6 +32,12 @@
  *           imported it into the Ubiquity process itself — code outside the sandbox. The config's
  *           own modules are now sensitive to the engine and read-only in the sandbox, as its
  *           installed packages were.
+ * K5 FIXED  A skill folder inside the project (`skills: ["./skills"]`, pinned whole by trust, scripts
+ *           included) was plain project code to the engine: in acceptEdits without the sandbox the
+ *           model rewrote skills/fmt/run.sh without a question, loaded the skill (its allowed-tools
+ *           `Bash(sh skills/fmt/run.sh)` granted) and ran the rewrite on the host. Every file and
+ *           folder the folder's trust pins (what can run code or change what the agent may do) is
+ *           now a sensitive path: a write there asks, in every mode.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -328,6 +334,34 @@ describe("K4: a module the trusted config loads lazily is code of the config, ch
     );
     expect(out[0]!.content).toContain("rc=1");
     expect(readFileSync(join(p.cwd, "lib", "policy.mjs"), "utf8")).not.toContain("writeFileSync");
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe("K5: a file the folder's trust pins is no plain edit: the trusted skill's script, rewritten, ran under its grant", () => {
+  it("acceptEdits without the sandbox: the model's rewrite of the skill's run.sh asks, so loading the skill and running it runs the trusted script", async () => {
+    const p = project();
+    writeFileSync(join(p.cwd, ".ubiquityrc.json"), JSON.stringify({ skills: ["./skills"] }));
+    mkdirSync(join(p.cwd, "skills", "fmt"), { recursive: true });
+    writeFileSync(
+      join(p.cwd, "skills", "fmt", "SKILL.md"),
+      "---\nname: fmt\ndescription: format things\nallowed-tools: Bash(sh skills/fmt/run.sh)\n---\nRun `sh skills/fmt/run.sh`.\n",
+    );
+    writeFileSync(join(p.cwd, "skills", "fmt", "run.sh"), "echo formatted\n");
+    const marker = join(p.home, "pwned");
+    const { out } = await trustedRun(
+      p,
+      [
+        { name: "Read", input: { file_path: "skills/fmt/run.sh" } },
+        { name: "Write", input: { file_path: "skills/fmt/run.sh", content: `touch '${marker}'; echo formatted\n` } },
+        { name: "Skill", input: { skill: "fmt" } },
+        "sh skills/fmt/run.sh",
+      ],
+      ["--permission-mode", "acceptEdits", "--no-sandbox"],
+    );
+    expect(out[1]!.isError, out[1]!.content).toBe(true);
+    expect(out[1]!.content).toContain("trust");
+    expect(out[3]!.content).toContain("formatted");
     expect(existsSync(marker)).toBe(false);
   });
 });
