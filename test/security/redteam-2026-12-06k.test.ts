@@ -38,6 +38,25 @@
  *           `Bash(sh skills/fmt/run.sh)` granted) and ran the rewrite on the host. Every file and
  *           folder the folder's trust pins (what can run code or change what the agent may do) is
  *           now a sensitive path: a write there asks, in every mode.
+ *
+ * Attacks tried: about 95 (17 through the bin or a real bwrap, about 75 Bash commands through the
+ * engine with bash as the oracle, a few by reading the code); broke through: 14 constructs in 5
+ * findings (K1: 3, K2: 6, K3: 2, K4: 2, K5: 1). Tried and held: a nested user namespace
+ * (`unshare -Urm`) unmounting or remounting a read-only bind (the kernel locks them), renaming
+ * .git away to make a new one (EBUSY: it is bound), the provider key echoed back in a 401, a 500
+ * and the assistant's text (masked in stdout, stderr and every file under HOME, DEBUG=* too),
+ * npm help with a project .npmrc `browser=` (npm 11 opened xdg-open), extglob after `shopt -s
+ * extglob` (`cat @(.env|x)`: denied), `shopt -s lastpipe` with `true | cd .git`, CDPATH, OLDPWD,
+ * `cd ~-`, `HOME=.git; cd`, `printf -v PWD`, dirs/pushd/popd -n, nocaseglob/globstar/dotglob
+ * under a Read deny rule (all ask or deny), `set +o interactive-comments` (bash -c always reads
+ * comments), `bash -i -c` with `!!` (no history expansion in -c text), reads outside the project
+ * and links under recursive grep/rg/find/du/tree in default mode (all ask); by reading the code:
+ * the WebFetch and proxy host matching (trailing dot, `#`, `/`), MCP server names with `__`,
+ * session ids with `../`, a judge hook's `permissionDecision` (never read), socket families in
+ * the seccomp filter (an allow-list: AF_VSOCK refused), CLAUDE_ENV_FILE (read once, O_NOFOLLOW).
+ * Left open (see the report): a hook script's own imports are not pinned; `--settings` naming a
+ * file inside the project is the caller's own; an HTTP hook on a localhost port the agent can
+ * listen on without the sandbox; language servers start lazily with the MCP network ("all").
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
