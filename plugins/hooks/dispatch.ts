@@ -6,6 +6,8 @@ import { runCommandHook, type HookRunContext } from "./command";
 import { runHttpHook } from "./http";
 import { hookAgentIds, runModelHook } from "./model-hook";
 import { queueRewake } from "./rewake";
+import { changedHookScript } from "./pins";
+import { spawnFolder } from "../_kits/process/index";
 import type { CommandHook, HookCallback, HookHandler, HookInput, HookOutcome, HookOutput, HooksConfig } from "./types";
 
 /**
@@ -29,6 +31,17 @@ export async function dispatch(
       let output: (HookOutput & { ask?: boolean }) | undefined | void;
       const current: HookInput = { ...input, toolInput: outcome.input, extra: { ...input.extra } };
       if (typeof hook !== "function" && hook.if !== undefined && !ifFilter(hook.if)(current)) continue;
+      // A hook whose script changed during the run is not the code the user trusted (pins.ts): it is
+      // not run; where its answer guards a call, the call is blocked (fail closed).
+      const command = typeof hook !== "function" && hook.type === "command" ? hook : undefined;
+      const changed = command && changedScript(command, context);
+      if (command && changed !== undefined) {
+        const why = `the ${event} hook ${JSON.stringify(command.command)} was not run: ${changed} changed since the run started, so it is not the code that was trusted`;
+        context.logger.warn(why);
+        if (event !== "PreToolUse" && event !== "PermissionRequest") continue;
+        outcome.blocked = why;
+        return outcome;
+      }
       if (typeof hook !== "function" && hook.type === "command" && (hook.async === true || hook.asyncRewake)) {
         // Claude Code's `async`: started, never waited for; its answer cannot block or add anything
         // now. With `asyncRewake`, a report when it ends reaches the model later (rewake.ts).
@@ -110,6 +123,13 @@ const insideHookAgent = (run: RunContext | undefined): boolean => {
     if (r.agent?.parentToolUseId !== undefined && hookAgentIds.has(r.agent.parentToolUseId)) return true;
   return false;
 };
+
+/** The script `hook` names that changed since its hooks were read, as a path to show (relative to the project), or undefined. */
+function changedScript(hook: CommandHook, context: HookRunContext): string | undefined {
+  const changed = changedHookScript(hook, spawnFolder(context.cwd, context.trusted !== false));
+  if (changed === undefined) return undefined;
+  return changed.startsWith(`${context.cwd}/`) ? changed.slice(context.cwd.length + 1) : changed;
+}
 
 /** A handler of a settings file, a plugin or `options.hooks`, by its type. */
 function runHandler(

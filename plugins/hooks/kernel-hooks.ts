@@ -6,7 +6,7 @@
  */
 import type { Kernel, PluginContext, ResolvedOptions, RunContext, ToolCall } from "../../src/index";
 import { lazyImport } from "../_kits/lazy/index";
-import { folderTrusted } from "../_kits/process/index";
+import { folderTrusted, spawnFolder } from "../_kits/process/index";
 import { permissionModeOf } from "../permissions/api";
 import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import { getSessionsApi } from "../sessions/api";
@@ -15,6 +15,7 @@ import type { AgentHookRunner } from "./model-hook";
 import type { HookEventName, HooksOptions } from "./options";
 import type { SessionWatch } from "./watch-events";
 import { effectiveHooks, httpPolicyOf, readFileHooks } from "./settings-hooks";
+import { pinHookScripts } from "./pins";
 import type { HookInput, HookOutcome, HooksConfig } from "./types";
 
 /** The plugin's name. */
@@ -62,6 +63,8 @@ export class KernelHooks {
       cwd: options.cwd,
       trust,
     });
+    // The scripts the hooks run, as trusted now: a hook whose script the run changes is not run (pins.ts).
+    pinHookScripts(this.#effective, spawnFolder(options.cwd, folderTrusted(options)));
   }
 
   /** The run's state. */
@@ -92,6 +95,7 @@ export class KernelHooks {
     const read = readFileHooks(value, (message) => run.logger.warn(`[${NAME}] ${source}: ${message}`));
     if (read.Stop) read.SubagentStop = [...(read.SubagentStop ?? []), ...read.Stop];
     delete read.Stop;
+    pinHookScripts(read, spawnFolder(run.cwd, folderTrusted(run.options)));
     this.#scoped.set(run, read);
   }
 

@@ -24,6 +24,7 @@ import {
   type Tool,
 } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
+import { TrustPins } from "../../loader/trust-pins";
 import { markAgentWritable } from "../_kits/process/index";
 import { recordJudged } from "../_kits/paths/index";
 import { compilePolicy, DEFAULT_TOOL_KINDS, namesPatchTool, readDenyRule, type Policy, type ToolKinds } from "./policy";
@@ -286,7 +287,16 @@ function resolvePlace(run: RunContext, home: string): Place {
   // Writes are permitted here (acceptEdits, allow rules): no host program is looked up there.
   markAgentWritable(...given, ...roots);
   const readRoots = resolveRoots(run.roots).filter((r) => !roots.includes(r));
-  return { cwd: run.cwd, home, roots, ...(readRoots.length ? { readRoots } : {}) };
+  // The files and folders the folder's trust pins (keys are real paths): writes there ask (red team k, K5).
+  const trust = run.options.trust;
+  const pinned = TrustPins.is(trust) ? [...trust.digests.keys()] : [];
+  return {
+    cwd: run.cwd,
+    home,
+    roots,
+    ...(readRoots.length ? { readRoots } : {}),
+    ...(pinned.length ? { pinned } : {}),
+  };
 }
 
 /** Combine the engine's decision with the votes cast before it (a deny or ask from elsewhere stands). */

@@ -8,8 +8,8 @@
  * `/proc/self/cwd`, `.GIT` or `Ubiquity.Config.ts` cannot route around it — also for files
  * that do not exist yet (a settings file created where none was is the classic hole).
  */
-import { statSync } from "node:fs";
-import { join, sep } from "node:path";
+import { readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
 
 // `.ubiquity` holds settings, the project memory file, agents and skills (also `*.local`).
 // Also folders whose files run code later: dev containers, cargo's config (build.rustc-wrapper,
@@ -37,6 +37,8 @@ const FOLDERS = new Set([
   // and its plugin marketplace; ubiquity reads .agents/skills under compat: ["codex"].
   ".agents",
   ".bashrc.d",
+  // direnv's own folder: `layout python` makes a virtualenv there whose bin/ goes on PATH at cd.
+  ".direnv",
   ".mvn",
   ".mise",
   // Other VCSs' hooks and config, editors' and REPLs' start-up folders, other agents' settings and MCP servers.
@@ -334,6 +336,75 @@ export function gitFolderInTheMaking(path: string, roots: readonly string[]): st
         // unreadable: not known to be one
       }
     }
+  }
+  return undefined;
+}
+
+/** Largest .envrc read; a bigger one is read as naming nothing but what is above it (direnv files are a few lines). */
+const MAX_ENVRC_BYTES = 64 * 1024;
+
+/**
+ * The files an .envrc makes direnv read, and the folders it puts on PATH (whose programs then run
+ * whenever the user types their names in the project): `source_env`/`dotenv` (and `_if_exists`)
+ * targets, `source` and `.`, `use flake` (flake.nix, flake.lock), `use nix` (shell.nix,
+ * default.nix), `PATH_add DIR…`, `path_add VAR DIR…` and an `export PATH=` entry under the folder
+ * (`$PWD/bin`, `./bin`, `bin`). Relative to the .envrc's folder, which itself is never named.
+ * Shared by the engine (a write there asks) and the sandbox (kept read-only there).
+ */
+export function pathsNamedByEnvrc(envrc: string): string[] {
+  const dir = dirname(envrc);
+  let text = "";
+  try {
+    if (statSync(envrc).size <= MAX_ENVRC_BYTES) text = readFileSync(envrc, "utf8");
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  const unquote = (w: string) => w.replace(/^["']|["']$/g, "");
+  for (const raw of text.split("\n")) {
+    const words = raw.replace(/#.*/, "").trim().split(/\s+/).map(unquote);
+    const [cmd, arg] = words;
+    if (!cmd) continue;
+    if (/^(source_env|source_env_if_exists|source|\.)$/.test(cmd) && arg) out.push(resolve(dir, arg));
+    else if (/^(dotenv|dotenv_if_exists)$/.test(cmd)) out.push(resolve(dir, arg ?? ".env"));
+    else if (cmd === "use" && arg === "flake")
+      out.push(
+        resolve(dir, words[2] && !words[2].startsWith("-") ? words[2].replace(/#.*/, "") : "."),
+        join(dir, "flake.nix"),
+        join(dir, "flake.lock"),
+      );
+    else if (cmd === "use" && arg === "nix")
+      out.push(
+        join(dir, "shell.nix"),
+        join(dir, "default.nix"),
+        ...(words[2] && !words[2].startsWith("-") ? [resolve(dir, words[2])] : []),
+      );
+    // PATH_add bin tools, path_add PATH bin (MANPATH_add and the like put no programs on PATH).
+    else if (cmd === "PATH_add") out.push(...words.slice(1).map((w) => resolve(dir, w)));
+    else if (cmd === "path_add" && arg === "PATH") out.push(...words.slice(2).map((w) => resolve(dir, w)));
+    // export PATH=$PWD/bin:$PATH (PATH=… without export sets direnv's PATH too).
+    const assignment = /^(?:export\s+)?PATH=(\S+)/.exec(raw.replace(/#.*/, "").trim());
+    if (assignment)
+      for (const entry of unquote(assignment[1]!).split(":")) {
+        const rel = entry.replace(/^(\$\{?PWD\}?|\$\(pwd\))(?=\/|$)/, ".");
+        if (rel !== "" && !rel.includes("$") && !rel.startsWith("/") && !rel.startsWith("~"))
+          out.push(resolve(dir, rel));
+      }
+  }
+  return out.filter((p) => p !== dir);
+}
+
+/**
+ * The .envrc (in `path`'s folder or one above it, inside a permitted root) that names `path`,
+ * or a folder holding it, as a file direnv reads or a folder it puts on PATH.
+ */
+export function envrcNaming(path: string, roots: readonly string[]): string | undefined {
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    if (!roots.some((root) => dir === root || dir.startsWith(`${root.endsWith(sep) ? root : root + sep}`)))
+      return undefined;
+    const envrc = join(dir, ".envrc");
+    if (!statSync(envrc, { throwIfNoEntry: false })?.isFile()) continue;
+    if (pathsNamedByEnvrc(envrc).some((named) => path === named || path.startsWith(`${named}${sep}`))) return envrc;
   }
   return undefined;
 }

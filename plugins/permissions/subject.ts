@@ -10,7 +10,16 @@ import type { ShellAnalysis, WriteTarget } from "./shell/types";
 import type { ShellWord } from "./shell/words";
 import { resolveReal } from "../_kits/paths/index";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
-import { gitFolderInTheMaking, gitFolderOf, gitMarkersOf, sensitiveReason, systemReason, venvOf } from "./sensitive";
+import { configModuleOf } from "./config-modules";
+import {
+  envrcNaming,
+  gitFolderInTheMaking,
+  gitFolderOf,
+  gitMarkersOf,
+  sensitiveReason,
+  systemReason,
+  venvOf,
+} from "./sensitive";
 import type { ToolKinds } from "./policy";
 
 /** Where a call runs. */
@@ -24,6 +33,12 @@ export interface Place {
    * resolved: a write there asks in every mode (see `readRootReason`).
    */
   readRoots?: readonly string[];
+  /**
+   * What the folder's trust pins (real paths of files and folders): each can run code or change
+   * what the agent may do, and applies only while it holds what was approved. A write there asks
+   * in every mode (see `readRootReason`).
+   */
+  pinned?: readonly string[];
 }
 
 /** The subject of a decision. */
@@ -105,6 +120,10 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
   if (path.real === undefined) return "it cannot be resolved (a symlink loop?)";
   const named = sensitiveReason(path.absolute) ?? sensitiveReason(path.real);
   if (named) return named;
+  const config = configModuleOf(path.real, roots) ?? configModuleOf(path.absolute, roots);
+  if (config) return `${config} loads it as code (a module of the config, which may be loaded during the run)`;
+  const envrc = envrcNaming(path.real, roots);
+  if (envrc) return `${envrc} names it: direnv reads it, or puts its folder on PATH, when the user enters the folder`;
   const venv = venvOf(path.real);
   if (venv) return `it is inside ${venv}'s bin folder, a virtualenv whose programs and activate script run later`;
   const git = gitFolderOf(path.real);
@@ -152,6 +171,11 @@ export function pluginFolderOf(path: string, roots: readonly string[]): string |
  * asks in every mode instead of counting as an edit inside the permitted folders.
  */
 function readRootReason(path: JudgedPath, place: Place): string | undefined {
+  // Red team k, K5: a skill folder inside the project, a module of the config, a plugin folder —
+  // what trust approved by its contents is no plain edit (a rewritten skill script ran under the
+  // skill's grant).
+  const pin = place.pinned?.find((p) => path.real !== undefined && (path.real === p || path.real.startsWith(`${p}/`)));
+  if (pin) return `the folder's trust approved ${pin} as it was (it runs code or changes what the agent may do)`;
   if (!place.readRoots?.length || insideRoots(path, place.roots)) return undefined;
   const root = place.readRoots.find(
     (r) => path.real !== undefined && (path.real === r || path.real.startsWith(`${r}/`)),

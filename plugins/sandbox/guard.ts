@@ -32,7 +32,7 @@ import {
   type Stats,
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { sandboxReason } from "../permissions/api";
+import { pathsNamedByEnvrc, sandboxReason } from "../permissions/api";
 
 /** Past this length a path may not be statted (PATH_MAX is 4096 on Linux); new folders deeper are removed. */
 const MAX_PATH = 3800;
@@ -683,40 +683,6 @@ export function gitlinksInIndex(indexPath: string, hashLength = 20): string[] {
     if (mode >>> 12 === 0o16) out.push(path);
   }
   return out;
-}
-
-/**
- * The files an .envrc makes direnv read: `source_env`/`dotenv` (and `_if_exists`) targets, `source`
- * and `.`, `use flake` (flake.nix, flake.lock) and `use nix` (shell.nix, default.nix). Relative to
- * the .envrc's folder.
- */
-export function pathsNamedByEnvrc(envrc: string): string[] {
-  const dir = dirname(envrc);
-  const out: string[] = [];
-  for (const raw of readText(envrc).split("\n")) {
-    const words = raw
-      .replace(/#.*/, "")
-      .trim()
-      .split(/\s+/)
-      .map((w) => w.replace(/^["']|["']$/g, ""));
-    const [cmd, arg] = words;
-    if (!cmd) continue;
-    if (/^(source_env|source_env_if_exists|source|\.)$/.test(cmd) && arg) out.push(resolve(dir, arg));
-    else if (/^(dotenv|dotenv_if_exists)$/.test(cmd)) out.push(resolve(dir, arg ?? ".env"));
-    else if (cmd === "use" && arg === "flake")
-      out.push(
-        resolve(dir, words[2] && !words[2].startsWith("-") ? words[2].replace(/#.*/, "") : "."),
-        join(dir, "flake.nix"),
-        join(dir, "flake.lock"),
-      );
-    else if (cmd === "use" && arg === "nix")
-      out.push(
-        join(dir, "shell.nix"),
-        join(dir, "default.nix"),
-        ...(words[2] && !words[2].startsWith("-") ? [resolve(dir, words[2])] : []),
-      );
-  }
-  return out.filter((p) => p !== dir);
 }
 
 /** Keys whose value is a path git reads config or hooks from. */

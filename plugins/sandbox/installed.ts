@@ -171,7 +171,8 @@ export function ownCode(roots: readonly string[]): string[] {
 }
 
 /**
- * The closure of the config file the runner would load from `cwd`, ownCode, and the places a
+ * The closure of the config file the runner would load from `cwd` (its installed packages and its
+ * own local modules), ownCode, and the places a
  * package the config imports could be shadowed (shadowingPlaces: missing, so watched), inside
  * `roots` only.
  */
@@ -185,5 +186,14 @@ export function installedConfigClosure(cwd: string, roots: readonly string[], ho
   const inside = (dir: string) => roots.some((r) => dir.startsWith(`${r}${sep}`));
   const own = ownCode(roots);
   if (!configFile) return own;
-  return [...new Set([...installedClosure(configFile).filter(inside), ...own, ...shadowingPlaces(configFile, roots)])];
+  // The config's own modules too: it may load one lazily during the run, in the host process (red team k, K4).
+  const modules = configGraph(configFile).modules.filter(inside);
+  return [
+    ...new Set([
+      ...installedClosure(configFile).filter(inside),
+      ...modules,
+      ...own,
+      ...shadowingPlaces(configFile, roots),
+    ]),
+  ];
 }

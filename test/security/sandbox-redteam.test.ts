@@ -87,7 +87,8 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
     const { cwd, home, mark, out } = await attack(
       [
         script(
-          "printf \"import { writeFileSync } from 'node:fs'; writeFileSync('MARK', 'x');\\nexport const helper = 1;\\n\" > cfg-helper.mjs && echo planted",
+          // `;`: since red team k (K4) the config's own modules are read-only in the sandbox, so the write fails.
+          "printf \"import { writeFileSync } from 'node:fs'; writeFileSync('MARK', 'x');\\nexport const helper = 1;\\n\" > cfg-helper.mjs; echo planted",
         ),
       ],
       {
@@ -109,6 +110,7 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
     );
     expect(out).toContain("planted");
     expect(existsSync(mark)).toBe(false); // inside the sandbox the write of MARK (outside the workspace) failed
+    expect(readFileSync(join(cwd, "cfg-helper.mjs"), "utf8")).toBe("export const helper = 1;\n");
     // The user's next run in the folder they trusted.
     await nextRun(cwd, home);
     expect(existsSync(mark), "the next ubiquity run imported the changed cfg-helper.mjs unsandboxed").toBe(false);

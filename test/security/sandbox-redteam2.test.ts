@@ -12,7 +12,7 @@
  * are comments at the end of the file.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -50,6 +50,16 @@ describe.skipIf(SKIP)(
       );
       expect(out).toContain("planted");
       expect(existsSync(mark)).toBe(false);
+      // Since red team k (K4) the config's own modules are read-only in the sandbox: the swap failed there.
+      expect(lstatSync(join(cwd, "cfg-helper.mjs")).isFile()).toBe(true);
+      // The same swap made outside the sandbox (another process) is still caught by the pin check.
+      mkdirSync(join(cwd, "node_modules", "x"), { recursive: true });
+      writeFileSync(
+        join(cwd, "node_modules", "x", "helper.mjs"),
+        `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(mark)}, 'x');\nexport const helper = 1;\n`,
+      );
+      rmSync(join(cwd, "cfg-helper.mjs"));
+      symlinkSync("node_modules/x/helper.mjs", join(cwd, "cfg-helper.mjs"));
       const next = await nextRun(cwd, home);
       expect(next.stderr).toContain("cfg-helper.mjs (changed)");
       expect(

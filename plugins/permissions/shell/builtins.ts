@@ -61,8 +61,39 @@ const NAMES: Record<string, Names> = {
 const NAMEREF = new Set(["declare", "typeset", "local"]);
 const DECLARES = new Set(["declare", "typeset", "local", "export", "readonly"]);
 
+/**
+ * Does `set` (or a shell started with these options) turn on history expansion: `-H`, `-o
+ * histexpand`, or an option only known at run time, which may be either? With the history on
+ * (`-o history`), bash then rewrites every later line from its history before it parses it
+ * (`cat !!:1`, `!echo:2`, `^a^b`): what runs is text no word of the command shows (red team k, K2).
+ */
+export function turnsOnHistoryExpansion(words: readonly ShellWord[], from = 1): boolean {
+  for (let k = from; k < words.length; k++) {
+    const w = words[k]!;
+    if (!w.literal) return true;
+    if (w.value === "--" || !/^[-+]/.test(w.value)) return false;
+    if (!w.value.startsWith("-") || w.value.startsWith("--")) continue;
+    if (w.value.includes("H")) return true;
+    if (w.value.endsWith("o") || w.value.endsWith("O")) {
+      // -o NAME (a shell's -O NAME is shopt's, none of which expands history)
+      const name = words[k + 1];
+      if (!name?.literal || (w.value.endsWith("o") && name.value === "histexpand")) return true;
+      k++;
+    }
+  }
+  return false;
+}
+
 /** Why this builtin call evaluates hidden code, if it can. */
 export function builtinRisk(program: string, words: readonly ShellWord[]): string | undefined {
+  // set -H (shopt -o histexpand): later lines are rewritten from the history before bash parses them.
+  if (
+    (program === "set" && turnsOnHistoryExpansion(words)) ||
+    (program === "shopt" &&
+      words.some((w) => !w.literal || /^-[a-z]*o/.test(w.value)) &&
+      words.some((w) => !w.literal || w.value === "histexpand"))
+  )
+    return `${program} turns on history expansion, which rewrites later lines of the command (!!:1, ^a^b) before bash reads them`;
   // compgen -W/-C/-F expand or run their word lists and functions; complete sets them up for later.
   if (program === "compgen" || program === "complete")
     return `${program} expands word lists and runs functions or commands it is given`;

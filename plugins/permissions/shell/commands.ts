@@ -9,7 +9,7 @@ import { posix } from "node:path";
 import { literalWord, renderWords, type ShellWord } from "./words";
 import { scanOptions, hasOption } from "./options";
 import { projectCodeRisk, riskyOptions } from "./risky";
-import { builtinRisk, noteExports, RUN_TIME_NAME } from "./builtins";
+import { builtinRisk, noteExports, RUN_TIME_NAME, turnsOnHistoryExpansion } from "./builtins";
 import { outputTargets } from "./outputs";
 import { readTargets } from "./reads";
 import { CHANGES_DIR, SHELLS, SYSTEM_BIN, WRITES_ARGUMENTS, isInterpreter } from "./names";
@@ -242,6 +242,8 @@ function shell(
     out.unsafe.push(`${program} -a/-k exports every assignment of its text to the programs it runs`);
     out.exportsUnknown.push("allexport");
   }
+  if (turnsOnHistoryExpansion(scan.seen, 0))
+    out.hidden.push(`${program} -H turns on history expansion, which rewrites its text's lines before it reads them`);
   const operand = words[scan.index];
   if (hasOption(scan, [], "c", spec)) {
     if (!operand) return;

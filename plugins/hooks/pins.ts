@@ -1,0 +1,113 @@
+/**
+ * A command hook runs the code its words name (`sh scripts/guard.sh`, `node .claude/hooks/x.js`),
+ * and its answer can approve calls that would ask (PreToolUse `permissionDecision: "allow"`).
+ * What the user trusted is that code as it was when the run started (the folder's trust pins it):
+ * a script the run changes afterwards (the model's Write in acceptEdits, a sandboxed command —
+ * neither is asked about a file of no sensitive name) is no longer it. So each hook's scripts are
+ * recorded when its hooks are read, and a hook whose scripts changed since is not run (red team k,
+ * K1). Fail closed: every file a word names is pinned (`sh scripts/guard` runs a file of any name
+ * and mode), but for the files the command itself writes by a redirection or `tee` (a log it
+ * appends to); a name with a script's extension that named nothing then but names a file now
+ * counts as changed.
+ */
+import { createHash } from "node:crypto";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, normalize, resolve } from "node:path";
+import type { CommandHook, HooksConfig } from "./types";
+
+/**
+ * What each script a hook names held when recorded: a digest, or "absent" for a script's name that
+ * named no file. By the path as written: relative to the folder the hook runs in (a worktree's
+ * copy of `scripts/guard.sh` must hold what the project's held), else absolute.
+ */
+type Pins = Map<string, string>;
+
+const SCRIPT = /\.(?:sh|bash|zsh|fish|ksh|py|pyw|js|mjs|cjs|ts|mts|cts|jsx|tsx|rb|pl|pm|php|lua|ps1|cmd|bat)$/i;
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+const MAX_BYTES = 4 * 1024 * 1024;
+
+/** Per hook: the scripts recorded where it first ran (the run's folder, when its hooks were read). */
+const recorded = new WeakMap<CommandHook, Pins>();
+
+// What a shell command writes by name: a redirection's target, tee's files.
+const WRITTEN =
+  /(?:\d*>>?|&>>?|>\|)\s*("[^"]*"|'[^']*'|[^\s;|&<>()]+)|\btee\s+(?:-\S+\s+)*("[^"]*"|'[^']*'|[^\s;|&<>()]+)/g;
+
+/** The paths `hook`'s words may name (relative ones as written, see Pins), but for those it writes. */
+function namedPaths(hook: CommandHook): string[] {
+  const home = process.env.HOME || homedir();
+  const path = (raw: string) => {
+    const word = raw
+      .replace(/^["']|["']$/g, "")
+      .replace(/^\$\{?CLAUDE_PROJECT_DIR\}?\//, "")
+      .replace(/^\$\{?CLAUDE_PLUGIN_ROOT\}?(?=\/)/, hook.pluginRoot ?? "$")
+      .replace(/^~(?=\/)/, home);
+    if (word === "" || word.includes("$") || word.includes("://") || word.length > 4096) return undefined;
+    return isAbsolute(word) ? resolve(word) : normalize(word);
+  };
+  const written = new Set([...hook.command.matchAll(WRITTEN)].map((m) => path(m[1] ?? m[2]!)));
+  const out = new Set<string>();
+  for (const text of [hook.command, ...(hook.args ?? [])])
+    for (const raw of text.split(/[\s"'`=,;()[\]{}<>|&]+|\\[nrt]/)) {
+      const p = path(raw);
+      if (p !== undefined && !written.has(p)) out.add(p);
+    }
+  return [...out];
+}
+
+/** What `path` holds: its digest, "absent" (nothing there), "folder", or "unreadable". */
+function scriptState(path: string): string {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "absent" : "unreadable";
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isDirectory()) return "folder";
+    if (!stats.isFile() || stats.size > MAX_BYTES) return "unreadable";
+    return `sha256:${createHash("sha256").update(readFileSync(fd)).digest("hex")}`;
+  } catch {
+    return "unreadable";
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Record the scripts `hook` names, as they are now in `base`. */
+function record(hook: CommandHook, base: string): void {
+  const pins: Pins = new Map();
+  for (const key of namedPaths(hook)) {
+    const path = resolve(base, key);
+    const state = scriptState(path);
+    // A name that names nothing is pinned as absent only when it reads as a script's (`scripts/x.sh`):
+    // the hook's other words (`exit`, `0`) are no files it runs.
+    if (state === "folder" || (state === "absent" && !SCRIPT.test(path))) continue;
+    pins.set(key, state);
+  }
+  recorded.set(hook, pins);
+}
+
+/** Record the scripts of every command hook in `config`, run in `base` (once per hook: its first record stands). */
+export function pinHookScripts(config: HooksConfig | undefined, base: string): void {
+  for (const groups of Object.values(config ?? {}))
+    for (const group of groups ?? [])
+      for (const hook of group.hooks)
+        if (typeof hook !== "function" && hook.type === "command" && !recorded.has(hook)) record(hook, base);
+}
+
+/**
+ * The first script `hook` names that, run in `base`, is not what was recorded (changed, removed,
+ * made, or unreadable now), or undefined. A hook not recorded yet is recorded now.
+ */
+export function changedHookScript(hook: CommandHook, base: string): string | undefined {
+  const pins = recorded.get(hook);
+  if (!pins) return void record(hook, base);
+  for (const [key, state] of pins) {
+    const path = resolve(base, key);
+    if (scriptState(path) !== state) return path;
+  }
+  return undefined;
+}
