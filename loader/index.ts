@@ -10,7 +10,7 @@ export { loadConfig, findConfigFile, trustFromEnv, pinToFile, CONFIG_SEARCH_PLAC
 export type { LoadConfigOptions, LoadedConfig, ConfigEnv } from "./load";
 export { configSearchFolders } from "./search";
 export { configJsonSchema, configJsonSchemaText } from "./json-schema";
-export { createModuleLoader, moduleError, isPathSpecifier, packageName } from "./module";
+export { createModuleLoader, moduleError, isPathSpecifier, packageName, compiledCacheDir } from "./module";
 export type { ModuleLoader } from "./module";
 export { resolveEntries, isPresetLike } from "./resolve";
 export { readRegularFile, readRegularFileSync, describeJsonError, describeFileKind } from "./safe-read";
