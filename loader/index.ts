@@ -51,9 +51,9 @@ export {
   displayPath,
 } from "./project-files";
 export type { UntrustedFile, FindOptions } from "./project-files";
-export { configGraph } from "./config-graph";
+export { configGraph, importsMapTargets } from "./config-graph";
 export { scanModuleSource } from "./module-scan";
-export type { ConfigGraph, UnfollowedImport } from "./config-graph";
+export type { ConfigGraph, UnfollowedImport, ImportsMapTargets } from "./config-graph";
 export { UsageError } from "./plugin-contract";
 export type {
   PluginCommand,

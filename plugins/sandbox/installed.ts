@@ -11,7 +11,7 @@
 import { mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { compiledCacheDir, configGraph, findConfigFile, scanModuleSource } from "../../loader/index";
+import { compiledCacheDir, configGraph, findConfigFile, importsMapTargets, scanModuleSource } from "../../loader/index";
 
 /** Past this many packages the closure stops growing (what it found stays protected). */
 const MAX_PACKAGES = 2000;
@@ -68,8 +68,12 @@ function configImports(configFile: string): { name: string; from: string }[] {
     } catch {
       continue;
     }
-    for (const s of scanModuleSource(source).imports)
-      if (isBare(s)) out.push({ name: packageName(s), from: dirname(file) });
+    for (const s of scanModuleSource(source).imports) {
+      // A `#x` goes through package.json's `imports` map: the packages it names are installed code it loads.
+      const mapped = s.startsWith("#") ? importsMapTargets(s, file) : undefined;
+      for (const name of mapped ? mapped.packages : isBare(s) && !s.startsWith("#") ? [s] : [])
+        out.push({ name: packageName(name), from: dirname(mapped?.manifest ?? file) });
+    }
   }
   return out;
 }

@@ -271,3 +271,53 @@ describe.skipIf(!linux)(
     });
   },
 );
+
+describe.skipIf(!linux)("P3: a package.json `imports` map the trusted config uses is pinned with it", () => {
+  /** A trusted project whose config imports `#h` through `imports`; returns the next start's stderr. */
+  const trustedThenAttacked = async (imports: unknown, files: Record<string, string>, plant: string) => {
+    const p = project();
+    writeFileSync(join(p.cwd, "package.json"), JSON.stringify({ name: "p", type: "module", imports }));
+    mkdirSync(join(p.cwd, "lib"));
+    for (const [path, text] of Object.entries(files)) writeFileSync(join(p.cwd, path), text);
+    writeFileSync(join(p.cwd, "ubiquity.config.ts"), 'import h from "#h";\nexport default { maxTurns: 5 + h };\n');
+    const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
+    expect(trusted.code, trusted.stderr).toBe(0);
+    const { out, run } = await attack([plant], ["--permission-mode", "bypassPermissions"], p);
+    expect(out[0]!.content, run.stderr).toContain("done");
+    const next = await runCli(["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "go"], p.cwd, {
+      HOME: p.home,
+      OPENAI_API_KEY: KEY,
+      OPENAI_BASE_URL: (await serve(attacker([]))).baseURL,
+      UBIQUITY_TRUST: "",
+    });
+    expect(next.code, next.stderr).toBe(0);
+    return { ...p, stderr: next.stderr };
+  };
+  const evil = (marker: string) =>
+    `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(marker)}, "x"); export default 1;`;
+
+  it("a sandboxed command that points `#h` at a package it made does not run it at the next start", async () => {
+    const marker = join(temp("ubq-persist-mark-"), "pwned");
+    const plant = [
+      `mkdir -p node_modules/evil && printf '%s\\n' '${evil(marker)}' > node_modules/evil/index.mjs`,
+      `m=package; printf '%s' '{"name":"evil","type":"module","main":"index.mjs"}' > node_modules/evil/$m.json`,
+      `printf '%s' '{"name":"p","type":"module","imports":{"#h":"evil"}}' > $m.json`,
+      "echo done",
+    ].join("; ");
+    const p = await trustedThenAttacked({ "#h": "./lib/h.mjs" }, { "lib/h.mjs": "export default 1;\n" }, plant);
+    expect(existsSync(marker)).toBe(false);
+    expect(p.stderr).toContain("package.json (changed)");
+  });
+
+  it("a conditional map: the file jiti loads (`import`), not only the one Node's require picks, is pinned", async () => {
+    const marker = join(temp("ubq-persist-mark-"), "pwned");
+    const plant = `printf '%s\\n' '${evil(marker)}' > lib/imp.mjs; echo done`;
+    const p = await trustedThenAttacked(
+      { "#h": { import: "./lib/imp.mjs", default: "./lib/def.mjs" } },
+      { "lib/imp.mjs": "export default 1;\n", "lib/def.mjs": "export default 1;\n" },
+      plant,
+    );
+    expect(existsSync(marker)).toBe(false);
+    expect(p.stderr).toContain("lib/imp.mjs (changed)");
+  });
+});
