@@ -85,7 +85,9 @@ export class HostRuns {
 
   /** A file tool wrote `path` (with this digest): a change of it is not the sandbox's while it holds that. */
   approve(path: string, sha?: string): void {
-    this.#written.set(path, sha);
+    // Edit reports no digest: what is there now is what it wrote (a process would have to win a
+    // race of a few milliseconds, as for the workspace guard).
+    this.#written.set(path, sha ?? sha256(path));
   }
 
   /**

@@ -29,6 +29,7 @@ import { BRIDGE_HINT, bridgeTools } from "./bridge";
 import { sandboxSettings } from "./config";
 import { getSandboxApi, setSandboxMode } from "./api";
 import { fewFiles } from "./host-runs";
+import { readOnlyModules } from "./installed";
 import { sandboxNote } from "./note";
 import { unixSocketWarning } from "./seccomp";
 import { HOME_READABLE } from "./secrets";
@@ -234,7 +235,13 @@ export const sandboxPlugin = definePlugin({
 
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN }, (sections: SystemSection[]) => {
       if (!runtime) return sections;
-      return [...sections.filter((s) => s.id !== "sandbox"), { id: "sandbox", text: sandboxNote(runtime.settings) }];
+      return [
+        ...sections.filter((s) => s.id !== "sandbox"),
+        {
+          id: "sandbox",
+          text: sandboxNote(runtime.settings, readOnlyModules(runtime.settings.home, runtime.settings.writable)),
+        },
+      ];
     });
   },
 });

@@ -8,7 +8,7 @@
  * specifiers those modules import, then each package's `dependencies`, `peerDependencies` and
  * `optionalDependencies`, resolved the way Node does (the nearest `node_modules/<name>` above).
  */
-import { mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compiledCacheDir, configGraph, findConfigFile, importsMapTargets, scanModuleSource } from "../../loader/index";
@@ -34,10 +34,11 @@ function readJson(path: string): Record<string, unknown> | undefined {
 function packageDir(name: string, from: string): string | undefined {
   for (let dir = from; ; dir = dirname(dir)) {
     const candidate = join(dir, "node_modules", name);
+    // No exception for each folder it is not in (most of the lookups): a thrown ENOENT costs ~10x the stat.
     try {
-      if (statSync(join(candidate, "package.json")).isFile()) return candidate;
+      if (statSync(join(candidate, "package.json"), { throwIfNoEntry: false })?.isFile()) return candidate;
     } catch {
-      // not here
+      // ENOTDIR and the like: not here either
     }
     if (dirname(dir) === dir) return undefined;
   }
@@ -208,11 +209,10 @@ const ownModules = new Map<string, string[]>();
  * (~1.1 ms a bind), one costs ~1 ms. Found once per process (the packages' manifests are read,
  * never their files).
  */
-export function ownModuleFolders(home: string): string[] {
-  const known = ownModules.get(home);
-  if (known) return known;
-  const dir = ownPackageDir();
+export function ownModuleFolders(home: string, dir: string | undefined = ownPackageDir()): string[] {
   if (!dir) return [];
+  const known = ownModules.get(`${home}\0${dir}`);
+  if (known) return known;
   let real = dir;
   try {
     real = realpathSync(dir);
@@ -241,8 +241,19 @@ export function ownModuleFolders(home: string): string[] {
   // A folder inside another one listed is covered by that one's bind.
   const sorted = [...tops].sort();
   const out = sorted.filter((p) => !sorted.some((q) => q !== p && p.startsWith(`${q}${sep}`)));
-  ownModules.set(home, out);
+  ownModules.set(`${home}\0${dir}`, out);
   return out;
+}
+
+/**
+ * The node_modules folders of ubiquity's dependencies that are read-only in the sandbox, for the
+ * system prompt: found only when ubiquity itself is installed inside `roots` (otherwise none is,
+ * bar a dependency linked in from there, and a run pays nothing for the answer).
+ */
+export function readOnlyModules(home: string, roots: readonly string[]): string[] {
+  if (ownCode(roots).length === 0) return [];
+  const inside = (p: string) => roots.some((r) => p === r || p.startsWith(`${r}${sep}`));
+  return ownModuleFolders(home).filter((p) => inside(p) && existsSync(p));
 }
 
 /**

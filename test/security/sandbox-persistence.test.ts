@@ -236,6 +236,50 @@ describe.skipIf(!linux)(
       expect(existsSync(marker)).toBe(true);
     });
 
+    it("in the SDK: what the file tools wrote (Write, Edit) is no change of the sandbox's: the excluded command runs outside without asking", async () => {
+      const p = npmProject();
+      const marker = join(temp("ubq-persist-mark-"), "ran-outside");
+      const model = scriptedModel([
+        { toolCalls: [{ toolName: "Bash", input: { command: "ls" } }] },
+        { toolCalls: [{ toolName: "Write", input: { file_path: join(p.cwd, "b.txt"), content: "b\n" } }] },
+        { toolCalls: [{ toolName: "Read", input: { file_path: join(p.cwd, "package.json") } }] },
+        {
+          toolCalls: [
+            {
+              toolName: "Edit",
+              input: {
+                file_path: join(p.cwd, "package.json"),
+                old_string: "echo tested",
+                new_string: `touch ${marker}`,
+              },
+            },
+          ],
+        },
+        { toolCalls: [{ toolName: "Bash", input: { command: "npm test" } }] },
+        "done",
+      ]);
+      const asked: string[] = [];
+      const canUseTool = async (tool: string, input: Record<string, unknown>) => {
+        asked.push(`${tool} ${String(input.command ?? input.file_path)}`);
+        return { behavior: "allow" as const };
+      };
+      const results: string[] = [];
+      for await (const m of summon("go", {
+        model,
+        cwd: p.cwd,
+        canUseTool,
+        permissionMode: "bypassPermissions",
+        persistSession: false,
+        sandbox: { excludedCommands: ["npm"] },
+      }))
+        if (m.type === "tool_result") results.push(String(m.output.content));
+      expect(existsSync(marker), results.join("\n")).toBe(true);
+      expect(
+        asked.filter((a) => a.startsWith("Bash")),
+        results.join("\n"),
+      ).toEqual([]);
+    });
+
     it("in the SDK: the approval covers what it listed; a change made after it runs the command inside the sandbox, and says so", async () => {
       for (const late of [false, true]) {
         const p = npmProject();
