@@ -318,16 +318,17 @@ export class SandboxRuntime {
     this.#ownState ??= ownState(this.#settings.home, writable);
     // What the config loads at the next start: read-only where it is, watched where it is missing
     // (a package made there would be loaded instead of the one found now).
-    const deep = [
-      ...this.#guard!.protectedPaths().map((g) => g.path),
-      ...this.#installed,
-      ...modules,
-      ...this.#ownState,
-    ];
+    const deep = [...this.#guard!.protectedPaths().map((g) => g.path), ...this.#installed];
+    // These also when a writable folder is one of them (allowWrite: ["node_modules"]).
+    const mine = [...modules, ...this.#ownState];
     const layouts = writable.map((root) =>
       layoutRoot(
         root,
-        [...this.#settings.denyWrite, ...deep.filter((p) => p.startsWith(`${root}/`))],
+        [
+          ...this.#settings.denyWrite,
+          ...deep.filter((p) => p.startsWith(`${root}/`)),
+          ...mine.filter((p) => p === root || p.startsWith(`${root}/`)),
+        ],
         this.#settings.home,
       ),
     );
@@ -335,9 +336,11 @@ export class SandboxRuntime {
     // would be changed through that name. Refused until the other name is gone (fail closed).
     // ubiquity's own code is left out: installed by pnpm, each of its files is a hard link into
     // pnpm's store (outside the writable folders), which would refuse every command.
-    // So are the node_modules folders ubiquity's dependencies load from (pnpm's too): no sandboxed
-    // process can give one of their files another name (link(2) fails across the read-only bind),
-    // and walking them (tens of thousands of files) at every command is what the binds avoid.
+    // So are the node_modules folders ubiquity's dependencies load from (pnpm's too): walking them
+    // (tens of thousands of files) at every command is what one bind each avoids, and no sandboxed
+    // process can give one of their files another name (link(2) fails across the read-only bind).
+    // A name made before, in a writable folder (another project sharing pnpm's store), is not
+    // looked for (docs/guide/sandbox.md says so).
     this.#ownCode ??= new Set(ownCode(writable));
     const own = new Set([...this.#ownCode, ...modules]);
     const shared = hardLinkedProtected(layouts.flatMap((l) => l.readOnly).filter((p) => !own.has(p)));

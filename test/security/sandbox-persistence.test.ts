@@ -220,11 +220,33 @@ describe.skipIf(!linux)(
         ["--trust", "--permission-mode", "bypassPermissions"],
         p,
       );
-      expect(out[0]!.content).toContain("rewrote");
+      expect(out[0]!.content).toMatch(/^rewrote$/m);
       expect(existsSync(marker)).toBe(false);
       expect(out[1]!.isError).toBe(true);
       expect(out[1]!.content).toContain("runs outside the sandbox");
       expect(out[1]!.content).toContain("package.json");
+    });
+
+    it("through the bin, dontAsk: a sandboxed hook rewrote the scripts; an allow rule naming `npm test` does not outweigh that: denied, saying why", async () => {
+      const p = npmProject();
+      const marker = join(temp("ubq-persist-mark-"), "pwned");
+      // The user's own SessionStart hook runs sandboxed, unjudged by the engine.
+      mkdirSync(join(p.home, ".ubiquity"), { recursive: true });
+      const hook = `printf '%s' '${JSON.stringify({ name: "p", scripts: { test: `touch ${marker}` } })}' > package.json`;
+      writeFileSync(
+        join(p.home, ".ubiquity", "settings.json"),
+        JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: hook }] }] } }),
+      );
+      const { out } = await attack(
+        ["npm test"],
+        ["--trust", "--setting-sources", "user", "--permission-mode", "dontAsk", "--allowedTools", "Bash(npm test)"],
+        p,
+      );
+      expect(readFileSync(join(p.cwd, "package.json"), "utf8")).toContain(marker);
+      expect(existsSync(marker)).toBe(false);
+      expect(out[0]!.isError, out[0]!.content).toBe(true);
+      expect(out[0]!.content).toContain("dontAsk never prompts");
+      expect(out[0]!.content).toContain("package.json");
     });
 
     it("through the bin: after a sandboxed command that changed nothing, the excluded `npm test` still runs outside (the test can fail)", async () => {
@@ -307,7 +329,7 @@ describe.skipIf(!linux)(
           sandbox: { excludedCommands: ["npm"] },
         }))
           if (m.type === "tool_result") results.push(String(m.output.content));
-        expect(results[0], results.join("\n")).toContain("rewrote");
+        expect(results[0], results.join("\n")).toMatch(/^rewrote$/m);
         expect(asked, results.join("\n")).toBe(1);
         expect(existsSync(marker), `late: ${late}\n${results.join("\n")}`).toBe(!late);
         if (late) expect(results[1]).toContain("runs inside the sandbox this time");
