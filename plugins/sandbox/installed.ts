@@ -9,7 +9,7 @@
  * `optionalDependencies`, resolved the way Node does (the nearest `node_modules/<name>` above).
  */
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { dirname, join, sep } from "node:path";
+import { dirname, isAbsolute, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compiledCacheDir, configGraph, findConfigFile, importsMapTargets, scanModuleSource } from "../../loader/index";
 
@@ -209,9 +209,14 @@ const ownModules = new Map<string, string[]>();
  * (~1.1 ms a bind), one costs ~1 ms. Found once per process (the packages' manifests are read,
  * never their files).
  */
-export function ownModuleFolders(home: string, dir: string | undefined = ownPackageDir()): string[] {
+export function ownModuleFolders(
+  home: string,
+  dir: string | undefined = ownPackageDir(),
+  entry: string | undefined = process.argv[1],
+): string[] {
   if (!dir) return [];
-  const known = ownModules.get(`${home}\0${dir}`);
+  const key = `${home}\0${dir}\0${entry}`;
+  const known = ownModules.get(key);
   if (known) return known;
   let real = dir;
   try {
@@ -228,6 +233,9 @@ export function ownModuleFolders(home: string, dir: string | undefined = ownPack
   const looked = new Set<string>();
   const found = packageClosure(queue, new Map([[real, "ubiquity"]]), looked);
   const tops = new Set<string>();
+  // The program this process was started by, as named (`node_modules/.bin/ubiquity`, a link
+  // `npm link` made): the next `npx ubiquity` starts it the same way, outside the sandbox.
+  if (entry && isAbsolute(entry) && entry.split(sep).includes("node_modules")) tops.add(outermostModules(entry));
   for (const path of [dir, real, ...looked, ...found]) {
     const top = outermostModules(path);
     // ubiquity's own folder outside node_modules (its checkout): its code is ownCode's.
@@ -241,7 +249,7 @@ export function ownModuleFolders(home: string, dir: string | undefined = ownPack
   // A folder inside another one listed is covered by that one's bind.
   const sorted = [...tops].sort();
   const out = sorted.filter((p) => !sorted.some((q) => q !== p && p.startsWith(`${q}${sep}`)));
-  ownModules.set(`${home}\0${dir}`, out);
+  ownModules.set(key, out);
   return out;
 }
 

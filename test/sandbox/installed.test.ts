@@ -112,4 +112,13 @@ describe("the node_modules folders ubiquity's own dependencies load from (ownMod
     expect(found).toContain(join(ws, "linked-a"));
     expect(found).toContain(join(proj, "node_modules"));
   });
+
+  it("the program the process was started by, as named (`npm link`: the project's node_modules/.bin/ubiquity leads elsewhere)", () => {
+    const proj = join(ws, "proj");
+    const dir = ubiquity(join(ws, "checkout"));
+    mkdirSync(join(proj, "node_modules", ".bin"), { recursive: true });
+    const found = ownModuleFolders(home(), dir, join(proj, "node_modules", ".bin", "ubiquity"));
+    expect(found).toContain(join(proj, "node_modules"));
+    expect(ownModuleFolders(home(), dir, join(ws, "app.mjs"))).not.toContain(join(proj, "node_modules"));
+  });
 });
