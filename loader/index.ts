@@ -10,7 +10,7 @@ export { loadConfig, findConfigFile, trustFromEnv, pinToFile, CONFIG_SEARCH_PLAC
 export type { LoadConfigOptions, LoadedConfig, ConfigEnv } from "./load";
 export { configSearchFolders } from "./search";
 export { configJsonSchema, configJsonSchemaText } from "./json-schema";
-export { createModuleLoader, moduleError, isPathSpecifier, packageName } from "./module";
+export { createModuleLoader, moduleError, isPathSpecifier, packageName, compiledCacheDir } from "./module";
 export type { ModuleLoader } from "./module";
 export { resolveEntries, isPresetLike } from "./resolve";
 export { readRegularFile, readRegularFileSync, describeJsonError, describeFileKind } from "./safe-read";
@@ -51,9 +51,9 @@ export {
   displayPath,
 } from "./project-files";
 export type { UntrustedFile, FindOptions } from "./project-files";
-export { configGraph } from "./config-graph";
+export { configGraph, importsMapTargets } from "./config-graph";
 export { scanModuleSource } from "./module-scan";
-export type { ConfigGraph, UnfollowedImport } from "./config-graph";
+export type { ConfigGraph, UnfollowedImport, ImportsMapTargets } from "./config-graph";
 export { UsageError } from "./plugin-contract";
 export type {
   PluginCommand,

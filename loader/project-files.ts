@@ -84,7 +84,10 @@ function configModuleFiles(configFile: string): ProjectFile[] {
     ...graph.modules.map((path) => ({
       path,
       kind: "config",
-      effect: `loaded by ${name}, runs as code; ${name} applies only while it is approved`,
+      effect:
+        basename(path) === "package.json"
+          ? `its \`imports\` map decides what ${name} loads; ${name} applies only while it is approved`
+          : `loaded by ${name}, runs as code; ${name} applies only while it is approved`,
     })),
     ...graph.unfollowed.map(({ from, specifier }) => {
       const file = {

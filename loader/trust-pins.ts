@@ -115,9 +115,10 @@ export function digestProjectPath(path: string): string | undefined {
   if (!data) return undefined;
   if (basename(path) === "package.json") {
     try {
-      const key = (JSON.parse(data.toString("utf8").replace(/^\uFEFF/, "")) as Record<string, unknown> | null)
-        ?.ubiquity;
-      return `sha256:${sha256(`package.json#ubiquity\n${JSON.stringify(key ?? null)}`)}`;
+      const json = JSON.parse(data.toString("utf8").replace(/^\uFEFF/, "")) as Record<string, unknown> | null;
+      // Its `imports` map too, when it has one: a trusted config's `#x` goes through it.
+      const imports = json?.imports === undefined ? "" : `\nimports\n${JSON.stringify(json.imports)}`;
+      return `sha256:${sha256(`package.json#ubiquity\n${JSON.stringify(json?.ubiquity ?? null)}${imports}`)}`;
     } catch {
       return undefined;
     }

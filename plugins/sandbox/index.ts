@@ -17,6 +17,7 @@ import {
   type Kernel,
   type ResolvedOptions,
   type PermissionVerdict,
+  type RunContext,
   type SystemSection,
   type ToolOutput,
 } from "../../src/index";
@@ -27,6 +28,8 @@ import { sandboxAvailability, SandboxUnavailableError, INSTALL_HINT, type Sandbo
 import { BRIDGE_HINT, bridgeTools } from "./bridge";
 import { sandboxSettings } from "./config";
 import { getSandboxApi, setSandboxMode } from "./api";
+import { fewFiles } from "./host-runs";
+import { readOnlyModules } from "./installed";
 import { sandboxNote } from "./note";
 import { unixSocketWarning } from "./seccomp";
 import { HOME_READABLE } from "./secrets";
@@ -165,6 +168,8 @@ export const sandboxPlugin = definePlugin({
     });
 
     kernel.hooks.tool.permission.tap(AUTO_ALLOW_TAP, (verdict: PermissionVerdict, call) => {
+      const hostRun = runtime && hostRunVerdict(kernel, runtime, verdict, call);
+      if (hostRun) return hostRun;
       if (!runtime?.settings.autoAllowBash || verdict.behavior !== "ask" || call.toolName !== "Bash") return verdict;
       // An ask rule the user wrote stands; only "not pre-approved" becomes "runs sandboxed".
       if (verdict.rule !== undefined) return verdict;
@@ -196,9 +201,11 @@ export const sandboxPlugin = definePlugin({
             };
       }
       if (call.toolName !== "Bash") return output;
+      runtime.endHostRun(call.toolUseId);
       const reverted = runtime.finish(call.toolUseId);
       if (!reverted) return output;
-      const hiddenHome = runtime.settings.writable.includes(runtime.settings.home)
+      const home = runtime.settings.home;
+      const hiddenHome = runtime.settings.writable.some((w) => home === w || home.startsWith(`${w}/`))
         ? undefined
         : { home: runtime.settings.home, readable: HOME_READABLE };
       const found: Violation[] = [
@@ -228,10 +235,52 @@ export const sandboxPlugin = definePlugin({
 
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN }, (sections: SystemSection[]) => {
       if (!runtime) return sections;
-      return [...sections.filter((s) => s.id !== "sandbox"), { id: "sandbox", text: sandboxNote(runtime.settings) }];
+      return [
+        ...sections.filter((s) => s.id !== "sandbox"),
+        {
+          id: "sandbox",
+          text: sandboxNote(runtime.settings, readOnlyModules(runtime.settings.home, runtime.settings.writable)),
+        },
+      ];
     });
   },
 });
+
+/**
+ * An excluded Bash command (run outside the sandbox) after files in the writable folders changed
+ * since sandboxed processes could write them: it may run what they hold (package.json's scripts,
+ * a Makefile, node_modules), so it asks, naming them; dontAsk denies (host-runs.ts). Undefined
+ * when the verdict stands.
+ */
+function hostRunVerdict(
+  kernel: Kernel,
+  runtime: SandboxRuntime,
+  verdict: PermissionVerdict,
+  call: { toolName: string; toolUseId: string; input: Record<string, unknown>; run: RunContext },
+): PermissionVerdict | undefined {
+  const command = typeof call.input.command === "string" ? call.input.command : undefined;
+  if (call.toolName !== "Bash" || verdict.behavior === "deny" || command === undefined) return undefined;
+  if (runtime.sandboxes(command)) return undefined;
+  const changed = runtime.checkHostRun(call.toolUseId);
+  if (changed.files.length === 0 && changed.unchecked === undefined) return undefined;
+  const what =
+    changed.files.length > 0
+      ? `${changed.files.length === 1 ? "this file" : `${changed.files.length} files`} in the writable folders changed since sandboxed commands could write them: ${fewFiles(changed.files, runtime.settings.cwd)}`
+      : `the writable folders could not be checked for changes since sandboxed commands could write them (${changed.unchecked})`;
+  const message = `\`${command}\` runs outside the sandbox (sandbox.excludedCommands), and ${what}; it may run what they hold. Approve it only if you trust those changes.`;
+  if (getPermissionsApi(kernel).modeOf(call.run) === "dontAsk")
+    return {
+      behavior: "deny",
+      message: `${message} Permission mode dontAsk never prompts, so it was denied.`,
+      decidedBy: NAME,
+    };
+  return {
+    ...verdict,
+    behavior: "ask",
+    message: verdict.behavior === "ask" && verdict.message ? `${verdict.message} ${message}` : message,
+    decidedBy: NAME,
+  };
+}
 
 /** What running without the sandbox gives up, said in every warning about it. */
 export const UNSANDBOXED =

@@ -8,10 +8,10 @@
  * specifiers those modules import, then each package's `dependencies`, `peerDependencies` and
  * `optionalDependencies`, resolved the way Node does (the nearest `node_modules/<name>` above).
  */
-import { readFileSync, realpathSync, statSync } from "node:fs";
-import { dirname, join, sep } from "node:path";
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { configGraph, findConfigFile, scanModuleSource } from "../../loader/index";
+import { compiledCacheDir, configGraph, findConfigFile, importsMapTargets, scanModuleSource } from "../../loader/index";
 
 /** Past this many packages the closure stops growing (what it found stays protected). */
 const MAX_PACKAGES = 2000;
@@ -34,10 +34,11 @@ function readJson(path: string): Record<string, unknown> | undefined {
 function packageDir(name: string, from: string): string | undefined {
   for (let dir = from; ; dir = dirname(dir)) {
     const candidate = join(dir, "node_modules", name);
+    // No exception for each folder it is not in (most of the lookups): a thrown ENOENT costs ~10x the stat.
     try {
-      if (statSync(join(candidate, "package.json")).isFile()) return candidate;
+      if (statSync(join(candidate, "package.json"), { throwIfNoEntry: false })?.isFile()) return candidate;
     } catch {
-      // not here
+      // ENOTDIR and the like: not here either
     }
     if (dirname(dir) === dir) return undefined;
   }
@@ -68,8 +69,12 @@ function configImports(configFile: string): { name: string; from: string }[] {
     } catch {
       continue;
     }
-    for (const s of scanModuleSource(source).imports)
-      if (isBare(s)) out.push({ name: packageName(s), from: dirname(file) });
+    for (const s of scanModuleSource(source).imports) {
+      // A `#x` goes through package.json's `imports` map: the packages it names are installed code it loads.
+      const mapped = s.startsWith("#") ? importsMapTargets(s, file) : undefined;
+      for (const name of mapped ? mapped.packages : isBare(s) && !s.startsWith("#") ? [s] : [])
+        out.push({ name: packageName(name), from: dirname(mapped?.manifest ?? file) });
+    }
   }
   return out;
 }
@@ -111,12 +116,20 @@ export function shadowingPlaces(configFile: string, roots: readonly string[]): s
   return [...out];
 }
 
-/** The package folders (real paths) of `queue`'s packages and everything they depend on, added to `found`. */
-function packageClosure(queue: { name: string; from: string }[], found: Map<string, string>): string[] {
+/**
+ * The package folders (real paths) of `queue`'s packages and everything they depend on, added to
+ * `found`; `looked`, when given, gets each folder as Node finds it (before links are followed).
+ */
+function packageClosure(
+  queue: { name: string; from: string }[],
+  found: Map<string, string>,
+  looked?: Set<string>,
+): string[] {
   while (queue.length > 0 && found.size < MAX_PACKAGES) {
     const { name, from } = queue.shift()!;
     const dir = packageDir(name, from);
     if (!dir) continue;
+    looked?.add(dir);
     let real: string;
     try {
       real = realpathSync(dir);
@@ -168,6 +181,109 @@ export function ownCode(roots: readonly string[]): string[] {
   }
   const inside = (p: string) => roots.some((r) => p === r || p.startsWith(`${r}${sep}`));
   return ["bin", "dist", "package.json"].map((name) => join(real, name)).filter(inside);
+}
+
+/** The outermost `node_modules` folder on `path` (the folder itself when it is in none). */
+function outermostModules(path: string): string {
+  const parts = path.split(sep);
+  const at = parts.indexOf("node_modules");
+  return at < 0 ? path : parts.slice(0, at + 1).join(sep);
+}
+
+const ownModules = new Map<string, string[]>();
+
+/**
+ * Where the code of ubiquity's own dependencies is loaded from: the outermost `node_modules`
+ * folder holding each package of its dependency closure (its `dependencies`, `peerDependencies`
+ * and `optionalDependencies`, resolved the way Node does, followed transitively), both where Node
+ * finds it and where its links lead (npm and yarn: `<project>/node_modules`; pnpm: the same,
+ * which holds `.pnpm`); a dependency linked from outside any `node_modules` is its own folder. And
+ * where Node would look for one that is missing (an optional peer such as `@ai-sdk/anthropic`,
+ * loaded when a run first needs it): each `node_modules` above those, existing or not, and the
+ * global folders CommonJS still reads (`~/.node_modules`, `~/.node_libraries`).
+ *
+ * A sandboxed command that could write any of these would change, or put first, code that this
+ * very process loads later (a provider, the PDF reader) and that the next `ubiquity` start loads
+ * outside the sandbox. One read-only bind per folder (usually one: the project's `node_modules`)
+ * instead of one per package: 178 per-package binds made bubblewrap ~200 ms slower per command
+ * (~1.1 ms a bind), one costs ~1 ms. Found once per process (the packages' manifests are read,
+ * never their files).
+ */
+export function ownModuleFolders(
+  home: string,
+  dir: string | undefined = ownPackageDir(),
+  entry: string | undefined = process.argv[1],
+): string[] {
+  if (!dir) return [];
+  const key = `${home}\0${dir}\0${entry}`;
+  const known = ownModules.get(key);
+  if (known) return known;
+  let real = dir;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    // the folder it was loaded from
+  }
+  const manifest = readJson(join(real, "package.json")) ?? {};
+  const queue: { name: string; from: string }[] = [];
+  for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
+    const deps = manifest[field];
+    if (deps && typeof deps === "object") for (const dep of Object.keys(deps)) queue.push({ name: dep, from: real });
+  }
+  const looked = new Set<string>();
+  const found = packageClosure(queue, new Map([[real, "ubiquity"]]), looked);
+  const tops = new Set<string>();
+  // The program this process was started by, as named (`node_modules/.bin/ubiquity`, a link
+  // `npm link` made): the next `npx ubiquity` starts it the same way, outside the sandbox.
+  if (entry && isAbsolute(entry) && entry.split(sep).includes("node_modules")) tops.add(outermostModules(entry));
+  for (const path of [dir, real, ...looked, ...found]) {
+    const top = outermostModules(path);
+    // ubiquity's own folder outside node_modules (its checkout): its code is ownCode's.
+    if (top !== dir && top !== real) tops.add(top);
+  }
+  // Where a package missing from all of those would be looked for next: every node_modules above.
+  for (const top of [...tops, dir, real])
+    for (let up = dirname(top); dirname(up) !== up; up = dirname(up)) tops.add(join(up, "node_modules"));
+  tops.add(join(home, ".node_modules"));
+  tops.add(join(home, ".node_libraries"));
+  // A folder inside another one listed is covered by that one's bind.
+  const sorted = [...tops].sort();
+  const out = sorted.filter((p) => !sorted.some((q) => q !== p && p.startsWith(`${q}${sep}`)));
+  ownModules.set(key, out);
+  return out;
+}
+
+/**
+ * The node_modules folders of ubiquity's dependencies that are read-only in the sandbox, for the
+ * system prompt: found only when ubiquity itself is installed inside `roots` (otherwise none is,
+ * bar a dependency linked in from there, and a run pays nothing for the answer).
+ */
+export function readOnlyModules(home: string, roots: readonly string[]): string[] {
+  if (ownCode(roots).length === 0) return [];
+  const inside = (p: string) => roots.some((r) => p === r || p.startsWith(`${r}${sep}`));
+  return ownModuleFolders(home).filter((p) => inside(p) && existsSync(p));
+}
+
+/**
+ * ubiquity's own state that decides what runs outside the sandbox: `~/.ubiquity` (the trust
+ * store, the compile cache Node runs the bin from, settings, sessions) and the folder jiti keeps
+ * compiled configs in (`~/.cache/ubiquity/jiti`, red team j, J6). Those inside `roots` (the home
+ * folder, or a folder above it, made writable) are made now if missing, so they can be bound
+ * read-only whatever the writable folders are.
+ */
+export function ownState(home: string, roots: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
+  const inside = (p: string) => roots.some((r) => p === r || p.startsWith(`${r}${sep}`));
+  const out: string[] = [];
+  for (const path of [join(home, ".ubiquity"), compiledCacheDir({ ...env, HOME: home })]) {
+    if (!inside(path)) continue;
+    try {
+      mkdirSync(path, { recursive: true, mode: 0o700 });
+    } catch {
+      // cannot be made: watched instead (a folder a command makes there is removed)
+    }
+    out.push(path);
+  }
+  return out;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { SandboxSettings } from "./config";
 import { hasSocketFilter } from "./seccomp";
 
 /** The text of the `sandbox` section. */
-export function sandboxNote(settings: SandboxSettings): string {
+export function sandboxNote(settings: SandboxSettings, readOnlyModules: readonly string[] = []): string {
   const net =
     settings.network.mode === "all"
       ? "Network access is open."
@@ -14,6 +14,11 @@ export function sandboxNote(settings: SandboxSettings): string {
     "# Sandbox",
     "Bash commands run in an operating-system sandbox.",
     `- Writable: only ${settings.writable.join(", ")} and /tmp (private to this run); elsewhere writes fail with "Read-only file system". There, files that run code later are read-only at any depth (git config and hook scripts, .ubiquity/, ubiquity.config.*, .mcp.json, .envrc, hook managers' config, shell start-up files); one a command creates is moved out when it ends.`,
+    ...(readOnlyModules.length > 0
+      ? [
+          `- Read-only too: ${readOnlyModules.join(", ")} (ubiquity itself runs from it), so installs there fail: ask the user to run them.`,
+        ]
+      : []),
     "- Home is hidden except toolchains and caches; credentials (~/.ssh, .env files, ...) are unreadable.",
     `- ${net}`,
     ...(settings.unixSockets === "blocked" && hasSocketFilter()
@@ -25,7 +30,7 @@ export function sandboxNote(settings: SandboxSettings): string {
   ];
   if (settings.excludedCommands.length > 0)
     lines.push(
-      `Commands starting with ${settings.excludedCommands.join(", ")} run outside the sandbox and may ask for approval.`,
+      `Commands starting with ${settings.excludedCommands.join(", ")} run outside the sandbox and may ask for approval (always after sandboxed commands changed files).`,
     );
   return lines.join("\n");
 }

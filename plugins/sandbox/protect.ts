@@ -168,7 +168,7 @@ export function layoutRoot(root: string, extra: readonly string[] = [], home?: s
   }
   // A dangling link cannot be bound (its target is missing): watch its target like a missing file.
   for (const link of out.links) if (!existsSync(link.path)) out.watched.push(resolve(dirname(link.path), link.target));
-  out.readOnly = out.readOnly.filter((p) => existsSync(p));
+  out.readOnly = [...new Set(out.readOnly.filter((p) => existsSync(p)))];
   return out;
 }
 

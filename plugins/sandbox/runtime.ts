@@ -30,7 +30,8 @@ import { BRIDGE_HINT, bridgedLaunch, bridgeTools, PROXY_PORT, PROXY_SOCKET_NAME 
 import { isExcluded, type SandboxSettings } from "./config";
 import { hardLinkedProtected, layoutRoot, type RootLayout } from "./protect";
 import { WorkspaceGuard, type Quarantined } from "./guard";
-import { installedConfigClosure, ownCode } from "./installed";
+import { fewFiles, HostRuns } from "./host-runs";
+import { installedConfigClosure, ownCode, ownModuleFolders, ownState } from "./installed";
 import { FOLDER_FD_BASE, folderLaunch, pinFolder, pinnedAt, systemBash, unpin, type FolderPin } from "./pin";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
 import { GIT_CONFIGS, gitConfigWithoutCredentials, HOME_READABLE, SENSITIVE_HOME, secretPaths } from "./secrets";
@@ -165,10 +166,20 @@ export class SandboxRuntime {
   #installed: string[] | undefined;
   /** ubiquity's own code inside the writable folders (installed.ts, ownCode). */
   #ownCode: Set<string> | undefined;
+  /** ubiquity's own state inside the writable folders (installed.ts, ownState). */
+  #ownState: string[] | undefined;
   /** Protected entries removed by a sweep that no call has reported yet. */
   #unreported: Quarantined[] = [];
   #quarantineDir: string | undefined;
   #onExit = () => this.#cleanSync();
+  readonly #hostRuns = new HostRuns(
+    // The writable folders and workspaces (not the MCP servers' own cache: no excluded command runs from it).
+    () =>
+      [...new Set([...this.#settings.writable, ...this.#seen.keys()])].filter(
+        (p) => p !== this.#cacheDir && existsSync(p),
+      ),
+    () => this.#dirs!.root,
+  );
 
   constructor(
     settings: SandboxSettings,
@@ -264,13 +275,24 @@ export class SandboxRuntime {
 
   /** The spawn, sandboxed (or as given, for an excluded Bash command); `workspaces` are writable for it too (see `addWorkspace`). */
   wrap(spec: SpawnSpec, use: SpawnUse, workspaces: readonly FolderPin[] = []): SpawnSpec {
+    const hostNotes: string[] = [];
     if (use.kind === "bash" && use.subject !== undefined && !this.sandboxes(use.subject)) {
       // A sandboxed process still running (a background shell) may have planted a protected file
       // since the last sweep: it leaves the workspace before a command runs outside the sandbox.
       if (this.#guard) this.#unreported.push(...this.#guard.sweep());
-      return spec;
+      // What changed since its approval (host-runs.ts): it runs inside the sandbox instead.
+      const changed = this.#hostRuns.start(use.toolUseId ?? "");
+      if (changed.files.length === 0 && changed.unchecked === undefined) return spec;
+      hostNotes.push(
+        `ubiquity:sandbox: \`${use.subject}\` runs inside the sandbox this time, not outside it (excludedCommands): ${
+          changed.files.length > 0
+            ? `${fewFiles(changed.files, this.#settings.cwd)} changed in the writable folders since it was approved`
+            : `the writable folders could not be checked for changes (${changed.unchecked})`
+        }, and it may run what they hold`,
+      );
     }
     this.#prepare();
+    this.#hostRuns.sandboxed();
     if (this.#settings.network.mode === "proxy" && !this.#proxy) {
       throw new Error(
         "ubiquity:sandbox: the network proxy is not running yet (kernel.ready has not run); call kernel.ready() before running commands",
@@ -278,6 +300,7 @@ export class SandboxRuntime {
     }
     const dirs = this.#dirs!;
     const { folders, notes } = this.#writableFolders(workspaces);
+    notes.unshift(...hostNotes);
     const writable = [...folders.keys()];
     // A language server is a long-lived server as an MCP server is: the same network and cache.
     const server = use.kind === "mcp" || use.kind === "lsp";
@@ -288,13 +311,24 @@ export class SandboxRuntime {
     // What appeared since the last sweep is judged before the spawn can touch it; what stays is bound read-only.
     this.#unreported.push(...this.#guard!.sweep());
     this.#installed ??= installedConfigClosure(this.#settings.cwd, writable, this.#settings.home);
+    // What ubiquity itself loads (its dependencies, now and at the next start) and the state that
+    // decides what runs outside the sandbox: read-only whatever the writable folders are.
+    const inside = (p: string) => writable.some((r) => p === r || p.startsWith(`${r}/`));
+    const modules = ownModuleFolders(this.#settings.home).filter(inside);
+    this.#ownState ??= ownState(this.#settings.home, writable);
     // What the config loads at the next start: read-only where it is, watched where it is missing
     // (a package made there would be loaded instead of the one found now).
     const deep = [...this.#guard!.protectedPaths().map((g) => g.path), ...this.#installed];
+    // These also when a writable folder is one of them (allowWrite: ["node_modules"]).
+    const mine = [...modules, ...this.#ownState];
     const layouts = writable.map((root) =>
       layoutRoot(
         root,
-        [...this.#settings.denyWrite, ...deep.filter((p) => p.startsWith(`${root}/`))],
+        [
+          ...this.#settings.denyWrite,
+          ...deep.filter((p) => p.startsWith(`${root}/`)),
+          ...mine.filter((p) => p === root || p.startsWith(`${root}/`)),
+        ],
         this.#settings.home,
       ),
     );
@@ -302,8 +336,13 @@ export class SandboxRuntime {
     // would be changed through that name. Refused until the other name is gone (fail closed).
     // ubiquity's own code is left out: installed by pnpm, each of its files is a hard link into
     // pnpm's store (outside the writable folders), which would refuse every command.
+    // So are the node_modules folders ubiquity's dependencies load from (pnpm's too): walking them
+    // (tens of thousands of files) at every command is what one bind each avoids, and no sandboxed
+    // process can give one of their files another name (link(2) fails across the read-only bind).
+    // A name made before, in a writable folder (another project sharing pnpm's store), is not
+    // looked for (docs/guide/sandbox.md says so).
     this.#ownCode ??= new Set(ownCode(writable));
-    const own = this.#ownCode;
+    const own = new Set([...this.#ownCode, ...modules]);
     const shared = hardLinkedProtected(layouts.flatMap((l) => l.readOnly).filter((p) => !own.has(p)));
     if (shared?.why === "linked")
       throw new Error(
@@ -336,6 +375,7 @@ export class SandboxRuntime {
     this.#innerFolders(folders, layouts, cache);
     // The proxy's bridge runs outside the sandbox (bridge.ts): Unix sockets stay blocked with it too.
     const filter = this.#filters!.path(this.#settings.unixSockets);
+    const homeWritable = inside(this.#settings.home);
     const profile: Profile = {
       seccomp: filter !== undefined,
       writable: cache && folders.has(cache) ? [...writable, cache] : writable,
@@ -349,9 +389,11 @@ export class SandboxRuntime {
       unreadableDir: dirs.unreadableDir,
       network,
       home: this.#settings.home,
-      // The home folder stays visible only when it is a writable folder itself (the secrets are hidden then).
-      homeStandIns: writable.includes(this.#settings.home) ? undefined : this.#gitConfigs(),
-      homeReadable: writable.includes(this.#settings.home)
+      // The home folder stays visible only when it is a writable folder itself, or inside one (the
+      // secrets are hidden then): hidden, the writable bind above it covered the hiding, and bwrap
+      // refused every command ("Can't remount readonly").
+      homeStandIns: homeWritable ? undefined : this.#gitConfigs(),
+      homeReadable: homeWritable
         ? undefined
         : [
             ...HOME_READABLE.map((p) => join(this.#settings.home, p)),
@@ -589,6 +631,20 @@ export class SandboxRuntime {
   /** A file tool wrote `path`: the permission engine judged it, so the next sweep keeps it. */
   approve(path: string, sha256?: string): void {
     this.#guard?.approve(path, sha256);
+    this.#hostRuns.approve(path, sha256);
+  }
+
+  /**
+   * Excluded Bash call `id` is about to be judged: the files in the writable folders that changed
+   * since sandboxed processes could write them (host-runs.ts), which it might run outside.
+   */
+  checkHostRun(id: string): { files: string[]; unchecked?: string } {
+    return this.#hostRuns.check(id);
+  }
+
+  /** Excluded Bash call `id` ended (host-runs.ts). */
+  endHostRun(id: string): void {
+    this.#hostRuns.end(id);
   }
 
   #standIns: { source: string; path: string }[] | undefined;
@@ -612,6 +668,7 @@ export class SandboxRuntime {
     return this.#standIns;
   }
 
+  #cacheDir: string | undefined;
   /** The sandbox's own package cache for MCP servers (made on first use; undefined when it cannot be). */
   #mcpCache(): string | undefined {
     const base = process.env.XDG_CACHE_HOME || join(this.#settings.home, ".cache");
@@ -619,7 +676,8 @@ export class SandboxRuntime {
     try {
       mkdirSync(join(dir, "npm"), { recursive: true, mode: 0o700 });
       mkdirSync(join(dir, "xdg"), { recursive: true, mode: 0o700 });
-      return realpathSync(dir);
+      this.#cacheDir = realpathSync(dir);
+      return this.#cacheDir;
     } catch {
       return undefined;
     }

@@ -2,11 +2,11 @@
  * The installed closure of a project's config (issue 36): the packages `ubiquity run` loads at
  * its next start, kept read-only in the sandbox. Real folders laid out as npm lays them out.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { installedClosure, installedConfigClosure } from "../../plugins/sandbox/installed";
+import { installedClosure, installedConfigClosure, ownModuleFolders } from "../../plugins/sandbox/installed";
 
 let ws = "";
 beforeEach(() => void (ws = realpathSync(mkdtempSync(join(tmpdir(), "ubq-installed-")))));
@@ -59,5 +59,66 @@ describe("the installed closure of a config", () => {
   it("is empty without a config", () => {
     pkg(join(ws, "node_modules", "a"), "a");
     expect(installedConfigClosure(ws, [ws], join(ws, "no-home"))).toEqual([]);
+  });
+});
+
+describe("the node_modules folders ubiquity's own dependencies load from (ownModuleFolders)", () => {
+  /** ubiquity's manifest in `dir`, depending on a, with an optional peer that is not installed. */
+  const ubiquity = (dir: string) => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({ name: "ubiquity", dependencies: { a: "1" }, peerDependencies: { missing: "1" } }),
+    );
+    return dir;
+  };
+  const home = () => join(ws, "home");
+
+  it("npm: the project's node_modules, every node_modules above it, and the global CommonJS folders; one folder each", () => {
+    const proj = join(ws, "proj");
+    const dir = ubiquity(join(proj, "node_modules", "ubiquity"));
+    pkg(join(proj, "node_modules", "a"), "a", { b: "1" });
+    pkg(join(proj, "node_modules", "b"), "b");
+    const found = ownModuleFolders(home(), dir);
+    // One folder for the whole project (not a, b and ubiquity's own), and each one above it.
+    expect(found.filter((p) => p.startsWith(`${ws}/`))).toEqual(
+      [
+        join(proj, "node_modules"),
+        join(ws, "home", ".node_libraries"),
+        join(ws, "home", ".node_modules"),
+        join(ws, "node_modules"),
+      ].sort(),
+    );
+    expect(found).toContain(join(dirname(ws), "node_modules"));
+  });
+
+  it("pnpm: the links in .pnpm lead inside the project's node_modules, which covers them", () => {
+    const proj = join(ws, "proj");
+    const store = join(proj, "node_modules", ".pnpm");
+    const dir = ubiquity(join(store, "ubiquity@1", "node_modules", "ubiquity"));
+    pkg(join(store, "a@1", "node_modules", "a"), "a");
+    symlinkSync(join(store, "a@1", "node_modules", "a"), join(store, "ubiquity@1", "node_modules", "a"));
+    const found = ownModuleFolders(home(), dir);
+    expect(found).toContain(join(proj, "node_modules"));
+    expect(found.filter((p) => p.startsWith(`${proj}/`))).toEqual([join(proj, "node_modules")]);
+  });
+
+  it("a dependency linked from a folder outside any node_modules: that folder itself", () => {
+    const proj = join(ws, "proj");
+    const dir = ubiquity(join(proj, "node_modules", "ubiquity"));
+    pkg(join(ws, "linked-a"), "a");
+    symlinkSync(join(ws, "linked-a"), join(proj, "node_modules", "a"));
+    const found = ownModuleFolders(home(), dir);
+    expect(found).toContain(join(ws, "linked-a"));
+    expect(found).toContain(join(proj, "node_modules"));
+  });
+
+  it("the program the process was started by, as named (`npm link`: the project's node_modules/.bin/ubiquity leads elsewhere)", () => {
+    const proj = join(ws, "proj");
+    const dir = ubiquity(join(ws, "checkout"));
+    mkdirSync(join(proj, "node_modules", ".bin"), { recursive: true });
+    const found = ownModuleFolders(home(), dir, join(proj, "node_modules", ".bin", "ubiquity"));
+    expect(found).toContain(join(proj, "node_modules"));
+    expect(ownModuleFolders(home(), dir, join(ws, "app.mjs"))).not.toContain(join(proj, "node_modules"));
   });
 });

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { configGraph } from "../../loader/config-graph";
+import { configGraph, importsMapTargets } from "../../loader/config-graph";
 import { loadConfig, rememberTrust } from "../../loader/index";
 import { decideTrust } from "../../runner/trust";
 import { scanModuleSource } from "../../loader/module-scan";
@@ -240,5 +240,43 @@ describe("the static scan of a config's loads", () => {
     expect(graph.modules.sort()).toEqual([join(dir, "p.mjs"), join(dir, "src/a.ts"), join(dir, "src/data.json")]);
     expect(graph.unfollowed).toEqual([{ from: join(dir, "ubiquity.config.ts"), specifier: "./missing.mjs" }]);
     expect(readFileSync(join(dir, "p.mjs"), "utf8")).toContain("export");
+  });
+});
+
+describe("a package.json imports map (#x): every target under every condition is pinned", () => {
+  it("exact and pattern keys, nested conditions, arrays; packages apart; the manifest is a module of the graph", () => {
+    const dir = repo({
+      "package.json": JSON.stringify({
+        imports: {
+          "#a": { node: { import: "./a-imp.mjs", require: "./a-req.cjs" }, default: ["./a-def.mjs"] },
+          "#lib/*": "./lib/*.mjs",
+          "#lib/special/*": "./special/*.mjs",
+          "#pkg": "some-package",
+        },
+      }),
+      "ubiquity.config.mjs":
+        'import a from "#a";\nimport b from "#lib/b";\nimport s from "#lib/special/s";\nexport default {};\n',
+      "a-imp.mjs": "export default 1;\n",
+      "a-req.cjs": "module.exports = 1;\n",
+      "a-def.mjs": "export default 1;\n",
+      "lib/b.mjs": "export default 1;\n",
+      "special/s.mjs": "export default 1;\n",
+    });
+    const graph = configGraph(join(dir, "ubiquity.config.mjs"));
+    expect(graph.unfollowed).toEqual([]);
+    expect(graph.modules.map((m) => m.slice(dir.length + 1)).sort()).toEqual(
+      ["a-def.mjs", "a-imp.mjs", "a-req.cjs", "lib/b.mjs", "package.json", "special/s.mjs"].sort(),
+    );
+    expect(importsMapTargets("#pkg", join(dir, "ubiquity.config.mjs"))?.packages).toEqual(["some-package"]);
+  });
+
+  it("a target that names no file, or a #x the map lacks, cannot be followed", () => {
+    const dir = repo({
+      "package.json": JSON.stringify({ imports: { "#a": { import: "./gone.mjs", default: "./a.mjs" } } }),
+      "ubiquity.config.mjs": 'import a from "#a";\nimport b from "#b";\nexport default {};\n',
+      "a.mjs": "export default 1;\n",
+    });
+    const graph = configGraph(join(dir, "ubiquity.config.mjs"));
+    expect(graph.unfollowed.map((u) => u.specifier)).toEqual([`#a → ${join(dir, "gone.mjs")}`, "#b"]);
   });
 });

@@ -1,0 +1,162 @@
+/**
+ * excludedCommands run outside the sandbox, and may run what the writable folders hold (`npm
+ * test` runs package.json's scripts and node_modules, `make` the Makefile, `./deploy.sh` itself).
+ * Which files a command runs cannot be listed (fail closed: no list of programs and the files
+ * each one reads), so the rule is on the folders: a command runs outside the sandbox only while
+ * nothing in the writable folders changed since sandboxed processes could write there, or since
+ * the user last approved what had. Otherwise the permission check asks, naming the changed files
+ * (dontAsk denies), and a change made after that answer runs the command inside the sandbox.
+ *
+ * "Changed" is the inode's change time (ctime), which no unprivileged process can set back, found
+ * by one `find -cnewer` over the writable folders when an excluded command is about to run (not
+ * at every sandboxed command). Attribution is by state, as for the workspace guard: what changed
+ * is treated as the sandbox's, unless the file tools wrote it (the permission engine judged that
+ * write) and it still holds what they wrote. An excluded command's own writes count for the next
+ * one unless no other process the run started was alive meanwhile.
+ */
+import { createHash } from "node:crypto";
+import { lstatSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { lazyRequire } from "../_kits/lazy/index";
+import { hostEnv, liveProcessGroups } from "../_kits/process/index";
+
+const childProcess = lazyRequire<typeof import("node:child_process")>("node:child_process");
+
+/**
+ * How far back a mark is set: file times come from the kernel's coarse clock (a tick is up to
+ * 10 ms), so a change in the same tick as the mark would not be newer than it. Set back, such a
+ * change is seen (a change just before the mark is seen too: the safe side).
+ */
+const MARK_SLACK_S = 0.05;
+
+/** The files in `roots` (not folders) whose inode changed after `mark`'s modification time; `unchecked` when the search failed. */
+export function changedSince(roots: readonly string[], mark: string): { files: string[]; unchecked?: string } {
+  if (roots.length === 0) return { files: [] };
+  const found = childProcess().spawnSync("find", [...roots, "-cnewer", mark, "!", "-type", "d", "-print0"], {
+    env: hostEnv(process.env, roots),
+    encoding: "buffer",
+    maxBuffer: 64 << 20,
+  });
+  const files = (found.stdout ?? Buffer.alloc(0)).toString("utf8").split("\0").filter(Boolean);
+  // An unreadable folder (or no `find`): what is below it could not be ruled out.
+  if (found.status !== 0 || found.error)
+    return { files, unchecked: found.error ? String(found.error.message) : found.stderr.toString("utf8").trim() };
+  return { files };
+}
+
+const sha256 = (path: string) => {
+  try {
+    return createHash("sha256").update(readFileSync(path)).digest("hex");
+  } catch {
+    return undefined;
+  }
+};
+
+/** The inode change time of `path` in nanoseconds (undefined: gone). */
+function changeTime(path: string): bigint | undefined {
+  return lstatSync(path, { bigint: true, throwIfNoEntry: false })?.ctimeNs;
+}
+
+/** What an excluded command may run on, and when it may run outside the sandbox. */
+export class HostRuns {
+  readonly #roots: () => readonly string[];
+  readonly #markDir: () => string;
+  /** Since when sandboxed processes could write the folders (or the user last approved what changed). */
+  #baseline: string | undefined;
+  /** Each excluded call's mark, made when its permission was checked, and the change time of each file it listed then. */
+  #checked = new Map<string, { mark: string; listed: Map<string, bigint | undefined> }>();
+  /** Excluded calls running outside the sandbox: how many sandboxed spawns there had been when each started. */
+  #running = new Map<string, number>();
+  /** What the file tools wrote (sha256 by path): judged by the permission engine, not the sandbox's. */
+  #written = new Map<string, string | undefined>();
+  #spawns = 0;
+  #marks = 0;
+
+  constructor(roots: () => readonly string[], markDir: () => string) {
+    this.#roots = roots;
+    this.#markDir = markDir;
+  }
+
+  /** A sandboxed process is about to start: from now on the folders may hold what it wrote. */
+  sandboxed(): void {
+    this.#baseline ??= this.#mark();
+    this.#spawns += 1;
+  }
+
+  /** A file tool wrote `path` (with this digest): a change of it is not the sandbox's while it holds that. */
+  approve(path: string, sha?: string): void {
+    // Edit reports no digest: what is there now is what it wrote (a process would have to win a
+    // race of a few milliseconds, as for the workspace guard).
+    this.#written.set(path, sha ?? sha256(path));
+  }
+
+  /**
+   * At the permission check of excluded call `id`: the files changed since sandboxed processes
+   * could write (empty when none ever ran, or nothing changed), or why that could not be checked.
+   */
+  check(id: string): { files: string[]; unchecked?: string } {
+    if (!this.#baseline) return { files: [] };
+    const mark = this.#mark();
+    const changed = this.#changed(this.#baseline);
+    this.#checked.set(id, { mark, listed: new Map(changed.files.map((f) => [f, changeTime(f)])) });
+    return changed;
+  }
+
+  /**
+   * Excluded call `id` is about to start outside the sandbox: what changed since its permission
+   * was checked (its approval covers no more), or since the baseline when it was never checked.
+   * Nothing: it may run outside, and what it was approved on becomes the baseline.
+   */
+  start(id: string): { files: string[]; unchecked?: string } {
+    const checked = this.#checked.get(id);
+    this.#checked.delete(id);
+    if (!this.#baseline) return { files: [] };
+    const found = this.#changed(checked?.mark ?? this.#baseline);
+    // What it listed, untouched since (the mark is set back a little, so they may show again).
+    const changed = {
+      ...found,
+      files: found.files.filter((f) => !checked?.listed.has(f) || checked.listed.get(f) !== changeTime(f)),
+    };
+    if (changed.files.length > 0 || changed.unchecked) return changed;
+    if (checked) this.#baseline = checked.mark;
+    this.#running.set(id, this.#spawns);
+    return changed;
+  }
+
+  /**
+   * Excluded call `id` ended. When no sandboxed process started meanwhile and no process the run
+   * started is still alive, what changed since it started is its own: the baseline moves past it.
+   */
+  end(id: string): void {
+    const spawns = this.#running.get(id);
+    if (spawns === undefined) return;
+    this.#running.delete(id);
+    if (spawns === this.#spawns && this.#running.size === 0 && liveProcessGroups() === 0) this.#baseline = this.#mark();
+  }
+
+  #changed(since: string): { files: string[]; unchecked?: string } {
+    const found = changedSince(this.#roots(), since);
+    const files = found.files.filter((path) => {
+      if (!this.#written.has(path)) return true;
+      const sha = this.#written.get(path);
+      return sha === undefined || sha256(path) !== sha;
+    });
+    return { files, ...(found.unchecked !== undefined ? { unchecked: found.unchecked } : {}) };
+  }
+
+  /** A new mark file whose modification time is now (less the slack). */
+  #mark(): string {
+    const path = join(this.#markDir(), `host-runs-${++this.#marks}`);
+    writeFileSync(path, "");
+    const at = statSync(path).mtimeMs / 1000 - MARK_SLACK_S;
+    utimesSync(path, at, at);
+    return path;
+  }
+}
+
+/** A short list of `files` for a message: a few names (relative to `cwd` when inside) and how many more. */
+export function fewFiles(files: readonly string[], cwd: string, shown = 5): string {
+  const rel = (p: string) => (p.startsWith(`${cwd}/`) ? p.slice(cwd.length + 1) : p);
+  const list = files.slice(0, shown).map(rel).join(", ");
+  return files.length > shown ? `${list} and ${files.length - shown} more` : list;
+}
