@@ -273,24 +273,31 @@ export class SandboxRuntime {
     }));
   }
 
+  /**
+   * An excluded Bash command (excludedCommands): "outside" when it runs outside the sandbox as
+   * configured; otherwise the note saying why it runs inside this time (what changed in the
+   * writable folders since it was approved, host-runs.ts). Any other spawn: no note.
+   */
+  #excludedRun(use: SpawnUse): "outside" | string[] {
+    if (use.kind !== "bash" || use.subject === undefined || this.sandboxes(use.subject)) return [];
+    // A sandboxed process still running (a background shell) may have planted a protected file
+    // since the last sweep: it leaves the workspace before a command runs outside the sandbox.
+    if (this.#guard) this.#unreported.push(...this.#guard.sweep());
+    const changed = this.#hostRuns.start(use.toolUseId ?? "");
+    if (changed.files.length === 0 && changed.unchecked === undefined) return "outside";
+    return [
+      `ubiquity:sandbox: \`${use.subject}\` runs inside the sandbox this time, not outside it (excludedCommands): ${
+        changed.files.length > 0
+          ? `${fewFiles(changed.files, this.#settings.cwd)} changed in the writable folders since it was approved`
+          : `the writable folders could not be checked for changes (${changed.unchecked})`
+      }, and it may run what they hold`,
+    ];
+  }
+
   /** The spawn, sandboxed (or as given, for an excluded Bash command); `workspaces` are writable for it too (see `addWorkspace`). */
   wrap(spec: SpawnSpec, use: SpawnUse, workspaces: readonly FolderPin[] = []): SpawnSpec {
-    const hostNotes: string[] = [];
-    if (use.kind === "bash" && use.subject !== undefined && !this.sandboxes(use.subject)) {
-      // A sandboxed process still running (a background shell) may have planted a protected file
-      // since the last sweep: it leaves the workspace before a command runs outside the sandbox.
-      if (this.#guard) this.#unreported.push(...this.#guard.sweep());
-      // What changed since its approval (host-runs.ts): it runs inside the sandbox instead.
-      const changed = this.#hostRuns.start(use.toolUseId ?? "");
-      if (changed.files.length === 0 && changed.unchecked === undefined) return spec;
-      hostNotes.push(
-        `ubiquity:sandbox: \`${use.subject}\` runs inside the sandbox this time, not outside it (excludedCommands): ${
-          changed.files.length > 0
-            ? `${fewFiles(changed.files, this.#settings.cwd)} changed in the writable folders since it was approved`
-            : `the writable folders could not be checked for changes (${changed.unchecked})`
-        }, and it may run what they hold`,
-      );
-    }
+    const hostNotes = this.#excludedRun(use);
+    if (hostNotes === "outside") return spec;
     this.#prepare();
     this.#hostRuns.sandboxed();
     if (this.#settings.network.mode === "proxy" && !this.#proxy) {
@@ -332,26 +339,9 @@ export class SandboxRuntime {
         this.#settings.home,
       ),
     );
-    // A bind protects a path, not the file: a protected file with another name in a writable folder
-    // would be changed through that name. Refused until the other name is gone (fail closed).
-    // ubiquity's own code is left out: installed by pnpm, each of its files is a hard link into
-    // pnpm's store (outside the writable folders), which would refuse every command.
-    // So are the node_modules folders ubiquity's dependencies load from (pnpm's too): walking them
-    // (tens of thousands of files) at every command is what one bind each avoids, and no sandboxed
-    // process can give one of their files another name (link(2) fails across the read-only bind).
-    // A name made before, in a writable folder (another project sharing pnpm's store), is not
-    // looked for (docs/guide/sandbox.md says so).
+    // A protected file with another name in a writable folder is refused (refuseSharedProtected).
     this.#ownCode ??= new Set(ownCode(writable));
-    const own = new Set([...this.#ownCode, ...modules]);
-    const shared = hardLinkedProtected(layouts.flatMap((l) => l.readOnly).filter((p) => !own.has(p)));
-    if (shared?.why === "linked")
-      throw new Error(
-        `ubiquity:sandbox: ${shared.path} is protected but has another name (a hard link), through which a sandboxed command could change it; remove the other link (\`find <folder> -samefile ${shared.path}\` lists it in a folder) and run the command again`,
-      );
-    if (shared)
-      throw new Error(
-        `ubiquity:sandbox: could not check the protected folders below ${shared.path} for hard links (\`find\` failed), so a sandboxed command could change a protected file through another name; make the folders readable and run the command again`,
-      );
+    refuseSharedProtected(layouts, new Set([...this.#ownCode, ...modules]));
     if (use.toolUseId) {
       this.#calls.set(use.toolUseId, {
         watched: layouts.flatMap((l) => l.watched),
@@ -726,4 +716,26 @@ export class SandboxRuntime {
       // best effort: it is a temp folder
     }
   }
+}
+
+/**
+ * A bind protects a path, not the file: a protected file with another name in a writable folder
+ * would be changed through that name. Refused until the other name is gone (fail closed).
+ * `own` is left out: ubiquity's own code (installed by pnpm, each file is a hard link into pnpm's
+ * store outside the writable folders, which would refuse every command) and the node_modules
+ * folders its dependencies load from (walking tens of thousands of files at every command is what
+ * one bind each avoids, and no sandboxed process can give one of their files another name: link(2)
+ * fails across the read-only bind). A name made before, in a writable folder (another project
+ * sharing pnpm's store), is not looked for (docs/guide/sandbox.md says so).
+ */
+function refuseSharedProtected(layouts: readonly { readOnly: readonly string[] }[], own: ReadonlySet<string>): void {
+  const shared = hardLinkedProtected(layouts.flatMap((l) => l.readOnly).filter((p) => !own.has(p)));
+  if (shared?.why === "linked")
+    throw new Error(
+      `ubiquity:sandbox: ${shared.path} is protected but has another name (a hard link), through which a sandboxed command could change it; remove the other link (\`find <folder> -samefile ${shared.path}\` lists it in a folder) and run the command again`,
+    );
+  if (shared)
+    throw new Error(
+      `ubiquity:sandbox: could not check the protected folders below ${shared.path} for hard links (\`find\` failed), so a sandboxed command could change a protected file through another name; make the folders readable and run the command again`,
+    );
 }
