@@ -8,7 +8,7 @@
  */
 export { loadConfig, findConfigFile, trustFromEnv, pinToFile, CONFIG_SEARCH_PLACES } from "./load";
 export type { LoadConfigOptions, LoadedConfig, ConfigEnv } from "./load";
-export { configSearchFolders } from "./search";
+export { configFilesIn, configSearchFolders } from "./search";
 export { configJsonSchema, configJsonSchemaText } from "./json-schema";
 export { createModuleLoader, moduleError, isPathSpecifier, packageName, compiledCacheDir } from "./module";
 export type { ModuleLoader } from "./module";

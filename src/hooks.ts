@@ -158,6 +158,12 @@ export interface PermissionVerdict {
   interrupt?: boolean;
   /** With allow: the input the call runs with instead (a tool's own check may rewrite it). */
   updatedInput?: Record<string, unknown>;
+  /**
+   * With ask: only whoever answers prompts may answer it (a `tool.ask` tap: a handler, the
+   * terminal, a PermissionRequest hook), never a vote cast before the verdict such as a
+   * PreToolUse hook's approve. Set for an ask rule's question and a sensitive path's.
+   */
+  firm?: boolean;
 }
 
 /** One tool call going through the funnel. */

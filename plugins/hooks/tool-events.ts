@@ -43,11 +43,15 @@ export async function firePreToolUse(hooks: KernelHooks, state: BeforeCall, call
   return outcome.blocked ? { input, block: withContext(outcome.blocked, outcome.context) } : { ...state, input };
 }
 
-/** After the permission rules: a hook's approve answers an ask; its ask turns an allow into an ask. */
+/**
+ * After the permission rules: a hook's approve answers an ask the permission mode raised, never a
+ * firm one (an ask rule's, a sensitive path's: Claude Code's hook allow skips neither); its ask
+ * turns an allow into an ask.
+ */
 export function adjustVerdict(hooks: KernelHooks, verdict: PermissionVerdict, call: ToolCall): PermissionVerdict {
   const flags = hooks.callFlags.get(call);
   if (!flags || call.toolName === "AskUserQuestion") return verdict;
-  if (flags.approved && verdict.behavior === "ask")
+  if (flags.approved && verdict.behavior === "ask" && verdict.firm !== true)
     return { behavior: "allow", rule: "PreToolUse hook", decidedBy: NAME };
   if (flags.ask && verdict.behavior === "allow")
     return {

@@ -5,8 +5,7 @@
  * write to the config file does (red team k, K4), so it is sensitive like the config file itself.
  */
 import { readFileSync, statSync } from "node:fs";
-import { configGraph } from "../../loader/config-graph";
-import { CONFIG_SEARCH_PLACES, configFilesIn, configSearchFolders } from "../../loader/search";
+import { CONFIG_SEARCH_PLACES, configFilesIn, configGraph, configSearchFolders } from "../../loader/index";
 
 /** package.json is a config file only with a "ubiquity" key (an unreadable one may be: fail closed). */
 function packageHasKey(file: string): boolean {

@@ -24,7 +24,7 @@ import {
   type Tool,
 } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
-import { TrustPins } from "../../loader/trust-pins";
+import { TrustPins } from "../../loader/index";
 import { markAgentWritable } from "../_kits/process/index";
 import { recordJudged } from "../_kits/paths/index";
 import { compilePolicy, DEFAULT_TOOL_KINDS, namesPatchTool, readDenyRule, type Policy, type ToolKinds } from "./policy";
@@ -307,6 +307,11 @@ function merge(incoming: PermissionVerdict, decision: Decision, mode: Permission
     decidedBy: NAME,
     ...(decision.rule ? { rule: decision.rule } : {}),
     ...(decision.updatedInput ? { updatedInput: decision.updatedInput } : {}),
+    // What an ask rule or a sensitive path asks is answered only where prompts are (Claude Code: a
+    // hook's allow skips neither ask rules nor protected paths).
+    ...(decision.behavior === "ask" && (decision.step === "ask-rule" || decision.step === "sensitive")
+      ? { firm: true }
+      : {}),
   };
   // Read only when a handler is asked (see lazySuggestions): an ask never prompted costs nothing.
   if (decision.behavior === "ask")

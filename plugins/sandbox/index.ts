@@ -279,6 +279,8 @@ function hostRunVerdict(
     behavior: "ask",
     message: verdict.behavior === "ask" && verdict.message ? `${verdict.message} ${message}` : message,
     decidedBy: NAME,
+    // The question is about what changed since the run started, which a hook cannot know about.
+    firm: true,
   };
 }
 

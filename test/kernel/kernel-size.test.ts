@@ -85,8 +85,10 @@ describe("the kernel", () => {
   // (issue 40's loop overhead, +8): 2,472.
   // Each assistant message carries its own request's usage, which only the loop that emits it
   // knows (Claude Code's per-message usage, ATIF's step metrics): 2,474.
+  // A verdict says when only whoever answers prompts may answer its ask (PermissionVerdict.firm:
+  // an ask rule's, a sensitive path's), which the plugins casting votes share through it: 2,475.
   // The 2,000 goal is not met: nothing left in src/ is a helper only plugins use.
-  const LIMIT = 2474;
+  const LIMIT = 2475;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files]

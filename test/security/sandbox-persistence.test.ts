@@ -339,8 +339,19 @@ describe.skipIf(!linux)(
 );
 
 describe.skipIf(!linux)("P3: a package.json `imports` map the trusted config uses is pinned with it", () => {
-  /** A trusted project whose config imports `#h` through `imports`; returns the next start's stderr. */
-  const trustedThenAttacked = async (imports: unknown, files: Record<string, string>, plant: string) => {
+  /**
+   * A trusted project whose config imports `#h` through `imports`; a sandboxed command in
+   * bypassPermissions tries `plant`, which the engine or the sandbox refuses (package.json and the
+   * config's modules are pinned: sensitive, read-only in the sandbox); then `change` makes the same
+   * change from outside the run (a pull, an editor), which the pins hold against. Returns the next
+   * start's stderr.
+   */
+  const trustedThenAttacked = async (
+    imports: unknown,
+    files: Record<string, string>,
+    plant: string,
+    change: (cwd: string) => void,
+  ) => {
     const p = project();
     writeFileSync(join(p.cwd, "package.json"), JSON.stringify({ name: "p", type: "module", imports }));
     mkdirSync(join(p.cwd, "lib"));
@@ -348,8 +359,15 @@ describe.skipIf(!linux)("P3: a package.json `imports` map the trusted config use
     writeFileSync(join(p.cwd, "ubiquity.config.ts"), 'import h from "#h";\nexport default { maxTurns: 5 + h };\n');
     const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
     expect(trusted.code, trusted.stderr).toBe(0);
+    const pinned = ["package.json", ...Object.keys(files)];
+    const before = pinned.map((f) => readFileSync(join(p.cwd, f), "utf8"));
     const { out, run } = await attack([plant], ["--permission-mode", "bypassPermissions"], p);
-    expect(out[0]!.content, run.stderr).toContain("done");
+    expect(out, run.stderr).toHaveLength(1);
+    expect(
+      pinned.map((f) => readFileSync(join(p.cwd, f), "utf8")),
+      out[0]!.content,
+    ).toEqual(before);
+    change(p.cwd);
     const next = await runCli(["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "go"], p.cwd, {
       HOME: p.home,
       OPENAI_API_KEY: KEY,
@@ -370,7 +388,20 @@ describe.skipIf(!linux)("P3: a package.json `imports` map the trusted config use
       `printf '%s' '{"name":"p","type":"module","imports":{"#h":"evil"}}' > $m.json`,
       "echo done",
     ].join("; ");
-    const p = await trustedThenAttacked({ "#h": "./lib/h.mjs" }, { "lib/h.mjs": "export default 1;\n" }, plant);
+    const p = await trustedThenAttacked(
+      { "#h": "./lib/h.mjs" },
+      { "lib/h.mjs": "export default 1;\n" },
+      plant,
+      (cwd) => {
+        mkdirSync(join(cwd, "node_modules", "evil"), { recursive: true });
+        writeFileSync(join(cwd, "node_modules", "evil", "index.mjs"), `${evil(marker)}\n`);
+        writeFileSync(
+          join(cwd, "node_modules", "evil", "package.json"),
+          '{"name":"evil","type":"module","main":"index.mjs"}',
+        );
+        writeFileSync(join(cwd, "package.json"), '{"name":"p","type":"module","imports":{"#h":"evil"}}');
+      },
+    );
     expect(existsSync(marker)).toBe(false);
     expect(p.stderr).toContain("package.json (changed)");
   });
@@ -382,6 +413,7 @@ describe.skipIf(!linux)("P3: a package.json `imports` map the trusted config use
       { "#h": { import: "./lib/imp.mjs", default: "./lib/def.mjs" } },
       { "lib/imp.mjs": "export default 1;\n", "lib/def.mjs": "export default 1;\n" },
       plant,
+      (cwd) => writeFileSync(join(cwd, "lib", "imp.mjs"), `${evil(marker)}\n`),
     );
     expect(existsSync(marker)).toBe(false);
     expect(p.stderr).toContain("lib/imp.mjs (changed)");
