@@ -11,9 +11,9 @@
  * counts as changed.
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, normalize, resolve } from "node:path";
+import { isAbsolute, join, normalize, resolve } from "node:path";
 import type { CommandHook, HooksConfig } from "./types";
 
 /**
@@ -49,11 +49,77 @@ function namedPaths(hook: CommandHook): string[] {
   const written = new Set([...hook.command.matchAll(WRITTEN)].map((m) => path(m[1] ?? m[2]!)));
   const out = new Set<string>();
   for (const text of [hook.command, ...(hook.args ?? [])])
-    for (const raw of text.split(/[\s"'`=,;()[\]{}<>|&]+|\\[nrt]/)) {
-      const p = path(raw);
-      if (p !== undefined && !written.has(p)) out.add(p);
+    for (const variant of [text, asShellReads(text, home, hook.pluginRoot)])
+      for (const raw of variant.split(/[\s"'`=,;()[\]{}<>|&]+|\\[nrt]/)) {
+        const p = path(raw);
+        if (p !== undefined && !written.has(p)) out.add(p);
+      }
+  return [...out];
+}
+
+/**
+ * `text` as the shell reads its words (red team l): the project folder, the plugin's and HOME in
+ * any spelling (`"$CLAUDE_PROJECT_DIR"/scripts/x.sh`, `"${CLAUDE_PROJECT_DIR}/x.sh"`, Claude
+ * Code's documented form) put in, and quotes and backslashes inside a word taken out
+ * (`scripts/gu""ard.sh`): split as written, those named no file and the script ran unpinned.
+ */
+function asShellReads(text: string, home: string, pluginRoot: string | undefined): string {
+  return text
+    .replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, ".")
+    .replace(/\$\{?CLAUDE_PLUGIN_ROOT\}?/g, pluginRoot ?? "$")
+    .replace(/\$\{?HOME\}?(?![A-Za-z0-9_])/g, home)
+    .replace(/["'\\]/g, "");
+}
+
+// A word the shell expands to file names (`scripts/*.sh`, `scripts/{a,b}.sh`, `scripts/guar?.sh`).
+const GLOB = /[*?[{]/;
+
+/**
+ * The folders inside `base` (not `base` itself) whose entries decide what `hook` runs: a folder a
+ * word names (`cd scripts && sh guard.sh`) and the folder a pattern's words expand in
+ * (`sh scripts/*.sh`). Their listing is pinned, by each entry's name, inode, size and ctime.
+ */
+function namedFolders(hook: CommandHook, base: string): string[] {
+  const home = process.env.HOME || homedir();
+  const out = new Set<string>();
+  for (const text of [hook.command, ...(hook.args ?? [])])
+    for (const raw of asShellReads(text, home, hook.pluginRoot).split(/[\s=,;()<>|&`]+/)) {
+      if (raw === "" || raw.includes("://") || raw.length > 4096) continue;
+      const glob = GLOB.exec(raw);
+      const stem = glob ? raw.slice(0, glob.index) : raw;
+      const folder = glob ? (stem.includes("/") ? stem.slice(0, stem.lastIndexOf("/")) || "/" : ".") : stem;
+      if (folder.includes("$")) continue;
+      const abs = resolve(base, folder);
+      if (abs === resolve(base) || !abs.startsWith(`${resolve(base)}/`)) continue;
+      if (glob || scriptState(abs) === "folder") out.add(`${normalize(folder)}/`);
     }
   return [...out];
+}
+
+/** What the folder `path` lists: each entry's name, inode, size and ctime, hashed; "absent" or "unreadable". */
+function folderState(path: string): string {
+  let names: string[];
+  try {
+    names = readdirSync(path).sort();
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "absent" : "unreadable";
+  }
+  if (names.length > 4096) return "unreadable";
+  const hash = createHash("sha256");
+  for (const name of names) {
+    try {
+      const s = lstatSync(join(path, name), { bigint: true });
+      hash.update(`${name}\0${s.ino}\0${s.size}\0${s.ctimeNs}\n`);
+    } catch {
+      hash.update(`${name}\0gone\n`);
+    }
+  }
+  return `listing:${hash.digest("hex")}`;
+}
+
+/** What `key` holds in `base`: a folder's listing for a key ending in "/", else the file's state. */
+function stateOf(key: string, base: string): string {
+  return key.endsWith("/") ? folderState(resolve(base, key)) : scriptState(resolve(base, key));
 }
 
 /** What `path` holds: its digest, "absent" (nothing there), "folder", or "unreadable". */
@@ -87,6 +153,7 @@ function record(hook: CommandHook, base: string): void {
     if (state === "folder" || (state === "absent" && !SCRIPT.test(path))) continue;
     pins.set(key, state);
   }
+  for (const key of namedFolders(hook, base)) pins.set(key, stateOf(key, base));
   recorded.set(hook, pins);
 }
 
@@ -105,9 +172,6 @@ export function pinHookScripts(config: HooksConfig | undefined, base: string): v
 export function changedHookScript(hook: CommandHook, base: string): string | undefined {
   const pins = recorded.get(hook);
   if (!pins) return void record(hook, base);
-  for (const [key, state] of pins) {
-    const path = resolve(base, key);
-    if (scriptState(path) !== state) return path;
-  }
+  for (const [key, state] of pins) if (stateOf(key, base) !== state) return resolve(base, key);
   return undefined;
 }
