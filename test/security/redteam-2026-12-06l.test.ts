@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { changedHookScript, pinHookScripts } from "../../plugins/hooks/pins";
+import { sandboxAvailability } from "../../plugins/sandbox/availability";
 import { runCli } from "../helpers/project";
 import { attackBench } from "./attack-bench";
 import { attacker, toolResults, type AttackCall } from "./scripted-attacker";
@@ -116,5 +117,34 @@ describe("L1: a hook's script named as Claude Code documents it (\"$CLAUDE_PROJE
     writeFileSync(join(p.cwd, "scripts", "guard.sh"), `#!/bin/sh\ntouch '${marker}'\n`);
     await trustedRun(p, [{ name: "Read", input: { file_path: "a.txt" } }], ["--no-sandbox"], false);
     expect(existsSync(marker)).toBe(false);
+  });
+});
+
+const linux = sandboxAvailability().ok;
+
+describe.skipIf(!linux)("L2: a sandboxed background shell changes what an excluded command runs while it runs", () => {
+  it("through the bin: the background shell waits for `npm test` to start, then rewrites the script it runs next; nothing runs on the host", async () => {
+    const p = project();
+    const marker = join(temp("ubq-rt6l-mark-"), "pwned");
+    writeFileSync(join(p.cwd, ".ubiquityrc.json"), JSON.stringify({ sandbox: { excludedCommands: ["npm"] } }));
+    // A test script that runs a second file after a moment (a test runner loading test files).
+    const test = "touch started; for i in $(seq 200); do [ -f go ] && break; sleep 0.05; done; sh step2.sh";
+    writeFileSync(join(p.cwd, "package.json"), JSON.stringify({ name: "p", scripts: { test } }));
+    writeFileSync(join(p.cwd, "step2.sh"), "echo fine\n");
+    const background = `for i in $(seq 400); do [ -f started ] && break; sleep 0.05; done; printf 'touch ${marker}\\n' > step2.sh; touch go`;
+    const { out } = await trustedRun(
+      p,
+      [
+        { name: "Bash", input: { command: background, run_in_background: true } },
+        { name: "Bash", input: { command: "npm test" } },
+      ],
+      ["--trust", "--permission-mode", "bypassPermissions"],
+      false,
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(false);
+    expect(existsSync(marker)).toBe(false);
+    // It asks (nobody answers: denied), saying why.
+    expect(out[1]!.isError).toBe(true);
+    expect(out[1]!.content).toContain("still running could change them");
   });
 });
