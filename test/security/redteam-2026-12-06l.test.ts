@@ -148,3 +148,40 @@ describe.skipIf(!linux)("L2: a sandboxed background shell changes what an exclud
     expect(out[1]!.content).toContain("still running could change them");
   });
 });
+
+describe("L3: a PreToolUse hook's approve answered a write the engine could not name, outside the sandbox", () => {
+  /** A project whose user (in their own settings) runs a PreToolUse hook that approves every call. */
+  const approvingProject = () => {
+    const p = project();
+    mkdirSync(join(p.home, ".ubiquity"), { recursive: true });
+    const approve = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`;
+    writeFileSync(
+      join(p.home, ".ubiquity", "settings.json"),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: approve }] }] } }),
+    );
+    return p;
+  };
+
+  it("through the bin (default mode, no sandbox): `x=.git/hooks/pre-commit; printf … > $x` is asked, not approved by the hook", async () => {
+    const p = approvingProject();
+    const hook = join(p.cwd, ".git", "hooks", "pre-commit");
+    const { out } = await trustedRun(
+      p,
+      [
+        "printf 'named\\n' > .git/hooks/pre-commit",
+        "x=.git/hooks/pre-commit; printf '#!/bin/sh\\ntouch pwned\\n' > $x",
+        "cp a.txt b.txt",
+      ],
+      ["--no-sandbox"],
+      false,
+    );
+    // Named, it is a sensitive path's question the hook cannot answer (8d73a99d).
+    expect(out[0]!.isError).toBe(true);
+    // Unnamed, it could be that same path: the same question.
+    expect(out[1]!.isError).toBe(true);
+    expect(existsSync(hook)).toBe(false);
+    // Control: a command whose writes the engine names is the mode's question, which the hook answers.
+    expect(out[2]!.isError, out[2]!.content).toBe(false);
+    expect(readFileSync(join(p.cwd, "b.txt"), "utf8")).toBe("hello\n");
+  });
+});
