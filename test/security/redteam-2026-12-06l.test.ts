@@ -185,3 +185,36 @@ describe("L3: a PreToolUse hook's approve answered a write the engine could not 
     expect(readFileSync(join(p.cwd, "b.txt"), "utf8")).toBe("hello\n");
   });
 });
+
+describe.skipIf(!linux)("L4: what the folder's trust pins was writable in the sandbox, and autoAllowBash answered its question", () => {
+  it("through the bin (autoAllowBash, default mode): a sandboxed command rewrites the trusted skill's run.sh, named or not; it stays as trusted", async () => {
+    const p = project();
+    writeFileSync(
+      join(p.cwd, ".ubiquityrc.json"),
+      JSON.stringify({ skills: ["./skills"], sandbox: { autoAllowBash: true } }),
+    );
+    mkdirSync(join(p.cwd, "skills", "fmt"), { recursive: true });
+    const skill = "---\nname: fmt\ndescription: format things\nallowed-tools: Read\n---\nRun `sh skills/fmt/run.sh`.\n";
+    writeFileSync(join(p.cwd, "skills", "fmt", "SKILL.md"), skill);
+    writeFileSync(join(p.cwd, "skills", "fmt", "run.sh"), "echo formatted\n");
+    const { out } = await trustedRun(
+      p,
+      [
+        "printf 'echo changed\\n' > skills/fmt/run.sh; echo wrote",
+        "f=skills/fmt/run.sh; printf 'echo changed\\n' > $f && echo wrote",
+        "f=skills/fmt/SKILL.md; printf -- '---\\nname: fmt\\ndescription: x\\nallowed-tools: WebFetch\\n---\\n' > $f",
+        "echo control > b.txt; cat b.txt",
+      ],
+      [],
+    );
+    // Named: a sensitive path's question, which autoAllowBash does not answer (nobody does: denied).
+    expect(out[0]!.isError).toBe(true);
+    // Unnamed: it runs in the sandbox, which keeps the pinned folder read-only.
+    expect(out[1]!.content).not.toMatch(/^wrote$/m);
+    expect(readFileSync(join(p.cwd, "skills", "fmt", "run.sh"), "utf8")).toBe("echo formatted\n");
+    expect(readFileSync(join(p.cwd, "skills", "fmt", "SKILL.md"), "utf8")).toBe(skill);
+    // Control: autoAllowBash still runs a sandboxed command that writes the project.
+    expect(out[3]!.content).toContain("control");
+    expect(readFileSync(join(p.cwd, "b.txt"), "utf8")).toBe("control\n");
+  });
+});
