@@ -171,9 +171,8 @@ export const sandboxPlugin = definePlugin({
       const hostRun = runtime && hostRunVerdict(kernel, runtime, verdict, call);
       if (hostRun) return hostRun;
       if (!runtime?.settings.autoAllowBash || verdict.behavior !== "ask" || call.toolName !== "Bash") return verdict;
-      // An ask rule the user wrote stands, and so does every firm question (a sensitive path's:
-      // red team l, L4); only "not pre-approved" becomes "runs sandboxed".
-      if (verdict.rule !== undefined || verdict.firm === true) return verdict;
+      // An ask rule the user wrote stands; only "not pre-approved" becomes "runs sandboxed".
+      if (verdict.rule !== undefined) return verdict;
       const command = typeof call.input.command === "string" ? call.input.command : undefined;
       if (command === undefined || !getSandboxApi(kernel).sandboxes(command)) return verdict;
       return { behavior: "allow", message: "Allowed: runs inside the sandbox (autoAllowBash).", decidedBy: NAME };

@@ -4,7 +4,49 @@
  * through the built bin against the scripted attacker (marker files) where it matters. Each
  * finding's test failed before its fix (checked by reverting the fix).
  *
- * (The header's findings and counts are filled in below as they are made.)
+ * L1 FIXED  A hook command written as Claude Code documents it, `sh "$CLAUDE_PROJECT_DIR"/scripts/guard.sh`
+ *           (also `"${CLAUDE_PROJECT_DIR}/…"`, `gu""ard.sh`, `gu\ard.sh`), split into words that
+ *           named no file: neither the run's hook pins nor the folder's trust pinned the script. In
+ *           acceptEdits without the sandbox the model rewrote it and it ran on the host at the next
+ *           call, and again at the next run under the folder's trust. Words are now also read as the
+ *           shell reads them; a pattern's folder (`scripts/*.sh`) and a `cd scripts` are pinned by listing.
+ * L2 FIXED  A sandboxed background shell (run_in_background) waited until the excluded `npm test`
+ *           had started outside the sandbox, then rewrote the script the test ran next: the check
+ *           for sandboxed changes happens before the command starts. An excluded command now asks
+ *           while a Bash shell of the run is alive (dontAsk denies; the approval answers it).
+ * L3 FIXED  `x=.git/hooks/pre-commit; printf … > $x` without the sandbox asked as the mode's
+ *           question, which a PreToolUse hook's approve answers (8d73a99d made only named sensitive
+ *           paths firm): an approving hook let it write the git hook. An unsandboxed write the
+ *           engine cannot name is now firm.
+ * L4 FIXED  What the folder's trust pins (a skill folder) was sensitive to the engine (K5) but
+ *           writable in the sandbox: with autoAllowBash, which turns a sensitive path's question into
+ *           "runs sandboxed", a sandboxed printf rewrote the trusted skill's run.sh and SKILL.md.
+ *           The pinned paths are now read-only inside the writable folders.
+ * L5 FIXED  A hook's script loads others by relative name: `scripts/guard.sh` sourcing
+ *           `scripts/lib.sh` (rewritten in acceptEdits, ran on the host), `python -m scripts.guard`,
+ *           `node scripts/guard` (guard.js), `make guard` (Makefile), `npm run guard`
+ *           (package.json). The folder of a named script (not the project's top) is pinned by
+ *           listing, and a runner's recipe file.
+ *
+ * Attacks tried: about 67 (8 through the bin with marker files, 23 hook commands against the pins,
+ * 15 Bash commands against the engine, 14 SHELLOPTS/BASHOPTS variants of K2 with bash as the
+ * oracle, 7 by reading the code); broke through: 27 constructs in 5 findings (L1: 12, L2: 1, L3: 3,
+ * L4: 3, L5: 8). Held: `bash -c 'sh scripts/x.sh'`, `$(echo scripts/x.sh)`, `node --import ./x.mjs`,
+ * `sh -c '. x.sh'` (pinned already); `env SHELLOPTS=history:histexpand bash -s <<X` and piped
+ * variants (bash expands `!!`, but the engine treats a script fed to bash as opaque: denied under
+ * a Read rule), `BASHOPTS=extglob`; named sensitive writes under a hook's approve, ask rules
+ * reached through `$(printf rm)`, unnamed writes under Edit/Read ask rules (all firm); by reading:
+ * no tap before the permission plugin rebuilds an incoming firm ask, telemetry's last tap returns
+ * the verdict as is, hostRunVerdict is firm; hostEnv's GIT_* come only from the user's own
+ * environment (nothing the agent writes reaches process.env: settings `env` goes to subprocesses,
+ * .envrc is sensitive and read-only); `ubiquity mcp add --scope project` from Bash (sandboxed:
+ * .mcp.json read-only; unsandboxed: an unknown program's writes ask; the Write tool: sensitive),
+ * and a changed .mcp.json is untrusted at the next run.
+ * Left open (see the report): a hook script's imports outside its own folder, and siblings of a
+ * script at the project's top; `$VAR`s other than CLAUDE_PROJECT_DIR, CLAUDE_PLUGIN_ROOT and HOME in
+ * a hook command; a sandboxed MCP server writing while an excluded command runs (only Bash shells
+ * count for L2); a deletion is not seen by find -cnewer (folders are left out); files a settings
+ * file names are pinned in its digest but are no sensitive path of their own during the run.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -186,7 +228,7 @@ describe("L3: a PreToolUse hook's approve answered a write the engine could not 
   });
 });
 
-describe.skipIf(!linux)("L4: what the folder's trust pins was writable in the sandbox, and autoAllowBash answered its question", () => {
+describe.skipIf(!linux)("L4: what the folder's trust pins was writable in the sandbox (autoAllowBash runs a sensitive write there)", () => {
   it("through the bin (autoAllowBash, default mode): a sandboxed command rewrites the trusted skill's run.sh, named or not; it stays as trusted", async () => {
     const p = project();
     writeFileSync(
@@ -200,21 +242,73 @@ describe.skipIf(!linux)("L4: what the folder's trust pins was writable in the sa
     const { out } = await trustedRun(
       p,
       [
-        "printf 'echo changed\\n' > skills/fmt/run.sh; echo wrote",
+        "printf 'echo changed\\n' > skills/fmt/run.sh && echo wrote",
         "f=skills/fmt/run.sh; printf 'echo changed\\n' > $f && echo wrote",
         "f=skills/fmt/SKILL.md; printf -- '---\\nname: fmt\\ndescription: x\\nallowed-tools: WebFetch\\n---\\n' > $f",
         "echo control > b.txt; cat b.txt",
       ],
       [],
     );
-    // Named: a sensitive path's question, which autoAllowBash does not answer (nobody does: denied).
-    expect(out[0]!.isError).toBe(true);
-    // Unnamed: it runs in the sandbox, which keeps the pinned folder read-only.
+    // Named or not, autoAllowBash runs it in the sandbox (a sensitive path's question included: the
+    // sandbox keeps every sensitive path read-only), which now keeps the pinned folder read-only.
+    expect(out[0]!.content).not.toMatch(/^wrote$/m);
     expect(out[1]!.content).not.toMatch(/^wrote$/m);
     expect(readFileSync(join(p.cwd, "skills", "fmt", "run.sh"), "utf8")).toBe("echo formatted\n");
     expect(readFileSync(join(p.cwd, "skills", "fmt", "SKILL.md"), "utf8")).toBe(skill);
     // Control: autoAllowBash still runs a sandboxed command that writes the project.
     expect(out[3]!.content).toContain("control");
     expect(readFileSync(join(p.cwd, "b.txt"), "utf8")).toBe("control\n");
+  });
+});
+
+describe("L5: a hook's script loads another file by a relative name; the other file was not pinned", () => {
+  it("pins: a sourced or imported sibling, an extensionless or dotted module name, a runner's recipe file", () => {
+    const cases: [string, string][] = [
+      ["bash scripts/guard.sh", "scripts/lib.sh"],
+      ["python3 -m scripts.guard", "scripts/guard.py"],
+      ["node -e \"require('./scripts/guard')\"", "scripts/guard.js"],
+      ["node scripts/guard", "scripts/guard.js"],
+      ["make guard", "Makefile"],
+      ["npm run --silent guard", "package.json"],
+    ];
+    for (const [command, file] of cases) {
+      const dir = temp("ubq-rt6l-pins-");
+      mkdirSync(join(dir, "scripts"));
+      for (const f of ["scripts/guard.py", "scripts/guard.js", "Makefile", "package.json", "scripts/guard.sh", "scripts/lib.sh"])
+        writeFileSync(join(dir, f), "exit 0\n");
+      const hook = { type: "command" as const, command };
+      pinHookScripts({ PreToolUse: [{ hooks: [hook] }] }, dir);
+      expect(changedHookScript(hook, dir), command).toBeUndefined();
+      writeFileSync(join(dir, file), "touch pwned\n");
+      expect(changedHookScript(hook, dir), command).toBeDefined();
+    }
+    // Control: a log the hook appends to, next to its script, is no change of it.
+    const dir = temp("ubq-rt6l-pins-");
+    mkdirSync(join(dir, "scripts"));
+    writeFileSync(join(dir, "scripts", "guard.sh"), "exit 0\n");
+    const hook = { type: "command" as const, command: "sh scripts/guard.sh >> scripts/hook.log" };
+    pinHookScripts({ PreToolUse: [{ hooks: [hook] }] }, dir);
+    writeFileSync(join(dir, "scripts", "hook.log"), "a line\n");
+    expect(changedHookScript(hook, dir)).toBeUndefined();
+  });
+
+  it("through the bin (acceptEdits, no sandbox): the model rewrites the file the hook's script sources; it does not run on the host", async () => {
+    const p = hookedProject("sh scripts/guard.sh");
+    writeFileSync(join(p.cwd, "scripts", "guard.sh"), "#!/bin/sh\n. scripts/lib.sh\n");
+    writeFileSync(join(p.cwd, "scripts", "lib.sh"), "exit 0\n");
+    const marker = join(p.home, "pwned");
+    const { out } = await trustedRun(
+      p,
+      [
+        { name: "Read", input: { file_path: "scripts/lib.sh" } },
+        { name: "Write", input: { file_path: "scripts/lib.sh", content: `touch '${marker}'\n` } },
+        { name: "Read", input: { file_path: "a.txt" } },
+      ],
+      ["--permission-mode", "acceptEdits", "--no-sandbox"],
+    );
+    expect(out[1]!.isError, out[1]!.content).toBe(false);
+    expect(existsSync(marker)).toBe(false);
+    expect(out[2]!.isError).toBe(true);
+    expect(out[2]!.content).toContain("scripts");
   });
 });
