@@ -102,7 +102,7 @@ function hookedProject(command: string) {
   return p;
 }
 
-describe("L1: a hook's script named as Claude Code documents it (\"$CLAUDE_PROJECT_DIR\"/scripts/x.sh) was not pinned", () => {
+describe('L1: a hook\'s script named as Claude Code documents it ("$CLAUDE_PROJECT_DIR"/scripts/x.sh) was not pinned', () => {
   it("pins: every spelling of the script's path, quotes inside a word, a pattern and a cd are held to what they were", () => {
     const commands = [
       'sh "$CLAUDE_PROJECT_DIR"/scripts/guard.sh',
@@ -228,38 +228,42 @@ describe("L3: a PreToolUse hook's approve answered a write the engine could not 
   });
 });
 
-describe.skipIf(!linux)("L4: what the folder's trust pins was writable in the sandbox (autoAllowBash runs a sensitive write there)", () => {
-  it("through the bin (autoAllowBash, default mode): a sandboxed command rewrites the trusted skill's run.sh, named or not; it stays as trusted", async () => {
-    const p = project();
-    writeFileSync(
-      join(p.cwd, ".ubiquityrc.json"),
-      JSON.stringify({ skills: ["./skills"], sandbox: { autoAllowBash: true } }),
-    );
-    mkdirSync(join(p.cwd, "skills", "fmt"), { recursive: true });
-    const skill = "---\nname: fmt\ndescription: format things\nallowed-tools: Read\n---\nRun `sh skills/fmt/run.sh`.\n";
-    writeFileSync(join(p.cwd, "skills", "fmt", "SKILL.md"), skill);
-    writeFileSync(join(p.cwd, "skills", "fmt", "run.sh"), "echo formatted\n");
-    const { out } = await trustedRun(
-      p,
-      [
-        "printf 'echo changed\\n' > skills/fmt/run.sh && echo wrote",
-        "f=skills/fmt/run.sh; printf 'echo changed\\n' > $f && echo wrote",
-        "f=skills/fmt/SKILL.md; printf -- '---\\nname: fmt\\ndescription: x\\nallowed-tools: WebFetch\\n---\\n' > $f",
-        "echo control > b.txt; cat b.txt",
-      ],
-      [],
-    );
-    // Named or not, autoAllowBash runs it in the sandbox (a sensitive path's question included: the
-    // sandbox keeps every sensitive path read-only), which now keeps the pinned folder read-only.
-    expect(out[0]!.content).not.toMatch(/^wrote$/m);
-    expect(out[1]!.content).not.toMatch(/^wrote$/m);
-    expect(readFileSync(join(p.cwd, "skills", "fmt", "run.sh"), "utf8")).toBe("echo formatted\n");
-    expect(readFileSync(join(p.cwd, "skills", "fmt", "SKILL.md"), "utf8")).toBe(skill);
-    // Control: autoAllowBash still runs a sandboxed command that writes the project.
-    expect(out[3]!.content).toContain("control");
-    expect(readFileSync(join(p.cwd, "b.txt"), "utf8")).toBe("control\n");
-  });
-});
+describe.skipIf(!linux)(
+  "L4: what the folder's trust pins was writable in the sandbox (autoAllowBash runs a sensitive write there)",
+  () => {
+    it("through the bin (autoAllowBash, default mode): a sandboxed command rewrites the trusted skill's run.sh, named or not; it stays as trusted", async () => {
+      const p = project();
+      writeFileSync(
+        join(p.cwd, ".ubiquityrc.json"),
+        JSON.stringify({ skills: ["./skills"], sandbox: { autoAllowBash: true } }),
+      );
+      mkdirSync(join(p.cwd, "skills", "fmt"), { recursive: true });
+      const skill =
+        "---\nname: fmt\ndescription: format things\nallowed-tools: Read\n---\nRun `sh skills/fmt/run.sh`.\n";
+      writeFileSync(join(p.cwd, "skills", "fmt", "SKILL.md"), skill);
+      writeFileSync(join(p.cwd, "skills", "fmt", "run.sh"), "echo formatted\n");
+      const { out } = await trustedRun(
+        p,
+        [
+          "printf 'echo changed\\n' > skills/fmt/run.sh && echo wrote",
+          "f=skills/fmt/run.sh; printf 'echo changed\\n' > $f && echo wrote",
+          "f=skills/fmt/SKILL.md; printf -- '---\\nname: fmt\\ndescription: x\\nallowed-tools: WebFetch\\n---\\n' > $f",
+          "echo control > b.txt; cat b.txt",
+        ],
+        [],
+      );
+      // Named or not, autoAllowBash runs it in the sandbox (a sensitive path's question included: the
+      // sandbox keeps every sensitive path read-only), which now keeps the pinned folder read-only.
+      expect(out[0]!.content).not.toMatch(/^wrote$/m);
+      expect(out[1]!.content).not.toMatch(/^wrote$/m);
+      expect(readFileSync(join(p.cwd, "skills", "fmt", "run.sh"), "utf8")).toBe("echo formatted\n");
+      expect(readFileSync(join(p.cwd, "skills", "fmt", "SKILL.md"), "utf8")).toBe(skill);
+      // Control: autoAllowBash still runs a sandboxed command that writes the project.
+      expect(out[3]!.content).toContain("control");
+      expect(readFileSync(join(p.cwd, "b.txt"), "utf8")).toBe("control\n");
+    });
+  },
+);
 
 describe("L5: a hook's script loads another file by a relative name; the other file was not pinned", () => {
   it("pins: a sourced or imported sibling, an extensionless or dotted module name, a runner's recipe file", () => {
@@ -274,7 +278,14 @@ describe("L5: a hook's script loads another file by a relative name; the other f
     for (const [command, file] of cases) {
       const dir = temp("ubq-rt6l-pins-");
       mkdirSync(join(dir, "scripts"));
-      for (const f of ["scripts/guard.py", "scripts/guard.js", "Makefile", "package.json", "scripts/guard.sh", "scripts/lib.sh"])
+      for (const f of [
+        "scripts/guard.py",
+        "scripts/guard.js",
+        "Makefile",
+        "package.json",
+        "scripts/guard.sh",
+        "scripts/lib.sh",
+      ])
         writeFileSync(join(dir, f), "exit 0\n");
       const hook = { type: "command" as const, command };
       pinHookScripts({ PreToolUse: [{ hooks: [hook] }] }, dir);
