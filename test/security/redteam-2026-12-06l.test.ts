@@ -48,8 +48,7 @@
  * count for L2); a deletion is not seen by find -cnewer (folders are left out); files a settings
  * file names are pinned in its digest but are no sensitive path of their own during the run.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { changedHookScript, pinHookScripts } from "../../plugins/hooks/pins";
