@@ -161,7 +161,11 @@ function namedFiles(path: string, text: string): string[] | undefined {
   const realRoot = realFolder(root);
   const inside = (p: string) => p.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
   const found = new Map<string, string>();
-  for (const raw of text.split(/[\s"'`=,;()[\]{}<>|&]+|\\[nrt]/)) {
+  // Also as the shell reads the words (red team l): `"$CLAUDE_PROJECT_DIR"/scripts/x.sh` (Claude
+  // Code's documented form) and `"${CLAUDE_PROJECT_DIR}/x.sh"` split into a variable and an
+  // absolute path that names nothing, so the script was not pinned; quotes inside a word too.
+  const read = text.replace(/["'\\]/g, "").replace(/\$\{?CLAUDE_PROJECT_DIR\}?\//g, "");
+  for (const raw of [text, read].flatMap((t) => t.split(/[\s"'`=,;()[\]{}<>|&]+|\\[nrt]/))) {
     const word = raw.replace(/^\$\{?CLAUDE_PROJECT_DIR\}?\//, "");
     if (word === "" || word.includes("://") || word.startsWith("$") || word.length > 4096) continue;
     for (const base of new Set([root, own])) {

@@ -11,9 +11,9 @@
  * counts as changed.
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, normalize, resolve } from "node:path";
+import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import type { CommandHook, HooksConfig } from "./types";
 
 /**
@@ -34,6 +34,20 @@ const recorded = new WeakMap<CommandHook, Pins>();
 const WRITTEN =
   /(?:\d*>>?|&>>?|>\|)\s*("[^"]*"|'[^']*'|[^\s;|&<>()]+)|\btee\s+(?:-\S+\s+)*("[^"]*"|'[^']*'|[^\s;|&<>()]+)/g;
 
+/** The files `hook`'s command writes by name (relative ones as written). */
+function writtenPaths(hook: CommandHook): string[] {
+  const home = process.env.HOME || homedir();
+  const out: string[] = [];
+  for (const m of hook.command.matchAll(WRITTEN)) {
+    const word = (m[1] ?? m[2]!)
+      .replace(/^["']|["']$/g, "")
+      .replace(/^\$\{?CLAUDE_PROJECT_DIR\}?\//, "")
+      .replace(/^~(?=\/)/, home);
+    if (word !== "" && !word.includes("$")) out.push(isAbsolute(word) ? resolve(word) : normalize(word));
+  }
+  return out;
+}
+
 /** The paths `hook`'s words may name (relative ones as written, see Pins), but for those it writes. */
 function namedPaths(hook: CommandHook): string[] {
   const home = process.env.HOME || homedir();
@@ -49,11 +63,109 @@ function namedPaths(hook: CommandHook): string[] {
   const written = new Set([...hook.command.matchAll(WRITTEN)].map((m) => path(m[1] ?? m[2]!)));
   const out = new Set<string>();
   for (const text of [hook.command, ...(hook.args ?? [])])
-    for (const raw of text.split(/[\s"'`=,;()[\]{}<>|&]+|\\[nrt]/)) {
-      const p = path(raw);
-      if (p !== undefined && !written.has(p)) out.add(p);
+    for (const variant of [text, asShellReads(text, home, hook.pluginRoot)])
+      for (const raw of variant.split(/[\s"'`=,;()[\]{}<>|&]+|\\[nrt]/)) {
+        const p = path(raw);
+        if (p !== undefined && !written.has(p)) out.add(p);
+      }
+  return [...out];
+}
+
+/**
+ * `text` as the shell reads its words (red team l): the project folder, the plugin's and HOME in
+ * any spelling (`"$CLAUDE_PROJECT_DIR"/scripts/x.sh`, `"${CLAUDE_PROJECT_DIR}/x.sh"`, Claude
+ * Code's documented form) put in, and quotes and backslashes inside a word taken out
+ * (`scripts/gu""ard.sh`): split as written, those named no file and the script ran unpinned.
+ */
+function asShellReads(text: string, home: string, pluginRoot: string | undefined): string {
+  return text
+    .replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, ".")
+    .replace(/\$\{?CLAUDE_PLUGIN_ROOT\}?/g, pluginRoot ?? "$")
+    .replace(/\$\{?HOME\}?(?![A-Za-z0-9_])/g, home)
+    .replace(/["'\\]/g, "");
+}
+
+// A word the shell expands to file names (`scripts/*.sh`, `scripts/{a,b}.sh`, `scripts/guar?.sh`).
+const GLOB = /[*?[{]/;
+
+/**
+ * The folders inside `base` (not `base` itself) whose entries decide what `hook` runs: a folder a
+ * word names (`cd scripts && sh guard.sh`) and the folder a pattern's words expand in
+ * (`sh scripts/*.sh`). Their listing is pinned, by each entry's name and contents.
+ */
+function namedFolders(hook: CommandHook, base: string): string[] {
+  const home = process.env.HOME || homedir();
+  const root = resolve(base);
+  const out = new Set<string>();
+  const add = (folder: string, always: boolean) => {
+    if (folder.includes("$")) return;
+    const abs = resolve(base, folder);
+    if (abs === root || !abs.startsWith(`${root}/`)) return;
+    if (always || scriptState(abs) === "folder") out.add(`${normalize(folder)}/`);
+  };
+  for (const text of [hook.command, ...(hook.args ?? [])])
+    for (const raw of asShellReads(text, home, hook.pluginRoot).split(/[\s=,;()<>|&`]+/)) {
+      if (raw === "" || raw.includes("://") || raw.length > 4096) continue;
+      const glob = GLOB.exec(raw);
+      if (glob) {
+        const stem = raw.slice(0, glob.index);
+        add(stem.includes("/") ? stem.slice(0, stem.lastIndexOf("/")) || "/" : ".", true);
+        continue;
+      }
+      add(raw, false);
+      // The folder a named file is in: what it loads by a relative name (`source ./lib.sh`, an
+      // import, `node scripts/guard` resolving guard.js, `python -m scripts.guard`) is there.
+      const path = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/.test(raw) ? raw.replaceAll(".", "/") : raw;
+      if (path.includes("/")) add(dirname(path), false);
     }
   return [...out];
+}
+
+/** The files a runner a hook names reads its recipes from (`make guard`, `npm run guard`). */
+function runnerFiles(hook: CommandHook): string[] {
+  const words = new Set(hook.command.split(/[\s;|&()]+/));
+  return Object.entries(RUNNERS).flatMap(([runner, files]) => (words.has(runner) ? files : []));
+}
+
+const RUNNERS: Record<string, string[]> = {
+  make: ["Makefile", "makefile", "GNUmakefile"],
+  npm: ["package.json"],
+  pnpm: ["package.json"],
+  yarn: ["package.json"],
+  bun: ["package.json"],
+  just: ["justfile", "Justfile", ".justfile"],
+};
+
+/** What the folder `path` lists: each entry's name and contents (a file's digest, a link's target), hashed, but for `skip` (what the hook writes); "absent" or "unreadable". */
+function folderState(path: string, skip: ReadonlySet<string> = new Set()): string {
+  let names: string[];
+  try {
+    names = readdirSync(path).sort();
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "absent" : "unreadable";
+  }
+  if (names.length > 1024) return "unreadable";
+  const hash = createHash("sha256");
+  for (const name of names) {
+    if (skip.has(join(path, name))) continue;
+    // By contents, not inode or ctime: a worktree's copy of the folder must read as the project's.
+    const entry = join(path, name);
+    let kind = "gone";
+    try {
+      const s = lstatSync(entry);
+      kind = s.isSymbolicLink() ? `link:${readlinkSync(entry)}` : s.isDirectory() ? "folder" : scriptState(entry);
+    } catch {
+      // gone between the listing and the look: counted as such
+    }
+    hash.update(`${name}\0${kind}\n`);
+  }
+  return `listing:${hash.digest("hex")}`;
+}
+
+/** What `key` holds in `base`: a folder's listing for a key ending in "/" (but for the files `hook` writes), else the file's state. */
+function stateOf(key: string, base: string, hook: CommandHook): string {
+  if (!key.endsWith("/")) return scriptState(resolve(base, key));
+  return folderState(resolve(base, key), new Set(writtenPaths(hook).map((p) => resolve(base, p))));
 }
 
 /** What `path` holds: its digest, "absent" (nothing there), "folder", or "unreadable". */
@@ -87,6 +199,7 @@ function record(hook: CommandHook, base: string): void {
     if (state === "folder" || (state === "absent" && !SCRIPT.test(path))) continue;
     pins.set(key, state);
   }
+  for (const key of [...namedFolders(hook, base), ...runnerFiles(hook)]) pins.set(key, stateOf(key, base, hook));
   recorded.set(hook, pins);
 }
 
@@ -105,9 +218,6 @@ export function pinHookScripts(config: HooksConfig | undefined, base: string): v
 export function changedHookScript(hook: CommandHook, base: string): string | undefined {
   const pins = recorded.get(hook);
   if (!pins) return void record(hook, base);
-  for (const [key, state] of pins) {
-    const path = resolve(base, key);
-    if (scriptState(path) !== state) return path;
-  }
+  for (const [key, state] of pins) if (stateOf(key, base, hook) !== state) return resolve(base, key);
   return undefined;
 }

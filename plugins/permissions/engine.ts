@@ -61,6 +61,12 @@ export interface Decision {
   subject?: Subject;
   /** With allow from the tool's own check: the input the call runs with instead. */
   updatedInput?: Record<string, unknown>;
+  /**
+   * With ask: a question only whoever answers prompts may answer (PermissionVerdict.firm), beyond
+   * an ask rule's and a sensitive path's: a shell command outside the sandbox writing what the
+   * engine cannot name, which could be a sensitive path.
+   */
+  firm?: boolean;
 }
 
 /** Where and under which rules a call is judged. */
@@ -94,6 +100,17 @@ export async function decide(request: DecideRequest, setup: EngineSetup): Promis
       `Permission check failed, so ${request.toolName} was denied: ${describeError(error)}`,
     );
   }
+  // Red team l (L3): `x=.git/hooks/pre-commit; printf … > $x` outside the sandbox asked as the
+  // mode's question, which a PreToolUse hook's approve answers, and wrote the git hook; named, the
+  // same write is a sensitive path's question, which it does not (fail closed: the write could be it).
+  const subject = decision.subject;
+  if (
+    decision.behavior === "ask" &&
+    subject?.kind === "shell" &&
+    subject.unknownWrites.length > 0 &&
+    setup.sandboxed?.(subject.analysis.source) !== true
+  )
+    decision.firm = true;
   if (decision.behavior === "ask" && setup.mode === "dontAsk") {
     return {
       ...decision,

@@ -308,8 +308,9 @@ function merge(incoming: PermissionVerdict, decision: Decision, mode: Permission
     ...(decision.rule ? { rule: decision.rule } : {}),
     ...(decision.updatedInput ? { updatedInput: decision.updatedInput } : {}),
     // What an ask rule or a sensitive path asks is answered only where prompts are (Claude Code: a
-    // hook's allow skips neither ask rules nor protected paths).
-    ...(decision.behavior === "ask" && (decision.step === "ask-rule" || decision.step === "sensitive")
+    // hook's allow skips neither ask rules nor protected paths), and so is a write outside the
+    // sandbox the engine cannot name (it could be a sensitive path: red team l, L3).
+    ...(decision.behavior === "ask" && (decision.step === "ask-rule" || decision.step === "sensitive" || decision.firm)
       ? { firm: true }
       : {}),
   };

@@ -5,6 +5,7 @@
  */
 import { homedir } from "node:os";
 import { absolutePath, type ResolvedOptions } from "../../src/index";
+import { TrustPins } from "../../loader/index";
 import type { SandboxOption } from "./options";
 
 /** The network policy: nothing, everything, or the listed hosts through the filtering proxy. */
@@ -27,6 +28,12 @@ export interface SandboxSettings {
   /** Writable folders: cwd, additionalDirectories, allowWrite (absolute). */
   writable: string[];
   denyWrite: string[];
+  /**
+   * What the folder's trust pins (real paths of files and folders: a skill folder, the config, a
+   * memory file): read-only inside the writable folders, as the permission engine asks about a
+   * write there (red team l, L4).
+   */
+  trustPinned?: string[];
   denyRead: string[];
   allowRead: string[];
   network: NetworkPolicy;
@@ -85,6 +92,7 @@ export function sandboxSettings(
     excludedCommands: object.excludedCommands ?? [],
     writable: [...new Set([cwd, ...(options.additionalDirectories ?? []).map(abs), ...(fs.allowWrite ?? []).map(abs)])],
     denyWrite: (fs.denyWrite ?? []).map(abs),
+    trustPinned: TrustPins.is(options.trust) ? [...options.trust.digests.keys()] : [],
     denyRead: (fs.denyRead ?? []).map(abs),
     allowRead: (fs.allowRead ?? []).map(abs),
     network,

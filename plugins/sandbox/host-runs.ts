@@ -18,7 +18,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { lazyRequire } from "../_kits/lazy/index";
-import { hostEnv, liveProcessGroups } from "../_kits/process/index";
+import { hostEnv, liveProcessGroups, liveShellGroups } from "../_kits/process/index";
 
 const childProcess = lazyRequire<typeof import("node:child_process")>("node:child_process");
 
@@ -55,6 +55,23 @@ const sha256 = (path: string) => {
 /** The inode change time of `path` in nanoseconds (undefined: gone). */
 function changeTime(path: string): bigint | undefined {
   return lstatSync(path, { bigint: true, throwIfNoEntry: false })?.ctimeNs;
+}
+
+/**
+ * Red team l (L2): a Bash shell the run started is still alive (run_in_background), and it can
+ * write the folders after the check, while the excluded command runs: a background shell waited
+ * for `npm test` to start, then rewrote the script it ran next. What it will change cannot be
+ * checked beforehand (fail closed): the permission check asks (dontAsk denies), and the approval
+ * answers it; a command never checked runs inside the sandbox.
+ */
+function stillRunning(): { files: string[]; unchecked: string } | undefined {
+  const live = liveShellGroups();
+  return live === 0
+    ? undefined
+    : {
+        files: [],
+        unchecked: `${live === 1 ? "a shell" : `${live} shells`} the run started (run_in_background) still running could change them while it runs`,
+      };
 }
 
 /** What an excluded command may run on, and when it may run outside the sandbox. */
@@ -99,7 +116,8 @@ export class HostRuns {
     const mark = this.#mark();
     const changed = this.#changed(this.#baseline);
     this.#checked.set(id, { mark, listed: new Map(changed.files.map((f) => [f, changeTime(f)])) });
-    return changed;
+    const busy = stillRunning();
+    return busy && !changed.unchecked ? { ...changed, unchecked: busy.unchecked } : changed;
   }
 
   /**
@@ -111,6 +129,8 @@ export class HostRuns {
     const checked = this.#checked.get(id);
     this.#checked.delete(id);
     if (!this.#baseline) return { files: [] };
+    const busy = checked ? undefined : stillRunning();
+    if (busy) return busy;
     const found = this.#changed(checked?.mark ?? this.#baseline);
     // What it listed, untouched since (the mark is set back a little, so they may show again).
     const changed = {

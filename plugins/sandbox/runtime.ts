@@ -334,6 +334,9 @@ export class SandboxRuntime {
         [
           ...this.#settings.denyWrite,
           ...deep.filter((p) => p.startsWith(`${root}/`)),
+          // What the folder's trust pins (a skill folder, the config): the engine asks about a
+          // write there, and so a sandboxed command cannot make it (red team l, L4).
+          ...(this.#settings.trustPinned ?? []).filter((p) => p.startsWith(`${root}/`)),
           ...mine.filter((p) => p === root || p.startsWith(`${root}/`)),
         ],
         this.#settings.home,

@@ -129,7 +129,8 @@ export class ShellProcess {
     const child = this.#child;
     child.stdin?.on("error", () => {}); // a command that never reads stdin closes it early
     this.#watch = reaper && child.stdio[3] ? readReaperReport(child.stdio[3] as Readable) : undefined;
-    const untrack = child.pid === undefined ? () => {} : trackProcessGroup(child.pid, { reaper: this.#reaper });
+    const untrack =
+      child.pid === undefined ? () => {} : trackProcessGroup(child.pid, { reaper: this.#reaper, shell: true });
     const push = (chunk: string) => {
       for (const listener of this.#listeners) listener(chunk);
     };

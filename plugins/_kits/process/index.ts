@@ -5,7 +5,7 @@
  * environment a subprocess starts with (Bash, command hooks, stdio MCP servers). Not a
  * plugin: the only file other folders import.
  */
-export { trackProcessGroup, liveProcessGroups, isProcessAlive } from "./live-groups";
+export { trackProcessGroup, liveProcessGroups, liveShellGroups, isProcessAlive } from "./live-groups";
 export {
   absolutePath,
   agentCanWrite,

@@ -44,13 +44,23 @@ function uninstall(): void {
  * led by the reaper ({@link underReaper}) is ended by SIGTERM to the reaper, which ends the rest,
  * also when this program is SIGKILLed (the reaper gets SIGTERM when its parent dies).
  */
-export function trackProcessGroup(pgid: number, options: { reaper?: boolean } = {}): () => void {
+export function trackProcessGroup(pgid: number, options: { reaper?: boolean; shell?: boolean } = {}): () => void {
   if (live.size === 0) install();
   live.set(pgid, options.reaper === true);
+  if (options.shell) shells.add(pgid);
   return () => {
+    shells.delete(pgid);
     if (!live.delete(pgid)) return;
     if (live.size === 0) uninstall();
   };
+}
+
+// The live groups that are a Bash command's shell (a background one included): what the model runs.
+const shells = new Set<number>();
+
+/** How many live groups are a Bash command's shell (a background shell still running, say). */
+export function liveShellGroups(): number {
+  return shells.size;
 }
 
 /** How many groups are live (for tests and diagnostics). */
