@@ -36,7 +36,7 @@ export async function dispatch(
       const command = typeof hook !== "function" && hook.type === "command" ? hook : undefined;
       const changed = command && changedScript(command, context);
       if (command && changed !== undefined) {
-        const why = `the ${event} hook ${JSON.stringify(command.command)} was not run: ${changed} changed since the run started, so it is not the code that was trusted`;
+        const why = `the ${event} hook ${JSON.stringify(command.command)} was not run: ${changed} changed since the run started, so it is not the code that was trusted; put it back as it was, or start a new run to use the hook as it is now`;
         context.logger.warn(why);
         if (event !== "PreToolUse" && event !== "PermissionRequest") continue;
         outcome.blocked = why;
