@@ -57,11 +57,18 @@ export function processesWith(needle: string): number[] {
   return pids;
 }
 
-/** After every test of the file: no server process carrying this file's marker is left running. */
+/**
+ * After every test of the file: no server process carrying this file's marker is left running.
+ * A sandboxed server runs in bubblewrap's PID namespace: close() resolves when bwrap is gone, and
+ * the kernel then ends the namespace's processes, which /proc can still show as running for a
+ * moment on a busy machine. What is still there after 30 s was left behind.
+ */
 export function expectNoServerLeftAfterEachTest(): void {
-  afterEach(() => {
+  afterEach(async () => {
+    for (let waited = 0; processesWith(MARKER).length > 0 && waited < 30_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(processesWith(MARKER)).toEqual([]);
-  });
+  }, 60_000);
 }
 
 /** True while `pid` runs. */
