@@ -7,7 +7,7 @@
  * module it loads; the positive cases show the hook sees those parts once they are needed.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -141,6 +141,24 @@ for await (const m of summon("hi", { model: "test" })) if (m.type === "result" &
     writeFileSync(join(project, ".ubiquityrc.yaml"), "maxTurns: 3\n");
     const urls = loadedBy([bin, "run", "--trust", "--model", "test", "hi"], project, temp());
     expect(heavyIn(urls)).toEqual(["cosmiconfig", "yaml"]);
+  });
+
+  it("an ES module config is imported as Node imports it (jiti stays unloaded); a TypeScript one goes through jiti", () => {
+    const project = temp();
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "p", private: true, type: "module" }));
+    writeFileSync(join(project, "ubiquity.config.js"), "export default { maxTurns: 3 };\n");
+    const esm = loadedBy([bin, "run", "--trust", "--model", "test", "hi"], project, temp());
+    expect(esm.some((url) => url.endsWith("/ubiquity.config.js"))).toBe(true);
+    expect(heavyIn(esm)).toEqual(["cosmiconfig"]);
+    rmSync(join(project, "ubiquity.config.js"));
+    writeFileSync(
+      join(project, "ubiquity.config.ts"),
+      "const turns: number = 3;\nexport default { maxTurns: turns };\n",
+    );
+    expect(heavyIn(loadedBy([bin, "run", "--trust", "--model", "test", "hi"], project, temp()))).toEqual([
+      "cosmiconfig",
+      "jiti",
+    ]);
   });
 
   it("the TOML parser loads when there is a Codex config.toml to read (--compat codex)", () => {
