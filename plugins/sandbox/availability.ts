@@ -5,7 +5,7 @@
  * without the privilege.
  */
 import { lazyRequire } from "../_kits/lazy/index";
-import { agentCanWrite, agentWritableFolders, hostEnv } from "../_kits/process/index";
+import { agentWritableFolders, agentWritableTest, hostEnv } from "../_kits/process/index";
 import {
   accessSync,
   constants,
@@ -63,9 +63,10 @@ function resolvedProgram(path: string): string {
 }
 
 export function which(name: string, path = process.env.PATH ?? ""): string | undefined {
+  const agentWrote = agentWritableTest();
   for (const dir of [...path.split(delimiter), "/usr/bin", "/bin"]) {
-    if (!dir || !isAbsolute(dir) || agentCanWrite(dir)) continue;
-    if (agentCanWrite(dirname(resolvedProgram(join(dir, name))))) continue;
+    if (!dir || !isAbsolute(dir) || agentWrote(dir)) continue;
+    if (agentWrote(dirname(resolvedProgram(join(dir, name))))) continue;
     try {
       accessSync(join(dir, name), constants.X_OK);
       return join(dir, name);

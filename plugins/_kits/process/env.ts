@@ -161,12 +161,19 @@ function within(inner: string, outer: string): boolean {
  * or one registered with markAgentWritable.
  */
 export function agentCanWrite(dir: string, writable: readonly string[] = []): boolean {
-  const roots = [process.cwd(), ...writable.filter((w) => isAbsolute(w)), ...agentWritable];
-  const spellings = [resolve(dir), realish(dir)];
-  return roots.some((root) => {
-    const rootSpellings = [resolve(root), realish(root)];
-    return spellings.some((s) => rootSpellings.some((r) => within(s, r)));
-  });
+  return agentWritableTest(writable)(dir);
+}
+
+/**
+ * agentCanWrite for many folders at once: the roots' spellings (a `realpath` each) are found once,
+ * not again for every folder asked about (every entry of `PATH`).
+ */
+export function agentWritableTest(writable: readonly string[] = []): (dir: string) => boolean {
+  const roots = [process.cwd(), ...writable.filter((w) => isAbsolute(w)), ...agentWritable].flatMap((root) => [
+    resolve(root),
+    realish(root),
+  ]);
+  return (dir) => [resolve(dir), realish(dir)].some((s) => roots.some((r) => within(s, r)));
 }
 
 /**
@@ -176,9 +183,10 @@ export function agentCanWrite(dir: string, writable: readonly string[] = []): bo
  * `PATH=/home/u/proj/bin:…` the host would then run it unsandboxed (red team j, J1).
  */
 export function hostPath(path: string, writable: readonly string[] = []): string {
+  const agentWrote = agentWritableTest(writable);
   return absolutePath(path)
     .split(delimiter)
-    .filter((dir) => !agentCanWrite(dir, writable))
+    .filter((dir) => !agentWrote(dir))
     .join(delimiter);
 }
 

@@ -9,6 +9,7 @@ export { trackProcessGroup, liveProcessGroups, liveShellGroups, isProcessAlive }
 export {
   absolutePath,
   agentCanWrite,
+  agentWritableTest,
   agentWritableFolders,
   buildSubprocessEnv,
   hostEnv,
