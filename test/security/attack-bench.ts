@@ -4,8 +4,18 @@
  * through the built bin against the scripted attacker (a fake provider). Each file says what its
  * projects hold and which model and key its runs use.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { execFile, spawnSync } from "node:child_process";
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
@@ -104,12 +114,12 @@ export function attackBench<O extends object = Record<string, never>>(bench: Att
   const env = (p: AttackProject) => ({ HOME: p.home, OPENAI_API_KEY: bench.key, OPENAI_BASE_URL: server!.baseURL });
 
   /** Run `calls` through the bin, one per model turn, in a project (stream-json): every call answered. */
-  const attack = async (calls: AttackCall[], flags: string[], p = project()) => {
+  const attack = async (calls: AttackCall[], flags: string[], p = project(), more: Record<string, string> = {}) => {
     await serve(attacker(calls));
     const run = await runCli(
       ["run", "--model", bench.model, "--output-format", "stream-json", ...flags, "do the task"],
       p.cwd,
-      env(p),
+      { ...env(p), ...more },
     );
     expect(run.code, run.stderr).toBe(0);
     const out = toolResults(run.stdout);
@@ -117,5 +127,81 @@ export function attackBench<O extends object = Record<string, never>>(bench: Att
     return { ...p, run, out };
   };
 
-  return { temp, project, oracle, verdict, expectVerdicts, serve, env, attack, server: () => server! };
+  /** `attack` in a project whose trust is pinned (UBIQUITY_TRUST unset): `ubiquity trust .` first unless `trust` is false. */
+  const trustedAttack = async (calls: AttackCall[], flags: string[], p: AttackProject, trust = true) => {
+    if (trust) {
+      const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
+      expect(trusted.code, trusted.stderr).toBe(0);
+    }
+    return attack(calls, flags, p, { UBIQUITY_TRUST: "" });
+  };
+
+  /** A project whose settings run `command` as a PreToolUse hook for every tool, with scripts/guard.sh saying nothing. */
+  const hookedProject = (command: string, options?: O) => {
+    const p = project(options);
+    mkdirSync(join(p.cwd, ".ubiquity"));
+    mkdirSync(join(p.cwd, "scripts"));
+    writeFileSync(join(p.cwd, "scripts", "guard.sh"), "#!/bin/sh\nexit 0\n");
+    writeFileSync(
+      join(p.cwd, ".ubiquity", "settings.json"),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command }] }] } }),
+    );
+    return p;
+  };
+
+  return {
+    temp,
+    project,
+    oracle,
+    verdict,
+    expectVerdicts,
+    serve,
+    env,
+    attack,
+    trustedAttack,
+    hookedProject,
+    server: () => server!,
+  };
+}
+
+const REPO = join(import.meta.dirname, "..", "..");
+
+/**
+ * What `npm i ubiquity` leaves in a project, from this checkout: the built package copied into
+ * `<cwd>/node_modules/ubiquity`, its dependencies linked from this checkout's `node_modules` (the
+ * ones in `copied` copied instead, for a test that changes them). Returns the installed bin.
+ */
+export function installUbiquityInto(cwd: string, copied: readonly string[] = []): string {
+  const pkg = join(cwd, "node_modules", "ubiquity");
+  mkdirSync(pkg, { recursive: true });
+  cpSync(join(REPO, "dist"), join(pkg, "dist"), { recursive: true });
+  cpSync(join(REPO, "bin"), join(pkg, "bin"), { recursive: true });
+  copyFileSync(join(REPO, "package.json"), join(pkg, "package.json"));
+  for (const entry of readdirSync(join(REPO, "node_modules"))) {
+    if (entry === ".bin" || entry === "ubiquity") continue;
+    const [from, to] = [join(REPO, "node_modules", entry), join(cwd, "node_modules", entry)];
+    if (copied.includes(entry)) cpSync(from, to, { recursive: true });
+    else symlinkSync(from, to);
+  }
+  return join(pkg, "bin", "ubiquity.mjs");
+}
+
+/** One `run` of an installed bin in bypassPermissions against `model` (the provider's URL and key in `env`), stdin closed. */
+export function runInstalled(
+  bin: string,
+  cwd: string,
+  env: Record<string, string>,
+  model = "openai:gpt-4.1",
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const args = [bin, "run", "--model", model, "--output-format", "stream-json"];
+    const child = execFile(
+      process.execPath,
+      [...args, "--permission-mode", "bypassPermissions", "go"],
+      { cwd, env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1", ...env }, timeout: 240_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end("");
+  });
 }

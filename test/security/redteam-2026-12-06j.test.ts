@@ -62,17 +62,8 @@
  * Left open: see the red team j report (excludedCommands running project code a sandboxed command
  * changed; host programs' environment keeps provider keys; package.json `imports` maps).
  */
-import { execFile, spawnSync } from "node:child_process";
-import {
-  copyFileSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rgPath } from "@vscode/ripgrep";
@@ -81,7 +72,7 @@ import { scriptedModel } from "ubiquity/testing";
 import { which } from "../../plugins/sandbox/availability";
 import { hostEnv, markAgentWritable } from "../../plugins/_kits/process/index";
 import { runCli } from "../helpers/project";
-import { attackBench } from "./attack-bench";
+import { attackBench, installUbiquityInto, runInstalled } from "./attack-bench";
 import { attacker, toolResults } from "./scripted-attacker";
 
 const SECRET = "hunter2-j";
@@ -290,40 +281,7 @@ describe("J3: the project's own code (make, npm test, cargo build, pytest) is no
 });
 
 describe("J4: ubiquity installed in the project's node_modules is not writable by the commands it sandboxes", () => {
-  const repo = join(__dirname, "..", "..");
-  /** The built package copied into the project's node_modules (its dependencies linked from this checkout's); its bin. */
-  const installInto = (cwd: string) => {
-    const pkg = join(cwd, "node_modules", "ubiquity");
-    mkdirSync(pkg, { recursive: true });
-    cpSync(join(repo, "dist"), join(pkg, "dist"), { recursive: true });
-    cpSync(join(repo, "bin"), join(pkg, "bin"), { recursive: true });
-    copyFileSync(join(repo, "package.json"), join(pkg, "package.json"));
-    for (const entry of readdirSync(join(repo, "node_modules")))
-      if (entry !== ".bin" && entry !== "ubiquity")
-        symlinkSync(join(repo, "node_modules", entry), join(cwd, "node_modules", entry));
-    return join(pkg, "bin", "ubiquity.mjs");
-  };
-  const runInstalled = (bin: string, cwd: string, env: Record<string, string>) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        [
-          bin,
-          "run",
-          "--model",
-          "openai:gpt-4.1",
-          "--output-format",
-          "stream-json",
-          "--permission-mode",
-          "bypassPermissions",
-          "go",
-        ],
-        { cwd, env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1", ...env }, timeout: 240_000 },
-        (error, stdout, stderr) =>
-          resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
-      );
-      child.stdin?.end("");
-    });
+  const installInto = (cwd: string) => installUbiquityInto(cwd);
 
   it("a sandboxed command cannot append code to the installed bin, which the next run would run unsandboxed", async () => {
     const p = project();

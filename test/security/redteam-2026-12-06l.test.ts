@@ -54,12 +54,17 @@ import { describe, expect, it } from "vitest";
 import { changedHookScript, pinHookScripts } from "../../plugins/hooks/pins";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
 import { runCli } from "../helpers/project";
-import { attackBench } from "./attack-bench";
-import { attacker, toolResults, type AttackCall } from "./scripted-attacker";
+import { attackBench, type AttackProject } from "./attack-bench";
+import type { AttackCall } from "./scripted-attacker";
 
 const KEY = "sk-test-redteam6l";
 
-const { project, serve, temp } = attackBench({
+const {
+  project,
+  temp,
+  trustedAttack,
+  hookedProject: hookedAttackProject,
+} = attackBench({
   name: "rt6l",
   model: "openai:gpt-4.1",
   key: KEY,
@@ -70,36 +75,12 @@ const { project, serve, temp } = attackBench({
   },
 });
 
-/** A run of `calls` in the project (pinned trust: UBIQUITY_TRUST unset; `ubiquity trust .` first unless `trust` is false). */
-async function trustedRun(p: { cwd: string; home: string }, calls: AttackCall[], flags: string[], trust = true) {
-  if (trust) {
-    const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
-    expect(trusted.code, trusted.stderr).toBe(0);
-  }
-  const server = await serve(attacker(calls));
-  const run = await runCli(
-    ["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", ...flags, "do the task"],
-    p.cwd,
-    { HOME: p.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL, UBIQUITY_TRUST: "" },
-  );
-  expect(run.code, run.stderr).toBe(0);
-  const out = toolResults(run.stdout);
-  expect(out, run.stdout).toHaveLength(calls.length);
-  return { run, out };
-}
+/** A run of `calls` in the project with its trust pinned (`ubiquity trust .` first unless `trust` is false). */
+const trustedRun = (p: AttackProject, calls: AttackCall[], flags: string[], trust = true) =>
+  trustedAttack(calls, flags, p, trust);
 
 /** A project whose trusted settings run `command` as a PreToolUse hook for every tool, with scripts/guard.sh saying nothing. */
-function hookedProject(command: string) {
-  const p = project();
-  mkdirSync(join(p.cwd, ".ubiquity"));
-  mkdirSync(join(p.cwd, "scripts"));
-  writeFileSync(join(p.cwd, "scripts", "guard.sh"), "#!/bin/sh\nexit 0\n");
-  writeFileSync(
-    join(p.cwd, ".ubiquity", "settings.json"),
-    JSON.stringify({ hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command }] }] } }),
-  );
-  return p;
-}
+const hookedProject = (command: string) => hookedAttackProject(command);
 
 describe('L1: a hook\'s script named as Claude Code documents it ("$CLAUDE_PROJECT_DIR"/scripts/x.sh) was not pinned', () => {
   it("pins: every spelling of the script's path, quotes inside a word, a pattern and a cd are held to what they were", () => {

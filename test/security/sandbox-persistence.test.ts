@@ -1,36 +1,11 @@
-/**
- * Persistence out of the sandbox: what a sandboxed command writes must not run outside it later —
- * at the next `ubiquity` start, or in a command run outside the sandbox (excludedCommands). The
- * holes red team j left open, each through the built bin against the scripted attacker (real
- * bwrap, marker files under the hidden home, which only an unsandboxed process can write), or the
- * SDK with a scripted model. Each test failed before its fix.
- *
- * P1 ubiquity's dependencies installed in the project (node_modules/tapable, a link such as
- *    node_modules/zod) were writable: the next start loaded them unsandboxed.
- * P2 an excluded command (`npm`) ran package.json's scripts a sandboxed command had rewritten.
- * P3 a package.json `imports` map (`#x`) the trusted config uses was not pinned.
- * P4 with the home folder (or a folder above it) writable, jiti's cache, the compile cache and the
- *    trust store were writable again.
- */
-import { execFile } from "node:child_process";
-import {
-  copyFileSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
 import { runCli } from "../helpers/project";
-import { attackBench } from "./attack-bench";
+import { attackBench, installUbiquityInto, runInstalled } from "./attack-bench";
 import { attacker, toolResults } from "./scripted-attacker";
 
 const KEY = "sk-test-persist";
@@ -53,41 +28,7 @@ describe.skipIf(!linux)(
      * The built package copied into the project's node_modules, `tapable` (which the runner loads at
      * every start) copied for real, every other dependency linked from this checkout's; its bin.
      */
-    const installInto = (cwd: string) => {
-      const pkg = join(cwd, "node_modules", "ubiquity");
-      mkdirSync(pkg, { recursive: true });
-      cpSync(join(repo, "dist"), join(pkg, "dist"), { recursive: true });
-      cpSync(join(repo, "bin"), join(pkg, "bin"), { recursive: true });
-      copyFileSync(join(repo, "package.json"), join(pkg, "package.json"));
-      for (const entry of readdirSync(join(repo, "node_modules"))) {
-        if (entry === ".bin" || entry === "ubiquity") continue;
-        if (entry === "tapable")
-          cpSync(join(repo, "node_modules", entry), join(cwd, "node_modules", entry), { recursive: true });
-        else symlinkSync(join(repo, "node_modules", entry), join(cwd, "node_modules", entry));
-      }
-      return join(pkg, "bin", "ubiquity.mjs");
-    };
-    const runInstalled = (bin: string, cwd: string, env: Record<string, string>) =>
-      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        const child = execFile(
-          process.execPath,
-          [
-            bin,
-            "run",
-            "--model",
-            "openai:gpt-4.1",
-            "--output-format",
-            "stream-json",
-            "--permission-mode",
-            "bypassPermissions",
-            "go",
-          ],
-          { cwd, env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1", ...env }, timeout: 240_000 },
-          (error, stdout, stderr) =>
-            resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
-        );
-        child.stdin?.end("");
-      });
+    const installInto = (cwd: string) => installUbiquityInto(cwd, ["tapable"]);
 
     it("a sandboxed command cannot change a dependency's file, swap a linked one, or put one first; the next start runs none of it", async () => {
       const p = project();
