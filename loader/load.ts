@@ -18,6 +18,7 @@ import {
   type UbiquityConfig,
 } from "../src/index";
 import { createModuleLoader, moduleError } from "./module";
+import { rememberRunConfigFile } from "./run-config-files";
 import { resolveEntries } from "./resolve";
 import { CONFIG_SEARCH_PLACES, configFilesIn, configSearchFolders } from "./search";
 import { describeFileKind, readRegularFileSync } from "./safe-read";
@@ -134,6 +135,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     return { config: null, filepath: null, skipped: [filepath] };
   }
   assertSize(filepath);
+  rememberRunConfigFile(filepath);
   // cosmiconfig loads only now, with a file to load. The walk is ours (configSearchFolders):
   // cosmiconfig only loads the file we chose.
   const explorer = (await import("cosmiconfig")).cosmiconfig("ubiquity", {

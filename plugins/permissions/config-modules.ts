@@ -5,7 +5,13 @@
  * write to the config file does (red team k, K4), so it is sensitive like the config file itself.
  */
 import { readFileSync, statSync } from "node:fs";
-import { CONFIG_SEARCH_PLACES, configFilesIn, configGraph, configSearchFolders } from "../../loader/index";
+import {
+  CONFIG_SEARCH_PLACES,
+  configFilesIn,
+  configGraph,
+  configSearchFolders,
+  runConfigFiles,
+} from "../../loader/index";
 
 /** package.json is a config file only with a "ubiquity" key (an unreadable one may be: fail closed). */
 function packageHasKey(file: string): boolean {
@@ -37,8 +43,12 @@ function modulesOf(config: string): ReadonlySet<string> {
   return modules;
 }
 
-/** The config file (one the search would find from a permitted root) that loads `path` as a module of its own. */
+/**
+ * The config file that loads `path` as a module of its own: one this process was started with
+ * (`--config`, whatever its name), or one the search would find from a permitted root.
+ */
 export function configModuleOf(path: string, roots: readonly string[]): string | undefined {
+  for (const config of runConfigFiles()) if (modulesOf(config).has(path)) return config;
   for (const root of roots) {
     let folders: string[];
     try {

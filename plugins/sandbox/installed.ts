@@ -11,7 +11,14 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { compiledCacheDir, configGraph, findConfigFile, importsMapTargets, scanModuleSource } from "../../loader/index";
+import {
+  compiledCacheDir,
+  configGraph,
+  findConfigFile,
+  importsMapTargets,
+  runConfigFiles,
+  scanModuleSource,
+} from "../../loader/index";
 
 /** Past this many packages the closure stops growing (what it found stays protected). */
 const MAX_PACKAGES = 2000;
@@ -296,29 +303,33 @@ export function ownState(home: string, roots: readonly string[], env: NodeJS.Pro
 }
 
 /**
- * The closure of the config file the runner would load from `cwd` (its installed packages and its
- * own local modules), ownCode, and the places a
- * package the config imports could be shadowed (shadowingPlaces: missing, so watched), inside
- * `roots` only.
+ * The closure of the config file the runner would load from `cwd` and of the configuration files
+ * this process was started with by path (their installed packages and their own local modules),
+ * those files themselves, ownCode, and the places a package a config imports could be shadowed
+ * (shadowingPlaces: missing, so watched), inside `roots` only.
  */
 export function installedConfigClosure(cwd: string, roots: readonly string[], home?: string): string[] {
-  let configFile: string | undefined;
+  let found: string | undefined;
   try {
-    configFile = findConfigFile(cwd, home);
+    found = findConfigFile(cwd, home);
   } catch {
-    configFile = undefined; // two configs in one folder: the run stops on that anyway
+    found = undefined; // two configs in one folder: the run stops on that anyway
   }
   const inside = (dir: string) => roots.some((r) => dir.startsWith(`${r}${sep}`));
-  const own = ownCode(roots);
-  if (!configFile) return own;
-  // The config's own modules too: it may load one lazily during the run, in the host process (red team k, K4).
-  const modules = configGraph(configFile).modules.filter(inside);
+  // The configuration files this process was started with by path (`--config ci/x.mjs`,
+  // `--settings ci/s.json`), whatever their names: the next start runs what they name.
+  const started = runConfigFiles().filter(inside);
+  const configs = [...new Set([...(found ? [found] : []), ...runConfigFiles()])];
   return [
     ...new Set([
-      ...installedClosure(configFile).filter(inside),
-      ...modules,
-      ...own,
-      ...shadowingPlaces(configFile, roots),
+      ...ownCode(roots),
+      ...started,
+      ...configs.flatMap((configFile) => [
+        ...installedClosure(configFile).filter(inside),
+        // The config's own modules too: it may load one lazily during the run, in the host process (red team k, K4).
+        ...configGraph(configFile).modules.filter(inside),
+        ...shadowingPlaces(configFile, roots),
+      ]),
     ]),
   ];
 }

@@ -1,7 +1,7 @@
 /** What the settings plugin adds to the `ubiquity` runner: `run --setting-sources`, `--settings` and `--compat`. */
 import { describeError } from "../../src/index";
 import { parseCompatFlag } from "../_kits/sources/index";
-import { describeJsonError, readRegularFileSync, UsageError } from "../../loader/index";
+import { describeJsonError, readRegularFileSync, rememberRunConfigFile, UsageError } from "../../loader/index";
 import type { RunFlag } from "../../loader/index";
 import { SETTING_SOURCES } from "./schema";
 
@@ -56,6 +56,8 @@ export const settingsFlags: Record<string, RunFlag> = {
             read.missing ? `--settings ${spec}: no such file` : `--settings ${spec}: ${read.problem}`,
           );
         text = read.text;
+        // The next start with the same command line reads it again: kept out of the agent's reach.
+        rememberRunConfigFile(spec);
       }
       let data: unknown;
       try {
