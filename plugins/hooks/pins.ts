@@ -15,6 +15,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, read
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import type { CommandHook, HooksConfig } from "./types";
+import { rememberConfiguredCode } from "../../loader/index";
 
 /**
  * What each script a hook names held when recorded: a digest, or "absent" for a script's name that
@@ -198,6 +199,8 @@ function record(hook: CommandHook, base: string): void {
     // the hook's other words (`exit`, `0`) are no files it runs.
     if (state === "folder" || (state === "absent" && !SCRIPT.test(path))) continue;
     pins.set(key, state);
+    // Also at the next start: out of a sandboxed command's reach, and a write to it asks.
+    if (state.startsWith("sha256:")) rememberConfiguredCode(path);
   }
   for (const key of [...namedFolders(hook, base), ...runnerFiles(hook)]) pins.set(key, stateOf(key, base, hook));
   recorded.set(hook, pins);

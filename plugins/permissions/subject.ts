@@ -11,7 +11,7 @@ import type { ShellWord } from "./shell/words";
 import { resolveReal } from "../_kits/paths/index";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
 import { configModuleOf } from "./config-modules";
-import { runConfigFiles } from "../../loader/index";
+import { configuredFiles } from "../../loader/index";
 import {
   envrcNaming,
   gitFolderInTheMaking,
@@ -121,9 +121,9 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
   if (path.real === undefined) return "it cannot be resolved (a symlink loop?)";
   const named = sensitiveReason(path.absolute) ?? sensitiveReason(path.real);
   if (named) return named;
-  const started = runConfigFiles().find((f) => f === path.absolute || f === path.real);
+  const started = configuredFiles().find((f) => f === path.absolute || f === path.real);
   if (started)
-    return `it is a configuration file this run was started with (${started}): the code it names runs outside the sandbox at the next start`;
+    return `it is a configuration file this run was started with, or code one names (${started}): what it holds runs at the next start`;
   const config = configModuleOf(path.real, roots) ?? configModuleOf(path.absolute, roots);
   if (config) return `${config} loads it as code (a module of the config, which may be loaded during the run)`;
   const envrc = envrcNaming(path.real, roots);

@@ -305,7 +305,7 @@ export function ownState(home: string, roots: readonly string[], env: NodeJS.Pro
 /**
  * The closure of the config file the runner would load from `cwd` and of the configuration files
  * this process was started with by path (their installed packages and their own local modules),
- * those files themselves, ownCode, and the places a package a config imports could be shadowed
+ * ownCode, and the places a package a config imports could be shadowed
  * (shadowingPlaces: missing, so watched), inside `roots` only.
  */
 export function installedConfigClosure(cwd: string, roots: readonly string[], home?: string): string[] {
@@ -316,14 +316,12 @@ export function installedConfigClosure(cwd: string, roots: readonly string[], ho
     found = undefined; // two configs in one folder: the run stops on that anyway
   }
   const inside = (dir: string) => roots.some((r) => dir.startsWith(`${r}${sep}`));
-  // The configuration files this process was started with by path (`--config ci/x.mjs`,
-  // `--settings ci/s.json`), whatever their names: the next start runs what they name.
-  const started = runConfigFiles().filter(inside);
+  // The configuration files this process was started with by path (`--config ci/x.mjs`), whatever
+  // their names: the next start loads what they load (the files themselves: configuredFiles).
   const configs = [...new Set([...(found ? [found] : []), ...runConfigFiles()])];
   return [
     ...new Set([
       ...ownCode(roots),
-      ...started,
       ...configs.flatMap((configFile) => [
         ...installedClosure(configFile).filter(inside),
         // The config's own modules too: it may load one lazily during the run, in the host process (red team k, K4).

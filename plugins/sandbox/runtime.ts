@@ -39,6 +39,7 @@ import { seatbeltProfile } from "./seatbelt";
 import { SocketFilters } from "./seccomp";
 import type { Violation } from "./violations";
 import { isProcessAlive, markAgentWritable } from "../_kits/process/index";
+import { configuredFiles } from "../../loader/index";
 
 /** A process to start: what `child_process.spawn` (or the MCP SDK's stdio transport) receives. */
 export interface SpawnSpec {
@@ -325,7 +326,9 @@ export class SandboxRuntime {
     this.#ownState ??= ownState(this.#settings.home, writable);
     // What the config loads at the next start: read-only where it is, watched where it is missing
     // (a package made there would be loaded instead of the one found now).
-    const deep = [...this.#guard!.protectedPaths().map((g) => g.path), ...this.#installed];
+    // And the configuration files the run was started with by path and the scripts their hooks
+    // run (asked each time: a hook's scripts are noted when its settings are read).
+    const deep = [...this.#guard!.protectedPaths().map((g) => g.path), ...this.#installed, ...configuredFiles()];
     // These also when a writable folder is one of them (allowWrite: ["node_modules"]).
     const mine = [...modules, ...this.#ownState];
     const layouts = writable.map((root) =>

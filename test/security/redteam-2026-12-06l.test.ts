@@ -121,13 +121,13 @@ describe('L1: a hook\'s script named as Claude Code documents it ("$CLAUDE_PROJE
       ["--permission-mode", "acceptEdits", "--no-sandbox"],
     );
     expect(out[0]!.isError, out[0]!.content).toBe(false);
-    // The rewrite is an edit acceptEdits allows (the settings' trust digest covers the script; it
-    // is no sensitive path of its own); the changed hook is not run, the call it guards is blocked.
-    expect(out[1]!.isError, out[1]!.content).toBe(false);
-    expect(readFileSync(join(p.cwd, "scripts", "guard.sh"), "utf8")).toContain(marker);
+    // The script a hook runs is code the settings name: the rewrite asks (no handler: denied), so
+    // the guard runs unchanged and the call it guards goes ahead (the pins: the unit test above).
+    expect(out[1]!.isError, out[1]!.content).toBe(true);
+    expect(out[1]!.content).toContain("code one names");
+    expect(readFileSync(join(p.cwd, "scripts", "guard.sh"), "utf8")).not.toContain(marker);
     expect(existsSync(marker)).toBe(false);
-    expect(out[2]!.isError).toBe(true);
-    expect(out[2]!.content).toContain("scripts/guard.sh");
+    expect(out[2]!.isError, out[2]!.content).toBe(false);
   });
 
   it("the next run: a script trust approved, changed since, keeps the settings out", async () => {
