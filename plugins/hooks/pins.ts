@@ -11,7 +11,17 @@
  * counts as changed.
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
 import type { CommandHook, HooksConfig } from "./types";
@@ -189,6 +199,15 @@ function scriptState(path: string): string {
   }
 }
 
+/** True for a file with an execute bit. */
+function executable(path: string): boolean {
+  try {
+    return (statSync(path).mode & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Record the scripts `hook` names, as they are now in `base`. */
 function record(hook: CommandHook, base: string): void {
   const pins: Pins = new Map();
@@ -199,8 +218,9 @@ function record(hook: CommandHook, base: string): void {
     // the hook's other words (`exit`, `0`) are no files it runs.
     if (state === "folder" || (state === "absent" && !SCRIPT.test(path))) continue;
     pins.set(key, state);
-    // Also at the next start: out of a sandboxed command's reach, and a write to it asks.
-    if (state.startsWith("sha256:")) rememberConfiguredCode(path);
+    // A script it runs (by its extension or mode, not a data file a word names: `package.json`):
+    // at the next start too, so out of a sandboxed command's reach, and a write to it asks.
+    if (state.startsWith("sha256:") && (SCRIPT.test(path) || executable(path))) rememberConfiguredCode(path);
   }
   for (const key of [...namedFolders(hook, base), ...runnerFiles(hook)]) pins.set(key, stateOf(key, base, hook));
   recorded.set(hook, pins);
