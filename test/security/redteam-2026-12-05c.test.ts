@@ -222,13 +222,15 @@ describe.skipIf(SKIP)("the sandbox's socket filter against other programs (no fi
       hits.push("abstract");
       s.end("HELLO\n");
     });
-    await new Promise<void>((r) => abstract.listen("\0ubq-rt3-abstract", r));
+    // One name per process: abstract sockets are machine-wide, and another run of this file may hold one.
+    const name = `ubq-rt3-abstract-${process.pid}`;
+    await new Promise<void>((r) => abstract.listen(`\0${name}`, r));
     const commands = [
       "socat - UNIX-CONNECT:dev.sock </dev/null",
       "nc -U dev.sock </dev/null",
       `node -e "require('net').connect('dev.sock').on('data',d=>console.log(String(d))).on('error',e=>console.log(e.code))"`,
       `perl -MIO::Socket::UNIX -e 'my $s=IO::Socket::UNIX->new(Peer=>"dev.sock") or die "no: $!"; print <$s>'`,
-      `python3 -c "import socket;s=socket.socket(socket.AF_UNIX);s.connect(b'\\0ubq-rt3-abstract');print(s.recv(9))"`,
+      `python3 -c "import socket;s=socket.socket(socket.AF_UNIX);s.connect(b'\\0${name}');print(s.recv(9))"`,
       `python3 -c "import socket;a,b=socket.socketpair();b.send(b'x');print(a.recv(1))"`,
     ];
     try {
