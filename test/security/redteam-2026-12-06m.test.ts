@@ -11,9 +11,17 @@
  *           under `Bash(curl:*)` and in bypassPermissions. The spec's rules now get the words as
  *           the program parses them (clusters split, long options by their full name), once, for
  *           every spec: a rule can no longer see a different command than the generic reading.
+ * M2 FIXED  bash and dash give each `o`/`O` of an option cluster the next word as its name, wherever
+ *           it stands (`bash -oe errexit -c TEXT` is `-o errexit -e -c TEXT`); the engine's scan read
+ *           the rest of the cluster as the value (getopt's way), took `errexit` for a script file
+ *           and never read TEXT: under `Bash(bash:*)` (or `Bash(sh:*)`) any command ran unjudged.
+ *           And `-o keyword` at the end of a cluster (`bash -eo keyword -c 'ls LD_PRELOAD=./x.so'`)
+ *           exported the text's NAME=value words unnoticed. A cluster whose o/O names the scan
+ *           cannot read as the shell does is now not understood (asks; a deny rule denies), and an
+ *           `-o` ending any cluster is read for allexport/keyword.
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { attackBench } from "./attack-bench";
@@ -95,5 +103,67 @@ describe("M1: a spec's own rules read options as the program does (clusters, abb
     expect(out[0]!.isError, out[0]!.content).toBe(true);
     expect(out[1]).toEqual({ content: "hello", isError: false });
     expect(run.stdout).not.toContain(SECRET);
+  });
+});
+
+describe("M2: a shell's option clusters are read as the shell reads them (`-oe NAME`, `-eo keyword`)", () => {
+  it("bash and dash: `-oe errexit -c TEXT` runs TEXT; `-eo keyword` exports NAME=value words (the oracle)", () => {
+    const p = project();
+    for (const shell of ["bash", "dash"]) {
+      const run = spawnSync(shell, ["-oe", "errexit", "-c", "echo ran"], { cwd: p.cwd, encoding: "utf8" });
+      expect(run.stdout, shell).toBe("ran\n");
+    }
+    const keyword = spawnSync("bash", ["-eo", "keyword", "-c", "printenv XQ XQ=exported"], { encoding: "utf8" });
+    expect(keyword.stdout).toBe("exported\n");
+  });
+
+  it("the engine: Bash(bash:*) and Bash(sh:*) do not cover them; the usual clusters stay allowed", async () => {
+    const p = project();
+    const rules = { allow: ["Bash(bash:*)", "Bash(sh:*)", "Bash(ls:*)"] };
+    await expectVerdicts(
+      [
+        "bash -oe errexit -c 'touch m'",
+        "sh -oe errexit -c 'touch m'",
+        "bash -Oe extglob -c 'touch m'",
+        "bash -ooe history histexpand -c 'ls'",
+        "bash -eo keyword -c 'ls LD_PRELOAD=./x.so'",
+      ],
+      "ask",
+      "default",
+      rules,
+      p,
+    );
+    await expectVerdicts(
+      [
+        "bash -eo pipefail -c 'ls'",
+        "bash -euo pipefail -c 'ls'",
+        "bash -o errexit -o pipefail -c 'ls'",
+        "bash -ec 'ls'",
+      ],
+      "allow",
+      "default",
+      rules,
+      p,
+    );
+    // A deny rule holds too (by the analysis, not only by the name in the text).
+    const d = await verdict(
+      "bash -oe keyword -c 'ls LD_PRELOAD=./x.so'",
+      "bypassPermissions",
+      { deny: ["Bash(touch:*)"] },
+      p,
+    );
+    expect(d.behavior, d.message).not.toBe("allow");
+  });
+
+  it("through the bin (default mode, no sandbox, Bash(bash:*)): the hidden command does not run", async () => {
+    const p = project();
+    const { out, cwd } = await attack(
+      ["bash -oe errexit -c 'printf x > m2-marker'", "bash -ec 'ls a.txt'"],
+      ["--no-sandbox", "--allowedTools", "Bash(bash:*),Bash(ls:*)"],
+      p,
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(existsSync(join(cwd, "m2-marker"))).toBe(false);
+    expect(out[1]).toEqual({ content: "a.txt", isError: false });
   });
 });
