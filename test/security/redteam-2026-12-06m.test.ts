@@ -19,11 +19,21 @@
  *           exported the text's NAME=value words unnoticed. A cluster whose o/O names the scan
  *           cannot read as the shell does is now not understood (asks; a deny rule denies), and an
  *           `-o` ending any cluster is read for allexport/keyword.
+ * M3 FIXED  The sandbox's network proxy let a name under a wildcard entry (`*.corp.test`) reach the
+ *           host's own services when it resolved to `::ffff:0.0.0.0` (0.0.0.0 reaches the host on
+ *           Linux) or to `::ffff:169.254.169.254` (a cloud's metadata service): its loopback and
+ *           link-local check was a list of text patterns (`^0\.`, `^::ffff:127\.`), which no
+ *           IPv4-mapped spelling but one matched. The resolved address is now parsed (node's
+ *           BlockList, which judges a mapped address by the IPv4 address inside) and anything
+ *           that is no IP address counts as local.
  */
 import { spawnSync } from "node:child_process";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { FilteringProxy } from "../../plugins/sandbox/proxy";
 import { attackBench } from "./attack-bench";
 
 const SECRET = "hunter2-m";
@@ -165,5 +175,65 @@ describe("M2: a shell's option clusters are read as the shell reads them (`-oe N
     expect(out[0]!.isError, out[0]!.content).toBe(true);
     expect(existsSync(join(cwd, "m2-marker"))).toBe(false);
     expect(out[1]).toEqual({ content: "a.txt", isError: false });
+  });
+});
+
+describe("M3: the network proxy judges the address a name resolves to, in every spelling", () => {
+  it("a name under a wildcard entry resolving to ::ffff:0.0.0.0 does not reach a service on the host's loopback", async () => {
+    // The host's own service (a dev server, a database's HTTP port), listening on 127.0.0.1 only.
+    const service = createServer((_req, res) => res.end("host-only-service"));
+    await new Promise<void>((resolve) => service.listen(0, "127.0.0.1", resolve));
+    const port = (service.address() as AddressInfo).port;
+    // The proxy as the sandbox runs it; only DNS is the test's (an AAAA record the name's owner chose).
+    const denials: string[] = [];
+    const proxy = new FilteringProxy(
+      ["*.corp.test"],
+      [],
+      (d) => denials.push(d.reason),
+      async () => "::ffff:0.0.0.0",
+    );
+    await proxy.listenTcp();
+    try {
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(
+          { host: "127.0.0.1", port: proxy.port, method: "GET", path: `http://svc.corp.test:${port}/` },
+          (res) => {
+            let body = "";
+            res.on("data", (c: Buffer) => (body += c));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on("error", reject);
+        req.end();
+      });
+      expect(answer.body).not.toContain("host-only-service");
+      expect(answer.status).toBe(403);
+      expect(denials.join("\n")).toContain("local address ::ffff:0.0.0.0");
+    } finally {
+      await proxy.close();
+      await new Promise((resolve) => service.close(resolve));
+    }
+  });
+
+  it("every spelling of loopback, this-network and link-local is local; public and private addresses are not", async () => {
+    const decide = (address: string) =>
+      new FilteringProxy(["*.corp.test"], [], undefined, async () => address).decide("svc.corp.test", 80);
+    for (const address of [
+      "::ffff:0.0.0.0",
+      "::ffff:7f00:1",
+      "::ffff:169.254.169.254",
+      "0:0:0:0:0:0:0:1",
+      "::127.0.0.1",
+      "::ffff:0:127.0.0.1",
+      "febf::1",
+      "127.0.0.2",
+      "0.0.0.0",
+    ])
+      expect(await decide(address), address).toMatchObject({ reason: expect.stringContaining("local address") });
+    for (const address of ["93.184.216.34", "::ffff:93.184.216.34", "2606:2800:220:1::1", "10.0.0.1"])
+      expect(await decide(address), address).toEqual({ address });
+    // An exact entry still opens a local host (the documented way to reach one).
+    const exact = new FilteringProxy(["svc.corp.test"], [], undefined, async () => "::ffff:0.0.0.0");
+    expect(await exact.decide("svc.corp.test", 80)).toEqual({ address: "::ffff:0.0.0.0" });
   });
 });
