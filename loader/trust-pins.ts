@@ -184,7 +184,58 @@ function namedFiles(path: string, text: string): string[] | undefined {
       found.set(real, `${real.slice(realRoot.length + 1)}\0${sha256(bytes)}`);
     }
   }
+  // What a named script loads by a relative name (`import "./lib.mjs"`, `source ./lib.sh`,
+  // `require("../x")` from a bin/ folder) is in its folder: below the project's top, that folder's
+  // files are pinned with it, as a hook's are during a run (red team l, L5). A server's module
+  // changed after trust ran at the next start, outside the sandbox or with an MCP server's
+  // network (red team m, M4). A folder over the bounds leaves the file untrusted (fail closed).
+  const folders = new Set([...found.keys()].map((real) => dirname(real)).filter((dir) => dir !== realRoot));
+  for (const dir of folders) {
+    const files = folderFiles(dir);
+    if (files === undefined) return undefined;
+    found.set(`${dir}${sep}`, `${dir.slice(realRoot.length + 1)}/\0${files}`);
+  }
   return [...found.values()].sort();
+}
+
+/** A digest of every file below `dir` (names and contents, links followed, bounded as a pinned folder is), or undefined. */
+function folderFiles(dir: string): string | undefined {
+  const lines: string[] = [];
+  let files = 0;
+  let bytes = 0;
+  const walk = (at: string, rel: string, depth: number): boolean => {
+    if (depth > MAX_PIN_FOLDER_DEPTH) return false;
+    let names: string[];
+    try {
+      names = readdirSync(at).sort();
+    } catch {
+      return false;
+    }
+    for (const name of names) {
+      const path = join(at, name);
+      const relPath = rel ? `${rel}/${name}` : name;
+      let stats: Stats;
+      try {
+        stats = statSync(path);
+      } catch {
+        lines.push(`${relPath}\0broken`);
+        continue;
+      }
+      if (stats.isDirectory()) {
+        lines.push(`${relPath}\0dir`);
+        if (!walk(path, relPath, depth + 1)) return false;
+      } else if (stats.isFile()) {
+        files += 1;
+        bytes += stats.size;
+        if (files > MAX_PIN_FOLDER_FILES || bytes > MAX_PIN_FOLDER_BYTES) return false;
+        const data = regularBytes(path);
+        if (!data) return false;
+        lines.push(`${relPath}\0file\0${sha256(data)}`);
+      } else lines.push(`${relPath}\0other`);
+    }
+    return true;
+  };
+  return walk(dir, "", 0) ? sha256(lines.join("\n")) : undefined;
 }
 
 /** The real path of `dir` (symlinks resolved), or its absolute path when it does not exist. */

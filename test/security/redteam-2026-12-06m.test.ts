@@ -26,21 +26,30 @@
  *           IPv4-mapped spelling but one matched. The resolved address is now parsed (node's
  *           BlockList, which judges a mapped address by the IPv4 address inside) and anything
  *           that is no IP address counts as local.
+ * M4 FIXED  Trust pinned a trusted `.mcp.json` (or settings file) and the script its words name
+ *           (`node tools/server.mjs`), not what that script loads: `tools/lib.mjs`, changed after
+ *           `ubiquity trust .` (a sandboxed command may write it: the workspace is writable), ran
+ *           at the next start as the MCP server — outside the sandbox without it, and with the
+ *           network (MCP servers get it unless sandbox.network says otherwise) and the server's
+ *           env inside it. The folder of each named script below the project's top is now pinned
+ *           with the file (every file below it, bounded), as a hook's folder is during a run (L5).
  */
 import { spawnSync } from "node:child_process";
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FilteringProxy } from "../../plugins/sandbox/proxy";
+import { runCli } from "../helpers/project";
 import { attackBench } from "./attack-bench";
+import { attacker } from "./scripted-attacker";
 
 const SECRET = "hunter2-m";
 const KEY = "sk-test-redteam6m";
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
 
-const { project, verdict, expectVerdicts, attack } = attackBench({
+const { project, verdict, expectVerdicts, attack, serve, env } = attackBench({
   name: "rt6m",
   model: "openai:gpt-4.1",
   key: KEY,
@@ -235,5 +244,49 @@ describe("M3: the network proxy judges the address a name resolves to, in every 
     // An exact entry still opens a local host (the documented way to reach one).
     const exact = new FilteringProxy(["svc.corp.test"], [], undefined, async () => "::ffff:0.0.0.0");
     expect(await exact.decide("svc.corp.test", 80)).toEqual({ address: "::ffff:0.0.0.0" });
+  });
+});
+
+describe("M4: a trusted .mcp.json's server script is pinned with what it loads from its folder", () => {
+  it("a module the server's script imports, changed after `ubiquity trust .`, does not run at the next start", async () => {
+    const p = project();
+    mkdirSync(join(p.cwd, "tools"));
+    writeFileSync(
+      join(p.cwd, ".mcp.json"),
+      JSON.stringify({ mcpServers: { local: { command: "node", args: ["tools/server.mjs"] } } }),
+    );
+    // The server says it started (in the project's top, which no pin covers); it loads ./lib.mjs.
+    const started = join(p.cwd, "m4-started");
+    writeFileSync(
+      join(p.cwd, "tools", "server.mjs"),
+      `import { writeFileSync } from "node:fs";\nimport "./lib.mjs";\nwriteFileSync(${JSON.stringify(started)}, "yes");\n`,
+    );
+    writeFileSync(join(p.cwd, "tools", "lib.mjs"), "export {};\n");
+    const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
+    expect(trusted.code, trusted.stderr).toBe(0);
+    const start = async () => {
+      await serve(attacker(["echo ok"]));
+      const run = await runCli(
+        ["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "--no-sandbox", "do the task"],
+        p.cwd,
+        { ...env(p), UBIQUITY_TRUST: "" },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      return run;
+    };
+    // Control: unchanged since trust, the server starts.
+    const first = await start();
+    expect(existsSync(started), first.stdout).toBe(true);
+    rmSync(started);
+    // What a sandboxed command (the workspace is writable) or an acceptEdits Write leaves behind:
+    // the server's import now runs code (as an MCP server: with the network and its env).
+    const marker = join(p.cwd, "m4-marker");
+    writeFileSync(
+      join(p.cwd, "tools", "lib.mjs"),
+      `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport {};\n`,
+    );
+    const second = await start();
+    expect(existsSync(marker), second.stdout).toBe(false);
+    expect(existsSync(started)).toBe(false);
   });
 });
