@@ -165,11 +165,16 @@ function namedFiles(path: string, text: string): string[] | undefined {
   // Code's documented form) and `"${CLAUDE_PROJECT_DIR}/x.sh"` split into a variable and an
   // absolute path that names nothing, so the script was not pinned; quotes inside a word too.
   const read = text.replace(/["'\\]/g, "").replace(/\$\{?CLAUDE_PROJECT_DIR\}?\//g, "");
+  // A log the text's commands write by a redirection or tee is no code they run or load (as for L5).
+  const written = new Set<string>();
+  for (const m of read.matchAll(WRITTEN))
+    for (const base of new Set([root, realRoot, own, realFolder(own)])) written.add(resolve(base, m[1] ?? m[2]!));
   for (const raw of [text, read].flatMap((t) => t.split(/[\s"'`=,;()[\]{}<>|&]+|\\[nrt]/))) {
     const word = raw.replace(/^\$\{?CLAUDE_PROJECT_DIR\}?\//, "");
     if (word === "" || word.includes("://") || word.startsWith("$") || word.length > 4096) continue;
     for (const base of new Set([root, own])) {
       const candidate = resolve(base, word);
+      if (written.has(candidate)) continue;
       let real: string;
       try {
         if (!statSync(candidate).isFile()) continue;
@@ -191,15 +196,18 @@ function namedFiles(path: string, text: string): string[] | undefined {
   // network (red team m, M4). A folder over the bounds leaves the file untrusted (fail closed).
   const folders = new Set([...found.keys()].map((real) => dirname(real)).filter((dir) => dir !== realRoot));
   for (const dir of folders) {
-    const files = folderFiles(dir);
+    const files = folderFiles(dir, written);
     if (files === undefined) return undefined;
     found.set(`${dir}${sep}`, `${dir.slice(realRoot.length + 1)}/\0${files}`);
   }
   return [...found.values()].sort();
 }
 
-/** A digest of every file below `dir` (names and contents, links followed, bounded as a pinned folder is), or undefined. */
-function folderFiles(dir: string): string | undefined {
+// What a shell command writes by name: a redirection's target, tee's files (in a JSON or TOML file's text).
+const WRITTEN = /(?:\d*>>?|&>>?|>\|)\s*([^\s;|&<>(){}[\],]+)|\btee\s+(?:-\S+\s+)*([^\s;|&<>(){}[\],]+)/g;
+
+/** A digest of every file below `dir` but `skip` (names and contents, links followed, bounded as a pinned folder is), or undefined. */
+function folderFiles(dir: string, skip: ReadonlySet<string>): string | undefined {
   const lines: string[] = [];
   let files = 0;
   let bytes = 0;
@@ -214,6 +222,7 @@ function folderFiles(dir: string): string | undefined {
     for (const name of names) {
       const path = join(at, name);
       const relPath = rel ? `${rel}/${name}` : name;
+      if (skip.has(path)) continue;
       let stats: Stats;
       try {
         stats = statSync(path);
