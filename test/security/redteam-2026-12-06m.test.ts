@@ -33,6 +33,23 @@
  *           network (MCP servers get it unless sandbox.network says otherwise) and the server's
  *           env inside it. The folder of each named script below the project's top is now pinned
  *           with the file (every file below it, bounded), as a hook's folder is during a run (L5).
+ *
+ * Attacks tried: about 400 constructs — ~330 Bash commands against the engine (builtins that
+ * evaluate subscripts or strings, namerefs, traps, PS4, hash -p, aliases, mapfile -C, here-strings,
+ * fd redirections, CDPATH/OLDPWD/cdable_vars, functions named like commands, glob operands that
+ * may be options, every custom reader's options clustered and abbreviated, wrappers' option
+ * values, git's global options, allexport/keyword, history), a scan of the 284 spec levels
+ * against the real programs' --help for abbreviations that name an omitted option, /proc and
+ * file-tool reads of the agent's environment, 15 resolved-address spellings and 8 connects
+ * through the proxy, and the trust pins of an MCP server's script. Broke through: 23 constructs
+ * in 4 findings (M1: 14 curl forms, M2: 6 shell clusters, M3: 2 address families, M4: 1).
+ * Left open (see the report): a trusted `.mcp.json` server run through `npx PKG` loads
+ * node_modules/PKG, which nothing pins (a sandboxed command can change it; MCP servers get the
+ * network by default); a named script at the project's top and what it imports there; the
+ * engine accepts unique prefixes of long options for programs that take none (rg: harmless, the
+ * program refuses them); `md5sum -c LIST` reads the files LIST names (a Read deny rule's file is
+ * hash-checked, printing only OK/FAILED); red team 4's O2 (keys in /proc/<pid>/environ without
+ * the sandbox).
  */
 import { spawnSync } from "node:child_process";
 import { createServer, request } from "node:http";
