@@ -165,11 +165,16 @@ function namedFiles(path: string, text: string): string[] | undefined {
   // Code's documented form) and `"${CLAUDE_PROJECT_DIR}/x.sh"` split into a variable and an
   // absolute path that names nothing, so the script was not pinned; quotes inside a word too.
   const read = text.replace(/["'\\]/g, "").replace(/\$\{?CLAUDE_PROJECT_DIR\}?\//g, "");
+  // A log the text's commands write by a redirection or tee is no code they run or load (as for L5).
+  const written = new Set<string>();
+  for (const m of read.matchAll(WRITTEN))
+    for (const base of new Set([root, realRoot, own, realFolder(own)])) written.add(resolve(base, m[1] ?? m[2]!));
   for (const raw of [text, read].flatMap((t) => t.split(/[\s"'`=,;()[\]{}<>|&]+|\\[nrt]/))) {
     const word = raw.replace(/^\$\{?CLAUDE_PROJECT_DIR\}?\//, "");
     if (word === "" || word.includes("://") || word.startsWith("$") || word.length > 4096) continue;
     for (const base of new Set([root, own])) {
       const candidate = resolve(base, word);
+      if (written.has(candidate)) continue;
       let real: string;
       try {
         if (!statSync(candidate).isFile()) continue;
@@ -184,7 +189,62 @@ function namedFiles(path: string, text: string): string[] | undefined {
       found.set(real, `${real.slice(realRoot.length + 1)}\0${sha256(bytes)}`);
     }
   }
+  // What a named script loads by a relative name (`import "./lib.mjs"`, `source ./lib.sh`,
+  // `require("../x")` from a bin/ folder) is in its folder: below the project's top, that folder's
+  // files are pinned with it, as a hook's are during a run (red team l, L5). A server's module
+  // changed after trust ran at the next start, outside the sandbox or with an MCP server's
+  // network (red team m, M4). A folder over the bounds leaves the file untrusted (fail closed).
+  const folders = new Set([...found.keys()].map((real) => dirname(real)).filter((dir) => dir !== realRoot));
+  for (const dir of folders) {
+    const files = folderFiles(dir, written);
+    if (files === undefined) return undefined;
+    found.set(`${dir}${sep}`, `${dir.slice(realRoot.length + 1)}/\0${files}`);
+  }
   return [...found.values()].sort();
+}
+
+// What a shell command writes by name: a redirection's target, tee's files (in a JSON or TOML file's text).
+const WRITTEN = /(?:\d*>>?|&>>?|>\|)\s*([^\s;|&<>(){}[\],]+)|\btee\s+(?:-\S+\s+)*([^\s;|&<>(){}[\],]+)/g;
+
+/** A digest of every file below `dir` but `skip` (names and contents, links followed, bounded as a pinned folder is), or undefined. */
+function folderFiles(dir: string, skip: ReadonlySet<string>): string | undefined {
+  const lines: string[] = [];
+  let files = 0;
+  let bytes = 0;
+  const walk = (at: string, rel: string, depth: number): boolean => {
+    if (depth > MAX_PIN_FOLDER_DEPTH) return false;
+    let names: string[];
+    try {
+      names = readdirSync(at).sort();
+    } catch {
+      return false;
+    }
+    for (const name of names) {
+      const path = join(at, name);
+      const relPath = rel ? `${rel}/${name}` : name;
+      if (skip.has(path)) continue;
+      let stats: Stats;
+      try {
+        stats = statSync(path);
+      } catch {
+        lines.push(`${relPath}\0broken`);
+        continue;
+      }
+      if (stats.isDirectory()) {
+        lines.push(`${relPath}\0dir`);
+        if (!walk(path, relPath, depth + 1)) return false;
+      } else if (stats.isFile()) {
+        files += 1;
+        bytes += stats.size;
+        if (files > MAX_PIN_FOLDER_FILES || bytes > MAX_PIN_FOLDER_BYTES) return false;
+        const data = regularBytes(path);
+        if (!data) return false;
+        lines.push(`${relPath}\0file\0${sha256(data)}`);
+      } else lines.push(`${relPath}\0other`);
+    }
+    return true;
+  };
+  return walk(dir, "", 0) ? sha256(lines.join("\n")) : undefined;
 }
 
 /** The real path of `dir` (symlinks resolved), or its absolute path when it does not exist. */

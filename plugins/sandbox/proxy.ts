@@ -14,7 +14,7 @@ import {
   type Server,
   type ServerResponse,
 } from "node:http";
-import { connect, isIP, type Socket } from "node:net";
+import { BlockList, connect, isIP, type Socket } from "node:net";
 import { hostMatches } from "./host-match";
 
 /** A refused connection. */
@@ -28,8 +28,36 @@ export interface ProxyDenial {
 // Kept apart (no node:http) so the sandbox API can match hosts without loading the proxy.
 export { hostMatches };
 
-const LOCAL = [/^127\./, /^0\./, /^169\.254\./, /^::1$/, /^::$/, /^fe80:/i, /^::ffff:127\./i];
-const isLocalAddress = (address: string) => LOCAL.some((re) => re.test(address));
+/**
+ * Loopback, "this network" (0.0.0.0 reaches the host itself on Linux) and link-local, judged on the
+ * parsed address: node's BlockList reads every spelling of an IPv6 address and judges an
+ * IPv4-mapped one (`::ffff:0.0.0.0`, `::ffff:7f00:1`) by the IPv4 address inside. Text patterns
+ * missed `::ffff:0.0.0.0` and `::ffff:169.254.169.254`, which a name under a wildcard entry could
+ * resolve to (red team m, M3). The IPv4-compatible (`::a.b.c.d`) and IPv4-translated
+ * (`::ffff:0:a.b.c.d`) forms count as local too, and so does anything that is no IP address.
+ */
+let local: BlockList | undefined;
+function isLocalAddress(address: string): boolean {
+  const bare = address.replace(/^\[(.*)\]$/, "$1").replace(/%.*$/, "");
+  const family = isIP(bare);
+  if (family === 0) return true;
+  if (!local) {
+    local = new BlockList();
+    for (const [range, prefix] of [
+      ["127.0.0.0", 8],
+      ["0.0.0.0", 8],
+      ["169.254.0.0", 16],
+    ] as const)
+      local.addSubnet(range, prefix, "ipv4");
+    for (const [range, prefix] of [
+      ["::", 96],
+      ["::ffff:0:0:0", 96],
+      ["fe80::", 10],
+    ] as const)
+      local.addSubnet(range, prefix, "ipv6");
+  }
+  return local.check(bare, family === 6 ? "ipv6" : "ipv4");
+}
 
 /** The filtering proxy of one run. */
 export class FilteringProxy {

@@ -231,12 +231,25 @@ function shell(
   const scan = scanOptions(normalized, 1, spec);
   // Unknown, not hidden: a variable from the environment; `bash <(…)` and stdin are judged below.
   if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time`);
+  // bash and dash give each o or O of a cluster the next word as its name, wherever it stands
+  // (`-oe errexit -c TEXT` is `-o errexit -e -c TEXT`), where the scan reads the rest of the
+  // cluster as the value (getopt's way) and took `errexit` for a script, leaving TEXT unread
+  // (red team m, M2). A cluster with an o or O before its last letter, or with two, is not read.
+  const cluster = scan.seen.find(
+    (w) => /^[-+][^-]/.test(w.value) && (/[oO]./.test(w.value.slice(1)) || /[oO].*[oO]/.test(w.value)),
+  );
+  if (cluster)
+    out.unsafe.push(
+      `${program} ${cluster.text}: an option cluster whose o or O names are not read as ${program} reads them`,
+    );
   // -a (allexport) and -k (keyword) export the text's plain assignments (`bash -a -c 'X=…; tar …'`),
-  // which the analysis of the text judges as the shell's own.
+  // which the analysis of the text judges as the shell's own; so do -o allexport and -o keyword,
+  // also at the end of a cluster (`-eo keyword`), and an -o whose name is only known at run time.
   const exporting = scan.seen.some(
     (w, k) =>
       (/^[-+][a-zA-Z]*[ak]/.test(w.value) && !w.value.startsWith("--")) ||
-      (w.value === "-o" && /^(allexport|keyword)$/.test(scan.seen[k + 1]?.value ?? "")),
+      (/^-[a-zA-Z]*o$/.test(w.value) &&
+        (!scan.seen[k + 1]?.literal || /^(allexport|keyword)$/.test(scan.seen[k + 1]?.value ?? ""))),
   );
   if (exporting) {
     out.unsafe.push(`${program} -a/-k exports every assignment of its text to the programs it runs`);

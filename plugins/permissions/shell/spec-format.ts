@@ -324,14 +324,19 @@ function readInto(
 ): void {
   const spec = withEffects(declared, words, start, name);
   if (spec.unproven) fail(reading, start - 1, spec.unproven);
-  const checked = spec.check?.(words);
-  if (checked) fail(reading, checked.at, checked.why);
+  // The spec's own rules read the words as the program parses them (red team m, M1): `curl -sw@.env`
+  // is `-s -w @.env`, `--write-o` is `--write-out`. A rule that looked for `-w` at a word's start
+  // missed every cluster and abbreviation the generic reading below accepts.
+  const parsed = optionWords(spec, words, start);
+  const own = parsed.words;
+  const checked = spec.check?.(own);
+  if (checked) fail(reading, parsed.origin[checked.at] ?? checked.at, checked.why);
   // What this level (the program, or a sub-command reached) does besides its options and operands.
-  if (spec.tree && (typeof spec.tree === "function" ? spec.tree(words) : true)) reading.tree = true;
-  if (spec.links?.(words)) reading.links = true;
-  if (spec.extraWrites) reading.writes.push(...spec.extraWrites(words));
-  reading.persists ??= spec.persists?.(words);
-  reading.copy ??= spec.copies?.(words);
+  if (spec.tree && (typeof spec.tree === "function" ? spec.tree(own) : true)) reading.tree = true;
+  if (spec.links?.(own)) reading.links = true;
+  if (spec.extraWrites) reading.writes.push(...spec.extraWrites(own));
+  reading.persists ??= spec.persists?.(own);
+  reading.copy ??= spec.copies?.(own);
   const scan = scanLevel(spec, words, start, name, reading);
   const { operands } = scan;
   if (spec.sub) {
@@ -358,7 +363,7 @@ function readInto(
     return;
   }
   setRecursive(spec, scan);
-  if (spec.extraReads) reading.reads.push(...spec.extraReads(words));
+  if (spec.extraReads) reading.reads.push(...spec.extraReads(own));
   reading.canonical.push(...scan.local, ...operands.map((o) => o.word.value));
   assignOperands(spec, operands, scan.patternGiven, scan.inplace, name, reading, words);
 }
@@ -557,6 +562,90 @@ function readShortOptions(scan: LevelScan, word: ShellWord): void {
     }
     break;
   }
+}
+
+/**
+ * `words` with this level's options (from `start`) split as the program's parser splits them: each
+ * letter of a short-option cluster a word of its own (`-sw@x` is `-s -w @x`; an optional value stays
+ * attached, `-i.bak`), a long option by its full spelling (`--write-o=x` is `--write-out=x`), and the
+ * values an option takes copied as they are. Operands, words after `--`, a sub-command's or a wrapped
+ * command's words, run-time words and options the spec does not know are copied as written.
+ * `origin[k]` is the index in `words` that word k comes from.
+ */
+export function optionWords(
+  spec: ProgramSpec,
+  words: readonly ShellWord[],
+  start: number,
+): { words: ShellWord[]; origin: number[] } {
+  const out: ShellWord[] = [];
+  const origin: number[] = [];
+  const push = (word: ShellWord, from: number) => {
+    out.push(word);
+    origin.push(from);
+  };
+  const as = (word: ShellWord, value: string): ShellWord => ({ ...word, value, text: value });
+  for (let i = 0; i < Math.min(start, words.length); i++) push(words[i]!, i);
+  let operands = 0;
+  let ended = false;
+  for (let i = start; i < words.length; i++) {
+    const word = words[i]!;
+    const v = word.value;
+    if (ended || !word.literal || v === "-" || !v.startsWith("-") || v === "--") {
+      push(word, i);
+      if (v === "--" && word.literal) ended = true;
+      else if (!ended && (!word.literal || v === "-" || !v.startsWith("-"))) {
+        operands++;
+        // A sub-command's or a wrapped command's words are read at their own level; a POSIX
+        // program's options end at its first operand.
+        if (spec.sub || spec.posix || kindAt(spec, operands - 1) === "command") ended = true;
+      }
+      continue;
+    }
+    // The values an option takes as the next words: copied as they are.
+    const values = (def: OptionDef, given = 0) => {
+      for (let k = given; k < def.arity && i + 1 < words.length; k++) push(words[++i]!, i);
+    };
+    if (v.startsWith("--")) {
+      const eq = v.indexOf("=");
+      const written = eq === -1 ? v : v.slice(0, eq);
+      const key = spec.long.has(written) ? written : uniquePrefix(spec.long, written);
+      const def = key === undefined ? undefined : spec.long.get(key);
+      if (!def || key === undefined) {
+        push(word, i);
+        continue;
+      }
+      push(as(word, eq === -1 ? key : `${key}${v.slice(eq)}`), i);
+      if (eq === -1 && def.arity > 0 && !def.optional) values(def);
+      continue;
+    }
+    const whole = v.length > 2 ? spec.short.get(v) : undefined;
+    if ((spec.numeric && /^-[0-9]+$/.test(v)) || whole) {
+      push(word, i);
+      if (whole && whole.arity > 0) values(whole);
+      continue;
+    }
+    for (let k = 1; k < v.length; k++) {
+      const letter = `-${v[k]}`;
+      const def = spec.short.get(letter);
+      if (!def) {
+        push(as(word, `-${v.slice(k)}`), i);
+        break;
+      }
+      const rest = v.slice(k + 1);
+      if (def.arity === 0) {
+        push(as(word, letter), i);
+        continue;
+      }
+      if (def.optional) push(as(word, `${letter}${rest}`), i);
+      else {
+        push(as(word, letter), i);
+        if (rest !== "") push(as(word, rest), i);
+        values(def, rest === "" ? 0 : 1);
+      }
+      break;
+    }
+  }
+  return { words: out, origin };
 }
 
 /** The one long option `written` abbreviates, if exactly one starts with it. */
