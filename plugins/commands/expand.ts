@@ -25,15 +25,44 @@ export function splitArguments(args: string): string[] {
   return words;
 }
 
-const ALL_ARGUMENTS = /\$ARGUMENTS\b/g;
-const POSITIONAL = /\$([1-9])(?!\d)/g;
+/** `$ARGUMENTS[N]` (the word at 0-based index N, Claude Code's indexed form), `$ARGUMENTS`, `$N`. */
+const PLACEHOLDER = /\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS\b|\$(\d)(?!\d)/g;
+/** `$0` (not an amount such as `$0.15`): a body whose prose has it counts its words from 0. */
+const ZERO = /\$0(?![\w.])/;
+/** `$1`…`$9`. */
+const NUMBERED = /\$[1-9](?!\d)/;
+/** A fenced code block, whole: split() keeps it as an odd-numbered piece. */
+const FENCED = /(^```[^\n]*\n[\s\S]*?^```[^\n]*$|^~~~[^\n]*\n[\s\S]*?^~~~[^\n]*$)/m;
+/** `${CLAUDE_SESSION_ID}`: the session's id, as Claude Code substitutes it in commands and skills. */
+const SESSION_ID = /\$\{CLAUDE_SESSION_ID\}/g;
 
-/** `body` with its arguments in place; a body that uses none gets them appended (as Claude Code does). */
-export function substituteArguments(body: string, args: string): string {
-  const uses = new RegExp(ALL_ARGUMENTS.source).test(body) || new RegExp(POSITIONAL.source).test(body);
-  if (!uses) return args ? `${body}\n\nARGUMENTS: ${args}` : body;
+/**
+ * `body` with its arguments in place; a body that uses none gets them appended (as Claude Code does).
+ * `$ARGUMENTS` is all of them, `$ARGUMENTS[N]` the word at 0-based index N. `$1`…`$9` count from 1,
+ * as Claude Code's slash-command docs and Anthropic's own plugins write them, unless the body's prose
+ * uses `$0` (Claude Code 2.1's skills docs count `$N` from 0: `$0` the first word, `$1` the second).
+ * A placeholder with no word is left as written, as Claude Code leaves it. `$N` inside fenced code
+ * is the code's own (a shell script's `$1`, `$0`) unless the prose uses `$N` too.
+ */
+export function substituteArguments(body: string, args: string, sessionId?: string): string {
+  const text = sessionId === undefined ? body : body.replace(SESSION_ID, () => sessionId);
+  const pieces = text.split(FENCED);
+  const prose = pieces.filter((_, i) => i % 2 === 0).join("\n");
+  const first = ZERO.test(prose) ? 0 : 1;
+  const numberedInCode = first === 0 || NUMBERED.test(prose);
   const words = splitArguments(args);
-  return body.replace(ALL_ARGUMENTS, () => args).replace(POSITIONAL, (_, n: string) => words[Number(n) - 1] ?? "");
+  let used = false;
+  const substitute = (piece: string, numbered: boolean) =>
+    piece.replace(PLACEHOLDER, (written, index: string | undefined, n: string | undefined) => {
+      if (index !== undefined) return ((used = true), words[Number(index)] ?? written);
+      if (n === undefined) return ((used = true), args);
+      if (!numbered || Number(n) < first) return written;
+      used = true;
+      return words[Number(n) - first] ?? written;
+    });
+  // One pass a piece: a word that itself reads `$1` or `$ARGUMENTS` is never substituted again.
+  const out = pieces.map((piece, i) => substitute(piece, i % 2 === 0 || numberedInCode)).join("");
+  return used || !args ? out : `${out}\n\nARGUMENTS: ${args}`;
 }
 
 /** `!`command`` anywhere in the body (Claude Code's syntax). */
@@ -94,7 +123,7 @@ export async function expandCommand(
 ): Promise<{ text: string; context: string[] }> {
   const body =
     command.source === "skill" ? `Base directory for this skill: ${command.dir}\n\n${command.body}` : command.body;
-  const substituted = substituteArguments(body, args);
+  const substituted = substituteArguments(body, args, run.sessionId);
   // Files are the ones the command and its arguments name, never ones a shell line's output names.
   const context = await readMentions(substituted.replace(SHELL_LINE, ""), run, command.name);
   return { text: await runShellLines(substituted, run, command.name), context };

@@ -52,8 +52,10 @@ export class SkillTool extends Tool<typeof SkillInput> {
   async call(input: z.output<typeof SkillInput>, ctx: ToolContext): Promise<ToolOutput> {
     const skill = this.#byName.get(input.skill)!;
     if (ctx.run) this.onLoad?.(skill, ctx.run);
+    // Claude Code's `${CLAUDE_SESSION_ID}` (a skill that names its logs or notes after the session).
+    const body = skill.body.replace(/\$\{CLAUDE_SESSION_ID\}/g, () => ctx.sessionId);
     return {
-      content: `Skill: ${skill.name}${skill.displayName ? ` (${skill.displayName})` : ""}\nFolder: ${skill.dir} (relative paths below are relative to it; read bundled files with Read)\n\n${skill.body}`,
+      content: `Skill: ${skill.name}${skill.displayName ? ` (${skill.displayName})` : ""}\nFolder: ${skill.dir} (relative paths below are relative to it; read bundled files with Read)\n\n${body}`,
       metadata: { skill: skill.name, dir: skill.dir },
     };
   }

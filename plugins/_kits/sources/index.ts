@@ -60,5 +60,6 @@ export {
   projectFolderApplies,
   unrunParts,
   expandPluginRoot,
+  expandIn,
   type ClaudePlugin,
 } from "./claude-plugin";

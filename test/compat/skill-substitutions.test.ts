@@ -1,0 +1,155 @@
+/**
+ * Claude Code's string substitutions in skills and commands, on unmodified public files, through
+ * the built bin and a scripted model that does what a model does with a skill (runs the first
+ * `python3` line of its instructions):
+ * - `${CLAUDE_SKILL_DIR}` (Claude Code 2.1.69) is the skill's folder, in the instructions and in
+ *   its `allowed-tools`; it reached the model as written, and `python3 ${CLAUDE_SKILL_DIR}/scripts/…`
+ *   ran `/scripts/…` (claude-code-templates' luma-imagegen skill);
+ * - a command whose body is `$ARGUMENTS` plus a shell script keeps the script's own `$1` and `$0`
+ *   (claude-code-templates' vercel-env-sync: they became the first argument, or nothing);
+ * - `$1`, `$2` stay the first and second words, as Anthropic's own plugins write them
+ *   (code-modernization's modernize-brief); `$ARGUMENTS[N]` and a body counting from `$0` are read
+ *   as Claude Code's skills docs define them; `${CLAUDE_SESSION_ID}` is the session's id;
+ * - a plugin skill's `allowed-tools` naming `${CLAUDE_PLUGIN_ROOT}` pre-approves the plugin's script.
+ * Fixtures: test/fixtures/compat/switch3/SOURCE.md.
+ */
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
+
+afterAll(removeTempProjects);
+beforeAll(requireDist);
+
+const FIXTURES = join(repoRoot, "test/fixtures/compat/switch3");
+
+/** The model: loads the skill the prompt names, runs the first `python3` line it gets back, then logs. */
+const CONFIG = `
+import { appendFileSync } from "node:fs";
+import { scriptedModel } from "ubiquity/testing";
+
+const textOf = (m) => typeof m.content === "string" ? m.content
+  : m.content.map((p) => p.type === "text" ? p.text : p.type === "tool-result" ? JSON.stringify(p.output) : "").join("\\n");
+
+export default {
+  compat: ["claude"],
+  claudePlugins: ["./plugin"],
+  sessionDir: process.env.UBQ_SESSIONS,
+  marketPricing: false,
+  maxRetries: 0,
+  model: scriptedModel(({ request }) => {
+    const last = request.prompt[request.prompt.length - 1];
+    appendFileSync(process.env.UBQ_LOG, JSON.stringify(request.prompt.filter((m) => m.role !== "system").map(textOf)) + "\\n");
+    if (last.role === "tool") {
+      const result = last.content[0];
+      if (result.toolName !== "Skill") return "done";
+      const text = JSON.parse(JSON.stringify(result.output)).value ?? "";
+      const line = String(text).split("\\n").find((l) => l.trim().startsWith("python3 "));
+      return { toolCalls: [{ toolName: "Bash", input: { command: line.trim() } }] };
+    }
+    const said = textOf(last);
+    if (said.startsWith("use skill ")) return { toolCalls: [{ toolName: "Skill", input: { skill: said.slice(10).trim() } }] };
+    return "ok";
+  }),
+};
+`;
+
+let dir: string;
+let counter = 0;
+beforeAll(() => {
+  dir = tempProject({ "ubiquity.config.mjs": CONFIG }, { linkUbiquity: true });
+  cpSync(join(FIXTURES, "claude-code-templates/skills/luma-imagegen"), join(dir, ".claude/skills/luma-imagegen"), {
+    recursive: true,
+  });
+  cpSync(join(FIXTURES, "claude-code-templates/commands"), join(dir, ".claude/commands"), { recursive: true });
+  cpSync(join(FIXTURES, "code-modernization"), join(dir, "plugin"), { recursive: true });
+  // Written here (the only public example, Anthropic's claude-security plugin, is not openly licensed):
+  // a plugin skill that pre-approves its own script through ${CLAUDE_PLUGIN_ROOT}, and Claude Code's 2.1 syntax.
+  writeFileSync(join(dir, "plugin/scripts-ok.sh"), "echo plugin script ran\n");
+  cpSync(join(dir, "plugin/scripts-ok.sh"), join(dir, "plugin/skills/tally/scripts-ok.sh"));
+  writeFileSync(
+    join(dir, "plugin/skills/tally/SKILL.md"),
+    [
+      "---",
+      "description: Tally things",
+      "allowed-tools:",
+      '  - Bash(bash "${CLAUDE_PLUGIN_ROOT}/scripts-ok.sh")',
+      "---",
+      "First $0, second $1, indexed $ARGUMENTS[1], missing $ARGUMENTS[5], session ${CLAUDE_SESSION_ID}.",
+      "Folder ${CLAUDE_SKILL_DIR}.",
+      "",
+      "!`bash \"${CLAUDE_PLUGIN_ROOT}/scripts-ok.sh\"`",
+      "",
+    ].join("\n"),
+  );
+});
+
+/** Run the bin in the project; the JSON lines it printed and what each model request held. */
+async function run(args: string[]) {
+  const log = join(dir, `model-${++counter}.log`);
+  writeFileSync(log, "");
+  const out = await runCli(["run", "-p", "--output-format", "stream-json", ...args], dir, {
+    UBQ_LOG: log,
+    UBQ_SESSIONS: join(dir, "sessions"),
+    HOME: join(dir, "home"),
+  });
+  const lines = out.stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const requests = readFileSync(log, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as string[]);
+  return { ...out, lines, requests };
+}
+
+describe("Claude Code's substitutions in real skills and commands", () => {
+  it("${CLAUDE_SKILL_DIR}: the skill's bundled script runs from its folder (luma-imagegen)", async () => {
+    const out = await run(["--allowedTools", "Bash(python3:*)", "use skill luma-imagegen"]);
+    expect(out.code, out.stderr).toBe(0);
+    const skillDir = join(dir, ".claude/skills/luma-imagegen");
+    const bash = out.lines.find((l) => l.type === "tool_use" && l.toolName === "Bash") as { toolInput: { command: string } };
+    expect(bash.toolInput.command).toBe(`python3 ${skillDir}/scripts/luma_imagegen.py --check-key`);
+    const result = out.lines.find((l) => l.type === "tool_result" && l.toolName === "Bash") as {
+      output: { content: string };
+    };
+    // The script ran (it says the key is missing), rather than "can't open file '/scripts/luma_imagegen.py'".
+    expect(result.output.content).toContain("LUMA_API_KEY is not set.");
+    expect(JSON.stringify(out.requests)).not.toContain("${CLAUDE_SKILL_DIR}");
+  });
+
+  it("a command's shell script keeps its own $1 and $0; $ARGUMENTS is the arguments (vercel-env-sync)", async () => {
+    const out = await run(["/vercel-env-sync --pull"]);
+    expect(out.code, out.stderr).toBe(0);
+    const prompt = out.requests[0]!.at(-1)!;
+    expect(prompt).toContain("**Sync Operation**: --pull");
+    expect(prompt).toContain('local backup_timestamp="$1"');
+    expect(prompt).toContain('case "$1" in');
+    expect(prompt).toContain('restore_environment "$2"');
+    expect(prompt).toContain('echo "Usage: $0 {backup|restore} [timestamp]"');
+  });
+
+  it("$1 and $2 are the first and second words (code-modernization); a missing one stays as written", async () => {
+    const both = await run(["/code-modernization:modernize-brief billing java"]);
+    expect(both.code, both.stderr).toBe(0);
+    const prompt = both.requests[0]!.at(-1)!;
+    expect(prompt).toContain("Synthesize everything in `analysis/billing/`");
+    expect(prompt).toContain("Target stack: `java` (if blank");
+
+    const one = await run(["/code-modernization:modernize-brief billing"]);
+    expect(one.requests[0]!.at(-1)).toContain("Target stack: `$2` (if blank");
+  });
+
+  it("a skill counting from $0, $ARGUMENTS[N], ${CLAUDE_SESSION_ID}; ${CLAUDE_PLUGIN_ROOT} in allowed-tools pre-approves the script", async () => {
+    const out = await run(["/code-modernization:tally alpha beta"]);
+    expect(out.code, out.stderr).toBe(0);
+    const session = (out.lines.find((l) => l.type === "result") as { sessionId: string }).sessionId;
+    const prompt = out.requests[0]!.at(-1)!;
+    expect(prompt).toContain(
+      `First alpha, second beta, indexed beta, missing $ARGUMENTS[5], session ${session}.\nFolder ${join(dir, "plugin/skills/tally")}.`,
+    );
+    // The shell line ran headless: the skill's own rule, its ${CLAUDE_PLUGIN_ROOT} expanded, approved it.
+    expect(prompt).toContain("plugin script ran");
+  });
+});
