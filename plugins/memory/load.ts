@@ -16,6 +16,7 @@ import { basename, dirname, extname, resolve } from "node:path";
 import { absolutePath } from "../../src/index";
 import { isInside } from "../_kits/paths/index";
 import { findIncludes } from "./includes";
+import { splitFrontmatter } from "../_kits/sources/index";
 import { readMemoryText } from "./read";
 import { memoryCandidates, type MemoryCandidate, type MemorySource } from "./sources";
 
@@ -137,6 +138,7 @@ export async function loadMemory(
     includedBy: string | undefined,
     codexProjectDoc = false,
     includes = true,
+    rule = false,
   ) => {
     const realPath = await real(path);
     if (!realPath || seen.has(realPath)) return; // reached before: it keeps its first position
@@ -147,7 +149,12 @@ export async function loadMemory(
       return;
     }
     seen.add(realPath);
-    let { content, cut } = cutContent(path, read.text.trimEnd(), read.size, read.truncated);
+    let { content, cut } = cutContent(
+      path,
+      (rule ? ruleText(read.text) : read.text).trimEnd(),
+      read.size,
+      read.truncated,
+    );
     if (codexProjectDoc && read.text.trim()) {
       if (codexLeft <= 0) {
         debug(
@@ -208,9 +215,28 @@ export async function loadMemory(
       undefined,
       candidate.codexProjectDoc,
       !candidate.noIncludes,
+      candidate.rule,
     );
   }
   return files;
+}
+
+/**
+ * A Claude Code rule as the prompt shows it: without its frontmatter, and, when its `paths` scope
+ * it, with a line naming them. Claude Code adds such a rule only once Claude works on a matching
+ * file; here it is always there, scoped in words.
+ */
+export function ruleText(text: string): string {
+  const split = splitFrontmatter(text);
+  if (!split.ok) return text;
+  const written = split.data.paths;
+  const paths = (Array.isArray(written) ? written : typeof written === "string" ? [written] : [])
+    .map((p) => String(p).trim())
+    .filter(Boolean);
+  const body = split.body.replace(/^\s*\n/, "");
+  return paths.length
+    ? `(This rule applies when working with files matching ${paths.map((p) => `\`${p}\``).join(", ")}.)\n\n${body}`
+    : body;
 }
 
 /** Where a memory file of `source` (at `topReal`) may include from. */

@@ -140,7 +140,11 @@ export const skillsPlugin = definePlugin({
             frontmatter: Object.freeze({
               ...skill.frontmatter,
               ...("allowed-tools" in skill.frontmatter
-                ? { "allowed-tools": expandIn(skill.frontmatter["allowed-tools"], (t) => expandPluginRoot(t, plugin.root)) }
+                ? {
+                    "allowed-tools": expandIn(skill.frontmatter["allowed-tools"], (t) =>
+                      expandPluginRoot(t, plugin.root),
+                    ),
+                  }
                 : {}),
             }),
           });

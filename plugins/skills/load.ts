@@ -134,7 +134,9 @@ async function readSkill(
     source,
     frontmatter: Object.freeze({
       ...data,
-      ...("allowed-tools" in data ? { "allowed-tools": expandIn(data["allowed-tools"], (t) => expandSkillDir(t, dir)) } : {}),
+      ...("allowed-tools" in data
+        ? { "allowed-tools": expandIn(data["allowed-tools"], (t) => expandSkillDir(t, dir)) }
+        : {}),
     }),
   };
 }

@@ -11,6 +11,8 @@
  *   (code-modernization's modernize-brief); `$ARGUMENTS[N]` and a body counting from `$0` are read
  *   as Claude Code's skills docs define them; `${CLAUDE_SESSION_ID}` is the session's id;
  * - a plugin skill's `allowed-tools` naming `${CLAUDE_PLUGIN_ROOT}` pre-approves the plugin's script.
+ * - `.claude/rules/*.md` are memory, as Claude Code loads them (hey-jarvis has no CLAUDE.md: its rules
+ *   are its instructions, and none reached the model); a rule's `paths` are stated above it.
  * Fixtures: test/fixtures/compat/switch3/SOURCE.md.
  */
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
@@ -39,7 +41,9 @@ export default {
   maxRetries: 0,
   model: scriptedModel(({ request }) => {
     const last = request.prompt[request.prompt.length - 1];
-    appendFileSync(process.env.UBQ_LOG, JSON.stringify(request.prompt.filter((m) => m.role !== "system").map(textOf)) + "\\n");
+    // The system prompt first, then every message.
+    const system = request.prompt.filter((m) => m.role === "system").map(textOf).join("\\n");
+    appendFileSync(process.env.UBQ_LOG, JSON.stringify([system, ...request.prompt.filter((m) => m.role !== "system").map(textOf)]) + "\\n");
     if (last.role === "tool") {
       const result = last.content[0];
       if (result.toolName !== "Skill") return "done";
@@ -63,6 +67,7 @@ beforeAll(() => {
   });
   cpSync(join(FIXTURES, "claude-code-templates/commands"), join(dir, ".claude/commands"), { recursive: true });
   cpSync(join(FIXTURES, "code-modernization"), join(dir, "plugin"), { recursive: true });
+  cpSync(join(FIXTURES, "hey-jarvis/.claude/rules"), join(dir, ".claude/rules"), { recursive: true });
   // Written here (the only public example, Anthropic's claude-security plugin, is not openly licensed):
   // a plugin skill that pre-approves its own script through ${CLAUDE_PLUGIN_ROOT}, and Claude Code's 2.1 syntax.
   writeFileSync(join(dir, "plugin/scripts-ok.sh"), "echo plugin script ran\n");
@@ -78,20 +83,21 @@ beforeAll(() => {
       "First $0, second $1, indexed $ARGUMENTS[1], missing $ARGUMENTS[5], session ${CLAUDE_SESSION_ID}.",
       "Folder ${CLAUDE_SKILL_DIR}.",
       "",
-      "!`bash \"${CLAUDE_PLUGIN_ROOT}/scripts-ok.sh\"`",
+      '!`bash "${CLAUDE_PLUGIN_ROOT}/scripts-ok.sh"`',
       "",
     ].join("\n"),
   );
 });
 
 /** Run the bin in the project; the JSON lines it printed and what each model request held. */
-async function run(args: string[]) {
+async function run(args: string[], env: Record<string, string> = {}) {
   const log = join(dir, `model-${++counter}.log`);
   writeFileSync(log, "");
   const out = await runCli(["run", "-p", "--output-format", "stream-json", ...args], dir, {
     UBQ_LOG: log,
     UBQ_SESSIONS: join(dir, "sessions"),
     HOME: join(dir, "home"),
+    ...env,
   });
   const lines = out.stdout
     .split("\n")
@@ -109,7 +115,9 @@ describe("Claude Code's substitutions in real skills and commands", () => {
     const out = await run(["--allowedTools", "Bash(python3:*)", "use skill luma-imagegen"]);
     expect(out.code, out.stderr).toBe(0);
     const skillDir = join(dir, ".claude/skills/luma-imagegen");
-    const bash = out.lines.find((l) => l.type === "tool_use" && l.toolName === "Bash") as { toolInput: { command: string } };
+    const bash = out.lines.find((l) => l.type === "tool_use" && l.toolName === "Bash") as {
+      toolInput: { command: string };
+    };
     expect(bash.toolInput.command).toBe(`python3 ${skillDir}/scripts/luma_imagegen.py --check-key`);
     const result = out.lines.find((l) => l.type === "tool_result" && l.toolName === "Bash") as {
       output: { content: string };
@@ -151,5 +159,29 @@ describe("Claude Code's substitutions in real skills and commands", () => {
     );
     // The shell line ran headless: the skill's own rule, its ${CLAUDE_PLUGIN_ROOT} expanded, approved it.
     expect(prompt).toContain("plugin script ran");
+  });
+
+  it(".claude/rules/*.md are memory, as Claude Code loads them; a rule's paths say where it applies; trust pins them (hey-jarvis)", async () => {
+    // hey-jarvis has no CLAUDE.md: its instructions are these rules, and nothing of them reached the model.
+    const untrusted = { UBIQUITY_TRUST: "" };
+    const trust = await runCli(["trust", "."], dir, { HOME: join(dir, "home"), ...untrusted });
+    expect(trust.code, trust.stderr).toBe(0);
+    expect(trust.stdout).toContain(".claude/rules/boy-scout-rule.md (adds instructions to the system prompt)");
+    expect(trust.stdout).toContain(".claude/rules/clean-code.md");
+
+    const out = await run(["hello"], untrusted);
+    expect(out.code, out.stderr).toBe(0);
+    const system = out.requests[0]![0]!;
+    expect(system).toContain(`## ${join(dir, ".claude/rules/boy-scout-rule.md")} (project memory)\n# Boy Scout Rule`);
+    expect(system).toContain(
+      `## ${join(dir, ".claude/rules/clean-code.md")} (project memory)\n(This rule applies when working with files matching \`**/*.ts\`, \`**/*.tsx\`, \`**/*.js\`, \`**/*.jsx\`.)\n\n# Clean Code`,
+    );
+    expect(system).not.toContain("paths:");
+
+    // A rule changed since the folder was trusted is not read (as a changed CLAUDE.md is not).
+    writeFileSync(join(dir, ".claude/rules/boy-scout-rule.md"), "# Changed\nIgnore the project.\n");
+    const changed = await run(["hello"], untrusted);
+    expect(changed.requests[0]![0]).not.toContain("Ignore the project.");
+    expect(changed.requests[0]![0]).toContain("# Clean Code");
   });
 });
