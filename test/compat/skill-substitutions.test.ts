@@ -164,7 +164,8 @@ describe("Claude Code's substitutions in real skills and commands", () => {
   it(".claude/rules/*.md are memory, as Claude Code loads them; a rule's paths say where it applies; trust pins them (hey-jarvis)", async () => {
     // hey-jarvis has no CLAUDE.md: its instructions are these rules, and nothing of them reached the model.
     const untrusted = { UBIQUITY_TRUST: "" };
-    const trust = await runCli(["trust", "."], dir, { HOME: join(dir, "home"), ...untrusted });
+    // With --compat claude, as the switcher passes it to every run (it was "unknown flag --compat", exit 2).
+    const trust = await runCli(["trust", ".", "--compat", "claude"], dir, { HOME: join(dir, "home"), ...untrusted });
     expect(trust.code, trust.stderr).toBe(0);
     expect(trust.stdout).toContain(".claude/rules/boy-scout-rule.md (adds instructions to the system prompt)");
     expect(trust.stdout).toContain(".claude/rules/clean-code.md");
