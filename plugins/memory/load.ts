@@ -181,7 +181,7 @@ export async function loadMemory(
       if (seen.has(targetReal)) continue;
       const refused = includeRefusal(target, targetReal, own, depth);
       if (refused) {
-        report(`did not include @${ref} from ${path}: ${refused}`);
+        report(`did not include @${ref} from ${path}: ${refused}${homeIncludeFix(ref, source, targetReal, home)}`);
         continue;
       }
       if (!admitInclude(target, source)) {
@@ -237,6 +237,18 @@ export function ruleText(text: string): string {
   return paths.length
     ? `(This rule applies when working with files matching ${paths.map((p) => `\`${p}\``).join(", ")}.)\n\n${body}`
     : body;
+}
+
+/**
+ * What to do instead of a project file's `@~/…` include, Claude Code's documented way to add one's
+ * own instructions to a project (`- @~/.claude/my-project-instructions.md`): here a file that can
+ * be checked in never reads the home folder (it could name any text file there).
+ */
+function homeIncludeFix(ref: string, source: MemorySource, targetReal: string, home: string): string {
+  // Only for an import written as one (`@~/….md`), never for a link that leads home.
+  const written = ref.startsWith("~/") && extname(targetReal).toLowerCase() === ".md";
+  if (!written || (source !== "project" && source !== "local") || !isInside(home, targetReal)) return "";
+  return `; Claude Code reads such an import, ubiquity does not let a project's file reach your home folder: name ${targetReal} in the config's memory option (memory: ["${targetReal}"]) or put its text in CLAUDE.local.md`;
 }
 
 /** Where a memory file of `source` (at `topReal`) may include from. */
