@@ -49,10 +49,12 @@ export default {
       if (result.toolName !== "Skill") return "done";
       const text = JSON.parse(JSON.stringify(result.output)).value ?? "";
       const line = String(text).split("\\n").find((l) => l.trim().startsWith("python3 "));
-      return { toolCalls: [{ toolName: "Bash", input: { command: line.trim() } }] };
+      return line ? { toolCalls: [{ toolName: "Bash", input: { command: line.trim() } }] } : "done";
     }
     const said = textOf(last);
-    if (said.startsWith("use skill ")) return { toolCalls: [{ toolName: "Skill", input: { skill: said.slice(10).trim() } }] };
+    // "use skill <name> [args…]": Claude Code's Skill tool input, args included.
+    const [name, ...args] = said.startsWith("use skill ") ? said.slice(10).trim().split(" ") : [];
+    if (name) return { toolCalls: [{ toolName: "Skill", input: { skill: name, ...(args.length ? { args: args.join(" ") } : {}) } }] };
     return "ok";
   }),
 };
@@ -159,6 +161,16 @@ describe("Claude Code's substitutions in real skills and commands", () => {
     );
     // The shell line ran headless: the skill's own rule, its ${CLAUDE_PLUGIN_ROOT} expanded, approved it.
     expect(prompt).toContain("plugin script ran");
+
+    // The model loads it with Claude Code's Skill input, args included (they were dropped, $0 left as written).
+    const loaded = await run(["use skill code-modernization:tally gamma delta"]);
+    expect(loaded.code, loaded.stderr).toBe(0);
+    const result = loaded.lines.find((l) => l.type === "tool_result" && l.toolName === "Skill") as {
+      output: { content: string };
+    };
+    expect(result.output.content).toContain(
+      "First gamma, second delta, indexed delta, missing $ARGUMENTS[5], session ",
+    );
   });
 
   it(".claude/rules/*.md are memory, as Claude Code loads them; a rule's paths say where it applies; trust pins them (hey-jarvis)", async () => {

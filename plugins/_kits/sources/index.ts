@@ -63,3 +63,4 @@ export {
   expandIn,
   type ClaudePlugin,
 } from "./claude-plugin";
+export { splitArguments, substituteArguments } from "./arguments";
