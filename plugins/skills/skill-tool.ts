@@ -48,6 +48,14 @@ export class SkillTool extends Tool<typeof SkillInput> {
   override isConcurrencySafe(): boolean {
     return true;
   }
+  /**
+   * `Skill(name)` and `Skill(name *)` rules, as Claude Code writes them: the skill's name, then its
+   * args (a `deny: ["Skill(deploy)"]` loaded the skill all the same).
+   */
+  override permissionRuleContent(input: z.output<typeof SkillInput>): string[] {
+    const args = input.args?.trim();
+    return [args ? `${input.skill} ${args}` : input.skill];
+  }
   override validateInput(input: z.output<typeof SkillInput>): string | undefined {
     if (this.#byName.has(input.skill)) return undefined;
     return `there is no skill named ${JSON.stringify(input.skill)}. Skills: ${[...this.#byName.keys()].join(", ")}.`;

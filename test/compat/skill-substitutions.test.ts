@@ -10,7 +10,8 @@
  * - `$1`, `$2` stay the first and second words, as Anthropic's own plugins write them
  *   (code-modernization's modernize-brief); `$ARGUMENTS[N]` and a body counting from `$0` are read
  *   as Claude Code's skills docs define them; `${CLAUDE_SESSION_ID}` is the session's id;
- * - a plugin skill's `allowed-tools` naming `${CLAUDE_PLUGIN_ROOT}` pre-approves the plugin's script.
+ * - a plugin skill's `allowed-tools` naming `${CLAUDE_PLUGIN_ROOT}` pre-approves the plugin's script;
+ * - the Skill tool takes Claude Code's `args`, and `Skill(name)` rules judge it (a deny was ignored);
  * - `.claude/rules/*.md` are memory, as Claude Code loads them (hey-jarvis has no CLAUDE.md: its rules
  *   are its instructions, and none reached the model); a rule's `paths` are stated above it.
  * Fixtures: test/fixtures/compat/switch3/SOURCE.md.
@@ -127,6 +128,20 @@ describe("Claude Code's substitutions in real skills and commands", () => {
     // The script ran (it says the key is missing), rather than "can't open file '/scripts/luma_imagegen.py'".
     expect(result.output.content).toContain("LUMA_API_KEY is not set.");
     expect(JSON.stringify(out.requests)).not.toContain("${CLAUDE_SKILL_DIR}");
+
+    // Claude Code's `Skill(name)` deny rule keeps the model from loading it (it loaded all the same).
+    const denied = await run([
+      "--settings",
+      '{"permissions":{"deny":["Skill(luma-imagegen)"]}}',
+      "use skill luma-imagegen",
+    ]);
+    expect(denied.code, denied.stderr).toBe(0);
+    const refusal = denied.lines.find((l) => l.type === "tool_result" && l.toolName === "Skill") as {
+      output: { content: string; isError: boolean };
+    };
+    expect(refusal.output.isError).toBe(true);
+    expect(refusal.output.content).toContain("Skill(luma-imagegen)");
+    expect(denied.lines.some((l) => l.type === "tool_use" && l.toolName === "Bash")).toBe(false);
   });
 
   it("a command's shell script keeps its own $1 and $0; $ARGUMENTS is the arguments (vercel-env-sync)", async () => {
