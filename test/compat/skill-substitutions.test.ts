@@ -11,12 +11,13 @@
  *   (code-modernization's modernize-brief); `$ARGUMENTS[N]` and a body counting from `$0` are read
  *   as Claude Code's skills docs define them; `${CLAUDE_SESSION_ID}` is the session's id;
  * - a plugin skill's `allowed-tools` naming `${CLAUDE_PLUGIN_ROOT}` pre-approves the plugin's script;
- * - the Skill tool takes Claude Code's `args`, and `Skill(name)` rules judge it (a deny was ignored);
+ * - the Skill tool takes Claude Code's `args`; `Skill(name)` and `Agent(name)`/`Task(name)` rules judge
+ *   the Skill and Agent tools (a deny was accepted and ignored);
  * - `.claude/rules/*.md` are memory, as Claude Code loads them (hey-jarvis has no CLAUDE.md: its rules
  *   are its instructions, and none reached the model); a rule's `paths` are stated above it.
  * Fixtures: test/fixtures/compat/switch3/SOURCE.md.
  */
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
@@ -55,6 +56,8 @@ export default {
     const said = textOf(last);
     // "use skill <name> [args…]": Claude Code's Skill tool input, args included.
     const [name, ...args] = said.startsWith("use skill ") ? said.slice(10).trim().split(" ") : [];
+    if (said.startsWith("use agent "))
+      return { toolCalls: [{ toolName: "Agent", input: { subagent_type: said.slice(10), description: "help", prompt: "help out" } }] };
     if (name) return { toolCalls: [{ toolName: "Skill", input: { skill: name, ...(args.length ? { args: args.join(" ") } : {}) } }] };
     return "ok";
   }),
@@ -69,8 +72,10 @@ beforeAll(() => {
     recursive: true,
   });
   cpSync(join(FIXTURES, "claude-code-templates/commands"), join(dir, ".claude/commands"), { recursive: true });
+  mkdirSync(join(dir, ".claude/agents"));
   cpSync(join(FIXTURES, "code-modernization"), join(dir, "plugin"), { recursive: true });
   cpSync(join(FIXTURES, "hey-jarvis/.claude/rules"), join(dir, ".claude/rules"), { recursive: true });
+  writeFileSync(join(dir, ".claude/agents/helper.md"), "---\ndescription: Helps out\n---\nYou help.\n");
   // Written here (the only public example, Anthropic's claude-security plugin, is not openly licensed):
   // a plugin skill that pre-approves its own script through ${CLAUDE_PLUGIN_ROOT}, and Claude Code's 2.1 syntax.
   writeFileSync(join(dir, "plugin/scripts-ok.sh"), "echo plugin script ran\n");
@@ -142,6 +147,15 @@ describe("Claude Code's substitutions in real skills and commands", () => {
     expect(refusal.output.isError).toBe(true);
     expect(refusal.output.content).toContain("Skill(luma-imagegen)");
     expect(denied.lines.some((l) => l.type === "tool_use" && l.toolName === "Bash")).toBe(false);
+
+    // The same for agents: `Agent(name)`, and `Task(name)` (the Agent tool's former name) that settings files still write.
+    const agent = await run(["--settings", '{"permissions":{"deny":["Task(helper)"]}}', "use agent helper"]);
+    expect(agent.code, agent.stderr).toBe(0);
+    const agentResult = agent.lines.find((l) => l.type === "tool_result" && l.toolName === "Agent") as {
+      output: { content: string; isError: boolean };
+    };
+    expect(agentResult.output.isError).toBe(true);
+    expect(agentResult.output.content).toContain("Agent(helper)");
   });
 
   it("a command's shell script keeps its own $1 and $0; $ARGUMENTS is the arguments (vercel-env-sync)", async () => {
