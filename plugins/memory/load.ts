@@ -136,9 +136,7 @@ export async function loadMemory(
     depth: number,
     scope: Scope | undefined,
     includedBy: string | undefined,
-    codexProjectDoc = false,
-    includes = true,
-    rule = false,
+    kind: Pick<MemoryCandidate, "codexProjectDoc" | "noIncludes" | "rule"> = {},
   ) => {
     const realPath = await real(path);
     if (!realPath || seen.has(realPath)) return; // reached before: it keeps its first position
@@ -149,13 +147,9 @@ export async function loadMemory(
       return;
     }
     seen.add(realPath);
-    let { content, cut } = cutContent(
-      path,
-      (rule ? ruleText(read.text) : read.text).trimEnd(),
-      read.size,
-      read.truncated,
-    );
-    if (codexProjectDoc && read.text.trim()) {
+    const text = (kind.rule ? ruleText(read.text) : read.text).trimEnd();
+    let { content, cut } = cutContent(path, text, read.size, read.truncated);
+    if (kind.codexProjectDoc && read.text.trim()) {
       if (codexLeft <= 0) {
         debug(
           `${path}: not read, as Codex would not: the AGENTS.md files before it reach ${CODEX_PROJECT_DOC_BYTES} bytes`,
@@ -167,7 +161,7 @@ export async function loadMemory(
       codexLeft -= bytes;
     }
     if (content.trim()) files.push({ path, source, content, cut, ...(includedBy ? { includedBy } : {}) });
-    for (const ref of includes ? findIncludes(content) : []) {
+    for (const ref of kind.noIncludes ? [] : findIncludes(content)) {
       const target = absolutePath(dirname(path), ref, place.home);
       if (!TEXT_EXTENSIONS.has(extname(target).toLowerCase())) {
         debug(`@${ref} in ${path} is not an include: ${extname(target) || "no extension"} is not a text extension`);
@@ -207,16 +201,7 @@ export async function loadMemory(
       report(`refused the memory file ${candidate.path}: ${refused}`);
       continue;
     }
-    await visit(
-      candidate.path,
-      candidate.source,
-      0,
-      undefined,
-      undefined,
-      candidate.codexProjectDoc,
-      !candidate.noIncludes,
-      candidate.rule,
-    );
+    await visit(candidate.path, candidate.source, 0, undefined, undefined, candidate);
   }
   return files;
 }
