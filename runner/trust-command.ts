@@ -27,6 +27,13 @@ export const trustCommand: FlagCommand = {
   flags: {
     list: { type: "boolean", description: "List the remembered folders (trusted, and declined at the prompt)" },
     revoke: { type: "string", value: "<dir>", description: "Forget a folder's entry: its files stop applying" },
+    // A switcher passes --compat claude to every run and then here: it was "unknown flag".
+    compat: {
+      type: "string",
+      value: "<tools>",
+      description:
+        "Taken as run takes it, and changes nothing: trust lists and approves Claude Code's and Codex's files whatever it says",
+    },
   },
   async run({ values, positionals }, io) {
     if (positionals.length > 1) throw new UsageError("trust takes one folder; see `ubiquity trust --help`");

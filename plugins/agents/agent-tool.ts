@@ -113,6 +113,10 @@ export class AgentTool extends Tool<ReturnType<typeof agentInput>> {
   override isConcurrencySafe(): boolean {
     return true;
   }
+  /** `Agent(name)` rules, as Claude Code writes them (`deny: ["Agent(Explore)"]`): the agent called. */
+  override permissionRuleContent(input: AgentInput): string[] {
+    return [input.subagent_type];
+  }
   call(input: AgentInput, ctx: ToolContext): Promise<ToolOutput> {
     return this.launch(input, ctx);
   }

@@ -9,31 +9,14 @@
 import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { absolutePath, runToolCall, type RunContext } from "../../src/index";
+import { substituteArguments } from "../_kits/sources/index";
 import type { SlashCommand } from "./command";
+
+export { splitArguments, substituteArguments } from "../_kits/sources/index";
 
 /** Why a command could not be expanded: the prompt is refused with this message. */
 export class CommandError extends Error {
   override name = "CommandError";
-}
-
-/** A command's arguments split as a shell would split words (quotes group, no expansion). */
-export function splitArguments(args: string): string[] {
-  const words: string[] = [];
-  const pattern = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  for (let m = pattern.exec(args); m; m = pattern.exec(args))
-    words.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (m[2] ?? m[3]!));
-  return words;
-}
-
-const ALL_ARGUMENTS = /\$ARGUMENTS\b/g;
-const POSITIONAL = /\$([1-9])(?!\d)/g;
-
-/** `body` with its arguments in place; a body that uses none gets them appended (as Claude Code does). */
-export function substituteArguments(body: string, args: string): string {
-  const uses = new RegExp(ALL_ARGUMENTS.source).test(body) || new RegExp(POSITIONAL.source).test(body);
-  if (!uses) return args ? `${body}\n\nARGUMENTS: ${args}` : body;
-  const words = splitArguments(args);
-  return body.replace(ALL_ARGUMENTS, () => args).replace(POSITIONAL, (_, n: string) => words[Number(n) - 1] ?? "");
 }
 
 /** `!`command`` anywhere in the body (Claude Code's syntax). */
@@ -94,7 +77,7 @@ export async function expandCommand(
 ): Promise<{ text: string; context: string[] }> {
   const body =
     command.source === "skill" ? `Base directory for this skill: ${command.dir}\n\n${command.body}` : command.body;
-  const substituted = substituteArguments(body, args);
+  const substituted = substituteArguments(body, args, run.sessionId);
   // Files are the ones the command and its arguments name, never ones a shell line's output names.
   const context = await readMentions(substituted.replace(SHELL_LINE, ""), run, command.name);
   return { text: await runShellLines(substituted, run, command.name), context };

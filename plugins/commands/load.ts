@@ -83,7 +83,10 @@ function readCommand(
     "";
   const argumentHint = text(data["argument-hint"] ?? data.argumentHint);
   const model = text(data.model);
-  const allowedTools = toolRules(data["allowed-tools"] ?? data.allowedTools);
+  // A plugin's rules name its scripts through `${CLAUDE_PLUGIN_ROOT}` too (`Bash(python3 "${CLAUDE_PLUGIN_ROOT}/scripts/x.py" *)`).
+  const allowedTools = toolRules(data["allowed-tools"] ?? data.allowedTools)?.map((rule) =>
+    plugin ? expandPluginRoot(rule, plugin.root) : rule,
+  );
   const segments = flat ? path.slice(-1) : path;
   return {
     name: [...(plugin ? [plugin.name] : []), ...segments].join(":"),

@@ -16,6 +16,7 @@ import { basename, dirname, extname, resolve } from "node:path";
 import { absolutePath } from "../../src/index";
 import { isInside } from "../_kits/paths/index";
 import { findIncludes } from "./includes";
+import { splitFrontmatter } from "../_kits/sources/index";
 import { readMemoryText } from "./read";
 import { memoryCandidates, type MemoryCandidate, type MemorySource } from "./sources";
 
@@ -135,8 +136,7 @@ export async function loadMemory(
     depth: number,
     scope: Scope | undefined,
     includedBy: string | undefined,
-    codexProjectDoc = false,
-    includes = true,
+    kind: Pick<MemoryCandidate, "codexProjectDoc" | "noIncludes" | "rule"> = {},
   ) => {
     const realPath = await real(path);
     if (!realPath || seen.has(realPath)) return; // reached before: it keeps its first position
@@ -147,8 +147,9 @@ export async function loadMemory(
       return;
     }
     seen.add(realPath);
-    let { content, cut } = cutContent(path, read.text.trimEnd(), read.size, read.truncated);
-    if (codexProjectDoc && read.text.trim()) {
+    const text = (kind.rule ? ruleText(read.text) : read.text).trimEnd();
+    let { content, cut } = cutContent(path, text, read.size, read.truncated);
+    if (kind.codexProjectDoc && read.text.trim()) {
       if (codexLeft <= 0) {
         debug(
           `${path}: not read, as Codex would not: the AGENTS.md files before it reach ${CODEX_PROJECT_DOC_BYTES} bytes`,
@@ -160,7 +161,7 @@ export async function loadMemory(
       codexLeft -= bytes;
     }
     if (content.trim()) files.push({ path, source, content, cut, ...(includedBy ? { includedBy } : {}) });
-    for (const ref of includes ? findIncludes(content) : []) {
+    for (const ref of kind.noIncludes ? [] : findIncludes(content)) {
       const target = absolutePath(dirname(path), ref, place.home);
       if (!TEXT_EXTENSIONS.has(extname(target).toLowerCase())) {
         debug(`@${ref} in ${path} is not an include: ${extname(target) || "no extension"} is not a text extension`);
@@ -174,7 +175,7 @@ export async function loadMemory(
       if (seen.has(targetReal)) continue;
       const refused = includeRefusal(target, targetReal, own, depth);
       if (refused) {
-        report(`did not include @${ref} from ${path}: ${refused}`);
+        report(`did not include @${ref} from ${path}: ${refused}${homeIncludeFix(ref, source, targetReal, home)}`);
         continue;
       }
       if (!admitInclude(target, source)) {
@@ -200,17 +201,39 @@ export async function loadMemory(
       report(`refused the memory file ${candidate.path}: ${refused}`);
       continue;
     }
-    await visit(
-      candidate.path,
-      candidate.source,
-      0,
-      undefined,
-      undefined,
-      candidate.codexProjectDoc,
-      !candidate.noIncludes,
-    );
+    await visit(candidate.path, candidate.source, 0, undefined, undefined, candidate);
   }
   return files;
+}
+
+/**
+ * A Claude Code rule as the prompt shows it: without its frontmatter, and, when its `paths` scope
+ * it, with a line naming them. Claude Code adds such a rule only once Claude works on a matching
+ * file; here it is always there, scoped in words.
+ */
+export function ruleText(text: string): string {
+  const split = splitFrontmatter(text);
+  if (!split.ok) return text;
+  const written = split.data.paths;
+  const paths = (Array.isArray(written) ? written : typeof written === "string" ? [written] : [])
+    .map((p) => String(p).trim())
+    .filter(Boolean);
+  const body = split.body.replace(/^\s*\n/, "");
+  return paths.length
+    ? `(This rule applies when working with files matching ${paths.map((p) => `\`${p}\``).join(", ")}.)\n\n${body}`
+    : body;
+}
+
+/**
+ * What to do instead of a project file's `@~/…` include, Claude Code's documented way to add one's
+ * own instructions to a project (`- @~/.claude/my-project-instructions.md`): here a file that can
+ * be checked in never reads the home folder (it could name any text file there).
+ */
+function homeIncludeFix(ref: string, source: MemorySource, targetReal: string, home: string): string {
+  // Only for an import written as one (`@~/….md`), never for a link that leads home.
+  const written = ref.startsWith("~/") && extname(targetReal).toLowerCase() === ".md";
+  if (!written || (source !== "project" && source !== "local") || !isInside(home, targetReal)) return "";
+  return `; Claude Code reads such an import, ubiquity does not let a project's file reach your home folder: name ${targetReal} in the config's memory option (memory: ["${targetReal}"]) or put its text in CLAUDE.local.md`;
 }
 
 /** Where a memory file of `source` (at `topReal`) may include from. */

@@ -3,7 +3,7 @@
  * `memory` files; project and local walk from the filesystem root down to the cwd, so the
  * nearest file has the last word (Codex's AGENTS.md from the git root down, as Codex does).
  */
-import { closeSync, existsSync, lstatSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, type Dirent, existsSync, lstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { absolutePath } from "../../src/index";
 import { chooseAlternatives, type CompatPath, compatPaths, orderedSources } from "../_kits/sources/index";
@@ -27,6 +27,36 @@ export interface MemoryCandidate {
   codexProjectDoc?: true;
   /** A Codex file: its `@path` lines are not includes, as Codex follows none. */
   noIncludes?: true;
+  /** A Claude Code rule (`.claude/rules/**\/*.md`): its frontmatter's `paths` scope it. */
+  rule?: true;
+}
+
+// A deep or looping tree is not a rules folder: stop at this depth.
+const MAX_RULES_DEPTH = 8;
+
+/**
+ * Claude Code's rules under `folder`: every `.md` file under `.claude/rules`, at any depth, sorted
+ * by path, as Claude Code loads them with the folder's CLAUDE.md. A folder reached through a
+ * symlink is not walked (it could loop); a linked file is read under the same limits as CLAUDE.md.
+ */
+export function claudeRuleFiles(folder: string): string[] {
+  const walk = (dir: string, depth: number): string[] => {
+    if (depth > MAX_RULES_DEPTH) return [];
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+    return entries
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .flatMap((entry) => {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) return walk(path, depth + 1);
+        return (entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(".md") ? [path] : [];
+      });
+  };
+  return walk(join(folder, ".claude", "rules"), 0);
 }
 
 /** How much of a user override is read to tell whether it is blank. */
@@ -117,11 +147,16 @@ export function memoryCandidates(
           ...(p.tool === "codex" && source !== "user" ? { codexProjectDoc: true as const } : {}),
         }))
       : [];
-  out.push(...compat("user", []));
+  // Claude Code's rules (`~/.claude/rules`, `.claude/rules`) come with the CLAUDE.md files of their folder.
+  const rules = (source: "user" | "project", folder: string): MemoryCandidate[] =>
+    theirs.has(source) && options.compat?.includes("claude")
+      ? claudeRuleFiles(folder).map((path) => ({ path, source, folder, rule: true as const }))
+      : [];
+  out.push(...compat("user", []), ...rules("user", place.home));
   if (own.has("user"))
     out.push({ path: join(place.home, ".ubiquity", "UBIQUITY.md"), source: "user", folder: place.home });
   for (const d of dirs) {
-    out.push(...compat("project", [d]));
+    out.push(...compat("project", [d]), ...rules("project", d));
     if (own.has("project"))
       out.push(
         { path: join(d, "UBIQUITY.md"), source: "project", folder: d },

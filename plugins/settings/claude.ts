@@ -193,7 +193,9 @@ const escapeGlob = (path: string) => path.replace(/[*?[\]{}()!+@\\]/g, "\\$&");
  * `//<project>/path`. A deny or ask rule also keeps its absolute reading, which it had here before,
  * so it never covers less; an allow rule keeps only Claude Code's meaning.
  */
-function projectRooted(rule: string, list: "allow" | "deny" | "ask", root: string): string[] {
+function projectRooted(written: string, list: "allow" | "deny" | "ask", root: string): string[] {
+  // `Task` is Claude Code's former name of the Agent tool; its rules still name it (`Task(Explore)`).
+  const rule = written.replace(/^(\s*)Task(?=\s*(?:\(|$))/, "$1Agent");
   const match = FILE_RULE.exec(rule);
   if (!match) return [rule];
   const rooted = `${match[1]}(/${escapeGlob(root.replace(/\/+$/, ""))}${match[2]})`;

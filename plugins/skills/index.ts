@@ -11,6 +11,7 @@
 import {
   definitionProjectFiles,
   expandPluginRoot,
+  expandIn,
   listingBudget,
   permittedCompatPaths,
   permittedSources,
@@ -135,6 +136,17 @@ export const skillsPlugin = definePlugin({
             ...skill,
             name: `${plugin.name}:${skill.name}`,
             body: expandPluginRoot(skill.body, plugin.root),
+            // Its rules name the plugin's scripts through `${CLAUDE_PLUGIN_ROOT}` too.
+            frontmatter: Object.freeze({
+              ...skill.frontmatter,
+              ...("allowed-tools" in skill.frontmatter
+                ? {
+                    "allowed-tools": expandIn(skill.frontmatter["allowed-tools"], (t) =>
+                      expandPluginRoot(t, plugin.root),
+                    ),
+                  }
+                : {}),
+            }),
           });
         }
       }

@@ -11,6 +11,7 @@ import {
   splitFrontmatter,
   definitionNameProblem,
   displayNameOf,
+  expandIn,
   slugOf,
   MAX_DEFINITION_BYTES,
   orderedSources,
@@ -52,6 +53,12 @@ export const UNAPPLIED_SKILL_FIELDS: Readonly<Record<string, string>> = {
   effort: "the run's reasoning level applies",
   paths: "it is listed whatever files are open",
 };
+
+/** `${CLAUDE_SKILL_DIR}`: the skill's folder, as Claude Code (2.1.69+) substitutes it when it loads a skill. */
+const SKILL_DIR = /\$\{CLAUDE_SKILL_DIR\}/g;
+
+/** `text` with `${CLAUDE_SKILL_DIR}` standing for `dir`. */
+const expandSkillDir = (text: string, dir: string) => text.replace(SKILL_DIR, () => dir);
 
 /** The first paragraph of a markdown body, a heading's `#` marks taken off, its lines joined. */
 export function firstParagraph(body: string): string {
@@ -119,11 +126,18 @@ async function readSkill(
     name,
     ...(displayName ? { displayName } : {}),
     description,
-    body: split.body.trim(),
+    // Bundled files are named through it (`python3 ${CLAUDE_SKILL_DIR}/scripts/run.py`), in the
+    // instructions and in the rules that pre-approve running them (`Bash(${CLAUDE_SKILL_DIR}/scripts/*)`).
+    body: expandSkillDir(split.body.trim(), dir),
     dir,
     root,
     source,
-    frontmatter: Object.freeze({ ...data }),
+    frontmatter: Object.freeze({
+      ...data,
+      ...("allowed-tools" in data
+        ? { "allowed-tools": expandIn(data["allowed-tools"], (t) => expandSkillDir(t, dir)) }
+        : {}),
+    }),
   };
 }
 

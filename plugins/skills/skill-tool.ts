@@ -1,6 +1,7 @@
 /** The Skill tool: returns one skill's full instructions; its description lists the skills. */
 import { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
+import { substituteArguments } from "../_kits/sources/index";
 import { LISTING_LIMIT, skillListing } from "./listing";
 import type { Skill } from "./skill";
 
@@ -9,6 +10,8 @@ export const SKILL_TOOL = "Skill";
 
 const SkillInput = z.object({
   skill: z.string().min(1).describe("The name of the skill to load, exactly as listed"),
+  // Claude Code's Skill tool takes the words a user would type after /name; models trained on it send them.
+  args: z.string().optional().describe("Arguments for the skill, as a user would type them after /name"),
 });
 
 /** The Skill tool for a fixed set of skills. */
@@ -45,6 +48,14 @@ export class SkillTool extends Tool<typeof SkillInput> {
   override isConcurrencySafe(): boolean {
     return true;
   }
+  /**
+   * `Skill(name)` and `Skill(name *)` rules, as Claude Code writes them: the skill's name, then its
+   * args (a `deny: ["Skill(deploy)"]` loaded the skill all the same).
+   */
+  override permissionRuleContent(input: z.output<typeof SkillInput>): string[] {
+    const args = input.args?.trim();
+    return [args ? `${input.skill} ${args}` : input.skill];
+  }
   override validateInput(input: z.output<typeof SkillInput>): string | undefined {
     if (this.#byName.has(input.skill)) return undefined;
     return `there is no skill named ${JSON.stringify(input.skill)}. Skills: ${[...this.#byName.keys()].join(", ")}.`;
@@ -52,8 +63,10 @@ export class SkillTool extends Tool<typeof SkillInput> {
   async call(input: z.output<typeof SkillInput>, ctx: ToolContext): Promise<ToolOutput> {
     const skill = this.#byName.get(input.skill)!;
     if (ctx.run) this.onLoad?.(skill, ctx.run);
+    // As Claude Code's Skill tool: `$ARGUMENTS`, `$1`… and `${CLAUDE_SESSION_ID}` in place, the args appended when none is used.
+    const body = substituteArguments(skill.body, input.args?.trim() ?? "", ctx.sessionId);
     return {
-      content: `Skill: ${skill.name}${skill.displayName ? ` (${skill.displayName})` : ""}\nFolder: ${skill.dir} (relative paths below are relative to it; read bundled files with Read)\n\n${skill.body}`,
+      content: `Skill: ${skill.name}${skill.displayName ? ` (${skill.displayName})` : ""}\nFolder: ${skill.dir} (relative paths below are relative to it; read bundled files with Read)\n\n${body}`,
       metadata: { skill: skill.name, dir: skill.dir },
     };
   }

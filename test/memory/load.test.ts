@@ -121,6 +121,13 @@ describe("memory files", () => {
     expect(files.map((f) => f.content).join()).not.toContain("SECRET");
     expect(problems).toHaveLength(4);
     for (const p of problems) expect(p).toMatch(/a project file may include only from under the working directory/);
+    // Claude Code's documented `@~/….md` import of one's own instructions is told what to do instead;
+    // a link or an absolute path that leads home is not (it is no import of one's own).
+    expect(problems.filter((p) => p.includes("memory option"))).toEqual([
+      expect.stringContaining(
+        `did not include @~/secret.md from ${join(cwd, "UBIQUITY.md")}: a project file may include only from under the working directory; Claude Code reads such an import, ubiquity does not let a project's file reach your home folder: name ${join(home(), "secret.md")} in the config's memory option`,
+      ),
+    ]);
   });
 
   it("includes only text extensions", async () => {

@@ -165,7 +165,13 @@ export function unrunParts(root: string | undefined, manifest: Record<string, un
 
 /** `${CLAUDE_PLUGIN_ROOT}` in a plugin's text, as Claude Code expands it. */
 export function expandPluginRoot(text: string, root: string): string {
-  return text.replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, root);
+  return text.replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, () => root);
+}
+
+/** `expand` applied to a frontmatter value: a string, or each string of a list (`allowed-tools`). */
+export function expandIn(value: unknown, expand: (text: string) => string): unknown {
+  if (typeof value === "string") return expand(value);
+  return Array.isArray(value) ? value.map((v) => expandIn(v, expand)) : value;
 }
 
 /**

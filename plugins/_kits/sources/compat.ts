@@ -38,7 +38,7 @@ export function parseCompatFlag(value: string): CompatTool[] {
 export const CompatSchema = z
   .array(z.enum(COMPAT_TOOLS))
   .describe(
-    'Read other tools\' files too: "claude" (CLAUDE.md, CLAUDE.local.md, .claude/{settings,skills,agents,commands}, ~/.claude/…), "codex" (AGENTS.md or AGENTS.override.md, .agents/skills, .codex/config.toml, ~/.codex/…). Each plugin reads them from its own sources (memorySources, skillSources, agentSources, commandSources, settingSources), or from all three when that option is unset [[]]',
+    'Read other tools\' files too: "claude" (CLAUDE.md, CLAUDE.local.md, .claude/{settings,skills,agents,commands,rules}, ~/.claude/…), "codex" (AGENTS.md or AGENTS.override.md, .agents/skills, .codex/config.toml, ~/.codex/…). Each plugin reads them from its own sources (memorySources, skillSources, agentSources, commandSources, settingSources), or from all three when that option is unset [[]]',
   );
 
 /** What a plugin reads of another tool's files. */

@@ -60,5 +60,7 @@ export {
   projectFolderApplies,
   unrunParts,
   expandPluginRoot,
+  expandIn,
   type ClaudePlugin,
 } from "./claude-plugin";
+export { splitArguments, substituteArguments } from "./arguments";
