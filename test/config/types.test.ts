@@ -5,7 +5,7 @@
  * `npm i ../plugin`, keeping its own `node_modules/ubiquity` (another version, so TypeScript
  * cannot merge the two copies): its plugin and its `Ubiquity.PluginOptions` merge still fit.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,12 +51,21 @@ beforeAll(() => {
       "",
     ].join("\n"),
   );
-  // The plugin author's own copy, as `npm i -D ubiquity` in the plugin folder gives it.
-  npmInstall(plugin, [tarball]);
-  const copy = join(plugin, "node_modules", "ubiquity", "package.json");
-  writeFileSync(copy, readFileSync(copy, "utf8").replace(/"version": "[^"]+"/, '"version": "0.0.0-plugin-copy"'));
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
   npmInstall(app, [tarball, "../plugin"]);
+  // The plugin author's own copy, as `npm i -D ubiquity` in the plugin folder gives it: the same
+  // tarball and dependencies, so the app's install copied (one `npm install` of ~7 CPU-s, not two),
+  // without the app's link to the plugin and npm's record of the app's tree.
+  cpSync(join(app, "node_modules"), join(plugin, "node_modules"), {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (from) => !/\/node_modules\/(ubiquity-plugin-greeter|\.package-lock\.json)$/.test(from),
+  });
+  const copy = join(plugin, "node_modules", "ubiquity", "package.json");
+  writeFileSync(copy, readFileSync(copy, "utf8").replace(/"version": "[^"]+"/, '"version": "0.0.0-plugin-copy"'));
+  expect(JSON.parse(readFileSync(join(app, "node_modules", "ubiquity", "package.json"), "utf8")).version).not.toBe(
+    "0.0.0-plugin-copy",
+  );
 }, 600_000);
 afterAll(removePackedDirs);
 
@@ -69,71 +78,82 @@ const options: ts.CompilerOptions = {
   skipLibCheck: true,
   types: [],
 };
-// The declarations every program reads (TypeScript's libs, the installed packages) are parsed once
-// for the file, as an editor's language service does; each test's own file is read fresh.
-const parsed = new Map<string, ts.SourceFile | undefined>();
 const host = ts.createCompilerHost(options);
-const readSourceFile = host.getSourceFile.bind(host);
-host.getSourceFile = (fileName, languageVersion, onError) => {
-  if (!fileName.includes("/node_modules/")) return readSourceFile(fileName, languageVersion, onError);
-  const key = `${fileName}\0${JSON.stringify(languageVersion)}`;
-  if (!parsed.has(key)) parsed.set(key, readSourceFile(fileName, languageVersion, onError));
-  return parsed.get(key);
-};
-
-/** The `tsc` errors of one file of the app (strict, nodenext, as a user's project). */
-function tscErrors(name: string, source: string): string[] {
-  const file = join(app, name);
-  writeFileSync(file, source);
-  const program = ts.createProgram([file], options, host);
-  return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-}
 
 const header =
   'import { defineConfig, summon, type Plugin } from "ubiquity";\nimport greeter from "ubiquity-plugin-greeter";\n';
 
+const good =
+  header +
+  'export default defineConfig({ maxTurns: 3, greeting: "hello", hooks: { PreToolUse: [] }, plugins: [greeter()] });\n' +
+  'export const fn = defineConfig(({ command }) => ({ maxTurns: command === "run" ? 5 : 3 }));\n' +
+  "export const typed = defineConfig<{ shout?: boolean }>({ shout: true, maxTurns: 2 });\n" +
+  'const plugin: Plugin = greeter();\nsummon("hi", { plugins: [plugin], greeting: "hi", persistSession: false });\n';
+
+/** What each rejected config is, its file, its line and the error it must give. */
+const rejected: [string, string, string, RegExp][] = [
+  ["an unknown key", "max-turnz.ts", "defineConfig({ maxTurnz: 3 });", /'maxTurnz' does not exist/],
+  ["an unknown key in a function config", "fn-turnz.ts", "defineConfig(() => ({ maxTurnz: 3 }));", /maxTurnz/],
+  [
+    "an unknown hook event",
+    "hook.ts",
+    "defineConfig({ hooks: { PreToolUze: [] } });",
+    /'PreToolUze' does not exist[\s\S]*Did you mean to write 'PreToolUse'\?/,
+  ],
+  [
+    "a wrong third-party option type",
+    "greeting.ts",
+    "defineConfig({ greeting: 42, plugins: [greeter()] });",
+    /Type 'number' is not assignable to type 'string'/,
+  ],
+  [
+    "a wrong type for an option given by the typed generic",
+    "generic.ts",
+    'defineConfig<{ shout?: boolean }>({ shout: "yes" });',
+    /Type 'string' is not assignable to type 'boolean( \| undefined)?'/,
+  ],
+  [
+    "a wrong option type in summon()",
+    "summon.ts",
+    'summon("hi", { greeting: 42 });',
+    /Type 'number' is not assignable to type 'string'/,
+  ],
+];
+
+/** The fixture files of the app (name → source), written when the first test checks them. */
+const fixtures = new Map<string, string>([
+  ["good.ts", good],
+  ...rejected.map(([, name, line]): [string, string] => [name, `${header}${line}\nexport type Unused = Plugin;\n`]),
+]);
+let checked: ts.Program | undefined;
+
+/**
+ * The `tsc` errors of one file of the app (strict, nodenext, as a user's project). One program
+ * checks every fixture (~1 CPU-s a program, most of it binding the package's declarations): each
+ * file is a module with its own scope and none declares anything global, so a file's errors are
+ * the ones it has alone.
+ */
+function tscErrors(name: string): string[] {
+  if (!checked) {
+    for (const [file, source] of fixtures) writeFileSync(join(app, file), source);
+    checked = ts.createProgram(
+      [...fixtures.keys()].map((file) => join(app, file)),
+      options,
+      host,
+    );
+  }
+  const file = checked.getSourceFile(join(app, name));
+  if (!file) throw new Error(`${name} is not a fixture of the program`);
+  return ts.getPreEmitDiagnostics(checked, file).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+}
+
 describe("config types in a user's project", () => {
   it("accept a correct config with a local plugin built against another copy of ubiquity", () => {
-    const errors = tscErrors(
-      "good.ts",
-      header +
-        'export default defineConfig({ maxTurns: 3, greeting: "hello", hooks: { PreToolUse: [] }, plugins: [greeter()] });\n' +
-        'export const fn = defineConfig(({ command }) => ({ maxTurns: command === "run" ? 5 : 3 }));\n' +
-        "export const typed = defineConfig<{ shout?: boolean }>({ shout: true, maxTurns: 2 });\n" +
-        'const plugin: Plugin = greeter();\nsummon("hi", { plugins: [plugin], greeting: "hi", persistSession: false });\n',
-    );
-    expect(errors).toEqual([]);
+    expect(tscErrors("good.ts")).toEqual([]);
   });
 
-  it.each([
-    ["an unknown key", "max-turnz.ts", "defineConfig({ maxTurnz: 3 });", /'maxTurnz' does not exist/],
-    ["an unknown key in a function config", "fn-turnz.ts", "defineConfig(() => ({ maxTurnz: 3 }));", /maxTurnz/],
-    [
-      "an unknown hook event",
-      "hook.ts",
-      "defineConfig({ hooks: { PreToolUze: [] } });",
-      /'PreToolUze' does not exist[\s\S]*Did you mean to write 'PreToolUse'\?/,
-    ],
-    [
-      "a wrong third-party option type",
-      "greeting.ts",
-      "defineConfig({ greeting: 42, plugins: [greeter()] });",
-      /Type 'number' is not assignable to type 'string'/,
-    ],
-    [
-      "a wrong type for an option given by the typed generic",
-      "generic.ts",
-      'defineConfig<{ shout?: boolean }>({ shout: "yes" });',
-      /Type 'string' is not assignable to type 'boolean( \| undefined)?'/,
-    ],
-    [
-      "a wrong option type in summon()",
-      "summon.ts",
-      'summon("hi", { greeting: 42 });',
-      /Type 'number' is not assignable to type 'string'/,
-    ],
-  ])("reject %s", (_what, name, line, message) => {
-    const errors = tscErrors(name, `${header}${line}\nexport type Unused = Plugin;\n`);
+  it.each(rejected)("reject %s", (_what, name, _line, message) => {
+    const errors = tscErrors(name);
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.join("\n")).toMatch(message);
   });
