@@ -54,6 +54,16 @@ const sha256 = (data: string | Buffer) => createHash("sha256").update(data).dige
 
 /** A folder's digest: every file's path and content below it, in sorted order; undefined over the bounds. */
 function folderDigest(root: string): string | undefined {
+  const lines = folderLines(root, new Set(), true);
+  return lines ? `sha256:${sha256(`folder\n${lines.join("\n")}`)}` : undefined;
+}
+
+/**
+ * What a folder's digest is made of: each entry below `root` but `skip` by path and kind, a
+ * file's contents hashed (and, `withNamed`, the files its text names to run); undefined past the
+ * bounds of a pinned folder or on an unreadable part.
+ */
+function folderLines(root: string, skip: ReadonlySet<string>, withNamed: boolean): string[] | undefined {
   const lines: string[] = [];
   let files = 0;
   let bytes = 0;
@@ -68,6 +78,7 @@ function folderDigest(root: string): string | undefined {
     for (const name of names) {
       const path = join(dir, name);
       const relPath = rel ? `${rel}/${name}` : name;
+      if (skip.has(path)) continue;
       let stats: Stats;
       try {
         stats = statSync(path); // followed: a linked file is read through its link
@@ -85,6 +96,7 @@ function folderDigest(root: string): string | undefined {
         const data = regularBytes(path);
         if (!data) return false;
         lines.push(`${relPath}\0file\0${sha256(data)}`);
+        if (!withNamed) continue;
         // An agent's or skill's frontmatter runs hooks by name (`sh scripts/check.sh`): those files too (I7).
         const named = namedFiles(path, runnableText(path, data));
         if (named === undefined) return false;
@@ -95,7 +107,7 @@ function folderDigest(root: string): string | undefined {
     }
     return true;
   };
-  return walk(root, "", 0) ? `sha256:${sha256(`folder\n${lines.join("\n")}`)}` : undefined;
+  return walk(root, "", 0) ? lines : undefined;
 }
 
 /**
@@ -208,43 +220,8 @@ const WRITTEN = /(?:\d*>>?|&>>?|>\|)\s*([^\s;|&<>(){}[\],]+)|\btee\s+(?:-\S+\s+)
 
 /** A digest of every file below `dir` but `skip` (names and contents, links followed, bounded as a pinned folder is), or undefined. */
 function folderFiles(dir: string, skip: ReadonlySet<string>): string | undefined {
-  const lines: string[] = [];
-  let files = 0;
-  let bytes = 0;
-  const walk = (at: string, rel: string, depth: number): boolean => {
-    if (depth > MAX_PIN_FOLDER_DEPTH) return false;
-    let names: string[];
-    try {
-      names = readdirSync(at).sort();
-    } catch {
-      return false;
-    }
-    for (const name of names) {
-      const path = join(at, name);
-      const relPath = rel ? `${rel}/${name}` : name;
-      if (skip.has(path)) continue;
-      let stats: Stats;
-      try {
-        stats = statSync(path);
-      } catch {
-        lines.push(`${relPath}\0broken`);
-        continue;
-      }
-      if (stats.isDirectory()) {
-        lines.push(`${relPath}\0dir`);
-        if (!walk(path, relPath, depth + 1)) return false;
-      } else if (stats.isFile()) {
-        files += 1;
-        bytes += stats.size;
-        if (files > MAX_PIN_FOLDER_FILES || bytes > MAX_PIN_FOLDER_BYTES) return false;
-        const data = regularBytes(path);
-        if (!data) return false;
-        lines.push(`${relPath}\0file\0${sha256(data)}`);
-      } else lines.push(`${relPath}\0other`);
-    }
-    return true;
-  };
-  return walk(dir, "", 0) ? sha256(lines.join("\n")) : undefined;
+  const lines = folderLines(dir, skip, false);
+  return lines ? sha256(lines.join("\n")) : undefined;
 }
 
 /** The real path of `dir` (symlinks resolved), or its absolute path when it does not exist. */
