@@ -1,5 +1,3 @@
-import { readdir, type Dirent } from "node:fs";
-
 /** Folders Glob does not descend into: version control, dependencies, build output, caches. */
 export const SKIPPED_FOLDERS: readonly string[] = Object.freeze([
   ".git",
@@ -35,21 +33,4 @@ export function skippedFor(pattern: string): Set<string> {
 /** The same folders as tinyglobby `ignore` patterns (what a caller of tinyglobby would write). */
 export function ignorePatterns(pattern: string): string[] {
   return [...skippedFor(pattern)].map((folder) => `**/${folder}/**`);
-}
-
-/**
- * A `readdir` for tinyglobby's `fs` option that drops the skipped folders from listings, so the
- * walk never enters them. Much cheaper than `ignore` globs, which are matched against every file.
- */
-export function skippingReaddir(skipped: ReadonlySet<string>): typeof readdir {
-  const filtered = (
-    path: string,
-    options: { withFileTypes: true },
-    callback: (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void,
-  ) =>
-    readdir(path, options, (error, entries) =>
-      callback(error, error ? entries : entries.filter((e) => !(skipped.has(e.name) && e.isDirectory()))),
-    );
-  // The walker (fdir) only ever calls the `withFileTypes` form of the overloaded readdir.
-  return filtered as unknown as typeof readdir;
 }

@@ -91,5 +91,8 @@ export const LINE_BREAKS = { flags: "s" } as unknown as { flags?: boolean };
 /** LINE_BREAKS with case ignored. */
 export const LINE_BREAKS_NOCASE = { flags: "is" } as unknown as { flags?: boolean };
 
+/** picomatch (the version tinyglobby matches with), loaded on first use. */
+export const picomatch: () => typeof import("picomatch") = lazyRequire<typeof import("picomatch")>("picomatch");
+
 /** tinyglobby, loaded on first use. */
 export const tinyglobby: () => typeof import("tinyglobby") = lazyRequire<typeof import("tinyglobby")>("tinyglobby");

@@ -25,7 +25,7 @@ export function isTempName(name: string): boolean {
 
 /** True for the temp file of an atomic write in progress or left by a crash (never shown by Glob or Grep). */
 export function isAtomicTempName(name: string): boolean {
-  return ATOMIC_TEMP.test(basename(name));
+  return name.endsWith(".tmp") && ATOMIC_TEMP.test(basename(name)); // the suffix first: Glob asks for every file
 }
 
 function writerGone(name: string): boolean {

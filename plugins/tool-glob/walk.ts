@@ -1,0 +1,133 @@
+/**
+ * Glob's walk: the files under a folder that a pattern matches, found the way tinyglobby finds them
+ * with `{ onlyFiles: true, dot: true, followSymbolicLinks: false }` (the same picomatch matching,
+ * the same pattern normalisation, the same folders entered), minus the skipped folders. tinyglobby
+ * was the walker until issue 40 measured it: its asynchronous walk (one callback and one formatted
+ * path per entry, every path tried against the whole pattern set) took 2–4x a synchronous walk, and
+ * the tool's target is its speed with the stats newest-first needs added. The walk stays
+ * synchronous in slices of a few milliseconds and yields between them, so a walk of a large tree
+ * neither holds the event loop nor outlives the call's abort. test/tools/glob-walk.test.ts keeps
+ * tinyglobby as the oracle: the same files for a grid of patterns and trees.
+ */
+import { type Dirent, readdirSync } from "node:fs";
+import { posix } from "node:path";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { picomatch } from "../_kits/lazy/index";
+
+/** How long one synchronous slice of the walk may hold the event loop, in milliseconds. */
+const SLICE_MS = 8;
+
+/** Matching options: tinyglobby's for the tool's settings (dot files in, case kept, `/` only). */
+const MATCH = { dot: true, posix: true } as const;
+
+/** A pattern as tinyglobby reads it: a trailing `/` dropped, a folder's name meaning what is under it, `./` and `a/../` folded. */
+function normalize(pattern: string): string {
+  let out = pattern.endsWith("/") ? pattern.slice(0, -1) : pattern;
+  if (!out.endsWith("*")) out += "/**";
+  return posix.normalize(out);
+}
+
+/** The pattern's segments (a brace holding a `/` stays whole), as picomatch splits them. */
+function segments(pattern: string): string[] {
+  const parts = picomatch().scan(pattern, { parts: true }).parts;
+  return parts?.length ? parts : [pattern];
+}
+
+const isDynamic = (segment: string) => {
+  const scan = picomatch().scan(segment);
+  return scan.isGlob || scan.negated;
+};
+
+/**
+ * The leading segments that name one folder each (the walk starts there); a `**` ending the
+ * pattern keeps its folder out, since `src/**` also matches a file named `src`.
+ */
+function staticPrefix(parts: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part === "**" && !parts[i + 1]) {
+      out.pop();
+      break;
+    }
+    if (i === parts.length - 1 || isDynamic(part)) break;
+    out.push(part);
+  }
+  return out;
+}
+
+/** Can anything under the folder `path` (relative) match? Each of its segments against the pattern's, a `**` ending the question. */
+function enterable(parts: readonly string[]): (path: string) => boolean {
+  const matchers = parts.map((part) => picomatch()(part, MATCH));
+  return (path) => {
+    const names = path.split("/");
+    const shared = Math.min(names.length, parts.length);
+    let i = 0;
+    for (; i < shared; i++) {
+      const part = parts[i]!;
+      if (part.includes("/")) return true;
+      if (!matchers[i]!(names[i]!)) break;
+      if (part === "**") return true;
+    }
+    return i === names.length;
+  };
+}
+
+/** What a walk found, and the folders it found them in. */
+export interface Found {
+  /** Paths relative to the searched folder, `/`-separated. */
+  files: string[];
+  /**
+   * Each folder a file was found in, absolute as walked, once. The walk enters no link below its
+   * start, but a folder can be swapped for one while it runs: where these really are is where the
+   * files were read from.
+   */
+  folders: string[];
+}
+
+/**
+ * The files that `pattern` (relative, no `..`) matches under `dir`: regular files only, symbolic
+ * links neither listed nor entered below the walk's start, folders named in `skipped` not entered,
+ * unreadable folders passed over. A walk aborted by `signal` stops and returns what it found, as
+ * tinyglobby's did.
+ */
+export async function findFiles(
+  dir: string,
+  pattern: string,
+  skipped: ReadonlySet<string>,
+  signal?: AbortSignal,
+): Promise<Found> {
+  const normalized = normalize(pattern);
+  const parts = segments(normalized);
+  const matches = picomatch()(normalized, MATCH);
+  const enter = enterable(parts);
+  // A literal name's escapes (`brackets\[1\]`) are dropped to name the folder, as tinyglobby does.
+  const start = staticPrefix(parts).join("/").replace(/\\/g, "");
+  const found: string[] = [];
+  const holding: string[] = [];
+  const folders = [start];
+  let sliceStart = performance.now();
+  while (folders.length > 0) {
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await yieldToLoop();
+      sliceStart = performance.now();
+    }
+    if (signal?.aborted) break;
+    const folder = folders.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(folder ? `${dir}/${folder}` : dir, { withFileTypes: true });
+    } catch {
+      continue; // gone, unreadable, or not a folder: nothing under it
+    }
+    const before = found.length;
+    for (const entry of entries) {
+      const path = folder ? `${folder}/${entry.name}` : entry.name;
+      if (entry.isFile()) {
+        if (matches(path)) found.push(path);
+      } else if (entry.isDirectory() && !skipped.has(entry.name) && enter(path)) folders.push(path);
+    }
+    if (found.length > before) holding.push(folder ? `${dir}/${folder}` : dir);
+  }
+  return { files: found, folders: holding };
+}
