@@ -9,7 +9,16 @@
 export { loadConfig, findConfigFile, trustFromEnv, pinToFile, CONFIG_SEARCH_PLACES } from "./load";
 export type { LoadConfigOptions, LoadedConfig, ConfigEnv } from "./load";
 export { configFilesIn, configSearchFolders } from "./search";
-export { configuredFiles, rememberConfiguredCode, rememberRunConfigFile, runConfigFiles } from "./run-config-files";
+export {
+  configuredFiles,
+  configuredPackagePlace,
+  configuredPackages,
+  rememberConfiguredCode,
+  rememberConfiguredPackage,
+  rememberRunConfigFile,
+  runConfigFiles,
+  type ConfiguredPackage,
+} from "./run-config-files";
 export { configJsonSchema, configJsonSchemaText } from "./json-schema";
 export { createModuleLoader, moduleError, isPathSpecifier, packageName, compiledCacheDir } from "./module";
 export type { ModuleLoader } from "./module";

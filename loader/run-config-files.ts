@@ -8,7 +8,7 @@
  * read-only and the permission engine treats a write to it as sensitive, like the found config.
  */
 import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 
 const configs = new Set<string>();
 const code = new Set<string>();
@@ -42,4 +42,43 @@ export function runConfigFiles(): readonly string[] {
 /** Those and the code they name: what neither a sandboxed command nor an unasked write may change. */
 export function configuredFiles(): readonly string[] {
   return [...configs, ...code];
+}
+
+/** A package a configuration has a runner start by name (`npx -y @acme/server`), looked up from `from`. */
+export interface ConfiguredPackage {
+  name: string;
+  from: string;
+}
+
+const packages = new Map<string, ConfiguredPackage>();
+
+/**
+ * Note a package that a configuration's program runner loads by name from the folder `from`: an
+ * MCP server's `npx -y @acme/server` runs `node_modules/@acme/server` (and what its `.bin` names)
+ * from the folder it starts in or any above, installed or not: one a sandboxed command put there
+ * is run instead of the registry's, at the next start, with the server's network.
+ */
+export function rememberConfiguredPackage(name: string, from: string): void {
+  const entry = { name, from: resolve(from) };
+  packages.set(`${entry.name}\0${entry.from}`, entry);
+}
+
+/** Every package noted by `rememberConfiguredPackage`. */
+export function configuredPackages(): readonly ConfiguredPackage[] {
+  return [...packages.values()];
+}
+
+/**
+ * The place of a configured package that `path` (absolute) is in, if any: `node_modules/<name>` or
+ * `node_modules/.bin` in the folder a runner starts in or any above it, where the runner finds it.
+ */
+export function configuredPackagePlace(path: string): string | undefined {
+  for (const { name, from } of packages.values()) {
+    for (let dir = from; ; dir = dirname(dir)) {
+      for (const place of [join(dir, "node_modules", name), join(dir, "node_modules", ".bin")])
+        if (path === place || path.startsWith(`${place}${sep}`)) return place;
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return undefined;
 }

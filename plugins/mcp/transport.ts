@@ -9,6 +9,7 @@ import { buildSubprocessEnv, spawnFolder, type SubprocessEnvOptions } from "../_
 import type { McpServerConfig } from "./options";
 import type { SpawnSpec } from "../sandbox/api";
 import { StdioTransport } from "./stdio-transport";
+import { noteServerPackages } from "./server-packages";
 
 export { StdioTransport } from "./stdio-transport";
 
@@ -60,11 +61,14 @@ export function createTransport(
   authProvider?: OAuthClientProvider,
 ): Transport {
   if ("command" in config) {
+    const folder = spawnFolder(cwd, trusted, config.cwd);
+    // Before the sandbox wraps this or any later spawn: what the program loads from there is protected.
+    noteServerPackages(config.command, config.args ?? [], folder);
     const spec = wrap({
       command: config.command,
       args: config.args ?? [],
       env: serverEnv(config, environment),
-      cwd: spawnFolder(cwd, trusted, config.cwd),
+      cwd: folder,
     });
     // Its own process group under the reaper (or the sandbox), so it ends with this program.
     const transport = new StdioTransport({ ...spec, env: spec.env ?? {} });

@@ -29,7 +29,8 @@ import { BRIDGE_HINT, bridgeTools } from "./bridge";
 import { sandboxSettings } from "./config";
 import { getSandboxApi, setSandboxMode } from "./api";
 import { fewFiles } from "./host-runs";
-import { readOnlyModules } from "./installed";
+import { existsSync } from "node:fs";
+import { configuredPackageFolders, readOnlyModules } from "./installed";
 import { sandboxNote } from "./note";
 import { unixSocketWarning } from "./seccomp";
 import { HOME_READABLE } from "./secrets";
@@ -239,7 +240,12 @@ export const sandboxPlugin = definePlugin({
         ...sections.filter((s) => s.id !== "sandbox"),
         {
           id: "sandbox",
-          text: sandboxNote(runtime.settings, readOnlyModules(runtime.settings.home, runtime.settings.writable)),
+          text: sandboxNote(runtime.settings, [
+            ...new Set([
+              ...readOnlyModules(runtime.settings.home, runtime.settings.writable),
+              ...configuredPackageFolders(runtime.settings.writable).filter((p) => existsSync(p)),
+            ]),
+          ]),
         },
       ];
     });

@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import {
   compiledCacheDir,
   configGraph,
+  configuredPackages,
   findConfigFile,
   importsMapTargets,
   runConfigFiles,
@@ -330,4 +331,37 @@ export function installedConfigClosure(cwd: string, roots: readonly string[], ho
       ]),
     ]),
   ];
+}
+
+const packagePlaces = new Map<string, string[]>();
+
+/**
+ * What the program runners of the configuration load by name (loader's `configuredPackages`: an
+ * MCP server's `npx -y @acme/server`), inside `roots`: in each folder from the runner's up, its
+ * `node_modules/.bin` and the package's folder, existing or not (one a command makes there would be
+ * run instead); where Node finds the package, its folder and its dependency closure, as found and
+ * where links lead. A package noted without a name (a runtime running a file, a runner's words not
+ * read) stands for all: each `node_modules` itself. Found again only when a package is noted.
+ */
+export function configuredPackageFolders(roots: readonly string[]): string[] {
+  const noted = configuredPackages();
+  const key = `${noted.length}\0${roots.join("\0")}`;
+  const known = packagePlaces.get(key);
+  if (known) return known;
+  const inside = (p: string) => roots.some((r) => p === r || p.startsWith(`${r}${sep}`));
+  const out = new Set<string>();
+  for (const { name, from } of noted) {
+    for (let dir = from; ; dir = dirname(dir)) {
+      const modules = join(dir, "node_modules");
+      for (const place of name === "" ? [modules] : [join(modules, ".bin"), join(modules, name)])
+        if (inside(place)) out.add(place);
+      if (dirname(dir) === dir) break;
+    }
+    if (name === "") continue;
+    const looked = new Set<string>();
+    for (const dir of [...packageClosure([{ name, from }], new Map(), looked), ...looked]) if (inside(dir)) out.add(dir);
+  }
+  const found = [...out];
+  packagePlaces.set(key, found);
+  return found;
 }

@@ -31,7 +31,7 @@ import { isExcluded, type SandboxSettings } from "./config";
 import { hardLinkedProtected, layoutRoot, type RootLayout } from "./protect";
 import { WorkspaceGuard, type Quarantined } from "./guard";
 import { fewFiles, HostRuns } from "./host-runs";
-import { installedConfigClosure, ownCode, ownModuleFolders, ownState } from "./installed";
+import { configuredPackageFolders, installedConfigClosure, ownCode, ownModuleFolders, ownState } from "./installed";
 import { FOLDER_FD_BASE, folderLaunch, pinFolder, pinnedAt, systemBash, unpin, type FolderPin } from "./pin";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
 import { GIT_CONFIGS, gitConfigWithoutCredentials, HOME_READABLE, SENSITIVE_HOME, secretPaths } from "./secrets";
@@ -328,7 +328,13 @@ export class SandboxRuntime {
     // (a package made there would be loaded instead of the one found now).
     // And the configuration files the run was started with by path and the scripts their hooks
     // run (asked each time: a hook's scripts are noted when its settings are read).
-    const deep = [...this.#guard!.protectedPaths().map((g) => g.path), ...this.#installed, ...configuredFiles()];
+    // And what an MCP server's runner loads by name from the project's node_modules (noted as it starts).
+    const deep = [
+      ...this.#guard!.protectedPaths().map((g) => g.path),
+      ...this.#installed,
+      ...configuredFiles(),
+      ...configuredPackageFolders(writable),
+    ];
     // These also when a writable folder is one of them (allowWrite: ["node_modules"]).
     const mine = [...modules, ...this.#ownState];
     const layouts = writable.map((root) =>

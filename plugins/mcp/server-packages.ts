@@ -1,0 +1,86 @@
+/**
+ * What a stdio server's program loads from the folder it starts in, noted before it starts so the
+ * sandbox keeps it out of a sandboxed command's reach and the permission engine asks about a write
+ * there (loader/run-config-files.ts). `npx -y @acme/server` runs `node_modules/@acme/server` when a
+ * `node_modules` in that folder or one above holds it, installed or not: a command without network
+ * could plant one there, and the next start ran it as the server, with the server's network.
+ *
+ * Fail closed: a runner's package named in a way this does not read (an option it does not know),
+ * a package manager running a script (`npm run`, `yarn start`: package.json names what runs) and a
+ * JavaScript runtime running a file (whose imports resolve there) protect every `node_modules`
+ * found from the folder up, not just one package.
+ */
+import { basename } from "node:path";
+import { rememberConfiguredCode, rememberConfiguredPackage } from "../../loader/index";
+
+/** Programs that run a package by name: the words before the package that name the subcommand. */
+const RUNNERS: Record<string, readonly string[]> = {
+  npx: [],
+  pnpx: [],
+  bunx: [],
+  npm: ["exec", "x"],
+  pnpm: ["dlx", "exec"],
+  yarn: ["dlx", "exec"],
+  bun: ["x"],
+};
+/** JavaScript runtimes: a file they run imports from `node_modules`. */
+const RUNTIMES = new Set(["node", "nodejs", "tsx", "ts-node", "deno", "bun"]);
+/** Options of the runners that take no value (`-y`), and those that name the package (`-p x`). */
+const FLAGS = new Set(["-y", "--yes", "--no", "-q", "--quiet", "--silent", "-s", "--prefer-offline", "--offline"]);
+const PACKAGE_OPTIONS = new Set(["-p", "--package"]);
+
+/** A package spec's name: `@acme/server@1.2.0` → `@acme/server`, `server@latest` → `server`; undefined when it is a path or URL. */
+function packageName(spec: string): string | undefined {
+  if (/^[./~]|:/.test(spec)) return undefined;
+  const at = spec.indexOf("@", spec.startsWith("@") ? 1 : 0);
+  const name = at > 0 ? spec.slice(0, at) : spec;
+  return /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i.test(name) ? name : undefined;
+}
+
+/**
+ * The packages `command args` runs by name, `[]` when it runs none from `node_modules`, or
+ * undefined when whatever it loads from there cannot be named (every `node_modules` counts).
+ */
+export function runnerPackages(command: string, args: readonly string[]): string[] | undefined {
+  const program = basename(command);
+  const sub = RUNNERS[program];
+  if (!sub) return RUNTIMES.has(program) ? undefined : [];
+  let rest = [...args];
+  if (sub.length > 0) {
+    if (!sub.includes(rest[0] ?? "")) return undefined; // `npm run x`, `yarn start`: a script of package.json
+    rest = rest.slice(1);
+  }
+  const named: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const word = rest[i]!;
+    if (word === "--") {
+      i++;
+      const name = packageName(rest[i] ?? "");
+      return name && named.length === 0 ? [name] : named.length > 0 ? named : undefined;
+    }
+    if (FLAGS.has(word)) continue;
+    const [option, value] = word.startsWith("--") ? word.split(/=(.*)/s) : [word, undefined];
+    if (PACKAGE_OPTIONS.has(option!)) {
+      const name = packageName(value ?? rest[++i] ?? "");
+      if (!name) return undefined;
+      named.push(name);
+      continue;
+    }
+    if (word.startsWith("-")) return undefined;
+    // The first word that is no option: the package (or, after `-p`, the program it provides).
+    if (named.length > 0) return named;
+    const name = packageName(word);
+    return name ? [name] : undefined;
+  }
+  return named.length > 0 ? named : undefined;
+}
+
+/** Note what a stdio server started as `command args` in `cwd` loads from `node_modules` there or above. */
+export function noteServerPackages(command: string, args: readonly string[], cwd: string): void {
+  const names = runnerPackages(command, args);
+  if (names === undefined) {
+    rememberConfiguredPackage("", cwd);
+    // A package manager running a script: package.json says which.
+    if (RUNNERS[basename(command)]) rememberConfiguredCode(`${cwd}/package.json`);
+  } else for (const name of names) rememberConfiguredPackage(name, cwd);
+}
