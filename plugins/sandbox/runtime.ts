@@ -295,29 +295,11 @@ export class SandboxRuntime {
     ];
   }
 
-  /** The spawn, sandboxed (or as given, for an excluded Bash command); `workspaces` are writable for it too (see `addWorkspace`). */
-  wrap(spec: SpawnSpec, use: SpawnUse, workspaces: readonly FolderPin[] = []): SpawnSpec {
-    const hostNotes = this.#excludedRun(use);
-    if (hostNotes === "outside") return spec;
-    this.#prepare();
-    this.#hostRuns.sandboxed();
-    if (this.#settings.network.mode === "proxy" && !this.#proxy) {
-      throw new Error(
-        "ubiquity:sandbox: the network proxy is not running yet (kernel.ready has not run); call kernel.ready() before running commands",
-      );
-    }
-    const dirs = this.#dirs!;
-    const { folders, notes } = this.#writableFolders(workspaces);
-    notes.unshift(...hostNotes);
-    const writable = [...folders.keys()];
-    // A language server is a long-lived server as an MCP server is: the same network and cache.
-    const server = use.kind === "mcp" || use.kind === "lsp";
-    const network = server ? this.#settings.mcpNetwork : this.#settings.network;
-    // An MCP server's package manager (npx, uvx) needs a cache it can write: one of the sandbox's
-    // own, which only sandboxed MCP servers use, never the user's ~/.npm that commands outside run from.
-    const cache = server ? this.#mcpCache() : undefined;
-    // What appeared since the last sweep is judged before the spawn can touch it; what stays is bound read-only.
-    this.#unreported.push(...this.#guard!.sweep());
+  /**
+   * Each writable folder's layout: what in it stays read-only (or is watched where missing) for
+   * a sandboxed spawn, and ubiquity's own dependency folders among them.
+   */
+  #layouts(writable: readonly string[]) {
     this.#installed ??= installedConfigClosure(this.#settings.cwd, writable, this.#settings.home);
     // What ubiquity itself loads (its dependencies, now and at the next start) and the state that
     // decides what runs outside the sandbox: read-only whatever the writable folders are.
@@ -351,6 +333,34 @@ export class SandboxRuntime {
         this.#settings.home,
       ),
     );
+    return { layouts, modules };
+  }
+
+  /** The spawn, sandboxed (or as given, for an excluded Bash command); `workspaces` are writable for it too (see `addWorkspace`). */
+  wrap(spec: SpawnSpec, use: SpawnUse, workspaces: readonly FolderPin[] = []): SpawnSpec {
+    const hostNotes = this.#excludedRun(use);
+    if (hostNotes === "outside") return spec;
+    this.#prepare();
+    this.#hostRuns.sandboxed();
+    if (this.#settings.network.mode === "proxy" && !this.#proxy) {
+      throw new Error(
+        "ubiquity:sandbox: the network proxy is not running yet (kernel.ready has not run); call kernel.ready() before running commands",
+      );
+    }
+    const dirs = this.#dirs!;
+    const { folders, notes } = this.#writableFolders(workspaces);
+    notes.unshift(...hostNotes);
+    const writable = [...folders.keys()];
+    // A language server is a long-lived server as an MCP server is: the same network and cache.
+    const server = use.kind === "mcp" || use.kind === "lsp";
+    const network = server ? this.#settings.mcpNetwork : this.#settings.network;
+    // An MCP server's package manager (npx, uvx) needs a cache it can write: one of the sandbox's
+    // own, which only sandboxed MCP servers use, never the user's ~/.npm that commands outside run from.
+    const cache = server ? this.#mcpCache() : undefined;
+    // What appeared since the last sweep is judged before the spawn can touch it; what stays is bound read-only.
+    this.#unreported.push(...this.#guard!.sweep());
+    const inside = (p: string) => writable.some((r) => p === r || p.startsWith(`${r}/`));
+    const { layouts, modules } = this.#layouts(writable);
     // A protected file with another name in a writable folder is refused (refuseSharedProtected).
     this.#ownCode ??= new Set(ownCode(writable));
     refuseSharedProtected(layouts, new Set([...this.#ownCode, ...modules]));
