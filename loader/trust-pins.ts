@@ -17,6 +17,7 @@ import {
   statSync,
 } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
+import { isScriptFile, MAX_SCRIPT_REFERENCES, scriptReferences } from "./script-references";
 
 /** Largest file digested; a bigger one is untrusted (project files are a few kilobytes). */
 export const MAX_PIN_FILE_BYTES = 4 * 1024 * 1024;
@@ -199,6 +200,19 @@ function namedFiles(path: string, text: string): string[] | undefined {
       const bytes = regularBytes(real);
       if (!bytes) return undefined;
       found.set(real, `${real.slice(realRoot.length + 1)}\0${sha256(bytes)}`);
+    }
+  }
+  // What a named script loads by a name its text spells, wherever it is in the project (the
+  // script at the project's top beside what it sources; `source ../lib/x.sh`): pinned with it.
+  for (const real of [...found.keys()].filter(isScriptFile)) {
+    const loads = scriptReferences(real, realRoot);
+    if (loads === undefined) return undefined;
+    for (const file of loads) {
+      if (found.has(file)) continue;
+      if (found.size >= MAX_NAMED_FILES + MAX_SCRIPT_REFERENCES) return undefined;
+      const bytes = regularBytes(file);
+      if (!bytes) return undefined;
+      found.set(file, `${file.slice(realRoot.length + 1)}\0${sha256(bytes)}`);
     }
   }
   // What a named script loads by a relative name (`import "./lib.mjs"`, `source ./lib.sh`,

@@ -20,12 +20,12 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
-  statSync,
+  realpathSync,
 } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, normalize, resolve } from "node:path";
+import { dirname, isAbsolute, join, normalize, relative, resolve } from "node:path";
 import type { CommandHook, HooksConfig } from "./types";
-import { rememberConfiguredCode } from "../../loader/index";
+import { isScriptFile, rememberConfiguredCode, SCRIPT_NAME, scriptReferences } from "../../loader/index";
 
 /**
  * What each script a hook names held when recorded: a digest, or "absent" for a script's name that
@@ -34,7 +34,6 @@ import { rememberConfiguredCode } from "../../loader/index";
  */
 type Pins = Map<string, string>;
 
-const SCRIPT = /\.(?:sh|bash|zsh|fish|ksh|py|pyw|js|mjs|cjs|ts|mts|cts|jsx|tsx|rb|pl|pm|php|lua|ps1|cmd|bat)$/i;
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 const MAX_BYTES = 4 * 1024 * 1024;
 
@@ -199,13 +198,19 @@ function scriptState(path: string): string {
   }
 }
 
-/** True for a file with an execute bit. */
-function executable(path: string): boolean {
+/** The real path of `path`, or its absolute path when it cannot be resolved. */
+function realOr(path: string): string {
   try {
-    return (statSync(path).mode & 0o111) !== 0;
+    return realpathSync(path);
   } catch {
-    return false;
+    return resolve(path);
   }
+}
+
+/** True when `path` (absolute) is below `base`. */
+function isInsideOf(base: string, path: string): boolean {
+  const rel = relative(resolve(base), path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
 }
 
 /** Record the scripts `hook` names, as they are now in `base`. */
@@ -216,11 +221,21 @@ function record(hook: CommandHook, base: string): void {
     const state = scriptState(path);
     // A name that names nothing is pinned as absent only when it reads as a script's (`scripts/x.sh`):
     // the hook's other words (`exit`, `0`) are no files it runs.
-    if (state === "folder" || (state === "absent" && !SCRIPT.test(path))) continue;
+    if (state === "folder" || (state === "absent" && !SCRIPT_NAME.test(path))) continue;
     pins.set(key, state);
     // A script it runs (by its extension or mode, not a data file a word names: `package.json`):
-    // at the next start too, so out of a sandboxed command's reach, and a write to it asks.
-    if (state.startsWith("sha256:") && (SCRIPT.test(path) || executable(path))) rememberConfiguredCode(path);
+    // at the next start too, so out of a sandboxed command's reach, and a write to it asks. And
+    // what the script loads by a name it spells (`. ./lib.sh` beside it at the project's top,
+    // `source ../lib/x.sh`), the same way; too many to pin and the hook counts as changed.
+    if (!state.startsWith("sha256:") || !isScriptFile(path)) continue;
+    rememberConfiguredCode(path);
+    const loads = scriptReferences(path, base);
+    if (loads === undefined) pins.set(key, "unreadable");
+    const realBase = realOr(base);
+    for (const file of loads ?? []) {
+      pins.set(isInsideOf(realBase, file) ? relative(realBase, file) : file, scriptState(file));
+      rememberConfiguredCode(file);
+    }
   }
   for (const key of [...namedFolders(hook, base), ...runnerFiles(hook)]) pins.set(key, stateOf(key, base, hook));
   recorded.set(hook, pins);

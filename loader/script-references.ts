@@ -1,0 +1,141 @@
+/**
+ * The files a script loads by a name its own text spells: `. ./lib.sh`, `source lib/common.sh`,
+ * `import "./util.mjs"`, `require("../shared/x")`, `from helpers import check`, `python -m
+ * tools.guard`. A hook's or MCP server's script is pinned (trust, and during a run), and so is the
+ * folder it is in when that is not the project's top; what it loads from the top or from another
+ * folder was not, and changed there it ran at the next start (red teams l and m left it).
+ *
+ * Read the way the project's settings are read for the files they name: every word of the text is
+ * tried as a path, relative to the script's folder and to the project's top, as written, with a
+ * script's extension added, and dotted (`tools.guard` → `tools/guard.py`); a word naming a regular
+ * file inside the project names it when that file is code (a script's extension, or an execute
+ * bit: not the log a hook appends to or the data it reads), and what that file names is followed
+ * too. Nothing is parsed, so nothing a language allows is missed for not being understood; a word
+ * that names a file it does not load only pins one more file. Over the bounds the answer is
+ * undefined: the caller fails closed.
+ */
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, resolve, sep } from "node:path";
+
+/** Most files one script may lead to (it and what those load); more is undefined. */
+export const MAX_SCRIPT_REFERENCES = 64;
+/** How far references are followed from the script. */
+const MAX_DEPTH = 4;
+/** The start of a file read for names (a script is a few kilobytes). */
+const MAX_SCAN_BYTES = 512 * 1024;
+/** What a loader adds to a name that lacks an extension (`require("./x")`, `source lib`, `import helpers`). */
+const EXTENSIONS = [
+  "",
+  ".js",
+  ".mjs",
+  ".cjs",
+  ".ts",
+  ".mts",
+  ".cts",
+  ".jsx",
+  ".tsx",
+  ".py",
+  ".sh",
+  ".bash",
+  ".rb",
+  ".pl",
+  ".pm",
+];
+const MODULE_PATH = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
+/** A script's name, by its extension. */
+export const SCRIPT_NAME =
+  /\.(?:sh|bash|zsh|fish|ksh|py|pyw|js|mjs|cjs|ts|mts|cts|jsx|tsx|rb|pl|pm|php|lua|ps1|cmd|bat)$/i;
+
+/**
+ * The real paths of the files inside `root` that the script at `path` names, and those they name
+ * (not `path` itself), sorted; undefined when there are more than MAX_SCRIPT_REFERENCES.
+ */
+export function scriptReferences(path: string, root: string): string[] | undefined {
+  const realRoot = realOr(root);
+  const inside = (p: string) => p.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+  const start = realOr(path);
+  const listings = new Map<string, ReadonlySet<string>>();
+  const listed = (dir: string) => {
+    let names = listings.get(dir);
+    if (!names) {
+      try {
+        names = new Set(readdirSync(dir));
+      } catch {
+        names = new Set();
+      }
+      listings.set(dir, names);
+    }
+    return names;
+  };
+  const found = new Set<string>();
+  let level = [start];
+  for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const file of level) {
+      for (const word of wordsOf(file)) {
+        for (const base of new Set([dirname(file), realRoot])) {
+          for (const variant of MODULE_PATH.test(word) ? [word, word.replaceAll(".", "/")] : [word]) {
+            for (const ext of EXTENSIONS) {
+              const candidate = resolve(base, variant + ext);
+              if (!listed(dirname(candidate)).has(basename(candidate))) continue;
+              const real = codeFile(candidate);
+              if (!real || real === start || found.has(real) || !inside(real)) continue;
+              if (found.size >= MAX_SCRIPT_REFERENCES) return undefined;
+              found.add(real);
+              next.push(real);
+            }
+          }
+        }
+      }
+    }
+    level = next;
+  }
+  return [...found].sort();
+}
+
+/** The words of a text file's start that could be a path (no URLs, no variables). */
+function wordsOf(file: string): Set<string> {
+  let text: string;
+  try {
+    const data = readFileSync(file);
+    if (data.subarray(0, 8000).includes(0)) return new Set(); // binary
+    text = data.subarray(0, MAX_SCAN_BYTES).toString("utf8");
+  } catch {
+    return new Set();
+  }
+  const words = new Set<string>();
+  for (const raw of text.split(/[\s"'`=,;:()[\]{}<>|&*!?#]+/)) {
+    const word = raw.replace(/^\$\{?(?:CLAUDE_PROJECT_DIR|PWD)\}?\//, "").replace(/[.]+$/, "");
+    if (word === "" || word.length > 512 || word.includes("$") || word.includes("\\")) continue;
+    words.add(word);
+  }
+  return words;
+}
+
+/** True for a file with a script's name or an execute bit (code, not the data or log a script names). */
+export function isScriptFile(path: string): boolean {
+  try {
+    return SCRIPT_NAME.test(path) || (statSync(path).mode & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The real path of the code file at `path` (a regular file with a script's name or an execute bit), or undefined. */
+function codeFile(path: string): string | undefined {
+  try {
+    const stats = statSync(path);
+    if (!stats.isFile() || !(SCRIPT_NAME.test(path) || (stats.mode & 0o111) !== 0)) return undefined;
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
