@@ -359,7 +359,8 @@ export function configuredPackageFolders(roots: readonly string[]): string[] {
     }
     if (name === "") continue;
     const looked = new Set<string>();
-    for (const dir of [...packageClosure([{ name, from }], new Map(), looked), ...looked]) if (inside(dir)) out.add(dir);
+    for (const dir of [...packageClosure([{ name, from }], new Map(), looked), ...looked])
+      if (inside(dir)) out.add(dir);
   }
   const found = [...out];
   packagePlaces.set(key, found);
