@@ -25,7 +25,9 @@ import { gitObjectPath } from "./reads";
 // Options shared by several programs.
 const HELP = "--help --version";
 const GREP = `-E -F -G -P -i -y -v -w -x -c -l -L -n -h -H -o -q -s -b -a -I -r -R -z -Z -U|--binary -T --color?= --colour?= -e=p --regexp=p -f=R --file=R -m= --max-count= -A= -B= -C= -# --after-context= --before-context= --context= --include= --exclude= --exclude-dir= --exclude-from=r --ignore-case --no-ignore-case --invert-match --word-regexp --line-regexp --count --files-with-matches --files-without-match --line-number --no-filename --with-filename --only-matching --quiet --silent --no-messages --byte-offset --text --binary-files= --label= --null --null-data --recursive --dereference-recursive --extended-regexp --fixed-strings --basic-regexp --perl-regexp --initial-tab --line-buffered ${HELP}`;
-const SUMS = `-b -c -t -z --binary --check --text --tag --zero --quiet --status --strict -w --warn --ignore-missing ${HELP}`;
+// No -c/--check: then the operands are lists of the files to read, which the command line does not
+// name (\`md5sum -c sums\` hash-checks a Read-denied \`.env\` that sums lists): unproven, asked.
+const SUMS = `-b -t -z --binary --text --tag --zero --quiet --status --strict -w --warn --ignore-missing ${HELP}`;
 const GIT_DIFF =
   "-p -u --patch -s --no-patch -U= --unified= --raw --patch-with-raw --stat?= --numstat --shortstat --dirstat?= --summary --name-only --name-status --color?= --no-color --word-diff?= --color-words?= --no-renames -M?= --find-renames?= -C?= --find-copies?= -D --irreversible-delete -R --relative?= --no-relative -a --text -w --ignore-all-space -b --ignore-space-change --ignore-space-at-eol --ignore-blank-lines --ignore-cr-at-eol --minimal --patience --histogram --diff-algorithm= --diff-filter= --full-index --binary --abbrev?= -z --exit-code --quiet --no-ext-diff --no-textconv --src-prefix= --dst-prefix= --no-prefix --check --function-context -W --indent-heuristic --no-indent-heuristic --ignore-submodules?= --submodule?= -O=r --merge-base -S= -G= --pickaxe-all --pickaxe-regex --line-prefix=";
 const GIT_LOG = `${GIT_DIFF} --oneline -# -n= --max-count= --skip= --since= --after= --until= --before= --author= --committer= --grep= --all-match --invert-grep -i --regexp-ignore-case -E --extended-regexp -F --fixed-strings --merges --no-merges --min-parents= --max-parents= --first-parent --all --branches?= --tags?= --remotes?= --glob= --exclude= --reverse --graph --decorate?= --no-decorate --source --pretty?= --format= --abbrev-commit --no-abbrev-commit --date= --relative-date --parents --children --left-right --cherry-pick --cherry-mark --topo-order --date-order --author-date-order --follow -L= --full-history --simplify-by-decoration --ancestry-path --boundary --no-walk?= --walk-reflogs -g --show-signature --notes?= --no-notes --encoding= --expand-tabs?= --no-expand-tabs --mailmap --use-mailmap --log-size --show-pulls -m --cc --dd --combined-all-paths --no-merges --count`;
@@ -896,7 +898,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   sha384sum: read(SUMS),
   sha512sum: read(SUMS),
   b2sum: read(`${SUMS} -l= --length=`),
-  cksum: read("-a= --algorithm= --base64 --raw --tag --untagged -l= --length= -c --check --debug"),
+  cksum: read("-a= --algorithm= --base64 --raw --tag --untagged -l= --length= --debug"), // no -c: see SUMS
   base64: read("-d --decode -i --ignore-garbage -w= --wrap="),
   grep: { options: GREP, operands: "pattern read*", dynamicOk: true, recursive: grepRecursive },
   egrep: { options: GREP, operands: "pattern read*", dynamicOk: true, recursive: grepRecursive },
