@@ -6,10 +6,9 @@
  * the model's own Bash and Read calls are, and shown in the stream as tool calls. Fail closed: a
  * line that was not positively run (denied, blocked by a hook, no Bash tool) fails the command.
  */
-import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
-import { absolutePath, runToolCall, type RunContext } from "../../src/index";
-import { substituteArguments } from "../_kits/sources/index";
+import { absolutePath, type RunContext } from "../../src/index";
+import { runOwnToolCall, runShellLines, SHELL_LINE, ShellLineError, substituteArguments } from "../_kits/sources/index";
 import type { SlashCommand } from "./command";
 
 export { splitArguments, substituteArguments } from "../_kits/sources/index";
@@ -19,37 +18,8 @@ export class CommandError extends Error {
   override name = "CommandError";
 }
 
-/** `!`command`` anywhere in the body (Claude Code's syntax). */
-const SHELL_LINE = /!`([^`\n]+)`/g;
 /** `@path` at the start or after whitespace; trailing punctuation is not part of the path. */
 const FILE_MENTION = /(^|\s)@([^\s`'"<>]+)/g;
-
-/** Run one tool call of the command through the funnel. */
-async function call(run: RunContext, toolName: string, input: Record<string, unknown>) {
-  const tools = new Map(run.tools.map((t) => [t.name, t]));
-  if (!tools.has(toolName)) return undefined;
-  return (await runToolCall(run, tools, { toolCallId: `command_${randomUUID()}`, toolName, input })).message.output;
-}
-
-/** Replace each shell line by its output; throws a CommandError for the first one that did not run. */
-async function runShellLines(text: string, run: RunContext, name: string): Promise<string> {
-  const lines = [...text.matchAll(SHELL_LINE)];
-  if (lines.length === 0) return text;
-  const outputs: string[] = [];
-  for (const [, command] of lines) {
-    const output = await call(run, "Bash", { command: command!, description: `/${name}: a shell line of the command` });
-    if (!output)
-      throw new CommandError(
-        `/${name} runs the shell line \`${command}\`, but this run has no Bash tool, so it was not run`,
-      );
-    // The Bash tool reports an exit code whenever the command ran; anything else (a denial, a hook's block) did not run it.
-    if (!("exitCode" in output.metadata))
-      throw new CommandError(`/${name}: the shell line \`${command}\` was not run: ${output.content}`);
-    outputs.push(output.content);
-  }
-  let i = 0;
-  return text.replace(SHELL_LINE, () => outputs[i++]!);
-}
 
 /** The files the text mentions with `@path` that exist, each read through the Read tool. */
 async function readMentions(text: string, run: RunContext, name: string): Promise<string[]> {
@@ -60,7 +30,7 @@ async function readMentions(text: string, run: RunContext, name: string): Promis
     const path = absolutePath(run.cwd, written);
     if (seen.has(path) || !(await stat(path).catch(() => undefined))?.isFile()) continue;
     seen.add(path);
-    const output = await call(run, "Read", { file_path: path });
+    const output = await runOwnToolCall(run, "Read", { file_path: path });
     if (!output)
       throw new CommandError(`/${name} includes @${written}, but this run has no Read tool, so it was not read`);
     if (output.isError) throw new CommandError(`/${name}: @${written} was not read: ${output.content}`);
@@ -80,5 +50,9 @@ export async function expandCommand(
   const substituted = substituteArguments(body, args, run.sessionId);
   // Files are the ones the command and its arguments name, never ones a shell line's output names.
   const context = await readMentions(substituted.replace(SHELL_LINE, ""), run, command.name);
-  return { text: await runShellLines(substituted, run, command.name), context };
+  try {
+    return { text: await runShellLines(substituted, run, `/${command.name}`), context };
+  } catch (error) {
+    throw error instanceof ShellLineError ? new CommandError(error.message) : error;
+  }
 }

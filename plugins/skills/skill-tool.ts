@@ -1,7 +1,7 @@
 /** The Skill tool: returns one skill's full instructions; its description lists the skills. */
 import { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
-import { substituteArguments } from "../_kits/sources/index";
+import { runShellLines, ShellLineError, substituteArguments } from "../_kits/sources/index";
 import { LISTING_LIMIT, skillListing } from "./listing";
 import type { Skill } from "./skill";
 
@@ -64,7 +64,17 @@ export class SkillTool extends Tool<typeof SkillInput> {
     const skill = this.#byName.get(input.skill)!;
     if (ctx.run) this.onLoad?.(skill, ctx.run);
     // As Claude Code's Skill tool: `$ARGUMENTS`, `$1`… and `${CLAUDE_SESSION_ID}` in place, the args appended when none is used.
-    const body = substituteArguments(skill.body, input.args?.trim() ?? "", ctx.sessionId);
+    let body = substituteArguments(skill.body, input.args?.trim() ?? "", ctx.sessionId);
+    // Its `!`command`` lines run now, each a Bash call judged as the model's own (after the skill's
+    // `allowed-tools` were granted above), and stand replaced by their output, as Claude Code's do.
+    if (ctx.run) {
+      try {
+        body = await runShellLines(body, ctx.run, `the skill ${skill.name}`);
+      } catch (error) {
+        if (!(error instanceof ShellLineError)) throw error;
+        return { content: error.message, isError: true, metadata: { skill: skill.name, dir: skill.dir } };
+      }
+    }
     return {
       content: `Skill: ${skill.name}${skill.displayName ? ` (${skill.displayName})` : ""}\nFolder: ${skill.dir} (relative paths below are relative to it; read bundled files with Read)\n\n${body}`,
       metadata: { skill: skill.name, dir: skill.dir },

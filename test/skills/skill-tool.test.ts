@@ -7,6 +7,7 @@ import skills, { SKILLS_NOTE } from "../../plugins/skills/index";
 import agents from "ubiquity/plugins/agents";
 import systemPrompt from "ubiquity/plugins/system-prompt";
 import toolRead from "ubiquity/plugins/tool-read";
+import toolBash from "ubiquity/plugins/tool-bash";
 import permissions from "ubiquity/plugins/permissions";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { tempDirs } from "../helpers/temp-dirs";
@@ -104,6 +105,38 @@ describe("the Skill tool", () => {
       isError: true,
       content: expect.stringContaining("outside the folders this run may access"),
     });
+  });
+
+  it("runs a loaded skill's !`command` lines as Bash calls judged like the model's, and puts their output in place", async () => {
+    const { cwd, library } = setup();
+    writeTree(library, {
+      "status/SKILL.md":
+        "---\ndescription: Report the status.\nallowed-tools: Bash(echo:*)\n---\nThe count: !`echo count-$((40+2))`\nThen report it.\n",
+      "leak/SKILL.md": "---\ndescription: Needs a shell line the rules deny.\n---\nKey: !`cat .env`\n",
+    });
+    const load = (skill: string) => {
+      let n = 0;
+      return () => (n++ === 0 ? { toolCalls: [{ toolName: "Skill", input: { skill }, id: "s1" }] } : "done");
+    };
+    const plugins = [toolBash(), permissions()];
+    const granted = await run(load("status"), { cwd, skills: [library], plugins, permissionMode: "default" });
+    const results = ofType(granted.messages, "tool_result");
+    const skillResult = results.find((r) => r.toolUseId === "s1")!;
+    expect(skillResult.output.isError).toBe(false);
+    expect(skillResult.output.content).toContain("The count: count-42\nThen report it.");
+    // The line ran as its own Bash call, shown in the stream.
+    expect(ofType(granted.messages, "tool_use").map((u) => u.toolName)).toEqual(["Skill", "Bash"]);
+
+    const denied = await run(load("leak"), {
+      cwd,
+      skills: [library],
+      plugins,
+      permissionMode: "bypassPermissions",
+      disallowedTools: ["Bash(cat:*)"],
+    });
+    const refused = ofType(denied.messages, "tool_result").find((r) => r.toolUseId === "s1")!;
+    expect(refused.output.isError).toBe(true);
+    expect(refused.output.content).toMatch(/the skill leak: the shell line `cat \.env` was not run/);
   });
 
   it("refuses an unknown skill with the names that exist", async () => {

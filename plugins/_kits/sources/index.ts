@@ -64,3 +64,4 @@ export {
   type ClaudePlugin,
 } from "./claude-plugin";
 export { splitArguments, substituteArguments } from "./arguments";
+export { SHELL_LINE, ShellLineError, runOwnToolCall, runShellLines } from "./shell-lines";
