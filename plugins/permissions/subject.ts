@@ -212,6 +212,7 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     unknownWrites.push(cdTooMany);
     unknownReads.push(cdTooMany);
   }
+  markConfiguredRunners(analysis, place, cdBases);
   if (analysis.linkers.length > 0)
     unknownReads.push("it makes links or moves files, so a later path may lead anywhere");
   // cp, mv and ln into a folder write folder/name-of-source, and a recursive copy every file below it.
@@ -316,6 +317,51 @@ function cdBasesOf(targets: readonly ShellWord[], place: Place): { bases: string
   }
   reached.delete(place.cwd);
   return { bases: [...reached] };
+}
+
+/**
+ * The configuration files a package manager reads from the folder it runs in and the folders above
+ * it, whose keys name programs it runs for any sub-command (npm's `git`, `browser`, `viewer` and
+ * `shell`; yarn's `yarnPath`/`yarn-path`, which replace yarn itself).
+ */
+const PROJECT_CONFIG: Readonly<Record<string, readonly string[]>> = {
+  npm: [".npmrc"],
+  pnpm: [".npmrc"],
+  yarn: [".yarnrc", ".yarnrc.yml"],
+  bun: ["bunfig.toml", ".npmrc"],
+};
+
+/**
+ * Red team n: a package manager's sub-command that runs no package script (`npm view`, `npm ls`)
+ * still runs the programs the project's configuration names (`git=./x` in an .npmrc runs ./x for
+ * `npm view github:a/b`): where such a file lies in a folder the command may run in or above it
+ * (the user's own, in the home folder, aside), or the folder is only known at run time, the
+ * command counts as running the project's code. The engine does not read those files: it does
+ * not claim to know what they name.
+ */
+function markConfiguredRunners(analysis: ShellAnalysis, place: Place, cdBases: readonly string[]): void {
+  for (const candidate of analysis.candidates) {
+    const program = candidate.name.split("/").pop() ?? "";
+    const files = Object.hasOwn(PROJECT_CONFIG, program) ? PROJECT_CONFIG[program]! : undefined;
+    if (!files || candidate.projectCode) continue;
+    const found = analysis.cdUnknown
+      ? "(a folder only known at run time)"
+      : configAbove([place.cwd, ...cdBases], files, place.home);
+    if (found) candidate.projectCode = `${program} runs the programs ${found} may name (the project's configuration)`;
+  }
+}
+
+/** The first of `files` in one of `folders` or a folder above it, the home folder's own aside. */
+function configAbove(folders: readonly string[], files: readonly string[], home: string): string | undefined {
+  for (const start of folders)
+    for (let dir = start; ; dir = dirname(dir)) {
+      for (const file of files) {
+        const path = join(dir, file);
+        if (dir !== home && existsSync(path)) return path;
+      }
+      if (dir === dirname(dir)) break;
+    }
+  return undefined;
 }
 
 /** What judging a shell command's paths found so far (see Subject's shell fields). */
