@@ -3,7 +3,7 @@
  * writes judged against the roots and the sensitive list), the paths of a file tool (in both
  * forms), or the content strings any other tool declares (`permissionRuleContent`).
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellAnalysis, WriteTarget } from "./shell/types";
@@ -213,6 +213,7 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     unknownReads.push(cdTooMany);
   }
   markConfiguredRunners(analysis, place, cdBases);
+  judgeProcLinks(analysis, place, cdBases, acc);
   if (analysis.linkers.length > 0)
     unknownReads.push("it makes links or moves files, so a later path may lead anywhere");
   // cp, mv and ln into a folder write folder/name-of-source, and a recursive copy every file below it.
@@ -726,6 +727,81 @@ function writePath(write: WriteTarget, place: Place): string | undefined {
   if (!word.literal || word.value === "") return undefined;
   const value = word.tilde ? place.home + word.value.slice(1) : word.value;
   return opaquePath(value) ? undefined : value;
+}
+
+/**
+ * Red team n: a link whose target goes through /proc or a descriptor's folder
+ * (`l → /proc/self/cwd/../.env`) resolves in the engine's process to the engine's folder, and in
+ * the command's to the command's (`cd src && cat ../l` read ./.env while the engine judged the
+ * folder above): where any path the command reads, writes or changes to leads through one, the
+ * file is only known at run time. The literal text of such a path is judged by opaquePath.
+ */
+function judgeProcLinks(analysis: ShellAnalysis, place: Place, cdBases: readonly string[], acc: ShellFindings): void {
+  const through = (word: ShellWord) => {
+    if (!word.literal || word.value === "") return false;
+    const value = word.tilde ? place.home + word.value.slice(1) : word.value;
+    if (opaquePath(value)) return false; // judged as only known at run time already
+    return (value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]).some((base) =>
+      throughOpaqueLink(value.startsWith("/") ? value : `${base}/${value}`),
+    );
+  };
+  const why = (word: ShellWord) =>
+    `${word.text} leads through a link into /proc, which each process resolves to its own folders, so the file is only known at run time`;
+  for (const word of [...analysis.reads, ...analysis.recursiveReads].filter(through)) acc.unknownReads.push(why(word));
+  for (const word of [...analysis.writes.map((w) => w.word), ...analysis.copies.map((c) => c.dest)].filter(through)) {
+    acc.unsafe.push(why(word));
+    acc.unknownWrites.push(why(word));
+  }
+  for (const word of analysis.cdTargets.filter(through)) {
+    acc.unsafe.push(why(word));
+    acc.unknownReads.push(why(word));
+    acc.unknownWrites.push(why(word));
+  }
+}
+
+/**
+ * Whether resolving `path` as the kernel does (links followed before the `..` after them) meets a
+ * link whose target opaquePath refuses (`/proc/self/cwd/…`, `/dev/fd/…`); past 40 links, or an
+ * unreadable link, counts as meeting one.
+ */
+export function throughOpaqueLink(path: string): boolean {
+  const pending = path
+    .split("/")
+    .filter((p) => p !== "" && p !== ".")
+    .reverse();
+  let at = "/";
+  let links = 0;
+  while (pending.length > 0) {
+    const part = pending.pop()!;
+    if (part === "..") {
+      at = dirname(at);
+      continue;
+    }
+    const next = at === "/" ? `/${part}` : `${at}/${part}`;
+    let info: ReturnType<typeof lstatSync>;
+    try {
+      info = lstatSync(next, { throwIfNoEntry: false });
+    } catch {
+      return false; // a parent is a file: nothing further to follow
+    }
+    if (!info) return false; // the rest does not exist yet
+    if (!info.isSymbolicLink()) {
+      at = next;
+      continue;
+    }
+    if (++links > 40) return true;
+    let target: string;
+    try {
+      target = readlinkSync(next);
+    } catch {
+      return true;
+    }
+    if (opaquePath(target)) return true;
+    if (target.startsWith("/")) at = "/";
+    const parts = target.split("/").filter((p) => p !== "" && p !== ".");
+    for (let k = parts.length - 1; k >= 0; k--) pending.push(parts[k]!);
+  }
+  return false;
 }
 
 /**

@@ -20,9 +20,15 @@
  *           configuration file lies in a folder the command may run in, or one above it (the
  *           home's own aside), now counts as running the project's code; the engine does not
  *           read those files, so it does not claim to know what they name.
+ * N3 FIXED  A link whose target goes through /proc (`l → /proc/self/cwd/../.env`, in a cloned
+ *           repository: git stores links) was resolved in the engine's own process, whose folder
+ *           is the project's: it judged the folder above. The command's process resolves it from
+ *           its own folder: `cd src && cat ../l` printed ./.env under a `Read(./.env)` deny rule
+ *           (bypassPermissions without the sandbox, or `Bash(cat:*)`). A path the command reads,
+ *           writes or changes to that leads through such a link is now only known at run time.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -180,5 +186,60 @@ describe("N2: npm runs the programs the project's .npmrc names, whatever the sub
     const { out } = await attack(["npm view github:a/b"], ["--no-sandbox", "--allowedTools", "Bash(npm:*)"], p);
     expect(out[0]!.isError).toBe(true);
     expect(existsSync(join(p.cwd, "m-leak"))).toBe(false);
+  });
+});
+
+/** A project (a cloned repository) holding links whose targets go through /proc. */
+const procLinked = () => {
+  const p = project();
+  mkdirSync(join(p.cwd, "src"));
+  symlinkSync("/proc/self/cwd/../.env", join(p.cwd, "l"));
+  symlinkSync("/proc/thread-self/cwd/../.env", join(p.cwd, "src", "l2"));
+  symlinkSync("/proc/self/cwd/..", join(p.cwd, "src", "up"));
+  return p;
+};
+
+describe("N3: a link through /proc resolves in the command's process, not the engine's", () => {
+  it("the oracle: from src, `cat ../l` and `cat l2` print ./.env", () => {
+    const p = procLinked();
+    for (const command of ["cd src && cat ../l", "cd src && cat l2", "cd src && cat up/.env"]) {
+      const run = spawnSync("bash", ["-c", command], { cwd: p.cwd, env: { PATH, HOME: p.home }, encoding: "utf8" });
+      expect(run.stdout, command).toContain(SECRET);
+    }
+  });
+
+  it("the engine: a Read deny rule denies reading, writing or changing folder through such a link", async () => {
+    const commands = [
+      "cd src && cat ../l",
+      "cd src && cat l2",
+      "cat l",
+      "cd src/up && cat .env",
+      "cd src && grep -r x up",
+    ];
+    await expectVerdicts(commands, "deny", "bypassPermissions", { deny: ["Read(./.env)"] }, procLinked());
+    await expectVerdicts(
+      ["cd src && cat ../l"],
+      "deny",
+      "default",
+      { allow: ["Bash(cat:*)", "Bash(cd:*)"], deny: ["Read(./.env)"] },
+      procLinked(),
+    );
+    // A write through one is no proven edit either.
+    await expectVerdicts(["cd src && echo x > l2"], "ask", "acceptEdits", {}, procLinked());
+    // Plain links stay judged where they lead.
+    const p = project();
+    symlinkSync("a.txt", join(p.cwd, "b.txt"));
+    await expectVerdicts(["cat b.txt"], "allow", "bypassPermissions", { deny: ["Read(./.env)"] }, p);
+  });
+
+  it("through the bin without the sandbox: `cd src && cat ../l` under a Read deny rule prints nothing of .env", async () => {
+    const p = procLinked();
+    const { out } = await attack(
+      ["cd src && cat ../l"],
+      ["--no-sandbox", "--permission-mode", "bypassPermissions", "--disallowedTools", "Read(./.env)"],
+      p,
+    );
+    expect(out[0]!.content).not.toContain(SECRET);
+    expect(out[0]!.isError).toBe(true);
   });
 });
