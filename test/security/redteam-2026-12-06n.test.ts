@@ -26,6 +26,15 @@
  *           its own folder: `cd src && cat ../l` printed ./.env under a `Read(./.env)` deny rule
  *           (bypassPermissions without the sandbox, or `Bash(cat:*)`). A path the command reads,
  *           writes or changes to that leads through such a link is now only known at run time.
+ * N4 FIXED  awk programs were checked for pipes, `print >` and gawk's `@` after a strip by
+ *           patterns that took any `/` after a space for a regular expression's start:
+ *           `x = 4 / 2; print "cmd" | "sh"; y = 1 / 1` hid the pipe inside "a regular expression"
+ *           from `/ 2; …; y = 1 /`, and `r = /"/; … s = /"/` made a string of the code between the quotes;
+ *           a backslash-newline between `system` and `(` was not seen. Under `Bash(awk:*)` each
+ *           ran a command or wrote a file. The program is now tokenized as awk does (strings,
+ *           regular expressions where an operand is expected, divisions after one, comments,
+ *           continuations), and a `/` the engine cannot place (after a keyword, a `/` in a
+ *           bracket expression) refuses the program.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -241,5 +250,48 @@ describe("N3: a link through /proc resolves in the command's process, not the en
     );
     expect(out[0]!.content).not.toContain(SECRET);
     expect(out[0]!.isError).toBe(true);
+  });
+});
+
+describe("N4: an awk program is read as awk tokenizes it (divisions, quotes inside a regular expression, continuations)", () => {
+  const hidden = [
+    `awk 'BEGIN { x = 4 / 2; print "x" | "touch m-pipe"; y = 1 / 1 }'`,
+    `awk 'BEGIN { x = 4 / 2; printf "x" > "m-write"; y = 1 / 1 }'`,
+    `awk 'BEGIN { x = 4 / 2; "touch m-getline" | getline; y = 1 / 1 }'`,
+    `awk 'BEGIN { x = 4 / 2; f = "sys" "tem"; @f("touch m-indirect"); y = 1 / 1 }'`,
+    `awk 'BEGIN { r = /"/; print "x" | "touch m-quote"; s = /"/ }'`,
+    `awk $'BEGIN { system\\\n("touch m-continued") }'`,
+  ];
+
+  it("the oracle: each runs its command or writes its file", () => {
+    for (const command of hidden) {
+      const p = project();
+      spawnSync("bash", ["-c", command], { cwd: p.cwd, env: { PATH, HOME: p.home }, encoding: "utf8" });
+      const marker = /m-[a-z]+/.exec(command)![0];
+      expect(existsSync(join(p.cwd, marker)), command).toBe(true);
+    }
+  });
+
+  it("the engine: Bash(awk:*) covers none of them; plain programs with divisions and regular expressions stay allowed", async () => {
+    await expectVerdicts(hidden, "ask", "default", { allow: ["Bash(awk:*)"] });
+    await expectVerdicts(
+      [
+        "awk '/a|b/ { print }' a.txt",
+        "awk '{ s += $2 } END { print s / NR }' a.txt",
+        "awk '{ gsub(/\\//, \"_\"); print }' a.txt",
+        "awk '{ print $NF/2, ($1)/3, a[1]/4 }' a.txt",
+        "awk 'NF && /x/ || /y/' a.txt",
+        "awk 'BEGIN { FS = \"/\" } { print $2 }' a.txt",
+      ],
+      "allow",
+      "default",
+      { allow: ["Bash(awk:*)"] },
+    );
+  });
+
+  it("through the bin: Bash(awk:*) does not run the hidden pipe", async () => {
+    const { cwd, out } = await attack([hidden[0]!], ["--allowedTools", "Bash(awk:*)"]);
+    expect(out[0]!.isError).toBe(true);
+    expect(existsSync(join(cwd, "m-pipe"))).toBe(false);
   });
 });
