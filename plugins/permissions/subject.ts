@@ -841,11 +841,16 @@ function copiedPaths(
       }
       const sourceValue = source.tilde ? place.home + source.value.slice(1) : source.value;
       const name = sourceValue.replace(/\/+$/, "").split("/").pop() ?? "";
-      if (destIsFolder && (name === "" || name === "." || name === "..")) {
+      if (destIsFolder && !copy.parents && (name === "" || name === "." || name === "..")) {
         unknown.push(`it copies the contents of ${source.text} into ${copy.dest.text}, under names not known here`);
         continue;
       }
-      const landing = destIsFolder ? `${destValue.replace(/\/+$/, "")}/${name}` : destValue;
+      // cp --parents lands at DEST/SOURCE, the source's path as written (`..` kept for the kernel's walk).
+      const landing = copy.parents
+        ? `${destValue.replace(/\/+$/, "")}/${sourceValue.replace(/^\/+/, "")}`
+        : destIsFolder
+          ? `${destValue.replace(/\/+$/, "")}/${name}`
+          : destValue;
       writes.push({
         word: { ...copy.dest, value: landing, text: landing, tilde: false },
         kind: "argument",

@@ -35,6 +35,14 @@
  *           regular expressions where an operand is expected, divisions after one, comments,
  *           continuations), and a `/` the engine cannot place (after a keyword, a `/` in a
  *           bracket expression) refuses the program.
+ * N5 FIXED  `cp --parents SRC… DEST` writes DEST/SRC (the source's path as written), and the engine
+ *           judged DEST/name-of-SRC: from a folder of a cloned repository holding
+ *           `.husky/pre-commit` or `.vscode/tasks.json` (files a repository may hold below its
+ *           top), `cd docs/ex && cp --parents .husky/pre-commit /project` wrote the project's
+ *           hook (run by git at the user's next commit; `.vscode/tasks.json` runs when the folder
+ *           is opened) in bypassPermissions without the sandbox, and under `Bash(cp:*)` with an
+ *           `Edit(./**)` rule — writes to sensitive paths that always ask. The copy is now judged
+ *           where it lands.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -293,5 +301,53 @@ describe("N4: an awk program is read as awk tokenizes it (divisions, quotes insi
     const { cwd, out } = await attack([hidden[0]!], ["--allowedTools", "Bash(awk:*)"]);
     expect(out[0]!.isError).toBe(true);
     expect(existsSync(join(cwd, "m-pipe"))).toBe(false);
+  });
+});
+
+describe("N5: cp --parents writes DEST/SOURCE, not DEST/name", () => {
+  /** A project (a cloned repository) holding an example folder with a husky hook and VS Code tasks. */
+  const example = () => {
+    const p = project();
+    mkdirSync(join(p.cwd, "docs", "ex", ".husky"), { recursive: true });
+    mkdirSync(join(p.cwd, "docs", "ex", ".vscode"));
+    writeFileSync(join(p.cwd, "docs", "ex", ".husky", "pre-commit"), "#!/bin/sh\ntouch m-hook\n", { mode: 0o755 });
+    writeFileSync(join(p.cwd, "docs", "ex", ".vscode", "tasks.json"), "{}\n");
+    return p;
+  };
+
+  it("the oracle: the hook lands at the project's .husky/pre-commit", () => {
+    const p = example();
+    spawnSync("bash", ["-c", `cd docs/ex && cp --parents .husky/pre-commit ${p.cwd}`], {
+      cwd: p.cwd,
+      encoding: "utf8",
+    });
+    expect(existsSync(join(p.cwd, ".husky", "pre-commit"))).toBe(true);
+  });
+
+  it("the engine: the write of a sensitive file asks, in bypassPermissions and under Bash(cp:*) with Edit(./**)", async () => {
+    for (const make of [
+      (cwd: string) => `cd docs/ex && cp --parents .husky/pre-commit ${cwd}`,
+      (cwd: string) => `cd docs/ex && cp --parents -t ${cwd} .vscode/tasks.json`,
+      (cwd: string) => `cd docs/ex && cp --par -r .vscode ${cwd}/`,
+    ]) {
+      const p = example();
+      await expectVerdicts([make(p.cwd)], "ask", "bypassPermissions", {}, p);
+      await expectVerdicts([make(p.cwd)], "ask", "default", { allow: ["Bash(cp:*)", "Bash(cd:*)", "Edit(./**)"] }, p);
+    }
+    // An ordinary copy keeping its folders stays an edit inside the project.
+    const p = example();
+    mkdirSync(join(p.cwd, "out"));
+    await expectVerdicts(["cp --parents docs/ex/.vscode/../../../a.txt out"], "allow", "bypassPermissions", {}, p);
+  });
+
+  it("through the bin without the sandbox (bypassPermissions): the project's hook is not written", async () => {
+    const p = example();
+    const { out } = await attack(
+      [`cd docs/ex && cp --parents .husky/pre-commit ${p.cwd}`],
+      ["--no-sandbox", "--permission-mode", "bypassPermissions"],
+      p,
+    );
+    expect(out[0]!.isError).toBe(true);
+    expect(existsSync(join(p.cwd, ".husky", "pre-commit"))).toBe(false);
   });
 });

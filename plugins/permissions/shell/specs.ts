@@ -1567,8 +1567,10 @@ function covReports(words: readonly ShellWord[]): ShellWord[] {
 /** cp/mv/ln SOURCE… DEST, or -t DEST SOURCE…: where each source lands is judged on disk (subject.ts). */
 function copyOperands(
   words: readonly ShellWord[],
-): { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean } | undefined {
+): { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean; parents?: boolean } | undefined {
   const program = words[0]!.value;
+  // cp --parents copies a/b/c into DEST/a/b/c (red team n: judged as DEST/c, `.husky/pre-commit` landed unasked).
+  const parents = program === "cp" && words.some((w) => w.value === "--parents");
   const target = optionValue(words, ["-t"], ["--target-directory", "--target"]);
   const valueTaking = /^(-[a-zA-Z]*[tS]|--target-directory|--target|--suffix|--backup|-T)$/;
   const operands = words.filter(
@@ -1589,9 +1591,10 @@ function copyOperands(
       dest: { ...literalWord(target), tilde: target.startsWith("~/") },
       intoFolder: true,
       recursive,
+      parents,
     };
   if (operands.length < 2) return undefined;
-  return { sources: operands.slice(0, -1), dest: operands.at(-1)!, intoFolder: false, recursive };
+  return { sources: operands.slice(0, -1), dest: operands.at(-1)!, intoFolder: parents, recursive, parents };
 }
 
 /**
