@@ -43,12 +43,19 @@
  *           is opened) in bypassPermissions without the sandbox, and under `Bash(cp:*)` with an
  *           `Edit(./**)` rule — writes to sensitive paths that always ask. The copy is now judged
  *           where it lands.
+ * N6 FIXED  wget names the file after the URL's last segment with its %XX decoded (and its query
+ *           kept); the engine judged the segment as written: `wget URL/%2enpmrc` wrote the
+ *           project's .npmrc (a sensitive file, whose `git=` then runs for npm's commands) in
+ *           bypassPermissions without the sandbox and under `Bash(wget:*)` with `Edit(./**)`.
+ *           A segment holding `%` or a query is now a name only known at run time.
  */
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attackBench } from "./attack-bench";
 
 const SECRET = "hunter2-n";
@@ -349,5 +356,44 @@ describe("N5: cp --parents writes DEST/SOURCE, not DEST/name", () => {
     );
     expect(out[0]!.isError).toBe(true);
     expect(existsSync(join(p.cwd, ".husky", "pre-commit"))).toBe(false);
+  });
+});
+
+describe("N6: wget decodes the URL's name before it writes the file", () => {
+  const wget = spawnSync("wget", ["--version"], { encoding: "utf8" }).status === 0;
+  const server = createServer((_req, res) => res.end("git=./evil.sh\n"));
+  let url = "";
+  beforeAll(async () => {
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+  it.skipIf(!wget)("the oracle: `wget URL/%2enpmrc` writes .npmrc", async () => {
+    const p = project();
+    // Not spawnSync: the server answers from this process's event loop.
+    await new Promise((done) =>
+      execFile("wget", ["-q", "--tries=1", `${url}/%2enpmrc`], { cwd: p.cwd, env: { PATH, HOME: p.home } }, done),
+    );
+    expect(readFileSync(join(p.cwd, ".npmrc"), "utf8")).toContain("git=");
+  });
+
+  it("the engine: the write is asked, in bypassPermissions and under Bash(wget:*) with Edit(./**); a plain name is not", async () => {
+    for (const c of [`wget -q ${url}/%2enpmrc`, `wget -q ${url}/%2Enpmrc#x`])
+      for (const [mode, allow] of [
+        ["bypassPermissions", []],
+        ["default", ["Bash(wget:*)", "Edit(./**)"]],
+      ] as const)
+        await expectVerdicts([c], "ask", mode, { allow: [...allow] });
+    await expectVerdicts([`wget -q ${url}/notes.txt`], "allow", "default", { allow: ["Bash(wget:*)", "Edit(./**)"] });
+  });
+
+  it.skipIf(!wget)("through the bin without the sandbox (bypassPermissions): no .npmrc is written", async () => {
+    const { cwd, out } = await attack(
+      [`wget -q ${url}/%2enpmrc`],
+      ["--no-sandbox", "--permission-mode", "bypassPermissions"],
+    );
+    expect(out[0]!.isError).toBe(true);
+    expect(existsSync(join(cwd, ".npmrc"))).toBe(false);
   });
 });

@@ -1406,10 +1406,17 @@ function cloneTarget(words: readonly ShellWord[]): ShellWord[] {
 }
 
 /** Files named by a URL's last segment where curl -O and wget (without -O) write; unknown where the server names it. */
-function downloadNames(words: readonly ShellWord[], options: { remote: boolean; dir?: string }): ShellWord[] {
+function downloadNames(
+  words: readonly ShellWord[],
+  options: { remote: boolean; dir?: string; decoded?: boolean },
+): ShellWord[] {
   const urls = words.slice(1).filter((w) => /^[a-z]+:\/\//i.test(w.value) || !w.literal);
   return urls.map((url) => {
     if (!url.literal) return { ...url, literal: false };
+    // wget decodes the name's %XX (`/%2enpmrc` is written as .npmrc) and keeps the query in it
+    // (red team n, N6): what it names the file is only known when it runs.
+    if (options.decoded && /[%?]/.test(url.value.replace(/#.*$/, "").replace(/^[a-z]+:\/\/[^/]*/i, "")))
+      return { ...url, literal: false, text: `${url.text} (a name wget decodes)` };
     const name =
       url.value
         .replace(/[?#].*$/, "")
@@ -1468,7 +1475,7 @@ function wgetNames(words: readonly ShellWord[]): ShellWord[] {
   ) {
     return [{ ...literalWord("(names the server or the links decide)"), literal: false }];
   }
-  return downloadNames(words, { remote: true, dir: optionValue(words, ["-P"], ["--directory-prefix"]) });
+  return downloadNames(words, { remote: true, decoded: true, dir: optionValue(words, ["-P"], ["--directory-prefix"]) });
 }
 
 /** What curl reads besides -d @f/-T: `-w @file`, `-H @file`, `--data-urlencode name@file`, `-b file`, and file: URLs (`file:///p`, `file:/p`, globbed). */
