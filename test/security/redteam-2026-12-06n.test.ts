@@ -48,6 +48,12 @@
  *           project's .npmrc (a sensitive file, whose `git=` then runs for npm's commands) in
  *           bypassPermissions without the sandbox and under `Bash(wget:*)` with `Edit(./**)`.
  *           A segment holding `%` or a query is now a name only known at run time.
+ * N7 FIXED  curl expands `{a,b}` and `[a-z]` in a URL (unless -g) before -O names the file after
+ *           the last segment, and `-o '#1'` names it after the part matched: `curl -O
+ *           'URL/{.npmrc,x}'`, `curl -O 'URL/.npm[r-r]c'` and `curl 'URL/{.npmrc,x}' -o '#1'` wrote
+ *           .npmrc; and a URL without a scheme (`curl -O host:port/.npmrc`) was no URL to the
+ *           engine, so -O's file was not judged at all. A globbed name is now only known at run
+ *           time, and every operand counts as a URL for -O.
  */
 import { execFile, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -359,15 +365,21 @@ describe("N5: cp --parents writes DEST/SOURCE, not DEST/name", () => {
   });
 });
 
+/** A server answering every path with an .npmrc's text (N6, N7). */
+const server = createServer((_req, res) => res.end("git=./evil.sh\n"));
+let url = "";
+beforeAll(async () => {
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+/** Run a program without blocking this process's event loop (the server answers from it). */
+const run = (program: string, args: string[], cwd: string) =>
+  new Promise((done) => execFile(program, args, { cwd, env: { PATH } }, done));
+
 describe("N6: wget decodes the URL's name before it writes the file", () => {
   const wget = spawnSync("wget", ["--version"], { encoding: "utf8" }).status === 0;
-  const server = createServer((_req, res) => res.end("git=./evil.sh\n"));
-  let url = "";
-  beforeAll(async () => {
-    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => new Promise<void>((done) => server.close(() => done())));
 
   it.skipIf(!wget)("the oracle: `wget URL/%2enpmrc` writes .npmrc", async () => {
     const p = project();
@@ -394,6 +406,43 @@ describe("N6: wget decodes the URL's name before it writes the file", () => {
       ["--no-sandbox", "--permission-mode", "bypassPermissions"],
     );
     expect(out[0]!.isError).toBe(true);
+    expect(existsSync(join(cwd, ".npmrc"))).toBe(false);
+  });
+});
+
+describe("N7: curl's URL globs name the files -O and -o '#1' write", () => {
+  const forms = () => [
+    `curl -sO '${url}/{.npmrc,x}'`,
+    `curl -sO '${url}/.npm[r-r]c'`,
+    `curl -s '${url}/{.npmrc,x}' -o '#1'`,
+    `curl -sO ${url.replace("http://", "")}/.npmrc`,
+  ];
+
+  it("the oracle: each writes .npmrc", async () => {
+    for (const command of forms()) {
+      const p = project();
+      await run("bash", ["-c", command], p.cwd);
+      expect(existsSync(join(p.cwd, ".npmrc")), command).toBe(true);
+    }
+  });
+
+  it("the engine: each asks, in bypassPermissions and under Bash(curl:*) with Edit(./**); -g and plain names do not", async () => {
+    for (const [mode, allow] of [
+      ["bypassPermissions", []],
+      ["default", ["Bash(curl:*)", "Edit(./**)"]],
+    ] as const)
+      await expectVerdicts(forms(), "ask", mode, { allow: [...allow] });
+    await expectVerdicts(
+      [`curl -sgO '${url}/{.npmrc,x}'`, `curl -sO ${url}/notes.txt`, `curl -s '${url}/{a,b}'`],
+      "allow",
+      "default",
+      { allow: ["Bash(curl:*)", "Edit(./**)"] },
+    );
+  });
+
+  it("through the bin without the sandbox (bypassPermissions): no .npmrc is written", async () => {
+    const { cwd, out } = await attack(forms().slice(0, 2), ["--no-sandbox", "--permission-mode", "bypassPermissions"]);
+    expect(out.every((o) => o.isError)).toBe(true);
     expect(existsSync(join(cwd, ".npmrc"))).toBe(false);
   });
 });

@@ -1442,10 +1442,37 @@ function optionValue(words: readonly ShellWord[], short: string[], long: string[
 
 /** curl -O/--remote-name(-all) writes the URL's last segment (into --output-dir); -J lets the server name it. */
 function curlNames(words: readonly ShellWord[]): ShellWord[] {
+  // curl expands {a,b} and [a-z] in a URL (unless -g): `-O 'URL/{.npmrc,x}'` writes .npmrc, and
+  // `-o '#1'` names the output after the part matched (red team n, N7). Either is a name only
+  // known when it runs.
+  const globbed = !words.some((w) => /^(-g|--globoff)$/.test(w.value));
+  const glob = (w: ShellWord) => globbed && !w.value.startsWith("-") && /[{[]/.test(w.value);
+  const matched = words.some(
+    (w, k) =>
+      /#[0-9]/.test(w.value) && (/^(-o|--output)$/.test(words[k - 1]?.value ?? "") || w.value.startsWith("--output=")),
+  );
+  const unknown = { ...literalWord("(a name curl makes from a URL glob)"), literal: false };
+  if (matched && words.some(glob)) return [unknown];
   if (!words.some((w) => /^(-[a-zA-Z]*O[a-zA-Z]*|--remote-name|--remote-name-all)$/.test(w.value))) return [];
   if (words.some((w) => /^(-[a-zA-Z]*J[a-zA-Z]*|--remote-header-name)$/.test(w.value)))
     return [{ ...literalWord("(a name the server sends)"), literal: false }];
-  return downloadNames(words, { remote: true, dir: optionValue(words, [], ["--output-dir"]) });
+  if (words.some(glob)) return [unknown];
+  // Every operand is a URL to curl, with or without a scheme (`curl -O host/.npmrc`): a word that
+  // is no URL only adds a name judged in vain.
+  const bare = words
+    .slice(1)
+    .filter((w) => w.literal && !w.value.startsWith("-") && !/^[a-z]+:\/\//i.test(w.value) && w.value.includes("/"))
+    .map((w) => {
+      const name =
+        w.value
+          .replace(/[?#].*$/, "")
+          .split("/")
+          .pop() ?? "";
+      const dir = optionValue(words, [], ["--output-dir"]);
+      const path = name === "" ? (dir ?? ".") : dir ? `${dir.replace(/\/+$/, "")}/${name}` : name;
+      return { ...literalWord(path), tilde: path.startsWith("~/") };
+    });
+  return [...downloadNames(words, { remote: true, dir: optionValue(words, [], ["--output-dir"]) }), ...bare];
 }
 
 /**
