@@ -54,6 +54,19 @@
  *           .npmrc; and a URL without a scheme (`curl -O host:port/.npmrc`) was no URL to the
  *           engine, so -O's file was not judged at all. A globbed name is now only known at run
  *           time, and every operand counts as a URL for -O.
+ *
+ * Attacks tried: about 280 constructs — ~250 Bash commands against the engine with bash and the
+ * real programs as the oracle (Read-deny readers: sort/wc/du --files0-from, tar -T -, /proc and
+ * /dev/fd spellings, `~user`, `~+`, globs and braces, links made before the call; env-variable
+ * prefixes that name config (XDG_CONFIG_HOME, HOME, npm_config_*, RUSTUP_TOOLCHAIN, CURL_HOME,
+ * WGETRC, BASH_ENV, LESSOPEN); git config's option values; 40 awk programs; cp/mv into folders
+ * made in the same command; wget/curl names), ~25 runs of cargo, rustup, npm, wget, curl and git
+ * themselves, and a provider error echoing the key (redacted). Broke through: 24 constructs in 7
+ * findings (N1: 6 cargo forms, N2: 2, N3: 5, N4: 6, N5: 3, N6: 1, N7: 4).
+ * Left open (see the report): corepack's `packageManager` (a URL in package.json) replaces yarn
+ * and pnpm for every command, and package.json is in every JS project (the engine does not read
+ * it); gitConfigRisk reads `--default VALUE`'s value as the key (git refuses --default when
+ * setting, so nothing is set).
  */
 import { execFile, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
