@@ -3,7 +3,7 @@
  * writes judged against the roots and the sensitive list), the paths of a file tool (in both
  * forms), or the content strings any other tool declares (`permissionRuleContent`).
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellAnalysis, WriteTarget } from "./shell/types";
@@ -215,6 +215,8 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     unknownWrites.push(cdTooMany);
     unknownReads.push(cdTooMany);
   }
+  markConfiguredRunners(analysis, place, cdBases);
+  judgeProcLinks(analysis, place, cdBases, acc);
   if (analysis.linkers.length > 0)
     unknownReads.push("it makes links or moves files, so a later path may lead anywhere");
   // cp, mv and ln into a folder write folder/name-of-source, and a recursive copy every file below it.
@@ -319,6 +321,51 @@ function cdBasesOf(targets: readonly ShellWord[], place: Place): { bases: string
   }
   reached.delete(place.cwd);
   return { bases: [...reached] };
+}
+
+/**
+ * The configuration files a package manager reads from the folder it runs in and the folders above
+ * it, whose keys name programs it runs for any sub-command (npm's `git`, `browser`, `viewer` and
+ * `shell`; yarn's `yarnPath`/`yarn-path`, which replace yarn itself).
+ */
+const PROJECT_CONFIG: Readonly<Record<string, readonly string[]>> = {
+  npm: [".npmrc"],
+  pnpm: [".npmrc"],
+  yarn: [".yarnrc", ".yarnrc.yml"],
+  bun: ["bunfig.toml", ".npmrc"],
+};
+
+/**
+ * Red team n: a package manager's sub-command that runs no package script (`npm view`, `npm ls`)
+ * still runs the programs the project's configuration names (`git=./x` in an .npmrc runs ./x for
+ * `npm view github:a/b`): where such a file lies in a folder the command may run in or above it
+ * (the user's own, in the home folder, aside), or the folder is only known at run time, the
+ * command counts as running the project's code. The engine does not read those files: it does
+ * not claim to know what they name.
+ */
+function markConfiguredRunners(analysis: ShellAnalysis, place: Place, cdBases: readonly string[]): void {
+  for (const candidate of analysis.candidates) {
+    const program = candidate.name.split("/").pop() ?? "";
+    const files = Object.hasOwn(PROJECT_CONFIG, program) ? PROJECT_CONFIG[program]! : undefined;
+    if (!files || candidate.projectCode) continue;
+    const found = analysis.cdUnknown
+      ? "(a folder only known at run time)"
+      : configAbove([place.cwd, ...cdBases], files, place.home);
+    if (found) candidate.projectCode = `${program} runs the programs ${found} may name (the project's configuration)`;
+  }
+}
+
+/** The first of `files` in one of `folders` or a folder above it, the home folder's own aside. */
+function configAbove(folders: readonly string[], files: readonly string[], home: string): string | undefined {
+  for (const start of folders)
+    for (let dir = start; ; dir = dirname(dir)) {
+      for (const file of files) {
+        const path = join(dir, file);
+        if (dir !== home && existsSync(path)) return path;
+      }
+      if (dir === dirname(dir)) break;
+    }
+  return undefined;
 }
 
 /** What judging a shell command's paths found so far (see Subject's shell fields). */
@@ -686,6 +733,81 @@ function writePath(write: WriteTarget, place: Place): string | undefined {
 }
 
 /**
+ * Red team n: a link whose target goes through /proc or a descriptor's folder
+ * (`l → /proc/self/cwd/../.env`) resolves in the engine's process to the engine's folder, and in
+ * the command's to the command's (`cd src && cat ../l` read ./.env while the engine judged the
+ * folder above): where any path the command reads, writes or changes to leads through one, the
+ * file is only known at run time. The literal text of such a path is judged by opaquePath.
+ */
+function judgeProcLinks(analysis: ShellAnalysis, place: Place, cdBases: readonly string[], acc: ShellFindings): void {
+  const through = (word: ShellWord) => {
+    if (!word.literal || word.value === "") return false;
+    const value = word.tilde ? place.home + word.value.slice(1) : word.value;
+    if (opaquePath(value)) return false; // judged as only known at run time already
+    return (value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]).some((base) =>
+      throughOpaqueLink(value.startsWith("/") ? value : `${base}/${value}`),
+    );
+  };
+  const why = (word: ShellWord) =>
+    `${word.text} leads through a link into /proc, which each process resolves to its own folders, so the file is only known at run time`;
+  for (const word of [...analysis.reads, ...analysis.recursiveReads].filter(through)) acc.unknownReads.push(why(word));
+  for (const word of [...analysis.writes.map((w) => w.word), ...analysis.copies.map((c) => c.dest)].filter(through)) {
+    acc.unsafe.push(why(word));
+    acc.unknownWrites.push(why(word));
+  }
+  for (const word of analysis.cdTargets.filter(through)) {
+    acc.unsafe.push(why(word));
+    acc.unknownReads.push(why(word));
+    acc.unknownWrites.push(why(word));
+  }
+}
+
+/**
+ * Whether resolving `path` as the kernel does (links followed before the `..` after them) meets a
+ * link whose target opaquePath refuses (`/proc/self/cwd/…`, `/dev/fd/…`); past 40 links, or an
+ * unreadable link, counts as meeting one.
+ */
+export function throughOpaqueLink(path: string): boolean {
+  const pending = path
+    .split("/")
+    .filter((p) => p !== "" && p !== ".")
+    .reverse();
+  let at = "/";
+  let links = 0;
+  while (pending.length > 0) {
+    const part = pending.pop()!;
+    if (part === "..") {
+      at = dirname(at);
+      continue;
+    }
+    const next = at === "/" ? `/${part}` : `${at}/${part}`;
+    let info: ReturnType<typeof lstatSync>;
+    try {
+      info = lstatSync(next, { throwIfNoEntry: false });
+    } catch {
+      return false; // a parent is a file: nothing further to follow
+    }
+    if (!info) return false; // the rest does not exist yet
+    if (!info.isSymbolicLink()) {
+      at = next;
+      continue;
+    }
+    if (++links > 40) return true;
+    let target: string;
+    try {
+      target = readlinkSync(next);
+    } catch {
+      return true;
+    }
+    if (opaquePath(target)) return true;
+    if (target.startsWith("/")) at = "/";
+    const parts = target.split("/").filter((p) => p !== "" && p !== ".");
+    for (let k = parts.length - 1; k >= 0; k--) pending.push(parts[k]!);
+  }
+  return false;
+}
+
+/**
  * A path the engine cannot judge from its own process: one through /proc (`/proc/self/cwd` is the
  * command's folder, `/proc/self/root/…` any root), through a descriptor's folder (`/dev/fd/../cwd`),
  * or holding a NUL. The device files writes may go to (`/dev/null`, `/dev/fd/2`) are not among them.
@@ -722,11 +844,16 @@ function copiedPaths(
       }
       const sourceValue = source.tilde ? place.home + source.value.slice(1) : source.value;
       const name = sourceValue.replace(/\/+$/, "").split("/").pop() ?? "";
-      if (destIsFolder && (name === "" || name === "." || name === "..")) {
+      if (destIsFolder && !copy.parents && (name === "" || name === "." || name === "..")) {
         unknown.push(`it copies the contents of ${source.text} into ${copy.dest.text}, under names not known here`);
         continue;
       }
-      const landing = destIsFolder ? `${destValue.replace(/\/+$/, "")}/${name}` : destValue;
+      // cp --parents lands at DEST/SOURCE, the source's path as written (`..` kept for the kernel's walk).
+      const landing = copy.parents
+        ? `${destValue.replace(/\/+$/, "")}/${sourceValue.replace(/^\/+/, "")}`
+        : destIsFolder
+          ? `${destValue.replace(/\/+$/, "")}/${name}`
+          : destValue;
       writes.push({
         word: { ...copy.dest, value: landing, text: landing, tilde: false },
         kind: "argument",

@@ -505,8 +505,7 @@ const PM_READS = new Set([
   "-v",
 ]);
 const SUBCOMMAND_RUNS: Record<string, ReadonlySet<string> | "all"> = {
-  // cargo's build scripts (build.rs) and tests are project code; go generate runs //go:generate commands.
-  cargo: new Set(["run", "build", "b", "test", "t", "bench", "install", "check", "clippy", "doc"]),
+  // go generate runs //go:generate commands; go's tests and cgo builds are project code.
   go: new Set(["run", "test", "generate", "build", "install", "vet"]),
 };
 
@@ -539,6 +538,16 @@ export function projectCodeRisk(program: string, words: readonly ShellWord[]): s
     case "tox":
     case "nox":
       return `${program} runs the project's test and configuration code`;
+    // cargo runs the programs the project's .cargo/config.toml names (build.rustc, rustc-wrapper,
+    // runners) whatever the sub-command: `cargo tree`, `metadata`, `fetch`, `update` and `clean`
+    // ask rustc for its version through the wrapper, and build scripts and tests run besides. And
+    // rustup's cargo is the toolchain the project's rust-toolchain.toml names (`path = "/proc/self/cwd/tc"`
+    // runs ./tc/bin/cargo, also for `cargo --version`). Every cargo command is the project's code.
+    case "cargo":
+      return `cargo ${sub?.text ?? ""} runs the toolchain and the programs the project's rust-toolchain.toml and .cargo/config.toml name`.replace(
+        "  ",
+        " ",
+      );
     case "source":
     case ".":
       return `${program} runs the commands in ${words[1]?.text ?? "its file"}`;

@@ -96,7 +96,9 @@ export interface ProgramSpecSource {
   /** cp, mv, ln: which operands are sources and which the destination (where each source lands is judged on disk). */
   copies?: (
     words: readonly ShellWord[],
-  ) => { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean } | undefined;
+  ) =>
+    | { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean; parents?: boolean }
+    | undefined;
   /** A lone `-` is an option (`env -` is `env -i`). */
   dashOption?: boolean;
   /** NAME=value operands before the command set its environment (env): each is checked by the wrapper reader. */
@@ -266,7 +268,7 @@ export interface SpecReading {
   leafWrites?: ShellWord[];
   persists?: string;
   /** A copy into a place (see ProgramSpecSource.copies). */
-  copy?: { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean };
+  copy?: { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean; parents?: boolean };
 }
 
 /** Judge `words` (program first) against `spec`. */

@@ -1408,10 +1408,17 @@ function cloneTarget(words: readonly ShellWord[]): ShellWord[] {
 }
 
 /** Files named by a URL's last segment where curl -O and wget (without -O) write; unknown where the server names it. */
-function downloadNames(words: readonly ShellWord[], options: { remote: boolean; dir?: string }): ShellWord[] {
+function downloadNames(
+  words: readonly ShellWord[],
+  options: { remote: boolean; dir?: string; decoded?: boolean },
+): ShellWord[] {
   const urls = words.slice(1).filter((w) => /^[a-z]+:\/\//i.test(w.value) || !w.literal);
   return urls.map((url) => {
     if (!url.literal) return { ...url, literal: false };
+    // wget decodes the name's %XX (`/%2enpmrc` is written as .npmrc) and keeps the query in it
+    // (red team n, N6): what it names the file is only known when it runs.
+    if (options.decoded && /[%?]/.test(url.value.replace(/#.*$/, "").replace(/^[a-z]+:\/\/[^/]*/i, "")))
+      return { ...url, literal: false, text: `${url.text} (a name wget decodes)` };
     const name =
       url.value
         .replace(/[?#].*$/, "")
@@ -1437,10 +1444,37 @@ function optionValue(words: readonly ShellWord[], short: string[], long: string[
 
 /** curl -O/--remote-name(-all) writes the URL's last segment (into --output-dir); -J lets the server name it. */
 function curlNames(words: readonly ShellWord[]): ShellWord[] {
+  // curl expands {a,b} and [a-z] in a URL (unless -g): `-O 'URL/{.npmrc,x}'` writes .npmrc, and
+  // `-o '#1'` names the output after the part matched (red team n, N7). Either is a name only
+  // known when it runs.
+  const globbed = !words.some((w) => /^(-g|--globoff)$/.test(w.value));
+  const glob = (w: ShellWord) => globbed && !w.value.startsWith("-") && /[{[]/.test(w.value);
+  const matched = words.some(
+    (w, k) =>
+      /#[0-9]/.test(w.value) && (/^(-o|--output)$/.test(words[k - 1]?.value ?? "") || w.value.startsWith("--output=")),
+  );
+  const unknown = { ...literalWord("(a name curl makes from a URL glob)"), literal: false };
+  if (matched && words.some(glob)) return [unknown];
   if (!words.some((w) => /^(-[a-zA-Z]*O[a-zA-Z]*|--remote-name|--remote-name-all)$/.test(w.value))) return [];
   if (words.some((w) => /^(-[a-zA-Z]*J[a-zA-Z]*|--remote-header-name)$/.test(w.value)))
     return [{ ...literalWord("(a name the server sends)"), literal: false }];
-  return downloadNames(words, { remote: true, dir: optionValue(words, [], ["--output-dir"]) });
+  if (words.some(glob)) return [unknown];
+  // Every operand is a URL to curl, with or without a scheme (`curl -O host/.npmrc`): a word that
+  // is no URL only adds a name judged in vain.
+  const bare = words
+    .slice(1)
+    .filter((w) => w.literal && !w.value.startsWith("-") && !/^[a-z]+:\/\//i.test(w.value) && w.value.includes("/"))
+    .map((w) => {
+      const name =
+        w.value
+          .replace(/[?#].*$/, "")
+          .split("/")
+          .pop() ?? "";
+      const dir = optionValue(words, [], ["--output-dir"]);
+      const path = name === "" ? (dir ?? ".") : dir ? `${dir.replace(/\/+$/, "")}/${name}` : name;
+      return { ...literalWord(path), tilde: path.startsWith("~/") };
+    });
+  return [...downloadNames(words, { remote: true, dir: optionValue(words, [], ["--output-dir"]) }), ...bare];
 }
 
 /**
@@ -1470,7 +1504,7 @@ function wgetNames(words: readonly ShellWord[]): ShellWord[] {
   ) {
     return [{ ...literalWord("(names the server or the links decide)"), literal: false }];
   }
-  return downloadNames(words, { remote: true, dir: optionValue(words, ["-P"], ["--directory-prefix"]) });
+  return downloadNames(words, { remote: true, decoded: true, dir: optionValue(words, ["-P"], ["--directory-prefix"]) });
 }
 
 /** What curl reads besides -d @f/-T: `-w @file`, `-H @file`, `--data-urlencode name@file`, `-b file`, and file: URLs (`file:///p`, `file:/p`, globbed). */
@@ -1569,8 +1603,10 @@ function covReports(words: readonly ShellWord[]): ShellWord[] {
 /** cp/mv/ln SOURCE… DEST, or -t DEST SOURCE…: where each source lands is judged on disk (subject.ts). */
 function copyOperands(
   words: readonly ShellWord[],
-): { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean } | undefined {
+): { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean; parents?: boolean } | undefined {
   const program = words[0]!.value;
+  // cp --parents copies a/b/c into DEST/a/b/c (red team n: judged as DEST/c, `.husky/pre-commit` landed unasked).
+  const parents = program === "cp" && words.some((w) => w.value === "--parents");
   const target = optionValue(words, ["-t"], ["--target-directory", "--target"]);
   const valueTaking = /^(-[a-zA-Z]*[tS]|--target-directory|--target|--suffix|--backup|-T)$/;
   const operands = words.filter(
@@ -1591,9 +1627,10 @@ function copyOperands(
       dest: { ...literalWord(target), tilde: target.startsWith("~/") },
       intoFolder: true,
       recursive,
+      parents,
     };
   if (operands.length < 2) return undefined;
-  return { sources: operands.slice(0, -1), dest: operands.at(-1)!, intoFolder: false, recursive };
+  return { sources: operands.slice(0, -1), dest: operands.at(-1)!, intoFolder: parents, recursive, parents };
 }
 
 /**

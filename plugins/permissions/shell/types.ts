@@ -73,7 +73,15 @@ export interface ShellAnalysis {
   /** Why a program the engine does not fully understand may write files it cannot name. */
   unknownWriters: string[];
   /** Copies into a place (cp, mv, ln): where each source lands depends on whether the place is a folder. */
-  copies: { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean; from: number }[];
+  copies: {
+    sources: ShellWord[];
+    dest: ShellWord;
+    intoFolder: boolean;
+    recursive: boolean;
+    /** cp --parents: each source lands at dest/SOURCE (its path as written), not dest/its-name. */
+    parents?: boolean;
+    from: number;
+  }[];
   /** Folders named by a program's option (`git -C`, `make -C`, `npm --prefix`): where that program runs. */
   optionDirs: { dir: ShellWord; program: string }[];
   /**
