@@ -46,6 +46,14 @@ const bench = attackBench({
 });
 const { project, oracle, verdict } = bench;
 
+/**
+ * The default-mode bin cases of F2, F3, F5 and F7 share one run: each attack is refused, so none
+ * changes what a later call reads, and each leaves its own marker (m-varredir, m-dq, m-sed,
+ * m-gawk). The run has every case's allow rule; more rules than a case's own only make its
+ * refusal harder to get. Each case checks its own calls' results and marker.
+ */
+const defaultModeRun = bench.batch(["--allowedTools", "Bash(echo:*),Bash(sed:*),Bash(gawk:*)"]);
+
 const tools = new Map(builtinTools().map((t) => [t.name, t] as const));
 
 /** Run `commands` through the bin, one per model turn, in a fresh project that `setup` prepares first. */
@@ -123,11 +131,9 @@ describe("F2: `{name}>file` and `{a[i]}>file` are redirections to bash, an argum
     expect((await verdict("echo {x} >/dev/null", "default", { allow: ["Bash(echo:*)"] })).behavior).toBe("allow");
   });
 
+  const shared = defaultModeRun.add(["x='b[$(touch m-varredir)]'; echo hi {a[x]}>/dev/null", "echo control"]);
   it("through the bin: the hidden command does not run", async () => {
-    const { cwd, out } = await attack(
-      ["x='b[$(touch m-varredir)]'; echo hi {a[x]}>/dev/null", "echo control"],
-      ["--allowedTools", "Bash(echo:*)"],
-    );
+    const { cwd, out } = await shared();
     expect(out[0]!.isError, out[0]!.content).toBe(true);
     expect(out[1]).toEqual({ content: "control", isError: false });
     expect(existsSync(join(cwd, "m-varredir"))).toBe(false);
@@ -161,8 +167,9 @@ describe("F3: quotes inside a double-quoted ${…} operand are plain characters 
     }
   });
 
+  const shared = defaultModeRun.add([forms[0]!, "echo control"]);
   it("through the bin: the substitution does not run", async () => {
-    const { cwd, out } = await attack([forms[0]!, "echo control"], ["--allowedTools", "Bash(echo:*)"]);
+    const { cwd, out } = await shared();
     expect(out[0]!.isError, out[0]!.content).toBe(true);
     expect(out[1]).toEqual({ content: "control", isError: false });
     expect(existsSync(join(cwd, "m-dq"))).toBe(false);
@@ -256,11 +263,9 @@ describe("F5: a sed label ends at `;` in GNU sed 4.9", () => {
     expect(idiom.behavior, idiom.message).toBe("allow");
   });
 
+  const shared = defaultModeRun.add(["sed ': l;e touch m-sed' notes.txt", "sed -n p notes.txt"]);
   it("through the bin: the command does not run", async () => {
-    const { cwd, out } = await attack(
-      ["sed ': l;e touch m-sed' notes.txt", "sed -n p notes.txt"],
-      ["--allowedTools", "Bash(sed:*)"],
-    );
+    const { cwd, out } = await shared();
     expect(out[0]!.isError, out[0]!.content).toBe(true);
     expect(out[1]).toEqual({ content: "notes", isError: false });
     expect(existsSync(join(cwd, "m-sed"))).toBe(false);
@@ -339,11 +344,11 @@ describe("F7: gawk's indirect calls reach system() by a name held in a variable"
     }
   });
 
+  const shared = gawk
+    ? defaultModeRun.add([`gawk 'BEGIN { f = "sys" "tem"; @f("touch m-gawk") }'`, "gawk '{ print }' notes.txt"])
+    : undefined;
   it.runIf(gawk)("through the bin: the command does not run", async () => {
-    const { cwd, out } = await attack(
-      [`gawk 'BEGIN { f = "sys" "tem"; @f("touch m-gawk") }'`, "gawk '{ print }' notes.txt"],
-      ["--allowedTools", "Bash(gawk:*)"],
-    );
+    const { cwd, out } = await shared!();
     expect(out[0]!.isError, out[0]!.content).toBe(true);
     expect(out[1]).toEqual({ content: "notes", isError: false });
     expect(existsSync(join(cwd, "m-gawk"))).toBe(false);
