@@ -54,6 +54,12 @@ const { project, oracle, verdict } = bench;
  */
 const defaultModeRun = bench.batch(["--allowedTools", "Bash(echo:*),Bash(sed:*),Bash(gawk:*)"]);
 
+/**
+ * Two sandboxed bypassPermissions cases share one run: the /proc search for keys (it only reads)
+ * and F10's `ln` that the bind refuses. Each checks its own calls' results.
+ */
+const sandboxedRun = bench.batch(["--permission-mode", "bypassPermissions"]);
+
 const tools = new Map(builtinTools().map((t) => [t.name, t] as const));
 
 /** Run `commands` through the bin, one per model turn, in a fresh project that `setup` prepares first. */
@@ -391,11 +397,9 @@ describe("secrets without the sandbox", () => {
     expect(Buffer.from(out[0]!.content, "base64").toString()).not.toContain("sk-test-redteam4");
   });
 
+  const shared = sandboxedRun.add([fromProc]);
   it("with the sandbox on (the default), the same command finds no key", async () => {
-    const { run, out } = await attack(
-      ["for p in /proc/[0-9]*; do { tr '\\0' '\\n' < $p/environ; } 2>/dev/null | grep -a _API_KEY; done | sort -u"],
-      ["--permission-mode", "bypassPermissions"],
-    );
+    const { run, out } = await shared();
     expect(out[0]!.isError, out[0]!.content).toBe(false);
     expect(run.stdout).not.toContain("sk-test-redteam4");
   });
@@ -526,11 +530,12 @@ describe("F10: the sandbox binds paths read-only, not files", () => {
     expect(out[1]!.isError).toBe(true);
   });
 
+  const shared = sandboxedRun.add([
+    script("ln .git/config cfg; echo ln=$?; echo '[alias] x = !id' >> cfg"),
+    "echo control",
+  ]);
   it("without such a link, sandboxed commands run as before (and `ln` cannot make one: the bind is another mount)", async () => {
-    const { cwd, out } = await attack(
-      [script("ln .git/config cfg; echo ln=$?; echo '[alias] x = !id' >> cfg"), "echo control"],
-      ["--permission-mode", "bypassPermissions"],
-    );
+    const { cwd, out } = await shared();
     expect(out[0]!.content).toContain("ln=1");
     expect(out[1]).toEqual({ content: "control", isError: false });
     expect(readFileSync(join(cwd, ".git", "config"), "utf8")).toBe("[core]\n");
