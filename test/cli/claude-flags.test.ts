@@ -34,12 +34,13 @@ const project = (files: Record<string, string> = {}) => tempProject({ ".ubiquity
 /** The tool names a chat request offered. */
 const toolsOf = (request: RecordedRequest) =>
   ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name).sort();
-/** Did the request carry a tool result (the call before it ran or was refused)? Its text. */
-const toolResultOf = (request: RecordedRequest) =>
-  (request.body as { messages: { role: string; content: unknown }[] }).messages
-    .filter((m) => m.role === "tool")
-    .map((m) => String(m.content))
-    .join("\n");
+/** The last tool result a request carried (the result of the call before it), as text. */
+const lastToolResultOf = (request: RecordedRequest) =>
+  String(
+    (request.body as { messages: { role: string; content: unknown }[] }).messages
+      .filter((m) => m.role === "tool")
+      .at(-1)?.content ?? "",
+  );
 
 /** The fields of a stream-json line these tests read. */
 interface Json {
@@ -287,12 +288,7 @@ describe.concurrent("honest exits and errors", () => {
     const out = await p(server, dir, ["--output-format", "json", "edit it"]);
     expect(out.code, out.stderr).toBe(0);
     // Request i + 1 carries call i's result last.
-    const resultOf = (i: number) =>
-      String(
-        (server.requests[i + 1]!.body as { messages: { role: string; content: unknown }[] }).messages
-          .filter((m) => m.role === "tool")
-          .at(-1)!.content,
-      );
+    const resultOf = (i: number) => lastToolResultOf(server.requests[i + 1]!);
     expect(resultOf(0)).toContain("has not been read in this run");
     expect(resultOf(1)).toContain("File does not exist: nope.txt");
     expect(resultOf(2)).toContain("has not been read in this run");
