@@ -15,8 +15,11 @@ process.env.NODE_COMPILE_CACHE ??= here("./node_modules/.cache/node-compile-cach
  * Folders whose files share their worker's module cache (`isolate: false`): their tests leave no
  * module-level state behind, and importing the SDK once per worker instead of once per file took
  * test/loop + test/tools from 14.6 s to 5.7 s wall. A folder joins once it passes that way, and
- * none of its files changes HOME (a module that reads it once would keep a removed folder for the
- * files after it): test/permissions, parity, model and the rest took 65 CPU-s alone, 39 shared.
+ * none of its files leaves HOME changed (a module that read it once would keep a removed folder for
+ * the files after it): test/permissions, parity, model and the rest took 65 CPU-s alone, 39 shared.
+ * tempHome (test/helpers/temp-home.ts) sets HOME for each test and puts it back after it, and the
+ * code reads os.homedir() when it needs it, never once at load: its files may join (9 did, 13.2
+ * CPU-s to 8.6). Files run one at a time in a worker, so no other file sees a test's HOME.
  */
 const SHARED = [
   "test/loop/**/*.test.ts",
@@ -39,8 +42,8 @@ const SHARED = [
   "test/commands/**/*.test.ts",
   "test/harness-habits/**/*.test.ts",
   // Issue 45: 130 more files, isolated 0.5 CPU-s a file more (a fork, vitest's start, the SDK
-  // imported again). Left isolated: files that change HOME or the environment (tempHome, a key put
-  // in process.env), scan /proc or the process tree (a server another file left closing would
+  // imported again). Left isolated: files that leave the environment changed or call the runner's
+  // main() in the test's process (a file setting and restoring HOME or a key joined since), scan /proc or the process tree (a server another file left closing would
   // count), check what is loaded (cold-start, lazy-load, optional-peers, without-sdk), use
   // OpenTelemetry's global providers (test/telemetry), and the files over ~10 s (they start first
   // in the isolated project; here they would end the suite).
@@ -48,14 +51,14 @@ const SHARED = [
   "test/harness/**/*.test.ts",
   "test/live/**/*.test.ts",
   "test/structured-output/!(types).test.ts",
-  "test/agents/!(default-preset|files|worktree).test.ts",
+  "test/agents/!(worktree).test.ts",
   "test/hooks/!(handler-types|settings-hooks-entries|watch-events).test.ts",
   "test/sessions/!(concurrent-writers|crash|lock-race|microcompact-size|runner).test.ts",
   "test/sandbox/!(acceptance|bind-fd|home-under-tmp|policy|process-tree|proxy-unix-sockets|spawns).test.ts",
   "test/mcp/!(errors|everything-http|everything-stdio|mcp-json-entries|oauth|revision).test.ts",
   "test/fleet/!(attack-repos|attack|cli|cost|redis-restart|takeover).test.ts",
   "test/faults/@(call-watch|response-bounds|truncation).test.ts",
-  "test/compat/@(claude-settings-mcp|claude-settings-rules|skill-frontmatter).test.ts",
+  "test/compat/@(claude-enabled-plugins|claude-settings-mcp|claude-settings-rules|codex|codex-agents-walk|codex-prompts|codex-survey-fixes|skill-frontmatter).test.ts",
   "test/checkpoints/@(chat|rewind|safety|subagent).test.ts",
   "test/cli/!(claude-flags|claude-switch|run-flags|slash-commands|switcher-trial|tui-terminal).test.ts",
   "test/config/@(load|schema-config|schema).test.ts",
@@ -63,7 +66,7 @@ const SHARED = [
   "test/lsp/lsp-diagnostics.test.ts",
   "test/package/@(built|entries|fix-dts).test.ts",
   "test/acp/@(content|interrupted).test.ts",
-  "test/security/@(engine-attacks|env-key-leak|planted-files|redteam-2026-12-05b|redteam-2026-12-05d|redteam-2026-12-06l|skills-pinned|trust-prompt|trust-store).test.ts",
+  "test/security/@(engine-attacks|env-key-leak|planted-files|redteam-2026-12-05-lsp|redteam-2026-12-05b|redteam-2026-12-05c|redteam-2026-12-05d|redteam-2026-12-06l|skills-pinned|trust-prompt|trust-store).test.ts",
   "test/sessions-postgres/!(attack).test.ts",
   "test/examples/**/*.test.ts",
 ];

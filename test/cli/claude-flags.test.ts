@@ -9,6 +9,8 @@
  * - local models: `--base-url`, and `openai-compatible:<model>` from OPENAI_COMPATIBLE_BASE_URL
  *   with OPENAI_COMPATIBLE_API_KEY.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProviderServer, type FakeProviderServer, type FakeScript, type RecordedRequest } from "ubiquity/testing";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
@@ -32,12 +34,13 @@ const project = (files: Record<string, string> = {}) => tempProject({ ".ubiquity
 /** The tool names a chat request offered. */
 const toolsOf = (request: RecordedRequest) =>
   ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name).sort();
-/** Did the request carry a tool result (the call before it ran or was refused)? Its text. */
-const toolResultOf = (request: RecordedRequest) =>
-  (request.body as { messages: { role: string; content: unknown }[] }).messages
-    .filter((m) => m.role === "tool")
-    .map((m) => String(m.content))
-    .join("\n");
+/** The last tool result a request carried (the result of the call before it), as text. */
+const lastToolResultOf = (request: RecordedRequest) =>
+  String(
+    (request.body as { messages: { role: string; content: unknown }[] }).messages
+      .filter((m) => m.role === "tool")
+      .at(-1)?.content ?? "",
+  );
 
 /** The fields of a stream-json line these tests read. */
 interface Json {
@@ -106,13 +109,13 @@ describe.concurrent("claude -p's tool flags", () => {
   });
 
   it("--disallowedTools and --disallowed-tools remove tools", async () => {
-    const server = await serve(["ok", "ok"]);
-    await p(server, project(), ["--disallowedTools", "Bash", "hi"]);
-    await p(server, project(), ["--disallowed-tools", "Write,Edit", "hi"]);
+    // Both spellings in one run: each takes its own tools away.
+    const server = await serve(["ok"]);
+    await p(server, project(), ["--disallowedTools", "Bash", "--disallowed-tools", "Write,Edit", "hi"]);
     expect(toolsOf(server.requests[0]!)).not.toContain("Bash");
+    expect(toolsOf(server.requests[0]!)).not.toContain("Write");
+    expect(toolsOf(server.requests[0]!)).not.toContain("Edit");
     expect(toolsOf(server.requests[0]!)).toContain("Read");
-    expect(toolsOf(server.requests[1]!)).not.toContain("Write");
-    expect(toolsOf(server.requests[1]!)).not.toContain("Edit");
   });
 
   it("--dangerously-skip-permissions is bypassPermissions: the call runs without a question", async () => {
@@ -274,18 +277,22 @@ describe.concurrent("honest exits and errors", () => {
   );
 
   it("Edit's and Write's own preconditions come before the permission question (nothing is denied or asked)", async () => {
-    const files = { "notes.txt": "old text\n" };
-    const unread = await serve(oneCall("Edit", { file_path: "notes.txt", old_string: "old", new_string: "new" }));
-    const edit = await p(unread, project(files), ["--output-format", "json", "edit it"]);
-    expect(toolResultOf(unread.requests[1]!)).toContain("has not been read in this run");
-    expect(JSON.parse(edit.stdout).permissionDenials).toEqual([]);
-    const missing = await serve(oneCall("Edit", { file_path: "nope.txt", old_string: "a", new_string: "b" }));
-    const gone = await p(missing, project(), ["--output-format", "json", "edit it"]);
-    expect(toolResultOf(missing.requests[1]!)).toContain("File does not exist: nope.txt");
-    expect(JSON.parse(gone.stdout).permissionDenials).toEqual([]);
-    const overwrite = await serve(oneCall("Write", { file_path: "notes.txt", content: "replaced\n" }));
-    const write = await p(overwrite, project(files), ["--output-format", "json", "write it"]);
-    expect(toolResultOf(overwrite.requests[1]!)).toContain("has not been read in this run");
-    expect(JSON.parse(write.stdout).permissionDenials).toEqual([]);
+    // One run, three calls: each is refused by its own precondition, none changes the file.
+    const calls = [
+      { name: "Edit", input: { file_path: "notes.txt", old_string: "old", new_string: "new" } },
+      { name: "Edit", input: { file_path: "nope.txt", old_string: "a", new_string: "b" } },
+      { name: "Write", input: { file_path: "notes.txt", content: "replaced\n" } },
+    ];
+    const server = await serve((_r, i) => (i < calls.length ? { toolCalls: [calls[i]!] } : "done"));
+    const dir = project({ "notes.txt": "old text\n" });
+    const out = await p(server, dir, ["--output-format", "json", "edit it"]);
+    expect(out.code, out.stderr).toBe(0);
+    // Request i + 1 carries call i's result last.
+    const resultOf = (i: number) => lastToolResultOf(server.requests[i + 1]!);
+    expect(resultOf(0)).toContain("has not been read in this run");
+    expect(resultOf(1)).toContain("File does not exist: nope.txt");
+    expect(resultOf(2)).toContain("has not been read in this run");
+    expect(JSON.parse(out.stdout).permissionDenials).toEqual([]);
+    expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("old text\n");
   });
 });

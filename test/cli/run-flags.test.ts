@@ -54,13 +54,20 @@ describe.concurrent("ubiquity run flags reach the run", () => {
 
   it("--allowedTools pre-approves and never limits the tools offered (--tools does); a rule pre-approves a call", async () => {
     const p = project();
-    const approved = await p.run([...json, "--allowedTools", "Read,Glob", "hi"]);
-    expect(approved.requests[0]!.tools).toEqual(expect.arrayContaining(["Glob", "Read", "Write", "Edit", "Bash"]));
     const limited = await p.run([...json, "--tools", "Read,Glob", "hi"]);
     expect(limited.requests[0]!.tools.sort()).toEqual(["Glob", "Read"]);
     const denied = await p.run([...json, "echo please"]);
     expect(toolResults(denied.messages)[0]!.output.isError).toBe(true);
-    const allowed = await p.run([...json, "--allowedTools", "Bash(echo hi:*)", "echo please"]);
+    // One run: the rules for Read and Glob take no tool away, and the rule for the command approves its call.
+    const allowed = await p.run([
+      ...json,
+      "--allowedTools",
+      "Read,Glob",
+      "--allowedTools",
+      "Bash(echo hi:*)",
+      "echo please",
+    ]);
+    expect(allowed.requests[0]!.tools).toEqual(expect.arrayContaining(["Glob", "Read", "Write", "Edit", "Bash"]));
     expect(toolResults(allowed.messages)[0]!.output).toMatchObject({
       isError: false,
       content: expect.stringContaining("hi"),
@@ -110,14 +117,6 @@ describe.concurrent("ubiquity run flags reach the run", () => {
     expect(resultOf(out.messages)).toMatchObject({ subtype: "error_max_turns", numTurns: 2 });
     // The fix, in the terms of the command line it was typed on.
     expect(resultOf(out.messages).result).toContain("--max-turns");
-  });
-
-  it("--include-partial-messages adds stream_event deltas to stream-json", async () => {
-    const p = project();
-    const plain = await p.run([...json, "hello"]);
-    expect(plain.messages.some((m) => m.type === "stream_event")).toBe(false);
-    const partial = await p.run([...json, "--include-partial-messages", "hello"]);
-    expect(partial.messages.filter((m) => m.type === "stream_event").length).toBeGreaterThan(1);
   });
 
   it("--input-format stream-json runs each stdin message in one session", async () => {
@@ -205,14 +204,18 @@ describe.concurrent("ubiquity run flags reach the run", () => {
     expect(bad.stderr).toContain("--setting-sources must be one of user, project, local");
   });
 
-  it("--verbose prints plugins, taps and events to stderr; without it there are none", async () => {
+  it("--include-partial-messages adds stream_event deltas to stream-json; --verbose prints plugins, taps and events to stderr; without them there are none", async () => {
     const p = project();
-    const quiet = await p.run([...json, "hi"]);
-    expect(quiet.stderr).toBe("");
-    const loud = await p.run([...json, "--verbose", "hi"]);
-    expect(loud.stderr).toMatch(/^\[verbose\] plugins: .*ubiquity:sessions/m);
-    expect(loud.stderr).toMatch(/^\[verbose\] hook turn\.system: /m);
-    expect(loud.stderr).toMatch(/^\[verbose\] message result success$/m);
+    const plain = await p.run([...json, "hello"]);
+    expect(plain.messages.some((m) => m.type === "stream_event")).toBe(false);
+    expect(plain.stderr).toBe("");
+    // One run with both: one flag's output is stdout's, the other's stderr's.
+    const both = await p.run([...json, "--include-partial-messages", "--verbose", "hello"]);
+    expect(both.code, both.stderr).toBe(0);
+    expect(both.messages.filter((m) => m.type === "stream_event").length).toBeGreaterThan(1);
+    expect(both.stderr).toMatch(/^\[verbose\] plugins: .*ubiquity:sessions/m);
+    expect(both.stderr).toMatch(/^\[verbose\] hook turn\.system: /m);
+    expect(both.stderr).toMatch(/^\[verbose\] message result success$/m);
   });
 
   it("--verbose prints a plugin's warning once, as the run without it does", async () => {

@@ -80,6 +80,13 @@ function lastToolResult(requests: PromptMessage[][]): string {
   const tool = [...last].reverse().find((m) => m.role === "tool");
   return tool ? said(tool) : "";
 }
+/**
+ * The tool result of the `call`-th step's call (0-based): the request after it is the first to carry it. A run
+ * that plays several steps checks each call's outcome this way (one bin run instead of one a case).
+ */
+function toolResultOf(requests: PromptMessage[][], call: number): string {
+  return lastToolResult(requests.slice(0, call + 2));
+}
 const bash = (command: string): Step => ({ toolCalls: [{ toolName: "Bash", input: { command } }] });
 
 beforeAll(() => requireDist());
@@ -97,7 +104,8 @@ describe("everything-claude-code (project .claude/hooks, node)", () => {
       },
     });
 
-  it("block-no-verify.js: exit 2 blocks `git commit --no-verify`; its stderr is the reason the model reads", async () => {
+  // One run, two calls: the script keeps no state, so the second call's outcome is its own.
+  it("block-no-verify.js: exit 2 blocks `git commit --no-verify`, its stderr the reason the model reads; a plain command passes (exit 0, no output)", async () => {
     const dir = project(
       { ".claude/settings.json": settings("block-no-verify.js", "Bash") },
       { "everything-claude-code/block-no-verify.js": ".claude/hooks/block-no-verify.js" },
@@ -105,24 +113,15 @@ describe("everything-claude-code (project .claude/hooks, node)", () => {
     );
     const r = await run(
       dir,
-      [bash("touch ran.txt && git commit --no-verify -m wip")],
+      [bash("touch blocked.txt && git commit --no-verify -m wip"), bash("touch ran.txt")],
       ["--compat", "claude", "-p", "commit"],
     );
     expect(r.code, r.stderr).toBe(0);
-    expect(existsSync(join(dir, "ran.txt"))).toBe(false);
-    expect(lastToolResult(r.requests)).toContain("--no-verify");
-    expect(lastToolResult(r.requests)).toMatch(/BLOCKED/);
-  });
-
-  it("block-no-verify.js: a plain command passes (exit 0, no output)", async () => {
-    const dir = project(
-      { ".claude/settings.json": settings("block-no-verify.js", "Bash") },
-      { "everything-claude-code/block-no-verify.js": ".claude/hooks/block-no-verify.js" },
-      COMMONJS,
-    );
-    const r = await run(dir, [bash("touch ran.txt")], ["--compat", "claude", "-p", "touch"]);
-    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(dir, "blocked.txt"))).toBe(false);
+    expect(toolResultOf(r.requests, 0)).toContain("--no-verify");
+    expect(toolResultOf(r.requests, 0)).toMatch(/BLOCKED/);
     expect(existsSync(join(dir, "ran.txt"))).toBe(true);
+    expect(toolResultOf(r.requests, 1)).not.toMatch(/BLOCKED/);
   });
 
   it("config-protection.js: exit 2 blocks a Write to an existing .eslintrc.json, with its reason; a new one passes", async () => {
@@ -136,53 +135,87 @@ describe("everything-claude-code (project .claude/hooks, node)", () => {
     });
     // Read first: Write refuses a file the run has not read, as Claude Code's does.
     const read: Step = { toolCalls: [{ toolName: "Read", input: { file_path: join(dir, ".eslintrc.json") } }] };
-    const r = await run(dir, [read, write(".eslintrc.json")], ["--compat", "claude", "-p", "loosen lint"]);
+    const r = await run(
+      dir,
+      [read, write(".eslintrc.json"), write(".prettierrc.json")],
+      ["--compat", "claude", "-p", "loosen lint, add prettier"],
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(dir, ".eslintrc.json"), "utf8")).toBe("{}\n");
-    expect(lastToolResult(r.requests)).toContain("Modifying .eslintrc.json is not allowed");
-    const created = await run(dir, [write(".prettierrc.json")], ["--compat", "claude", "-p", "add prettier"]);
-    expect(created.code, created.stderr).toBe(0);
+    expect(toolResultOf(r.requests, 1)).toContain("Modifying .eslintrc.json is not allowed");
     expect(readFileSync(join(dir, ".prettierrc.json"), "utf8")).toBe('{"rules":{}}\n');
+    expect(toolResultOf(r.requests, 2)).not.toContain("is not allowed");
   });
 });
 
 describe("claude-plugins-official (plugins, --plugin-dir)", () => {
-  it("explanatory-output-style: SessionStart additionalContext reaches the model", async () => {
-    const dir = project({}, { "claude-plugins-official/explanatory-output-style": "plugins/explanatory" });
-    const r = await run(dir, ["ok"], ["--plugin-dir", join(dir, "plugins/explanatory"), "-p", "hi"]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.stringify(r.requests[0])).toContain("You are in 'explanatory' output style mode");
-  });
-
-  it("learning-output-style: SessionStart additionalContext reaches the model", async () => {
-    const dir = project({}, { "claude-plugins-official/learning-output-style": "plugins/learning" });
-    const r = await run(dir, ["ok"], ["--plugin-dir", join(dir, "plugins/learning"), "-p", "hi"]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.stringify(r.requests[0])).toContain("learning");
-    expect(JSON.stringify(r.requests[0])).toContain("Learning Mode Philosophy");
-  });
-
-  it("hookify pretooluse.py: a block rule denies the Bash call; the command never runs", async () => {
-    const rule = [
-      "---",
-      "name: block-dangerous-rm",
-      "enabled: true",
-      "event: bash",
-      "pattern: rm\\s+-rf",
-      "action: block",
-      "---",
-      "",
-      "Dangerous rm command detected!",
-      "",
-    ].join("\n");
+  // One run with the three plugins (superpowers' below): each SessionStart hook adds its own context.
+  it("explanatory-output-style, learning-output-style and superpowers: each SessionStart additionalContext reaches the model", async () => {
     const dir = project(
-      { ".claude/hookify.block-rm.local.md": rule, "keep/file.txt": "kept\n" },
+      {},
+      {
+        "claude-plugins-official/explanatory-output-style": "plugins/explanatory",
+        "claude-plugins-official/learning-output-style": "plugins/learning",
+        superpowers: "plugins/superpowers",
+      },
+    );
+    chmodSync(join(dir, "plugins/superpowers/hooks/session-start"), 0o755);
+    const dirs = ["explanatory", "learning", "superpowers"].flatMap((name) => [
+      "--plugin-dir",
+      join(dir, "plugins", name),
+    ]);
+    const r = await run(dir, ["ok"], [...dirs, "-p", "hi"]);
+    expect(r.code, r.stderr).toBe(0);
+    const first = JSON.stringify(r.requests[0]);
+    expect(first).toContain("You are in 'explanatory' output style mode");
+    expect(first).toContain("Learning Mode Philosophy");
+    // superpowers (obra/superpowers), hooks/session-start: the using-superpowers skill as context.
+    expect(first).toContain("You have superpowers.");
+  });
+
+  // One run, both rules (hookify reads every .claude/hookify.*.local.md): each command matches one rule only.
+  it("hookify pretooluse.py: a block rule denies the Bash call (the command never runs); a warn rule's systemMessage is shown to the user (stderr), not to the model, and the call runs", async () => {
+    const rule = (name: string, pattern: string, action: string, message: string) =>
+      [
+        "---",
+        `name: ${name}`,
+        "enabled: true",
+        "event: bash",
+        `pattern: ${pattern}`,
+        `action: ${action}`,
+        "---",
+        "",
+        message,
+        "",
+      ].join("\n");
+    const dir = project(
+      {
+        ".claude/hookify.block-rm.local.md": rule(
+          "block-dangerous-rm",
+          "rm\\s+-rf",
+          "block",
+          "Dangerous rm command detected!",
+        ),
+        ".claude/hookify.touch.local.md": rule("warn-touch", "touch", "warn", "Prefer the Write tool to touch."),
+        "keep/file.txt": "kept\n",
+      },
       { "claude-plugins-official/hookify": "plugins/hookify" },
     );
-    const r = await run(dir, [bash("rm -rf keep")], ["--plugin-dir", join(dir, "plugins/hookify"), "-p", "clean"]);
+    const r = await run(
+      dir,
+      [bash("rm -rf keep"), bash("touch made.txt")],
+      ["--plugin-dir", join(dir, "plugins/hookify"), "-p", "clean, then make it"],
+    );
     expect(r.code, r.stderr).toBe(0);
+    // Block: the command never ran, and the run went on (one request after each call).
     expect(existsSync(join(dir, "keep/file.txt"))).toBe(true);
-    expect(r.requests).toHaveLength(2);
+    expect(toolResultOf(r.requests, 0)).toContain("Blocked by a PreToolUse hook");
+    expect(toolResultOf(r.requests, 1)).not.toContain("Blocked by a PreToolUse hook");
+    expect(r.requests).toHaveLength(3);
+    // Warn: the call ran; the message went to the user only.
+    expect(existsSync(join(dir, "made.txt"))).toBe(true);
+    expect(r.stderr).toContain("Prefer the Write tool to touch.");
+    expect(JSON.stringify(r.requests)).not.toContain("Prefer the Write tool");
   });
 
   it("hookify stop.py: a stop rule on the transcript sends the agent back with its message until the transcript shows the tests ran", async () => {
@@ -214,30 +247,6 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
     expect(r.requests).toHaveLength(3);
     expect(JSON.stringify(r.requests[1])).toContain("Run the test suite before stopping.");
     expect(r.stdout).toContain("now done");
-  });
-
-  it("hookify pretooluse.py: a warn rule's systemMessage is shown to the user (stderr), not to the model; the call runs", async () => {
-    const rule = [
-      "---",
-      "name: warn-touch",
-      "enabled: true",
-      "event: bash",
-      "pattern: touch",
-      "action: warn",
-      "---",
-      "",
-      "Prefer the Write tool to touch.",
-      "",
-    ].join("\n");
-    const dir = project(
-      { ".claude/hookify.touch.local.md": rule },
-      { "claude-plugins-official/hookify": "plugins/hookify" },
-    );
-    const r = await run(dir, [bash("touch made.txt")], ["--plugin-dir", join(dir, "plugins/hookify"), "-p", "make it"]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(existsSync(join(dir, "made.txt"))).toBe(true);
-    expect(r.stderr).toContain("Prefer the Write tool to touch.");
-    expect(JSON.stringify(r.requests)).not.toContain("Prefer the Write tool");
   });
 
   it("ralph-loop stop-hook.sh: decision block sends the agent back with the loop's prompt, until the promise", async () => {
@@ -301,24 +310,22 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
 describe("hey-jarvis (project .claude/settings.json as the repository has it)", () => {
   const COPY = { "hey-jarvis/.claude": ".claude" };
 
-  it("block-op-env.js: permissionDecision deny keeps .env unread; its permissionDecisionReason reaches the model", async () => {
+  // One run, three calls: the two scripts keep no state, so each call's outcome is its own.
+  it("block-op-env.js: permissionDecision deny keeps .env unread, its permissionDecisionReason reaches the model; require-timeout.js: a Bash command without `timeout` is denied with its reason, one under `timeout` runs", async () => {
     const dir = project({ ".env": "API_TOKEN=plum-4417\n" }, COPY, { name: "tmp-project", private: true });
     const read: Step = { toolCalls: [{ toolName: "Read", input: { file_path: join(dir, ".env") } }] };
-    const r = await run(dir, [read], ["--compat", "claude", "-p", "show the env"]);
+    const r = await run(
+      dir,
+      [read, bash("touch bare.txt"), bash("timeout 5 touch timed.txt")],
+      ["--compat", "claude", "-p", "show the env, then touch"],
+    );
     expect(r.code, r.stderr).toBe(0);
-    expect(lastToolResult(r.requests)).toContain("Reading .env is not allowed");
+    expect(toolResultOf(r.requests, 0)).toContain("Reading .env is not allowed");
     expect(JSON.stringify(r.requests)).not.toContain("plum-4417");
-  });
-
-  it("require-timeout.js: a Bash command without `timeout` is denied with its reason; one under `timeout` runs", async () => {
-    const dir = project({}, COPY, { name: "tmp-project", private: true });
-    const r = await run(dir, [bash("touch bare.txt")], ["--compat", "claude", "-p", "touch"]);
-    expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(dir, "bare.txt"))).toBe(false);
-    expect(lastToolResult(r.requests)).toContain("Every command must run under GNU `timeout`");
-    const ok = await run(dir, [bash("timeout 5 touch timed.txt")], ["--compat", "claude", "-p", "touch"]);
-    expect(ok.code, ok.stderr).toBe(0);
+    expect(toolResultOf(r.requests, 1)).toContain("Every command must run under GNU `timeout`");
     expect(existsSync(join(dir, "timed.txt"))).toBe(true);
+    expect(toolResultOf(r.requests, 2)).not.toContain("Every command must run under GNU `timeout`");
   });
 });
 
@@ -365,15 +372,5 @@ describe("get-shit-done hooks as ai-ext vendors them (project .claude/hooks, nod
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(dir, "src/app.ts"))).toBe(true);
     expect(JSON.stringify(r.requests[r.requests.length - 1])).toContain("WORKFLOW ADVISORY");
-  });
-});
-
-describe("superpowers (plugin, --plugin-dir)", () => {
-  it("hooks/session-start: the using-superpowers skill reaches the model as SessionStart context", async () => {
-    const dir = project({}, { superpowers: "plugins/superpowers" });
-    chmodSync(join(dir, "plugins/superpowers/hooks/session-start"), 0o755);
-    const r = await run(dir, ["ok"], ["--plugin-dir", join(dir, "plugins/superpowers"), "-p", "hi"]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.stringify(r.requests[0])).toContain("You have superpowers.");
   });
 });

@@ -127,6 +127,34 @@ export function attackBench<O extends object = Record<string, never>>(bench: Att
     return { ...p, run, out };
   };
 
+  /**
+   * Several cases' calls in one run of the bin (one project, one set of flags), for cases whose
+   * calls change nothing a later call reads: `add`, at a describe's top level, takes a case's calls
+   * (or a function of the project giving them) and returns what the case's test awaits: the run,
+   * the project and that case's own tool results, in order. The first test to await starts the run
+   * with every case added by then; `make` makes its project (a fresh one by default).
+   */
+  const batch = (flags: string[], make: () => AttackProject = () => project()) => {
+    const cases: ((p: AttackProject) => AttackCall[])[] = [];
+    let done: Promise<Awaited<ReturnType<typeof attack>> & { sizes: number[] }> | undefined;
+    const start = async () => {
+      const p = make();
+      const calls = cases.map((c) => c(p));
+      return { ...(await attack(calls.flat(), flags, p)), sizes: calls.map((c) => c.length) };
+    };
+    return {
+      add(calls: AttackCall[] | ((p: AttackProject) => AttackCall[])) {
+        const i = cases.push(typeof calls === "function" ? calls : () => calls) - 1;
+        return async () => {
+          done ??= start();
+          const r = await done;
+          const at = r.sizes.slice(0, i).reduce((a, b) => a + b, 0);
+          return { ...r, out: r.out.slice(at, at + r.sizes[i]!) };
+        };
+      },
+    };
+  };
+
   /** `attack` in a project whose trust is pinned (UBIQUITY_TRUST unset): `ubiquity trust .` first unless `trust` is false. */
   const trustedAttack = async (calls: AttackCall[], flags: string[], p: AttackProject, trust = true) => {
     if (trust) {
@@ -158,6 +186,7 @@ export function attackBench<O extends object = Record<string, never>>(bench: Att
     serve,
     env,
     attack,
+    batch,
     trustedAttack,
     hookedProject,
     server: () => server!,

@@ -46,6 +46,20 @@ const bench = attackBench({
 });
 const { project, oracle, verdict } = bench;
 
+/**
+ * The default-mode bin cases of F2, F3, F5 and F7 share one run: each attack is refused, so none
+ * changes what a later call reads, and each leaves its own marker (m-varredir, m-dq, m-sed,
+ * m-gawk). The run has every case's allow rule; more rules than a case's own only make its
+ * refusal harder to get. Each case checks its own calls' results and marker.
+ */
+const defaultModeRun = bench.batch(["--allowedTools", "Bash(echo:*),Bash(sed:*),Bash(gawk:*)"]);
+
+/**
+ * Two sandboxed bypassPermissions cases share one run: the /proc search for keys (it only reads)
+ * and F10's `ln` that the bind refuses. Each checks its own calls' results.
+ */
+const sandboxedRun = bench.batch(["--permission-mode", "bypassPermissions"]);
+
 const tools = new Map(builtinTools().map((t) => [t.name, t] as const));
 
 /** Run `commands` through the bin, one per model turn, in a fresh project that `setup` prepares first. */
@@ -123,11 +137,9 @@ describe("F2: `{name}>file` and `{a[i]}>file` are redirections to bash, an argum
     expect((await verdict("echo {x} >/dev/null", "default", { allow: ["Bash(echo:*)"] })).behavior).toBe("allow");
   });
 
+  const shared = defaultModeRun.add(["x='b[$(touch m-varredir)]'; echo hi {a[x]}>/dev/null", "echo control"]);
   it("through the bin: the hidden command does not run", async () => {
-    const { cwd, out } = await attack(
-      ["x='b[$(touch m-varredir)]'; echo hi {a[x]}>/dev/null", "echo control"],
-      ["--allowedTools", "Bash(echo:*)"],
-    );
+    const { cwd, out } = await shared();
     expect(out[0]!.isError, out[0]!.content).toBe(true);
     expect(out[1]).toEqual({ content: "control", isError: false });
     expect(existsSync(join(cwd, "m-varredir"))).toBe(false);
@@ -161,8 +173,9 @@ describe("F3: quotes inside a double-quoted ${…} operand are plain characters 
     }
   });
 
+  const shared = defaultModeRun.add([forms[0]!, "echo control"]);
   it("through the bin: the substitution does not run", async () => {
-    const { cwd, out } = await attack([forms[0]!, "echo control"], ["--allowedTools", "Bash(echo:*)"]);
+    const { cwd, out } = await shared();
     expect(out[0]!.isError, out[0]!.content).toBe(true);
     expect(out[1]).toEqual({ content: "control", isError: false });
     expect(existsSync(join(cwd, "m-dq"))).toBe(false);
@@ -256,11 +269,9 @@ describe("F5: a sed label ends at `;` in GNU sed 4.9", () => {
     expect(idiom.behavior, idiom.message).toBe("allow");
   });
 
+  const shared = defaultModeRun.add(["sed ': l;e touch m-sed' notes.txt", "sed -n p notes.txt"]);
   it("through the bin: the command does not run", async () => {
-    const { cwd, out } = await attack(
-      ["sed ': l;e touch m-sed' notes.txt", "sed -n p notes.txt"],
-      ["--allowedTools", "Bash(sed:*)"],
-    );
+    const { cwd, out } = await shared();
     expect(out[0]!.isError, out[0]!.content).toBe(true);
     expect(out[1]).toEqual({ content: "notes", isError: false });
     expect(existsSync(join(cwd, "m-sed"))).toBe(false);
@@ -339,11 +350,11 @@ describe("F7: gawk's indirect calls reach system() by a name held in a variable"
     }
   });
 
+  const shared = gawk
+    ? defaultModeRun.add([`gawk 'BEGIN { f = "sys" "tem"; @f("touch m-gawk") }'`, "gawk '{ print }' notes.txt"])
+    : undefined;
   it.runIf(gawk)("through the bin: the command does not run", async () => {
-    const { cwd, out } = await attack(
-      [`gawk 'BEGIN { f = "sys" "tem"; @f("touch m-gawk") }'`, "gawk '{ print }' notes.txt"],
-      ["--allowedTools", "Bash(gawk:*)"],
-    );
+    const { cwd, out } = await shared!();
     expect(out[0]!.isError, out[0]!.content).toBe(true);
     expect(out[1]).toEqual({ content: "notes", isError: false });
     expect(existsSync(join(cwd, "m-gawk"))).toBe(false);
@@ -386,11 +397,9 @@ describe("secrets without the sandbox", () => {
     expect(Buffer.from(out[0]!.content, "base64").toString()).not.toContain("sk-test-redteam4");
   });
 
+  const shared = sandboxedRun.add([fromProc]);
   it("with the sandbox on (the default), the same command finds no key", async () => {
-    const { run, out } = await attack(
-      ["for p in /proc/[0-9]*; do { tr '\\0' '\\n' < $p/environ; } 2>/dev/null | grep -a _API_KEY; done | sort -u"],
-      ["--permission-mode", "bypassPermissions"],
-    );
+    const { run, out } = await shared();
     expect(out[0]!.isError, out[0]!.content).toBe(false);
     expect(run.stdout).not.toContain("sk-test-redteam4");
   });
@@ -521,11 +530,12 @@ describe("F10: the sandbox binds paths read-only, not files", () => {
     expect(out[1]!.isError).toBe(true);
   });
 
+  const shared = sandboxedRun.add([
+    script("ln .git/config cfg; echo ln=$?; echo '[alias] x = !id' >> cfg"),
+    "echo control",
+  ]);
   it("without such a link, sandboxed commands run as before (and `ln` cannot make one: the bind is another mount)", async () => {
-    const { cwd, out } = await attack(
-      [script("ln .git/config cfg; echo ln=$?; echo '[alias] x = !id' >> cfg"), "echo control"],
-      ["--permission-mode", "bypassPermissions"],
-    );
+    const { cwd, out } = await shared();
     expect(out[0]!.content).toContain("ln=1");
     expect(out[1]).toEqual({ content: "control", isError: false });
     expect(readFileSync(join(cwd, ".git", "config"), "utf8")).toBe("[core]\n");

@@ -116,42 +116,52 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
     expect(existsSync(mark), "the next ubiquity run imported the changed cfg-helper.mjs unsandboxed").toBe(false);
   });
 
-  it("found and fixed: a .env deeper than the secrets walk (deep: 6) is readable inside the sandbox", async () => {
-    const { out } = await attack(["cat a/b/c/d/e/f/g/.env; echo read"], {
-      prepare: (ws) => {
-        mkdirSync(join(ws, "a/b/c/d/e/f/g"), { recursive: true });
-        writeFileSync(join(ws, "a/b/c/d/e/f/g/.env"), "DEEP_TOKEN=hunter2-deep-secret\n");
-      },
-    });
-    expect(out).toContain("read");
-    expect(out).not.toContain("hunter2-deep-secret");
-  });
-
-  it("found and fixed: credential files in home that are not on SENSITIVE_HOME are readable (Codex and Claude Code keys, shell history, cargo, yarn, vault)", async () => {
-    const files: Record<string, string> = {
-      ".codex/auth.json": '{"OPENAI_API_KEY":"sk-codex-SECRET-1"}',
-      ".claude/.credentials.json": '{"claudeAiOauth":{"accessToken":"sk-ant-oat-SECRET-2"}}',
-      ".bash_history": "export ANTHROPIC_API_KEY=sk-ant-SECRET-3\n",
-      ".cargo/credentials.toml": '[registry]\ntoken = "cio-SECRET-4"\n',
-      ".yarnrc.yml": 'npmAuthToken: "npm_SECRET-5"\n',
-      ".vault-token": "hvs.SECRET-6\n",
-      ".config/gcloud-sa.json": '{"private_key":"-----BEGIN PRIVATE KEY-----SECRET-7"}',
-    };
-    const { out } = await attack(
+  // The two reading cases share one run (one call each, in one project and home): a read changes
+  // nothing the other call reads. Each checks its own call's result.
+  const HOME_FILES: Record<string, string> = {
+    ".codex/auth.json": '{"OPENAI_API_KEY":"sk-codex-SECRET-1"}',
+    ".claude/.credentials.json": '{"claudeAiOauth":{"accessToken":"sk-ant-oat-SECRET-2"}}',
+    ".bash_history": "export ANTHROPIC_API_KEY=sk-ant-SECRET-3\n",
+    ".cargo/credentials.toml": '[registry]\ntoken = "cio-SECRET-4"\n',
+    ".yarnrc.yml": 'npmAuthToken: "npm_SECRET-5"\n',
+    ".vault-token": "hvs.SECRET-6\n",
+    ".config/gcloud-sa.json": '{"private_key":"-----BEGIN PRIVATE KEY-----SECRET-7"}',
+  };
+  let readsRun: ReturnType<typeof attack> | undefined;
+  /** The result of the reading run's call `i`: 0 the deep .env, 1 the home's credential files. */
+  const readResult = async (i: number) => {
+    readsRun ??= attack(
       [
-        `cat ${Object.keys(files)
+        "cat a/b/c/d/e/f/g/.env; echo read",
+        `cat ${Object.keys(HOME_FILES)
           .map((f) => `~/${f}`)
           .join(" ")} 2>&1; echo read`,
       ],
       {
-        prepare: (_ws, home) => {
-          for (const [rel, text] of Object.entries(files)) {
+        prepare: (ws, home) => {
+          mkdirSync(join(ws, "a/b/c/d/e/f/g"), { recursive: true });
+          writeFileSync(join(ws, "a/b/c/d/e/f/g/.env"), "DEEP_TOKEN=hunter2-deep-secret\n");
+          for (const [rel, text] of Object.entries(HOME_FILES)) {
             mkdirSync(join(home, rel, ".."), { recursive: true });
             writeFileSync(join(home, rel), text);
           }
         },
       },
     );
+    const { all } = await readsRun;
+    const results = all.filter((m) => m.type === "tool_result");
+    expect(results).toHaveLength(2);
+    return String(results[i]!.output?.content ?? "");
+  };
+
+  it("found and fixed: a .env deeper than the secrets walk (deep: 6) is readable inside the sandbox", async () => {
+    const out = await readResult(0);
+    expect(out).toContain("read");
+    expect(out).not.toContain("hunter2-deep-secret");
+  });
+
+  it("found and fixed: credential files in home that are not on SENSITIVE_HOME are readable (Codex and Claude Code keys, shell history, cargo, yarn, vault)", async () => {
+    const out = await readResult(1);
     expect(out).toContain("read");
     const leaked = out.match(/SECRET-\d/g) ?? [];
     expect(leaked, `secrets read from home: ${leaked.join(", ")}`).toEqual([]);

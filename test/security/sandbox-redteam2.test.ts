@@ -189,36 +189,51 @@ describe.skipIf(SKIP)(
       ).toBe(false);
     });
 
-    it("found and fixed: credentials in home files HOME_READABLE keeps (shell start-up files' exported keys, git's XDG credential store, url.insteadOf tokens, fish universal variables, uv, hex, cabal, julia) are readable", async () => {
-      const files: Record<string, string> = {
-        ".bashrc": "export OPENAI_API_KEY=sk-SECRET-1\n",
-        ".zshenv": "export ANTHROPIC_API_KEY=sk-ant-SECRET-2\n",
-        ".profile": "export GITHUB_TOKEN=ghp_SECRET-3\n",
-        ".config/git/credentials": "https://user:ghp_SECRET-4@github.com\n",
-        ".gitconfig":
-          '[url "https://x-access-token:ghp_SECRET-5@github.com/"]\n\tinsteadOf = https://github.com/\n[http]\n\textraHeader = Authorization: Bearer SECRET-6\n',
-        ".config/fish/fish_variables": "SETUVAR --export OPENAI_API_KEY:sk\\x2dSECRET\\x2d7\n",
-        ".local/share/uv/credentials/credentials.toml":
-          '[[credential]]\nservice = "https://pypi.example"\npassword = "SECRET-8"\n',
-        ".hex/hex.config": '{api_key,<<"SECRET-9">>}.\n',
-        ".cabal/config": "repository hackage.haskell.org\n  url: http://hackage.haskell.org/\npassword: SECRET-10\n",
-        ".julia/servers/pkg.julialang.org/auth.toml": 'access_token = "SECRET-11"\n',
-      };
-      const { out } = await attack(
+    // The home cases share one run (one call each, one home): reading the credential files and
+    // trying to write the caches change nothing the other call reads. Each checks its own call's result.
+    const HOME_SECRETS: Record<string, string> = {
+      ".bashrc": "export OPENAI_API_KEY=sk-SECRET-1\n",
+      ".zshenv": "export ANTHROPIC_API_KEY=sk-ant-SECRET-2\n",
+      ".profile": "export GITHUB_TOKEN=ghp_SECRET-3\n",
+      ".config/git/credentials": "https://user:ghp_SECRET-4@github.com\n",
+      ".gitconfig":
+        '[url "https://x-access-token:ghp_SECRET-5@github.com/"]\n\tinsteadOf = https://github.com/\n[http]\n\textraHeader = Authorization: Bearer SECRET-6\n',
+      ".config/fish/fish_variables": "SETUVAR --export OPENAI_API_KEY:sk\\x2dSECRET\\x2d7\n",
+      ".local/share/uv/credentials/credentials.toml":
+        '[[credential]]\nservice = "https://pypi.example"\npassword = "SECRET-8"\n',
+      ".hex/hex.config": '{api_key,<<"SECRET-9">>}.\n',
+      ".cabal/config": "repository hackage.haskell.org\n  url: http://hackage.haskell.org/\npassword: SECRET-10\n",
+      ".julia/servers/pkg.julialang.org/auth.toml": 'access_token = "SECRET-11"\n',
+    };
+    let homeRun: ReturnType<typeof attack> | undefined;
+    const tag = `rt36b-tmp-${process.pid}-${Date.now()}`;
+    /** The home run and its call `i`'s result: 0 the credential files read, 1 the caches written and /tmp planted. */
+    const homeResult = async (i: number) => {
+      homeRun ??= attack(
         [
-          `cat ${Object.keys(files)
+          `cat ${Object.keys(HOME_SECRETS)
             .map((f) => `~/${f}`)
             .join(" ")} 2>&1; echo read`,
+          `mkdir -p ~/.cache/ubiquity/sandbox-cache/npm 2>&1; touch ~/.cache/ubiquity/sandbox-cache/npm/x ~/.npm/x ~/.cache/x 2>&1; echo evil > /tmp/${tag}; mkdir -p /tmp/${tag}.d; echo tried`,
         ],
         {
           prepare: (_ws, home) => {
-            for (const [rel, text] of Object.entries(files)) {
+            for (const [rel, text] of Object.entries(HOME_SECRETS)) {
               mkdirSync(join(home, rel, ".."), { recursive: true });
               writeFileSync(join(home, rel), text);
             }
+            mkdirSync(join(home, ".npm"));
           },
         },
       );
+      const r = await homeRun;
+      const results = r.all.filter((m) => m.type === "tool_result");
+      expect(results).toHaveLength(2);
+      return { ...r, out: String(results[i]!.output?.content ?? "") };
+    };
+
+    it("found and fixed: credentials in home files HOME_READABLE keeps (shell start-up files' exported keys, git's XDG credential store, url.insteadOf tokens, fish universal variables, uv, hex, cabal, julia) are readable", async () => {
+      const { out } = await homeResult(0);
       expect(out).toContain("read");
       const leaked = [...new Set(out.match(/SECRET(-|\\x2d)\d+/g) ?? [])];
       expect(leaked, `secrets read from home: ${leaked.join(", ")}`).toEqual([]);
@@ -280,13 +295,7 @@ describe.skipIf(SKIP)(
     });
 
     it("held: ~/.npm, ~/.cache and the MCP servers' cache (~/.cache/ubiquity/sandbox-cache) are read-only to Bash; nothing planted in /tmp survives the run", async () => {
-      const tag = `rt36b-tmp-${process.pid}-${Date.now()}`;
-      const { home, out } = await attack(
-        [
-          `mkdir -p ~/.cache/ubiquity/sandbox-cache/npm 2>&1; touch ~/.cache/ubiquity/sandbox-cache/npm/x ~/.npm/x ~/.cache/x 2>&1; echo evil > /tmp/${tag}; mkdir -p /tmp/${tag}.d; echo tried`,
-        ],
-        { prepare: (_ws, h) => mkdirSync(join(h, ".npm")) },
-      );
+      const { home, out } = await homeResult(1);
       expect(out).toContain("tried");
       expect(existsSync(join(home, ".cache/ubiquity/sandbox-cache/npm/x"))).toBe(false);
       expect(existsSync(join(home, ".npm/x"))).toBe(false);
