@@ -16,7 +16,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import { decidePermission, type PermissionMode } from "ubiquity/plugins/permissions";
@@ -194,6 +194,20 @@ export function attackBench<O extends object = Record<string, never>>(bench: Att
 }
 
 const REPO = join(import.meta.dirname, "..", "..");
+
+/**
+ * The environment in which `cargo <args>` runs here (rustup's, with a toolchain in the user's real
+ * home), or undefined when it does not: the cargo cases run only where cargo does.
+ */
+export function rustEnv(args: readonly string[]): NodeJS.ProcessEnv | undefined {
+  const env = {
+    PATH,
+    HOME: homedir(),
+    RUSTUP_HOME: process.env.RUSTUP_HOME ?? join(homedir(), ".rustup"),
+    CARGO_HOME: process.env.CARGO_HOME ?? join(homedir(), ".cargo"),
+  };
+  return spawnSync("cargo", [...args], { env, encoding: "utf8" }).status === 0 ? env : undefined;
+}
 
 /**
  * What `npm i ubiquity` leaves in a project, from this checkout: the built package copied into

@@ -46,10 +46,9 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { attackBench, type AttackProject } from "./attack-bench";
+import { attackBench, rustEnv, type AttackProject } from "./attack-bench";
 
 const SECRET = "hunter2";
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
@@ -541,15 +540,7 @@ describe("F8, F9: curl -T globs its file names, and uploads to a file: URL write
 });
 
 /** Whether `cargo fmt` can run here (rustup with a toolchain in the user's real home). */
-const rust = (() => {
-  const env = {
-    PATH,
-    HOME: homedir(),
-    RUSTUP_HOME: process.env.RUSTUP_HOME ?? join(homedir(), ".rustup"),
-    CARGO_HOME: process.env.CARGO_HOME ?? join(homedir(), ".cargo"),
-  };
-  return spawnSync("cargo", ["fmt", "--version"], { env, encoding: "utf8" }).status === 0 ? env : undefined;
-})();
+const rust = rustEnv(["fmt", "--version"]);
 
 describe("F10: go fmt, cargo fmt, cargo clippy --fix, go mod tidy, cargo update rewrite files no word names", () => {
   it.skipIf(!rust)("cargo: `cargo fmt` rewrites src/main.rs", () => {

@@ -70,12 +70,11 @@
  */
 import { execFile, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { attackBench } from "./attack-bench";
+import { attackBench, rustEnv } from "./attack-bench";
 
 const SECRET = "hunter2-n";
 const KEY = "sk-test-redteam6n";
@@ -95,15 +94,7 @@ const { project, verdict, expectVerdicts, attack } = attackBench({
 const LEAKER = "#!/bin/sh\ncat .env > m-leak 2>/dev/null\nexit 1\n";
 
 /** Whether cargo (rustup's, with a toolchain in the user's real home) runs here. */
-const rust = (() => {
-  const env = {
-    PATH,
-    HOME: homedir(),
-    RUSTUP_HOME: process.env.RUSTUP_HOME ?? join(homedir(), ".rustup"),
-    CARGO_HOME: process.env.CARGO_HOME ?? join(homedir(), ".cargo"),
-  };
-  return spawnSync("cargo", ["--version"], { env, encoding: "utf8" }).status === 0 ? env : undefined;
-})();
+const rust = rustEnv(["--version"]);
 
 /** A crate whose rust-toolchain.toml names ./tc as its toolchain, whose cargo copies .env. */
 const toolchained = () => {
