@@ -15,7 +15,7 @@
  * undefined: the caller fails closed.
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 
 /** Most files one script may lead to (it and what those load); more is undefined. */
 export const MAX_SCRIPT_REFERENCES = 64;
@@ -73,10 +73,13 @@ export function scriptReferences(path: string, root: string): string[] | undefin
     const next: string[] = [];
     for (const file of level) {
       for (const word of wordsOf(file)) {
-        for (const base of new Set([dirname(file), realRoot])) {
-          for (const variant of MODULE_PATH.test(word) ? [word, word.replaceAll(".", "/")] : [word]) {
-            for (const ext of EXTENSIONS) {
-              const candidate = resolve(base, variant + ext);
+        for (const [base, variant] of namings(word, dirname(file), realRoot)) {
+          for (const ext of EXTENSIONS) {
+            const named = resolve(base, variant + ext);
+            if (!listed(dirname(named)).has(basename(named))) continue;
+            // A folder loaded by its name loads its entry file (`require("./lib")`, a Python package).
+            const candidates = ext === "" && isFolder(named) ? FOLDER_ENTRIES.map((e) => join(named, e)) : [named];
+            for (const candidate of candidates) {
               if (!listed(dirname(candidate)).has(basename(candidate))) continue;
               const real = codeFile(candidate);
               if (!real || real === start || found.has(real) || !inside(real)) continue;
@@ -93,7 +96,49 @@ export function scriptReferences(path: string, root: string): string[] | undefin
   return [...found].sort();
 }
 
-/** The words of a text file's start that could be a path (no URLs, no variables). */
+/** What a loader takes from a folder named as a module: its index file, a Python package's `__init__` and `__main__`. */
+const FOLDER_ENTRIES = ["index", "__init__", "__main__"].flatMap((name) => EXTENSIONS.slice(1).map((e) => name + e));
+/** A Python relative module (`.helpers`, `..shared.checks`): its dots, then the dotted path. */
+const RELATIVE_MODULE = /^(\.+)([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)$/;
+
+/**
+ * The (folder, path) pairs a word may name a file by (red team o, O2): as written from the
+ * script's folder and the project's top; a dotted module (`tools.hooks.guard`) as its path and
+ * each package folder on the way (their `__init__.py` runs first); a Python relative module
+ * (`..shared`) from the folder its dots climb to; and a path whose head is known only at run
+ * time or absolute (`"$(dirname "$0")/lib.sh"`, `$DIR/lib/x.sh`) by each tail after a `/`.
+ */
+function namings(word: string, folder: string, root: string): [string, string][] {
+  const relative = RELATIVE_MODULE.exec(word);
+  if (relative) {
+    const up = Array.from({ length: relative[1]!.length - 1 }, () => "..").join("/");
+    return modulePaths(relative[2]!).map((path) => [resolve(folder, up || "."), path]);
+  }
+  const tails: string[] = [];
+  if (word.startsWith("/") || word.includes("$"))
+    for (let at = word.indexOf("/"); at !== -1; at = word.indexOf("/", at + 1)) {
+      const tail = word.slice(at + 1);
+      if (tail && !tail.includes("$")) tails.push(tail);
+    }
+  const paths = word.includes("$") ? tails : [word, ...(MODULE_PATH.test(word) ? modulePaths(word) : []), ...tails];
+  return [...new Set([folder, root])].flatMap((base) => [...new Set(paths)].map((path): [string, string] => [base, path]));
+}
+
+/** `a.b.c` as the paths `a`, `a/b`, `a/b/c`. */
+function modulePaths(module: string): string[] {
+  const parts = module.split(".");
+  return parts.map((_, i) => parts.slice(0, i + 1).join("/"));
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The words of a text file's start that could be a path (no URLs; a variable's, for the tail after it). */
 function wordsOf(file: string): Set<string> {
   let text: string;
   try {
@@ -106,7 +151,7 @@ function wordsOf(file: string): Set<string> {
   const words = new Set<string>();
   for (const raw of text.split(/[\s"'`=,;:()[\]{}<>|&*!?#]+/)) {
     const word = raw.replace(/^\$\{?(?:CLAUDE_PROJECT_DIR|PWD)\}?\//, "").replace(/[.]+$/, "");
-    if (word === "" || word.length > 512 || word.includes("$") || word.includes("\\")) continue;
+    if (word === "" || word.length > 512 || word.includes("\\") || word.includes("://")) continue;
     words.add(word);
   }
   return words;

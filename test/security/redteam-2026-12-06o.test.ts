@@ -10,10 +10,12 @@
  *           A pattern whose matching cost has no small bound is refused now (brace expansions,
  *           `*` within names and `**` segments counted on an upper bound).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GlobTool } from "../../plugins/tool-glob/index";
+import { scriptReferences } from "../../loader/index";
 import { tempDir, toolContext } from "../tools/helpers";
 
 const glob = new GlobTool();
@@ -37,4 +39,52 @@ describe("O1: a Glob pattern whose matching has no bound holds the event loop", 
       expect((await glob.call({ pattern }, toolContext(dir))).isError, pattern).toBeFalsy();
     expect((await glob.call({ pattern: "**/*app*test*" }, toolContext(dir))).content).toBe("src/app.test.ts");
   }, 60_000);
+});
+
+/** A project folder holding `files` (path → text). */
+function projectWith(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "ubq-redteam-o-"));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, ".."), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+describe("O2: a hook script loads code by a cheap static spelling the scan missed", () => {
+  it("`$(dirname \"$0\")/lib.sh` and `$DIR/lib.sh` from a script at the project's top", () => {
+    const dir = projectWith({
+      "guard.sh": 'source "$(dirname "$0")/lib.sh"\nDIR=$(cd "$(dirname "$0")" && pwd)\n. "$DIR/tools/more.sh"\n',
+      "lib.sh": "true\n",
+      "tools/more.sh": "true\n",
+    });
+    expect(scriptReferences(join(dir, "guard.sh"), dir)).toEqual([join(dir, "lib.sh"), join(dir, "tools/more.sh")]);
+  });
+
+  it("a folder loaded by its name: `require(\"./lib\")` (lib/index.js), a Python package (`__init__.py`)", () => {
+    const dir = projectWith({
+      "check.js": 'const lib = require("./lib");\n',
+      "lib/index.js": "module.exports = 1;\n",
+      "check.py": "from helpers import ok\n",
+      "helpers/__init__.py": "ok = 1\n",
+    });
+    expect(scriptReferences(join(dir, "check.js"), dir)).toEqual([join(dir, "lib/index.js")]);
+    expect(scriptReferences(join(dir, "check.py"), dir)).toEqual([join(dir, "helpers/__init__.py")]);
+  });
+
+  it("`python -m tools.hooks.guard` runs each package's `__init__.py`; a relative import climbs (`from ..shared import x`)", () => {
+    const dir = projectWith({
+      "run.sh": "python3 -m tools.hooks.guard\n",
+      "tools/__init__.py": "\n",
+      "tools/hooks/__init__.py": "\n",
+      "tools/hooks/guard.py": "from ..shared import check\nfrom .local import x\n",
+      "tools/hooks/local.py": "x = 1\n",
+      "tools/shared.py": "check = 1\n",
+    });
+    expect(scriptReferences(join(dir, "run.sh"), dir)).toEqual(
+      ["tools/__init__.py", "tools/hooks/__init__.py", "tools/hooks/guard.py", "tools/hooks/local.py", "tools/shared.py"].map(
+        (f) => join(dir, f),
+      ),
+    );
+  });
 });
