@@ -10,12 +10,17 @@
  *           A pattern whose matching cost has no small bound is refused now (brace expansions,
  *           `*` within names and `**` segments counted on an upper bound).
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GlobTool } from "../../plugins/tool-glob/index";
 import { scriptReferences } from "../../loader/index";
+import { digestProjectPath } from "../../loader/trust-pins";
+import { changedHookScript, pinHookScripts } from "../../plugins/hooks/pins";
+import { runnerPackages } from "../../plugins/mcp/server-packages";
+import { sandboxAvailability } from "../../plugins/sandbox/availability";
+import { attackBench } from "./attack-bench";
 import { tempDir, toolContext } from "../tools/helpers";
 
 const glob = new GlobTool();
@@ -87,4 +92,75 @@ describe("O2: a hook script loads code by a cheap static spelling the scan misse
       ),
     );
   });
+});
+
+describe("O3: a hook's script with no script's name and no execute bit (`sh guard`) was not read for what it loads", () => {
+  it("a change to what it sources counts as a change of the hook, and of the trusted settings file", () => {
+    const dir = projectWith({
+      "guard": "#!/bin/sh\n. ./lib.sh\n",
+      "lib.sh": "true\n",
+      "check": "import helper\n",
+      "helper.py": "x = 1\n",
+      ".ubiquity/settings.json": JSON.stringify({
+        hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "sh guard >> hook.log" }] }] },
+      }),
+    });
+    const hook = { type: "command" as const, command: "sh guard >> hook.log" };
+    const python = { type: "command" as const, command: "python3 check" };
+    pinHookScripts({ PreToolUse: [{ hooks: [hook, python] }] }, dir);
+    const trusted = digestProjectPath(join(dir, ".ubiquity/settings.json"));
+    expect(trusted).toBeDefined();
+    writeFileSync(join(dir, "hook.log"), "guard ran\n");
+    expect(changedHookScript(hook, dir)).toBeUndefined();
+    writeFileSync(join(dir, "lib.sh"), "touch pwned\n");
+    writeFileSync(join(dir, "helper.py"), "import os\n");
+    expect(changedHookScript(hook, dir)).toBe(join(dir, "lib.sh"));
+    expect(changedHookScript(python, dir)).toBe(join(dir, "helper.py"));
+    expect(digestProjectPath(join(dir, ".ubiquity/settings.json"))).not.toBe(trusted);
+  });
+});
+
+const PKG = join("node_modules", "@acme", "mcp-weather");
+const SERVER = "#!/usr/bin/env node\n// the weather server as installed\n";
+const PAYLOAD = `require("fs").writeFileSync("MARK", "ran")`;
+
+const { attack, project } = attackBench<{ command: string; args: string[] }>({
+  name: "redteamo",
+  model: "openai:gpt-4.1",
+  key: "sk-test-redteam-o",
+  fill: ({ cwd }, { command, args }) => {
+    writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { weather: { command, args } } }));
+    mkdirSync(join(cwd, PKG), { recursive: true });
+    mkdirSync(join(cwd, "node_modules", ".bin"));
+    writeFileSync(
+      join(cwd, PKG, "package.json"),
+      JSON.stringify({ name: "@acme/mcp-weather", version: "1.0.0", bin: { "mcp-weather": "index.js" } }),
+    );
+    writeFileSync(join(cwd, PKG, "index.js"), SERVER, { mode: 0o755 });
+    symlinkSync("../@acme/mcp-weather/index.js", join(cwd, "node_modules", ".bin", "mcp-weather"));
+  },
+});
+
+describe("O4: an MCP server started through a wrapper or by its path ran what a sandboxed command planted", () => {
+  it("a program that is no runner counts as loading every node_modules unless it is a bare name whose words name no runner", () => {
+    expect(runnerPackages("env", ["npx", "-y", "@acme/mcp-weather"])).toBeUndefined();
+    expect(runnerPackages("sh", ["-c", "npx -y @acme/mcp-weather"])).toBeUndefined();
+    expect(runnerPackages("timeout", ["60", "node", "server.js"])).toBeUndefined();
+    expect(runnerPackages("./node_modules/.bin/mcp-weather", [])).toBeUndefined();
+    expect(runnerPackages("uvx", ["mcp-server-git"])).toEqual([]);
+    expect(runnerPackages("docker", ["run", "-i", "--rm", "mcp/fetch"])).toEqual([]);
+  });
+
+  it.skipIf(!sandboxAvailability().ok)(
+    "`env npx --offline -y PKG`: a sandboxed append to the package fails, and the next start does not run it",
+    async () => {
+      const p = project({ command: "env", args: ["npx", "--offline", "-y", "@acme/mcp-weather"] });
+      const flags = ["--permission-mode", "bypassPermissions"];
+      const { out } = await attack([`f=index.js; printf '%s\\n' '${PAYLOAD}' >> ${PKG}/$f; echo tried`], flags, p);
+      expect(out[0]!.content).toMatch(/Read-only file system/);
+      expect(readFileSync(join(p.cwd, PKG, "index.js"), "utf8")).toBe(SERVER);
+      await attack([], flags, p);
+      expect(existsSync(join(p.cwd, "MARK"))).toBe(false);
+    },
+  );
 });
