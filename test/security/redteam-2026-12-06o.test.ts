@@ -21,6 +21,12 @@ import { changedHookScript, pinHookScripts } from "../../plugins/hooks/pins";
 import { runnerPackages } from "../../plugins/mcp/server-packages";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
 import { attackBench } from "./attack-bench";
+import { summon, type Message } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import skills from "../../plugins/skills/index";
+import toolBash from "ubiquity/plugins/tool-bash";
+import permissions from "ubiquity/plugins/permissions";
+import { collect, ofType } from "../helpers/collect";
 import { tempDir, toolContext } from "../tools/helpers";
 
 const glob = new GlobTool();
@@ -163,4 +169,35 @@ describe("O4: an MCP server started through a wrapper or by its path ran what a 
       expect(existsSync(join(p.cwd, "MARK"))).toBe(false);
     },
   );
+});
+
+describe("O5: a `Skill(name)` deny rule held only for a call without args", () => {
+  it("the model's Skill call with any args loaded the denied skill, granted its allowed-tools and ran its shell lines", async () => {
+    const cwd = projectWith({
+      "skills/deploy/SKILL.md":
+        "---\ndescription: Deploy.\nallowed-tools: Bash(touch:*)\n---\nDeploying: !`touch DEPLOYED`\n",
+    });
+    const calls = [undefined, "now", "--prod  "];
+    for (const [i, args] of calls.entries()) {
+      let n = 0;
+      const model = scriptedModel(() =>
+        n++ === 0 ? { toolCalls: [{ toolName: "Skill", input: { skill: "deploy", ...(args ? { args } : {}) }, id: "s1" }] } : "done",
+      );
+      const messages: Message[] = await collect(
+        summon("go", {
+          model,
+          presets: [],
+          cwd,
+          plugins: [skills(), toolBash(), permissions()],
+          skills: [join(cwd, "skills")],
+          permissionMode: "bypassPermissions",
+          disallowedTools: ["Skill(deploy)"],
+        }),
+      );
+      const result = ofType(messages, "tool_result").find((r) => r.toolUseId === "s1")!;
+      expect(existsSync(join(cwd, "DEPLOYED")), `call ${i}: the shell line ran`).toBe(false);
+      expect(result.output.isError, `call ${i}: ${result.output.content}`).toBe(true);
+      expect(result.output.content).toContain("Skill(deploy)");
+    }
+  });
 });
