@@ -54,21 +54,30 @@ export class GlobTool extends PathTool<typeof GlobInput> {
         );
       const pattern = relativePattern(input.pattern, dir);
 
-      const { files, folders } = await findFiles(dir, pattern, skippedFor(pattern), ctx.abortSignal);
+      const { files, folders, real: read, realFiles } = await findFiles(
+        dir,
+        pattern,
+        skippedFor(pattern),
+        ctx.abortSignal,
+      );
       // What the pattern found is judged, not its spelling: `..{,}/` climbs out of the folder
       // without a `..` segment the check above reads (red team i, I5), and a link the pattern
       // names (`l/*`, l -> ~/.ssh) is walked into (I6). The walk lists only names read from
       // folders below `dir`, so where each folder holding a result really is decides. Fail closed,
       // naming nothing found there.
       const roots = ctx.roots.map((root) => resolveReal(root) ?? root);
-      if (folders.some((folder) => outside(folder, roots)))
+      // Where each was when read too (red team o, O6: swapped for a link to ~/.ssh by a background
+      // command for the read and back before this judgement).
+      if (folders.some((folder) => outside(folder, roots)) || read.some((folder) => outside(folder, roots)))
         throw new ToolFailure(
           `The pattern ${input.pattern} reaches outside the search folder ${dir} or the folders this run may access; set path to the folder to search instead.`,
         );
       // Temp files of atomic writes (a Write in flight, or one a crash left) are never results;
       // nor are files a Read deny or ask rule names, left out before they are counted (red team i, I1, I2).
       const refused = refusedBy(ctx);
-      const listed = files.filter((f) => !isAtomicTempName(f) && !refused?.(`${dir}/${f}`));
+      const listed = files.filter(
+        (f, i) => !isAtomicTempName(f) && !refused?.(`${dir}/${f}`) && !(realFiles[i] && refused?.(realFiles[i]!)),
+      );
       const newest = newestFirst(dir, listed, GLOB_MAX_RESULTS);
       const where = displayPath(ctx.cwd, dir);
       const prefix = where === "." ? "" : `${where}/`;
@@ -87,7 +96,7 @@ export class GlobTool extends PathTool<typeof GlobInput> {
 
 /** Is `folder` really outside every one of `roots` (real paths)? */
 function outside(folder: string, roots: readonly string[]): boolean {
-  const real = resolveReal(folder);
+  const real = folder === "" ? undefined : resolveReal(folder);
   return real === undefined || !roots.some((root) => isInside(root, real));
 }
 

@@ -9,7 +9,7 @@
  * neither holds the event loop nor outlives the call's abort. test/tools/glob-walk.test.ts keeps
  * tinyglobby as the oracle: the same files for a grid of patterns and trees.
  */
-import { type Dirent, readdirSync } from "node:fs";
+import { closeSync, constants, type Dirent, openSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { posix } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { picomatch } from "../_kits/lazy/index";
@@ -83,6 +83,41 @@ export interface Found {
    * files were read from.
    */
   folders: string[];
+  /**
+   * Where each folder of `folders` really was when its names were read (same order), and where
+   * each file of `files` really was (its folder's real path and its name): the folder is opened
+   * and read through the open descriptor, so a folder swapped for a link between the read and
+   * the tool's judgement cannot show one place's names and be judged at another (red team o, O6).
+   * An empty string where that could not be told (the caller fails closed).
+   */
+  real: string[];
+  realFiles: string[];
+}
+
+/** The entries of the folder at `path` and where it really is, read as one; undefined when it cannot be read. */
+function readFolder(path: string): { entries: Dirent[]; real: string } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY);
+  } catch {
+    return undefined; // gone, unreadable, or not a folder: nothing under it
+  }
+  try {
+    const opened = `/proc/self/fd/${fd}`;
+    try {
+      // Linux: the open folder itself, by its descriptor: what is listed is what is located.
+      return { real: readlinkSync(opened), entries: readdirSync(opened, { withFileTypes: true }) };
+    } catch {
+      // No /proc (macOS): its real path before and after the read must agree, else it moved.
+      const before = realpathSync(path);
+      const entries = readdirSync(path, { withFileTypes: true });
+      return { entries, real: realpathSync(path) === before ? before : "" };
+    }
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -104,7 +139,9 @@ export async function findFiles(
   // A literal name's escapes (`brackets\[1\]`) are dropped to name the folder, as tinyglobby does.
   const start = staticPrefix(parts).join("/").replace(/\\/g, "");
   const found: string[] = [];
+  const foundReal: string[] = [];
   const holding: string[] = [];
+  const holdingReal: string[] = [];
   const folders = [start];
   let sliceStart = performance.now();
   while (folders.length > 0) {
@@ -114,20 +151,22 @@ export async function findFiles(
     }
     if (signal?.aborted) break;
     const folder = folders.pop()!;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(folder ? `${dir}/${folder}` : dir, { withFileTypes: true });
-    } catch {
-      continue; // gone, unreadable, or not a folder: nothing under it
-    }
+    const read = readFolder(folder ? `${dir}/${folder}` : dir);
+    if (!read) continue;
     const before = found.length;
-    for (const entry of entries) {
+    for (const entry of read.entries) {
       const path = folder ? `${folder}/${entry.name}` : entry.name;
       if (entry.isFile()) {
-        if (matches(path)) found.push(path);
+        if (matches(path)) {
+          found.push(path);
+          foundReal.push(read.real && `${read.real === "/" ? "" : read.real}/${entry.name}`);
+        }
       } else if (entry.isDirectory() && !skipped.has(entry.name) && enter(path)) folders.push(path);
     }
-    if (found.length > before) holding.push(folder ? `${dir}/${folder}` : dir);
+    if (found.length > before) {
+      holding.push(folder ? `${dir}/${folder}` : dir);
+      holdingReal.push(read.real);
+    }
   }
-  return { files: found, folders: holding };
+  return { files: found, folders: holding, real: holdingReal, realFiles: foundReal };
 }

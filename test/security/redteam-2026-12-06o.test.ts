@@ -10,7 +10,7 @@
  *           A pattern whose matching cost has no small bound is refused now (brace expansions,
  *           `*` within names and `**` segments counted on an upper bound).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -199,5 +199,33 @@ describe("O5: a `Skill(name)` deny rule held only for a call without args", () =
       expect(result.output.isError, `call ${i}: ${result.output.content}`).toBe(true);
       expect(result.output.content).toContain("Skill(deploy)");
     }
+  });
+});
+
+describe("O6: a folder swapped for a link while Glob walks is read in one place and judged in another", () => {
+  it("a background command's swap between the read and the judgement lists nothing from the link's target", async () => {
+    const dir = projectWith({ "sub/own.txt": "x" });
+    const away = projectWith({ "id_ed25519": "key", "deeper/known_hosts": "h" });
+    // The swap as a background command makes it, timed deterministically: the walk reads its signal
+    // before each folder. Before `sub` is read it is a link to `away` (outside the roots); before
+    // the next folder, a real folder again, as when the tool judges where `sub` is.
+    let reads = 0;
+    const swapping = {
+      get aborted() {
+        reads++;
+        if (reads === 2) {
+          renameSync(join(dir, "sub"), join(dir, "sub.real"));
+          symlinkSync(away, join(dir, "sub"));
+        } else if (reads === 3) {
+          renameSync(join(dir, "sub"), join(dir, "sub.link"));
+          renameSync(join(dir, "sub.real"), join(dir, "sub"));
+        }
+        return false;
+      },
+    } as AbortSignal;
+    const out = await glob.call({ pattern: "**/*" }, toolContext(dir, { abortSignal: swapping }));
+    expect(reads).toBeGreaterThanOrEqual(3);
+    expect(out.content).not.toContain("id_ed25519");
+    expect(out.isError).toBe(true);
   });
 });
