@@ -121,7 +121,9 @@ function namings(word: string, folder: string, root: string): [string, string][]
       if (tail && !tail.includes("$")) tails.push(tail);
     }
   const paths = word.includes("$") ? tails : [word, ...(MODULE_PATH.test(word) ? modulePaths(word) : []), ...tails];
-  return [...new Set([folder, root])].flatMap((base) => [...new Set(paths)].map((path): [string, string] => [base, path]));
+  return [...new Set([folder, root])].flatMap((base) =>
+    [...new Set(paths)].map((path): [string, string] => [base, path]),
+  );
 }
 
 /** `a.b.c` as the paths `a`, `a/b`, `a/b/c`. */

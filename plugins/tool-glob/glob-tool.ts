@@ -54,21 +54,22 @@ export class GlobTool extends PathTool<typeof GlobInput> {
         );
       const pattern = relativePattern(input.pattern, dir);
 
-      const { files, folders, real: read, realFiles } = await findFiles(
-        dir,
-        pattern,
-        skippedFor(pattern),
-        ctx.abortSignal,
-      );
+      const {
+        files,
+        folders,
+        real: read,
+        realFiles,
+      } = await findFiles(dir, pattern, skippedFor(pattern), ctx.abortSignal);
       // What the pattern found is judged, not its spelling: `..{,}/` climbs out of the folder
       // without a `..` segment the check above reads (red team i, I5), and a link the pattern
       // names (`l/*`, l -> ~/.ssh) is walked into (I6). The walk lists only names read from
       // folders below `dir`, so where each folder holding a result really is decides. Fail closed,
       // naming nothing found there.
       const roots = ctx.roots.map((root) => resolveReal(root) ?? root);
-      // Where each was when read too (red team o, O6: swapped for a link to ~/.ssh by a background
-      // command for the read and back before this judgement).
-      if (folders.some((folder) => outside(folder, roots)) || read.some((folder) => outside(folder, roots)))
+      // Where each was when read (red team o, O6: a folder swapped for a link to ~/.ssh by a
+      // background command for the read, and back before a judgement of its path now); where that
+      // could not be told, the call fails closed.
+      if (folders.some((_, i) => !read[i] || !roots.some((root) => isInside(root, read[i]!))))
         throw new ToolFailure(
           `The pattern ${input.pattern} reaches outside the search folder ${dir} or the folders this run may access; set path to the folder to search instead.`,
         );
@@ -92,12 +93,6 @@ export class GlobTool extends PathTool<typeof GlobInput> {
       return { content: shown.join("\n") + note, metadata };
     });
   }
-}
-
-/** Is `folder` really outside every one of `roots` (real paths)? */
-function outside(folder: string, roots: readonly string[]): boolean {
-  const real = folder === "" ? undefined : resolveReal(folder);
-  return real === undefined || !roots.some((root) => isInside(root, real));
 }
 
 /** Does a Read deny or ask rule name this file (judged by the permissions plugin of the call's run)? */

@@ -94,29 +94,49 @@ export interface Found {
   realFiles: string[];
 }
 
-/** The entries of the folder at `path` and where it really is, read as one; undefined when it cannot be read. */
-function readFolder(path: string): { entries: Dirent[]; real: string } | undefined {
+/**
+ * The folder at `path` opened, its entries read through the open descriptor, and `where()` its
+ * real path then (asked only of a folder holding results); undefined when it cannot be read.
+ */
+function openFolder(path: string): { entries: Dirent[]; where: () => string; close: () => void } | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY);
   } catch {
     return undefined; // gone, unreadable, or not a folder: nothing under it
   }
+  const close = () => closeSync(fd);
+  const opened = `/proc/self/fd/${fd}`;
   try {
-    const opened = `/proc/self/fd/${fd}`;
+    // Linux: the open folder itself, by its descriptor: what is listed is what is located.
+    const entries = readdirSync(opened, { withFileTypes: true });
+    return { entries, close, where: () => readlinkOr(opened) };
+  } catch {
+    // No /proc (macOS): its real path before and after the read must agree, else it moved.
     try {
-      // Linux: the open folder itself, by its descriptor: what is listed is what is located.
-      return { real: readlinkSync(opened), entries: readdirSync(opened, { withFileTypes: true }) };
-    } catch {
-      // No /proc (macOS): its real path before and after the read must agree, else it moved.
       const before = realpathSync(path);
       const entries = readdirSync(path, { withFileTypes: true });
-      return { entries, real: realpathSync(path) === before ? before : "" };
+      return { entries, close, where: () => (realpathOr(path) === before ? before : "") };
+    } catch {
+      close();
+      return undefined;
     }
+  }
+}
+
+function readlinkOr(path: string): string {
+  try {
+    return readlinkSync(path);
   } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
+    return "";
+  }
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return "";
   }
 }
 
@@ -151,21 +171,25 @@ export async function findFiles(
     }
     if (signal?.aborted) break;
     const folder = folders.pop()!;
-    const read = readFolder(folder ? `${dir}/${folder}` : dir);
+    const read = openFolder(folder ? `${dir}/${folder}` : dir);
     if (!read) continue;
     const before = found.length;
-    for (const entry of read.entries) {
-      const path = folder ? `${folder}/${entry.name}` : entry.name;
-      if (entry.isFile()) {
-        if (matches(path)) {
-          found.push(path);
-          foundReal.push(read.real && `${read.real === "/" ? "" : read.real}/${entry.name}`);
-        }
-      } else if (entry.isDirectory() && !skipped.has(entry.name) && enter(path)) folders.push(path);
-    }
-    if (found.length > before) {
-      holding.push(folder ? `${dir}/${folder}` : dir);
-      holdingReal.push(read.real);
+    try {
+      for (const entry of read.entries) {
+        const path = folder ? `${folder}/${entry.name}` : entry.name;
+        if (entry.isFile()) {
+          if (matches(path)) found.push(path);
+        } else if (entry.isDirectory() && !skipped.has(entry.name) && enter(path)) folders.push(path);
+      }
+      if (found.length > before) {
+        const real = read.where();
+        holding.push(folder ? `${dir}/${folder}` : dir);
+        holdingReal.push(real);
+        for (let i = before; i < found.length; i++)
+          foundReal.push(real && `${real === "/" ? "" : real}/${found[i]!.slice(folder ? folder.length + 1 : 0)}`);
+      }
+    } finally {
+      read.close();
     }
   }
   return { files: found, folders: holding, real: holdingReal, realFiles: foundReal };

@@ -63,7 +63,7 @@ function projectWith(files: Record<string, string>): string {
 }
 
 describe("O2: a hook script loads code by a cheap static spelling the scan missed", () => {
-  it("`$(dirname \"$0\")/lib.sh` and `$DIR/lib.sh` from a script at the project's top", () => {
+  it('`$(dirname "$0")/lib.sh` and `$DIR/lib.sh` from a script at the project\'s top', () => {
     const dir = projectWith({
       "guard.sh": 'source "$(dirname "$0")/lib.sh"\nDIR=$(cd "$(dirname "$0")" && pwd)\n. "$DIR/tools/more.sh"\n',
       "lib.sh": "true\n",
@@ -72,7 +72,7 @@ describe("O2: a hook script loads code by a cheap static spelling the scan misse
     expect(scriptReferences(join(dir, "guard.sh"), dir)).toEqual([join(dir, "lib.sh"), join(dir, "tools/more.sh")]);
   });
 
-  it("a folder loaded by its name: `require(\"./lib\")` (lib/index.js), a Python package (`__init__.py`)", () => {
+  it('a folder loaded by its name: `require("./lib")` (lib/index.js), a Python package (`__init__.py`)', () => {
     const dir = projectWith({
       "check.js": 'const lib = require("./lib");\n',
       "lib/index.js": "module.exports = 1;\n",
@@ -93,9 +93,13 @@ describe("O2: a hook script loads code by a cheap static spelling the scan misse
       "tools/shared.py": "check = 1\n",
     });
     expect(scriptReferences(join(dir, "run.sh"), dir)).toEqual(
-      ["tools/__init__.py", "tools/hooks/__init__.py", "tools/hooks/guard.py", "tools/hooks/local.py", "tools/shared.py"].map(
-        (f) => join(dir, f),
-      ),
+      [
+        "tools/__init__.py",
+        "tools/hooks/__init__.py",
+        "tools/hooks/guard.py",
+        "tools/hooks/local.py",
+        "tools/shared.py",
+      ].map((f) => join(dir, f)),
     );
   });
 });
@@ -103,9 +107,9 @@ describe("O2: a hook script loads code by a cheap static spelling the scan misse
 describe("O3: a hook's script with no script's name and no execute bit (`sh guard`) was not read for what it loads", () => {
   it("a change to what it sources counts as a change of the hook, and of the trusted settings file", () => {
     const dir = projectWith({
-      "guard": "#!/bin/sh\n. ./lib.sh\n",
+      guard: "#!/bin/sh\n. ./lib.sh\n",
       "lib.sh": "true\n",
-      "check": "import helper\n",
+      check: "import helper\n",
       "helper.py": "x = 1\n",
       ".ubiquity/settings.json": JSON.stringify({
         hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "sh guard >> hook.log" }] }] },
@@ -181,7 +185,9 @@ describe("O5: a `Skill(name)` deny rule held only for a call without args", () =
     for (const [i, args] of calls.entries()) {
       let n = 0;
       const model = scriptedModel(() =>
-        n++ === 0 ? { toolCalls: [{ toolName: "Skill", input: { skill: "deploy", ...(args ? { args } : {}) }, id: "s1" }] } : "done",
+        n++ === 0
+          ? { toolCalls: [{ toolName: "Skill", input: { skill: "deploy", ...(args ? { args } : {}) }, id: "s1" }] }
+          : "done",
       );
       const messages: Message[] = await collect(
         summon("go", {
@@ -205,7 +211,7 @@ describe("O5: a `Skill(name)` deny rule held only for a call without args", () =
 describe("O6: a folder swapped for a link while Glob walks is read in one place and judged in another", () => {
   it("a background command's swap between the read and the judgement lists nothing from the link's target", async () => {
     const dir = projectWith({ "sub/own.txt": "x" });
-    const away = projectWith({ "id_ed25519": "key", "deeper/known_hosts": "h" });
+    const away = projectWith({ id_ed25519: "key", "deeper/known_hosts": "h" });
     // The swap as a background command makes it, timed deterministically: the walk reads its signal
     // before each folder. Before `sub` is read it is a link to `away` (outside the roots); before
     // the next folder, a real folder again, as when the tool judges where `sub` is.
