@@ -78,7 +78,8 @@ export function scriptReferences(path: string, root: string): string[] | undefin
             const named = resolve(base, variant + ext);
             if (!listed(dirname(named)).has(basename(named))) continue;
             // A folder loaded by its name loads its entry file (`require("./lib")`, a Python package).
-            const candidates = ext === "" && isFolder(named) ? FOLDER_ENTRIES.map((e) => join(named, e)) : [named];
+            const candidates =
+              ext === "" && isFolder(named) ? folderEntries(variant).map((e) => join(named, e)) : [named];
             for (const candidate of candidates) {
               if (!listed(dirname(candidate)).has(basename(candidate))) continue;
               const real = codeFile(candidate);
@@ -97,7 +98,16 @@ export function scriptReferences(path: string, root: string): string[] | undefin
 }
 
 /** What a loader takes from a folder named as a module: its index file, a Python package's `__init__` and `__main__`. */
-const FOLDER_ENTRIES = ["index", "__init__", "__main__"].flatMap((name) => EXTENSIONS.slice(1).map((e) => name + e));
+const PACKAGE_ENTRIES = ["__init__.py", "__main__.py"];
+const INDEX_ENTRIES = EXTENSIONS.slice(1).map((e) => `index${e}`);
+/**
+ * The entry files of a folder named by `variant`: a Python package's for any name (`import
+ * helpers`, `python -m tools`); an `index` file only for a relative name (`require("./lib")`),
+ * as Node loads one, so a plain `cd src` does not follow the whole of `src/index.ts`'s imports.
+ */
+function folderEntries(variant: string): string[] {
+  return /^\.\.?\//.test(variant) ? [...INDEX_ENTRIES, ...PACKAGE_ENTRIES] : PACKAGE_ENTRIES;
+}
 /** A Python relative module (`.helpers`, `..shared.checks`): its dots, then the dotted path. */
 const RELATIVE_MODULE = /^(\.+)([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)$/;
 

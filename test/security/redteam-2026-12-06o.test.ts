@@ -81,6 +81,9 @@ describe("O2: a hook script loads code by a cheap static spelling the scan misse
     });
     expect(scriptReferences(join(dir, "check.js"), dir)).toEqual([join(dir, "lib/index.js")]);
     expect(scriptReferences(join(dir, "check.py"), dir)).toEqual([join(dir, "helpers/__init__.py")]);
+    // A folder a word names without `./` is no Node module: `cd lib` does not pin what lib/index.js loads.
+    writeFileSync(join(dir, "cd.sh"), "cd lib && npm test\n");
+    expect(scriptReferences(join(dir, "cd.sh"), dir)).toEqual([]);
   });
 
   it("`python -m tools.hooks.guard` runs each package's `__init__.py`; a relative import climbs (`from ..shared import x`)", () => {
