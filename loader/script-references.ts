@@ -79,7 +79,7 @@ export function scriptReferences(path: string, root: string): string[] | undefin
             if (!listed(dirname(named)).has(basename(named))) continue;
             // A folder loaded by its name loads its entry file (`require("./lib")`, a Python package).
             const candidates =
-              ext === "" && isFolder(named) ? folderEntries(variant).map((e) => join(named, e)) : [named];
+              ext === "" && isFolder(named) ? folderEntries(variant, named).map((e) => join(named, e)) : [named];
             for (const candidate of candidates) {
               if (!listed(dirname(candidate)).has(basename(candidate))) continue;
               const real = codeFile(candidate);
@@ -105,8 +105,21 @@ const INDEX_ENTRIES = EXTENSIONS.slice(1).map((e) => `index${e}`);
  * helpers`, `python -m tools`); an `index` file only for a relative name (`require("./lib")`),
  * as Node loads one, so a plain `cd src` does not follow the whole of `src/index.ts`'s imports.
  */
-function folderEntries(variant: string): string[] {
-  return /^\.\.?\//.test(variant) ? [...INDEX_ENTRIES, ...PACKAGE_ENTRIES] : PACKAGE_ENTRIES;
+function folderEntries(variant: string, folder: string): string[] {
+  return /^\.\.?\//.test(variant) ? [...packageMain(folder), ...INDEX_ENTRIES, ...PACKAGE_ENTRIES] : PACKAGE_ENTRIES;
+}
+
+/** The file a folder's package.json names as its entry (`main`, or a string `exports`), with a script's extensions tried. */
+function packageMain(folder: string): string[] {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(readFileSync(join(folder, "package.json"), "utf8"));
+  } catch {
+    return [];
+  }
+  const { main, exports } = (manifest ?? {}) as { main?: unknown; exports?: unknown };
+  const named = [main, typeof exports === "object" && exports ? (exports as Record<string, unknown>)["."] : exports];
+  return named.filter((n): n is string => typeof n === "string").flatMap((n) => EXTENSIONS.map((e) => n + e));
 }
 /** A Python relative module (`.helpers`, `..shared.checks`): its dots, then the dotted path. */
 const RELATIVE_MODULE = /^(\.+)([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)$/;

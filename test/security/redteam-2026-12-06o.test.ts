@@ -81,6 +81,12 @@ describe("O2: a hook script loads code by a cheap static spelling the scan misse
     });
     expect(scriptReferences(join(dir, "check.js"), dir)).toEqual([join(dir, "lib/index.js")]);
     expect(scriptReferences(join(dir, "check.py"), dir)).toEqual([join(dir, "helpers/__init__.py")]);
+    // A folder's package.json names its entry.
+    mkdirSync(join(dir, "pkg"));
+    writeFileSync(join(dir, "pkg", "package.json"), JSON.stringify({ name: "pkg", main: "./impl" }));
+    writeFileSync(join(dir, "pkg", "impl.js"), "module.exports = 2;\n");
+    writeFileSync(join(dir, "main.js"), 'require("./pkg");\n');
+    expect(scriptReferences(join(dir, "main.js"), dir)).toEqual([join(dir, "pkg/impl.js")]);
     // A folder a word names without `./` is no Node module: `cd lib` does not pin what lib/index.js loads.
     writeFileSync(join(dir, "cd.sh"), "cd lib && npm test\n");
     expect(scriptReferences(join(dir, "cd.sh"), dir)).toEqual([]);
