@@ -72,7 +72,7 @@ export function scriptReferences(path: string, root: string): string[] | undefin
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
     const next: string[] = [];
     for (const file of level) {
-      for (const word of wordsOf(file)) {
+      for (const [word, sourced] of wordsOf(file)) {
         for (const [base, variant] of namings(word, dirname(file), realRoot)) {
           for (const ext of EXTENSIONS) {
             const named = resolve(base, variant + ext);
@@ -82,7 +82,7 @@ export function scriptReferences(path: string, root: string): string[] | undefin
               ext === "" && isFolder(named) ? folderEntries(variant, named).map((e) => join(named, e)) : [named];
             for (const candidate of candidates) {
               if (!listed(dirname(candidate)).has(basename(candidate))) continue;
-              const real = codeFile(candidate);
+              const real = codeFile(candidate, sourced);
               if (!real || real === start || found.has(real) || !inside(real)) continue;
               if (found.size >= MAX_SCRIPT_REFERENCES) return undefined;
               found.add(real);
@@ -163,21 +163,29 @@ function isFolder(path: string): boolean {
   }
 }
 
-/** The words of a text file's start that could be a path (no URLs; a variable's, for the tail after it). */
-function wordsOf(file: string): Set<string> {
+/**
+ * The words of a text file's start that could be a path (no URLs; a variable's, for the tail
+ * after it), each true when the shell's `source` or `.` reads it (red team o: then it is code
+ * whatever its name or mode).
+ */
+function wordsOf(file: string): Map<string, boolean> {
   let text: string;
   try {
     const data = readFileSync(file);
-    if (data.subarray(0, 8000).includes(0)) return new Set(); // binary
+    if (data.subarray(0, 8000).includes(0)) return new Map(); // binary
     text = data.subarray(0, MAX_SCAN_BYTES).toString("utf8");
   } catch {
-    return new Set();
+    return new Map();
   }
-  const words = new Set<string>();
+  const words = new Map<string, boolean>();
+  let previous = "";
   for (const raw of text.split(/[\s"'`=,;:()[\]{}<>|&*!?#]+/)) {
+    // What the shell's `source` and `.` read runs, whatever its name or mode (`. ./.env`, `source config/vars`).
+    const sourced = previous === "source" || previous === ".";
+    previous = raw;
     const word = raw.replace(/^\$\{?(?:CLAUDE_PROJECT_DIR|PWD)\}?\//, "").replace(/[.]+$/, "");
     if (word === "" || word.length > 512 || word.includes("\\") || word.includes("://")) continue;
-    words.add(word);
+    words.set(word, sourced || (words.get(word) ?? false));
   }
   return words;
 }
@@ -192,10 +200,10 @@ export function isScriptFile(path: string): boolean {
 }
 
 /** The real path of the code file at `path` (a regular file with a script's name or an execute bit), or undefined. */
-function codeFile(path: string): string | undefined {
+function codeFile(path: string, sourced = false): string | undefined {
   try {
     const stats = statSync(path);
-    if (!stats.isFile() || !(SCRIPT_NAME.test(path) || (stats.mode & 0o111) !== 0)) return undefined;
+    if (!stats.isFile() || !(sourced || SCRIPT_NAME.test(path) || (stats.mode & 0o111) !== 0)) return undefined;
     return realpathSync(path);
   } catch {
     return undefined;

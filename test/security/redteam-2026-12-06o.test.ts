@@ -70,6 +70,13 @@ describe("O2: a hook script loads code by a cheap static spelling the scan misse
       "tools/more.sh": "true\n",
     });
     expect(scriptReferences(join(dir, "guard.sh"), dir)).toEqual([join(dir, "lib.sh"), join(dir, "tools/more.sh")]);
+    // What `source` and `.` read is code whatever its name: `. ./.env.hook`, `source config/vars`.
+    writeFileSync(join(dir, "env.sh"), ". ./.env.hook\nsource config/vars\necho done >> run.log\n");
+    writeFileSync(join(dir, ".env.hook"), "X=1\n");
+    mkdirSync(join(dir, "config"));
+    writeFileSync(join(dir, "config", "vars"), "Y=2\n");
+    writeFileSync(join(dir, "run.log"), "");
+    expect(scriptReferences(join(dir, "env.sh"), dir)).toEqual([join(dir, ".env.hook"), join(dir, "config/vars")]);
   });
 
   it('a folder loaded by its name: `require("./lib")` (lib/index.js), a Python package (`__init__.py`)', () => {
