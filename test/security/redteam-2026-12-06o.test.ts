@@ -9,6 +9,48 @@
  *           in picomatch's regex (each `*` a `[^/]*?`: over 10 s for one file; a Write makes it).
  *           A pattern whose matching cost has no small bound is refused now (brace expansions,
  *           `*` within names and `**` segments counted on an upper bound).
+ * O2 FIXED  A hook script's references missed cheap static spellings: `source "$(dirname
+ *           "$0")/lib.sh"` and `. "$DIR/tools/x.sh"` (the word's head is run-time: dropped, or
+ *           `/lib.sh`), `require("./lib")` (lib/index.js, or its package.json main), `from helpers
+ *           import ok` (helpers/__init__.py), `python -m tools.hooks.guard` (tools/__init__.py),
+ *           `from ..shared import x`, and `. ./.env.hook` / `source config/vars` (no script's
+ *           name or mode). Each, at the project's top, changed by a sandboxed command, ran on
+ *           the host at the next start.
+ * O3 FIXED  A hook's script with no script's name and no execute bit (`sh guard`, `python3
+ *           check`) was not read for what it loads, during a run or in the trust digest.
+ * O4 FIXED  An MCP server started through a wrapper (`env npx --offline -y PKG`, `sh -c "npx
+ *           …"`) or by its path protected no node_modules: a sandboxed append to the package ran
+ *           as the server at the next start (marker written; through the bin, real bwrap, npx).
+ * O5 FIXED  A `Skill(deploy)` deny rule held only for a call without args: with `args: "now"`
+ *           the denied skill loaded, its allowed-tools were granted and its `!`cmd`` lines ran.
+ * O6 FIXED  Glob judged a folder's real place after the walk: a folder swapped for a link to one
+ *           outside the roots for the read, and back before the judgement, listed the target
+ *           (real race against a `mv` loop: 9 of 133 calls listed it; here timed by the walk's
+ *           signal reads). Folders are read through their open descriptor and judged there.
+ *
+ * Tried and held (33): Glob `\.\./*` (escaped static `..`: refused by the folder judgement),
+ * `@(..)/*` and `+(..)` (the walk reads no `..` entries), `@(x|../../etc)/*` absolute (the `..`
+ * segment check), `..{,}` forms (I5), a start folder that is a link to one outside (refused), link
+ * loops and links to files (never entered or listed), a FIFO as path, a 2,000-deep tree
+ * (ENAMETOOLONG skipped); Python `sitecustomize.py` beside a hook script or in its cwd (not
+ * loaded: site runs before sys.path[0]); `require(path.join(__dirname, "lib"))`, `importlib
+ * .import_module("tools.x")`, `source lib.sh` from a subfolder's script run at the top (found);
+ * npx on a project whose package.json name is the package (runs the bin from the protected
+ * node_modules/.bin); `npx --prefix`, `--registry`, `-c`, `npm --yes exec` (count as all);
+ * workspace links (the closure follows them); a relative PATH in a server's env (stripped);
+ * skills: `$ARGUMENTS` with `; touch x` inside a line and args holding a new `!`touch x`` line
+ * (each a Bash call judged as the model's own, with the same grants: no gain over calling Bash),
+ * a line's output holding `!`…`` (not run again), a skill changed on disk during the run (its
+ * body was read at start), plan mode (lines judged in plan mode), disable-model-invocation and
+ * narrowed subagent listings (not offered), a subagent without Bash (the line is refused).
+ * Left open: a server's own `env` naming a workspace folder (`npm_config_cache=./.npm`,
+ * `NODE_PATH=vendor`) is not protected; pnpm 10's settings in pnpm-workspace.yaml (pnpm not
+ * installed here: unverified); tsconfig `paths` and package.json `imports` (`#lib`) aliases in a
+ * hook script; a relatively named folder's package.json is read for its main but not pinned; a
+ * hook script that writes a file with a script's name counts as changed after its first run (as
+ * before); O3 now reads any named data file too, so a hook naming a file that names more than 64
+ * code files counts as changed (fail closed); O6 costs Glob about a third more time on a tree of
+ * 9,000 folders (one open, one descriptor read and a readlink per folder holding results).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
