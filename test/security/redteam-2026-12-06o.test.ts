@@ -28,21 +28,24 @@
  *           (real race against a `mv` loop: 9 of 133 calls listed it; here timed by the walk's
  *           signal reads). Folders are read through their open descriptor and judged there.
  *
- * Tried and held (33): Glob `\.\./*` (escaped static `..`: refused by the folder judgement),
- * `@(..)/*` and `+(..)` (the walk reads no `..` entries), `@(x|../../etc)/*` absolute (the `..`
- * segment check), `..{,}` forms (I5), a start folder that is a link to one outside (refused), link
- * loops and links to files (never entered or listed), a FIFO as path, a 2,000-deep tree
- * (ENAMETOOLONG skipped); Python `sitecustomize.py` beside a hook script or in its cwd (not
- * loaded: site runs before sys.path[0]); `require(path.join(__dirname, "lib"))`, `importlib
- * .import_module("tools.x")`, `source lib.sh` from a subfolder's script run at the top (found);
- * npx on a project whose package.json name is the package (runs the bin from the protected
- * node_modules/.bin); `npx --prefix`, `--registry`, `-c`, `npm --yes exec` (count as all);
- * workspace links (the closure follows them); a relative PATH in a server's env (stripped);
- * skills: `$ARGUMENTS` with `; touch x` inside a line and args holding a new `!`touch x`` line
- * (each a Bash call judged as the model's own, with the same grants: no gain over calling Bash),
- * a line's output holding `!`…`` (not run again), a skill changed on disk during the run (its
- * body was read at start), plan mode (lines judged in plan mode), disable-model-invocation and
- * narrowed subagent listings (not offered), a subagent without Bash (the line is refused).
+ * Run and held (17): Glob `\.\./*` (escaped static `..`: refused by the folder judgement),
+ * `@(..)/*`, `+(..)/*`, `[.][.]/*`, `?(.)./*` (the walk reads no `..` entries: nothing found),
+ * `{.,..}/*` and `sub/../../*` (refused), an absolute `<proj>/@(x|../../<parent>)/*` (nothing
+ * found), a start folder that is a link to one outside, `path: "sub/../.."` (refused), a link
+ * loop and a link to a file outside (neither entered nor listed), a FIFO as path (refused), a
+ * tree deeper than PATH_MAX (walked, the rest skipped); Python `sitecustomize.py` beside a hook
+ * script and in its cwd (not loaded: site runs before sys.path[0]); npx on a project whose
+ * package.json is named as the package (runs the bin from the protected node_modules/.bin; real
+ * npx, offline); a plain `cd lib` in a hook script (no longer pins lib/index.js's imports).
+ * Read from the code and held (12): `require(path.join(__dirname, "lib"))` and
+ * `importlib.import_module("tools.x")` (their words name the file); `npx --prefix`,
+ * `--registry`, `-c`, `npm --yes exec` (count as every node_modules); workspace links (the
+ * closure follows them); a relative PATH entry in a server's env (stripped after the server's
+ * env is added); skills: `$ARGUMENTS` with `; touch x` inside a line and args holding a new
+ * `!`touch x`` line (each a Bash call judged as the model's own, with the grants the model has
+ * anyway once it loaded the skill), a line's output holding `!`…`` (not run again), a skill
+ * changed on disk during the run (its body was read at start), plan mode (lines judged in plan
+ * mode), disable-model-invocation (not offered, also in narrowed listings).
  * Left open: a server's own `env` naming a workspace folder (`npm_config_cache=./.npm`,
  * `NODE_PATH=vendor`) is not protected; pnpm 10's settings in pnpm-workspace.yaml (pnpm not
  * installed here: unverified); tsconfig `paths` and package.json `imports` (`#lib`) aliases in a
