@@ -11,6 +11,7 @@ export type { LoadConfigOptions, LoadedConfig, ConfigEnv } from "./load";
 export { configFilesIn, configSearchFolders } from "./search";
 export { isScriptFile, MAX_SCRIPT_REFERENCES, SCRIPT_NAME, scriptReferences } from "./script-references";
 export {
+  binPackage,
   configuredFiles,
   configuredPackagePlace,
   configuredPackages,

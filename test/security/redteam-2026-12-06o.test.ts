@@ -27,6 +27,12 @@
  *           outside the roots for the read, and back before the judgement, listed the target
  *           (real race against a `mv` loop: 9 of 133 calls listed it; here timed by the walk's
  *           signal reads). Folders are read through their open descriptor and judged there.
+ * O7 FIXED  `npx -y mcp-weather` (a bin's name, not the package's) runs node_modules/.bin/
+ *           mcp-weather from whichever package installed it (`@acme/mcp-weather`: checked with
+ *           npx offline, marker written); only `node_modules/mcp-weather` and `.bin` were
+ *           protected, so a sandboxed append to @acme/mcp-weather's code (or an acceptEdits
+ *           Write) ran as the server at the next start. The package the `.bin` entry of the
+ *           name leads to is a configured package's place now, with its dependency closure.
  *
  * Run and held (17): Glob `\.\./*` (escaped static `..`: refused by the folder judgement),
  * `@(..)/*`, `+(..)/*`, `[.][.]/*`, `?(.)./*` (the walk reads no `..` entries: nothing found),
@@ -55,12 +61,21 @@
  * code files counts as changed (fail closed); O6 costs Glob about a third more time on a tree of
  * 9,000 folders (one open, one descriptor read and a readlink per folder holding results).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GlobTool } from "../../plugins/tool-glob/index";
-import { scriptReferences } from "../../loader/index";
+import { configuredPackagePlace, rememberConfiguredPackage, scriptReferences } from "../../loader/index";
 import { digestProjectPath } from "../../loader/trust-pins";
 import { changedHookScript, pinHookScripts } from "../../plugins/hooks/pins";
 import { runnerPackages } from "../../plugins/mcp/server-packages";
@@ -296,3 +311,30 @@ describe("O6: a folder swapped for a link while Glob walks is read in one place 
     expect(out.isError).toBe(true);
   });
 });
+
+describe("O7: `npx -y mcp-weather` runs the `.bin` entry of that name, from whichever package installed it", () => {
+  it("that package is a configured package's place for the engine", () => {
+    const p = project({ command: "npx", args: ["-y", "mcp-weather"] });
+    const code = join(realpathOf(p.cwd), PKG, "index.js");
+    expect(configuredPackagePlace(code)).toBeUndefined();
+    rememberConfiguredPackage("mcp-weather", p.cwd);
+    expect(configuredPackagePlace(code)).toBe(join(realpathOf(p.cwd), PKG));
+  });
+
+  it.skipIf(!sandboxAvailability().ok)(
+    "a sandboxed append to @acme/mcp-weather fails, and the next start does not run it",
+    async () => {
+      const p = project({ command: "npx", args: ["--offline", "-y", "mcp-weather"] });
+      const flags = ["--permission-mode", "bypassPermissions"];
+      const { out } = await attack([`f=index.js; printf '%s\\n' '${PAYLOAD}' >> ${PKG}/$f; echo tried`], flags, p);
+      expect(out[0]!.content).toMatch(/Read-only file system/);
+      expect(readFileSync(join(p.cwd, PKG, "index.js"), "utf8")).toBe(SERVER);
+      await attack([], flags, p);
+      expect(existsSync(join(p.cwd, "MARK"))).toBe(false);
+    },
+  );
+});
+
+function realpathOf(path: string): string {
+  return realpathSync(path);
+}
