@@ -190,6 +190,14 @@ function wordsOf(file: string): Map<string, boolean> {
   return words;
 }
 
+/**
+ * A data file's name: what a hook names by such a name (`jq .version package.json`, `cat
+ * README.md`) is read, not run, so it is not read for what it loads (a package.json's `main`
+ * naming a build output would make every build a change of the hook). Any other file a hook
+ * names is (red team o, O3: `sh guard`, `python3 check`).
+ */
+export const DATA_NAME = /\.(?:json|jsonc|json5|ya?ml|toml|md|markdown|txt|log|csv|tsv|lock|xml)$/i;
+
 /** True for a file with a script's name or an execute bit (code, not the data or log a script names). */
 export function isScriptFile(path: string): boolean {
   try {

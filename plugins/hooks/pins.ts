@@ -25,7 +25,7 @@ import {
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, normalize, relative, resolve } from "node:path";
 import type { CommandHook, HooksConfig } from "./types";
-import { isScriptFile, rememberConfiguredCode, SCRIPT_NAME, scriptReferences } from "../../loader/index";
+import { DATA_NAME, isScriptFile, rememberConfiguredCode, SCRIPT_NAME, scriptReferences } from "../../loader/index";
 
 /**
  * What each script a hook names held when recorded: a digest, or "absent" for a script's name that
@@ -230,7 +230,7 @@ function record(hook: CommandHook, base: string): void {
     // `source ../lib/x.sh`), the same way; too many to pin and the hook counts as changed.
     // Any file the hook names and does not write is read for what it loads (red team o, O3): `sh
     // guard` and `python3 check` run a file with no script's name or execute bit all the same.
-    if (!state.startsWith("sha256:") || written.has(path)) continue;
+    if (!state.startsWith("sha256:") || written.has(path) || (DATA_NAME.test(path) && !isScriptFile(path))) continue;
     if (isScriptFile(path)) rememberConfiguredCode(path);
     const loads = scriptReferences(path, base);
     if (loads === undefined) pins.set(key, "unreadable");

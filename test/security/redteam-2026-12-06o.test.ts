@@ -57,9 +57,12 @@
  * installed here: unverified); tsconfig `paths` and package.json `imports` (`#lib`) aliases in a
  * hook script; a relatively named folder's package.json is read for its main but not pinned; a
  * hook script that writes a file with a script's name counts as changed after its first run (as
- * before); O3 now reads any named data file too, so a hook naming a file that names more than 64
- * code files counts as changed (fail closed); O6 costs Glob about a third more time on a tree of
- * 9,000 folders (one open, one descriptor read and a readlink per folder holding results).
+ * before); O3 reads every file a hook names but one with a data format's name (`.json`, `.md`,
+ * `.log`, …): a hook naming a file without one that names more than 64 code files counts as
+ * changed (fail closed); O6 costs Glob about a third more time on a tree of 9,000 folders (one
+ * open, one descriptor read and a readlink per folder holding results); `.gitignore` globs in
+ * Grep's Node walk (no rg) are matched by micromatch too, and were not checked for O1's
+ * backtracking.
  */
 import {
   existsSync,
@@ -203,6 +206,17 @@ describe("O3: a hook's script with no script's name and no execute bit (`sh guar
     expect(changedHookScript(hook, dir)).toBe(join(dir, "lib.sh"));
     expect(changedHookScript(python, dir)).toBe(join(dir, "helper.py"));
     expect(digestProjectPath(join(dir, ".ubiquity/settings.json"))).not.toBe(trusted);
+  });
+
+  it("a data file a hook names (`jq .version package.json`) is not read for what it loads: a build changes no hook", () => {
+    const dir = projectWith({
+      "package.json": JSON.stringify({ name: "app", main: "dist/index.js" }),
+      "dist/index.js": "module.exports = 1;\n",
+    });
+    const hook = { type: "command" as const, command: "jq -r .version package.json" };
+    pinHookScripts({ PreToolUse: [{ hooks: [hook] }] }, dir);
+    writeFileSync(join(dir, "dist/index.js"), "module.exports = 2;\n");
+    expect(changedHookScript(hook, dir)).toBeUndefined();
   });
 });
 
