@@ -9,8 +9,9 @@
 export { loadConfig, findConfigFile, trustFromEnv, pinToFile, CONFIG_SEARCH_PLACES } from "./load";
 export type { LoadConfigOptions, LoadedConfig, ConfigEnv } from "./load";
 export { configFilesIn, configSearchFolders } from "./search";
-export { isScriptFile, MAX_SCRIPT_REFERENCES, SCRIPT_NAME, scriptReferences } from "./script-references";
+export { DATA_NAME, isScriptFile, MAX_SCRIPT_REFERENCES, SCRIPT_NAME, scriptReferences } from "./script-references";
 export {
+  binPackage,
   configuredFiles,
   configuredPackagePlace,
   configuredPackages,

@@ -7,8 +7,8 @@
  * (`--config ci/agent.config.mjs`, a hook's `sh scripts/guard.sh`), so the sandbox keeps each one
  * read-only and the permission engine treats a write to it as sensitive, like the found config.
  */
-import { realpathSync } from "node:fs";
-import { dirname, join, resolve, sep } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { basename, dirname, join, resolve, sep } from "node:path";
 
 const configs = new Set<string>();
 const code = new Set<string>();
@@ -69,13 +69,35 @@ export function configuredPackages(): readonly ConfiguredPackage[] {
 }
 
 /**
+ * The real folder of the package that `dir`'s `node_modules/.bin/<name>` leads to, if any: `npx -y
+ * mcp-weather` runs the `.bin` entry of that name whichever package installed it
+ * (`@acme/mcp-weather`'s, checked with npx offline), so that package is what runs (red team o, O7).
+ */
+export function binPackage(dir: string, name: string): string | undefined {
+  const entry = join(dir, "node_modules", ".bin", basename(name));
+  let target: string;
+  try {
+    target = realpathSync(entry);
+  } catch {
+    return undefined;
+  }
+  // The package holding the target: the nearest folder up with a package.json, below a node_modules.
+  for (let up = dirname(target); dirname(up) !== up; up = dirname(up)) {
+    if (existsSync(join(up, "package.json"))) return up.includes(`${sep}node_modules${sep}`) ? up : undefined;
+  }
+  return undefined;
+}
+
+/**
  * The place of a configured package that `path` (absolute) is in, if any: `node_modules/<name>` or
- * `node_modules/.bin` in the folder a runner starts in or any above it, where the runner finds it.
+ * `node_modules/.bin` in the folder a runner starts in or any above it, where the runner finds it,
+ * and the package the `.bin` entry of the name leads to.
  */
 export function configuredPackagePlace(path: string): string | undefined {
   for (const { name, from } of packages.values()) {
     for (let dir = from; ; dir = dirname(dir)) {
-      for (const place of [join(dir, "node_modules", name), join(dir, "node_modules", ".bin")])
+      const bin = name === "" ? undefined : binPackage(dir, name);
+      for (const place of [join(dir, "node_modules", name), join(dir, "node_modules", ".bin"), ...(bin ? [bin] : [])])
         if (path === place || path.startsWith(`${place}${sep}`)) return place;
       if (dirname(dir) === dir) break;
     }

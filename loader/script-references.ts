@@ -15,7 +15,7 @@
  * undefined: the caller fails closed.
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 
 /** Most files one script may lead to (it and what those load); more is undefined. */
 export const MAX_SCRIPT_REFERENCES = 64;
@@ -72,13 +72,17 @@ export function scriptReferences(path: string, root: string): string[] | undefin
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
     const next: string[] = [];
     for (const file of level) {
-      for (const word of wordsOf(file)) {
-        for (const base of new Set([dirname(file), realRoot])) {
-          for (const variant of MODULE_PATH.test(word) ? [word, word.replaceAll(".", "/")] : [word]) {
-            for (const ext of EXTENSIONS) {
-              const candidate = resolve(base, variant + ext);
+      for (const [word, sourced] of wordsOf(file)) {
+        for (const [base, variant] of namings(word, dirname(file), realRoot)) {
+          for (const ext of EXTENSIONS) {
+            const named = resolve(base, variant + ext);
+            if (!listed(dirname(named)).has(basename(named))) continue;
+            // A folder loaded by its name loads its entry file (`require("./lib")`, a Python package).
+            const candidates =
+              ext === "" && isFolder(named) ? folderEntries(variant, named).map((e) => join(named, e)) : [named];
+            for (const candidate of candidates) {
               if (!listed(dirname(candidate)).has(basename(candidate))) continue;
-              const real = codeFile(candidate);
+              const real = codeFile(candidate, sourced);
               if (!real || real === start || found.has(real) || !inside(real)) continue;
               if (found.size >= MAX_SCRIPT_REFERENCES) return undefined;
               found.add(real);
@@ -93,24 +97,106 @@ export function scriptReferences(path: string, root: string): string[] | undefin
   return [...found].sort();
 }
 
-/** The words of a text file's start that could be a path (no URLs, no variables). */
-function wordsOf(file: string): Set<string> {
+/** What a loader takes from a folder named as a module: its index file, a Python package's `__init__` and `__main__`. */
+const PACKAGE_ENTRIES = ["__init__.py", "__main__.py"];
+const INDEX_ENTRIES = EXTENSIONS.slice(1).map((e) => `index${e}`);
+/**
+ * The entry files of a folder named by `variant`: a Python package's for any name (`import
+ * helpers`, `python -m tools`); an `index` file only for a relative name (`require("./lib")`),
+ * as Node loads one, so a plain `cd src` does not follow the whole of `src/index.ts`'s imports.
+ */
+function folderEntries(variant: string, folder: string): string[] {
+  return /^\.\.?\//.test(variant) ? [...packageMain(folder), ...INDEX_ENTRIES, ...PACKAGE_ENTRIES] : PACKAGE_ENTRIES;
+}
+
+/** The file a folder's package.json names as its entry (`main`, or a string `exports`), with a script's extensions tried. */
+function packageMain(folder: string): string[] {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(readFileSync(join(folder, "package.json"), "utf8"));
+  } catch {
+    return [];
+  }
+  const { main, exports } = (manifest ?? {}) as { main?: unknown; exports?: unknown };
+  const named = [main, typeof exports === "object" && exports ? (exports as Record<string, unknown>)["."] : exports];
+  return named.filter((n): n is string => typeof n === "string").flatMap((n) => EXTENSIONS.map((e) => n + e));
+}
+/** A Python relative module (`.helpers`, `..shared.checks`): its dots, then the dotted path. */
+const RELATIVE_MODULE = /^(\.+)([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)$/;
+
+/**
+ * The (folder, path) pairs a word may name a file by (red team o, O2): as written from the
+ * script's folder and the project's top; a dotted module (`tools.hooks.guard`) as its path and
+ * each package folder on the way (their `__init__.py` runs first); a Python relative module
+ * (`..shared`) from the folder its dots climb to; and a path whose head is known only at run
+ * time or absolute (`"$(dirname "$0")/lib.sh"`, `$DIR/lib/x.sh`) by each tail after a `/`.
+ */
+function namings(word: string, folder: string, root: string): [string, string][] {
+  const relative = RELATIVE_MODULE.exec(word);
+  if (relative) {
+    const up = Array.from({ length: relative[1]!.length - 1 }, () => "..").join("/");
+    return modulePaths(relative[2]!).map((path) => [resolve(folder, up || "."), path]);
+  }
+  const tails: string[] = [];
+  if (word.startsWith("/") || word.includes("$"))
+    for (let at = word.indexOf("/"); at !== -1; at = word.indexOf("/", at + 1)) {
+      const tail = word.slice(at + 1);
+      if (tail && !tail.includes("$")) tails.push(tail);
+    }
+  const paths = word.includes("$") ? tails : [word, ...(MODULE_PATH.test(word) ? modulePaths(word) : []), ...tails];
+  return [...new Set([folder, root])].flatMap((base) =>
+    [...new Set(paths)].map((path): [string, string] => [base, path]),
+  );
+}
+
+/** `a.b.c` as the paths `a`, `a/b`, `a/b/c`. */
+function modulePaths(module: string): string[] {
+  const parts = module.split(".");
+  return parts.map((_, i) => parts.slice(0, i + 1).join("/"));
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The words of a text file's start that could be a path (no URLs; a variable's, for the tail
+ * after it), each true when the shell's `source` or `.` reads it (red team o: then it is code
+ * whatever its name or mode).
+ */
+function wordsOf(file: string): Map<string, boolean> {
   let text: string;
   try {
     const data = readFileSync(file);
-    if (data.subarray(0, 8000).includes(0)) return new Set(); // binary
+    if (data.subarray(0, 8000).includes(0)) return new Map(); // binary
     text = data.subarray(0, MAX_SCAN_BYTES).toString("utf8");
   } catch {
-    return new Set();
+    return new Map();
   }
-  const words = new Set<string>();
+  const words = new Map<string, boolean>();
+  let previous = "";
   for (const raw of text.split(/[\s"'`=,;:()[\]{}<>|&*!?#]+/)) {
+    // What the shell's `source` and `.` read runs, whatever its name or mode (`. ./.env`, `source config/vars`).
+    const sourced = previous === "source" || previous === ".";
+    previous = raw;
     const word = raw.replace(/^\$\{?(?:CLAUDE_PROJECT_DIR|PWD)\}?\//, "").replace(/[.]+$/, "");
-    if (word === "" || word.length > 512 || word.includes("$") || word.includes("\\")) continue;
-    words.add(word);
+    if (word === "" || word.length > 512 || word.includes("\\") || word.includes("://")) continue;
+    words.set(word, sourced || (words.get(word) ?? false));
   }
   return words;
 }
+
+/**
+ * A data file's name: what a hook names by such a name (`jq .version package.json`, `cat
+ * README.md`) is read, not run, so it is not read for what it loads (a package.json's `main`
+ * naming a build output would make every build a change of the hook). Any other file a hook
+ * names is (red team o, O3: `sh guard`, `python3 check`).
+ */
+export const DATA_NAME = /\.(?:json|jsonc|json5|ya?ml|toml|md|markdown|txt|log|csv|tsv|lock|xml)$/i;
 
 /** True for a file with a script's name or an execute bit (code, not the data or log a script names). */
 export function isScriptFile(path: string): boolean {
@@ -122,10 +208,10 @@ export function isScriptFile(path: string): boolean {
 }
 
 /** The real path of the code file at `path` (a regular file with a script's name or an execute bit), or undefined. */
-function codeFile(path: string): string | undefined {
+function codeFile(path: string, sourced = false): string | undefined {
   try {
     const stats = statSync(path);
-    if (!stats.isFile() || !(SCRIPT_NAME.test(path) || (stats.mode & 0o111) !== 0)) return undefined;
+    if (!stats.isFile() || !(sourced || SCRIPT_NAME.test(path) || (stats.mode & 0o111) !== 0)) return undefined;
     return realpathSync(path);
   } catch {
     return undefined;

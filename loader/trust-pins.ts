@@ -17,7 +17,7 @@ import {
   statSync,
 } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { isScriptFile, MAX_SCRIPT_REFERENCES, scriptReferences } from "./script-references";
+import { DATA_NAME, isScriptFile, MAX_SCRIPT_REFERENCES, scriptReferences } from "./script-references";
 
 /** Largest file digested; a bigger one is untrusted (project files are a few kilobytes). */
 export const MAX_PIN_FILE_BYTES = 4 * 1024 * 1024;
@@ -204,7 +204,9 @@ function namedFiles(path: string, text: string): string[] | undefined {
   }
   // What a named script loads by a name its text spells, wherever it is in the project (the
   // script at the project's top beside what it sources; `source ../lib/x.sh`): pinned with it.
-  for (const real of [...found.keys()].filter(isScriptFile)) {
+  // Every file named (but those the text writes), not only those with a script's name or mode:
+  // `sh guard` runs a file with neither (red team o, O3).
+  for (const real of [...found.keys()].filter((file) => !DATA_NAME.test(file) || isScriptFile(file))) {
     const loads = scriptReferences(real, realRoot);
     if (loads === undefined) return undefined;
     for (const file of loads) {

@@ -25,7 +25,7 @@ import {
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, normalize, relative, resolve } from "node:path";
 import type { CommandHook, HooksConfig } from "./types";
-import { isScriptFile, rememberConfiguredCode, SCRIPT_NAME, scriptReferences } from "../../loader/index";
+import { DATA_NAME, isScriptFile, rememberConfiguredCode, SCRIPT_NAME, scriptReferences } from "../../loader/index";
 
 /**
  * What each script a hook names held when recorded: a digest, or "absent" for a script's name that
@@ -216,6 +216,7 @@ function isInsideOf(base: string, path: string): boolean {
 /** Record the scripts `hook` names, as they are now in `base`. */
 function record(hook: CommandHook, base: string): void {
   const pins: Pins = new Map();
+  const written = new Set(writtenPaths(hook).map((p) => resolve(base, p)));
   for (const key of namedPaths(hook)) {
     const path = resolve(base, key);
     const state = scriptState(path);
@@ -227,8 +228,10 @@ function record(hook: CommandHook, base: string): void {
     // at the next start too, so out of a sandboxed command's reach, and a write to it asks. And
     // what the script loads by a name it spells (`. ./lib.sh` beside it at the project's top,
     // `source ../lib/x.sh`), the same way; too many to pin and the hook counts as changed.
-    if (!state.startsWith("sha256:") || !isScriptFile(path)) continue;
-    rememberConfiguredCode(path);
+    // Any file the hook names and does not write is read for what it loads (red team o, O3): `sh
+    // guard` and `python3 check` run a file with no script's name or execute bit all the same.
+    if (!state.startsWith("sha256:") || written.has(path) || (DATA_NAME.test(path) && !isScriptFile(path))) continue;
+    if (isScriptFile(path)) rememberConfiguredCode(path);
     const loads = scriptReferences(path, base);
     if (loads === undefined) pins.set(key, "unreadable");
     const realBase = realOr(base);

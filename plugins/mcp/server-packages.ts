@@ -44,7 +44,7 @@ function packageName(spec: string): string | undefined {
 export function runnerPackages(command: string, args: readonly string[]): string[] | undefined {
   const program = basename(command);
   const sub = RUNNERS[program];
-  if (!sub) return RUNTIMES.has(program) ? undefined : [];
+  if (!sub) return otherProgram(command, args);
   let rest = [...args];
   if (sub.length > 0) {
     if (!sub.includes(rest[0] ?? "")) return undefined; // `npm run x`, `yarn start`: a script of package.json
@@ -73,6 +73,21 @@ export function runnerPackages(command: string, args: readonly string[]): string
     return name ? [name] : undefined;
   }
   return named.length > 0 ? named : undefined;
+}
+
+/**
+ * What a program that is no runner loads from `node_modules`: nothing only for a program found on
+ * PATH by its bare name (`uvx`, `python3`, `docker`) whose words name no runner or runtime.
+ * Fail closed (red team o, O4): a runtime runs a file whose imports resolve there; a wrapper runs
+ * a runner all the same (`env npx -y pkg`, `sh -c "npx -y pkg"`, `nice`, `timeout`); and a
+ * program given by its path (`./node_modules/.bin/server`, `bin/server.js`) is a file whose
+ * imports resolve there too, or the package itself.
+ */
+function otherProgram(command: string, args: readonly string[]): string[] | undefined {
+  if (RUNTIMES.has(basename(command)) || command.includes("/")) return undefined;
+  const names = new Set(Object.keys(RUNNERS).concat([...RUNTIMES]));
+  const words = args.flatMap((arg) => arg.split(/[\s;&|()`'"=]+/));
+  return words.some((word) => names.has(basename(word)) || word.includes("node_modules")) ? undefined : [];
 }
 
 /** Note what a stdio server started as `command args` in `cwd` loads from `node_modules` there or above. */

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "nod
 import { dirname, isAbsolute, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  binPackage,
   compiledCacheDir,
   configGraph,
   configuredPackages,
@@ -351,15 +352,21 @@ export function configuredPackageFolders(roots: readonly string[]): string[] {
   const inside = (p: string) => roots.some((r) => p === r || p.startsWith(`${r}${sep}`));
   const out = new Set<string>();
   for (const { name, from } of noted) {
+    // The package the `.bin` entry of the name leads to runs too, whatever its name (red team o, O7).
+    const byBin: { name: string; from: string }[] = [];
     for (let dir = from; ; dir = dirname(dir)) {
       const modules = join(dir, "node_modules");
       for (const place of name === "" ? [modules] : [join(modules, ".bin"), join(modules, name)])
         if (inside(place)) out.add(place);
+      const bin = name === "" ? undefined : binPackage(dir, name);
+      const binName = bin ? readJson(join(bin, "package.json"))?.name : undefined;
+      if (bin && inside(bin)) out.add(bin);
+      if (typeof binName === "string") byBin.push({ name: binName, from: bin! });
       if (dirname(dir) === dir) break;
     }
     if (name === "") continue;
     const looked = new Set<string>();
-    for (const dir of [...packageClosure([{ name, from }], new Map(), looked), ...looked])
+    for (const dir of [...packageClosure([{ name, from }, ...byBin], new Map(), looked), ...looked])
       if (inside(dir)) out.add(dir);
   }
   const found = [...out];

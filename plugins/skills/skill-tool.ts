@@ -50,11 +50,15 @@ export class SkillTool extends Tool<typeof SkillInput> {
   }
   /**
    * `Skill(name)` and `Skill(name *)` rules, as Claude Code writes them: the skill's name, then its
-   * args (a `deny: ["Skill(deploy)"]` loaded the skill all the same).
+   * args (a `deny: ["Skill(deploy)"]` loaded the skill all the same). The name alone is one of the
+   * call's strings whatever the args: a deny or ask rule naming the skill holds for every call of
+   * it (red team o, O5: `args: "now"` made the content `deploy now`, which `Skill(deploy)` does
+   * not match, and the skill loaded, its allowed-tools granted and its shell lines run); an allow
+   * rule covers the call only when it covers both.
    */
   override permissionRuleContent(input: z.output<typeof SkillInput>): string[] {
     const args = input.args?.trim();
-    return [args ? `${input.skill} ${args}` : input.skill];
+    return args ? [input.skill, `${input.skill} ${args}`] : [input.skill];
   }
   override validateInput(input: z.output<typeof SkillInput>): string | undefined {
     if (this.#byName.has(input.skill)) return undefined;

@@ -54,21 +54,31 @@ export class GlobTool extends PathTool<typeof GlobInput> {
         );
       const pattern = relativePattern(input.pattern, dir);
 
-      const { files, folders } = await findFiles(dir, pattern, skippedFor(pattern), ctx.abortSignal);
+      const {
+        files,
+        folders,
+        real: read,
+        realFiles,
+      } = await findFiles(dir, pattern, skippedFor(pattern), ctx.abortSignal);
       // What the pattern found is judged, not its spelling: `..{,}/` climbs out of the folder
       // without a `..` segment the check above reads (red team i, I5), and a link the pattern
       // names (`l/*`, l -> ~/.ssh) is walked into (I6). The walk lists only names read from
       // folders below `dir`, so where each folder holding a result really is decides. Fail closed,
       // naming nothing found there.
       const roots = ctx.roots.map((root) => resolveReal(root) ?? root);
-      if (folders.some((folder) => outside(folder, roots)))
+      // Where each was when read (red team o, O6: a folder swapped for a link to ~/.ssh by a
+      // background command for the read, and back before a judgement of its path now); where that
+      // could not be told, the call fails closed.
+      if (folders.some((_, i) => !read[i] || !roots.some((root) => isInside(root, read[i]!))))
         throw new ToolFailure(
           `The pattern ${input.pattern} reaches outside the search folder ${dir} or the folders this run may access; set path to the folder to search instead.`,
         );
       // Temp files of atomic writes (a Write in flight, or one a crash left) are never results;
       // nor are files a Read deny or ask rule names, left out before they are counted (red team i, I1, I2).
       const refused = refusedBy(ctx);
-      const listed = files.filter((f) => !isAtomicTempName(f) && !refused?.(`${dir}/${f}`));
+      const listed = files.filter(
+        (f, i) => !isAtomicTempName(f) && !refused?.(`${dir}/${f}`) && !(realFiles[i] && refused?.(realFiles[i]!)),
+      );
       const newest = newestFirst(dir, listed, GLOB_MAX_RESULTS);
       const where = displayPath(ctx.cwd, dir);
       const prefix = where === "." ? "" : `${where}/`;
@@ -83,12 +93,6 @@ export class GlobTool extends PathTool<typeof GlobInput> {
       return { content: shown.join("\n") + note, metadata };
     });
   }
-}
-
-/** Is `folder` really outside every one of `roots` (real paths)? */
-function outside(folder: string, roots: readonly string[]): boolean {
-  const real = resolveReal(folder);
-  return real === undefined || !roots.some((root) => isInside(root, real));
 }
 
 /** Does a Read deny or ask rule name this file (judged by the permissions plugin of the call's run)? */
@@ -110,6 +114,11 @@ function relativePattern(pattern: string, dir: string): string {
     }
     out = relative(dir, out) || "**/*";
   }
+  const cost = matchingCost(out);
+  if (cost)
+    throw new ToolFailure(
+      `The pattern ${pattern} is too costly to match (${cost}); use fewer wildcards or brace alternatives, or narrow path.`,
+    );
   // Each brace expansion too (`..{,}/x` is `../x`), so a walk out of the folder is not even begun.
   const expanded = [out, ...micromatch().braces(out, { expand: true })];
   if (expanded.some((p) => p.split("/").includes(".."))) {
@@ -118,6 +127,50 @@ function relativePattern(pattern: string, dir: string): string {
     );
   }
   return out;
+}
+
+/** The most brace expansions a pattern may have (the `..` check above spells each out). */
+const MAX_EXPANSIONS = 1024;
+/** The most `*` wildcards within names, and `**` segments, a pattern may hold. */
+const MAX_STARS = 3;
+const MAX_GLOBSTARS = 2;
+
+/**
+ * Why matching `pattern` could take unbounded time or memory, or undefined (red team o). Brace
+ * expansion is spelled out in full (`{a,b}` 25 times is 33 million strings, held synchronously),
+ * and picomatch compiles each `*` to a backtracking `[^/]*?`: `*a*a*a*a*ab` against one file
+ * named with 250 `a`s holds the event loop for minutes (no abort reaches it), the work growing as
+ * the name's length to the power of the wildcards. Judged on an upper bound, fail closed: every
+ * brace group multiplies (its commas + 1, a range `..` counting as braces' 1000-item range limit;
+ * a comma in a class counts too); every `*` not making a whole `**` segment and every extglob
+ * repetition `+(`, `*(` and negation `!(` (two) counts as a wildcard.
+ */
+function matchingCost(pattern: string): string | undefined {
+  let expansions = 1;
+  let stars = 0;
+  const groups: { alternatives: number; range: boolean }[] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (c === "{") groups.push({ alternatives: 1, range: false });
+    else if (c === "," && groups.length) groups.at(-1)!.alternatives++;
+    else if (c === "." && pattern[i + 1] === "." && groups.length) groups.at(-1)!.range = true;
+    else if (c === "}" && groups.length) {
+      const group = groups.pop()!;
+      expansions *= group.range ? Math.max(1000, group.alternatives) : group.alternatives;
+    } else if (c === "!" && pattern[i + 1] === "(") stars += 2;
+    else if (c === "+" && pattern[i + 1] === "(") stars++;
+    else if (c === "*") stars++;
+  }
+  const globstars = pattern.split("/").filter((part) => part === "**").length;
+  stars -= 2 * globstars;
+  if (expansions > MAX_EXPANSIONS) return `more than ${MAX_EXPANSIONS} brace expansions`;
+  if (stars > MAX_STARS) return `more than ${MAX_STARS} \`*\` wildcards within names`;
+  if (globstars > MAX_GLOBSTARS) return `more than ${MAX_GLOBSTARS} \`**\` segments`;
+  return undefined;
 }
 
 /**

@@ -9,7 +9,7 @@
  * neither holds the event loop nor outlives the call's abort. test/tools/glob-walk.test.ts keeps
  * tinyglobby as the oracle: the same files for a grid of patterns and trees.
  */
-import { type Dirent, readdirSync } from "node:fs";
+import { closeSync, constants, type Dirent, openSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { posix } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { picomatch } from "../_kits/lazy/index";
@@ -83,6 +83,61 @@ export interface Found {
    * files were read from.
    */
   folders: string[];
+  /**
+   * Where each folder of `folders` really was when its names were read (same order), and where
+   * each file of `files` really was (its folder's real path and its name): the folder is opened
+   * and read through the open descriptor, so a folder swapped for a link between the read and
+   * the tool's judgement cannot show one place's names and be judged at another (red team o, O6).
+   * An empty string where that could not be told (the caller fails closed).
+   */
+  real: string[];
+  realFiles: string[];
+}
+
+/**
+ * The folder at `path` opened, its entries read through the open descriptor, and `where()` its
+ * real path then (asked only of a folder holding results); undefined when it cannot be read.
+ */
+function openFolder(path: string): { entries: Dirent[]; where: () => string; close: () => void } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY);
+  } catch {
+    return undefined; // gone, unreadable, or not a folder: nothing under it
+  }
+  const close = () => closeSync(fd);
+  const opened = `/proc/self/fd/${fd}`;
+  try {
+    // Linux: the open folder itself, by its descriptor: what is listed is what is located.
+    const entries = readdirSync(opened, { withFileTypes: true });
+    return { entries, close, where: () => readlinkOr(opened) };
+  } catch {
+    // No /proc (macOS): its real path before and after the read must agree, else it moved.
+    try {
+      const before = realpathSync(path);
+      const entries = readdirSync(path, { withFileTypes: true });
+      return { entries, close, where: () => (realpathOr(path) === before ? before : "") };
+    } catch {
+      close();
+      return undefined;
+    }
+  }
+}
+
+function readlinkOr(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return "";
+  }
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return "";
+  }
 }
 
 /**
@@ -104,7 +159,9 @@ export async function findFiles(
   // A literal name's escapes (`brackets\[1\]`) are dropped to name the folder, as tinyglobby does.
   const start = staticPrefix(parts).join("/").replace(/\\/g, "");
   const found: string[] = [];
+  const foundReal: string[] = [];
   const holding: string[] = [];
+  const holdingReal: string[] = [];
   const folders = [start];
   let sliceStart = performance.now();
   while (folders.length > 0) {
@@ -114,20 +171,26 @@ export async function findFiles(
     }
     if (signal?.aborted) break;
     const folder = folders.pop()!;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(folder ? `${dir}/${folder}` : dir, { withFileTypes: true });
-    } catch {
-      continue; // gone, unreadable, or not a folder: nothing under it
-    }
+    const read = openFolder(folder ? `${dir}/${folder}` : dir);
+    if (!read) continue;
     const before = found.length;
-    for (const entry of entries) {
-      const path = folder ? `${folder}/${entry.name}` : entry.name;
-      if (entry.isFile()) {
-        if (matches(path)) found.push(path);
-      } else if (entry.isDirectory() && !skipped.has(entry.name) && enter(path)) folders.push(path);
+    try {
+      for (const entry of read.entries) {
+        const path = folder ? `${folder}/${entry.name}` : entry.name;
+        if (entry.isFile()) {
+          if (matches(path)) found.push(path);
+        } else if (entry.isDirectory() && !skipped.has(entry.name) && enter(path)) folders.push(path);
+      }
+      if (found.length > before) {
+        const real = read.where();
+        holding.push(folder ? `${dir}/${folder}` : dir);
+        holdingReal.push(real);
+        for (let i = before; i < found.length; i++)
+          foundReal.push(real && `${real === "/" ? "" : real}/${found[i]!.slice(folder ? folder.length + 1 : 0)}`);
+      }
+    } finally {
+      read.close();
     }
-    if (found.length > before) holding.push(folder ? `${dir}/${folder}` : dir);
   }
-  return { files: found, folders: holding };
+  return { files: found, folders: holding, real: holdingReal, realFiles: foundReal };
 }
