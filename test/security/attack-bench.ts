@@ -195,6 +195,23 @@ export function attackBench<O extends object = Record<string, never>>(bench: Att
 
 const REPO = join(import.meta.dirname, "..", "..");
 
+/** Where a fake MCP server package is installed in a project (`npx -y @acme/mcp-weather` runs it). */
+export const MCP_PACKAGE = join("node_modules", "@acme", "mcp-weather");
+/** What that package's server holds as installed. */
+export const MCP_SERVER = "#!/usr/bin/env node\n// the weather server as installed\n";
+
+/** Install the fake MCP server package in `cwd`, as npm would: its folder, and its `.bin` link. */
+export function installMcpPackage(cwd: string): void {
+  mkdirSync(join(cwd, MCP_PACKAGE), { recursive: true });
+  mkdirSync(join(cwd, "node_modules", ".bin"), { recursive: true });
+  writeFileSync(
+    join(cwd, MCP_PACKAGE, "package.json"),
+    JSON.stringify({ name: "@acme/mcp-weather", version: "1.0.0", bin: { "mcp-weather": "index.js" } }),
+  );
+  writeFileSync(join(cwd, MCP_PACKAGE, "index.js"), MCP_SERVER, { mode: 0o755 });
+  symlinkSync("../@acme/mcp-weather/index.js", join(cwd, "node_modules", ".bin", "mcp-weather"));
+}
+
 /**
  * The environment in which `cargo <args>` runs here (rustup's, with a toolchain in the user's real
  * home), or undefined when it does not: the cargo cases run only where cargo does.

@@ -12,15 +12,15 @@
  * sensitive. Runs through the built bin against the scripted attacker, real bwrap, real npx.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runnerPackages } from "../../plugins/mcp/server-packages";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
-import { attackBench } from "./attack-bench";
+import { attackBench, installMcpPackage, MCP_PACKAGE, MCP_SERVER } from "./attack-bench";
 
-const PKG = join("node_modules", "@acme", "mcp-weather");
-const SERVER = "#!/usr/bin/env node\n// the weather server as installed\n";
+const PKG = MCP_PACKAGE;
+const SERVER = MCP_SERVER;
 
 const { attack, project } = attackBench<{ installed?: boolean }>({
   name: "mcppkg",
@@ -31,15 +31,7 @@ const { attack, project } = attackBench<{ installed?: boolean }>({
       join(cwd, ".mcp.json"),
       JSON.stringify({ mcpServers: { weather: { command: "npx", args: ["--offline", "-y", "@acme/mcp-weather"] } } }),
     );
-    if (!installed) return;
-    mkdirSync(join(cwd, PKG), { recursive: true });
-    mkdirSync(join(cwd, "node_modules", ".bin"));
-    writeFileSync(
-      join(cwd, PKG, "package.json"),
-      JSON.stringify({ name: "@acme/mcp-weather", version: "1.0.0", bin: { "mcp-weather": "index.js" } }),
-    );
-    writeFileSync(join(cwd, PKG, "index.js"), SERVER, { mode: 0o755 });
-    symlinkSync("../@acme/mcp-weather/index.js", join(cwd, "node_modules", ".bin", "mcp-weather"));
+    if (installed) installMcpPackage(cwd);
   },
 });
 

@@ -83,7 +83,7 @@ import { digestProjectPath } from "../../loader/trust-pins";
 import { changedHookScript, pinHookScripts } from "../../plugins/hooks/pins";
 import { runnerPackages } from "../../plugins/mcp/server-packages";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
-import { attackBench } from "./attack-bench";
+import { attackBench, installMcpPackage, MCP_PACKAGE, MCP_SERVER } from "./attack-bench";
 import { summon, type Message } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import skills from "../../plugins/skills/index";
@@ -220,8 +220,8 @@ describe("O3: a hook's script with no script's name and no execute bit (`sh guar
   });
 });
 
-const PKG = join("node_modules", "@acme", "mcp-weather");
-const SERVER = "#!/usr/bin/env node\n// the weather server as installed\n";
+const PKG = MCP_PACKAGE;
+const SERVER = MCP_SERVER;
 const PAYLOAD = `require("fs").writeFileSync("MARK", "ran")`;
 
 const { attack, project } = attackBench<{ command: string; args: string[] }>({
@@ -230,14 +230,7 @@ const { attack, project } = attackBench<{ command: string; args: string[] }>({
   key: "sk-test-redteam-o",
   fill: ({ cwd }, { command, args }) => {
     writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { weather: { command, args } } }));
-    mkdirSync(join(cwd, PKG), { recursive: true });
-    mkdirSync(join(cwd, "node_modules", ".bin"));
-    writeFileSync(
-      join(cwd, PKG, "package.json"),
-      JSON.stringify({ name: "@acme/mcp-weather", version: "1.0.0", bin: { "mcp-weather": "index.js" } }),
-    );
-    writeFileSync(join(cwd, PKG, "index.js"), SERVER, { mode: 0o755 });
-    symlinkSync("../@acme/mcp-weather/index.js", join(cwd, "node_modules", ".bin", "mcp-weather"));
+    installMcpPackage(cwd);
   },
 });
 
