@@ -65,14 +65,16 @@ function resolvedProgram(path: string): string {
 export function which(name: string, path = process.env.PATH ?? ""): string | undefined {
   const agentWrote = agentWritableTest();
   for (const dir of [...path.split(delimiter), "/usr/bin", "/bin"]) {
-    if (!dir || !isAbsolute(dir) || agentWrote(dir)) continue;
-    if (agentWrote(dirname(resolvedProgram(join(dir, name))))) continue;
+    if (!dir || !isAbsolute(dir)) continue;
+    // The executable check first: it is one call, the folder checks resolve links (most PATH
+    // folders have no such program, and a missing socat went through every one).
     try {
       accessSync(join(dir, name), constants.X_OK);
-      return join(dir, name);
     } catch {
-      // not here
+      continue;
     }
+    if (agentWrote(dir) || agentWrote(dirname(resolvedProgram(join(dir, name))))) continue;
+    return join(dir, name);
   }
   return undefined;
 }

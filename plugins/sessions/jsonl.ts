@@ -97,8 +97,8 @@ export class JsonlAppender {
     return this.#repair();
   }
 
-  /** Append one value as one line, with a single write of record + newline. */
-  append(value: unknown): void {
+  /** Append one value as one line, with a single write of record + newline; returns the bytes written. */
+  append(value: unknown): number {
     if (this.#fd === undefined) this.open();
     else if (this.#dirty) this.#repair();
     const bytes = Buffer.from(`${JSON.stringify(value)}\n`, "utf8");
@@ -111,6 +111,7 @@ export class JsonlAppender {
         done += writeSync(this.#fd!, bytes, done);
       }
       this.#dirty = false;
+      return bytes.length;
     } catch (error) {
       this.#dirty = true;
       // Cut the torn line now (shrinking works on a full disk): the writer may never append again,
@@ -122,6 +123,11 @@ export class JsonlAppender {
       }
       throw error;
     }
+  }
+
+  /** The open file's size in bytes. */
+  size(): number {
+    return fstatSync(this.#fd!).size;
   }
 
   /** True while the file is open. */
