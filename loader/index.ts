@@ -64,6 +64,16 @@ export {
 } from "./project-files";
 export type { UntrustedFile, FindOptions } from "./project-files";
 export { configGraph, importsMapTargets } from "./config-graph";
+export {
+  configuredPackageFolders,
+  installedClosure,
+  installedConfigClosure,
+  ownCode,
+  ownModuleFolders,
+  ownState,
+  readOnlyModules,
+  shadowingPlaces,
+} from "./installed-code";
 export { scanModuleSource } from "./module-scan";
 export type { ConfigGraph, UnfollowedImport, ImportsMapTargets } from "./config-graph";
 export { UsageError } from "./plugin-contract";

@@ -1,16 +1,21 @@
 /**
- * The local modules a project's config file loads (the ones trust pins with it): the config may
- * load one lazily during the run (`await import("./lib/policy.mjs")` in a hook or a tool), in
- * this very process, outside the sandbox, after the run's own edits. A write to one grants what a
- * write to the config file does (red team k, K4), so it is sensitive like the config file itself.
+ * The code a project's config file loads (the modules trust pins with it, and the installed
+ * packages it imports with their dependencies): the config may load a module lazily during the
+ * run (`await import("./lib/policy.mjs")` in a hook or a tool), in this very process, outside the
+ * sandbox, after the run's own edits, and the next start loads all of it there. A write to one
+ * grants what a write to the config file does (red team k, K4), so it is sensitive like the config
+ * file itself. The installed packages are the sandbox's read-only ones (loader's installed-code).
  */
 import { readFileSync, statSync } from "node:fs";
+import { sep } from "node:path";
 import {
   CONFIG_SEARCH_PLACES,
   configFilesIn,
   configGraph,
   configSearchFolders,
+  installedClosure,
   runConfigFiles,
+  shadowingPlaces,
 } from "../../loader/index";
 
 /** package.json is a config file only with a "ubiquity" key (an unreadable one may be: fail closed). */
@@ -43,12 +48,27 @@ function modulesOf(config: string): ReadonlySet<string> {
   return modules;
 }
 
-/**
- * The config file that loads `path` as a module of its own: one this process was started with
- * (`--config`, whatever its name), or one the search would find from a permitted root.
- */
-export function configModuleOf(path: string, roots: readonly string[]): string | undefined {
-  for (const config of runConfigFiles()) if (modulesOf(config).has(path)) return config;
+/** Each config file's installed packages (real folders) and the places one would be found first, as last read. */
+const packages = new Map<string, { stamps: string; roots: string; places: readonly string[] }>();
+
+function packagesOf(config: string, roots: readonly string[]): readonly string[] {
+  const stamps = [config, ...modulesOf(config)].map(stamp).join("|");
+  const key = roots.join("\0");
+  const known = packages.get(config);
+  if (known && known.stamps === stamps && known.roots === key) return known.places;
+  let places: string[];
+  try {
+    places = [...installedClosure(config), ...shadowingPlaces(config, roots)];
+  } catch {
+    places = [];
+  }
+  packages.set(config, { stamps, roots: key, places });
+  return places;
+}
+
+/** The config files that apply: the ones this process was started with, and those the search finds from a permitted root. */
+function* configsFor(roots: readonly string[]): Generator<string> {
+  yield* runConfigFiles();
   for (const root of roots) {
     let folders: string[];
     try {
@@ -57,14 +77,24 @@ export function configModuleOf(path: string, roots: readonly string[]): string |
       continue;
     }
     for (const folder of folders) {
-      let configs: string[];
       try {
-        configs = configFilesIn(folder, CONFIG_SEARCH_PLACES, packageHasKey);
+        yield* configFilesIn(folder, CONFIG_SEARCH_PLACES, packageHasKey);
       } catch {
-        continue;
+        // an unreadable folder: no config from it
       }
-      for (const config of configs) if (modulesOf(config).has(path)) return config;
     }
+  }
+}
+
+/** What a config file loads that `path` is (or is in), if anything: one of its modules, or an installed package of its. */
+export function configCodeOf(
+  path: string,
+  roots: readonly string[],
+): { config: string; module: true } | { config: string; package: string } | undefined {
+  for (const config of configsFor(roots)) {
+    if (modulesOf(config).has(path)) return { config, module: true };
+    const place = packagesOf(config, roots).find((p) => path === p || path.startsWith(`${p}${sep}`));
+    if (place) return { config, package: place };
   }
   return undefined;
 }

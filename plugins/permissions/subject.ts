@@ -4,14 +4,21 @@
  * forms), or the content strings any other tool declares (`permissionRuleContent`).
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellAnalysis, WriteTarget } from "./shell/types";
 import type { ShellWord } from "./shell/words";
 import { resolveReal } from "../_kits/paths/index";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
-import { configModuleOf } from "./config-modules";
-import { configuredFiles, configuredPackagePlace } from "../../loader/index";
+import { configCodeOf } from "./config-modules";
+import {
+  configuredFiles,
+  configuredPackageFolders,
+  configuredPackagePlace,
+  ownCode,
+  readOnlyModules,
+} from "../../loader/index";
 import {
   envrcNaming,
   gitFolderInTheMaking,
@@ -115,6 +122,13 @@ function fallbackPaths(toolName: string, input: Record<string, unknown>): string
   return toolName === "Glob" || toolName === "Grep" ? ["."] : [];
 }
 
+/** The first of `folders` that `path` (either form) is, or is in. */
+function within(path: JudgedPath, folders: readonly string[]): string | undefined {
+  for (const p of [path.absolute, path.real])
+    if (p !== undefined) for (const f of folders) if (p === f || p.startsWith(`${f}/`)) return f;
+  return undefined;
+}
+
 /** Why a judged path is sensitive (either form), if it is. */
 export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): string | undefined {
   // A path that cannot be resolved (a symlink loop) cannot be shown to be harmless.
@@ -124,11 +138,19 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
   const started = configuredFiles().find((f) => f === path.absolute || f === path.real);
   if (started)
     return `it is a configuration file this run was started with, or code one names (${started}): what it holds runs at the next start`;
-  const served = configuredPackagePlace(path.absolute) ?? configuredPackagePlace(path.real);
+  const served =
+    configuredPackagePlace(path.absolute) ??
+    configuredPackagePlace(path.real) ??
+    within(path, configuredPackageFolders(roots));
   if (served)
     return `it is in ${served}, where an MCP server's program runner finds the code it runs: what it holds runs at the next start`;
-  const config = configModuleOf(path.real, roots) ?? configModuleOf(path.absolute, roots);
-  if (config) return `${config} loads it as code (a module of the config, which may be loaded during the run)`;
+  const config = configCodeOf(path.real, roots) ?? configCodeOf(path.absolute, roots);
+  if (config && "module" in config)
+    return `${config.config} loads it as code (a module of the config, which may be loaded during the run)`;
+  if (config)
+    return `it is in ${config.package}, installed code ${config.config} loads: what it holds runs at the next start, outside the sandbox`;
+  const own = within(path, [...ownCode(roots), ...readOnlyModules(homedir(), roots)]);
+  if (own) return `it is in ${own}, the installed code of this very ubiquity: what it holds runs at the next start`;
   const envrc = envrcNaming(path.real, roots);
   if (envrc) return `${envrc} names it: direnv reads it, or puts its folder on PATH, when the user enters the folder`;
   const venv = venvOf(path.real);

@@ -30,7 +30,7 @@ import { sandboxSettings } from "./config";
 import { getSandboxApi, setSandboxMode } from "./api";
 import { fewFiles } from "./host-runs";
 import { existsSync } from "node:fs";
-import { configuredPackageFolders, readOnlyModules } from "./installed";
+import { configuredPackageFolders, readOnlyModules } from "../../loader/index";
 import { sandboxNote } from "./note";
 import { unixSocketWarning } from "./seccomp";
 import { HOME_READABLE } from "./secrets";

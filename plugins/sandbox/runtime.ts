@@ -31,7 +31,6 @@ import { isExcluded, type SandboxSettings } from "./config";
 import { hardLinkedProtected, layoutRoot, type RootLayout } from "./protect";
 import { WorkspaceGuard, type Quarantined } from "./guard";
 import { fewFiles, HostRuns } from "./host-runs";
-import { configuredPackageFolders, installedConfigClosure, ownCode, ownModuleFolders, ownState } from "./installed";
 import { FOLDER_FD_BASE, folderLaunch, pinFolder, pinnedAt, systemBash, unpin, type FolderPin } from "./pin";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
 import { GIT_CONFIGS, gitConfigWithoutCredentials, HOME_READABLE, SENSITIVE_HOME, secretPaths } from "./secrets";
@@ -39,7 +38,14 @@ import { seatbeltProfile } from "./seatbelt";
 import { SocketFilters } from "./seccomp";
 import type { Violation } from "./violations";
 import { isProcessAlive, markAgentWritable } from "../_kits/process/index";
-import { configuredFiles } from "../../loader/index";
+import {
+  configuredFiles,
+  configuredPackageFolders,
+  installedConfigClosure,
+  ownCode,
+  ownModuleFolders,
+  ownState,
+} from "../../loader/index";
 
 /** A process to start: what `child_process.spawn` (or the MCP SDK's stdio transport) receives. */
 export interface SpawnSpec {
@@ -165,9 +171,9 @@ export class SandboxRuntime {
   #guard: WorkspaceGuard | undefined;
   /** The installed packages the project's config loads (read-only: `ubiquity run` executes them at its next start). */
   #installed: string[] | undefined;
-  /** ubiquity's own code inside the writable folders (installed.ts, ownCode). */
+  /** ubiquity's own code inside the writable folders (loader/installed-code.ts, ownCode). */
   #ownCode: Set<string> | undefined;
-  /** ubiquity's own state inside the writable folders (installed.ts, ownState). */
+  /** ubiquity's own state inside the writable folders (loader/installed-code.ts, ownState). */
   #ownState: string[] | undefined;
   /** Protected entries removed by a sweep that no call has reported yet. */
   #unreported: Quarantined[] = [];

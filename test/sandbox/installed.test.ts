@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { installedClosure, installedConfigClosure, ownModuleFolders } from "../../plugins/sandbox/installed";
+import { installedClosure, installedConfigClosure, ownModuleFolders } from "../../loader/installed-code";
 
 let ws = "";
 beforeEach(() => void (ws = realpathSync(mkdtempSync(join(tmpdir(), "ubq-installed-")))));

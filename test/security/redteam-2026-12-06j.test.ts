@@ -287,7 +287,9 @@ describe("J4: ubiquity installed in the project's node_modules is not writable b
     const p = project();
     const bin = installInto(p.cwd);
     const marker = join(p.home, "pwned");
-    const plant = `printf '\\nimport("node:fs").then((f) => f.writeFileSync(${JSON.stringify(marker).replaceAll('"', "\\x22")}, "x"));\\n' >> node_modules/ubiquity/bin/ubiquity.mjs; printf 'x' >> node_modules/ubiquity/dist/index.mjs; echo tried`;
+    // Named only at run time (\${n}modules): the permission engine sees a write into this very
+    // ubiquity's code and asks (installed-code-writes.test.ts), so the sandbox is what must hold here.
+    const plant = `n=node_; printf '\\nimport("node:fs").then((f) => f.writeFileSync(${JSON.stringify(marker).replaceAll('"', "\\x22")}, "x"));\\n' >> \${n}modules/ubiquity/bin/ubiquity.mjs; printf 'x' >> \${n}modules/ubiquity/dist/index.mjs; echo tried`;
     const server = await serve(attacker([plant]));
     const env = { HOME: p.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.baseURL };
     const first = await runInstalled(bin, p.cwd, env);
@@ -357,7 +359,9 @@ describe("J7: a package the trusted config imports from a folder above the proje
     const home = temp("ubq-rt6j-monohome-");
     const marker = join(home, "pwned");
     const shadow = `require("fs").writeFileSync(${JSON.stringify(marker)}, "x"); module.exports = { maxTurns: 5 };`;
-    const plant = `mkdir -p node_modules/base-config && printf '%s\\n' '${shadow}' > node_modules/base-config/index.js; cp node_modules/base-config/index.js node_modules/base-config.js; echo done`;
+    // Named only at run time (\${n}modules): the permission engine sees where the config's package
+    // would be found first and asks, so the sandbox is what must hold here.
+    const plant = `n=node_; mkdir -p \${n}modules/base-config && printf '%s\\n' '${shadow}' > \${n}modules/base-config/index.js; cp \${n}modules/base-config/index.js \${n}modules/base-config.js; echo done`;
     const first = await attack([plant], ["--permission-mode", "bypassPermissions", "--trust"], { cwd, home });
     expect(first.out[0]!.content).toContain("done");
     const second = await runCli(

@@ -38,13 +38,16 @@ describe.skipIf(!linux)(
       const shadow = `${payload} module.exports = require(${JSON.stringify(join(repo, "node_modules", "zod"))});`;
       const tapable = join(p.cwd, "node_modules", "tapable", "lib", "index.js");
       const before = readFileSync(tapable, "utf8");
+      // Each target is named only at run time (\${n}modules): the permission engine sees a write
+      // into ubiquity's own dependencies and asks, so the sandbox is what must hold here.
       const plant = [
+        "n=node_",
         // The file the next start loads, changed in place.
-        append("node_modules/tapable/lib/index.js", payload),
+        append("${n}modules/tapable/lib/index.js", payload),
         // A linked dependency swapped for a folder of the attacker's.
-        `m=package; m=$m.json; rm -f node_modules/zod; mkdir -p node_modules/zod && printf '%s' '{"name":"zod","main":"index.js"}' > node_modules/zod/$m && printf '%s\\n' '${shadow}' > node_modules/zod/index.js`,
+        `m=package; m=$m.json; rm -f \${n}modules/zod; mkdir -p \${n}modules/zod && printf '%s' '{"name":"zod","main":"index.js"}' > \${n}modules/zod/$m && printf '%s\\n' '${shadow}' > \${n}modules/zod/index.js`,
         // One put first in the search (inside ubiquity's own folder).
-        `s=${join(repo, "node_modules", "tapable")}; mkdir -p node_modules/ubiquity/node_modules && cp -r "$s" node_modules/ubiquity/node_modules/ && ${append("node_modules/ubiquity/node_modules/tapable/lib/index.js", payload)}`,
+        `s=${join(repo, "node_modules", "tapable")}; mkdir -p \${n}modules/ubiquity/node_modules && cp -r "$s" \${n}modules/ubiquity/node_modules/ && ${append("${n}modules/ubiquity/node_modules/tapable/lib/index.js", payload)}`,
         "echo tried",
       ].join("; ");
       const env = { HOME: p.home, OPENAI_API_KEY: KEY };

@@ -1,8 +1,10 @@
 /**
  * The installed packages a project's config file loads, and everything they depend on: code that
  * `ubiquity run` executes outside the sandbox at its next start, although it lives in the
- * writable `node_modules`. The sandbox keeps these package folders read-only (the rest of
- * `node_modules` stays writable: installed code the user runs by choice).
+ * writable `node_modules`; likewise an MCP server's package and ubiquity's own. The sandbox keeps
+ * these package folders read-only, and the permission engine asks before a file tool writes in
+ * one (`installedStartCode`); the rest of `node_modules` stays writable: installed code the user
+ * runs by choice.
  *
  * Found without running anything: the config's local import graph (the one trust pins), the bare
  * specifiers those modules import, then each package's `dependencies`, `peerDependencies` and
@@ -11,16 +13,11 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  binPackage,
-  compiledCacheDir,
-  configGraph,
-  configuredPackages,
-  findConfigFile,
-  importsMapTargets,
-  runConfigFiles,
-  scanModuleSource,
-} from "../../loader/index";
+import { configGraph, importsMapTargets } from "./config-graph";
+import { findConfigFile } from "./load";
+import { compiledCacheDir } from "./module";
+import { scanModuleSource } from "./module-scan";
+import { binPackage, configuredPackages, runConfigFiles } from "./run-config-files";
 
 /** Past this many packages the closure stops growing (what it found stays protected). */
 const MAX_PACKAGES = 2000;
