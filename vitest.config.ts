@@ -98,7 +98,11 @@ export default defineConfig({
     // Longest files first, from committed durations: a clean clone has no cache to order by.
     sequence: { sequencer: LongestFirst },
     // UBIQUITY_TEST_CPU_LOG=<file>: each test file's CPU, its own and its child processes' (test/sequence/cpu-probe.ts).
-    setupFiles: process.env.UBIQUITY_TEST_CPU_LOG ? [here("./test/sequence/cpu-probe.ts")] : [],
+    // UBIQUITY_TEST_SPAWN_LOG=<file>: the processes each test file starts, by kind (test/sequence/spawn-probe.ts).
+    setupFiles: [
+      ...(process.env.UBIQUITY_TEST_CPU_LOG ? [here("./test/sequence/cpu-probe.ts")] : []),
+      ...(process.env.UBIQUITY_TEST_SPAWN_LOG ? [here("./test/sequence/spawn-probe.ts")] : []),
+    ],
     projects: [
       {
         extends: true,

@@ -187,17 +187,27 @@ describe("ubiquity acp: a round trip with the SDK's client", () => {
 });
 
 describe("ubiquity acp: permissions, plans, errors and secrets", () => {
+  // One agent for the cases an editor runs side by side in one process: each opens its own
+  // session and checks only that session's updates and questions (the permission requests name
+  // their session). The secret case needs its own environment, so its own process.
+  const shared = acpProject();
+  let sharedAgent: ReturnType<typeof start> | undefined;
+  const agent = async () => {
+    sharedAgent ??= start(shared);
+    await sharedAgent.initialized;
+    return sharedAgent;
+  };
+  const askedIn = (proc: AgentProcess, sessionId: string) => proc.permissions.filter((p) => p.sessionId === sessionId);
+
   it("a rejected permission leaves no file; allow always becomes a session rule", async () => {
-    const project = acpProject();
-    const proc = start(project);
-    await proc.initialized;
-    const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    const proc = await agent();
+    const { sessionId } = await proc.agent.request("session/new", { cwd: shared.dir, mcpServers: [] });
     proc.answer = () => "reject_once";
     expect(
       (await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write it" }] }))
         .stopReason,
     ).toBe("end_turn");
-    expect(existsSync(join(project.dir, "out.txt"))).toBe(false);
+    expect(existsSync(join(shared.dir, "out.txt"))).toBe(false);
     expect(
       updatesOf(proc, sessionId).some((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed"),
     ).toBe(true);
@@ -206,19 +216,17 @@ describe("ubiquity acp: permissions, plans, errors and secrets", () => {
     await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo" }] });
     await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo once more" }] });
     // Asked for the Write and the first echo only: "always" covered the second.
-    expect(proc.permissions.map((p) => p.toolCall.title)).toEqual(["Write out.txt", "`echo hi`"]);
+    expect(askedIn(proc, sessionId).map((p) => p.toolCall.title)).toEqual(["Write out.txt", "`echo hi`"]);
     const results = updatesOf(proc, sessionId).filter(
       (u) => u.sessionUpdate === "tool_call_update" && u.status === "completed",
     );
     expect(results).toHaveLength(2);
-    await proc.close();
+    proc.answer = () => "allow_once";
   });
 
   it("TodoWrite becomes a plan; reasoning streams as thought chunks", async () => {
-    const project = acpProject();
-    const proc = start(project);
-    await proc.initialized;
-    const { sessionId } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    const proc = await agent();
+    const { sessionId } = await proc.agent.request("session/new", { cwd: shared.dir, mcpServers: [] });
     await proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "make a plan" }] });
     const updates = updatesOf(proc, sessionId);
     expect(updates).toContainEqual({
@@ -236,13 +244,10 @@ describe("ubiquity acp: permissions, plans, errors and secrets", () => {
       kind: "think",
       title: "Update the plan",
     });
-    await proc.close();
   });
 
   it("a relative cwd is a protocol error naming the fix", async () => {
-    const project = acpProject();
-    const proc = start(project);
-    await proc.initialized;
+    const proc = await agent();
     await expect(proc.agent.request("session/new", { cwd: "some/project", mcpServers: [] })).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining("must be an absolute path"),
@@ -250,7 +255,6 @@ describe("ubiquity acp: permissions, plans, errors and secrets", () => {
     await expect(
       proc.agent.request("session/prompt", { sessionId: "no-such-session", prompt: [{ type: "text", text: "hi" }] }),
     ).rejects.toMatchObject({ code: -32002 });
-    await proc.close();
   });
 
   it("a secret from the environment never appears in a frame, even streamed in pieces", async () => {
@@ -270,10 +274,8 @@ describe("ubiquity acp: permissions, plans, errors and secrets", () => {
   });
 
   it("mode auto: the reviewer answers instead of the editor, and its decision shows on the call", async () => {
-    const project = acpProject();
-    const proc = start(project);
-    await proc.initialized;
-    const session = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+    const proc = await agent();
+    const session = await proc.agent.request("session/new", { cwd: shared.dir, mcpServers: [] });
     expect(session.modes?.availableModes.map((m) => m.id)).toContain("auto");
     await proc.agent.request("session/set_mode", { sessionId: session.sessionId, modeId: "auto" });
     // The scripted model gives no decision when asked to review: the call is denied (fail closed), nobody is asked.
@@ -281,14 +283,15 @@ describe("ubiquity acp: permissions, plans, errors and secrets", () => {
       sessionId: session.sessionId,
       prompt: [{ type: "text", text: "echo please" }],
     });
-    expect(proc.permissions).toHaveLength(0);
+    expect(askedIn(proc, session.sessionId)).toHaveLength(0);
     const shown = updatesOf(proc, session.sessionId).filter(
       (u) =>
         u.sessionUpdate === "tool_call_update" &&
         JSON.stringify(u).includes("Reviewer (the run's model) denied this call"),
     );
     expect(shown).toHaveLength(1);
-    await proc.close();
+    // Every frame of the shared agent, across the sessions above, is a protocol frame.
+    for (const frame of proc.frames) expect(JSON.parse(frame)).toMatchObject({ jsonrpc: "2.0" });
   });
 });
 

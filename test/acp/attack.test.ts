@@ -120,6 +120,24 @@ const prompt = (proc: AgentProcess, sessionId: string, text: string) =>
   proc.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
 const sentToModel = () => JSON.stringify(legit.requests.map((r) => r.body));
 
+/**
+ * One agent for the cases that start it the same way (`start` with no flags, a home of its own,
+ * in a launch folder): each opens its own session in its own folder and looks only at that
+ * session's questions and updates, as an editor's threads share one agent process.
+ */
+let shared: AgentProcess | undefined;
+async function sharedAgent(): Promise<AgentProcess> {
+  if (!shared) {
+    const proc = start(tempDir("ubq-acp-launch-"), tempDir("ubq-acp-home-"));
+    await proc.initialized;
+    shared = proc;
+  }
+  shared.answer = () => "allow_once";
+  return shared;
+}
+/** The permission questions of one session. */
+const askedIn = (proc: AgentProcess, sessionId: string) => proc.permissions.filter((p) => p.sessionId === sessionId);
+
 describe("an untrusted folder opened by the editor", () => {
   it("runs none of its files, keeps its rules and mode out, never sends the key elsewhere; warns on stderr only", async () => {
     const home = tempDir("ubq-acp-home-");
@@ -358,7 +376,6 @@ describe("a key from the user's config", () => {
 
 describe("permission answers", () => {
   it("allow always for one command covers that command only: not a compound, a cd prefix or an env prefix", async () => {
-    const home = tempDir("ubq-acp-home-");
     const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x" });
     const commands: Record<string, string> = {
       first: "echo hi",
@@ -373,17 +390,16 @@ describe("permission answers", () => {
       results.length
         ? "done"
         : { toolCalls: [{ id: `call_${said}`, name: "Bash", input: { command: commands[said]! } }] };
-    const proc = start(repo, home);
-    await proc.initialized;
+    const proc = await sharedAgent();
     const { sessionId } = await proc.agent.request("session/new", { cwd: repo, mcpServers: [] });
     proc.answer = () => "allow_always";
     await prompt(proc, sessionId, "first");
-    expect(proc.permissions).toHaveLength(1);
+    expect(askedIn(proc, sessionId)).toHaveLength(1);
     proc.answer = () => "reject_once";
     for (const name of ["compound", "semicolon", "cd", "env", "subst"]) {
       await prompt(proc, sessionId, name);
       expect(
-        proc.permissions.map((p) => (p.toolCall.rawInput as { command: string }).command),
+        askedIn(proc, sessionId).map((p) => (p.toolCall.rawInput as { command: string }).command),
         name,
       ).toContain(commands[name]);
     }
@@ -391,15 +407,13 @@ describe("permission answers", () => {
       expect(existsSync(join(repo, marker)), marker).toBe(false);
     expect(existsSync(join(dirname(repo), "cd-marker"))).toBe(false);
     // The same command again is covered.
-    const asked = proc.permissions.length;
+    const asked = askedIn(proc, sessionId).length;
     await prompt(proc, sessionId, "again");
-    expect(proc.permissions).toHaveLength(asked);
+    expect(askedIn(proc, sessionId)).toHaveLength(asked);
     expectCleanOutput(proc);
-    await proc.close();
   });
 
   it("the question shows the whole command: padding, newlines and backticks cannot hide its tail", async () => {
-    const home = tempDir("ubq-acp-home-");
     const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x" });
     const commands: Record<string, string> = {
       padded: `echo hello${" ".repeat(300)}; touch pwned-padded`,
@@ -411,13 +425,12 @@ describe("permission answers", () => {
       results.length
         ? "done"
         : { toolCalls: [{ id: `call_${said}`, name: "Bash", input: { command: commands[said]! } }] };
-    const proc = start(repo, home);
+    const proc = await sharedAgent();
     proc.answer = () => "reject_once";
-    await proc.initialized;
     const { sessionId } = await proc.agent.request("session/new", { cwd: repo, mcpServers: [] });
     for (const name of Object.keys(commands)) {
       await prompt(proc, sessionId, name);
-      const asked = proc.permissions[proc.permissions.length - 1]!.toolCall;
+      const asked = askedIn(proc, sessionId).at(-1)!.toolCall;
       // The title, one line, still names what the tail does; the question's text carries the command whole.
       expect(asked.title, name).toContain(`touch pwned-${name}`);
       expect(asked.title, name).not.toMatch(/\n/);
@@ -430,50 +443,44 @@ describe("permission answers", () => {
       expect(fence, name).toMatch(/^`{3,}$/);
       expect(commands[name]!.includes(fence), name).toBe(false);
     }
-    await proc.close();
+    expect(askedIn(proc, sessionId)).toHaveLength(Object.keys(commands).length);
   });
 
   it("allow always on a Write of one path does not allow another path", async () => {
-    const home = tempDir("ubq-acp-home-");
     const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x" });
     script = (said, results) =>
       results.length
         ? "done"
         : { toolCalls: [{ id: `call_${said}`, name: "Write", input: { file_path: `${said}.txt`, content: "x" } }] };
-    const proc = start(repo, home);
-    await proc.initialized;
+    const proc = await sharedAgent();
     const { sessionId } = await proc.agent.request("session/new", { cwd: repo, mcpServers: [] });
     proc.answer = () => "allow_always";
     await prompt(proc, sessionId, "one");
     proc.answer = () => "reject_once";
     await prompt(proc, sessionId, "two");
-    expect(proc.permissions.map((p) => p.toolCall.title)).toEqual(["Write one.txt", "Write two.txt"]);
+    expect(askedIn(proc, sessionId).map((p) => p.toolCall.title)).toEqual(["Write one.txt", "Write two.txt"]);
     expect(existsSync(join(repo, "one.txt"))).toBe(true);
     expect(existsSync(join(repo, "two.txt"))).toBe(false);
-    await proc.close();
   });
 
   it("a second prompt while a question is open: the late answer to the old question runs nothing", async () => {
-    const home = tempDir("ubq-acp-home-");
     const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x" });
     script = (said, results) =>
       results.length || !said.includes("write")
         ? `answer to ${said}`
         : { toolCalls: [{ id: "call_w", name: "Write", input: { file_path: "late.txt", content: "x" } }] };
-    const proc = start(repo, home);
-    await proc.initialized;
+    const proc = await sharedAgent();
     const { sessionId } = await proc.agent.request("session/new", { cwd: repo, mcpServers: [] });
     let answerLate!: () => void;
     proc.answer = () => new Promise<string>((r) => (answerLate = () => r("allow_once")));
     const first = prompt(proc, sessionId, "write it");
-    await until(() => proc.permissions.length === 1);
+    await until(() => askedIn(proc, sessionId).length === 1);
     const second = prompt(proc, sessionId, "something else");
     expect((await first).stopReason).toBe("cancelled");
     answerLate();
     expect((await second).stopReason).toBe("end_turn");
     await new Promise((r) => setTimeout(r, 500));
     expect(existsSync(join(repo, "late.txt"))).toBe(false);
-    await proc.close();
   });
 });
 
@@ -622,18 +629,16 @@ describe("an editor that does not answer", () => {
     await proc.close();
   });
   it("a permission question the editor never answers: session/cancel still ends the prompt; nothing runs", async () => {
-    const home = tempDir("ubq-acp-home-");
     const repo = tempDir("ubq-acp-repo-", { ".git/HEAD": "x" });
     script = (said, results) =>
       results.length || !said.includes("write")
         ? `answer to ${said}`
         : { toolCalls: [{ id: "call_w", name: "Write", input: { file_path: "never.txt", content: "x" } }] };
-    const proc = start(repo, home);
+    const proc = await sharedAgent();
     proc.answer = () => new Promise<string>(() => {});
-    await proc.initialized;
     const { sessionId } = await proc.agent.request("session/new", { cwd: repo, mcpServers: [] });
     const waiting = prompt(proc, sessionId, "write it");
-    await until(() => proc.permissions.length === 1);
+    await until(() => askedIn(proc, sessionId).length === 1);
     await proc.agent.notify("session/cancel", { sessionId });
     const ended = await Promise.race([
       waiting.then((r) => r.stopReason),
@@ -643,7 +648,6 @@ describe("an editor that does not answer", () => {
     expect(existsSync(join(repo, "never.txt"))).toBe(false);
     proc.answer = () => "allow_once";
     expect((await prompt(proc, sessionId, "hello again")).stopReason).toBe("end_turn");
-    await proc.close();
   });
 });
 

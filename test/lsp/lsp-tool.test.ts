@@ -115,19 +115,48 @@ function outputsInCallOrder(messages: Message[]): { content: string; isError?: b
   return order.flatMap((id) => results.filter((r) => r.toolUseId === id).map((r) => r.output));
 }
 
+/**
+ * The read-only calls of cases with the same options, made in one run (one server started, not
+ * one a case): `add` takes a case's calls and returns what its test awaits, that case's outputs.
+ */
+function batch(options: SummonOptions = {}) {
+  const cases: Record<string, unknown>[][] = [];
+  let run: Promise<{ content: string; isError?: boolean }[]> | undefined;
+  return {
+    add(calls: Record<string, unknown>[]) {
+      const at = cases.flat().length;
+      cases.push(calls);
+      return async () => {
+        run ??= lsp(cases.flat(), options).then((r) => r.outputs);
+        const outputs = await run;
+        expect(outputs).toHaveLength(cases.flat().length);
+        return outputs.slice(at, at + calls.length);
+      };
+    },
+  };
+}
+
 describe("the LSP tool with typescript-language-server", () => {
+  // The operations case and the hover without a deny rule: read-only calls with no rule, one run.
+  const plain = batch();
+  const everyOperation = plain.add([
+    { operation: "goToDefinition", filePath: "src/shapes.ts", line: 6, character: 44 },
+    { operation: "findReferences", filePath: "src/shapes.ts", line: 5, character: 17 },
+    { operation: "hover", filePath: "src/shapes.ts", line: 5, character: 17 },
+    { operation: "documentSymbol", filePath: "src/shapes.ts" },
+    { operation: "workspaceSymbol", filePath: "src/shapes.ts", query: "Square" },
+    { operation: "goToImplementation", filePath: "src/shapes.ts", line: 1, character: 18 },
+    { operation: "prepareCallHierarchy", filePath: "src/shapes.ts", line: 5, character: 17 },
+    { operation: "incomingCalls", filePath: "src/shapes.ts", line: 5, character: 17 },
+    { operation: "outgoingCalls", filePath: "src/main.ts", line: 4, character: 17 },
+  ]);
+  const hoverWithoutRule = plain.add([
+    { operation: "hover", filePath: "src/main.ts", line: 5, character: 43 },
+    { operation: "findReferences", filePath: "src/main.ts", line: 2, character: 10 },
+  ]);
+
   it("answers every operation at 1-based positions, with locations as path:line:character", async () => {
-    const { outputs } = await lsp([
-      { operation: "goToDefinition", filePath: "src/shapes.ts", line: 6, character: 44 },
-      { operation: "findReferences", filePath: "src/shapes.ts", line: 5, character: 17 },
-      { operation: "hover", filePath: "src/shapes.ts", line: 5, character: 17 },
-      { operation: "documentSymbol", filePath: "src/shapes.ts" },
-      { operation: "workspaceSymbol", filePath: "src/shapes.ts", query: "Square" },
-      { operation: "goToImplementation", filePath: "src/shapes.ts", line: 1, character: 18 },
-      { operation: "prepareCallHierarchy", filePath: "src/shapes.ts", line: 5, character: 17 },
-      { operation: "incomingCalls", filePath: "src/shapes.ts", line: 5, character: 17 },
-      { operation: "outgoingCalls", filePath: "src/main.ts", line: 4, character: 17 },
-    ]);
+    const outputs = await everyOperation();
     const [definition, references, hover, symbols, workspace, implementation, prepared, incoming, outgoing] =
       outputs.map((o) => {
         expect(o.isError, o.content).toBeFalsy();
@@ -197,10 +226,7 @@ describe("the LSP tool with typescript-language-server", () => {
   });
 
   it("without a deny rule the same hover shows the constant's type", async () => {
-    const { outputs } = await lsp([
-      { operation: "hover", filePath: "src/main.ts", line: 5, character: 43 },
-      { operation: "findReferences", filePath: "src/main.ts", line: 2, character: 10 },
-    ]);
+    const outputs = await hoverWithoutRule();
     expect(outputs[1]!.content).toContain("secret/key.ts:1:14");
     expect(outputs[0]!.content).toContain('"sk-live-1234"');
   });

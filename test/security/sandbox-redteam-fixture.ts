@@ -5,7 +5,7 @@
  * repository). Importing it registers the build check and the clean-up of its temp folders.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll } from "vitest";
@@ -38,18 +38,18 @@ let server: FakeProviderServer | undefined;
 beforeAll(() => requireDist());
 afterAll(async () => {
   await server?.close();
-  for (const dir of made) {
-    try {
-      execFileSync("chmod", ["-R", "u+rwx", dir], { stdio: "ignore" });
-    } catch {
-      // best effort
-    }
-    // Deep trees are past PATH_MAX for rmSync: rm -rf copes.
-    try {
-      execFileSync("rm", ["-rf", dir], { stdio: "ignore" });
-    } catch {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  if (made.length === 0) return;
+  // One chmod and one rm for every folder of the file (two processes, not two a folder).
+  try {
+    execFileSync("chmod", ["-R", "u+rwx", ...made], { stdio: "ignore" });
+  } catch {
+    // best effort
+  }
+  // Deep trees are past PATH_MAX for rmSync: rm -rf copes.
+  try {
+    execFileSync("rm", ["-rf", ...made], { stdio: "ignore" });
+  } catch {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
   }
 });
 
@@ -108,12 +108,24 @@ interface Setup {
   env?: Record<string, string>;
 }
 
+let template: string | undefined;
+/** A folder holding a git repository with one empty commit, made once per file by the user's git. */
+function gitTemplate(): string {
+  if (template) return template;
+  const dir = temp("ubq-rt-git-");
+  const home = temp("ubq-rt-git-home-");
+  userGit(home, dir, "init", "-q", ".");
+  userGit(home, dir, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "one");
+  return (template = dir);
+}
+
 export async function attack(calls: AttackCall[], setup: Setup = {}) {
   const home = temp("ubq-rt-home-");
   const cwd = temp("ubq-rt-ws-");
   const mark = join(temp("ubq-rt-mark-"), "pwned");
-  userGit(home, cwd, "init", "-q", ".");
-  userGit(home, cwd, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "one");
+  // A repository with one commit, as `git init` and `git commit --allow-empty` leave it: copied
+  // from one the file made that way (two git processes a file, not two an attack).
+  cpSync(gitTemplate(), cwd, { recursive: true });
   setup.prepare?.(cwd, home, mark);
   const before = new Set(allPaths(cwd).map((p) => relative(cwd, p)));
   await server?.close();
