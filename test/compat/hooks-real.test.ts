@@ -279,6 +279,33 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
     expect(existsSync(join(dir, ".claude/ralph-loop.local.md"))).toBe(false);
   });
 
+  it("ralph-loop's /ralph-loop command: its ```! block runs the setup script (allowed by the command's allowed-tools), then the Stop hook loops until max-iterations", async () => {
+    const dir = project({}, { "claude-plugins-official/ralph-loop": "plugins/ralph" });
+    const log = join(dir, "model.log");
+    // The default permission mode, as `claude -p` runs it: the block runs because the command's allowed-tools names the script.
+    // --no-sandbox: the script writes its state in .claude/, which the sandbox keeps read-only.
+    const r = await runCli(
+      [
+        "-p",
+        "--no-sandbox",
+        "--plugin-dir",
+        join(dir, "plugins/ralph"),
+        '/ralph-loop:ralph-loop "Build a todo API" --max-iterations 2',
+      ],
+      dir,
+      { UBQ_LOG: log, UBQ_SESSIONS: join(dir, "sessions"), UBQ_STEPS: JSON.stringify(["working", "still working"]) },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const requests = readFileSync(log, "utf8").split("\n").filter(Boolean);
+    // Before: the model got the fenced block as text, no state file was written and the Stop hook let the run end.
+    expect(requests[0]).not.toContain("```!");
+    expect(requests[0]).toContain("Ralph loop activated in this session!");
+    expect(requests[0]).toContain("Max iterations: 2");
+    expect(requests).toHaveLength(2);
+    expect(requests[1]).toContain("Build a todo API");
+    expect(existsSync(join(dir, ".claude/ralph-loop.local.md"))).toBe(false);
+  });
+
   it("ralph-loop stop-hook.sh in the sandbox: .claude/ is read-only there, the hook's failure is reported and the run ends", async () => {
     const state = [
       "---",

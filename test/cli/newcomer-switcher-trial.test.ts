@@ -1,0 +1,115 @@
+/**
+ * What a newcomer's and a Claude Code switcher's trial (2026-12-06: the packed package in an empty
+ * folder, the README and getting-started followed step by step, then real Claude Code files run as
+ * `claude -p` runs them) met, through the built bin and temp dirs:
+ * - `ubiquity init` in a folder that already has a tsconfig.json (`tsc --init` first, as many do)
+ *   kept it without a word, and the scaffold's own `npm run typecheck` failed (TS5097 on its `.ts`
+ *   imports, "Cannot find name 'node:test'"): it now says which compilerOptions the scaffold needs;
+ * - Claude Code's `disableSkillShellExecution: true` (a settings file's, or `--settings`' inline
+ *   JSON) was reported as an ignored key while every `!` shell line of the commands ran: the lines
+ *   now stand replaced by Claude Code's placeholder and none runs, from an untrusted project's file
+ *   too (it only takes power away).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+
+afterAll(removeTempProjects);
+beforeAll(requireDist);
+
+describe.concurrent("ubiquity init next to the folder's own tsconfig.json", () => {
+  it("keeps it and names the compilerOptions the scaffold needs; a tsconfig that has them gets no advice", async () => {
+    // What `tsc --init` (TypeScript 7) writes, comments left out: "types": [] and no .ts imports.
+    const dir = tempProject({
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: { module: "nodenext", target: "esnext", types: [], strict: true, skipLibCheck: true },
+      }),
+    });
+    const before = readFileSync(join(dir, "tsconfig.json"), "utf8");
+    const r = await runCli(["init"], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain("wrote tsconfig.json");
+    expect(r.stdout).toContain("kept tsconfig.json (the folder's own)");
+    expect(r.stdout).toContain('"allowImportingTsExtensions": true (with "noEmit": true)');
+    expect(r.stdout).toContain('"types": ["node"]');
+    expect(readFileSync(join(dir, "tsconfig.json"), "utf8")).toBe(before);
+
+    const ready = tempProject({
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: { noEmit: true, allowImportingTsExtensions: true, types: ["node"] },
+      }),
+    });
+    const quiet = await runCli(["init"], ready);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toContain("kept tsconfig.json (the folder's own)\n");
+    expect(quiet.stdout).not.toContain("allowImportingTsExtensions");
+  });
+});
+
+describe.concurrent("Claude Code's disableSkillShellExecution", () => {
+  // The user's own command (it applies in an untrusted folder): one inline line and one ```! block.
+  const COMMAND =
+    "---\ndescription: Context\n---\nStatus: !`touch inline-ran`\n\n```!\ntouch block-ran\n```\n\nSummarize.\n";
+  const setup = (settings?: object) => {
+    const dir = tempProject({
+      "home/.claude/commands/ctx.md": COMMAND,
+      ...(settings && { ".claude/settings.json": JSON.stringify(settings) }),
+    });
+    return dir;
+  };
+  const run = (dir: string, extra: string[] = []) =>
+    runCli(
+      [
+        "-p",
+        "--compat",
+        "claude",
+        "--model",
+        "test",
+        "--output-format",
+        "stream-json",
+        "--allowedTools",
+        "Bash(touch:*)",
+        ...extra,
+        "/ctx",
+      ],
+      dir,
+      // An untrusted folder: the project's settings file applies only in what takes power away.
+      { HOME: join(dir, "home"), UBIQUITY_TRUST: "" },
+    );
+  const bashCalls = (stdout: string) =>
+    stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; toolName?: string })
+      .filter((m) => m.type === "tool_use" && m.toolName === "Bash");
+
+  it("without it the lines run (the control)", async () => {
+    const dir = setup();
+    const r = await run(dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(bashCalls(r.stdout)).toHaveLength(2);
+    expect(existsSync(join(dir, "inline-ran"))).toBe(true);
+    expect(existsSync(join(dir, "block-ran"))).toBe(true);
+  });
+
+  it("an untrusted project's .claude/settings.json saying true: nothing runs, the placeholder takes each line's place", async () => {
+    const dir = setup({ disableSkillShellExecution: true });
+    const r = await run(dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('"disableSkillShellExecution"');
+    expect(bashCalls(r.stdout)).toEqual([]);
+    expect(r.stdout).toContain("Status: [shell command execution disabled by policy]");
+    expect(existsSync(join(dir, "inline-ran"))).toBe(false);
+    expect(existsSync(join(dir, "block-ran"))).toBe(false);
+  });
+
+  it("--settings' inline JSON, as scripts pass it to claude -p", async () => {
+    const dir = setup();
+    const r = await run(dir, ["--settings", '{"disableSkillShellExecution": true}']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(bashCalls(r.stdout)).toEqual([]);
+    expect(existsSync(join(dir, "inline-ran"))).toBe(false);
+    expect(existsSync(join(dir, "block-ran"))).toBe(false);
+  });
+});
