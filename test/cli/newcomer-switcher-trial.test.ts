@@ -8,10 +8,16 @@
  * - Claude Code's `disableSkillShellExecution: true` (a settings file's, or `--settings`' inline
  *   JSON) was reported as an ignored key while every `!` shell line of the commands ran: the lines
  *   now stand replaced by Claude Code's placeholder and none runs, from an untrusted project's file
- *   too (it only takes power away).
+ *   too (it only takes power away);
+ * - Anthropic's `/commit` (commit-commands, as published) stops under `-p`: its `git diff HEAD`,
+ *   `git branch --show-current` and `git log` lines need approval here (Claude Code runs read-only
+ *   commands without asking), and the user met them one refusal a retry. The refusal stays (a
+ *   shell line is judged as the model's own call); its message now names every line's rule at once.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
 
@@ -111,5 +117,44 @@ describe.concurrent("Claude Code's disableSkillShellExecution", () => {
     expect(bashCalls(r.stdout)).toEqual([]);
     expect(existsSync(join(dir, "inline-ran"))).toBe(false);
     expect(existsSync(join(dir, "block-ran"))).toBe(false);
+  });
+});
+
+describe.concurrent("Anthropic's /commit under -p", () => {
+  it("the refusal names the rule of every shell line, and with those rules the command runs", async () => {
+    const dir = tempProject({ "a.txt": "one\n" });
+    cpSync(
+      fileURLToPath(new URL("../fixtures/compat/plugins/commit-commands/", import.meta.url)),
+      join(dir, "plugin"),
+      {
+        recursive: true,
+      },
+    );
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8" });
+    git("init", "-q", "-b", "main");
+    git("-c", "user.email=t@example.com", "-c", "user.name=T", "commit", "-q", "--allow-empty", "-m", "first");
+    const args = ["-p", "--model", "test", "--output-format", "stream-json", "--plugin-dir", join(dir, "plugin")];
+    const env = { HOME: join(dir, "home") };
+
+    const refused = await runCli([...args, "/commit-commands:commit"], dir, env);
+    expect(refused.code).toBe(1);
+    const result = JSON.parse(refused.stdout.trim().split("\n").at(-1)!) as { type: string; result: string };
+    expect(result.type).toBe("result");
+    expect(result.result).toContain("the shell line `git diff HEAD` was not run");
+    expect(result.result).toContain("Claude Code runs read-only commands (git diff, git log, ls) without asking");
+    const flag = `--allowedTools 'Bash(git status)' 'Bash(git diff HEAD)' 'Bash(git branch --show-current)' 'Bash(git log --oneline -10)'`;
+    expect(result.result).toContain(flag);
+
+    // The rules as the message writes them (a shell would unquote them the same way).
+    const rules = [...flag.matchAll(/'([^']+)'/g)].map((m) => m[1]!);
+    const ran = await runCli([...args, "--allowedTools", ...rules, "/commit-commands:commit"], dir, env);
+    expect(ran.code, ran.stderr).toBe(0);
+    const bash = ran.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; toolName?: string; toolInput?: { command: string } })
+      .filter((m) => m.type === "tool_use" && m.toolName === "Bash")
+      .map((m) => m.toolInput!.command);
+    expect(bash).toEqual(["git status", "git diff HEAD", "git branch --show-current", "git log --oneline -10"]);
   });
 });

@@ -43,6 +43,22 @@ export async function runOwnToolCall(run: RunContext, toolName: string, input: R
   return (await runToolCall(run, tools, { toolCallId: `inline_${randomUUID()}`, toolName, input })).message.output;
 }
 
+/** `word` in single quotes, as a shell reads it back unchanged. */
+const shellQuoted = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * When a line waited for an approval nobody could give (`-p`): every line of the text as the exact
+ * rules that let them all run, so one retry does it (Anthropic's `/commit` runs `git diff HEAD`,
+ * `git branch --show-current` and `git log` besides the `git status` its allowed-tools names; Claude
+ * Code runs such read-only commands without asking, and the user met them one refusal at a time).
+ */
+function approvalHint(reason: string, lines: readonly RegExpMatchArray[]): string {
+  if (!reason.includes("needs approval")) return "";
+  const commands = lines.flatMap((line) => commandOf(line).split("\n")).map((c) => c.trim());
+  const rules = [...new Set(commands.filter(Boolean))].map((c) => `Bash(${c.replaceAll("*", "\\*")})`);
+  return ` Claude Code runs read-only commands (git diff, git log, ls) without asking; here a command no rule allows needs approval, and with -p (or no canUseTool) nothing can give it. To let this text's shell lines run, allow them: --allowedTools ${rules.map(shellQuoted).join(" ")} (allowedTools in code).`;
+}
+
 /**
  * `text` with each shell line replaced by its output; `label` names where the text came from
  * (`/deploy`, `the skill deploy`). Throws a ShellLineError for the first line that did not run.
@@ -63,7 +79,9 @@ export async function runShellLines(text: string, run: RunContext, label: string
       );
     // The Bash tool reports an exit code whenever the command ran; anything else (a denial, a hook's block) did not run it.
     if (!("exitCode" in output.metadata))
-      throw new ShellLineError(`${label}: the shell line \`${command}\` was not run: ${output.content}`);
+      throw new ShellLineError(
+        `${label}: the shell line \`${command}\` was not run: ${output.content}${approvalHint(output.content, lines)}`,
+      );
     outputs.push(output.content);
   }
   let i = 0;
