@@ -173,6 +173,19 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
     expect(first).toContain("You have superpowers.");
   });
 
+  it("a plugin cloned under /tmp, outside the project: its SessionStart hook finds its own script in the sandbox (the private /tmp hid it: exit 127)", async () => {
+    const dir = project();
+    // `git clone … /tmp/x && ubiquity --plugin-dir /tmp/x`: the folder is neither the project nor the home.
+    const clone = tempProject({}, { packageJson: false });
+    cpSync(join(FIXTURES, "claude-plugins-official/explanatory-output-style"), join(clone, "explanatory"), {
+      recursive: true,
+    });
+    const r = await run(dir, ["ok"], ["--plugin-dir", join(clone, "explanatory"), "-p", "hi"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain("No such file or directory");
+    expect(JSON.stringify(r.requests[0])).toContain("You are in 'explanatory' output style mode");
+  });
+
   // One run, both rules (hookify reads every .claude/hookify.*.local.md): each command matches one rule only.
   it("hookify pretooluse.py: a block rule denies the Bash call (the command never runs); a warn rule's systemMessage is shown to the user (stderr), not to the model, and the call runs", async () => {
     const rule = (name: string, pattern: string, action: string, message: string) =>
