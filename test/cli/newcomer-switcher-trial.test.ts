@@ -12,7 +12,11 @@
  * - Anthropic's `/commit` (commit-commands, as published) stops under `-p`: its `git diff HEAD`,
  *   `git branch --show-current` and `git log` lines need approval here (Claude Code runs read-only
  *   commands without asking), and the user met them one refusal a retry. The refusal stays (a
- *   shell line is judged as the model's own call); its message now names every line's rule at once.
+ *   shell line is judged as the model's own call); its message now names every line's rule at once;
+ * - `/hello world` with the project's `.claude/commands/hello.md` but no `--compat claude`, or
+ *   `/commit` for the plugin's `/commit-commands:commit`, went to the model as typed without a word
+ *   (as Claude Code sends a name it has no command for): a warning now says so, with the flag or
+ *   the command meant.
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readFileSync } from "node:fs";
@@ -156,5 +160,39 @@ describe.concurrent("Anthropic's /commit under -p", () => {
       .filter((m) => m.type === "tool_use" && m.toolName === "Bash")
       .map((m) => m.toolInput!.command);
     expect(bash).toEqual(["git status", "git diff HEAD", "git branch --show-current", "git log --oneline -10"]);
+  });
+});
+
+describe.concurrent("a /name the run has no command for", () => {
+  it("a Claude Code command file read without --compat claude: the warning names it and the flag", async () => {
+    const dir = tempProject({ ".claude/commands/hello.md": "---\ndescription: Say hi\n---\nSay hi to $ARGUMENTS\n" });
+    const env = { HOME: join(dir, "home") };
+    const r = await runCli(["-p", "--model", "test", "/hello world"], dir, env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `/hello is not a command of this run, so the prompt went to the model as written: ${join(dir, ".claude/commands/hello.md")} is Claude Code's, read with --compat claude`,
+    );
+    // With the flag the command runs, and nothing is said.
+    const read = await runCli(["-p", "--compat", "claude", "--model", "test", "/hello world"], dir, env);
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stderr).not.toContain("is not a command of this run");
+  });
+
+  it("a plugin's command named without its plugin: the warning names the command meant", async () => {
+    const dir = tempProject({});
+    cpSync(
+      fileURLToPath(new URL("../fixtures/compat/plugins/commit-commands/", import.meta.url)),
+      join(dir, "plugin"),
+      {
+        recursive: true,
+      },
+    );
+    const r = await runCli(["-p", "--model", "test", "--plugin-dir", join(dir, "plugin"), "/commit"], dir, {
+      HOME: join(dir, "home"),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      "/commit is not a command of this run, so the prompt went to the model as written (did you mean /commit-commands:commit?)",
+    );
   });
 });
