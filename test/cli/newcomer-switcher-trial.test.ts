@@ -172,6 +172,10 @@ describe.concurrent("a /name the run has no command for", () => {
     expect(r.stderr).toContain(
       `/hello is not a command of this run, so the prompt went to the model as written: ${join(dir, ".claude/commands/hello.md")} is Claude Code's, read with --compat claude`,
     );
+    // Untrusted, the folder's warning says the file needs the flag too (trust alone read nothing).
+    const untrusted = await runCli(["-p", "--model", "test", "/hello world"], dir, { ...env, UBIQUITY_TRUST: "" });
+    expect(untrusted.stderr).toContain("its own files were not applied");
+    expect(untrusted.stderr).toContain(".claude/commands (read with --compat claude)");
     // With the flag the command runs, and nothing is said.
     const read = await runCli(["-p", "--compat", "claude", "--model", "test", "/hello world"], dir, env);
     expect(read.code, read.stderr).toBe(0);
