@@ -16,6 +16,8 @@ export interface ProjectFile {
   kind: string;
   /** What it could do, in words ("runs as code", "adds 2 shell hooks, allows Bash(npm:*)"). */
   effect: string;
+  /** Another tool's file (`claude`, `codex`): read only under that `compat`, whatever trust says. */
+  compat?: string;
 }
 
 /** Where a plugin looks for a folder's own files: the folder and the config search's folders up to its stop. */

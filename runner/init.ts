@@ -27,7 +27,8 @@ export const initCommand: FlagCommand = {
     if (existsSync(dir) && !statSync(dir).isDirectory())
       throw new UsageError(`${dir} is not a folder; name the folder to scaffold into`);
     const files: Record<string, string> = { ...SCAFFOLD_FILES };
-    if (!existsSync(join(dir, "tsconfig.json"))) files["tsconfig.json"] = SCAFFOLD_TSCONFIG;
+    const tsconfig = join(dir, "tsconfig.json");
+    if (!existsSync(tsconfig)) files["tsconfig.json"] = SCAFFOLD_TSCONFIG;
     const present = Object.keys(SCAFFOLD_FILES).filter((path) => existsSync(join(dir, path)));
     if (present.length > 0 && values.force !== true) {
       throw new UsageError(`init would overwrite ${present.join(", ")} in ${dir}; move them away or pass --force`);
@@ -37,6 +38,7 @@ export const initCommand: FlagCommand = {
       writeFileSync(join(dir, path), content);
       io.stdout(`wrote ${path}\n`);
     }
+    if (!files["tsconfig.json"]) io.stdout(`${keptTsconfig(tsconfig)}\n`);
     io.stdout(`${updatePackageJson(dir, SCAFFOLD_SCRIPTS)}\n`);
     io.stdout(
       [
@@ -54,6 +56,24 @@ export const initCommand: FlagCommand = {
     return 0;
   },
 };
+
+/**
+ * The folder's own tsconfig.json is kept; the scaffold's files import each other as `.ts` and use
+ * Node's types, so `npm run typecheck` fails (TS5097, "Cannot find name 'node:test'") unless it
+ * allows both: say which options, when its text does not mention them.
+ */
+function keptTsconfig(path: string): string {
+  const text = readFileSync(path, "utf8");
+  const missing = [
+    /allowImportingTsExtensions|rewriteRelativeImportExtensions/.test(text)
+      ? ""
+      : '"allowImportingTsExtensions": true (with "noEmit": true)',
+    // TypeScript 6 and later read no @types package unless "types" names it.
+    /"types"\s*:\s*\[[^\]]*"node"/.test(text) ? "" : '"types": ["node"] (npm i -D @types/node)',
+  ].filter(Boolean);
+  if (missing.length === 0) return "kept tsconfig.json (the folder's own)";
+  return `kept tsconfig.json (the folder's own); the scaffold imports .ts files and Node's types, so for \`npm run typecheck\` add to its compilerOptions: ${missing.join(", ")}`;
+}
 
 /** Add `type: module` and the scaffold's scripts to package.json (created when missing); says what changed. */
 function updatePackageJson(dir: string, scripts: Record<string, string>): string {

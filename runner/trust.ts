@@ -196,6 +196,9 @@ export function untrustedWarning(decision: TrustDecision, cwd: string): string |
     return `warning: ${why} (deny and ask rules from the settings files a run reads still apply): ${names}. Review them, then approve them with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run.`;
   }
   if (decision.files.length === 0) return undefined;
-  const names = decision.files.map(name).join(", ");
+  // Another tool's files are read only under its compat: trust alone would not apply them.
+  const names = decision.files
+    .map((f) => `${name(f)}${f.compat ? ` (read with --compat ${f.compat})` : ""}`)
+    .join(", ");
   return `warning: this folder is not trusted, so its own files were not applied (deny and ask rules from the settings files a run reads still apply): ${names}. Trust it with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run.`;
 }

@@ -49,7 +49,7 @@ export async function expandCommand(
     command.source === "skill" ? `Base directory for this skill: ${command.dir}\n\n${command.body}` : command.body;
   const substituted = substituteArguments(body, args, run.sessionId);
   // Files are the ones the command and its arguments name, never ones a shell line's output names.
-  const context = await readMentions(substituted.replace(SHELL_LINE, ""), run, command.name);
+  const context = await readMentions(substituted.replace(SHELL_LINE, "$2"), run, command.name);
   try {
     return { text: await runShellLines(substituted, run, `/${command.name}`), context };
   } catch (error) {

@@ -56,6 +56,36 @@ export const NAME = "ubiquity:commands";
  */
 const INVOCATION = /^\/([A-Za-z0-9_-][A-Za-z0-9_.-]*(?::[A-Za-z0-9_-][A-Za-z0-9_.-]*)*)(?:\s+([\s\S]*))?$/;
 
+/**
+ * `/name` that no command of the run has goes to the model as typed (as in Claude Code), which a
+ * script's typo or a switcher's `.claude/commands/name.md` left unread (no `--compat claude`) did
+ * in silence: say so, with the command meant when one is close (`/commit` for a plugin's
+ * `/commit-commands:commit`) or the Claude Code file and the flag that reads it.
+ */
+function notACommand(run: RunContext, name: string, names: readonly string[]): void {
+  const compat = (run.options as { compat?: readonly string[] }).compat ?? [];
+  const claudeFile = compat.includes("claude")
+    ? undefined
+    : [run.cwd, homedir()]
+        .flatMap((dir) => [
+          join(dir, ".claude", "commands", `${name}.md`),
+          join(dir, ".claude", "skills", name, "SKILL.md"),
+        ])
+        .find((file) => pathExists(file));
+  const meant = names.filter((n) => n.endsWith(`:${name}`));
+  const why = claudeFile
+    ? `: ${claudeFile} is Claude Code's, read with --compat claude (compat: ["claude"] in the config)`
+    : meant.length
+      ? ` (did you mean ${meant.map((n) => `/${n}`).join(" or ")}?)`
+      : names.length
+        ? ` (its commands: ${names
+            .slice(0, 8)
+            .map((n) => `/${n}`)
+            .join(", ")}${names.length > 8 ? ", …" : ""})`
+        : " (it has none)";
+  warn(run.kernel, NAME, `/${name} is not a command of this run, so the prompt went to the model as written${why}`);
+}
+
 /** What the plugin keeps per run: the model a command switched to, and the one to go back to. */
 interface RunState {
   model?: { set: RunContext["model"]; previous: RunContext["model"]; label: RunContext["modelLabel"] };
@@ -166,6 +196,12 @@ export const commandsPlugin = definePlugin({
           state.model = undefined;
         };
         end();
+        if (match && !command)
+          notACommand(
+            run,
+            match[1]!,
+            api.list(run).map((c) => c.name),
+          );
         if (!command) return prompt;
         try {
           try {

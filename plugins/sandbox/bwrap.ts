@@ -44,6 +44,8 @@ export interface Profile {
 }
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+/** What separates the paths a shell command's text names (quotes, `=`, operators). */
+const SHELL_SEPARATORS = /[\s'"=:;|&()<>]+/;
 
 /**
  * The folders directly under /tmp that hold the program a spawn starts (its command, resolved on
@@ -53,13 +55,17 @@ const under = (path: string, dir: string) => path === dir || path.startsWith(`${
  * outermost folder on the way to the program that does not hold the home stands in for it
  * (/tmp/t/node_modules): binding /tmp/t would show the hidden home, and leaving the program out
  * made it fail with "Cannot find module". A program inside the home is the home's business
- * (`homeRootsNamed`).
+ * (`homeRootsNamed`). `named`: also the paths inside the arguments' text, as `homeRootsNamed` reads
+ * them — for the user's own hook, whose command is one shell string (`"/tmp/sp/hooks/run-hook.cmd"
+ * session-start`: a plugin cloned under /tmp found none of its files); never for the model's Bash,
+ * nor for a server, whose arguments are a list (a path inside its `-e` code stays its own business).
  */
 export function programRootsUnderTmp(
   command: string,
   args: readonly string[],
   path: string | undefined,
   home?: string,
+  named = false,
 ): string[] {
   const candidates = [
     command.includes("/")
@@ -70,6 +76,7 @@ export function programRootsUnderTmp(
           .map((d) => `${d}/${command}`)
           .find((p) => existsSync(p)),
     ...args.filter((a) => a.startsWith("/")),
+    ...(named ? args.flatMap((a) => a.split(SHELL_SEPARATORS)).filter((w) => w.startsWith("/tmp/")) : []),
   ];
   const roots = new Set<string>();
   for (const candidate of candidates) {
@@ -105,7 +112,7 @@ export function homeRootsNamed(
   secret: readonly string[],
 ): string[] {
   const roots = new Set<string>();
-  const words = [command, ...args.flatMap((a) => a.split(/[\s'"=:;|&()<>]+/))];
+  const words = [command, ...args.flatMap((a) => a.split(SHELL_SEPARATORS))];
   for (const word of words) {
     const rel = word.startsWith(`${home}/`)
       ? word.slice(home.length + 1)

@@ -420,7 +420,7 @@ export class SandboxRuntime {
               ? []
               : homeRootsNamed(spec.command, spec.args, this.#settings.home, SENSITIVE_HOME)),
           ],
-      programRoots: this.#programRoots(spec),
+      programRoots: this.#programRoots(spec, use.kind === "hook"),
     };
     const proxied = network.mode === "proxy" ? proxyEnv(`http://127.0.0.1:${PROXY_PORT}`) : {};
     const checks: { dest: string; fd: number }[] = [];
@@ -440,9 +440,18 @@ export class SandboxRuntime {
     };
   }
 
-  /** The folders under /tmp that hold the spawn's program, shown over the private /tmp (never the home's). */
-  #programRoots(spec: SpawnSpec): string[] {
-    return programRootsUnderTmp(spec.command, spec.args, spec.env?.PATH ?? process.env.PATH, this.#settings.home);
+  /**
+   * The folders under /tmp that hold the spawn's program, shown over the private /tmp (never the
+   * home's); `named`: also those the text of the user's own hook command (one shell string) names.
+   */
+  #programRoots(spec: SpawnSpec, named: boolean): string[] {
+    return programRootsUnderTmp(
+      spec.command,
+      spec.args,
+      spec.env?.PATH ?? process.env.PATH,
+      this.#settings.home,
+      named,
+    );
   }
 
   /**

@@ -86,6 +86,10 @@ export function claudeSettingsOf(
     } else if (key === "enabledMcpjsonServers") {
       out[key] = isStrings(value) ? value : [];
       if (!isStrings(value)) ignored.push(`${key} (not a list of strings: read as an empty list)`);
+    } else if (key === "disableSkillShellExecution") {
+      // A restriction: a value that is not true or false turns the shell lines off rather than on.
+      out.disableSkillShellExecution = value !== false;
+      if (typeof value !== "boolean") ignored.push(`${key} (not true or false: read as true)`);
     } else if (key === "enableAllProjectMcpServers") {
       if (typeof value === "boolean") out.enableAllProjectMcpServers = value;
       else ignored.push(`${key} (not true or false)`);

@@ -165,11 +165,13 @@ function unreadClaudeSettings(kernel: Kernel, cwd: string): void {
 
 /**
  * What an untrusted file may still say: rules that take power away (a spending cap only ever
- * tightens, see `merge`; so do the lists of `.mcp.json` servers that may or may not start).
+ * tightens, see `merge`; so do the lists of `.mcp.json` servers that may or may not start, and
+ * `disableSkillShellExecution: true`).
  */
 function restrictionsOnly(settings: SettingsFile): SettingsFile {
   const { deny, ask, disableBypassPermissionsMode } = settings.permissions ?? {};
-  const { maxBudgetUsd, maxBudgetTokens, enabledMcpjsonServers, disabledMcpjsonServers } = settings;
+  const { maxBudgetUsd, maxBudgetTokens, enabledMcpjsonServers, disabledMcpjsonServers, disableSkillShellExecution } =
+    settings;
   return {
     permissions: {
       ...(deny ? { deny } : {}),
@@ -180,6 +182,7 @@ function restrictionsOnly(settings: SettingsFile): SettingsFile {
     ...(maxBudgetTokens !== undefined && { maxBudgetTokens }),
     ...(enabledMcpjsonServers !== undefined && { enabledMcpjsonServers }),
     ...(disabledMcpjsonServers !== undefined && { disabledMcpjsonServers }),
+    ...(disableSkillShellExecution === true && { disableSkillShellExecution }),
   };
 }
 
@@ -295,6 +298,9 @@ function merge(options: SettingsConfig, files: SettingsFile[], declared: (key: s
     const cap = caps.length > 0 ? Math.min(...caps) : undefined;
     if (options[key] === undefined && cap !== undefined && declared(key)) out[key] = cap;
   }
+  // Shell lines off is a restriction: any file's true holds, and none turns them back on.
+  if (files.some((f) => f.disableSkillShellExecution === true) && declared("disableSkillShellExecution"))
+    (out as { disableSkillShellExecution?: boolean }).disableSkillShellExecution = true;
   // Plugin folders add up: every file's, then the options' own.
   const plugins = [
     ...new Set([

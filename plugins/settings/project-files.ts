@@ -24,6 +24,7 @@ export function settingsProjectFiles({ cwd }: ProjectPlace): ProjectFile[] {
         path: other.path,
         kind: "settings",
         effect: `${other.tool === "codex" ? describeCodexConfig(other.path) : describeSettings(other.path, true)} (with compat: ["${other.tool}"])`,
+        compat: other.tool,
       });
   }
   const mcp = join(cwd, ".mcp.json");

@@ -40,6 +40,8 @@ export const SettingsFileSchema = z.looseObject({
   disabledMcpjsonServers: z.array(z.string()).optional(),
   /** Every server of the project's `.mcp.json` may start, whatever `enabledMcpjsonServers` lists (Claude Code's key). */
   enableAllProjectMcpServers: z.boolean().optional(),
+  /** No shell line of a command or skill runs (Claude Code's key; a restriction: any file's `true` holds, trusted or not). */
+  disableSkillShellExecution: z.boolean().optional(),
   /** Read by the hooks plugin, not here. */
   hooks: z.unknown().optional(),
   /** URL patterns (`*` a wildcard) HTTP hooks may call; the lists of every file and the option join. */

@@ -149,6 +149,27 @@ describe("! shell lines", () => {
     );
   });
 
+  it("a fenced block opened with ```! runs as one command; `!` after another character is text (Claude Code's skills docs)", async () => {
+    const cwd = project({
+      ".ubiquity/commands/env.md":
+        "## Environment\n\n```!\necho first-$1\necho second\n```\n\nKEY=!`touch inline-marker` stays text; so does a!`touch b-marker`.\n- now: !`echo spaced`\n",
+    });
+    const { model, messages, result } = await run("/env one", cwd, {
+      commandSources: ["project"],
+      allowedTools: ["Bash(echo:*)", "Bash(touch:*)"],
+    });
+    expect(result.isError).toBe(false);
+    expect(lastUserText(model)).toMatch(
+      /^## Environment\n\nfirst-one\nsecond\n*\n\nKEY=!`touch inline-marker` stays text; so does a!`touch b-marker`\.\n- now: spaced\n*$/,
+    );
+    expect(ofType(messages, "tool_use").map((m) => (m.toolInput as { command: string }).command)).toEqual([
+      "echo first-one\necho second",
+      "echo spaced",
+    ]);
+    expect(existsSync(join(cwd, "inline-marker"))).toBe(false);
+    expect(existsSync(join(cwd, "b-marker"))).toBe(false);
+  });
+
   it("a refused line fails the command with a clear message, never runs, and the model is not called", async () => {
     const cwd = project({});
     const marker = join(cwd, "ran");

@@ -173,6 +173,19 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
     expect(first).toContain("You have superpowers.");
   });
 
+  it("a plugin cloned under /tmp, outside the project: its SessionStart hook finds its own script in the sandbox (the private /tmp hid it: exit 127)", async () => {
+    const dir = project();
+    // `git clone … /tmp/x && ubiquity --plugin-dir /tmp/x`: the folder is neither the project nor the home.
+    const clone = tempProject({}, { packageJson: false });
+    cpSync(join(FIXTURES, "claude-plugins-official/explanatory-output-style"), join(clone, "explanatory"), {
+      recursive: true,
+    });
+    const r = await run(dir, ["ok"], ["--plugin-dir", join(clone, "explanatory"), "-p", "hi"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain("No such file or directory");
+    expect(JSON.stringify(r.requests[0])).toContain("You are in 'explanatory' output style mode");
+  });
+
   // One run, both rules (hookify reads every .claude/hookify.*.local.md): each command matches one rule only.
   it("hookify pretooluse.py: a block rule denies the Bash call (the command never runs); a warn rule's systemMessage is shown to the user (stderr), not to the model, and the call runs", async () => {
     const rule = (name: string, pattern: string, action: string, message: string) =>
@@ -276,6 +289,33 @@ describe("claude-plugins-official (plugins, --plugin-dir)", () => {
     expect(JSON.stringify(r.requests[1])).toContain("Fix the widget");
     // It read the model's last text from transcript_path (Claude Code's "role":"assistant" lines) and found the promise.
     expect(r.stderr).not.toContain("No assistant messages found in transcript");
+    expect(existsSync(join(dir, ".claude/ralph-loop.local.md"))).toBe(false);
+  });
+
+  it("ralph-loop's /ralph-loop command: its ```! block runs the setup script (allowed by the command's allowed-tools), then the Stop hook loops until max-iterations", async () => {
+    const dir = project({}, { "claude-plugins-official/ralph-loop": "plugins/ralph" });
+    const log = join(dir, "model.log");
+    // The default permission mode, as `claude -p` runs it: the block runs because the command's allowed-tools names the script.
+    // --no-sandbox: the script writes its state in .claude/, which the sandbox keeps read-only.
+    const r = await runCli(
+      [
+        "-p",
+        "--no-sandbox",
+        "--plugin-dir",
+        join(dir, "plugins/ralph"),
+        '/ralph-loop:ralph-loop "Build a todo API" --max-iterations 2',
+      ],
+      dir,
+      { UBQ_LOG: log, UBQ_SESSIONS: join(dir, "sessions"), UBQ_STEPS: JSON.stringify(["working", "still working"]) },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const requests = readFileSync(log, "utf8").split("\n").filter(Boolean);
+    // Before: the model got the fenced block as text, no state file was written and the Stop hook let the run end.
+    expect(requests[0]).not.toContain("```!");
+    expect(requests[0]).toContain("Ralph loop activated in this session!");
+    expect(requests[0]).toContain("Max iterations: 2");
+    expect(requests).toHaveLength(2);
+    expect(requests[1]).toContain("Build a todo API");
     expect(existsSync(join(dir, ".claude/ralph-loop.local.md"))).toBe(false);
   });
 

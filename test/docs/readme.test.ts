@@ -79,3 +79,53 @@ describe("documentation code blocks", () => {
     });
   });
 });
+
+// The newcomer's trial (2026-12-06): the first program printed `success: 2 turns, $0.0032500000000000003`
+// where the docs promise `success: 3 turns, $0.0041` (a sum of prices is a float).
+describe("the first program prints the closing line the docs show", () => {
+  let server: FakeProviderServer;
+  let cwd: string;
+  beforeAll(async () => {
+    // One tool call, then the answer: the usage of two turns adds up to a float with a long tail.
+    server = await startProviderServer((_request, i) =>
+      i % 2 === 0
+        ? { toolCalls: [{ name: "Glob", input: { pattern: "*" } }], usage: { inputTokens: 1000, outputTokens: 20 } }
+        : { text: "A demo.", usage: { inputTokens: 1200, outputTokens: 30 } },
+    );
+    cwd = realpathSync(mkdtempSync(join(tmpdir(), "ubq-docs-first-")));
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it.each(
+    [join(repoRoot, "README.md"), join(repoRoot, "docs", "getting-started.md")].map((file) => {
+      const block = completeTsBlocks(file).find((b) => b.code.includes("numTurns} turns"));
+      return [relative(repoRoot, file), block] as const;
+    }),
+  )("%s", async (_file, block) => {
+    expect(block).toBeDefined();
+    const file = fileOf.get(blocks.find((b) => b.file === block!.file && b.line === block!.line)!)!;
+    const stdout = await new Promise<string>((resolve) => {
+      execFile(
+        process.execPath,
+        [...tsNodeArgs, join(repoRoot, "test", "docs", "run-block.ts"), file],
+        {
+          cwd,
+          encoding: "utf8",
+          timeout: 240_000,
+          env: {
+            PATH: process.env.PATH,
+            HOME: cwd,
+            OPENAI_API_KEY: "sk-docs-test",
+            OPENAI_BASE_URL: server.baseURL,
+            NO_COLOR: "1",
+          },
+        },
+        (_error, out) => resolve(out),
+      );
+    });
+    expect(stdout.trim().split("\n").at(-1)).toMatch(/^success: 2 turns, \$\d+\.\d{4}$/);
+  });
+});

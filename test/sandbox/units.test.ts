@@ -154,6 +154,10 @@ describe("a program installed under /tmp stays visible behind the private /tmp",
       ).toEqual([other]);
       expect(programRootsUnderTmp(join(elsewhere, "server-link"), [], undefined)).toContain(root);
       expect(programRootsUnderTmp("sh", ["-c", "echo hi"], "/usr/bin:/bin")).toEqual([]);
+      // A hook's command is one shell string: the paths in its text count for the user's own hook, never for Bash.
+      const hook = `"${join(other, "script.js")}" start; cat </tmp/not-there`;
+      expect(programRootsUnderTmp("/bin/bash", ["-c", hook], undefined)).toEqual([]);
+      expect(programRootsUnderTmp("/bin/bash", ["-c", hook], undefined, undefined, true)).toEqual([other]);
       // A /tmp folder that holds the home (HOME=<root>/home): the folder beside the home stands
       // in for it, never the root (which would show the hidden home); a program in the home is not here.
       mkdirSync(join(root, "home", "tool"), { recursive: true });

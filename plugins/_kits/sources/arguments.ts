@@ -30,12 +30,15 @@ const SESSION_ID = /\$\{CLAUDE_SESSION_ID\}/g;
  * as Claude Code's slash-command docs and Anthropic's own plugins write them, unless the body's prose
  * uses `$0` (Claude Code 2.1's skills docs count `$N` from 0: `$0` the first word, `$1` the second).
  * A placeholder with no word is left as written, as Claude Code leaves it. `$N` inside fenced code
- * is the code's own (a shell script's `$1`, `$0`) unless the prose uses `$N` too.
+ * is the code's own (a shell script's `$1`, `$0`) unless the prose uses `$N` too; a block opened
+ * with ```` ```! ```` is no code sample but a command Claude Code runs once its placeholders are
+ * in, so it counts as prose.
  */
 export function substituteArguments(body: string, args: string, sessionId?: string): string {
   const text = sessionId === undefined ? body : body.replace(SESSION_ID, () => sessionId);
   const pieces = text.split(FENCED);
-  const prose = pieces.filter((_, i) => i % 2 === 0).join("\n");
+  const isProse = (piece: string, i: number) => i % 2 === 0 || piece.startsWith("```!");
+  const prose = pieces.filter(isProse).join("\n");
   const first = ZERO.test(prose) ? 0 : 1;
   const numberedInCode = first === 0 || NUMBERED.test(prose);
   const words = splitArguments(args);
@@ -49,6 +52,6 @@ export function substituteArguments(body: string, args: string, sessionId?: stri
       return words[Number(n) - first] ?? written;
     });
   // One pass a piece: a word that itself reads `$1` or `$ARGUMENTS` is never substituted again.
-  const out = pieces.map((piece, i) => substitute(piece, i % 2 === 0 || numberedInCode)).join("");
+  const out = pieces.map((piece, i) => substitute(piece, isProse(piece, i) || numberedInCode)).join("");
   return used || !args ? out : `${out}\n\nARGUMENTS: ${args}`;
 }

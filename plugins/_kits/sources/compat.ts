@@ -197,7 +197,7 @@ export function definitionProjectFiles(
     .map((path) => ({ path, kind, effect }));
   const others = compatProjectPaths(kind, cwd)
     .filter((p) => pathExists(p.path))
-    .map((p) => ({ path: p.path, kind, effect: `${effect} (with compat: ["${p.tool}"])` }));
+    .map((p) => ({ path: p.path, kind, effect: `${effect} (with compat: ["${p.tool}"])`, compat: p.tool }));
   return [...ours, ...others];
 }
 

@@ -64,4 +64,11 @@ export {
   type ClaudePlugin,
 } from "./claude-plugin";
 export { splitArguments, substituteArguments } from "./arguments";
-export { SHELL_LINE, ShellLineError, runOwnToolCall, runShellLines } from "./shell-lines";
+export {
+  SHELL_LINE,
+  SHELL_LINES_DISABLED,
+  DisableShellLinesOption,
+  ShellLineError,
+  runOwnToolCall,
+  runShellLines,
+} from "./shell-lines";
