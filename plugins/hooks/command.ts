@@ -14,6 +14,7 @@ import {
   shellSpawn,
   spawnFolder,
   spawnOwned,
+  withoutFolderImports,
   type SubprocessEnvOptions,
 } from "../_kits/process/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
@@ -161,7 +162,8 @@ function hookSpawn(command: string, context: HookRunContext, args?: readonly str
   const program = args
     ? { command: withProjectDir(command, cwd), args: args.map((arg) => withProjectDir(arg, cwd)) }
     : shellSpawn(command);
-  const env = hookEnv(context.environment ?? {}, cwd);
+  // Python imports no module a command planted in the folder the hook runs in (red team p, P1).
+  const env = withoutFolderImports(hookEnv(context.environment ?? {}, cwd));
   // A plugin's hook finds its own files through CLAUDE_PLUGIN_ROOT (hookify imports its modules by it).
   if (pluginRoot) env.CLAUDE_PLUGIN_ROOT = pluginRoot;
   const plain: SpawnSpec = { ...program, cwd: where, env };

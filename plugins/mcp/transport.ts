@@ -5,7 +5,7 @@ import {
   type OAuthClientProvider,
   type Transport,
 } from "@modelcontextprotocol/client";
-import { buildSubprocessEnv, spawnFolder, type SubprocessEnvOptions } from "../_kits/process/index";
+import { buildSubprocessEnv, spawnFolder, withoutFolderImports, type SubprocessEnvOptions } from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
 import type { SpawnSpec } from "../sandbox/api";
 import { StdioTransport } from "./stdio-transport";
@@ -67,7 +67,8 @@ export function createTransport(
     const spec = wrap({
       command: config.command,
       args: config.args ?? [],
-      env: serverEnv(config, environment),
+      // Python imports no module a command planted in that folder (red team p, P1).
+      env: withoutFolderImports(serverEnv(config, environment)),
       cwd: folder,
     });
     // Its own process group under the reaper (or the sandbox), so it ends with this program.
