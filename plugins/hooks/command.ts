@@ -18,6 +18,7 @@ import {
   type SubprocessEnvOptions,
 } from "../_kits/process/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
+import { rememberEnvironmentPaths } from "../../loader/index";
 
 /** Where a command hook runs; `wrap` is the sandbox's (ubiquity:sandbox), when there is one. */
 export interface HookRunContext {
@@ -162,8 +163,10 @@ function hookSpawn(command: string, context: HookRunContext, args?: readonly str
   const program = args
     ? { command: withProjectDir(command, cwd), args: args.map((arg) => withProjectDir(arg, cwd)) }
     : shellSpawn(command);
-  // Python imports no module a command planted in the folder the hook runs in (red team p, P1).
+  // Python imports no module a command planted in the folder the hook runs in (red team p, P1),
+  // and what the run's env names in that folder is kept from sandboxed commands (P2).
   const env = withoutFolderImports(hookEnv(context.environment ?? {}, cwd));
+  rememberEnvironmentPaths(context.environment?.env, where);
   // A plugin's hook finds its own files through CLAUDE_PLUGIN_ROOT (hookify imports its modules by it).
   if (pluginRoot) env.CLAUDE_PLUGIN_ROOT = pluginRoot;
   const plain: SpawnSpec = { ...program, cwd: where, env };

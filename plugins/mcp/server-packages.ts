@@ -11,7 +11,7 @@
  * found from the folder up, not just one package.
  */
 import { basename } from "node:path";
-import { rememberConfiguredCode, rememberConfiguredPackage } from "../../loader/index";
+import { rememberConfiguredCode, rememberConfiguredPackage, rememberEnvironmentPaths } from "../../loader/index";
 
 /** Programs that run a package by name: the words before the package that name the subcommand. */
 const RUNNERS: Record<string, readonly string[]> = {
@@ -90,8 +90,18 @@ function otherProgram(command: string, args: readonly string[]): string[] | unde
   return words.some((word) => names.has(basename(word)) || word.includes("node_modules")) ? undefined : [];
 }
 
-/** Note what a stdio server started as `command args` in `cwd` loads from `node_modules` there or above. */
-export function noteServerPackages(command: string, args: readonly string[], cwd: string): void {
+/**
+ * Note what a stdio server started as `command args` in `cwd` loads from `node_modules` there or
+ * above, and the paths in `cwd` its environment names (`NODE_OPTIONS: "--require ./x.cjs"`,
+ * `PYTHONPATH: "lib"`: red team p, P2).
+ */
+export function noteServerPackages(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env?: Readonly<Record<string, string>>,
+): void {
+  rememberEnvironmentPaths(env, cwd);
   const names = runnerPackages(command, args);
   if (names === undefined) {
     rememberConfiguredPackage("", cwd);

@@ -63,7 +63,7 @@ export function createTransport(
   if ("command" in config) {
     const folder = spawnFolder(cwd, trusted, config.cwd);
     // Before the sandbox wraps this or any later spawn: what the program loads from there is protected.
-    noteServerPackages(config.command, config.args ?? [], folder);
+    noteServerPackages(config.command, config.args ?? [], folder, { ...environment.env, ...config.env });
     const spec = wrap({
       command: config.command,
       args: config.args ?? [],

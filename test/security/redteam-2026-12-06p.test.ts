@@ -11,6 +11,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
 import { attackBench } from "./attack-bench";
+import { environmentPaths } from "../../loader/index";
 
 /** What a planted Python module does when it is imported: a marker in the folder it runs in. */
 const PLANT = `import os; open(os.path.join(os.getcwd(), "MARK"), "w").write("ran")`;
@@ -73,4 +74,62 @@ describe("P1: `python3 -m MOD` puts the folder it starts in first on the import 
     await attack([], bypass, p);
     expect(readFileSync(join(p.cwd, "MARK"), "utf8")).toBe("ran");
   });
+});
+
+/** A Node module that leaves the marker when it is preloaded. */
+const BOOT = `require("fs").writeFileSync(require("path").join(process.cwd(), "MARK"), "ran")`;
+
+describe("P2: an MCP server's own `env` names a path in the project its program loads code from", () => {
+  it("every path-shaped word, a search path's bare word, and a bare word naming something there count; the folder itself does not", () => {
+    const p = project();
+    mkdirSync(join(p.cwd, "tools"));
+    const paths = environmentPaths(
+      {
+        NODE_OPTIONS: "--require ./.cache/boot.cjs --import=./esm/x.mjs",
+        NODE_PATH: "vendor:/elsewhere",
+        PYTHONPATH: ".",
+        npm_config_cache: ".npm",
+        PLUGINS: "tools",
+        NODE_ENV: "production",
+        URL: "http://x/y",
+      },
+      p.cwd,
+    );
+    expect(paths.sort()).toEqual([".cache/boot.cjs", ".npm", "esm/x.mjs", "tools", "vendor"].map((x) => join(p.cwd, x)));
+  });
+
+  it("oracle: NODE_OPTIONS=--require ./x preloads x.js; PYTHONPATH=lib shadows the standard library", () => {
+    const p = project();
+    mkdirSync(join(p.cwd, ".cache"));
+    writeFileSync(join(p.cwd, ".cache", "boot.cjs"), BOOT);
+    spawnSync("node", ["-e", "0"], { cwd: p.cwd, env: { ...process.env, NODE_OPTIONS: "--require ./.cache/boot.cjs" } });
+    expect(existsSync(join(p.cwd, "MARK"))).toBe(true);
+    const q = project();
+    mkdirSync(join(q.cwd, "lib", "json"), { recursive: true });
+    writeFileSync(join(q.cwd, "lib", "json", "__init__.py"), PLANT);
+    spawnSync("python3", ["-m", "json.tool", "--help"], { cwd: q.cwd, env: { ...process.env, PYTHONPATH: "lib", PYTHONSAFEPATH: "1" } });
+    expect(existsSync(join(q.cwd, "MARK"))).toBe(true);
+  });
+
+  it.skipIf(!sandboxAvailability().ok)(
+    "`NODE_OPTIONS: --require ./.cache/boot.cjs` (a file not there when the folder was trusted): a sandboxed command's file does not run at the next start",
+    async () => {
+      const p = project({ mcp: { command: "node", args: ["-e", "0"], env: { NODE_OPTIONS: "--require ./.cache/boot.cjs" } } });
+      const plant = `mkdir -p .cache && printf '%s\\n' '${BOOT}' > .cache/boot.cjs; echo tried`;
+      await attack([plant], bypass, p);
+      await attack([], bypass, p);
+      expect(existsSync(join(p.cwd, "MARK"))).toBe(false);
+    },
+  );
+
+  it.skipIf(!sandboxAvailability().ok || !python311)(
+    "`PYTHONPATH: lib` for `python3 -m json.tool`: a package a sandboxed command planted in lib/ does not run at the next start",
+    async () => {
+      const p = project({ mcp: { command: "python3", args: ["-m", "json.tool", "--help"], env: { PYTHONPATH: "lib" } } });
+      const plant = `mkdir -p lib/json && printf '%s\\n' '${PLANT}' > lib/json/__init__.py; echo tried`;
+      await attack([plant], bypass, p);
+      await attack([], bypass, p);
+      expect(existsSync(join(p.cwd, "MARK"))).toBe(false);
+    },
+  );
 });
