@@ -12,6 +12,9 @@ import { describe, expect, it } from "vitest";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
 import { attackBench } from "./attack-bench";
 import { environmentPaths } from "../../loader/index";
+import { GrepTool } from "../../plugins/tool-grep/index";
+import { compileRule } from "../../plugins/tool-grep/ignore-rules";
+import { tempDir, toolContext } from "../tools/helpers";
 
 /** What a planted Python module does when it is imported: a marker in the folder it runs in. */
 const PLANT = `import os; open(os.path.join(os.getcwd(), "MARK"), "w").write("ran")`;
@@ -132,4 +135,35 @@ describe("P2: an MCP server's own `env` names a path in the project its program 
       expect(existsSync(join(p.cwd, "MARK"))).toBe(false);
     },
   );
+});
+
+describe("P3: Grep without ripgrep matched a repository's .gitignore lines (and its glob) with backtracking regexes", () => {
+  // `*a*a*a*a*a*a*a*ab` against one name of 60 `a`s took 8 s here (40: 0.3 s); of 250, longer than
+  // any run: the event loop is held, no abort reaches it.
+  const COSTLY = "*a*a*a*a*a*a*a*ab";
+  const node = new GrepTool({ backend: "node" });
+
+  it("a .gitignore line whose matching cost has no bound is refused, naming the file", async () => {
+    const dir = tempDir("ubq-redteamp-grep-");
+    writeFileSync(join(dir, ".gitignore"), `node_modules/\n${COSTLY}\n`);
+    writeFileSync(join(dir, "a".repeat(250)), "needle\n");
+    const out = await node.call({ pattern: "needle" }, toolContext(dir));
+    expect(out.isError).toBe(true);
+    expect(String(out.content)).toMatch(/too costly to match.*\.gitignore/s);
+  });
+
+  it("the model's glob likewise; ordinary ignore lines and globs still match", async () => {
+    const dir = tempDir("ubq-redteamp-grep-");
+    writeFileSync(join(dir, ".gitignore"), "*.log\nbuild/\n**/tmp/**\n");
+    writeFileSync(join(dir, "a".repeat(250)), "needle\n");
+    writeFileSync(join(dir, "x.log"), "needle\n");
+    writeFileSync(join(dir, "x.ts"), "needle\n");
+    const costly = await node.call({ pattern: "needle", glob: COSTLY }, toolContext(dir));
+    expect(costly.isError).toBe(true);
+    expect(String(costly.content)).toMatch(/too costly to match/);
+    const plain = await node.call({ pattern: "needle", glob: "*.ts" }, toolContext(dir));
+    expect(plain.isError).toBeFalsy();
+    expect(String(plain.content)).toMatch(/x\.ts/);
+    expect(compileRule("*.log")?.test("src/x.log")).toBe(true);
+  });
 });
