@@ -6,11 +6,14 @@
  * HEADER-TALLY
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { join } from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
 import { attackBench } from "./attack-bench";
+import { attacker, toolResults } from "./scripted-attacker";
+import { runCli } from "../helpers/project";
 import { environmentPaths } from "../../loader/index";
 import { GrepTool } from "../../plugins/tool-grep/index";
 import { compileRule } from "../../plugins/tool-grep/ignore-rules";
@@ -21,7 +24,7 @@ const PLANT = `import os; open(os.path.join(os.getcwd(), "MARK"), "w").write("ra
 const python = spawnSync("python3", ["-c", "import sys; print(sys.version_info >= (3, 11))"], { encoding: "utf8" });
 const python311 = python.stdout?.trim() === "True";
 
-const { attack, project } = attackBench<{ mcp?: Record<string, unknown>; hook?: string }>({
+const { attack, project, serve, env } = attackBench<{ mcp?: Record<string, unknown>; hook?: string }>({
   name: "redteamp",
   model: "openai:gpt-4.1",
   key: "sk-test-redteam-p",
@@ -165,5 +168,68 @@ describe("P3: Grep without ripgrep matched a repository's .gitignore lines (and 
     expect(plain.isError).toBeFalsy();
     expect(String(plain.content)).toMatch(/x\.ts/);
     expect(compileRule("*.log")?.test("src/x.log")).toBe(true);
+  });
+});
+
+/** An HTTP proxy on 127.0.0.1 that answers every request itself and records its target. */
+async function recordingProxy(): Promise<{ server: Server; port: number; seen: string[] }> {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    seen.push(req.url ?? "");
+    res.setHeader("content-type", "text/plain");
+    res.end("instance-secret-from-metadata");
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  return { server, port: (server.address() as { port: number }).port, seen };
+}
+
+describe("P4: WebFetch through the environment's proxy (NODE_USE_ENV_PROXY) judged no address at all", () => {
+  it("oracle: with NODE_USE_ENV_PROXY=1 node's http sends a name to HTTP_PROXY and never calls the request's lookup", async () => {
+    const proxy = await recordingProxy();
+    try {
+      const script = `const r = require("node:http").request(new URL("http://metadata.internal.test/x"), { lookup: () => console.log("LOOKUP") });
+        r.on("response", (m) => m.on("data", (d) => console.log(String(d)))); r.on("error", (e) => console.log("ERR", e.message)); r.end();`;
+      const out = await new Promise<string>((done) => {
+        const child = spawn(process.execPath, ["-e", script], {
+          env: { ...process.env, NODE_USE_ENV_PROXY: "1", HTTP_PROXY: `http://127.0.0.1:${proxy.port}` },
+        });
+        let text = "";
+        child.stdout.on("data", (d: Buffer) => (text += String(d)));
+        child.on("close", () => done(text));
+      });
+      expect(out).toMatch(/instance-secret-from-metadata/);
+      expect(out).not.toMatch(/LOOKUP/);
+      expect(proxy.seen).toEqual(["http://metadata.internal.test/x"]);
+    } finally {
+      proxy.server.close();
+    }
+  });
+
+  it("a WebFetch of a name the proxy resolves (metadata, intranet) is not sent through it without allowPrivateAddresses", async () => {
+    const proxy = await recordingProxy();
+    try {
+      const p = project();
+      await serve(attacker([{ name: "WebFetch", input: { url: "http://metadata.internal.test/computeMetadata/v1/", prompt: "read it" } }]));
+      const run = await runCli(
+        ["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "--allowedTools", "WebFetch", "go"],
+        p.cwd,
+        {
+          ...env(p),
+          NODE_USE_ENV_PROXY: "1",
+          HTTP_PROXY: `http://127.0.0.1:${proxy.port}`,
+          http_proxy: `http://127.0.0.1:${proxy.port}`,
+          NO_PROXY: "127.0.0.1,localhost",
+          no_proxy: "127.0.0.1,localhost",
+        },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const out = toolResults(run.stdout);
+      expect(out).toHaveLength(1);
+      expect(proxy.seen).toEqual([]);
+      expect(out[0]!.content).not.toMatch(/instance-secret/);
+      expect(out[0]!.isError).toBe(true);
+    } finally {
+      proxy.server.close();
+    }
   });
 });
