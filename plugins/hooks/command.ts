@@ -14,11 +14,12 @@ import {
   shellSpawn,
   spawnFolder,
   spawnOwned,
+  noteCommandLinePackages,
+  noteServerPackages,
   withoutFolderImports,
   type SubprocessEnvOptions,
 } from "../_kits/process/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
-import { rememberEnvironmentPaths } from "../../loader/index";
 
 /** Where a command hook runs; `wrap` is the sandbox's (ubiquity:sandbox), when there is one. */
 export interface HookRunContext {
@@ -163,10 +164,12 @@ function hookSpawn(command: string, context: HookRunContext, args?: readonly str
   const program = args
     ? { command: withProjectDir(command, cwd), args: args.map((arg) => withProjectDir(arg, cwd)) }
     : shellSpawn(command);
-  // Python imports no module a command planted in the folder the hook runs in (red team p, P1),
-  // and what the run's env names in that folder is kept from sandboxed commands (P2).
+  // Python imports no module a command planted in the folder the hook runs in (red team p, P1);
+  // what the run's env names in that folder (P2), and the packages the hook runs by name from its
+  // node_modules (P5), are kept from sandboxed commands: noted before the hook or any later spawn.
   const env = withoutFolderImports(hookEnv(context.environment ?? {}, cwd));
-  rememberEnvironmentPaths(context.environment?.env, where);
+  if (args) noteServerPackages(program.command, program.args, where, context.environment?.env);
+  else noteCommandLinePackages(command, where, context.environment?.env);
   // A plugin's hook finds its own files through CLAUDE_PLUGIN_ROOT (hookify imports its modules by it).
   if (pluginRoot) env.CLAUDE_PLUGIN_ROOT = pluginRoot;
   const plain: SpawnSpec = { ...program, cwd: where, env };

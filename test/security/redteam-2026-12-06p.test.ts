@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
-import { attackBench } from "./attack-bench";
+import { attackBench, installMcpPackage, MCP_PACKAGE, MCP_SERVER } from "./attack-bench";
 import { attacker, toolResults } from "./scripted-attacker";
 import { runCli } from "../helpers/project";
 import { environmentPaths } from "../../loader/index";
@@ -24,17 +24,18 @@ const PLANT = `import os; open(os.path.join(os.getcwd(), "MARK"), "w").write("ra
 const python = spawnSync("python3", ["-c", "import sys; print(sys.version_info >= (3, 11))"], { encoding: "utf8" });
 const python311 = python.stdout?.trim() === "True";
 
-const { attack, project, serve, env } = attackBench<{ mcp?: Record<string, unknown>; hook?: string }>({
+const { attack, project, serve, env } = attackBench<{ mcp?: Record<string, unknown>; hook?: string; npm?: boolean; event?: string }>({
   name: "redteamp",
   model: "openai:gpt-4.1",
   key: "sk-test-redteam-p",
-  fill: ({ cwd }, { mcp, hook }) => {
+  fill: ({ cwd }, { mcp, hook, npm, event = "PreToolUse" }) => {
+    if (npm) installMcpPackage(cwd);
     if (mcp) writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { srv: mcp } }));
     if (hook) {
       mkdirSync(join(cwd, ".ubiquity"));
       writeFileSync(
         join(cwd, ".ubiquity", "settings.json"),
-        JSON.stringify({ hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: hook }] }] } }),
+        JSON.stringify({ hooks: { [event]: [{ matcher: "*", hooks: [{ type: "command", command: hook }] }] } }),
       );
     }
   },
@@ -232,4 +233,21 @@ describe("P4: WebFetch through the environment's proxy (NODE_USE_ENV_PROXY) judg
       proxy.server.close();
     }
   });
+});
+
+describe("P5: a command hook that runs a package by name (`npx -y PKG`) ran what a sandboxed command planted in it", () => {
+  const PAYLOAD = `require("fs").writeFileSync("MARK", "ran")`;
+  it.skipIf(!sandboxAvailability().ok).each(["PreToolUse", "PostToolUse"])(
+    "%s: the package is read-only to sandboxed commands from the start, as an MCP server's is (O4, O7)",
+    async (event) => {
+      // PostToolUse: the hook first runs after the planting call, so noting the package when the
+      // hook spawns is too late; it is noted when the hooks are read.
+      const p = project({ npm: true, hook: "npx --offline -y @acme/mcp-weather", event });
+      const append = `f=index.js; printf '%s\\n' '${PAYLOAD}' >> ${MCP_PACKAGE}/$f; echo tried`;
+      const { out } = await attack([append, "echo second"], bypass, p);
+      expect(existsSync(join(p.cwd, "MARK"))).toBe(false);
+      expect(out[0]!.content).toMatch(/Read-only file system/);
+      expect(readFileSync(join(p.cwd, MCP_PACKAGE, "index.js"), "utf8")).toBe(MCP_SERVER);
+    },
+  );
 });
