@@ -125,7 +125,8 @@ export function environmentPaths(env: Readonly<Record<string, string>> | undefin
   for (const [name, value] of Object.entries(env ?? {})) {
     for (const raw of value.split(/[\s:;,=]+/)) {
       const word = raw.replace(/^["']+|["']+$/g, "");
-      if (word === "" || word.startsWith("-") || word.startsWith("$") || word.startsWith("~") || word.includes("://")) continue;
+      if (word === "" || word.startsWith("-") || word.startsWith("$") || word.startsWith("~") || word.includes("://"))
+        continue;
       const path = resolve(top, word);
       if (path === top || !path.startsWith(`${top}${sep}`)) continue;
       if (word.startsWith(".") || word.includes("/") || PATH_LIKE.test(name) || existsSync(path)) out.add(path);

@@ -5,7 +5,12 @@ import {
   type OAuthClientProvider,
   type Transport,
 } from "@modelcontextprotocol/client";
-import { buildSubprocessEnv, spawnFolder, withoutFolderImports, type SubprocessEnvOptions } from "../_kits/process/index";
+import {
+  buildSubprocessEnv,
+  spawnFolder,
+  withoutFolderImports,
+  type SubprocessEnvOptions,
+} from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
 import type { SpawnSpec } from "../sandbox/api";
 import { StdioTransport } from "./stdio-transport";

@@ -148,6 +148,8 @@ describe("MCP failure texts", () => {
     expect(seen.MCP_TEST_OFF_LIST).toBeUndefined();
     // PYTHONSAFEPATH: set by the SDK, no variable of ours (red team p, P1).
     expect(seen.PYTHONSAFEPATH).toBe("1");
-    expect(Object.keys(seen).filter((k) => !["FROM_CONFIG", "PYTHONSAFEPATH"].includes(k) && !isPassedName(k))).toEqual([]);
+    expect(Object.keys(seen).filter((k) => !["FROM_CONFIG", "PYTHONSAFEPATH"].includes(k) && !isPassedName(k))).toEqual(
+      [],
+    );
   });
 });

@@ -24,11 +24,25 @@ const PLANT = `import os; open(os.path.join(os.getcwd(), "MARK"), "w").write("ra
 const python = spawnSync("python3", ["-c", "import sys; print(sys.version_info >= (3, 11))"], { encoding: "utf8" });
 const python311 = python.stdout?.trim() === "True";
 
-const { attack, project, serve, env } = attackBench<{ mcp?: Record<string, unknown>; hook?: string; npm?: boolean; event?: string }>({
+const { attack, project, serve, env } = attackBench<{
+  mcp?: Record<string, unknown>;
+  hook?: string;
+  npm?: boolean;
+  event?: string;
+  lsp?: Record<string, unknown>;
+}>({
   name: "redteamp",
   model: "openai:gpt-4.1",
   key: "sk-test-redteam-p",
-  fill: ({ cwd }, { mcp, hook, npm, event = "PreToolUse" }) => {
+  fill: ({ cwd }, { mcp, hook, npm, event = "PreToolUse", lsp }) => {
+    if (lsp) {
+      const server = { ...lsp, extensionToLanguage: { ".py": "python" } };
+      writeFileSync(
+        join(cwd, "ubiquity.config.mjs"),
+        `export default ${JSON.stringify({ lspServers: { srv: server } })};\n`,
+      );
+      writeFileSync(join(cwd, "x.py"), "x = 1\n");
+    }
     if (npm) installMcpPackage(cwd);
     if (mcp) writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { srv: mcp } }));
     if (hook) {
@@ -75,12 +89,15 @@ describe("P1: `python3 -m MOD` puts the folder it starts in first on the import 
     },
   );
 
-  it.skipIf(!python311)("a server that is the project's module runs from the folder when its own env says so (`PYTHONSAFEPATH: \"\"`)", async () => {
-    const p = project({ mcp: { command: "python3", args: ["-m", "tools_srv"], env: { PYTHONSAFEPATH: "" } } });
-    writeFileSync(join(p.cwd, "tools_srv.py"), PLANT);
-    await attack([], bypass, p);
-    expect(readFileSync(join(p.cwd, "MARK"), "utf8")).toBe("ran");
-  });
+  it.skipIf(!python311)(
+    'a server that is the project\'s module runs from the folder when its own env says so (`PYTHONSAFEPATH: ""`)',
+    async () => {
+      const p = project({ mcp: { command: "python3", args: ["-m", "tools_srv"], env: { PYTHONSAFEPATH: "" } } });
+      writeFileSync(join(p.cwd, "tools_srv.py"), PLANT);
+      await attack([], bypass, p);
+      expect(readFileSync(join(p.cwd, "MARK"), "utf8")).toBe("ran");
+    },
+  );
 });
 
 /** A Node module that leaves the marker when it is preloaded. */
@@ -102,26 +119,36 @@ describe("P2: an MCP server's own `env` names a path in the project its program 
       },
       p.cwd,
     );
-    expect(paths.sort()).toEqual([".cache/boot.cjs", ".npm", "esm/x.mjs", "tools", "vendor"].map((x) => join(p.cwd, x)));
+    expect(paths.sort()).toEqual(
+      [".cache/boot.cjs", ".npm", "esm/x.mjs", "tools", "vendor"].map((x) => join(p.cwd, x)),
+    );
   });
 
   it("oracle: NODE_OPTIONS=--require ./x preloads x.js; PYTHONPATH=lib shadows the standard library", () => {
     const p = project();
     mkdirSync(join(p.cwd, ".cache"));
     writeFileSync(join(p.cwd, ".cache", "boot.cjs"), BOOT);
-    spawnSync("node", ["-e", "0"], { cwd: p.cwd, env: { ...process.env, NODE_OPTIONS: "--require ./.cache/boot.cjs" } });
+    spawnSync("node", ["-e", "0"], {
+      cwd: p.cwd,
+      env: { ...process.env, NODE_OPTIONS: "--require ./.cache/boot.cjs" },
+    });
     expect(existsSync(join(p.cwd, "MARK"))).toBe(true);
     const q = project();
     mkdirSync(join(q.cwd, "lib", "json"), { recursive: true });
     writeFileSync(join(q.cwd, "lib", "json", "__init__.py"), PLANT);
-    spawnSync("python3", ["-m", "json.tool", "--help"], { cwd: q.cwd, env: { ...process.env, PYTHONPATH: "lib", PYTHONSAFEPATH: "1" } });
+    spawnSync("python3", ["-m", "json.tool", "--help"], {
+      cwd: q.cwd,
+      env: { ...process.env, PYTHONPATH: "lib", PYTHONSAFEPATH: "1" },
+    });
     expect(existsSync(join(q.cwd, "MARK"))).toBe(true);
   });
 
   it.skipIf(!sandboxAvailability().ok)(
     "`NODE_OPTIONS: --require ./.cache/boot.cjs` (a file not there when the folder was trusted): a sandboxed command's file does not run at the next start",
     async () => {
-      const p = project({ mcp: { command: "node", args: ["-e", "0"], env: { NODE_OPTIONS: "--require ./.cache/boot.cjs" } } });
+      const p = project({
+        mcp: { command: "node", args: ["-e", "0"], env: { NODE_OPTIONS: "--require ./.cache/boot.cjs" } },
+      });
       const plant = `mkdir -p .cache && printf '%s\\n' '${BOOT}' > .cache/boot.cjs; echo tried`;
       await attack([plant], bypass, p);
       await attack([], bypass, p);
@@ -132,7 +159,9 @@ describe("P2: an MCP server's own `env` names a path in the project its program 
   it.skipIf(!sandboxAvailability().ok || !python311)(
     "`PYTHONPATH: lib` for `python3 -m json.tool`: a package a sandboxed command planted in lib/ does not run at the next start",
     async () => {
-      const p = project({ mcp: { command: "python3", args: ["-m", "json.tool", "--help"], env: { PYTHONPATH: "lib" } } });
+      const p = project({
+        mcp: { command: "python3", args: ["-m", "json.tool", "--help"], env: { PYTHONPATH: "lib" } },
+      });
       const plant = `mkdir -p lib/json && printf '%s\\n' '${PLANT}' > lib/json/__init__.py; echo tried`;
       await attack([plant], bypass, p);
       await attack([], bypass, p);
@@ -210,7 +239,11 @@ describe("P4: WebFetch through the environment's proxy (NODE_USE_ENV_PROXY) judg
     const proxy = await recordingProxy();
     try {
       const p = project();
-      await serve(attacker([{ name: "WebFetch", input: { url: "http://metadata.internal.test/computeMetadata/v1/", prompt: "read it" } }]));
+      await serve(
+        attacker([
+          { name: "WebFetch", input: { url: "http://metadata.internal.test/computeMetadata/v1/", prompt: "read it" } },
+        ]),
+      );
       const run = await runCli(
         ["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "--allowedTools", "WebFetch", "go"],
         p.cwd,
@@ -248,6 +281,31 @@ describe("P5: a command hook that runs a package by name (`npx -y PKG`) ran what
       expect(existsSync(join(p.cwd, "MARK"))).toBe(false);
       expect(out[0]!.content).toMatch(/Read-only file system/);
       expect(readFileSync(join(p.cwd, MCP_PACKAGE, "index.js"), "utf8")).toBe(MCP_SERVER);
+    },
+  );
+});
+
+describe("P6: a language server starts in the project, lazily, with the MCP servers' network, after commands ran", () => {
+  const lspCall = { name: "LSP", input: { operation: "documentSymbol", filePath: "x.py" } };
+  it.skipIf(!sandboxAvailability().ok || !python311)(
+    "`python3 -m json.tool` as the server: the package a sandboxed command planted in this run is not imported",
+    async () => {
+      const p = project({ lsp: { command: "python3", args: ["-m", "json.tool", "--help"] } });
+      const { out } = await attack([plantJson, lspCall], bypass, p);
+      expect(out[0]!.content).toMatch(/planted/);
+      expect(existsSync(join(p.cwd, "MARK"))).toBe(false);
+    },
+  );
+
+  it.skipIf(!sandboxAvailability().ok)(
+    "`npx -y PKG` as the server: the package is read-only to the sandboxed command before the server starts",
+    async () => {
+      const PAYLOAD = `require("fs").writeFileSync("MARK", "ran")`;
+      const p = project({ npm: true, lsp: { command: "npx", args: ["--offline", "-y", "@acme/mcp-weather"] } });
+      const append = `f=index.js; printf '%s\\n' '${PAYLOAD}' >> ${MCP_PACKAGE}/$f; echo tried`;
+      const { out } = await attack([append, lspCall], bypass, p);
+      expect(existsSync(join(p.cwd, "MARK"))).toBe(false);
+      expect(out[0]!.content).toMatch(/Read-only file system/);
     },
   );
 });

@@ -118,6 +118,7 @@ export function noteServerPackages(
  */
 export function noteCommandLinePackages(line: string, cwd: string, env?: Readonly<Record<string, string>>): void {
   const words = line.trim().split(/\s+/);
-  if (/[;&|<>()$`\\'"]/.test(line) || words[0] === undefined || words[0] === "") noteServerPackages("sh", ["-c", line], cwd, env);
+  if (/[;&|<>()$`\\'"]/.test(line) || words[0] === undefined || words[0] === "")
+    noteServerPackages("sh", ["-c", line], cwd, env);
   else noteServerPackages(words[0], words.slice(1), cwd, env);
 }
