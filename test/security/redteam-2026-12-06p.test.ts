@@ -3,7 +3,52 @@
  * scripted attacker (real bwrap, marker files), the engine, and bash and python themselves as the
  * oracle. Each finding's test failed before its fix (checked by reverting the fix).
  *
- * HEADER-TALLY
+ * P1 FIXED  `python3 -m NAME` puts the folder it starts in first on sys.path: a `json/__init__.py`
+ *           (any module the program imports: `ruff/`, `httpx.py`) a sandboxed command left at the
+ *           project's top (no list protects such names) ran as an MCP server `python3 -m
+ *           json.tool` at the next start, with the server's network and env, and as a command hook
+ *           (`python -m ruff check`, Claude Code's own SDK repository has one), whose answer
+ *           approves calls. Servers, hooks and language servers get PYTHONSAFEPATH=1 unless their
+ *           configuration's env names it.
+ * P2 FIXED  A server's own env naming a path in the project (`NODE_OPTIONS: --require
+ *           ./.cache/boot.cjs`, `PYTHONPATH: lib`, `NODE_PATH: vendor`, `npm_config_cache: ./.npm`)
+ *           left it writable: a file made there by a sandboxed command (not there when the folder
+ *           was trusted, so no pin) ran at the next start. Such paths are configured code now.
+ * P3 FIXED  Grep without ripgrep matched a repository's .gitignore lines (and the model's glob) with
+ *           micromatch's backtracking regexes: one line held the event loop for good. Refused now
+ *           with Glob's bound (red team o, O1), moved to the file-tools kit.
+ * P4 FIXED  WebFetch under NODE_USE_ENV_PROXY=1 with HTTP_PROXY went through the proxy, which
+ *           resolved the name itself: the address check (the socket's lookup) never ran and a
+ *           name for a metadata service was fetched. It connects directly now unless
+ *           allowPrivateAddresses.
+ * P5 FIXED  A command hook running a package by name (`npx -y @acme/guard`) ran what a sandboxed
+ *           command appended to it, in the same run (PreToolUse, and PostToolUse: a hook that
+ *           first runs after the planting call). Its packages are protected as an MCP server's
+ *           (O4, O7), noted when the hooks are read.
+ * P6 FIXED  A language server starts lazily in the project with the MCP servers' network: a
+ *           `python3 -m` server imported, and an `npx -y PKG` server ran, what a sandboxed command
+ *           planted earlier in the same run. Noted at ready, PYTHONSAFEPATH as P1.
+ *
+ * Attacks tried: about 1,100 — 741 Bash verdicts of the engine (281 shell constructs in default
+ * mode under 58 allow rules and bypassPermissions, both with `Read(./.env)` and `Bash(touch:*)`
+ * denied: getopts/`wait -p`/mapfile/printf -v naming PATH or a subscript, aliases after `shopt -s
+ * expand_aliases`, functions named like programs, command_not_found_handle, traps (DEBUG, EXIT),
+ * here-doc delimiters (quoted parts, `<<-`, `\r`, two on a line, inside `$(…)`), `$"…"`, `$'\c.'`,
+ * ANSI-C escapes, tilde forms, coproc, select, exec redirections and `{fd}>`, wrappers; 33 with a
+ * bare repository in the project whose config sets core.worktree and core.fsmonitor — git runs it,
+ * the engine asks, "another repository"; 146 program options: pytest -p/--basetemp/--junitxml,
+ * man -P, less +!, tar --to-command, jq env/--rawfile, sed R/w/e, rg --pre/-z, go -exec/-toolexec,
+ * make --eval, env readers), 171 Write paths in acceptEdits (editor tasks, version managers'
+ * files, package managers', VCS and interpreter start-up files), 12 runs through the bin with
+ * real bwrap, python3 and npx, 3 oracles (python's sys.path, node's env proxy, micromatch's
+ * time), and the hook scripts' `#imports`/tsconfig-paths references by the scan. Broke through:
+ * 11 constructs in 6 findings (P1: 2, P2: 2, P3: 2, P4: 1, P5: 2, P6: 2); every Bash verdict
+ * held (each either asked, was denied, or ran nothing the rules forbid, bash as the oracle).
+ * Left open (see the report): a hook script's `import "#x"` through package.json's imports map,
+ * and tsconfig `paths` under tsx (`@app/z`), are not followed by the scan (a changed target runs
+ * in the hook); Python before 3.11 ignores PYTHONSAFEPATH; a language server loads the project's
+ * toolchain by design (node_modules/typescript, a venv); `PYTHONPATH: "."` leaves the project's
+ * top as it was; uv's project-level uv.toml for `uvx` servers (uv not installed: unverified).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
