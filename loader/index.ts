@@ -12,6 +12,7 @@ export { configFilesIn, configSearchFolders } from "./search";
 export { DATA_NAME, isScriptFile, MAX_SCRIPT_REFERENCES, SCRIPT_NAME, scriptReferences } from "./script-references";
 export {
   binPackage,
+  configuredEnvironmentPlace,
   configuredFiles,
   configuredPackagePlace,
   configuredPackages,

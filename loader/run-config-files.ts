@@ -135,7 +135,22 @@ export function environmentPaths(env: Readonly<Record<string, string>> | undefin
   return [...out];
 }
 
-/** Note what `environmentPaths` finds as configured code: read-only (or watched) in the sandbox, a sensitive path to the engine. */
+const places = new Set<string>();
+
+/**
+ * Note what `environmentPaths` finds as configured code: read-only (or watched) in the sandbox,
+ * and a sensitive path to the engine, with everything below it (`PYTHONPATH: "lib"` loads
+ * `lib/json/__init__.py`).
+ */
 export function rememberEnvironmentPaths(env: Readonly<Record<string, string>> | undefined, folder: string): void {
-  for (const path of environmentPaths(env, folder)) rememberConfiguredCode(path);
+  for (const path of environmentPaths(env, folder)) {
+    rememberConfiguredCode(path);
+    add(places, path);
+  }
+}
+
+/** The path noted by `rememberEnvironmentPaths` that `path` (absolute) is, or is inside, if any. */
+export function configuredEnvironmentPlace(path: string): string | undefined {
+  for (const place of places) if (path === place || path.startsWith(`${place}${sep}`)) return place;
+  return undefined;
 }

@@ -11,7 +11,7 @@ import type { ShellWord } from "./shell/words";
 import { resolveReal } from "../_kits/paths/index";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
 import { configModuleOf } from "./config-modules";
-import { configuredFiles, configuredPackagePlace } from "../../loader/index";
+import { configuredEnvironmentPlace, configuredFiles, configuredPackagePlace } from "../../loader/index";
 import {
   envrcNaming,
   gitFolderInTheMaking,
@@ -124,6 +124,9 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
   const started = configuredFiles().find((f) => f === path.absolute || f === path.real);
   if (started)
     return `it is a configuration file this run was started with, or code one names (${started}): what it holds runs at the next start`;
+  const loaded = configuredEnvironmentPlace(path.absolute) ?? configuredEnvironmentPlace(path.real);
+  if (loaded)
+    return `it is in ${loaded}, which a server's or hook's environment names (a load path, a preload): what it holds runs at the next start`;
   const served = configuredPackagePlace(path.absolute) ?? configuredPackagePlace(path.real);
   if (served)
     return `it is in ${served}, where an MCP server's program runner finds the code it runs: what it holds runs at the next start`;

@@ -59,7 +59,9 @@ import { sandboxAvailability } from "../../plugins/sandbox/availability";
 import { attackBench, installMcpPackage, MCP_PACKAGE, MCP_SERVER } from "./attack-bench";
 import { attacker, toolResults } from "./scripted-attacker";
 import { runCli } from "../helpers/project";
-import { environmentPaths } from "../../loader/index";
+import { environmentPaths, rememberEnvironmentPaths } from "../../loader/index";
+import { decidePermission } from "ubiquity/plugins/permissions";
+import { builtinTools } from "../../plugins/tools/index";
 import { GrepTool } from "../../plugins/tool-grep/index";
 import { compileRule } from "../../plugins/tool-grep/ignore-rules";
 import { tempDir, toolContext } from "../tools/helpers";
@@ -186,6 +188,26 @@ describe("P2: an MCP server's own `env` names a path in the project its program 
       env: { ...process.env, PYTHONPATH: "lib", PYTHONSAFEPATH: "1" },
     });
     expect(existsSync(join(q.cwd, "MARK"))).toBe(true);
+  });
+
+  it("a write below such a folder asks in acceptEdits (the engine's half: the sandbox is not always on)", async () => {
+    const p = project();
+    const write = (path: string) =>
+      decidePermission({
+        toolName: "Write",
+        input: { file_path: join(p.cwd, path), content: "x" },
+        rules: {},
+        mode: "acceptEdits",
+        cwd: p.cwd,
+        home: p.home,
+        tool: builtinTools().find((t) => t.name === "Write"),
+      });
+    expect((await write("pylib/json/__init__.py")).behavior).toBe("allow");
+    rememberEnvironmentPaths({ PYTHONPATH: "pylib" }, p.cwd);
+    const d = await write("pylib/json/__init__.py");
+    expect(d.behavior, d.message).toBe("ask");
+    expect(d.message).toMatch(/environment names/);
+    expect((await write("src/app.py")).behavior).toBe("allow");
   });
 
   it.skipIf(!sandboxAvailability().ok)(
