@@ -81,7 +81,7 @@ const { attack, project, serve, env } = attackBench<{
   name: "redteamp",
   model: "openai:gpt-4.1",
   key: "sk-test-redteam-p",
-  fill: ({ cwd }, { mcp, hook, npm, event = "PreToolUse", lsp }) => {
+  fill: ({ cwd }, { mcp, hook, npm, event = "PreToolUse", lsp, settingsEnv }) => {
     if (lsp) {
       const server = { ...lsp, extensionToLanguage: { ".py": "python" } };
       writeFileSync(
@@ -96,7 +96,10 @@ const { attack, project, serve, env } = attackBench<{
       mkdirSync(join(cwd, ".ubiquity"));
       writeFileSync(
         join(cwd, ".ubiquity", "settings.json"),
-        JSON.stringify({ hooks: { [event]: [{ matcher: "*", hooks: [{ type: "command", command: hook }] }] } }),
+        JSON.stringify({
+          ...(settingsEnv ? { env: settingsEnv } : {}),
+          hooks: { [event]: [{ matcher: "*", hooks: [{ type: "command", command: hook }] }] },
+        }),
       );
     }
   },
@@ -219,6 +222,20 @@ describe("P2: an MCP server's own `env` names a path in the project its program 
       const plant = `mkdir -p .cache && printf '%s\\n' '${BOOT}' > .cache/boot.cjs; echo tried`;
       await attack([plant], bypass, p);
       await attack([], bypass, p);
+      expect(existsSync(join(p.cwd, "MARK"))).toBe(false);
+    },
+  );
+
+  it.skipIf(!sandboxAvailability().ok)(
+    "the run's `env` for a PostToolUse hook (`NODE_OPTIONS: --require ./.cache/hook.cjs`): protected before the hook first runs",
+    async () => {
+      const p = project({
+        hook: "node -e 0",
+        event: "PostToolUse",
+        settingsEnv: { NODE_OPTIONS: "--require ./.cache/hook.cjs" },
+      });
+      const plant = `mkdir -p .cache && printf '%s\\n' '${BOOT}' > .cache/hook.cjs; echo tried`;
+      await attack([plant, "echo second"], bypass, p);
       expect(existsSync(join(p.cwd, "MARK"))).toBe(false);
     },
   );
