@@ -77,6 +77,7 @@ const { attack, project, serve, env } = attackBench<{
   npm?: boolean;
   event?: string;
   lsp?: Record<string, unknown>;
+  settingsEnv?: Record<string, string>;
 }>({
   name: "redteamp",
   model: "openai:gpt-4.1",
