@@ -115,9 +115,10 @@ const PATH_LIKE = /(?:PATH|LIB|_HOME|_DIR|_PREFIX|_CACHE|_ROOT)$/i;
  * The program loads code from them, so one a sandboxed command made or changed there ran as the
  * server or the hook at its next start, with the server's network (red team p, P2); the engine
  * does not know what each program does with each variable, so every such word counts (fail
- * closed): one that starts with `.` or holds a `/`, or a bare word naming something in the
- * folder or held by a variable named like a search path. The folder itself (`PYTHONPATH: "."`)
- * is not returned: it is the project, whose top the sandbox keeps writable.
+ * closed): one that starts with `.` or holds a `/`, or a bare word in a variable named like a
+ * search path (a bare word elsewhere is a value: `DEBUG: "app:*"` names no folder `app`). The
+ * folder itself (`PYTHONPATH: "."`) is not returned: it is the project, whose top the sandbox
+ * keeps writable.
  */
 export function environmentPaths(env: Readonly<Record<string, string>> | undefined, folder: string): string[] {
   const top = resolve(folder);
@@ -129,7 +130,7 @@ export function environmentPaths(env: Readonly<Record<string, string>> | undefin
         continue;
       const path = resolve(top, word);
       if (path === top || !path.startsWith(`${top}${sep}`)) continue;
-      if (word.startsWith(".") || word.includes("/") || PATH_LIKE.test(name) || existsSync(path)) out.add(path);
+      if (word.startsWith(".") || word.includes("/") || PATH_LIKE.test(name)) out.add(path);
     }
   }
   return [...out];
