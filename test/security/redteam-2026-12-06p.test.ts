@@ -171,9 +171,7 @@ describe("P2: an MCP server's own `env` names a path in the project its program 
       },
       p.cwd,
     );
-    expect(paths.sort()).toEqual(
-      [".cache/boot.cjs", ".npm", "esm/x.mjs", "vendor"].map((x) => join(p.cwd, x)),
-    );
+    expect(paths.sort()).toEqual([".cache/boot.cjs", ".npm", "esm/x.mjs", "vendor"].map((x) => join(p.cwd, x)));
   });
 
   it("oracle: NODE_OPTIONS=--require ./x preloads x.js; PYTHONPATH=lib shadows the standard library", () => {
