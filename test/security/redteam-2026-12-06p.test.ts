@@ -13,7 +13,9 @@
  * P2 FIXED  A server's own env naming a path in the project (`NODE_OPTIONS: --require
  *           ./.cache/boot.cjs`, `PYTHONPATH: lib`, `NODE_PATH: vendor`, `npm_config_cache: ./.npm`)
  *           left it writable: a file made there by a sandboxed command (not there when the folder
- *           was trusted, so no pin) ran at the next start. Such paths are configured code now.
+ *           was trusted, so no pin) ran at the next start; the run's `env` did the same to a
+ *           PostToolUse hook in the same run, and the Write tool in acceptEdits wrote below such a
+ *           folder unasked. Such paths are configured code now (below them too, for the engine).
  * P3 FIXED  Grep without ripgrep matched a repository's .gitignore lines (and the model's glob) with
  *           micromatch's backtracking regexes: one line held the event loop for good. Refused now
  *           with Glob's bound (red team o, O1), moved to the file-tools kit.
@@ -42,7 +44,7 @@
  * files, package managers', VCS and interpreter start-up files), 12 runs through the bin with
  * real bwrap, python3 and npx, 3 oracles (python's sys.path, node's env proxy, micromatch's
  * time), and the hook scripts' `#imports`/tsconfig-paths references by the scan. Broke through:
- * 11 constructs in 6 findings (P1: 2, P2: 2, P3: 2, P4: 1, P5: 2, P6: 2); every Bash verdict
+ * 13 constructs in 6 findings (P1: 2, P2: 4, P3: 2, P4: 1, P5: 2, P6: 2); every Bash verdict
  * held (each either asked, was denied, or ran nothing the rules forbid, bash as the oracle).
  * Left open (see the report): a hook script's `import "#x"` through package.json's imports map,
  * and tsconfig `paths` under tsx (`@app/z`), are not followed by the scan (a changed target runs
