@@ -12,10 +12,13 @@ export { configFilesIn, configSearchFolders } from "./search";
 export { DATA_NAME, isScriptFile, MAX_SCRIPT_REFERENCES, SCRIPT_NAME, scriptReferences } from "./script-references";
 export {
   binPackage,
+  configuredEnvironmentPlace,
   configuredFiles,
   configuredPackagePlace,
   configuredPackages,
+  environmentPaths,
   rememberConfiguredCode,
+  rememberEnvironmentPaths,
   rememberConfiguredPackage,
   rememberRunConfigFile,
   runConfigFiles,

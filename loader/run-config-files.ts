@@ -104,3 +104,54 @@ export function configuredPackagePlace(path: string): string | undefined {
   }
   return undefined;
 }
+
+/** Variables named like a search path or a program's folder: a bare word in one is a folder's name. */
+const PATH_LIKE = /(?:PATH|LIB|_HOME|_DIR|_PREFIX|_CACHE|_ROOT)$/i;
+
+/**
+ * The paths in `folder` that a configuration's environment for a program started there names
+ * (a stdio MCP server's own `env`, the run's `env` for it or a hook): `NODE_OPTIONS: "--require
+ * ./.cache/boot.cjs"`, `PYTHONPATH: "lib"`, `NODE_PATH: "vendor"`, `npm_config_cache: "./.npm"`.
+ * The program loads code from them, so one a sandboxed command made or changed there ran as the
+ * server or the hook at its next start, with the server's network (red team p, P2); the engine
+ * does not know what each program does with each variable, so every such word counts (fail
+ * closed): one that starts with `.` or holds a `/`, or a bare word in a variable named like a
+ * search path (a bare word elsewhere is a value: `DEBUG: "app:*"` names no folder `app`). The
+ * folder itself (`PYTHONPATH: "."`) is not returned: it is the project, whose top the sandbox
+ * keeps writable.
+ */
+export function environmentPaths(env: Readonly<Record<string, string>> | undefined, folder: string): string[] {
+  const top = resolve(folder);
+  const out = new Set<string>();
+  for (const [name, value] of Object.entries(env ?? {})) {
+    for (const raw of value.split(/[\s:;,=]+/)) {
+      const word = raw.replace(/^["']+|["']+$/g, "");
+      if (word === "" || word.startsWith("-") || word.startsWith("$") || word.startsWith("~") || word.includes("://"))
+        continue;
+      const path = resolve(top, word);
+      if (path === top || !path.startsWith(`${top}${sep}`)) continue;
+      if (word.startsWith(".") || word.includes("/") || PATH_LIKE.test(name)) out.add(path);
+    }
+  }
+  return [...out];
+}
+
+const places = new Set<string>();
+
+/**
+ * Note what `environmentPaths` finds as configured code: read-only (or watched) in the sandbox,
+ * and a sensitive path to the engine, with everything below it (`PYTHONPATH: "lib"` loads
+ * `lib/json/__init__.py`).
+ */
+export function rememberEnvironmentPaths(env: Readonly<Record<string, string>> | undefined, folder: string): void {
+  for (const path of environmentPaths(env, folder)) {
+    rememberConfiguredCode(path);
+    add(places, path);
+  }
+}
+
+/** The path noted by `rememberEnvironmentPaths` that `path` (absolute) is, or is inside, if any. */
+export function configuredEnvironmentPlace(path: string): string | undefined {
+  for (const place of places) if (path === place || path.startsWith(`${place}${sep}`)) return place;
+  return undefined;
+}

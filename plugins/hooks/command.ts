@@ -14,6 +14,9 @@ import {
   shellSpawn,
   spawnFolder,
   spawnOwned,
+  noteCommandLinePackages,
+  noteServerPackages,
+  withoutFolderImports,
   type SubprocessEnvOptions,
 } from "../_kits/process/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
@@ -161,7 +164,12 @@ function hookSpawn(command: string, context: HookRunContext, args?: readonly str
   const program = args
     ? { command: withProjectDir(command, cwd), args: args.map((arg) => withProjectDir(arg, cwd)) }
     : shellSpawn(command);
-  const env = hookEnv(context.environment ?? {}, cwd);
+  // Python imports no module a command planted in the folder the hook runs in (red team p, P1);
+  // what the run's env names in that folder (P2), and the packages the hook runs by name from its
+  // node_modules (P5), are kept from sandboxed commands: noted before the hook or any later spawn.
+  const env = withoutFolderImports(hookEnv(context.environment ?? {}, cwd));
+  if (args) noteServerPackages(program.command, program.args, where, context.environment?.env);
+  else noteCommandLinePackages(command, where, context.environment?.env);
   // A plugin's hook finds its own files through CLAUDE_PLUGIN_ROOT (hookify imports its modules by it).
   if (pluginRoot) env.CLAUDE_PLUGIN_ROOT = pluginRoot;
   const plain: SpawnSpec = { ...program, cwd: where, env };

@@ -16,6 +16,7 @@ import type { HookEventName, HooksOptions } from "./options";
 import type { SessionWatch } from "./watch-events";
 import { effectiveHooks, httpPolicyOf, readFileHooks } from "./settings-hooks";
 import { pinHookScripts } from "./pins";
+import { rememberEnvironmentPaths } from "../../loader/index";
 import type { HookInput, HookOutcome, HooksConfig } from "./types";
 
 /** The plugin's name. */
@@ -64,7 +65,12 @@ export class KernelHooks {
       trust,
     });
     // The scripts the hooks run, as trusted now: a hook whose script the run changes is not run (pins.ts).
-    pinHookScripts(this.#effective, spawnFolder(options.cwd, folderTrusted(options)));
+    const folder = spawnFolder(options.cwd, folderTrusted(options));
+    pinHookScripts(this.#effective, folder);
+    // What the run's env names in that folder (a preload, a load path) is the hooks' code too,
+    // from before the first of them runs (red team p, P2).
+    if (this.#effective && Object.keys(this.#effective).length > 0)
+      rememberEnvironmentPaths((options as { env?: Record<string, string> }).env, folder);
   }
 
   /** The run's state. */

@@ -26,6 +26,7 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join, normalize, relative, resolve } from "node:path";
 import type { CommandHook, HooksConfig } from "./types";
 import { DATA_NAME, isScriptFile, rememberConfiguredCode, SCRIPT_NAME, scriptReferences } from "../../loader/index";
+import { noteCommandLinePackages, noteServerPackages } from "../_kits/process/index";
 
 /**
  * What each script a hook names held when recorded: a digest, or "absent" for a script's name that
@@ -216,6 +217,10 @@ function isInsideOf(base: string, path: string): boolean {
 /** Record the scripts `hook` names, as they are now in `base`. */
 function record(hook: CommandHook, base: string): void {
   const pins: Pins = new Map();
+  // The packages it runs by name from node_modules (`npx -y @acme/guard`), out of a sandboxed
+  // command's reach from now on, before the hook first runs (red team p, P5).
+  if (hook.args) noteServerPackages(hook.command, hook.args, base);
+  else noteCommandLinePackages(hook.command, base);
   const written = new Set(writtenPaths(hook).map((p) => resolve(base, p)));
   for (const key of namedPaths(hook)) {
     const path = resolve(base, key);

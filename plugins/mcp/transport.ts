@@ -5,7 +5,12 @@ import {
   type OAuthClientProvider,
   type Transport,
 } from "@modelcontextprotocol/client";
-import { buildSubprocessEnv, spawnFolder, type SubprocessEnvOptions } from "../_kits/process/index";
+import {
+  buildSubprocessEnv,
+  spawnFolder,
+  withoutFolderImports,
+  type SubprocessEnvOptions,
+} from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
 import type { SpawnSpec } from "../sandbox/api";
 import { StdioTransport } from "./stdio-transport";
@@ -63,11 +68,12 @@ export function createTransport(
   if ("command" in config) {
     const folder = spawnFolder(cwd, trusted, config.cwd);
     // Before the sandbox wraps this or any later spawn: what the program loads from there is protected.
-    noteServerPackages(config.command, config.args ?? [], folder);
+    noteServerPackages(config.command, config.args ?? [], folder, { ...environment.env, ...config.env });
     const spec = wrap({
       command: config.command,
       args: config.args ?? [],
-      env: serverEnv(config, environment),
+      // Python imports no module a command planted in that folder (red team p, P1).
+      env: withoutFolderImports(serverEnv(config, environment)),
       cwd: folder,
     });
     // Its own process group under the reaper (or the sandbox), so it ends with this program.

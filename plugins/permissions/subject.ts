@@ -13,6 +13,7 @@ import { resolveReal } from "../_kits/paths/index";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
 import { configCodeOf } from "./config-modules";
 import {
+  configuredEnvironmentPlace,
   configuredFiles,
   configuredPackageFolders,
   configuredPackagePlace,
@@ -138,6 +139,9 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
   const started = configuredFiles().find((f) => f === path.absolute || f === path.real);
   if (started)
     return `it is a configuration file this run was started with, or code one names (${started}): what it holds runs at the next start`;
+  const loaded = configuredEnvironmentPlace(path.absolute) ?? configuredEnvironmentPlace(path.real);
+  if (loaded)
+    return `it is in ${loaded}, which a server's or hook's environment names (a load path, a preload): what it holds runs at the next start`;
   const served =
     configuredPackagePlace(path.absolute) ??
     configuredPackagePlace(path.real) ??

@@ -5,7 +5,15 @@ import { micromatch } from "../_kits/lazy/index";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
 import { isInside, resolveReal } from "../_kits/paths/index";
-import { PathTool, displayPath, placeName, resolvePermitted, ToolFailure, guard } from "../_kits/file-tools/index";
+import {
+  PathTool,
+  displayPath,
+  globMatchingCost,
+  placeName,
+  resolvePermitted,
+  ToolFailure,
+  guard,
+} from "../_kits/file-tools/index";
 import { skippedFor } from "./skipped-folders";
 import { findFiles } from "./walk";
 import { isAtomicTempName } from "../_kits/storage/index";
@@ -114,7 +122,7 @@ function relativePattern(pattern: string, dir: string): string {
     }
     out = relative(dir, out) || "**/*";
   }
-  const cost = matchingCost(out);
+  const cost = globMatchingCost(out);
   if (cost)
     throw new ToolFailure(
       `The pattern ${pattern} is too costly to match (${cost}); use fewer wildcards or brace alternatives, or narrow path.`,
@@ -127,50 +135,6 @@ function relativePattern(pattern: string, dir: string): string {
     );
   }
   return out;
-}
-
-/** The most brace expansions a pattern may have (the `..` check above spells each out). */
-const MAX_EXPANSIONS = 1024;
-/** The most `*` wildcards within names, and `**` segments, a pattern may hold. */
-const MAX_STARS = 3;
-const MAX_GLOBSTARS = 2;
-
-/**
- * Why matching `pattern` could take unbounded time or memory, or undefined (red team o). Brace
- * expansion is spelled out in full (`{a,b}` 25 times is 33 million strings, held synchronously),
- * and picomatch compiles each `*` to a backtracking `[^/]*?`: `*a*a*a*a*ab` against one file
- * named with 250 `a`s holds the event loop for minutes (no abort reaches it), the work growing as
- * the name's length to the power of the wildcards. Judged on an upper bound, fail closed: every
- * brace group multiplies (its commas + 1, a range `..` counting as braces' 1000-item range limit;
- * a comma in a class counts too); every `*` not making a whole `**` segment and every extglob
- * repetition `+(`, `*(` and negation `!(` (two) counts as a wildcard.
- */
-function matchingCost(pattern: string): string | undefined {
-  let expansions = 1;
-  let stars = 0;
-  const groups: { alternatives: number; range: boolean }[] = [];
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === "\\") {
-      i++;
-      continue;
-    }
-    if (c === "{") groups.push({ alternatives: 1, range: false });
-    else if (c === "," && groups.length) groups.at(-1)!.alternatives++;
-    else if (c === "." && pattern[i + 1] === "." && groups.length) groups.at(-1)!.range = true;
-    else if (c === "}" && groups.length) {
-      const group = groups.pop()!;
-      expansions *= group.range ? Math.max(1000, group.alternatives) : group.alternatives;
-    } else if (c === "!" && pattern[i + 1] === "(") stars += 2;
-    else if (c === "+" && pattern[i + 1] === "(") stars++;
-    else if (c === "*") stars++;
-  }
-  const globstars = pattern.split("/").filter((part) => part === "**").length;
-  stars -= 2 * globstars;
-  if (expansions > MAX_EXPANSIONS) return `more than ${MAX_EXPANSIONS} brace expansions`;
-  if (stars > MAX_STARS) return `more than ${MAX_STARS} \`*\` wildcards within names`;
-  if (globstars > MAX_GLOBSTARS) return `more than ${MAX_GLOBSTARS} \`**\` segments`;
-  return undefined;
 }
 
 /**

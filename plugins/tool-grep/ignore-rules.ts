@@ -3,6 +3,7 @@
  * and to `--glob` overrides. The last matching rule of a list decides.
  */
 import { micromatch } from "../_kits/lazy/index";
+import { globMatchingCost, ToolFailure } from "../_kits/file-tools/index";
 
 /** One compiled line of an ignore file (or one glob). */
 export interface IgnoreRule {
@@ -39,13 +40,24 @@ export function compileRule(line: string, braces = false): IgnoreRule | undefine
   const anchored = p.includes("/");
   if (p.startsWith("/")) p = p.slice(1);
   const glob = anchored ? p : `**/${p}`;
+  // micromatch's regex backtracks: a line whose cost has no small bound is refused, not matched
+  // for minutes with the event loop held (red team p, P3; Glob's own bound, red team o).
+  const cost = globMatchingCost(glob);
+  if (cost) throw new ToolFailure(`The pattern ${line.trim()} is too costly to match (${cost})`);
   const test = micromatch().matcher(glob, { dot: true, nobrace: !braces, noextglob: true });
   return { negated, dirOnly, test };
 }
 
-/** Compile an ignore file's text. */
-export function parseIgnoreFile(text: string): IgnoreRule[] {
-  return text.split("\n").flatMap((line) => compileRule(line) ?? []);
+/** Compile an ignore file's text (`file` names it in a refusal). */
+export function parseIgnoreFile(text: string, file = "an ignore file"): IgnoreRule[] {
+  try {
+    return text.split("\n").flatMap((line) => compileRule(line) ?? []);
+  } catch (error) {
+    if (!(error instanceof ToolFailure)) throw error;
+    throw new ToolFailure(
+      `${error.message} in ${file}, which Grep applies without ripgrep; search with Bash (rg, grep -r) instead.`,
+    );
+  }
 }
 
 /** The last rule matching `relativePath`: "ignore", "whitelist" (a `!` rule), or undefined. */

@@ -24,7 +24,14 @@ const GITIGNORE = 2;
 
 async function loadFrame(dir: string, names: ReadonlySet<string>): Promise<Frame> {
   const kinds = (await Promise.all(
-    IGNORE_FILES.map((f) => (names.has(f) ? readFile(join(dir, f), "utf8").then(parseIgnoreFile, () => []) : [])),
+    IGNORE_FILES.map((f) =>
+      names.has(f)
+        ? readFile(join(dir, f), "utf8").then(
+            (text) => parseIgnoreFile(text, join(dir, f)),
+            () => [],
+          )
+        : [],
+    ),
   )) as Frame["kinds"];
   return { dir, kinds, hasGit: names.has(".git") };
 }

@@ -14,7 +14,7 @@ import type { RunContext, ToolCall, ToolContext, ToolOutput } from "../../src/in
 import type { LspServers } from "./servers";
 import type { DiagnosticsTracker } from "./diagnostics";
 import { definePlugin, lazyOptions } from "../_kits/authoring/index";
-import { buildSubprocessEnv, folderTrusted } from "../_kits/process/index";
+import { buildSubprocessEnv, folderTrusted, noteServerPackages, withoutFolderImports } from "../_kits/process/index";
 import { ClaudePluginsOption, readPlugins, warn } from "../_kits/sources/index";
 import { getSandboxApi } from "../sandbox/api";
 import { getPermissionsApi } from "../permissions/api";
@@ -68,10 +68,13 @@ export default definePlugin({
           cwd: root.cwd,
           root: root.cwd,
           wrap: (spec) => sandbox.wrap(spec, { kind: "lsp", subject: [spec.command, ...spec.args].join(" ") }),
+          // Python imports no module a command planted in the project (red team p, P6, as P1).
           env: (server) =>
-            buildSubprocessEnv(
-              { env: options.env, subprocessEnv: options.subprocessEnv },
-              { add: [server.config.env], inherit: false },
+            withoutFolderImports(
+              buildSubprocessEnv(
+                { env: options.env, subprocessEnv: options.subprocessEnv },
+                { add: [server.config.env], inherit: false },
+              ),
             ),
           stderr: (name, text) => kernel.logger.debug(`language server ${name}: ${text.trimEnd()}`),
         });
@@ -90,6 +93,12 @@ export default definePlugin({
         ...readPlugins(claudePlugins, cwd, trust, () => {}).flatMap((plugin) => pluginServers(plugin, report)),
       ];
       if (servers.length === 0) return;
+      // A server starts lazily, in the project, with the MCP servers' network, after the run's
+      // commands: the packages it runs by name and the paths its env names are kept from them from
+      // now on, as an MCP server's are when it starts (red team p, P6).
+      const env = (context.options as { env?: Record<string, string> }).env;
+      for (const { config } of servers)
+        noteServerPackages(config.command, config.args ?? [], cwd, { ...env, ...config.env });
       const [{ LspTool }, loaded, diagnostics] = await Promise.all([
         import("./lsp-tool"),
         import("./servers"),

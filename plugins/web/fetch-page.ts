@@ -8,7 +8,7 @@
  * compressed bomb stops at the cap too) under one timeout for the whole fetch.
  */
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import type { IncomingMessage } from "node:http";
+import type { Agent, IncomingMessage } from "node:http";
 import { isIP, type LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
 import { lazyRequire } from "../_kits/lazy/index";
@@ -153,12 +153,25 @@ function checkTarget(url: URL, policy: FetchPolicy): void {
   }
 }
 
+/** Agents of WebFetch's own, which never go through the environment's proxy (see `get`). */
+const direct: { http?: Agent; https?: Agent } = {};
+
 function get(url: URL, policy: FetchPolicy, signal: AbortSignal): Promise<IncomingMessage> {
-  const send = url.protocol === "https:" ? https().request : http().request;
+  const secure = url.protocol === "https:";
+  const send = secure ? https().request : http().request;
+  // With NODE_USE_ENV_PROXY (or --use-env-proxy) node's global agents send the request to
+  // HTTP(S)_PROXY, which resolves the name itself: the lookup below is never called, and a name
+  // the proxy resolves to a metadata service or an intranet host was fetched (red team p, P4).
+  // An address that cannot be judged is not reached: without allowPrivateAddresses the request
+  // goes direct, on an agent of WebFetch's own (a network that only has a proxy fails instead).
+  const agent = policy.allowPrivateAddresses
+    ? {}
+    : { agent: secure ? (direct.https ??= new (https().Agent)()) : (direct.http ??= new (http().Agent)()) };
   return new Promise((resolve, reject) => {
     const req = send(url, {
       method: "GET",
       signal,
+      ...agent,
       ...(policy.allowPrivateAddresses ? {} : { lookup: publicOnlyLookup }),
       headers: {
         "user-agent": "Ubiquity-WebFetch/1.0",

@@ -146,6 +146,10 @@ describe("MCP failure texts", () => {
       if (process.env[key] !== undefined) expected[key] = process.env[key]!;
     expect(seen).toMatchObject(expected);
     expect(seen.MCP_TEST_OFF_LIST).toBeUndefined();
-    expect(Object.keys(seen).filter((k) => k !== "FROM_CONFIG" && !isPassedName(k))).toEqual([]);
+    // PYTHONSAFEPATH: set by the SDK, no variable of ours (red team p, P1).
+    expect(seen.PYTHONSAFEPATH).toBe("1");
+    expect(Object.keys(seen).filter((k) => !["FROM_CONFIG", "PYTHONSAFEPATH"].includes(k) && !isPassedName(k))).toEqual(
+      [],
+    );
   });
 });

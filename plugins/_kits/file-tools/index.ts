@@ -4,6 +4,7 @@
  * file other folders import.
  */
 export { ToolFailure, guard } from "./tool-failure";
+export { globMatchingCost } from "./glob-cost";
 export { registerBuiltinTool } from "./builtin-tool-plugin";
 export { PathTool } from "./path-tool";
 export { resolvePermitted, outsideRoots, displayPath, placeName, type ResolvedPath } from "./paths";

@@ -38,3 +38,20 @@ export function spawnFolder(cwd: string, trusted: boolean, wanted?: string, home
 export function folderTrusted(options: Readonly<Record<string, unknown>>): boolean {
   return options.trust !== false;
 }
+
+/**
+ * The environment of a program the configuration starts in a folder (a stdio MCP server, a
+ * command hook), with Python kept from importing the folder's own files. Python puts the folder
+ * it starts in first on its import path for `-m`, `-c`, a script on standard input and its
+ * prompt, so a module a sandboxed command planted at the project's top (`json/__init__.py`,
+ * `ruff/__main__.py`: names no list protects) ran as the user's `python3 -m some_server` at its
+ * next start, with the server's network and environment, or as a hook (`python -m ruff check`),
+ * whose answer approves calls (red team p, P1). `PYTHONSAFEPATH=1` (Python 3.11 and later) leaves
+ * that entry out. Fail closed: it is set whatever the program is (a wrapper, `uv run`, a shell
+ * line start Python as well), and whatever the folder holds (what a module's name finds there
+ * is what a command may have planted), unless the configuration's own `env` names the variable
+ * (`"PYTHONSAFEPATH": ""` keeps the folder on the path, for a server that is the project's module).
+ */
+export function withoutFolderImports(env: Readonly<Record<string, string>>): Record<string, string> {
+  return env.PYTHONSAFEPATH !== undefined ? { ...env } : { ...env, PYTHONSAFEPATH: "1" };
+}
