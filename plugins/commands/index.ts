@@ -13,6 +13,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import {
   describeError,
+  type Kernel,
   modelLabel,
   PROMPT_STAGE,
   resolveModel,
@@ -36,6 +37,7 @@ import {
 import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
 import { createCommandsApi } from "./api";
+import type { SlashCommand } from "./command";
 import { commandsCommands, commandsFlags } from "./cli";
 import { CommandError, expandCommand } from "./expand";
 import { commandFolder, commandRoots, loadCommands } from "./load";
@@ -106,6 +108,24 @@ async function switchModel(run: RunContext, command: { name: string; model?: str
   state.model = { set: model, previous: run.model, label: run.modelLabel };
   run.model = model;
   run.modelLabel = modelLabel(model, run.kernel);
+}
+
+/**
+ * Claude Code's UserPromptExpansion: hooks matched by the command's name see the expansion, and
+ * may block it (exit 2, `decision: "block"`) or add context to it.
+ */
+async function fireExpansion(kernel: Kernel, run: RunContext, command: SlashCommand, text: string, args: string) {
+  const hooks = getHooksApi(kernel);
+  if (!hooks?.has("UserPromptExpansion", run)) return undefined;
+  return hooks.fire("UserPromptExpansion", run, {
+    prompt: text,
+    extra: {
+      expansionType: command.source === "mcp" ? "mcp_prompt" : "slash_command",
+      commandName: command.name,
+      commandArgs: args,
+      commandSource: command.source,
+    },
+  });
 }
 
 /** The commands plugin. */
@@ -214,20 +234,7 @@ export const commandsPlugin = definePlugin({
           const { text, context } = command.expand
             ? await command.expand(args, run)
             : await expandCommand(command, args, run);
-          // Claude Code's UserPromptExpansion: hooks matched by the command's name see the expansion,
-          // and may block it (exit 2, `decision: "block"`) or add context to it.
-          const hooks = getHooksApi(kernel);
-          const expansion = hooks?.has("UserPromptExpansion", run)
-            ? await hooks.fire("UserPromptExpansion", run, {
-                prompt: text,
-                extra: {
-                  expansionType: command.source === "mcp" ? "mcp_prompt" : "slash_command",
-                  commandName: command.name,
-                  commandArgs: args,
-                  commandSource: command.source,
-                },
-              })
-            : undefined;
+          const expansion = await fireExpansion(kernel, run, command, text, args);
           if (expansion?.blocked !== undefined) throw new CommandError(`/${command.name}: ${expansion.blocked}`);
           const content = prompt.content && [
             { type: "text" as const, text },

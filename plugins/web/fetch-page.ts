@@ -153,6 +153,14 @@ function checkTarget(url: URL, policy: FetchPolicy): void {
   }
 }
 
+/** What a failed direct connection says when the environment names a proxy WebFetch did not use. */
+function proxyHint(secure: boolean): string {
+  const env = process.env;
+  const proxy = secure ? (env.HTTPS_PROXY ?? env.https_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
+  if (!proxy) return "";
+  return `; WebFetch connects directly, not through ${secure ? "HTTPS_PROXY" : "HTTP_PROXY"} (a proxy resolves names where the private-address check cannot see them): on a network that needs the proxy, set webFetch.allowPrivateAddresses: true to use it`;
+}
+
 /** Agents of WebFetch's own, which never go through the environment's proxy (see `get`). */
 const direct: { http?: Agent; https?: Agent } = {};
 
@@ -185,7 +193,7 @@ function get(url: URL, policy: FetchPolicy, signal: AbortSignal): Promise<Incomi
       if (error instanceof WebFetchError || signal.aborted) return reject(error);
       reject(
         new WebFetchError(
-          `fetching ${url.href} failed: ${error.message}${error.code && !error.message.includes(error.code) ? ` (${error.code})` : ""}`,
+          `fetching ${url.href} failed: ${error.message}${error.code && !error.message.includes(error.code) ? ` (${error.code})` : ""}${policy.allowPrivateAddresses ? "" : proxyHint(secure)}`,
         ),
       );
     });

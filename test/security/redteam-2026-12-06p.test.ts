@@ -348,6 +348,9 @@ describe("P4: WebFetch through the environment's proxy (NODE_USE_ENV_PROXY) judg
       expect(proxy.seen).toEqual([]);
       expect(out[0]!.content).not.toMatch(/instance-secret/);
       expect(out[0]!.isError).toBe(true);
+      // The error names the proxy it did not use and the option that uses it.
+      expect(out[0]!.content).toContain("not through HTTP_PROXY");
+      expect(out[0]!.content).toContain("webFetch.allowPrivateAddresses: true");
     } finally {
       proxy.server.close();
     }
