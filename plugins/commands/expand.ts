@@ -44,6 +44,8 @@ export async function expandCommand(
   command: SlashCommand,
   args: string,
   run: RunContext,
+  /** `disableSkillShellExecution`: the shell lines stand replaced, unrun. */
+  shellLinesOff = false,
 ): Promise<{ text: string; context: string[] }> {
   const body =
     command.source === "skill" ? `Base directory for this skill: ${command.dir}\n\n${command.body}` : command.body;
@@ -51,7 +53,7 @@ export async function expandCommand(
   // Files are the ones the command and its arguments name, never ones a shell line's output names.
   const context = await readMentions(substituted.replace(SHELL_LINE, "$2"), run, command.name);
   try {
-    return { text: await runShellLines(substituted, run, `/${command.name}`), context };
+    return { text: await runShellLines(substituted, run, `/${command.name}`, shellLinesOff), context };
   } catch (error) {
     throw error instanceof ShellLineError ? new CommandError(error.message) : error;
   }

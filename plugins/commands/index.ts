@@ -231,9 +231,10 @@ export const commandsPlugin = definePlugin({
           }
           await switchModel(run, command, state);
           const args = (match[2] ?? "").trim();
-          const { text, context } = command.expand
+          const shellLinesOff = context.optionsOf(run).disableSkillShellExecution === true;
+          const { text, context: included } = command.expand
             ? await command.expand(args, run)
-            : await expandCommand(command, args, run);
+            : await expandCommand(command, args, run, shellLinesOff);
           const expansion = await fireExpansion(kernel, run, command, text, args);
           if (expansion?.blocked !== undefined) throw new CommandError(`/${command.name}: ${expansion.blocked}`);
           const content = prompt.content && [
@@ -243,7 +244,7 @@ export const commandsPlugin = definePlugin({
           return {
             ...prompt,
             text,
-            context: [...prompt.context, ...context, ...(expansion?.context ?? [])],
+            context: [...prompt.context, ...included, ...(expansion?.context ?? [])],
             ...(content ? { content } : {}),
           };
         } catch (error) {

@@ -27,6 +27,7 @@ import { stateOf, type LoadedSettings } from "./api";
 import { settingsOptions, type SettingsOptions } from "./options";
 import { settingsProjectFiles } from "./project-files";
 import { compatPaths, warn, warnOnce } from "../_kits/sources/index";
+import type { SkillsOptions } from "../skills/index";
 import { claudeSettingsOf, readClaudeSettingsFile } from "./claude";
 import { settingsFlags } from "./cli";
 import { CodexFiles } from "./codex-files";
@@ -34,7 +35,12 @@ import { CodexFiles } from "./codex-files";
 export const NAME = "ubiquity:settings";
 
 /** A config as this plugin reads and writes it: its own keys and the keys it fills from settings files. */
-type SettingsConfig = UbiquityConfig & SettingsOptions & PermissionsOptions & SandboxOptions & McpOptions;
+type SettingsConfig = UbiquityConfig &
+  SettingsOptions &
+  PermissionsOptions &
+  SandboxOptions &
+  McpOptions &
+  Pick<SkillsOptions, "claudePlugins" | "disableSkillShellExecution">;
 
 /** Options of the settings plugin. */
 export const SettingsPluginOptions = z.strictObject({
@@ -300,14 +306,9 @@ function merge(options: SettingsConfig, files: SettingsFile[], declared: (key: s
   }
   // Shell lines off is a restriction: any file's true holds, and none turns them back on.
   if (files.some((f) => f.disableSkillShellExecution === true) && declared("disableSkillShellExecution"))
-    (out as { disableSkillShellExecution?: boolean }).disableSkillShellExecution = true;
+    out.disableSkillShellExecution = true;
   // Plugin folders add up: every file's, then the options' own.
-  const plugins = [
-    ...new Set([
-      ...files.flatMap((f) => f.claudePlugins ?? []),
-      ...((options as { claudePlugins?: string[] }).claudePlugins ?? []),
-    ]),
-  ];
+  const plugins = [...new Set([...files.flatMap((f) => f.claudePlugins ?? []), ...(options.claudePlugins ?? [])])];
   if (plugins.length > 0 && declared("claudePlugins")) (out as { claudePlugins?: string[] }).claudePlugins = plugins;
   const env = Object.assign({}, ...files.map((f) => f.env ?? {}), options.env ?? {}) as Record<string, string>;
   if (Object.keys(env).length > 0) out.env = env;

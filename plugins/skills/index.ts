@@ -79,6 +79,7 @@ export const skillsPlugin = definePlugin({
     const api = createSkillsApi(kernel, stateOf);
     let registered: SkillTool | undefined;
     // A skill's `allowed-tools` are allowed for the run once the model loads it (until the next prompt ends what was granted).
+    const shellLinesOff = (run: RunContext) => context.optionsOf(run).disableSkillShellExecution === true;
     const onLoad = (skill: Skill, run: RunContext) => {
       const rules = toolRules(skill.frontmatter["allowed-tools"]);
       if (!rules?.length) return;
@@ -153,7 +154,7 @@ export const skillsPlugin = definePlugin({
       loaded.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       api.load(loaded);
       if (loaded.length === 0) return;
-      registered = new SkillTool(loaded, undefined, onLoad);
+      registered = new SkillTool(loaded, undefined, onLoad, shellLinesOff);
       kernel.registries.tools.register(SKILL_TOOL, registered, NAME);
     });
 
@@ -165,7 +166,8 @@ export const skillsPlugin = definePlugin({
       state.budget ??= listingBudget((await resolveContextWindow(run, run.modelLabel)).tokens);
       const own = api.skillsFor(run);
       if (own.length === registered.skills.length && state.budget === registered.budget) return tools;
-      if (state.tool === undefined) state.tool = own.length ? new SkillTool(own, state.budget, onLoad) : null;
+      if (state.tool === undefined)
+        state.tool = own.length ? new SkillTool(own, state.budget, onLoad, shellLinesOff) : null;
       const tool = state.tool;
       return tool ? tools.map((t) => (t === registered ? tool : t)) : tools.filter((t) => t !== registered);
     });

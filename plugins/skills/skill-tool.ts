@@ -27,6 +27,8 @@ export class SkillTool extends Tool<typeof SkillInput> {
     readonly budget: number = LISTING_LIMIT,
     /** Called when the model loads a skill (its `allowed-tools` are granted then). */
     private readonly onLoad?: (skill: Skill, run: NonNullable<ToolContext["run"]>) => void,
+    /** `disableSkillShellExecution` for a run: its skills' shell lines stand replaced, unrun. */
+    private readonly shellLinesOff?: (run: NonNullable<ToolContext["run"]>) => boolean,
   ) {
     super();
     // Claude Code's `disable-model-invocation: true`: the user's to run as /name, not the model's to load.
@@ -73,7 +75,7 @@ export class SkillTool extends Tool<typeof SkillInput> {
     // `allowed-tools` were granted above), and stand replaced by their output, as Claude Code's do.
     if (ctx.run) {
       try {
-        body = await runShellLines(body, ctx.run, `the skill ${skill.name}`);
+        body = await runShellLines(body, ctx.run, `the skill ${skill.name}`, this.shellLinesOff?.(ctx.run) === true);
       } catch (error) {
         if (!(error instanceof ShellLineError)) throw error;
         return { content: error.message, isError: true, metadata: { skill: skill.name, dir: skill.dir } };

@@ -62,13 +62,13 @@ function approvalHint(reason: string, lines: readonly RegExpMatchArray[]): strin
 /**
  * `text` with each shell line replaced by its output; `label` names where the text came from
  * (`/deploy`, `the skill deploy`). Throws a ShellLineError for the first line that did not run.
+ * `disabled`: Claude Code's `disableSkillShellExecution` (the caller reads its plugin's option).
  */
-export async function runShellLines(text: string, run: RunContext, label: string): Promise<string> {
+export async function runShellLines(text: string, run: RunContext, label: string, disabled = false): Promise<string> {
   const lines = [...text.matchAll(SHELL_LINE)];
   if (lines.length === 0) return text;
-  // Claude Code's `disableSkillShellExecution`: the text loads, its commands do not run.
-  if ((run.options as { disableSkillShellExecution?: boolean }).disableSkillShellExecution === true)
-    return text.replace(SHELL_LINE, (...match: string[]) => `${match[2] ?? ""}${SHELL_LINES_DISABLED}`);
+  // The text loads, its commands do not run.
+  if (disabled) return text.replace(SHELL_LINE, (...match: string[]) => `${match[2] ?? ""}${SHELL_LINES_DISABLED}`);
   const outputs: string[] = [];
   for (const line of lines) {
     const command = commandOf(line);
