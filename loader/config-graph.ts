@@ -10,6 +10,7 @@ import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, extname, isAbsolute, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { importsMapTargets } from "./imports-map";
 import { peekJsonOrYaml, readRegularFileSync } from "./safe-read";
 import { scanModuleSource } from "./module-scan";
 import { realFolder } from "./trust-pins";
@@ -125,73 +126,6 @@ function dataConfigSpecifiers(file: string): string[] {
     }
   }
   return out;
-}
-
-/** The package.json whose `imports` map a `#` specifier of `from` goes through: the nearest one above it (Node's package scope). */
-function packageScope(from: string): string | undefined {
-  for (let dir = dirname(from); ; dir = dirname(dir)) {
-    if (isFile(join(dir, "package.json"))) return join(dir, "package.json");
-    if (dirname(dir) === dir) return undefined;
-  }
-}
-
-/** Every string a package target holds, under any condition (objects' values, arrays' items). */
-function targetStrings(target: unknown): string[] {
-  if (typeof target === "string") return [target];
-  if (Array.isArray(target)) return target.flatMap(targetStrings);
-  if (target && typeof target === "object") return Object.values(target).flatMap(targetStrings);
-  return [];
-}
-
-/** What a package.json `imports` map gives a `#` specifier. */
-export interface ImportsMapTargets {
-  /** The package.json holding the map. */
-  manifest: string;
-  /** The local files it names, under every condition (absolute; they may not exist). */
-  files: string[];
-  /** The packages it names (installed code). */
-  packages: string[];
-}
-
-/**
- * The targets `specifier` (`#x`) has in the `imports` map of `from`'s package.json, under every
- * condition: a loader picks one by its own conditions (jiti takes `import` where Node's require
- * takes `require`), so trust pins them all. Undefined when there is no map, or no entry for it.
- */
-export function importsMapTargets(specifier: string, from: string): ImportsMapTargets | undefined {
-  const manifest = packageScope(from);
-  if (!manifest) return undefined;
-  const imports = (peekJsonOrYaml(manifest) as { imports?: unknown } | undefined)?.imports;
-  if (!imports || typeof imports !== "object" || Array.isArray(imports)) return undefined;
-  const map = imports as Record<string, unknown>;
-  let target: unknown;
-  let star: string | undefined;
-  if (Object.hasOwn(map, specifier) && !specifier.includes("*")) target = map[specifier];
-  else {
-    // A pattern (`#lib/*`): the longest prefix that matches, as Node picks it.
-    let best = "";
-    for (const key of Object.keys(map)) {
-      const at = key.indexOf("*");
-      if (at < 0 || key.indexOf("*", at + 1) >= 0) continue;
-      const [prefix, suffix] = [key.slice(0, at), key.slice(at + 1)];
-      if (specifier.length < key.length - 1 || !specifier.startsWith(prefix) || !specifier.endsWith(suffix)) continue;
-      if (prefix.length > best.length) {
-        best = prefix;
-        target = map[key];
-        star = specifier.slice(prefix.length, specifier.length - suffix.length);
-      }
-    }
-  }
-  if (target === undefined) return undefined;
-  const dir = dirname(manifest);
-  const files: string[] = [];
-  const packages: string[] = [];
-  for (const raw of targetStrings(target)) {
-    const text = star === undefined ? raw : raw.replaceAll("*", star);
-    if (text.startsWith("./")) files.push(resolve(dir, text));
-    else if (!text.startsWith("/") && !/^[a-z]+:/.test(text)) packages.push(text);
-  }
-  return { manifest, files, packages };
 }
 
 /**

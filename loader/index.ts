@@ -66,7 +66,8 @@ export {
   displayPath,
 } from "./project-files";
 export type { UntrustedFile, FindOptions } from "./project-files";
-export { configGraph, importsMapTargets } from "./config-graph";
+export { configGraph } from "./config-graph";
+export { importsMapTargets } from "./imports-map";
 export {
   configuredPackageFolders,
   installedClosure,
@@ -78,7 +79,8 @@ export {
   shadowingPlaces,
 } from "./installed-code";
 export { scanModuleSource } from "./module-scan";
-export type { ConfigGraph, UnfollowedImport, ImportsMapTargets } from "./config-graph";
+export type { ConfigGraph, UnfollowedImport } from "./config-graph";
+export type { ImportsMapTargets } from "./imports-map";
 export { UsageError } from "./plugin-contract";
 export type {
   PluginCommand,

@@ -13,7 +13,8 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { configGraph, importsMapTargets } from "./config-graph";
+import { configGraph } from "./config-graph";
+import { importsMapTargets } from "./imports-map";
 import { findConfigFile } from "./load";
 import { compiledCacheDir } from "./module";
 import { scanModuleSource } from "./module-scan";

@@ -16,6 +16,8 @@
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
+import { importsMapTargets } from "./imports-map";
+import { readRegularFileSync } from "./safe-read";
 
 /** Most files one script may lead to (it and what those load); more is undefined. */
 export const MAX_SCRIPT_REFERENCES = 64;
@@ -68,12 +70,13 @@ export function scriptReferences(path: string, root: string): string[] | undefin
     return names;
   };
   const found = new Set<string>();
+  const maps = new Maps(realRoot);
   let level = [start];
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
     const next: string[] = [];
     for (const file of level) {
       for (const [word, sourced] of wordsOf(file)) {
-        for (const [base, variant] of namings(word, dirname(file), realRoot)) {
+        for (const [base, variant] of [...namings(word, dirname(file), realRoot), ...maps.namings(word, file)]) {
           for (const ext of EXTENSIONS) {
             const named = resolve(base, variant + ext);
             if (!listed(dirname(named)).has(basename(named))) continue;
@@ -94,7 +97,128 @@ export function scriptReferences(path: string, root: string): string[] | undefin
     }
     level = next;
   }
+  // The maps a name went through are pinned with what they named (changed, the same word loads
+  // another file), as data: what they name is no code of the script's.
+  for (const map of maps.files) {
+    const real = codeFile(map, true);
+    if (!real || real === start || found.has(real) || !inside(real)) continue;
+    if (found.size >= MAX_SCRIPT_REFERENCES) return undefined;
+    found.add(real);
+  }
   return [...found].sort();
+}
+
+/** A tsconfig's `paths` and `baseUrl` as a loader reads them: the patterns and the folder each is relative to. */
+interface TsPaths {
+  paths: { key: string; targets: string[]; dir: string }[];
+  baseUrl: string | undefined;
+  files: string[];
+}
+
+/**
+ * The maps a loader reads a name through, beside the file that spells it: a package's `imports`
+ * (`import "#lib/decide"`, Node's own) and the nearest tsconfig's or jsconfig's `paths` and
+ * `baseUrl` (`import "@/lib/decide"` under tsx, Bun or ts-node). A hook's script that loads its
+ * code that way loaded a file no word names; changed, it ran (the last stop's note). `files` are
+ * the maps read, each pinned with the script.
+ */
+class Maps {
+  readonly files = new Set<string>();
+  readonly #configs = new Map<string, TsPaths | undefined>();
+  constructor(private readonly root: string) {}
+
+  /** The (folder, path) pairs `word` in `file` names a file by through a map. */
+  namings(word: string, file: string): [string, string][] {
+    if (word.startsWith("#")) {
+      const mapped = importsMapTargets(word, file);
+      if (!mapped) return [];
+      this.files.add(mapped.manifest);
+      return mapped.files.flatMap(loaderSpellings);
+    }
+    if (/^[./]/.test(word)) return [];
+    const config = this.#config(dirname(file));
+    if (!config) return [];
+    for (const f of config.files) this.files.add(f);
+    const out: [string, string][] = config.baseUrl ? [[config.baseUrl, word]] : [];
+    for (const { key, targets, dir } of config.paths) {
+      const star = key.indexOf("*");
+      const [prefix, suffix] = star < 0 ? [key, ""] : [key.slice(0, star), key.slice(star + 1)];
+      const matched =
+        star < 0 ? word === key : word.startsWith(prefix) && word.endsWith(suffix) && word.length >= key.length - 1;
+      if (!matched) continue;
+      const middle = star < 0 ? "" : word.slice(prefix.length, word.length - suffix.length);
+      for (const target of targets) out.push(...loaderSpellings(resolve(dir, target.replace("*", middle))));
+    }
+    return out;
+  }
+
+  /** The nearest tsconfig.json or jsconfig.json from `folder` up to the project's top, with what it extends. */
+  #config(folder: string): TsPaths | undefined {
+    if (this.#configs.has(folder)) return this.#configs.get(folder);
+    let found: TsPaths | undefined;
+    const name = ["tsconfig.json", "jsconfig.json"].find((n) => isFile(join(folder, n)));
+    if (name) found = readTsPaths(join(folder, name));
+    else if (folder !== this.root && folder.startsWith(this.root + sep)) found = this.#config(dirname(folder));
+    this.#configs.set(folder, found);
+    return found;
+  }
+}
+
+/** A file a map names (`./src/decide.js`), as a loader finds it: as named, and for a `.js` name its TypeScript source (tsx, Bun). */
+function loaderSpellings(file: string): [string, string][] {
+  const stem = file.replace(/\.[cm]?js$/, "");
+  return stem === file
+    ? [[dirname(file), basename(file)]]
+    : [
+        [dirname(file), basename(file)],
+        [dirname(stem), basename(stem)],
+      ];
+}
+
+/** `paths` and `baseUrl` of the tsconfig at `file` and those it extends by a relative name (four at most). */
+function readTsPaths(file: string): TsPaths {
+  const out: TsPaths = { paths: [], baseUrl: undefined, files: [] };
+  let havePaths = false;
+  for (let at: string | undefined = file, hops = 0; at && hops < 4; hops++) {
+    out.files.push(at);
+    const config = readJsonc(at) as
+      | { extends?: unknown; compilerOptions?: { paths?: unknown; baseUrl?: unknown } }
+      | undefined;
+    const options = config?.compilerOptions;
+    const dir = dirname(at);
+    if (out.baseUrl === undefined && typeof options?.baseUrl === "string") out.baseUrl = resolve(dir, options.baseUrl);
+    if (!havePaths && options?.paths && typeof options.paths === "object") {
+      havePaths = true;
+      for (const [key, targets] of Object.entries(options.paths as Record<string, unknown>))
+        if (Array.isArray(targets))
+          out.paths.push({ key, targets: targets.filter((t): t is string => typeof t === "string"), dir });
+    }
+    const base = [config?.extends].flat().find((e): e is string => typeof e === "string" && /^\.\.?\//.test(e));
+    at = base ? resolve(dir, base.endsWith(".json") ? base : `${base}.json`) : undefined;
+  }
+  // Targets are relative to baseUrl when there is one, else to the config that holds them.
+  if (out.baseUrl) for (const entry of out.paths) entry.dir = out.baseUrl;
+  return out;
+}
+
+/** A JSON file with comments and trailing commas (a tsconfig), or undefined. */
+function readJsonc(file: string): unknown {
+  const read = readRegularFileSync(file, 1024 * 1024);
+  if (!read.ok) return undefined;
+  const text = read.text.replace(/("(?:[^"\\]|\\.)*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_m, string) => string ?? "");
+  try {
+    return JSON.parse(text.replace(/,(\s*[}\]])/g, "$1"));
+  } catch {
+    return undefined;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** What a loader takes from a folder named as a module: its index file, a Python package's `__init__` and `__main__`. */
@@ -178,6 +302,8 @@ function wordsOf(file: string): Map<string, boolean> {
     return new Map();
   }
   const words = new Map<string, boolean>();
+  // A package's `imports` names (`"#lib/decide"`): always quoted, and `#` splits words below.
+  for (const [, name] of text.matchAll(/["'`](#[^\s"'`$]+)["'`]/g)) words.set(name!, false);
   let previous = "";
   for (const raw of text.split(/[\s"'`=,;:()[\]{}<>|&*!?#]+/)) {
     // What the shell's `source` and `.` read runs, whatever its name or mode (`. ./.env`, `source config/vars`).

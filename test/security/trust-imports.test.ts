@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { configGraph, importsMapTargets } from "../../loader/config-graph";
+import { configGraph } from "../../loader/config-graph";
+import { importsMapTargets } from "../../loader/imports-map";
 import { loadConfig, rememberTrust } from "../../loader/index";
 import { decideTrust } from "../../runner/trust";
 import { scanModuleSource } from "../../loader/module-scan";
