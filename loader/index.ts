@@ -9,7 +9,14 @@
 export { loadConfig, findConfigFile, trustFromEnv, pinToFile, CONFIG_SEARCH_PLACES } from "./load";
 export type { LoadConfigOptions, LoadedConfig, ConfigEnv } from "./load";
 export { configFilesIn, configSearchFolders } from "./search";
-export { DATA_NAME, isScriptFile, MAX_SCRIPT_REFERENCES, SCRIPT_NAME, scriptReferences } from "./script-references";
+export {
+  DATA_NAME,
+  expansionTails,
+  isScriptFile,
+  MAX_SCRIPT_REFERENCES,
+  SCRIPT_NAME,
+  scriptReferences,
+} from "./script-references";
 export {
   binPackage,
   configuredEnvironmentPlace,

@@ -317,6 +317,24 @@ function wordsOf(file: string): Map<string, boolean> {
 }
 
 /**
+ * What a command's words name after an expansion the shell fills when it runs (`"$(git rev-parse
+ * --show-toplevel)/.claude/hooks/x.sh"`, `"$PWD/x.sh"`, `${CLAUDE_PROJECT_DIR:-.}/x.sh`,
+ * `` `pwd`/x.sh ``, `$GUARD_DIR/guard.sh`): each tail after a `/` of what follows it, as a relative
+ * path. The expansion's value is not known here, so each place inside the folder it could lead to
+ * is pinned (fail closed): split as written, such a word named no file and the script it ran was
+ * not pinned.
+ */
+export function expansionTails(text: string): string[] {
+  const out = new Set<string>();
+  for (const [, rest] of text.matchAll(/[$`)}]([^\s"'`;|&<>()$[\]{},=]*\/[^\s"'`;|&<>()$[\]{},=]*)/g))
+    for (let at = rest!.indexOf("/"); at !== -1; at = rest!.indexOf("/", at + 1)) {
+      const tail = rest!.slice(at + 1);
+      if (tail !== "" && !tail.startsWith("/")) out.add(tail);
+    }
+  return [...out];
+}
+
+/**
  * A data file's name: what a hook names by such a name (`jq .version package.json`, `cat
  * README.md`) is read, not run, so it is not read for what it loads (a package.json's `main`
  * naming a build output would make every build a change of the hook). Any other file a hook

@@ -17,7 +17,7 @@ import {
   statSync,
 } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { DATA_NAME, isScriptFile, MAX_SCRIPT_REFERENCES, scriptReferences } from "./script-references";
+import { DATA_NAME, expansionTails, isScriptFile, MAX_SCRIPT_REFERENCES, scriptReferences } from "./script-references";
 
 /** Largest file digested; a bigger one is untrusted (project files are a few kilobytes). */
 export const MAX_PIN_FILE_BYTES = 4 * 1024 * 1024;
@@ -181,8 +181,10 @@ function namedFiles(path: string, text: string): string[] | undefined {
   // A log the text's commands write by a redirection or tee is no code they run or load (as for L5).
   const written = new Set<string>();
   for (const m of read.matchAll(WRITTEN))
-    for (const base of new Set([root, realRoot, own, realFolder(own)])) written.add(resolve(base, m[1] ?? m[2]!));
-  for (const raw of [text, read].flatMap((t) => t.split(/[\s"'`=,;()[\]{}<>|&]+|\\[nrt]/))) {
+    for (const target of [m[1] ?? m[2]!, ...expansionTails(m[1] ?? m[2]!)])
+      for (const base of new Set([root, realRoot, own, realFolder(own)])) written.add(resolve(base, target));
+  const words = [text, read].flatMap((t) => t.split(/[\s"'`=,;()[\]{}<>|&]+|\\[nrt]/));
+  for (const raw of [...words, ...expansionTails(read)]) {
     const word = raw.replace(/^\$\{?CLAUDE_PROJECT_DIR\}?\//, "");
     if (word === "" || word.includes("://") || word.startsWith("$") || word.length > 4096) continue;
     for (const base of new Set([root, own])) {

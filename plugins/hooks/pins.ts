@@ -25,7 +25,14 @@ import {
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, normalize, relative, resolve } from "node:path";
 import type { CommandHook, HooksConfig } from "./types";
-import { DATA_NAME, isScriptFile, rememberConfiguredCode, SCRIPT_NAME, scriptReferences } from "../../loader/index";
+import {
+  DATA_NAME,
+  expansionTails,
+  isScriptFile,
+  rememberConfiguredCode,
+  SCRIPT_NAME,
+  scriptReferences,
+} from "../../loader/index";
 import { noteCommandLinePackages, noteServerPackages } from "../_kits/process/index";
 
 /**
@@ -71,7 +78,8 @@ function namedPaths(hook: CommandHook): string[] {
     if (word === "" || word.includes("$") || word.includes("://") || word.length > 4096) return undefined;
     return isAbsolute(word) ? resolve(word) : normalize(word);
   };
-  const written = new Set([...hook.command.matchAll(WRITTEN)].map((m) => path(m[1] ?? m[2]!)));
+  const targets = [...hook.command.matchAll(WRITTEN)].map((m) => m[1] ?? m[2]!);
+  const written = new Set([...targets, ...targets.flatMap(expansionTails)].map(path));
   const out = new Set<string>();
   for (const text of [hook.command, ...(hook.args ?? [])])
     for (const variant of [text, asShellReads(text, home, hook.pluginRoot)])
@@ -79,6 +87,11 @@ function namedPaths(hook: CommandHook): string[] {
         const p = path(raw);
         if (p !== undefined && !written.has(p)) out.add(p);
       }
+  for (const text of [hook.command, ...(hook.args ?? [])])
+    for (const tail of expansionTails(text)) {
+      const p = path(tail);
+      if (p !== undefined && !written.has(p)) out.add(p);
+    }
   return [...out];
 }
 

@@ -158,3 +158,58 @@ describe("a hook's script loading code through a map", () => {
     expect(existsSync(marker)).toBe(false);
   });
 });
+
+describe("a hook's script named after an expansion the shell fills when it runs", () => {
+  const forms = [
+    'bash "$(git rev-parse --show-toplevel)/.claude/hooks/guard.sh"',
+    "bash `git rev-parse --show-toplevel`/.claude/hooks/guard.sh",
+    'bash "$PWD/.claude/hooks/guard.sh"',
+    "bash $(pwd)/.claude/hooks/guard.sh",
+    "bash ${CLAUDE_PROJECT_DIR:-.}/.claude/hooks/guard.sh",
+    'bash "${CLAUDE_PROJECT_DIR:?}/.claude/hooks/guard.sh"',
+  ];
+
+  it.each(forms)("during a run: %s is pinned", (command) => {
+    const dir = temp("ubq-hooktails-");
+    write(dir, ".claude/hooks/guard.sh", "exit 0\n");
+    const hook = { type: "command" as const, command };
+    pinHookScripts({ PreToolUse: [{ hooks: [hook] }] }, dir);
+    expect(changedHookScript(hook, dir)).toBeUndefined();
+    write(dir, ".claude/hooks/guard.sh", "touch pwned\n");
+    expect(changedHookScript(hook, dir)).toBe(join(dir, ".claude/hooks/guard.sh"));
+  });
+
+  it("a log the command appends to after an expansion is no change of the hook", () => {
+    const dir = temp("ubq-hooktails-");
+    write(dir, ".claude/hooks/guard.sh", "exit 0\n");
+    write(dir, ".claude/hooks.log", "");
+    const hook = {
+      type: "command" as const,
+      command: 'bash "$PWD/.claude/hooks/guard.sh" >> "$PWD/.claude/hooks.log"',
+    };
+    pinHookScripts({ PreToolUse: [{ hooks: [hook] }] }, dir);
+    write(dir, ".claude/hooks.log", "a line\n");
+    expect(changedHookScript(hook, dir)).toBeUndefined();
+  });
+
+  it("the next start: the script changed after trust keeps the settings' hooks out", async () => {
+    const p = project();
+    const marker = join(p.home, "pwned");
+    write(p.cwd, ".claude/hooks/guard.sh", "#!/bin/sh\nexit 0\n");
+    write(
+      p.cwd,
+      ".ubiquity/settings.json",
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: 'bash "$PWD/.claude/hooks/guard.sh"' }] }],
+        },
+      }),
+    );
+    const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
+    expect(trusted.code, trusted.stderr).toBe(0);
+    write(p.cwd, ".claude/hooks/guard.sh", `#!/bin/sh\ntouch '${marker}'\n`);
+    const { out } = await trustedAttack([{ name: "Read", input: { file_path: "a.txt" } }], ["--no-sandbox"], p, false);
+    expect(out[0]!.isError, out[0]!.content).toBe(false);
+    expect(existsSync(marker)).toBe(false);
+  });
+});
