@@ -28,6 +28,8 @@ export interface RawToolCall {
   input: unknown;
   /** Set when the call must not run (its response was cut by maxTokens): answered with this error. */
   refusal?: string;
+  /** The label of the model whose response made the call: the call counts in its `modelUsage` too. */
+  model?: string;
 }
 
 /** What one call produced: the stream message and the part that goes back to the model. */
@@ -103,7 +105,7 @@ function answerTo(run: RunContext, raw: RawToolCall, tool: Tool | undefined) {
   const announce = (input: unknown) => {
     if (announced) return;
     announced = true;
-    chargeUsage(run, { toolCalls: 1 });
+    chargeUsage(run, { toolCalls: 1 }, raw.model);
     run.emit({ type: "tool_use", toolName, toolInput: input, toolUseId });
   };
   const finish = (output: ToolOutput, input: unknown): CallOutcome => {

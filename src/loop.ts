@@ -282,7 +282,7 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
         const byName = new Map(run.tools.map((t) => [t.name, t] as const));
         // A cut response's calls may carry half an input: none of them runs, each is answered.
         const cut = stopReason === "max_tokens" ? cutCallMessage(run, step.request) : undefined;
-        const calls = cut ? step.calls.map((c) => ({ ...c, refusal: cut })) : step.calls;
+        const calls = step.calls.map((c) => ({ ...c, refusal: cut, model: answered }));
         const outcomes = await runToolCalls(run, byName, calls);
         // usage.toolCalls counts in the funnel; the model's requests were counted by callModel
         run.history.push({ role: "tool", content: outcomes.map((o) => o.part) });

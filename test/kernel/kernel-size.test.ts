@@ -87,8 +87,10 @@ describe("the kernel", () => {
   // knows (Claude Code's per-message usage, ATIF's step metrics): 2,474.
   // A verdict says when only whoever answers prompts may answer its ask (PermissionVerdict.firm:
   // an ask rule's, a sensitive path's), which the plugins casting votes share through it: 2,475.
+  // A model's tool calls count in its own modelUsage, which only the loop that holds the answering
+  // response's label can say (RawToolCall.model): 2,476.
   // The 2,000 goal is not met: nothing left in src/ is a helper only plugins use.
-  const LIMIT = 2475;
+  const LIMIT = 2476;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files]

@@ -158,6 +158,10 @@ describe("totalCostUsd", () => {
     );
     expect(mixed.result).toBe("from local");
     expect(Object.keys(mixed.modelUsage ?? {})).toEqual(["acme:priced-model", "local:llama"]);
+    // Each tool call counts for the model whose response made it, as in the run's total.
+    expect(mixed.usage.toolCalls).toBe(1);
+    expect(mixed.modelUsage?.["acme:priced-model"]?.toolCalls).toBe(1);
+    expect(mixed.modelUsage?.["local:llama"]?.toolCalls).toBe(0);
     expect(mixed.totalCostUsd).toBeNull();
     expect(logger.lines.join("\n")).toMatch(/unpriced models: local:llama/);
 
