@@ -44,12 +44,14 @@ export function configFilesIn(
   const out: string[] = [];
   for (const place of places) {
     const file = join(folder, place);
-    let stats: Stats;
+    let stats: Stats | undefined;
     try {
-      stats = statSync(file);
+      // No exception for a missing place (most are): this runs at every permission decision on a path.
+      stats = statSync(file, { throwIfNoEntry: false });
     } catch {
       continue;
     }
+    if (!stats) continue;
     if (place === "package.json") {
       if (stats.isFile() && packageHasKey(file)) out.push(file);
       continue;

@@ -6,8 +6,8 @@
  * grants what a write to the config file does (red team k, K4), so it is sensitive like the config
  * file itself. The installed packages are the sandbox's read-only ones (loader's installed-code).
  */
-import { readFileSync, statSync } from "node:fs";
-import { sep } from "node:path";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
 import {
   CONFIG_SEARCH_PLACES,
   configFilesIn,
@@ -27,10 +27,20 @@ function packageHasKey(file: string): boolean {
   }
 }
 
+/**
+ * What a file's or folder's change changes: its status-change time (which, unlike the modification
+ * time, no process can set back), modification time, size and inode.
+ */
 const stamp = (file: string) => {
   const s = statSync(file, { throwIfNoEntry: false });
-  return s ? `${s.mtimeMs}:${s.size}:${s.ino}` : "-";
+  return s ? `${s.ctimeMs}:${s.mtimeMs}:${s.size}:${s.ino}` : "-";
 };
+
+/**
+ * File times come from a coarse clock (a few milliseconds a tick): a change in the tick of the
+ * last one leaves the times as they were. Stamps this recent are not trusted to tell a change.
+ */
+const RACY_MS = 2000;
 
 /** Each config file's modules, with the stamps (config and modules) they were read under. */
 const graphs = new Map<string, { stamps: string; modules: ReadonlySet<string> }>();
@@ -69,31 +79,101 @@ function packagesOf(config: string, roots: readonly string[]): readonly string[]
 /** The config files that apply: the ones this process was started with, and those the search finds from a permitted root. */
 function* configsFor(roots: readonly string[]): Generator<string> {
   yield* runConfigFiles();
-  for (const root of roots) {
-    let folders: string[];
+  for (const root of roots) yield* configsFrom(root);
+}
+
+/** What the config search found from each root, and the stamps it was found under. */
+const searched = new Map<string, { stamps: string; folders: readonly string[]; files: readonly string[] }>();
+
+/**
+ * The config files the search finds from `root`. It runs at every decision on a written path
+ * (21 places in each folder, ~0.5 ms); kept while nothing it depends on changed: each folder from
+ * `root` up to `/` (an entry made, removed or renamed in one changes its time: a `.git`, a
+ * package.json or a config appearing), and each searched folder's `.config` and package.json
+ * (whose "ubiquity" key makes it a config). A place that is a link naming nothing now would
+ * count once its target appears, which changes no folder here: then nothing is kept.
+ */
+function configsFrom(root: string): readonly string[] {
+  const known = searched.get(root);
+  if (known && known.stamps === [ancestorStamps(root), folderStamps(known.folders)].join("|")) return known.files;
+  // Stamped before what they stamp is read: a change after a stamp shows at the next decision.
+  const ancestors = ancestorStamps(root);
+  let folders: string[];
+  try {
+    folders = configSearchFolders(root);
+  } catch {
+    return [];
+  }
+  const stamps = [ancestors, folderStamps(folders)].join("|");
+  const files: string[] = [];
+  let keep = !racy(root, folders);
+  for (const folder of folders) {
     try {
-      folders = configSearchFolders(root);
+      const found = configFilesIn(folder, CONFIG_SEARCH_PLACES, packageHasKey);
+      files.push(...found);
+      keep &&= !danglingPlace(folder, found);
     } catch {
-      continue;
+      keep = false; // an unreadable folder: no config from it, for now
     }
-    for (const folder of folders) {
-      try {
-        yield* configFilesIn(folder, CONFIG_SEARCH_PLACES, packageHasKey);
-      } catch {
-        // an unreadable folder: no config from it
-      }
-    }
+  }
+  if (keep) searched.set(root, { stamps, folders, files });
+  else searched.delete(root);
+  return files;
+}
+
+/** Each folder from `root` up to `/` (see configsFrom). */
+function ancestorStamps(root: string): string {
+  const out: string[] = [];
+  for (let dir = resolve(root); ; dir = dirname(dir)) {
+    out.push(stamp(dir));
+    if (dirname(dir) === dir) return out.join("|");
   }
 }
 
-/** What a config file loads that `path` is (or is in), if anything: one of its modules, or an installed package of its. */
+/** Each searched folder's `.config` and package.json (see configsFrom). */
+function folderStamps(folders: readonly string[]): string {
+  return folders.map((folder) => `${stamp(join(folder, ".config"))}|${stamp(join(folder, "package.json"))}`).join("|");
+}
+
+/** Did anything the search from `root` depends on change within RACY_MS? */
+function racy(root: string, folders: readonly string[]): boolean {
+  const paths = [...folders.flatMap((f) => [join(f, ".config"), join(f, "package.json")])];
+  for (let dir = resolve(root); ; dir = dirname(dir)) {
+    paths.push(dir);
+    if (dirname(dir) === dir) break;
+  }
+  const now = Date.now();
+  return paths.some((p) => (statSync(p, { throwIfNoEntry: false })?.ctimeMs ?? 0) > now - RACY_MS);
+}
+
+/** Does `folder` hold a search place the search did not list (a link naming nothing, a package.json without the key is listed by name)? */
+function danglingPlace(folder: string, found: readonly string[]): boolean {
+  const names = (dir: string) => {
+    try {
+      return readdirSync(dir);
+    } catch {
+      return [];
+    }
+  };
+  const listed = new Set(found);
+  const present = [
+    ...names(folder).map((n) => join(folder, n)),
+    ...names(join(folder, ".config")).map((n) => join(folder, ".config", n)),
+  ];
+  const places = new Set(CONFIG_SEARCH_PLACES.map((p) => join(folder, p)));
+  return present.some((file) => places.has(file) && !listed.has(file) && !file.endsWith(`${sep}package.json`));
+}
+
+/** What a config file loads that one of `paths` (a path's forms) is (or is in), if anything: one of its modules, or an installed package of its. */
 export function configCodeOf(
-  path: string,
+  paths: readonly string[],
   roots: readonly string[],
 ): { config: string; module: true } | { config: string; package: string } | undefined {
   for (const config of configsFor(roots)) {
-    if (modulesOf(config).has(path)) return { config, module: true };
-    const place = packagesOf(config, roots).find((p) => path === p || path.startsWith(`${p}${sep}`));
+    const modules = modulesOf(config);
+    if (paths.some((path) => modules.has(path))) return { config, module: true };
+    const places = packagesOf(config, roots);
+    const place = places.find((p) => paths.some((path) => path === p || path.startsWith(`${p}${sep}`)));
     if (place) return { config, package: place };
   }
   return undefined;

@@ -282,19 +282,22 @@ export function gitFolderOf(path: string): string | undefined {
   const parts = path.split(sep);
   for (let k = parts.length - 1; k > 1; k--) {
     const dir = parts.slice(0, k).join(sep);
-    try {
-      if (
-        statSync(join(dir, "objects"), { throwIfNoEntry: false })?.isDirectory() &&
-        statSync(join(dir, "refs"), { throwIfNoEntry: false })?.isDirectory() &&
-        statSync(join(dir, "HEAD"), { throwIfNoEntry: false })?.isFile()
-      ) {
-        return dir;
-      }
-    } catch {
-      // unreadable: not known to be one
-    }
+    if (isGitFolder(dir)) return dir;
   }
   return undefined;
+}
+
+/** Is `dir` a git folder by its contents (HEAD, objects/ and refs/)? */
+export function isGitFolder(dir: string): boolean {
+  try {
+    return (
+      statSync(join(dir, "objects"), { throwIfNoEntry: false })?.isDirectory() === true &&
+      statSync(join(dir, "refs"), { throwIfNoEntry: false })?.isDirectory() === true &&
+      statSync(join(dir, "HEAD"), { throwIfNoEntry: false })?.isFile() === true
+    );
+  } catch {
+    return false; // unreadable: not known to be one
+  }
 }
 
 // What makes a folder a git folder to git's discovery (HEAD, objects/, refs/), and what it runs

@@ -3,7 +3,16 @@
  * writes judged against the roots and the sensitive list), the paths of a file tool (in both
  * forms), or the content strings any other tool declares (`permissionRuleContent`).
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
@@ -24,6 +33,7 @@ import {
   envrcNaming,
   gitFolderInTheMaking,
   gitFolderOf,
+  isGitFolder,
   gitMarkersOf,
   sensitiveReason,
   systemReason,
@@ -148,7 +158,7 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
     within(path, configuredPackageFolders(roots));
   if (served)
     return `it is in ${served}, where an MCP server's program runner finds the code it runs: what it holds runs at the next start`;
-  const config = configCodeOf(path.real, roots) ?? configCodeOf(path.absolute, roots);
+  const config = configCodeOf([path.real, path.absolute], roots);
   if (config && "module" in config)
     return `${config.config} loads it as code (a module of the config, which may be loaded during the run)`;
   if (config)
@@ -175,10 +185,11 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
 /** A regular file with more than one name (a hard link): its other names are not known here. */
 function hardLinked(path: string): boolean {
   try {
-    const stats = lstatSync(path);
-    return stats.isFile() && stats.nlink > 1;
+    // Not there yet (no exception: a new file is the usual case): a new file has one name.
+    const stats = lstatSync(path, { throwIfNoEntry: false });
+    return stats !== undefined && stats.isFile() && stats.nlink > 1;
   } catch {
-    return false; // not there yet: a new file has one name
+    return false;
   }
 }
 
@@ -742,7 +753,8 @@ function judgeMaybeWrites(
 function repositoryOf(dir: string): string | undefined {
   for (let d = resolve(dir); ; d = dirname(d)) {
     if (existsSync(join(d, ".git"))) return d;
-    if (gitFolderOf(join(d, "x")) === d) return d;
+    // d itself (gitFolderOf of a name in it would test every folder above too, once per level).
+    if (isGitFolder(d)) return d;
     if (dirname(d) === d) return undefined;
   }
 }
@@ -766,12 +778,14 @@ function writePath(write: WriteTarget, place: Place): string | undefined {
  * file is only known at run time. The literal text of such a path is judged by opaquePath.
  */
 function judgeProcLinks(analysis: ShellAnalysis, place: Place, cdBases: readonly string[], acc: ShellFindings): void {
+  // The folders every path shares (/, the project's) are looked at once for the whole command.
+  const seen = new Map<string, Stats | undefined | null>();
   const through = (word: ShellWord) => {
     if (!word.literal || word.value === "") return false;
     const value = word.tilde ? place.home + word.value.slice(1) : word.value;
     if (opaquePath(value)) return false; // judged as only known at run time already
     return (value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]).some((base) =>
-      throughOpaqueLink(value.startsWith("/") ? value : `${base}/${value}`),
+      throughOpaqueLink(value.startsWith("/") ? value : `${base}/${value}`, seen),
     );
   };
   const why = (word: ShellWord) =>
@@ -793,7 +807,7 @@ function judgeProcLinks(analysis: ShellAnalysis, place: Place, cdBases: readonly
  * link whose target opaquePath refuses (`/proc/self/cwd/…`, `/dev/fd/…`); past 40 links, or an
  * unreadable link, counts as meeting one.
  */
-export function throughOpaqueLink(path: string): boolean {
+export function throughOpaqueLink(path: string, seen = new Map<string, Stats | undefined | null>()): boolean {
   const pending = path
     .split("/")
     .filter((p) => p !== "" && p !== ".")
@@ -807,11 +821,14 @@ export function throughOpaqueLink(path: string): boolean {
       continue;
     }
     const next = at === "/" ? `/${part}` : `${at}/${part}`;
-    let info: ReturnType<typeof lstatSync>;
-    try {
-      info = lstatSync(next, { throwIfNoEntry: false });
-    } catch {
-      return false; // a parent is a file: nothing further to follow
+    let info = seen.get(next);
+    if (info === undefined && !seen.has(next)) {
+      try {
+        info = lstatSync(next, { throwIfNoEntry: false });
+      } catch {
+        info = null; // a parent is a file: nothing further to follow
+      }
+      seen.set(next, info);
     }
     if (!info) return false; // the rest does not exist yet
     if (!info.isSymbolicLink()) {
