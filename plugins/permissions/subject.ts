@@ -187,7 +187,7 @@ function hardLinked(path: string): boolean {
   try {
     // Not there yet (no exception: a new file is the usual case): a new file has one name.
     const stats = lstatSync(path, { throwIfNoEntry: false });
-    return stats !== undefined && stats.isFile() && stats.nlink > 1;
+    return stats?.isFile() === true && stats.nlink > 1;
   } catch {
     return false;
   }
