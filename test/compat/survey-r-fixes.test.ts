@@ -5,7 +5,7 @@
  * test/fixtures/compat/survey-r/ (SOURCE.md names each file's repository, commit and licence).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,15 +15,22 @@ import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/compat/survey-r/", import.meta.url));
 
-// A scripted model that answers every request "done" (plain JavaScript: no jiti Babel per project).
+// A scripted model that plays UBQ_STEPS in order, then answers "done", and logs each request's
+// prompt to UBQ_LOG (plain JavaScript: no jiti Babel per project).
 const CONFIG = `
+import { appendFileSync } from "node:fs";
 import { scriptedModel } from "ubiquity/testing";
+const steps = JSON.parse(process.env.UBQ_STEPS ?? "[]");
+let next = 0;
 export default {
   sessionDir: process.env.UBQ_SESSIONS,
   todoDir: process.env.UBQ_SESSIONS + "-todos",
   marketPricing: false,
   maxRetries: 0,
-  model: scriptedModel(() => "done"),
+  model: scriptedModel(({ request }) => {
+    if (process.env.UBQ_LOG) appendFileSync(process.env.UBQ_LOG, JSON.stringify(request.prompt) + "\\n");
+    return steps[next++] ?? "done";
+  }),
 };
 `;
 
@@ -105,7 +112,12 @@ describe("claude-code-best-practice's settings.json: the MessageDisplay event", 
     const data = JSON.parse(readFileSync(settings, "utf8")) as { hooks: Record<string, unknown> };
     const reports: string[] = [];
     const notes: [string, string][] = [];
-    const hooks = readFileHooks(data.hooks, (m) => reports.push(m), "project", (e, m) => notes.push([e, m]));
+    const hooks = readFileHooks(
+      data.hooks,
+      (m) => reports.push(m),
+      "project",
+      (e, m) => notes.push([e, m]),
+    );
     expect(reports.filter((r) => r.includes("MessageDisplay"))).toEqual([]);
     const note = notes.find(([event]) => event === "MessageDisplay");
     expect(note?.[1]).toMatch(/Claude Code hook event "MessageDisplay" is not fired by ubiquity \(.+\)/);
@@ -125,5 +137,104 @@ describe("claude-code-best-practice's settings.json: the MessageDisplay event", 
     expect(out.code, out.stderr).toBe(0);
     expect(out.stderr).toMatch(/Claude Code hook event "MessageDisplay" is not fired by ubiquity/);
     expect(out.stderr).not.toMatch(/"MessageDisplay" is not one ubiquity fires/);
+  });
+});
+
+// The shape of Anthropic's security-guidance plugin (claude-plugins-official, plugins/security-guidance):
+// a hook script that imports a module next to it (`from _base import …`), run as
+// `python3 "${CLAUDE_PLUGIN_ROOT}/hooks/x.py"`. Written here, not copied: the test needs the shape, not
+// the plugin's code (which calls a model). Python puts a script's own folder on its import path; the
+// hooks' PYTHONSAFEPATH=1 took it off, the import failed (exit 1: a non-blocking error) and the guard
+// let everything through.
+const GUARD = [
+  "import json, sys",
+  "from _base import REASON",
+  "call = json.load(sys.stdin)",
+  "if 'touch' in call['tool_input'].get('command', ''):",
+  "    print(REASON, file=sys.stderr)",
+  "    sys.exit(2)",
+  "",
+].join("\n");
+const BASE = 'REASON = "blocked by the guard next to _base.py"\n';
+
+describe("a Python hook script that imports the modules next to it", () => {
+  const touch = { toolCalls: [{ toolName: "Bash", input: { command: "touch marker" } }] };
+
+  async function runTouch(dir: string, args: string[]) {
+    const home = join(dir, "home");
+    mkdirSync(home, { recursive: true });
+    const log = join(dir, "model.log");
+    writeFileSync(log, "");
+    const out = await runCli(["run", "--permission-mode", "bypassPermissions", ...args, "-p", "touch it"], dir, {
+      HOME: home,
+      UBQ_SESSIONS: join(dir, "sessions"),
+      UBQ_STEPS: JSON.stringify([touch]),
+      UBQ_LOG: log,
+    });
+    return { ...out, prompts: readFileSync(log, "utf8") };
+  }
+
+  it('a plugin\'s hook (`python3 "${CLAUDE_PLUGIN_ROOT}/hooks/guard.py"`) imports its _base.py and blocks the call, in the sandbox', async () => {
+    const plugin = join(scratch(), "guard-plugin");
+    mkdirSync(join(plugin, ".claude-plugin"), { recursive: true });
+    mkdirSync(join(plugin, "hooks"));
+    writeFileSync(join(plugin, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "guard-plugin" }));
+    writeFileSync(join(plugin, "hooks", "guard.py"), GUARD);
+    writeFileSync(join(plugin, "hooks", "_base.py"), BASE);
+    const command = 'python3 "${CLAUDE_PLUGIN_ROOT}/hooks/guard.py"';
+    writeFileSync(
+      join(plugin, "hooks", "hooks.json"),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } }),
+    );
+    const dir = tempProject({ "ubiquity.config.mjs": CONFIG }, { linkUbiquity: true });
+    const out = await runTouch(dir, ["--plugin-dir", plugin]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).not.toMatch(/No module named '_base'/);
+    expect(existsSync(join(dir, "marker"))).toBe(false);
+    expect(out.prompts).toContain("blocked by the guard next to _base.py");
+  });
+
+  it("a project's hook in .claude/hooks imports its sibling too (`python3 $CLAUDE_PROJECT_DIR/.claude/hooks/guard.py`)", async () => {
+    const settings = {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "Bash",
+            hooks: [{ type: "command", command: "python3 $CLAUDE_PROJECT_DIR/.claude/hooks/guard.py" }],
+          },
+        ],
+      },
+    };
+    const dir = tempProject(
+      {
+        "ubiquity.config.mjs": CONFIG,
+        ".claude/settings.json": JSON.stringify(settings),
+        ".claude/hooks/guard.py": GUARD,
+        ".claude/hooks/_base.py": BASE,
+      },
+      { linkUbiquity: true },
+    );
+    const out = await runTouch(dir, ["--compat", "claude"]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(existsSync(join(dir, "marker"))).toBe(false);
+    expect(out.prompts).toContain("blocked by the guard next to _base.py");
+  });
+
+  it("fail closed: a script in a folder sandboxed commands may write (the project's top) still imports nothing from it", async () => {
+    const settings = {
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "python3 guard.py" }] }] },
+    };
+    const dir = tempProject(
+      {
+        "ubiquity.config.mjs": CONFIG,
+        ".claude/settings.json": JSON.stringify(settings),
+        "guard.py": GUARD,
+        "_base.py": BASE,
+      },
+      { linkUbiquity: true },
+    );
+    const out = await runTouch(dir, ["--compat", "claude"]);
+    // As before: the import fails (a non-blocking hook error, said), the folder stays off the path.
+    expect(out.stderr).toMatch(/No module named '_base'/);
   });
 });
