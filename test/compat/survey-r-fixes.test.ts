@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCommands } from "../../plugins/commands/load";
 import { readFileHooks } from "../../plugins/hooks/settings-hooks";
+import { readClaudeSettingsFile } from "../../plugins/settings/claude";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/compat/survey-r/", import.meta.url));
@@ -236,5 +237,48 @@ describe("a Python hook script that imports the modules next to it", () => {
     const out = await runTouch(dir, ["--compat", "claude"]);
     // As before: the import fails (a non-blocking hook error, said), the folder stays off the path.
     expect(out.stderr).toMatch(/No module named '_base'/);
+  });
+});
+
+describe("a settings file's env variables that configure Claude Code itself", () => {
+  it("humanlayer's MAX_THINKING_TOKENS is named with the option that does it here, and still passed to commands", () => {
+    const reports: string[] = [];
+    const file = join(FIXTURES, "humanlayer/.claude/settings.json");
+    const read = readClaudeSettingsFile(file, (m) => reports.push(m), scratch(), scratch());
+    expect(read?.env).toEqual({ MAX_THINKING_TOKENS: "32000" });
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatch(
+      /env\.MAX_THINKING_TOKENS \(Claude Code reads it, ubiquity does not: set maxThinkingTokens\)/,
+    );
+    expect(read?.permissions?.allow).toHaveLength(3);
+  });
+
+  it("claude-code-settings' proxy (ANTHROPIC_BASE_URL, _AUTH_TOKEN, _MODEL) is named: the provider is never a settings file's to set; telemetry opt-outs are not", () => {
+    const reports: string[] = [];
+    readClaudeSettingsFile(join(FIXTURES, "claude-code-settings/settings.json"), (m) => reports.push(m), scratch());
+    expect(reports).toHaveLength(1);
+    const [report] = reports;
+    expect(report).toMatch(
+      /env\.ANTHROPIC_BASE_URL, env\.ANTHROPIC_AUTH_TOKEN \(Claude Code reads them, ubiquity does not: the provider is set by your shell's environment or providerSettings/,
+    );
+    expect(report).toMatch(/env\.ANTHROPIC_MODEL, env\.ANTHROPIC_SMALL_FAST_MODEL \(.*pass --model/);
+    expect(report).toMatch(/env\.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC \(Claude Code's own switch/);
+    expect(report).not.toMatch(/DISABLE_TELEMETRY/);
+  });
+
+  it("a run with the proxy file as ~/.claude/settings.json warns, naming ANTHROPIC_BASE_URL and providerSettings", async () => {
+    const dir = tempProject({ "ubiquity.config.mjs": CONFIG }, { linkUbiquity: true });
+    const home = join(dir, "home");
+    mkdirSync(join(home, ".claude"), { recursive: true });
+    cpSync(join(FIXTURES, "claude-code-settings/settings.json"), join(home, ".claude", "settings.json"));
+    const out = await runCli(["run", "--compat", "claude", "-p", "hello"], dir, {
+      HOME: home,
+      UBQ_SESSIONS: join(dir, "sessions"),
+    });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toMatch(
+      /env\.ANTHROPIC_BASE_URL, env\.ANTHROPIC_AUTH_TOKEN \(Claude Code reads them, ubiquity does not/,
+    );
+    expect(out.stderr).toMatch(/providerSettings/);
   });
 });
