@@ -282,3 +282,33 @@ describe("a settings file's env variables that configure Claude Code itself", ()
     expect(out.stderr).toMatch(/providerSettings/);
   });
 });
+
+describe('a command hook\'s `shell` (Claude Code: "bash" or "powershell")', () => {
+  const hook = (extra: Record<string, unknown>) => ({
+    PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo ok", ...extra }] }],
+  });
+
+  it('"bash" (claude-mem writes it on every hook) runs as before, without a word', () => {
+    const reports: string[] = [];
+    const hooks = readFileHooks(hook({ shell: "bash" }), (m) => reports.push(m));
+    expect(reports).toEqual([]);
+    expect(hooks.PreToolUse?.[0]?.hooks).toHaveLength(1);
+  });
+
+  it('"powershell" is named in a warning, and the hook still runs with bash (as before: skipping a guard would loosen)', () => {
+    const reports: string[] = [];
+    const hooks = readFileHooks(hook({ shell: "powershell" }), (m) => reports.push(m));
+    expect(hooks.PreToolUse?.[0]?.hooks).toHaveLength(1);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatch(
+      /hooks\.PreToolUse\[0\]\.hooks\[0\]: its "shell" "powershell" is not read: ubiquity runs hook commands with bash/,
+    );
+  });
+
+  it("in exec form (`args`) the shell is not used, as in Claude Code: the hook loads", () => {
+    const reports: string[] = [];
+    const hooks = readFileHooks(hook({ shell: "powershell", args: ["x"] }), (m) => reports.push(m));
+    expect(reports).toEqual([]);
+    expect(hooks.PreToolUse?.[0]?.hooks).toHaveLength(1);
+  });
+});
