@@ -10,6 +10,14 @@ import json, sys, collections
 RANK = {"intended": 0, "refused": 1, "wrong": 2, "silent": 3, "n/a": -1}
 AGENT_CC = ["memory", "mcpServers", "background", "initialPrompt", "effort"]
 SKILL_CC = ["context", "agent", "hooks", "effort", "paths"]
+# Claude Code hook events ubiquity has no moment for, besides those it names as such since round 1.
+CC_EVENTS = ["MessageDisplay"]
+COMMAND_CC = ["context", "agent", "hooks", "effort"]
+# Settings `env` variables Claude Code reads itself (round r): the model, its endpoint, budgets, timeouts.
+CLAUDE_ENV = {"ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_CUSTOM_HEADERS",
+              "ANTHROPIC_MODEL", "ANTHROPIC_SMALL_FAST_MODEL", "ANTHROPIC_DEFAULT_HAIKU_MODEL",
+              "ANTHROPIC_DEFAULT_SONNET_MODEL", "ANTHROPIC_DEFAULT_OPUS_MODEL", "MAX_THINKING_TOKENS",
+              "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE", "BASH_DEFAULT_TIMEOUT_MS", "BASH_MAX_TIMEOUT_MS"}
 SOURCES = {"local ./", "object github", "object url", "object git-subdir", "object local"}
 
 
@@ -48,6 +56,9 @@ def classify(row):
         else:
             if "fails" in (row.get("runsOn") or ""):
                 add("wrong", f"`model: {row['model']}` names no provider: the command fails")
+            for f in COMMAND_CC:
+                if f in row.get("notApplied", []):
+                    add("refused" if said(row, f) else "silent", f"`{f}` {'named as not applied' if said(row, f) else 'dropped in silence'}")
             if ":" in row["loaded"] and "/commands/" in "/" + row["path"] and "/" in row["path"].split("/commands/")[-1]:
                 add("wrong", f"named `/{row['loaded']}`; Claude Code names it after the file alone")
     elif kind in ("hooks", "settings"):
@@ -57,10 +68,18 @@ def classify(row):
             add("silent", "; ".join(f"matcher `{d.split(': ')[0]}` never matched {d.split(': ', 1)[1]}" for d in row["matcherDiffs"]))
         if any("not an object of events" in r for r in row.get("reports", [])):
             add("refused", "not Claude Code's hooks format: reported")
-        if any("is not one ubiquity fires" in r for r in row.get("reports", [])):
+        if any(f'"{e}" is not one ubiquity fires' in r for e in CC_EVENTS for r in row.get("reports", [])):
+            add("wrong", "a Claude Code event (MessageDisplay) reported as an unknown name")
+        elif any("is not one ubiquity fires" in r for r in row.get("reports", [])):
             add("refused", "unknown event name reported")
         if row.get("notes"):
             add("refused", f"{len(row['notes'])} event(s) ubiquity never fires: noted")
+        own = [v for v in row.get("envVars", []) if v in CLAUDE_ENV or v.startswith("CLAUDE_CODE_")]
+        unsaid = [v for v in own if not any(f"env.{v}" in r for r in row.get("reports", []))]
+        if unsaid:
+            add("silent", f"`env` {', '.join(unsaid)} (Claude Code reads them itself) passed to commands in silence")
+        elif own:
+            add("refused", f"`env` {', '.join(own)} named (with the option that does it here, where there is one)")
         if any("ignored" in r for r in row.get("reports", [])):
             add("refused", "keys ubiquity does not apply: reported")
     elif kind == "mcp":

@@ -12,7 +12,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadSkills } from "../../plugins/skills/index";
 import { parseAgentFile, readAgentFiles } from "../../plugins/agents/index";
@@ -65,17 +65,21 @@ const APPLIED = {
   command: ["description", "argument-hint", "model", "allowed-tools"],
 };
 
-function show(repo: string, commit: string, path: string): string | undefined {
+function git(repo: string, args: string[]): string {
+  return execFileSync("git", ["--git-dir", join(mirrors, repo.replace("/", "+"), "repo"), ...args], {
+    encoding: "utf8",
+    maxBuffer: 8 << 20,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+}
+
+/** The file's text at `commit`; a symlink is followed (as a checkout would), up to five links. */
+function show(repo: string, commit: string, path: string, hops = 0): string | undefined {
   try {
-    return execFileSync(
-      "git",
-      ["--git-dir", join(mirrors, repo.replace("/", "+"), "repo"), "show", `${commit}:${path}`],
-      {
-        encoding: "utf8",
-        maxBuffer: 8 << 20,
-        stdio: ["ignore", "pipe", "ignore"],
-      },
-    );
+    const text = git(repo, ["show", `${commit}:${path}`]);
+    const mode = git(repo, ["ls-tree", commit, "--", path]).split(" ")[0];
+    if (mode !== "120000" || hops >= 5) return text;
+    return show(repo, commit, posix.normalize(posix.join(posix.dirname(path), text.trim())), hops + 1);
   } catch {
     return undefined;
   }
@@ -257,6 +261,7 @@ async function survey(kind: string, text: string, path: string, dir: string): Pr
       ],
       matcherDiffs: matcherDiffs(hooksValue),
       rules: Object.fromEntries(Object.entries(perms).map(([k, v]) => [k, Array.isArray(v) ? v.length : v])),
+      envVars: kind === "settings" ? Object.keys((data.env ?? {}) as Record<string, unknown>) : [],
       badRules: ["allow", "deny", "ask"].flatMap((l) => rulesProblems(Array.isArray(perms[l]) ? perms[l] : [])),
       notes,
       reports,

@@ -42,6 +42,18 @@ async function markdownFiles(root: string, depth = 0): Promise<string[]> {
   return files;
 }
 
+/**
+ * Claude Code fields of a command file (commands and skills share one frontmatter there) that a
+ * command here has no equivalent for: said when a file sets them, never dropped in silence (the
+ * command runs inline, as one without them does).
+ */
+export const UNAPPLIED_COMMAND_FIELDS: Readonly<Record<string, string>> = {
+  context: "it runs in the conversation, not in a forked subagent",
+  agent: "no forked subagent runs it",
+  hooks: "hooks scoped to the command do not run",
+  effort: "the run's reasoning level applies",
+};
+
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
 
 /** Read one command file; a problem is reported and the file skipped. `flat`: named by its file alone. */
@@ -71,6 +83,11 @@ function readCommand(
     return undefined;
   }
   const { data } = split;
+  const unapplied = Object.keys(UNAPPLIED_COMMAND_FIELDS).filter((key) => key in data);
+  if (unapplied.length)
+    report(
+      `command file ${file}: ${unapplied.map((f) => `${f} (${UNAPPLIED_COMMAND_FIELDS[f]})`).join(", ")}: Claude Code field${unapplied.length > 1 ? "s" : ""} ubiquity does not apply; the command runs without ${unapplied.length > 1 ? "them" : "it"}`,
+    );
   const body = plugin ? expandPluginRoot(split.body.trim(), plugin.root) : split.body.trim();
   // Claude Code describes a command without a description by its first line.
   const description =

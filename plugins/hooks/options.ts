@@ -47,6 +47,8 @@ export const NOT_FIRED_EVENTS: Readonly<Record<string, string>> = Object.freeze(
   Setup: "ubiquity has no --init/--maintenance run",
   TeammateIdle: "ubiquity has no agent teams",
   CwdChanged: "the working directory never changes during a run (a Bash `cd` lasts for that command only)",
+  // Claude Code 2.1.152+: rewrites only what its screen shows of a message, never what the model or the transcript has.
+  MessageDisplay: "ubiquity shows the model's text as written; no hook rewrites the display",
 });
 
 /** What a user hook receives (see the hooks plugin). */

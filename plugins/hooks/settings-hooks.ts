@@ -77,7 +77,7 @@ export function readFileHooks(
         // An HTTP hook from a project's file or plugin is held to the user's own limits (http.ts).
         const hook = typeof read !== "string" && read.type === "http" && origin ? { ...read, origin } : read;
         if (typeof hook === "string") report(`${at}: ${hook}; skipped, the file's other hooks apply`);
-        else hooks.push(checkIf(hook, at, report));
+        else hooks.push(checkShell(checkIf(hook, at, report), handler, at, report));
       });
       if (hooks.length > 0)
         (out[event] ??= []).push({ ...(group.matcher !== undefined ? { matcher: group.matcher } : {}), hooks });
@@ -153,6 +153,20 @@ export function hookHandler(handler: unknown): HookHandler | string {
     ...(handler.model !== undefined ? { model: (handler.model as string).trim() } : {}),
     ...common,
   };
+}
+
+/**
+ * Claude Code's `shell` on a command hook: "bash" is what ubiquity runs a command with; another
+ * ("powershell", for Windows) is said and the hook still runs with bash, as before — skipping it
+ * would drop a guard, which bash at least runs (or fails on: exit 2 blocks). Exec form has no shell.
+ */
+function checkShell(hook: HookHandler, handler: unknown, at: string, report: (message: string) => void): HookHandler {
+  const shell = isRecord(handler) ? handler.shell : undefined;
+  if (hook.type === "command" && !hook.args && shell !== undefined && shell !== "bash")
+    report(
+      `${at}: its "shell" ${json(shell)} is not read: ubiquity runs hook commands with bash, this one too (write it for bash, or run its script by program and "args")`,
+    );
+  return hook;
 }
 
 /** A hook whose `if` is not a rule runs for every call (fail safe: a guard stays on), with a warning naming it. */

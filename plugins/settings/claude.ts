@@ -17,6 +17,7 @@ import { modelStringFor } from "../model/api";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/api";
 import { SandboxSchema } from "../sandbox/api";
 import { readJsonConfigFile } from "./read";
+import { claudeOwnVariables } from "./claude-env";
 import type { SettingsFile } from "./schema";
 import { isRecord, isStrings } from "../_kits/json/index";
 
@@ -217,6 +218,8 @@ function envOf(value: unknown, ignored: string[]): Record<string, string> | unde
     if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") out[k] = String(v);
     else ignored.push(`env.${k}`);
   }
+  // Still passed to commands (Claude Code's own children see them too); what they configure is said.
+  ignored.push(...claudeOwnVariables(Object.keys(out)));
   return out;
 }
 

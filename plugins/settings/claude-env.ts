@@ -1,0 +1,52 @@
+/**
+ * Variables of a Claude Code settings file's `env` that configure Claude Code itself (its model,
+ * endpoint, thinking budget, compaction, timeouts). ubiquity passes a file's `env` to the commands
+ * it runs, as Claude Code does, but reads none of these for itself: a file that sets one is told
+ * so, with the option that does the job here, rather than having it do nothing in silence (a
+ * settings file never configures the model provider here: its key or endpoint would be the
+ * project's to choose).
+ */
+
+const PROVIDER = "the provider is set by your shell's environment or providerSettings, never by a settings file";
+const MODEL = "pass --model, or map Claude's names with modelAliases";
+
+/** Claude Code's own variables ubiquity has an answer for: what to use instead. */
+const ANSWERS: Readonly<Record<string, string>> = {
+  ANTHROPIC_BASE_URL: PROVIDER,
+  ANTHROPIC_AUTH_TOKEN: PROVIDER,
+  ANTHROPIC_API_KEY: PROVIDER,
+  ANTHROPIC_CUSTOM_HEADERS: PROVIDER,
+  ANTHROPIC_MODEL: MODEL,
+  ANTHROPIC_SMALL_FAST_MODEL: MODEL,
+  ANTHROPIC_DEFAULT_HAIKU_MODEL: MODEL,
+  ANTHROPIC_DEFAULT_SONNET_MODEL: MODEL,
+  ANTHROPIC_DEFAULT_OPUS_MODEL: MODEL,
+  CLAUDE_CODE_SUBAGENT_MODEL: "give the agent a model, or map Claude's names with modelAliases",
+  MAX_THINKING_TOKENS: "set maxThinkingTokens",
+  CLAUDE_CODE_MAX_OUTPUT_TOKENS: "set maxTokens",
+  CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "set compactThreshold (a fraction: 80 is 0.8)",
+  BASH_DEFAULT_TIMEOUT_MS: "Bash takes a timeout per call (2 minutes unless the call sets one, at most 10)",
+  BASH_MAX_TIMEOUT_MS: "Bash takes a timeout per call (at most 10 minutes)",
+};
+
+/**
+ * The report items for the Claude Code variables among `names` (`env.NAME (… instead)`): those of
+ * `ANSWERS`, one item per answer, then the other `CLAUDE_CODE_*` switches in one item. Telemetry opt-outs and the like
+ * are left out: ubiquity has nothing they would turn off.
+ */
+export function claudeOwnVariables(names: readonly string[]): string[] {
+  // One item per answer: a file that points Claude Code at a proxy sets four of them at once.
+  const byAnswer = new Map<string, string[]>();
+  for (const name of names.filter((n) => Object.hasOwn(ANSWERS, n)))
+    byAnswer.set(ANSWERS[name]!, [...(byAnswer.get(ANSWERS[name]!) ?? []), name]);
+  const items = [...byAnswer].map(
+    ([answer, group]) =>
+      `env.${group.join(", env.")} (Claude Code reads ${group.length > 1 ? "them" : "it"}, ubiquity does not: ${answer})`,
+  );
+  const switches = names.filter((name) => name.startsWith("CLAUDE_CODE_") && !Object.hasOwn(ANSWERS, name));
+  if (switches.length)
+    items.push(
+      `env.${switches.join(", env.")} (Claude Code's own switch${switches.length > 1 ? "es" : ""}; ubiquity has no such setting)`,
+    );
+  return items;
+}
