@@ -16,11 +16,12 @@ import {
   spawnOwned,
   noteCommandLinePackages,
   noteServerPackages,
+  scriptFolders,
   withoutFolderImports,
+  withScriptFolders,
   type SubprocessEnvOptions,
 } from "../_kits/process/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
-import { scriptFolders, withScriptFolders } from "./script-folders";
 
 /** Where a command hook runs; `wrap` is the sandbox's (ubiquity:sandbox), when there is one. */
 export interface HookRunContext {
@@ -168,7 +169,7 @@ function hookSpawn(command: string, context: HookRunContext, args?: readonly str
   // Python imports no module a command planted in the folder the hook runs in (red team p, P1);
   // what the run's env names in that folder (P2), and the packages the hook runs by name from its
   // node_modules (P5), are kept from sandboxed commands: noted before the hook or any later spawn.
-  // That also leaves out the folder of a Python script the hook runs: a safe one goes back (script-folders.ts).
+  // That also leaves out the folder of a Python script the hook runs: a safe one goes back (the process kit's script-folders.ts).
   const scripts = scriptFolders(args ? [command, ...args].join(" ") : command, cwd, pluginRoot);
   const env = withScriptFolders(withoutFolderImports(hookEnv(context.environment ?? {}, cwd)), scripts);
   if (args) noteServerPackages(program.command, program.args, where, context.environment?.env);

@@ -8,7 +8,9 @@ import {
 import {
   buildSubprocessEnv,
   spawnFolder,
+  scriptFolders,
   withoutFolderImports,
+  withScriptFolders,
   type SubprocessEnvOptions,
 } from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
@@ -72,8 +74,13 @@ export function createTransport(
     const spec = wrap({
       command: config.command,
       args: config.args ?? [],
-      // Python imports no module a command planted in that folder (red team p, P1).
-      env: withoutFolderImports(serverEnv(config, environment)),
+      // Python imports no module a command planted in that folder (red team p, P1); a Python
+      // script's own folder stays on the path where no sandboxed command writes (a plugin's server
+      // importing its siblings, as a hook's does).
+      env: withScriptFolders(
+        withoutFolderImports(serverEnv(config, environment)),
+        scriptFolders([config.command, ...(config.args ?? [])].join(" "), cwd),
+      ),
       cwd: folder,
     });
     // Its own process group under the reaper (or the sandbox), so it ends with this program.

@@ -240,6 +240,53 @@ describe("a Python hook script that imports the modules next to it", () => {
   });
 });
 
+describe("a Python MCP server that imports the modules next to it", () => {
+  // A stdio server whose import of its sibling leaves a mark in the folder it runs in (the
+  // project): the import is all this needs to show, the server may then end.
+  const SERVER = "import _helper\n";
+  const HELPER = 'import os\nopen(os.path.join(os.getcwd(), "MARK"), "w").write("imported")\n';
+
+  async function start(dir: string) {
+    const home = join(dir, "home");
+    mkdirSync(home, { recursive: true });
+    return runCli(["run", "-p", "hi"], dir, {
+      HOME: home,
+      UBQ_SESSIONS: join(dir, "sessions"),
+      UBQ_STEPS: JSON.stringify(["done"]),
+      UBQ_LOG: join(dir, "model.log"),
+    });
+  }
+
+  it("a server in .claude/ (read-only to sandboxed commands) imports its sibling, as Python does outside ubiquity", async () => {
+    const dir = tempProject(
+      {
+        "ubiquity.config.mjs": CONFIG,
+        ".mcp.json": JSON.stringify({ mcpServers: { srv: { command: "python3", args: [".claude/mcp/server.py"] } } }),
+        ".claude/mcp/server.py": SERVER,
+        ".claude/mcp/_helper.py": HELPER,
+      },
+      { linkUbiquity: true },
+    );
+    const out = await start(dir);
+    expect(out.stderr).not.toMatch(/No module named '_helper'/);
+    expect(readFileSync(join(dir, "MARK"), "utf8")).toBe("imported");
+  });
+
+  it("fail closed: a server at the project's top (which sandboxed commands write) imports nothing from it", async () => {
+    const dir = tempProject(
+      {
+        "ubiquity.config.mjs": CONFIG,
+        ".mcp.json": JSON.stringify({ mcpServers: { srv: { command: "python3", args: ["server.py"] } } }),
+        "server.py": SERVER,
+        "_helper.py": HELPER,
+      },
+      { linkUbiquity: true },
+    );
+    await start(dir);
+    expect(existsSync(join(dir, "MARK"))).toBe(false);
+  });
+});
+
 describe("a settings file's env variables that configure Claude Code itself", () => {
   it("humanlayer's MAX_THINKING_TOKENS is named with the option that does it here, and still passed to commands", () => {
     const reports: string[] = [];

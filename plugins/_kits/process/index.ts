@@ -27,3 +27,4 @@ export { shellSpawn } from "./shell";
 export { noteCommandLinePackages, noteServerPackages, runnerPackages } from "./runner-packages";
 export { spawnOwned, type OwnedChild, type OwnedSpawn } from "./owned";
 export { MAX_SESSION_SCRIPT_BYTES, readEnvFiles, sessionScriptOf, setSessionScript } from "./session-env";
+export { scriptFolders, withScriptFolders } from "./script-folders";

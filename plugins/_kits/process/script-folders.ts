@@ -11,8 +11,8 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, join, relative, resolve } from "node:path";
-import { isInside } from "../_kits/paths/index";
-import { sandboxReason } from "../permissions/api";
+import { isInside } from "../paths/index";
+import { sandboxReason } from "../../permissions/api";
 
 // A word of the command line naming a `.py` file: whole words, quoted or not (no shell parsing needed:
 // a word this misses only keeps the path as it was).
