@@ -1,0 +1,54 @@
+/**
+ * What a newcomer's trial (s, 2026-12-06: the packed package in an empty folder, the README and the
+ * docs followed as written, the bin run on the offline model) met:
+ * - the greeter of docs/plugins.md ("Options a plugin declares") declared its `options`, yet a
+ *   config setting `greeting` was a tsc error ("'greeting' does not exist in type
+ *   'UbiquityConfig'"): the `Ubiquity.PluginOptions` merge `defineConfig` reads was only in
+ *   docs/plugins/local-development.md; the example now declares it;
+ * - `ubiquity doctor` and `ubiquity config` (Claude Code's commands) were answered "unknown command
+ *   … to run it as a prompt": they now name the commands that do their work here.
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { completeTsBlocks } from "../docs/blocks";
+import { typeCheckBlocks, writeBlocks } from "../docs/typecheck";
+import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
+
+afterAll(removeTempProjects);
+beforeAll(requireDist);
+
+describe("docs/plugins.md's plugin with options, used from a config", () => {
+  it("types the config's keys: a right value checks, a wrong one is a tsc error", () => {
+    const file = join(repoRoot, "docs", "plugins.md");
+    const greeter = completeTsBlocks(file).find((b) => b.code.includes('"acme:greeter"'));
+    expect(greeter, "the greeter block of docs/plugins.md").toBeDefined();
+    const config = {
+      file,
+      line: 0,
+      code: `import { defineConfig } from "ubiquity";
+export const right = defineConfig({ greeting: "hi", formatGreeting: (text) => text.toUpperCase() });
+// @ts-expect-error: greeting is a string
+export const wrong = defineConfig({ greeting: 42 });
+`,
+    };
+    const { fileOf, dispose } = writeBlocks([greeter!, config]);
+    try {
+      expect(typeCheckBlocks(fileOf)).toEqual([]);
+    } finally {
+      dispose();
+    }
+  }, 120_000);
+});
+
+describe.concurrent("Claude Code's commands that are not Ubiquity's", () => {
+  it.each([
+    ["doctor", ["ubiquity inspect", "ubiquity models", "ubiquity sandbox check"]],
+    ["config", ["ubiquity.config.ts", "ubiquity init", ".ubiquity/settings.json"]],
+  ])("ubiquity %s names what to run instead", async (command, named) => {
+    const r = await runCli([command], tempProject({}));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`\`ubiquity ${command}\` is not a command:`);
+    for (const text of named) expect(r.stderr).toContain(text);
+    expect(r.stderr).not.toContain("to run it as a prompt");
+  });
+});
