@@ -6,7 +6,10 @@
  *   'UbiquityConfig'"): the `Ubiquity.PluginOptions` merge `defineConfig` reads was only in
  *   docs/plugins/local-development.md; the example now declares it;
  * - `ubiquity doctor` and `ubiquity config` (Claude Code's commands) were answered "unknown command
- *   … to run it as a prompt": they now name the commands that do their work here.
+ *   … to run it as a prompt": they now name the commands that do their work here;
+ * - `--add-dir` with a typo (a folder that does not exist, or a file) was taken without a word (as
+ *   claude does: anthropics/claude-code#91197), and the user met only the refusals later: a
+ *   warning now names the folder.
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -50,5 +53,23 @@ describe.concurrent("Claude Code's commands that are not Ubiquity's", () => {
     expect(r.stderr).toContain(`\`ubiquity ${command}\` is not a command:`);
     for (const text of named) expect(r.stderr).toContain(text);
     expect(r.stderr).not.toContain("to run it as a prompt");
+  });
+});
+
+describe.concurrent("--add-dir given a folder that is not one", () => {
+  it("warns, naming the missing folder and the file's own folder; a real folder is taken quietly", async () => {
+    const dir = tempProject({ "notes.txt": "x", "docs/a.md": "a" });
+    const r = await runCli(
+      ["-p", "--model", "test", "--add-dir", join(dir, "nope"), "--add-dir", "notes.txt", "--add-dir", "docs", "hi"],
+      dir,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `the additional folder ${join(dir, "nope")} (--add-dir, additionalDirectories) does not exist`,
+    );
+    expect(r.stderr).toContain(
+      `the additional folder ${join(dir, "notes.txt")} (--add-dir, additionalDirectories) is a file, not a folder (did you mean ${dir}?)`,
+    );
+    expect(r.stderr).not.toContain(join(dir, "docs"));
   });
 });
