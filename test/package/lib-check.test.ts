@@ -4,6 +4,9 @@
  * entry of the package (newcomer trial s). It failed on our declarations: the telemetry plugin's
  * named `@opentelemetry/api` and `@ai-sdk/otel` ("Cannot find module"), and the shell syntax copy
  * loaded web-tree-sitter's, which need `EmscriptenModule` from @types/emscripten.
+ * And under `exactOptionalPropertyTypes` (which `tsc --init` turns on), what a program hands back
+ * (a tool's spec and output, a `canUseTool` answer, a hook's answer, a scripted turn) takes an
+ * optional field given as `undefined` (`timeoutMs: opts.timeout`), as the options do.
  */
 import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -78,5 +81,45 @@ export const run = summon("hi", { model: "test", telemetry: true, tools: [define
     const read = program.getSourceFiles().map((f) => f.fileName);
     expect(read.some((f) => f.endsWith("/plugins/telemetry/options.d.ts"))).toBe(true);
     expect(read.some((f) => f.endsWith("/plugins/permissions/shell/syntax.d.ts"))).toBe(true);
+  }, 180_000);
+});
+
+describe("what a program hands back, under exactOptionalPropertyTypes", () => {
+  it("takes optional fields given as undefined", () => {
+    requireDist();
+    const dir = tempProject({
+      "app.ts": `import { summon, defineTool, type CanUseTool, type HookInput, type Options } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import { z } from "zod";
+const text: string | undefined = process.env.X;
+const num: number | undefined = process.env.N ? Number(process.env.N) : undefined;
+const flag: boolean | undefined = process.env.F ? true : undefined;
+export const tool = defineTool({
+  name: "A", description: "a", inputSchema: z.object({}),
+  timeoutMs: num, maxResultChars: num, isReadOnly: flag, isConcurrencySafe: flag, kind: undefined,
+  execute: () => ({ content: "x", isError: flag, metadata: undefined }),
+});
+export const allow: CanUseTool = async (_name, input) => ({ behavior: "allow", updatedInput: flag ? input : undefined, message: text });
+export const deny: CanUseTool = async () => ({ behavior: "deny", message: "no", interrupt: flag });
+const hook = async (_input: HookInput) => ({ decision: flag ? ("block" as const) : undefined, reason: text, additionalContext: text });
+const options: Options = { model: scriptedModel([{ text, toolCalls: undefined, usage: undefined }]), hooks: { PreToolUse: [{ hooks: [hook] }] } };
+export const run = summon("x", { ...options, tools: [tool], canUseTool: allow });
+`,
+    });
+    installWithoutOptionalPeers(dir);
+    const program = ts.createProgram([join(dir, "app.ts")], {
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noEmit: true,
+      // The AI SDK's own declarations fail under exactOptionalPropertyTypes (getting started says so).
+      skipLibCheck: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2023,
+      types: ["node"],
+      preserveSymlinks: true,
+    });
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    expect(problems).toEqual([]);
   }, 180_000);
 });
