@@ -16,7 +16,7 @@ export interface OfflineStep {
   text?: string | undefined;
   reasoning?: string | undefined;
   toolCalls?: { toolName: string; input: unknown; id?: string }[] | undefined;
-  usage?: { inputTokens?: number; outputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number } | undefined;
+  usage?: { inputTokens?: number; outputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number };
   /** Characters per streamed text delta (default: the text is split into ~4 deltas). */
   chunkSize?: number | undefined;
   /** Wait this long before the response starts (honours the abort signal). */

@@ -102,7 +102,7 @@ export const tool = defineTool({
 export const allow: CanUseTool = async (_name, input) => ({ behavior: "allow", updatedInput: flag ? input : undefined, message: text });
 export const deny: CanUseTool = async () => ({ behavior: "deny", message: "no", interrupt: flag });
 const hook = async (_input: HookInput) => ({ decision: flag ? ("block" as const) : undefined, reason: text, additionalContext: text });
-const options: Options = { model: scriptedModel([{ text, toolCalls: undefined, usage: undefined }]), hooks: { PreToolUse: [{ hooks: [hook] }] } };
+const options: Options = { model: scriptedModel([{ text, toolCalls: undefined, finishReason: undefined }]), hooks: { PreToolUse: [{ hooks: [hook] }] } };
 export const run = summon("x", { ...options, tools: [tool], canUseTool: allow });
 `,
     });
