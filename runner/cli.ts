@@ -148,7 +148,6 @@ function commandIO(
   };
 }
 
-/** Run the CLI with `argv` (without `node` and the script); resolves to the exit code. */
 /**
  * Commands of the tools people come from (`codex exec`, `claude doctor`…) that are not
  * Ubiquity's: what to type here instead, rather than "run it as a prompt".
@@ -163,6 +162,7 @@ const OTHER_TOOLS_COMMANDS: Readonly<Record<string, string>> = {
     "settings are files: ubiquity.config.ts (`ubiquity init` writes one; docs/guide/config-files.md) and .ubiquity/settings.json; `ubiquity inspect` shows what a run here would use",
 };
 
+/** Run the CLI with `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
   const [first, ...rest] = argv;
   try {
