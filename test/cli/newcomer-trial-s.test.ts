@@ -9,7 +9,8 @@
  *   … to run it as a prompt": they now name the commands that do their work here;
  * - `--add-dir` with a typo (a folder that does not exist, or a file) was taken without a word (as
  *   claude does: anthropics/claude-code#91197), and the user met only the refusals later: a
- *   warning now names the folder.
+ *   warning now names the folder;
+ * - `ubiquity sessions show` ended a one-turn run with "── done · 1 turns".
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,5 +72,19 @@ describe.concurrent("--add-dir given a folder that is not one", () => {
       `the additional folder ${join(dir, "notes.txt")} (--add-dir, additionalDirectories) is a file, not a folder (did you mean ${dir}?)`,
     );
     expect(r.stderr).not.toContain(join(dir, "docs"));
+  });
+});
+
+describe.concurrent("ubiquity sessions show", () => {
+  it("counts one turn as one turn", async () => {
+    const dir = tempProject({});
+    const env = { HOME: tempProject({}, { packageJson: false }) };
+    const run = await runCli(["-p", "--model", "test", "hi"], dir, env);
+    expect(run.code, run.stderr).toBe(0);
+    const list = await runCli(["sessions", "list"], dir, env);
+    const id = list.stdout.split(" ")[0]!;
+    const show = await runCli(["sessions", "show", id], dir, env);
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toContain("── done · 1 turn\n");
   });
 });
