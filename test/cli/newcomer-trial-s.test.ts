@@ -10,10 +10,13 @@
  * - `--add-dir` with a typo (a folder that does not exist, or a file) was taken without a word (as
  *   claude does: anthropics/claude-code#91197), and the user met only the refusals later: a
  *   warning now names the folder;
- * - `ubiquity sessions show` ended a one-turn run with "── done · 1 turns".
+ * - `ubiquity sessions show` ended a one-turn run with "── done · 1 turns" (and `fleet logs` with
+ *   "after 1 turns").
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatRecord } from "../../plugins/fleet/render";
+import type { TranscriptRecord } from "../../plugins/sessions/index";
 import { completeTsBlocks } from "../docs/blocks";
 import { typeCheckBlocks, writeBlocks } from "../docs/typecheck";
 import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
@@ -86,5 +89,15 @@ describe.concurrent("ubiquity sessions show", () => {
     const show = await runCli(["sessions", "show", id], dir, env);
     expect(show.code, show.stderr).toBe(0);
     expect(show.stdout).toContain("── done · 1 turn\n");
+  });
+});
+
+describe("ubiquity fleet logs", () => {
+  it("counts one turn as one turn", () => {
+    const record = {
+      timestamp: "2026-12-06T10:00:00.000Z",
+      message: { type: "result", subtype: "success", numTurns: 1, totalCostUsd: null, result: "ok" },
+    } as unknown as TranscriptRecord;
+    expect(formatRecord(record)).toBe("10:00:00 result success after 1 turn: ok\n");
   });
 });
