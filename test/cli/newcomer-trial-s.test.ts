@@ -10,6 +10,9 @@
  * - `--add-dir` with a typo (a folder that does not exist, or a file) was taken without a word (as
  *   claude does: anthropics/claude-code#91197), and the user met only the refusals later: a
  *   warning now names the folder;
+ * - a typo in `.ubiquity/settings.json` (`permisions`, `denny`) was dropped without a word, and
+ *   the deny rules under it silently did not apply: every key nothing reads is now named, with the
+ *   key it most likely meant;
  * - `ubiquity sessions show` ended a one-turn run with "── done · 1 turns" (and `fleet logs` with
  *   "after 1 turns").
  */
@@ -99,5 +102,30 @@ describe("ubiquity fleet logs", () => {
       message: { type: "result", subtype: "success", numTurns: 1, totalCostUsd: null, result: "ok" },
     } as unknown as TranscriptRecord;
     expect(formatRecord(record)).toBe("10:00:00 result success after 1 turn: ok\n");
+  });
+});
+
+describe.concurrent("a settings file's keys nothing reads", () => {
+  it("are named, with the key meant, and the file's other settings apply", async () => {
+    const dir = tempProject({
+      "secret.txt": "TOP SECRET",
+      ".ubiquity/settings.json": JSON.stringify({
+        $schema: "https://example.test/settings.json",
+        permisions: { deny: ["Read(notes.txt)"] },
+        permissions: { denny: ["Read(notes.txt)"], deny: ["Read(secret.txt)"] },
+        statusLine: { type: "command", command: "true" },
+        maxBudgetTokens: 100000,
+      }),
+    });
+    const r = await runCli(["-p", "--model", "test", "read secret.txt"], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const path = join(dir, ".ubiquity", "settings.json");
+    expect(r.stderr).toContain(
+      `${path}: ignored "permisions" (did you mean "permissions"?), "statusLine", "permissions.denny" (did you mean "deny"?): not settings ubiquity reads`,
+    );
+    expect(r.stderr).not.toContain('"$schema"');
+    expect(r.stderr).not.toContain('"maxBudgetTokens"');
+    // The rule spelt right still applies.
+    expect(r.stdout).toContain("Permission denied: the rule Read(secret.txt)");
   });
 });
