@@ -12,7 +12,7 @@
  *   warning now names the folder;
  * - a typo in `.ubiquity/settings.json` (`permisions`, `denny`) was dropped without a word, and
  *   the deny rules under it silently did not apply: every key nothing reads is now named, with the
- *   key it most likely meant;
+ *   key it most likely meant, and a misspelt hook event (`PreToolUze`) says which one was meant;
  * - `ubiquity sessions show` ended a one-turn run with "── done · 1 turns" (and `fleet logs` with
  *   "after 1 turns").
  */
@@ -127,5 +127,18 @@ describe.concurrent("a settings file's keys nothing reads", () => {
     expect(r.stderr).not.toContain('"maxBudgetTokens"');
     // The rule spelt right still applies.
     expect(r.stdout).toContain("Permission denied: the rule Read(secret.txt)");
+  });
+});
+
+describe.concurrent("a settings file's misspelt hook event", () => {
+  it("names the event meant", async () => {
+    const dir = tempProject({
+      ".ubiquity/settings.json": JSON.stringify({
+        hooks: { PreToolUze: [{ matcher: "Read", hooks: [{ type: "command", command: "exit 2" }] }] },
+      }),
+    });
+    const r = await runCli(["-p", "--model", "test", "hi"], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('the hook event "PreToolUze" (did you mean "PreToolUse"?) is not one ubiquity fires');
   });
 });
