@@ -162,26 +162,35 @@ const OTHER_TOOLS_COMMANDS: Readonly<Record<string, string>> = {
     "settings are files: ubiquity.config.ts (`ubiquity init` writes one; docs/guide/config-files.md) and .ubiquity/settings.json; `ubiquity inspect` shows what a run here would use",
 };
 
+/** Whether `-p`/`--print` stands among the words (before a `--`). */
+function printsAfter(words: readonly string[]): boolean {
+  const end = words.indexOf("--");
+  return (end < 0 ? words : words.slice(0, end)).some((w) => w === "-p" || w === "--print");
+}
+
+/** `ubiquity -p …`, `ubiquity --model x "…"`: run's flags and the prompt without `run` (a command after the flags runs). */
+function runBare(argv: string[], io: CliIO): Promise<number> {
+  return runCommand(
+    argv,
+    { ...processRunnerIO(), stdout: io.stdout, stderr: io.stderr },
+    {
+      commandAfterFlags: (args, table, active) => {
+        const at = firstPositional(args, table);
+        const name = at === undefined ? undefined : args[at]!;
+        const command = name === undefined ? undefined : commandTable(active)[name];
+        return command ? commandAfterFlags(args, at!, command, io) : undefined;
+      },
+    },
+  );
+}
+
 /** Run the CLI with `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
   const [first, ...rest] = argv;
   try {
     // `ubiquity` alone in a terminal, or `ubiquity -p …` / `ubiquity --model x` (run's flags without `run`).
     if (first === undefined && io.interactive) return await (COMMANDS.chat as RawCommand).raw(argv, io);
-    if (first?.startsWith("-") && !["-h", "--help", "-v", "--version"].includes(first)) {
-      return await runCommand(
-        argv,
-        { ...processRunnerIO(), stdout: io.stdout, stderr: io.stderr },
-        {
-          commandAfterFlags: (args, table, active) => {
-            const at = firstPositional(args, table);
-            const name = at === undefined ? undefined : args[at]!;
-            const command = name === undefined ? undefined : commandTable(active)[name];
-            return command ? commandAfterFlags(args, at!, command, io) : undefined;
-          },
-        },
-      );
-    }
+    if (first?.startsWith("-") && !["-h", "--help", "-v", "--version"].includes(first)) return await runBare(argv, io);
     if (first === undefined || first.startsWith("-")) {
       const { values } = parse(argv, {}, false);
       if (values.version) return printVersion(io);
@@ -198,6 +207,8 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       const skipped = skippedConfigHint(found);
       const habit = OTHER_TOOLS_COMMANDS[first];
       if (habit) throw new UsageError(`\`ubiquity ${first}\` is not a command: ${habit}`);
+      // `claude "fix it" -p` habit: the prompt first, -p after it (a near command's name is not a prompt).
+      if (!near && !skipped && printsAfter(rest)) return await runBare(argv, io);
       // `claude "fix it"` habit: a prompt in the command's place.
       const asPrompt = near || skipped ? "" : `; to run it as a prompt: ubiquity -p ${JSON.stringify(first)}`;
       throw new UsageError(

@@ -13,6 +13,8 @@
  * - a typo in `.ubiquity/settings.json` (`permisions`, `denny`) was dropped without a word, and
  *   the deny rules under it silently did not apply: every key nothing reads is now named, with the
  *   key it most likely meant, and a misspelt hook event (`PreToolUze`) says which one was meant;
+ * - `ubiquity "hi" -p` (claude's `claude "hi" -p`: -p after the prompt) was "unknown command "hi"";
+ *   it runs the prompt, while a near command's name with -p (`sesions -p`) is still an error;
  * - `ubiquity sessions show` ended a one-turn run with "── done · 1 turns" (and `fleet logs` with
  *   "after 1 turns").
  */
@@ -140,5 +142,20 @@ describe.concurrent("a settings file's misspelt hook event", () => {
     const r = await runCli(["-p", "--model", "test", "hi"], dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('the hook event "PreToolUze" (did you mean "PreToolUse"?) is not one ubiquity fires');
+  });
+});
+
+describe.concurrent("-p after the prompt, as claude takes it", () => {
+  it("runs the prompt; a command's near name is still an error", async () => {
+    const dir = tempProject({});
+    const r = await runCli(["what is here", "-p", "--model", "test"], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('you said "what is here"');
+    const near = await runCli(["sesions", "list", "-p"], dir);
+    expect(near.code).toBe(2);
+    expect(near.stderr).toContain('unknown command "sesions" (did you mean "sessions"?)');
+    const quoted = await runCli(["fix", "--", "-p"], dir);
+    expect(quoted.code).toBe(2);
+    expect(quoted.stderr).toContain('unknown command "fix"');
   });
 });
