@@ -15,6 +15,8 @@
  *   key it most likely meant, and a misspelt hook event (`PreToolUze`) says which one was meant;
  * - `ubiquity "hi" -p` (claude's `claude "hi" -p`: -p after the prompt) was "unknown command "hi"";
  *   it runs the prompt, while a near command's name with -p (`sesions -p`) is still an error;
+ * - `--fallback-model` naming the main model was taken (it falls back to nothing); claude refuses it,
+ *   and so does the runner now;
  * - `ubiquity sessions show` ended a one-turn run with "── done · 1 turns" (and `fleet logs` with
  *   "after 1 turns").
  */
@@ -157,5 +159,18 @@ describe.concurrent("-p after the prompt, as claude takes it", () => {
     const quoted = await runCli(["fix", "--", "-p"], dir);
     expect(quoted.code).toBe(2);
     expect(quoted.stderr).toContain('unknown command "fix"');
+  });
+});
+
+describe.concurrent("--fallback-model the main model", () => {
+  it("is refused, naming the flag; another model is taken", async () => {
+    const dir = tempProject({});
+    const same = await runCli(["-p", "--model", "test", "--fallback-model", "test", "hi"], dir);
+    expect(same.code).toBe(2);
+    expect(same.stderr).toContain("--fallback-model test is the main model");
+    const before = await runCli(["-p", "--fallback-model", "test", "--model", "test", "hi"], dir);
+    expect(before.code).toBe(2);
+    const other = await runCli(["-p", "--model", "test", "--fallback-model", "openai:gpt-5", "hi"], dir);
+    expect(other.code, other.stderr).toBe(0);
   });
 });
