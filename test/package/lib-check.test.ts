@@ -8,13 +8,18 @@
  * (a tool's spec and output, a `canUseTool` answer, a hook's answer, a scripted turn) takes an
  * optional field given as `undefined` (`timeoutMs: opts.timeout`), as the options do.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
-import { removeTempProjects, repoRoot, requireDist, tempProject } from "../helpers/project";
+import { packedTarball, removePackedDirs } from "../helpers/packed";
+import { removeTempProjects, repoRoot, tempProject } from "../helpers/project";
 
-afterAll(removeTempProjects);
+afterAll(() => {
+  removeTempProjects();
+  removePackedDirs();
+});
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
@@ -23,13 +28,15 @@ const optionalPeers = new Set(
   Object.keys(pkg.peerDependenciesMeta).filter((n) => pkg.peerDependenciesMeta[n]?.optional),
 );
 
-/** node_modules as npm leaves it after `npm i ubiquity`: this repo's packages, without the optional peers. */
+/**
+ * node_modules as npm leaves it after `npm i ubiquity`: the packed package (its declarations built
+ * as for publishing) and this repo's packages, without the optional peers.
+ */
 function installWithoutOptionalPeers(dir: string): void {
   const modules = join(dir, "node_modules");
   const own = join(modules, "ubiquity");
   mkdirSync(own, { recursive: true });
-  symlinkSync(join(repoRoot, "package.json"), join(own, "package.json"));
-  symlinkSync(join(repoRoot, "dist"), join(own, "dist"), "dir");
+  execFileSync("tar", ["-xzf", packedTarball(), "-C", own, "--strip-components=1"]);
   const root = join(repoRoot, "node_modules");
   for (const name of readdirSync(root)) {
     if (name.startsWith(".") || name === "ubiquity") continue;
@@ -44,7 +51,6 @@ function installWithoutOptionalPeers(dir: string): void {
 
 describe("the package's declarations, type-checked by a strict project", () => {
   it("compile with skipLibCheck off and no optional peer installed", () => {
-    requireDist();
     const presets = readdirSync(join(repoRoot, "presets"))
       .filter((f) => f.endsWith(".ts"))
       .map((f) => f.slice(0, -3));
@@ -81,12 +87,11 @@ export const run = summon("hi", { model: "test", telemetry: true, tools: [define
     const read = program.getSourceFiles().map((f) => f.fileName);
     expect(read.some((f) => f.endsWith("/plugins/telemetry/options.d.ts"))).toBe(true);
     expect(read.some((f) => f.endsWith("/plugins/permissions/shell/syntax.d.ts"))).toBe(true);
-  }, 180_000);
+  }, 300_000);
 });
 
 describe("what a program hands back, under exactOptionalPropertyTypes", () => {
   it("takes optional fields given as undefined", () => {
-    requireDist();
     const dir = tempProject({
       "app.ts": `import { summon, defineTool, type CanUseTool, type HookInput, type Options } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
@@ -121,5 +126,5 @@ export const run = summon("x", { ...options, tools: [tool], canUseTool: allow })
     });
     const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
     expect(problems).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 });
