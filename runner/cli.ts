@@ -148,26 +148,49 @@ function commandIO(
   };
 }
 
+/**
+ * Commands of the tools people come from (`codex exec`, `claude doctor`…) that are not
+ * Ubiquity's: what to type here instead, rather than "run it as a prompt".
+ */
+const OTHER_TOOLS_COMMANDS: Readonly<Record<string, string>> = {
+  exec: 'codex exec "…" is ubiquity -p "…" (ubiquity run); --model provider:model for -m, --output-schema <file> as in codex, --output-format stream-json for JSON events (not codex\'s --json event names); see docs/coming-from-claude-code.md',
+  resume:
+    'pass --resume <id> (`ubiquity sessions list` shows the ids) or --continue for the latest, as in `ubiquity -p --continue "…"`',
+  doctor:
+    "`ubiquity inspect` shows the config, plugins and hooks a run here would use, `ubiquity models` the providers with their packages and key variables, `ubiquity sandbox check` whether the sandbox works here, `ubiquity mcp list` the MCP servers and their tools",
+  config:
+    "settings are files: ubiquity.config.ts (`ubiquity init` writes one; docs/guide/config-files.md) and .ubiquity/settings.json; `ubiquity inspect` shows what a run here would use",
+};
+
+/** Whether `-p`/`--print` stands among the words (before a `--`). */
+function printsAfter(words: readonly string[]): boolean {
+  const end = words.indexOf("--");
+  return (end < 0 ? words : words.slice(0, end)).some((w) => w === "-p" || w === "--print");
+}
+
+/** `ubiquity -p …`, `ubiquity --model x "…"`: run's flags and the prompt without `run` (a command after the flags runs). */
+function runBare(argv: string[], io: CliIO): Promise<number> {
+  return runCommand(
+    argv,
+    { ...processRunnerIO(), stdout: io.stdout, stderr: io.stderr },
+    {
+      commandAfterFlags: (args, table, active) => {
+        const at = firstPositional(args, table);
+        const name = at === undefined ? undefined : args[at]!;
+        const command = name === undefined ? undefined : commandTable(active)[name];
+        return command ? commandAfterFlags(args, at!, command, io) : undefined;
+      },
+    },
+  );
+}
+
 /** Run the CLI with `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
   const [first, ...rest] = argv;
   try {
     // `ubiquity` alone in a terminal, or `ubiquity -p …` / `ubiquity --model x` (run's flags without `run`).
     if (first === undefined && io.interactive) return await (COMMANDS.chat as RawCommand).raw(argv, io);
-    if (first?.startsWith("-") && !["-h", "--help", "-v", "--version"].includes(first)) {
-      return await runCommand(
-        argv,
-        { ...processRunnerIO(), stdout: io.stdout, stderr: io.stderr },
-        {
-          commandAfterFlags: (args, table, active) => {
-            const at = firstPositional(args, table);
-            const name = at === undefined ? undefined : args[at]!;
-            const command = name === undefined ? undefined : commandTable(active)[name];
-            return command ? commandAfterFlags(args, at!, command, io) : undefined;
-          },
-        },
-      );
-    }
+    if (first?.startsWith("-") && !["-h", "--help", "-v", "--version"].includes(first)) return await runBare(argv, io);
     if (first === undefined || first.startsWith("-")) {
       const { values } = parse(argv, {}, false);
       if (values.version) return printVersion(io);
@@ -182,16 +205,10 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       if (found.error) throw found.error;
       const near = didYouMean(first, Object.keys(commandTable(found)));
       const skipped = skippedConfigHint(found);
-      // `codex exec "fix it"` habit: say what it is here rather than "run exec as a prompt".
-      if (first === "exec")
-        throw new UsageError(
-          '`ubiquity exec` is not a command: codex exec "…" is ubiquity -p "…" (ubiquity run); --model provider:model for -m, --output-schema <file> as in codex, --output-format stream-json for JSON events (not codex\'s --json event names); see docs/coming-from-claude-code.md',
-        );
-      // `codex resume` / `claude --resume` (a picker there): the session's id is asked for here.
-      if (first === "resume")
-        throw new UsageError(
-          '`ubiquity resume` is not a command: pass --resume <id> (`ubiquity sessions list` shows the ids) or --continue for the latest, as in `ubiquity -p --continue "…"`',
-        );
+      const habit = OTHER_TOOLS_COMMANDS[first];
+      if (habit) throw new UsageError(`\`ubiquity ${first}\` is not a command: ${habit}`);
+      // `claude "fix it" -p` habit: the prompt first, -p after it (a near command's name is not a prompt).
+      if (!near && !skipped && printsAfter(rest)) return await runBare(argv, io);
       // `claude "fix it"` habit: a prompt in the command's place.
       const asPrompt = near || skipped ? "" : `; to run it as a prompt: ubiquity -p ${JSON.stringify(first)}`;
       throw new UsageError(

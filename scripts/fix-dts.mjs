@@ -5,12 +5,18 @@
  * as well as `bundler`. The sources use extensionless imports, which only bundlers accept. A
  * plugin's module augmentation (`declare module "../../src/messages"`) is rewritten too: under
  * nodenext an extensionless one resolves to nothing, and skipLibCheck hides that it was dropped.
+ * An import of an optional peer dependency (`@opentelemetry/api` in the telemetry plugin's
+ * declarations) gets a `// @ts-ignore` line: a project that type-checks its libraries
+ * (`skipLibCheck: false`) and does not install that peer would otherwise fail on our files with
+ * "Cannot find module"; with the peer installed its types apply as before.
  */
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 const root = resolve(process.argv[2] ?? "dist/types");
 const SPECIFIER = /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\bdeclare\s+module\s+)(["'])(\.{1,2}(?:\/[^"']*)?)\2/g;
+const optionalPeers = readOptionalPeers(root);
+const IGNORE = "// @ts-ignore: an optional peer dependency, absent unless the feature that needs it is used";
 let files = 0;
 let rewritten = 0;
 const unresolved = [];
@@ -21,6 +27,35 @@ function walk(dir) {
     if (statSync(path).isDirectory()) walk(path);
     else if (name.endsWith(".d.ts")) fix(path);
   }
+}
+
+/** The optional peer dependencies of the nearest package.json above the declarations. */
+function readOptionalPeers(from) {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const file = join(dir, "package.json");
+    if (existsSync(file)) {
+      const meta = JSON.parse(readFileSync(file, "utf8")).peerDependenciesMeta ?? {};
+      return new Set(Object.keys(meta).filter((name) => meta[name]?.optional === true));
+    }
+    if (dirname(dir) === dir) return new Set();
+  }
+}
+
+/** Put IGNORE above each line that names an optional peer as a module (its specifier's line is where tsc reports). */
+function ignoreOptionalPeers(text) {
+  const lines = text.split("\n");
+  const out = [];
+  for (const [i, line] of lines.entries()) {
+    const named = [...line.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)["']([^"']+)["']/g)].some((m) => {
+      const spec = m[1];
+      const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
+      return optionalPeers.has(name);
+    });
+    if (named && !/^\s*(\/\/|\*|\/\*)/.test(line) && lines[i - 1]?.trim() !== IGNORE)
+      out.push(`${line.match(/^\s*/)[0]}${IGNORE}`);
+    out.push(line);
+  }
+  return out.join("\n");
 }
 
 function fix(file) {
@@ -44,7 +79,8 @@ function fix(file) {
     rewritten++;
     return `${lead}${quote}${next}${quote}`;
   });
-  if (out !== text) writeFileSync(file, out);
+  const ignored = ignoreOptionalPeers(out);
+  if (ignored !== text) writeFileSync(file, ignored);
 }
 
 if (!existsSync(root)) {

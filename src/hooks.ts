@@ -141,8 +141,8 @@ export interface ModelRecovery {
 
 /** How a `tool.ask` tap (a person, a handler) answers a call that needs a decision. */
 export type PermissionResult =
-  | { behavior: "allow"; updatedInput?: Record<string, unknown>; message?: string }
-  | { behavior: "deny"; message: string; interrupt?: boolean };
+  | { behavior: "allow"; updatedInput?: Record<string, unknown> | undefined; message?: string | undefined }
+  | { behavior: "deny"; message: string; interrupt?: boolean | undefined };
 
 /** The permission verdict being built by `tool.permission` taps. A deny is final. */
 export interface PermissionVerdict {

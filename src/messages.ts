@@ -34,13 +34,13 @@ export type ToolContentPart = Extract<ToolResultPart["output"], { type: "content
 /** What a tool returns: content for the model, plus structured metadata for the program. */
 export interface ToolOutput {
   content: string;
-  isError?: boolean;
-  metadata?: Record<string, unknown>;
+  isError?: boolean | undefined;
+  metadata?: Record<string, unknown> | undefined;
   /**
    * Parts sent to the model after `content`'s text (not on an error result). They go to the model
    * only: the `tool_result` message and transcripts keep `content` and `metadata`.
    */
-  parts?: ToolContentPart[];
+  parts?: ToolContentPart[] | undefined;
 }
 
 /** One content block of an assistant message. */

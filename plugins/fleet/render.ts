@@ -64,7 +64,7 @@ export function formatRecord(record: TranscriptRecord): string {
     case "tool_result":
       return `${time}${who} tool_result ${m.toolName}${m.output.isError ? " (error)" : ""}: ${oneLine(m.output.content)}\n`;
     case "result":
-      return `${time}${who} result ${m.subtype} after ${m.numTurns} turns${m.totalCostUsd === null ? "" : `, $${m.totalCostUsd.toFixed(4)}`}: ${oneLine(m.result)}\n`;
+      return `${time}${who} result ${m.subtype} after ${m.numTurns} turn${m.numTurns === 1 ? "" : "s"}${m.totalCostUsd === null ? "" : `, $${m.totalCostUsd.toFixed(4)}`}: ${oneLine(m.result)}\n`;
     default:
       return `${time}${who} ${m.type}${"subtype" in m ? `/${String(m.subtype)}` : ""}\n`;
   }

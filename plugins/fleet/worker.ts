@@ -185,7 +185,7 @@ function jobProcessor(deps: ProcessorDeps) {
         log(`lost job ${id}: ${why} (the run ended ${outcome.subtype}: ${outcome.result})`);
         throw new LostRunError(`job ${id} was lost by ${name}: ${why}`);
       }
-      log(`done job ${id}: ${outcome.subtype} after ${outcome.turns} turns`);
+      log(`done job ${id}: ${outcome.subtype} after ${outcome.turns} turn${outcome.turns === 1 ? "" : "s"}`);
       return outcome;
     } catch (error) {
       // A job this worker refuses fails at once; anything else (the store or the checkout out of

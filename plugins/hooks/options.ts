@@ -81,35 +81,35 @@ export interface HookInput {
 
 /** What a user hook may answer; `undefined` (or `{}`) means no opinion. */
 export interface HookOutput {
-  decision?: "block" | "approve";
-  reason?: string;
+  decision?: "block" | "approve" | undefined;
+  reason?: string | undefined;
   /** PreToolUse: replace the tool input (later hooks and the permission check see it). */
-  updatedInput?: Record<string, unknown>;
+  updatedInput?: Record<string, unknown> | undefined;
   /** UserPromptSubmit/SessionStart: context ahead of the prompt; PostToolUse: appended to the result. */
-  additionalContext?: string;
+  additionalContext?: string | undefined;
   /** A message for the person running the program (logged at info). */
-  systemMessage?: string;
+  systemMessage?: string | undefined;
   /** Accepted for compatibility with Claude Code hook scripts. */
-  suppressOutput?: boolean;
+  suppressOutput?: boolean | undefined;
   /** `false` stops the run after this event (the reason says why). */
-  continue?: boolean;
+  continue?: boolean | undefined;
   /**
    * Elicitation: the answer to an MCP server's question, given instead of asking anyone;
    * ElicitationResult: the answer sent instead of the one given (`content` only with accept).
    * A command or HTTP hook writes it as `hookSpecificOutput.action` and `.content`.
    */
-  elicitation?: { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
+  elicitation?: { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> } | undefined;
   /**
    * WorktreeCreate: the absolute path of the worktree the hook made (a command hook prints it as
    * its last line on stdout; an HTTP hook answers `hookSpecificOutput.worktreePath`).
    */
-  worktreePath?: string;
+  worktreePath?: string | undefined;
   /**
    * SessionStart and FileChanged: absolute paths FileChanged watches from now on besides its
    * matcher's file names, replacing the list an earlier answer gave (a command or HTTP hook
    * writes `hookSpecificOutput.watchPaths`).
    */
-  watchPaths?: string[];
+  watchPaths?: string[] | undefined;
 }
 
 /** A hook callback. */

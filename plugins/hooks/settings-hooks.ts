@@ -7,6 +7,7 @@
  * guard next to a newer event is the case that ran `rm -rf`).
  */
 import { ConfigError, type Kernel } from "../../src/index";
+import { didYouMean } from "../../src/suggest";
 import { readRegularFileSync, type ProjectTrust } from "../../loader/index";
 import { HOOK_EVENTS, NOT_FIRED_EVENTS, type HookEventName } from "./options";
 import { getSettingsApi } from "../settings/api";
@@ -52,7 +53,7 @@ export function readFileHooks(
         continue;
       }
       report(
-        `the hook event ${json(event)} is not one ubiquity fires (known: ${HOOK_EVENTS.join(", ")}); its hooks were skipped, the file's other hooks apply`,
+        `the hook event ${json(event)}${didYouMean(event, HOOK_EVENTS)} is not one ubiquity fires (known: ${HOOK_EVENTS.join(", ")}); its hooks were skipped, the file's other hooks apply`,
       );
       continue;
     }

@@ -120,6 +120,14 @@ export const modelFlags: Record<string, RunFlag> = {
     group: "Model",
     claude: "--fallback-model",
     description: "The model to fall back to when the main one fails",
-    apply: (o, v) => void (o.fallbackModel = String(v)),
+    apply: (o, v, values) => {
+      // As claude refuses it: a fallback that is the main model falls back to nothing.
+      const main = typeof values?.model === "string" ? values.model : o.model;
+      if (String(v) === main)
+        throw new UsageError(
+          `--fallback-model ${String(v)} is the main model (--model or the config's model): name another, or leave the flag out`,
+        );
+      o.fallbackModel = String(v);
+    },
   },
 };

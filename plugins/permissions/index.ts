@@ -34,6 +34,7 @@ import type { Place } from "./subject";
 import { answerAsk } from "./ask";
 import { SEARCH_TOOLS, withholdDenied } from "./filter-results";
 import { modeNote } from "./mode-note";
+import { missingDirectoryWarnings } from "./missing-dirs";
 import { getPermissionsApi } from "./api";
 import "./init-fields";
 import { judgePath, resolveRoots } from "./paths";
@@ -166,6 +167,7 @@ export const permissionsPlugin = definePlugin({
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
       policyFor(options);
       onlyTools(context.optionsOf(options).availableTools);
+      for (const warning of missingDirectoryWarnings(options.cwd, options.additionalDirectories)) context.warn(warning);
     });
 
     kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) => {

@@ -77,7 +77,7 @@ export function formatSession(session: StoredSession): string {
         break;
       case "result":
         lines.push(
-          `${sub}── ${m.isError ? `failed (${m.subtype}): ${clip(m.result, 200)}` : "done"} · ${m.numTurns} turns`,
+          `${sub}── ${m.isError ? `failed (${m.subtype}): ${clip(m.result, 200)}` : "done"} · ${m.numTurns} turn${m.numTurns === 1 ? "" : "s"}`,
         );
         break;
       case "system":

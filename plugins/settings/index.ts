@@ -108,7 +108,11 @@ export const settingsPlugin = definePlugin({
         }
         if (!wanted.has(source)) continue;
         const path = settingsPath(source, cwd, home);
-        apply(source, path, readSettingsFile(path));
+        apply(
+          source,
+          path,
+          readSettingsFile(path, (message) => warn(kernel, NAME, message)),
+        );
         const mcpJson = join(cwd, ".mcp.json");
         if (source === "project" && !options.strictMcpConfig && isProjectFileTrusted(options.trust, mcpJson))
           mcpServers = readMcpJson(kernel, mcpJson);

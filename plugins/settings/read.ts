@@ -7,8 +7,9 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { ConfigError } from "../../src/index";
+import { didYouMean } from "../../src/suggest";
 import { describeJsonError, readRegularFileSync } from "../../loader/index";
-import { SettingsFileSchema, type SettingSource, type SettingsFile } from "./schema";
+import { PermissionsSettingsSchema, SettingsFileSchema, type SettingSource, type SettingsFile } from "./schema";
 
 /** Settings files larger than this are refused (they are a few hundred bytes in practice). */
 export const MAX_SETTINGS_BYTES = 1024 * 1024;
@@ -40,10 +41,32 @@ export function readJsonConfigFile(path: string, what: string): unknown {
   }
 }
 
-/** Read and validate one settings file: `undefined` when it does not exist. */
-export function readSettingsFile(path: string): SettingsFile | undefined {
+/**
+ * The keys of a settings file nothing reads — a typo (`permisions`, `denny`) or another tool's key
+ * (`statusLine`) — each with the key it most likely meant. Kept as they are, as Claude Code keeps
+ * them; said once, since a misspelt `deny` would otherwise leave its rules silently unapplied.
+ */
+export function unreadSettingsKeys(data: unknown): string[] {
+  if (typeof data !== "object" || data === null) return [];
+  const top = Object.keys(SettingsFileSchema.shape);
+  const unread = Object.keys(data).flatMap((k) =>
+    top.includes(k) || k === "$schema" ? [] : [`"${k}"${didYouMean(k, top)}`],
+  );
+  const permissions = (data as { permissions?: unknown }).permissions;
+  if (typeof permissions !== "object" || permissions === null) return unread;
+  const known = Object.keys(PermissionsSettingsSchema.shape);
+  for (const k of Object.keys(permissions))
+    if (!known.includes(k)) unread.push(`"permissions.${k}"${didYouMean(k, known)}`);
+  return unread;
+}
+
+/** Read and validate one settings file (`undefined` when it does not exist); `warn` hears of keys nothing reads. */
+export function readSettingsFile(path: string, warn?: (message: string) => void): SettingsFile | undefined {
   const data = readJsonConfigFile(path, "settings file");
   if (data === undefined) return undefined;
+  const unread = unreadSettingsKeys(data);
+  if (unread.length && warn)
+    warn(`${path}: ignored ${unread.join(", ")}: not settings ubiquity reads (docs/guide/permissions.md lists them)`);
   const parsed = SettingsFileSchema.safeParse(data);
   if (!parsed.success)
     throw new ConfigError(

@@ -6,21 +6,22 @@ import { budgetOptions } from "../budget/api";
 
 const rules = z.array(z.string());
 
+/** A settings file's `permissions`. */
+export const PermissionsSettingsSchema = z.looseObject({
+  allow: rules.optional(),
+  deny: rules.optional(),
+  ask: rules.optional(),
+  defaultMode: z.enum(PERMISSION_MODES).optional(),
+  additionalDirectories: z.array(z.string()).optional(),
+  /** `"disable"`: no run reading this file is judged in bypassPermissions (Claude Code's key). */
+  disableBypassPermissionsMode: z.literal("disable").optional(),
+});
+
 /** A settings file, as validated. */
 export const SettingsFileSchema = z.looseObject({
   model: z.string().min(1).optional(),
   env: z.record(z.string(), z.string()).optional(),
-  permissions: z
-    .looseObject({
-      allow: rules.optional(),
-      deny: rules.optional(),
-      ask: rules.optional(),
-      defaultMode: z.enum(PERMISSION_MODES).optional(),
-      additionalDirectories: z.array(z.string()).optional(),
-      /** `"disable"`: no run reading this file is judged in bypassPermissions (Claude Code's key). */
-      disableBypassPermissionsMode: z.literal("disable").optional(),
-    })
-    .optional(),
+  permissions: PermissionsSettingsSchema.optional(),
   /** The run's `sandbox` option (Claude Code's `sandbox` settings key). */
   get sandbox() {
     return sandboxOptions.shape.sandbox;

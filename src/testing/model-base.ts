@@ -13,16 +13,16 @@ import type {
 
 /** One step an offline model answers with. */
 export interface OfflineStep {
-  text?: string;
-  reasoning?: string;
-  toolCalls?: { toolName: string; input: unknown; id?: string }[];
+  text?: string | undefined;
+  reasoning?: string | undefined;
+  toolCalls?: { toolName: string; input: unknown; id?: string }[] | undefined;
   usage?: { inputTokens?: number; outputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number };
   /** Characters per streamed text delta (default: the text is split into ~4 deltas). */
-  chunkSize?: number;
+  chunkSize?: number | undefined;
   /** Wait this long before the response starts (honours the abort signal). */
-  delayMs?: number;
+  delayMs?: number | undefined;
   /** Why the response ended [tool-calls when there are calls, else stop]; `length` plays a response cut by maxTokens. */
-  finishReason?: "stop" | "length" | "tool-calls" | "content-filter";
+  finishReason?: "stop" | "length" | "tool-calls" | "content-filter" | undefined;
 }
 
 /** Rough token estimate (characters / 4), deterministic. */

@@ -6,7 +6,7 @@ export type ScriptedTurn =
   | string
   | (OfflineStep & {
       /** Fail this call with an HTTP-shaped API error instead of answering. */
-      error?: { status: number; message?: string; headers?: Record<string, string>; body?: string };
+      error?: { status: number; message?: string; headers?: Record<string, string>; body?: string } | undefined;
     });
 
 /** A script: a list of turns played in order, or a function choosing the turn for each call. */

@@ -8,7 +8,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Node } from "web-tree-sitter";
 import { loadShellParser, parseShell } from "../../plugins/permissions/shell/parser";
-import { FIELD_LOOKUPS, readTree, type SyntaxNode } from "../../plugins/permissions/shell/syntax";
+import { readTree } from "../../plugins/permissions/shell/read-tree";
+import { FIELD_LOOKUPS, type SyntaxNode } from "../../plugins/permissions/shell/syntax";
 import { joinContinuations } from "../../plugins/permissions/shell/continuations";
 import { CASES } from "./adversarial-cases";
 import { generateMany, Random } from "./differential/generator";

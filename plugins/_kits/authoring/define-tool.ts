@@ -10,16 +10,16 @@ export interface ToolSpec<S extends z.ZodType> {
   description: string;
   inputSchema: S;
   execute(input: z.output<S>, ctx: ToolContext): Awaitable<ToolOutput | string>;
-  isReadOnly?: boolean | ((input: z.output<S>) => boolean);
-  isConcurrencySafe?: boolean | ((input: z.output<S>) => boolean);
+  isReadOnly?: boolean | ((input: z.output<S>) => boolean) | undefined;
+  isConcurrencySafe?: boolean | ((input: z.output<S>) => boolean) | undefined;
   checkPermissions?(input: z.output<S>, ctx: ToolContext): Awaitable<ToolPermission>;
   permissionRuleContent?(input: z.output<S>): string[] | undefined;
   validateInput?(input: z.output<S>, ctx: ToolContext): Awaitable<string | undefined>;
-  maxResultChars?: number;
+  maxResultChars?: number | undefined;
   /** Longest a call may run (ms; `Infinity`: no limit) [toolTimeoutMs]. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** What the tool does (`read`, `search`, `edit`, `execute`, `network`, `other`). */
-  kind?: ToolKind;
+  kind?: ToolKind | undefined;
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

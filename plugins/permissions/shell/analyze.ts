@@ -7,7 +7,8 @@
  */
 import type { Tree } from "web-tree-sitter";
 import { parseShell, ShellParseError } from "./parser";
-import { readTree, type SyntaxNode } from "./syntax";
+import { readTree } from "./read-tree";
+import type { SyntaxNode } from "./syntax";
 import { evalWord, literalWord, type ShellWord } from "./words";
 import { builtinRisk, noteExports } from "./builtins";
 import { expandCommand, type SimpleCommand } from "./commands";

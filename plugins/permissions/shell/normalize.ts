@@ -3,7 +3,8 @@
  * analysis renders them (quotes removed where not needed), so the two must be rendered alike.
  */
 import { parseShell, shellParserReady, ShellParseError } from "./parser";
-import { readTree, type SyntaxNode } from "./syntax";
+import { readTree } from "./read-tree";
+import type { SyntaxNode } from "./syntax";
 import { evalWord, renderWords, type ShellWord } from "./words";
 
 /** Render command-like rule text the way candidates are rendered; other text only has its whitespace squashed. */
