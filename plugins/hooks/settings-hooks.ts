@@ -7,7 +7,7 @@
  * guard next to a newer event is the case that ran `rm -rf`).
  */
 import { ConfigError, type Kernel } from "../../src/index";
-import { didYouMean } from "../../src/suggest";
+import { didYouMean } from "../../src/index";
 import { readRegularFileSync, type ProjectTrust } from "../../loader/index";
 import { HOOK_EVENTS, NOT_FIRED_EVENTS, type HookEventName } from "./options";
 import { getSettingsApi } from "../settings/api";

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { ConfigError } from "../../src/index";
-import { didYouMean } from "../../src/suggest";
+import { didYouMean } from "../../src/index";
 import { describeJsonError, readRegularFileSync } from "../../loader/index";
 import { PermissionsSettingsSchema, SettingsFileSchema, type SettingSource, type SettingsFile } from "./schema";
 

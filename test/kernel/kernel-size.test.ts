@@ -88,9 +88,10 @@ describe("the kernel", () => {
   // A verdict says when only whoever answers prompts may answer its ask (PermissionVerdict.firm:
   // an ask rule's, a sensitive path's), which the plugins casting votes share through it: 2,475.
   // A model's tool calls count in its own modelUsage, which only the loop that holds the answering
-  // response's label can say (RawToolCall.model): 2,476.
+  // response's label can say (RawToolCall.model): 2,476. didYouMean re-exported for the plugins
+  // that name a mistyped settings key or hook event as the runner names a flag: 2,477.
   // The 2,000 goal is not met: nothing left in src/ is a helper only plugins use.
-  const LIMIT = 2476;
+  const LIMIT = 2477;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files]
