@@ -18,7 +18,14 @@ import { posix } from "node:path";
 import type { Tool, ToolContext, ToolPermission } from "../../src/index";
 import type { PermissionMode } from "./options";
 import { describeError } from "../../src/index";
-import { DEFAULT_TOOL_KINDS, namesPatchTool, readDenyRule, type CompiledRule, type Policy } from "./policy";
+import {
+  compilePolicy,
+  DEFAULT_TOOL_KINDS,
+  namesPatchTool,
+  readDenyRule,
+  type CompiledRule,
+  type Policy,
+} from "./policy";
 import { ruleNamesTool } from "./rules";
 import { buildSubject, type Place, type Subject } from "./subject";
 import { suggest } from "./suggest";
@@ -208,8 +215,30 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
   // Suggestions cost as much as the decision (they resolve paths and compile candidate rules) and
   // matter only when a handler is asked: computed on first read.
   return lazySuggestions(verdict("ask", "mode", `${toolName} needs approval: ${why}.`, subject), () =>
-    suggest(toolName, subject, setup.place),
+    provenSuggestions(toolName, subject, setup, suggest(toolName, subject, setup.place)),
   );
+}
+
+/**
+ * The suggested rules, only when they cover the call as the engine's own allow rules would, else
+ * none. A handler's "always" remembers them as strings and allows a later call whose suggestions
+ * are the same strings without asking the engine again (runner/approver.ts, the editor's
+ * allow_always): a suggestion that matches the call's text but not the call (an option the engine
+ * does not know, project code a program-wide rule does not name) made "always for `npm test`"
+ * allow `npm test --script-shell=./x.sh` (red team q, Q1). Fail closed: no suggestion, no "always".
+ */
+function provenSuggestions(toolName: string, subject: Subject, setup: EngineSetup, rules: string[]): string[] {
+  if (rules.length === 0) return rules;
+  try {
+    const { cwd, home } = setup.place;
+    const policy = compilePolicy({ allow: rules }, { cwd, home, kinds: setup.policy.kinds });
+    const allow = rulesForCall(policy, "allow", toolName, subject).filter((r) =>
+      subject.kind === "shell" ? ruleNamesTool(r, toolName) : true,
+    );
+    return covered(allow, subject).ok ? rules : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The first deny rule, then ask rule, that matches the call, as its verdict. */
