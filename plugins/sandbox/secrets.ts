@@ -221,6 +221,41 @@ export function secretPaths(input: {
   return [...out].sort();
 }
 
+/**
+ * What a sandboxed command must not change for the `Edit(...)`/`Write(...)` deny and ask rules
+ * (each rule's path): a literal path; for a pattern, the folder its literal part names when that
+ * folder lies below a writable folder (`./src/**` → src, whole), the writable folders below it
+ * when it lies above them (`~/**`), and the files it matches now when it is one. The engine
+ * cannot say what code it cannot see writes (`python3 -c …`, `./x.sh`, a background shell's
+ * stdin); the sandbox is the boundary there, as for Read rules (red team q, Q2).
+ */
+export function writeRulePaths(input: {
+  rules: readonly string[];
+  roots: readonly string[];
+  cwd: string;
+  home: string;
+}): string[] {
+  const out = new Set<string>();
+  const under = (p: string, dir: string) => dir === "/" || p.startsWith(`${dir}/`);
+  for (const rule of input.rules) {
+    const g = rulePathGlob(rule, input.cwd, input.home);
+    if (!g) continue;
+    if (!/[*?[\]{}]/.test(g.glob)) {
+      out.add(g.glob === "." ? g.base : join(g.base, g.glob));
+      continue;
+    }
+    const parts = g.glob.split("/");
+    const literal = parts.findIndex((s) => /[*?[\]{}]/.test(s));
+    const head = join(g.base, ...parts.slice(0, literal));
+    if (input.roots.some((root) => under(head, root))) out.add(head);
+    for (const root of input.roots) {
+      if (root === head) for (const file of safeGlob([parts.slice(literal).join("/")], head)) out.add(file);
+      else if (under(root, head)) out.add(root);
+    }
+  }
+  return [...out].sort();
+}
+
 /** The folders above `dir`, nearest first, up to (and with) the one holding `.git`; none past `home` or `/`. */
 function ancestors(dir: string, home: string): string[] {
   const out: string[] = [];

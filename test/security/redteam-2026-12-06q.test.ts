@@ -12,17 +12,20 @@
  *           project's script as its shell, unasked. A suggestion is now only what, added as an
  *           allow rule, the engine itself would count as covering the call.
  */
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProviderServer, type FakeProviderServer } from "../../src/testing/index";
 import { requireDist } from "../helpers/project";
-import { startAgent, type AgentProcess } from "../acp/helpers";
+import { startAgent } from "../acp/helpers";
 import { attacker } from "./scripted-attacker";
 import { explainPermission } from "../../plugins/permissions/decide";
 import { builtinTools } from "../../plugins/tools/index";
+import { sandboxAvailability } from "../../plugins/sandbox/availability";
+import { attackBench } from "./attack-bench";
+import { writeRulePaths } from "../../plugins/sandbox/secrets";
 
 const made: string[] = [];
 afterAll(() => {
@@ -64,7 +67,7 @@ describe("Q1: an 'always' answer covers only what its rules cover as the engine 
 
   describe("through the bin (`ubiquity acp`, the editor answers)", () => {
     let provider: FakeProviderServer;
-    let proc: AgentProcess | undefined;
+    let proc: ReturnType<typeof startAgent> | undefined;
     beforeAll(async () => {
       requireDist();
       provider = await startProviderServer(attacker(["npm test", "npm test --script-shell=./tools/x.sh"]));
@@ -94,5 +97,86 @@ describe("Q1: an 'always' answer covers only what its rules cover as the engine 
       expect(existsSync(join(cwd, "MARK"))).toBe(false);
       expect(asked).toContain("npm test --script-shell=./tools/x.sh");
     });
+  });
+});
+
+describe("Q2: an Edit or Write deny rule's files were writable to sandboxed code the engine cannot see", () => {
+  const { attack, project } = attackBench({
+    name: "q2",
+    model: "openai:gpt-4.1",
+    key: "sk-q2-test",
+    fill: (p) => {
+      mkdirSync(join(p.cwd, "src"));
+      writeFileSync(join(p.cwd, "src", "a.ts"), "original\n");
+      writeFileSync(join(p.cwd, "x.sh"), "echo script > src/a.ts; echo made > src/new.ts\n");
+      writeFileSync(join(p.cwd, "notes.txt"), "notes\n");
+    },
+  });
+  const deny = ["--permission-mode", "bypassPermissions", "--disallowedTools", "Edit(./src/**)"];
+  const contents = (p: { cwd: string }) => readFileSync(join(p.cwd, "src", "a.ts"), "utf8");
+
+  it("the oracle: a script, `python3 -c` and text typed into a background bash each write src/a.ts", () => {
+    for (const command of ["sh x.sh", `python3 -c "open('src/a.ts','w').write('py')"`, "echo typed | bash -c 'read l; echo $l > src/a.ts'"]) {
+      const p = project();
+      spawnSync("bash", ["-c", command], { cwd: p.cwd });
+      expect(contents(p), command).not.toBe("original\n");
+    }
+  });
+
+  it("the engine still allows them in bypassPermissions with the sandbox on (it cannot see what they write)", async () => {
+    const p = project();
+    for (const command of ["sh x.sh", `python3 -c "open('src/a.ts','w').write('py')"`]) {
+      const d = await explainPermission({
+        toolName: "Bash",
+        input: { command },
+        rules: { deny: ["Edit(./src/**)"] },
+        mode: "bypassPermissions",
+        cwd: p.cwd,
+        home: p.home,
+        sandbox: true,
+        tool: builtinTools().find((t) => t.name === "Bash"),
+      });
+      expect(d.behavior, command).toBe("allow");
+    }
+  });
+
+  it.skipIf(!sandboxAvailability().ok)(
+    "through the bin (bypassPermissions, the sandbox on): src/a.ts is not changed and src/new.ts not made, by a script, python or a background shell's stdin",
+    async () => {
+      const p = project();
+      const r = await attack(
+        [
+          "sh x.sh",
+          `python3 -c "open('src/a.ts','w').write('py')"`,
+          { name: "Bash", input: { command: "bash", run_in_background: true } },
+          { name: "BashInput", input: { bash_id: "shell-1", input: "echo typed > src/a.ts; exit\n" } },
+          "sleep 1; cat src/a.ts; echo done > notes.txt",
+        ],
+        deny,
+        p,
+      );
+      expect(contents(p), JSON.stringify(r.out)).toBe("original\n");
+      expect(existsSync(join(p.cwd, "src", "new.ts"))).toBe(false);
+      // The rest of the project stays writable (the control: the same run can write).
+      expect(readFileSync(join(p.cwd, "notes.txt"), "utf8")).toBe("done\n");
+    },
+  );
+
+  it("the paths: a literal file, a pattern's folder below the project whole, a pattern at the top by its files, a pattern above it the project", () => {
+    const p = project();
+    writeFileSync(join(p.cwd, "k.pem"), "");
+    const paths = (rules: string[]) => writeRulePaths({ rules, roots: [p.cwd], cwd: p.cwd, home: p.home });
+    expect(paths(["./notes.txt"])).toEqual([join(p.cwd, "notes.txt")]);
+    expect(paths(["./src/**"])).toEqual([join(p.cwd, "src")]);
+    expect(paths(["./src/**/*.ts"])).toEqual([join(p.cwd, "src")]);
+    expect(paths(["**/*.pem"])).toEqual([join(p.cwd, "k.pem")]);
+    expect(paths([`${p.cwd}/../**`])).toEqual([p.cwd]);
+    expect(paths(["/"])).toEqual([]);
+  });
+
+  it.skipIf(!sandboxAvailability().ok)("without the rule the same script writes src/a.ts (the test can fail)", async () => {
+    const p = project();
+    await attack(["sh x.sh"], ["--permission-mode", "bypassPermissions"], p);
+    expect(contents(p)).toBe("script\n");
   });
 });
