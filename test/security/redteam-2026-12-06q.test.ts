@@ -12,13 +12,13 @@
  *           project's script as its shell, unasked. A suggestion is now only what, added as an
  *           allow rule, the engine itself would count as covering the call.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProviderServer, type FakeProviderServer } from "../../src/testing/index";
-import { requireDist } from "../helpers/project";
+import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
 import { startAgent } from "../acp/helpers";
 import { attacker } from "./scripted-attacker";
 import { explainPermission } from "../../plugins/permissions/decide";
@@ -179,4 +179,61 @@ describe("Q2: an Edit or Write deny rule's files were writable to sandboxed code
     await attack(["sh x.sh"], ["--permission-mode", "bypassPermissions"], p);
     expect(contents(p)).toBe("script\n");
   });
+});
+
+describe("Q3: a rewind wrote back a file that runs code later, which the sandbox had taken out of the workspace", () => {
+  // A background shell (sandboxed) plants .npmrc after the last sweep; the next writing call's
+  // checkpoint is taken before any sweep, so the store holds it; the sweep then removes it; the
+  // rewind (outside the sandbox) writes it back, and the user's next `npm test` runs its shell.
+  const CONFIG = `
+import { scriptedModel } from "ubiquity/testing";
+const said = (request) => JSON.stringify(request.prompt);
+export default {
+  sessionDir: "./.sessions",
+  todoDir: "./.todos",
+  marketPricing: false,
+  maxRetries: 0,
+  permissionMode: "bypassPermissions",
+  checkpoints: { dir: "./.checkpoints" },
+  maxTurns: 5000,
+  model: scriptedModel(({ request }) => {
+    const seen = said(request);
+    const calls = (seen.match(/"toolCallId"/g) ?? []).length;
+    if (!seen.includes("Started in the background"))
+      return { toolCalls: [{ toolName: "Bash", input: { command: "n=.npm; sleep 1; printf 'script-shell=./x%s\\\\n' .sh > $n'rc'; sleep 60", run_in_background: true } }] };
+    if (!seen.includes("script-shell=./x.sh") && calls < 4000)
+      return { toolCalls: [{ toolName: "Read", input: { file_path: ".npmrc" } }] };
+    if (!seen.includes("Created notes.txt"))
+      return { toolCalls: [{ toolName: "Write", input: { file_path: "notes.txt", content: "notes\\n" } }] };
+    return "done";
+  }),
+};
+`;
+  const PKG = JSON.stringify({ name: "victim", version: "1.0.0", private: true, scripts: { test: "echo tests ok" } });
+  afterAll(() => removeTempProjects());
+
+  it.skipIf(!sandboxAvailability().ok)(
+    "through the bin: the rewind does not write .npmrc back, so the next `npm test` runs no planted shell",
+    async () => {
+      requireDist();
+      const dir = tempProject({ "ubiquity.config.mjs": CONFIG, "x.sh": SCRIPT }, { packageJson: JSON.parse(PKG), linkUbiquity: true });
+      chmodSync(join(dir, "x.sh"), 0o755);
+      const home = folder("ubq-q3-home-");
+      const run = await runCli(["run", "--output-format", "stream-json", "do the task"], dir, { HOME: home });
+      expect(run.code, run.stderr + run.stdout.slice(-2000)).toBe(0);
+      expect(run.stdout).toContain("Created notes.txt");
+      // The sandbox took it out of the workspace.
+      expect(existsSync(join(dir, ".npmrc")), run.stdout.slice(-3000)).toBe(false);
+      const list = await runCli(["rewind", "--json"], dir, { HOME: home });
+      const checkpoints = JSON.parse(list.stdout) as { messageUuid: string }[];
+      const rewound = await runCli(["rewind", "--to", checkpoints.at(-1)!.messageUuid, "--yes"], dir, { HOME: home });
+      // The rewind ran: the turn's own file is gone; .npmrc is refused, naming where its bytes are.
+      expect(existsSync(join(dir, "notes.txt")), rewound.stdout + rewound.stderr).toBe(false);
+      expect(rewound.stdout).toMatch(/\.npmrc/);
+      expect(rewound.stdout + rewound.stderr).toMatch(/does not write back a file that runs code later/);
+      spawnSync("npm", ["test"], { cwd: dir, env: { ...process.env, HOME: home } });
+      expect(existsSync(join(dir, "MARK")), rewound.stdout + rewound.stderr).toBe(false);
+      expect(existsSync(join(dir, ".npmrc"))).toBe(false);
+    },
+  );
 });
