@@ -131,6 +131,13 @@ export class WorkspaceGuard {
   #links: Guarded[] = [];
   /** Protected paths bound read-only, with the reason. */
   #bound = new Map<string, string>();
+  /** How many times a sweep found a folder changed (an entry added, renamed or removed). */
+  #changes = 0;
+
+  /** Grows whenever a sweep finds a folder whose entries changed: what was worked out from the names in the workspace may be stale then. */
+  get changes(): number {
+    return this.#changes;
+  }
 
   /**
    * @param roots the writable folders
@@ -402,10 +409,12 @@ export class WorkspaceGuard {
       if (!this.#dirs.has(dir)) continue; // forgotten with a parent meanwhile
       const info = stat(dir);
       if (!info?.isDirectory()) {
+        this.#changes++;
         this.#forget(dir);
         continue;
       }
       if (info.mtimeMs === state.mtimeMs && info.ctimeMs === state.ctimeMs && info.ino === state.ino) continue;
+      this.#changes++;
       const root = this.#roots.find((r) => dir === r || dir.startsWith(`${r}${sep}`)) ?? dir;
       const parent = this.#dirs.get(dirname(dir));
       if (info.ino !== state.ino && parent && dir !== root) {

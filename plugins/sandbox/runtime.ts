@@ -163,6 +163,8 @@ export class SandboxRuntime {
   readonly #onDenied: (denial: ProxyDenial, toolUseId: string | undefined) => void;
   #dirs: { root: string; tmp: string; empty: string; unreadableFile: string; unreadableDir: string } | undefined;
   #secrets: { path: string; dir: boolean }[] | undefined;
+  /** The guard's change count when the secrets were last worked out. */
+  #secretsAt = -1;
   #proxy: FilteringProxy | undefined;
   #proxyPort: number | undefined;
   #filters: SocketFilters | undefined;
@@ -267,6 +269,19 @@ export class SandboxRuntime {
       (p) => this.#placeholders.has(p),
     );
     process.on("exit", this.#onExit);
+    this.#refreshSecrets();
+  }
+
+  /**
+   * The secrets to hide, worked out again whenever the guard's sweep saw the workspace's names
+   * change: a `.pem` or a file a Read deny rule names that appeared after the first sandboxed
+   * command (the user's own terminal, a checkout, a tool) was readable to every later one (red
+   * team q, Q4). Fail closed: the list is as fresh as the last sweep, which runs before each spawn.
+   */
+  #refreshSecrets() {
+    const changes = this.#guard?.changes ?? 0;
+    if (this.#secrets !== undefined && changes === this.#secretsAt) return;
+    this.#secretsAt = changes;
     const s = this.#settings;
     this.#secrets = secretPaths({
       home: s.home,
@@ -365,6 +380,7 @@ export class SandboxRuntime {
     const cache = server ? this.#mcpCache() : undefined;
     // What appeared since the last sweep is judged before the spawn can touch it; what stays is bound read-only.
     this.#unreported.push(...this.#guard!.sweep());
+    this.#refreshSecrets();
     const inside = (p: string) => writable.some((r) => p === r || p.startsWith(`${r}/`));
     const { layouts, modules } = this.#layouts(writable);
     // A protected file with another name in a writable folder is refused (refuseSharedProtected).

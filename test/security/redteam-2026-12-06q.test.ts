@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProviderServer, type FakeProviderServer } from "../../src/testing/index";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
 import { startAgent } from "../acp/helpers";
-import { attacker } from "./scripted-attacker";
+import { attacker, toolResults } from "./scripted-attacker";
 import { explainPermission } from "../../plugins/permissions/decide";
 import { builtinTools } from "../../plugins/tools/index";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
@@ -234,6 +234,67 @@ export default {
       spawnSync("npm", ["test"], { cwd: dir, env: { ...process.env, HOME: home } });
       expect(existsSync(join(dir, "MARK")), rewound.stdout + rewound.stderr).toBe(false);
       expect(existsSync(join(dir, ".npmrc"))).toBe(false);
+    },
+  );
+});
+
+describe("Q4: a secret that appeared after the first sandboxed command was readable to every later one", () => {
+  const { project, serve, env } = attackBench({
+    name: "q4",
+    model: "openai:gpt-4.1",
+    key: "sk-q4-test",
+    // The project's own test script reads what it likes (J3: in the sandbox the Read rule's files are unreadable instead).
+    fill: (p) =>
+      writeFileSync(
+        join(p.cwd, "package.json"),
+        JSON.stringify({ name: "q4", private: true, scripts: { test: "cat private/n.txt" } }),
+      ),
+  });
+  const PEM = "-----BEGIN PRIVATE KEY----- q4-late-pem";
+  const NOTE = "q4-late-private-note";
+
+  it.skipIf(!sandboxAvailability().ok)(
+    "through the bin (bypassPermissions, the sandbox on): a .pem and a Read-denied file made between two commands are not printed",
+    async () => {
+      const p = project();
+      const script = attacker([
+        "echo first",
+        "cat keys/server.pem; npm test; cat docs/readme.txt",
+      ]);
+      await serve((request) => {
+        // The user's own terminal (or a checkout) makes them while the run goes on.
+        if (JSON.stringify(request.body).includes('"call_0"') && !existsSync(join(p.cwd, "keys"))) {
+          mkdirSync(join(p.cwd, "keys"));
+          writeFileSync(join(p.cwd, "keys", "server.pem"), `${PEM}\n`);
+          mkdirSync(join(p.cwd, "private"));
+          writeFileSync(join(p.cwd, "private", "n.txt"), `${NOTE}\n`);
+          mkdirSync(join(p.cwd, "docs"));
+          writeFileSync(join(p.cwd, "docs", "readme.txt"), "readable-docs\n");
+        }
+        return script(request);
+      });
+      const run = await runCli(
+        [
+          "run",
+          "--model",
+          "openai:gpt-4.1",
+          "--output-format",
+          "stream-json",
+          "--permission-mode",
+          "bypassPermissions",
+          "--disallowedTools",
+          "Read(./private/**)",
+          "go",
+        ],
+        p.cwd,
+        env(p),
+      );
+      const out = toolResults(run.stdout);
+      expect(out, run.stdout.slice(-2000)).toHaveLength(2);
+      // The control: the command ran, and a plain file made at the same time is read.
+      expect(out[1]!.content).toContain("readable-docs");
+      expect(run.stdout).not.toContain("q4-late-pem");
+      expect(run.stdout).not.toContain(NOTE);
     },
   );
 });
