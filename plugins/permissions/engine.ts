@@ -330,12 +330,14 @@ async function toolVerdict(
  * Edit rule's file read-only) and, when it runs outside the sandbox, as reads it cannot name.
  */
 function withProjectCode(subject: Subject, setup: EngineSetup): Subject {
-  if (subject.kind !== "shell" || subject.projectCode.length === 0) return subject;
+  if (subject.kind !== "shell" || subject.projectCode.length + subject.unseenCode.length === 0) return subject;
   const sandboxed = setup.sandboxed?.(subject.analysis.source) === true;
+  // Code the engine cannot see writes what it likes: outside the sandbox (which keeps an Edit or
+  // Write rule's files read-only, Q2) no such rule can be shown not to apply (red team q, Q5).
   return {
     ...subject,
     unknownReads: sandboxed ? subject.unknownReads : [...subject.unknownReads, ...subject.projectCode],
-    unknownEdits: [...subject.unknownEdits, ...subject.projectCode],
+    unknownEdits: [...subject.unknownEdits, ...subject.projectCode, ...(sandboxed ? [] : subject.unseenCode)],
   };
 }
 

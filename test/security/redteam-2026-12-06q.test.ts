@@ -11,6 +11,21 @@
  *           does not know must be named by the rule): after "always" for `npm test`, npm ran the
  *           project's script as its shell, unasked. A suggestion is now only what, added as an
  *           allow rule, the engine itself would count as covering the call.
+ * Q2 FIXED  An Edit or Write deny (or ask) rule's files were writable to sandboxed commands, and
+ *           the engine cannot see what code writes: in bypassPermissions with the sandbox on, a
+ *           script, `python3 -c` and text typed into a background bash (BashInput) rewrote a file
+ *           under `Edit(./src/**)`. The sandbox keeps them read-only now, as it hides a Read rule's.
+ * Q3 FIXED  A rewind wrote back a file that runs code later: a background shell's .npmrc, made
+ *           after the last sweep, was in the next turn's checkpoint; the sweep removed it; `ubiquity
+ *           rewind --yes` recreated it on the host and the next `npm test` ran its script-shell.
+ *           A rewind refuses to restore or recreate such a file now (the sandbox's protected set).
+ * Q4 FIXED  The sandbox's secrets were worked out once: a .pem (or a Read-denied file) made after
+ *           the first sandboxed command was readable to every later one. Worked out again when the
+ *           guard's sweep sees the workspace's names change.
+ * Q5 FIXED  Without the sandbox, an Edit deny rule did not apply to a program the engine does not
+ *           know (`python3 -c`, `./x.sh`), while a Read deny rule did: bypassPermissions
+ *           --no-sandbox rewrote src/a.ts under `Edit(./src/**)`. Such a program is a write the
+ *           rule cannot be shown not to name now (outside the sandbox; inside, Q2 holds).
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -297,4 +312,49 @@ describe("Q4: a secret that appeared after the first sandboxed command was reada
       expect(run.stdout).not.toContain(NOTE);
     },
   );
+});
+
+describe("Q5: without the sandbox, a program the engine does not know was no write an Edit deny rule could see", () => {
+  const { attack, project } = attackBench({
+    name: "q5",
+    model: "openai:gpt-4.1",
+    key: "sk-q5-test",
+    fill: (p) => {
+      mkdirSync(join(p.cwd, "src"));
+      writeFileSync(join(p.cwd, "src", "a.ts"), "original\n");
+      writeFileSync(join(p.cwd, "x.sh"), "echo script > src/a.ts\n", { mode: 0o755 });
+    },
+  });
+  const PY = `python3 -c "open('src/a.ts','w').write('py')"`;
+  const decide = (p: { cwd: string; home: string }, command: string, sandbox: boolean, deny = ["Edit(./src/**)"]) =>
+    explainPermission({
+      toolName: "Bash",
+      input: { command },
+      rules: { deny },
+      mode: "bypassPermissions",
+      cwd: p.cwd,
+      home: p.home,
+      sandbox,
+      tool: builtinTools().find((t) => t.name === "Bash"),
+    });
+
+  it("the engine: denied under the rule without the sandbox (as a Read rule already denies such a program); allowed in it, and without the rule", async () => {
+    const p = project();
+    for (const command of [PY, "./x.sh", "sh x.sh", "node -e 0"]) {
+      expect((await decide(p, command, false)).behavior, command).toBe("deny");
+      expect((await decide(p, command, true)).behavior, command).toBe("allow");
+      expect((await decide(p, command, false, [])).behavior, command).toBe("allow");
+    }
+    for (const command of ["ls", "git status", "cat src/a.ts", "echo x > notes.txt"])
+      expect((await decide(p, command, false)).behavior, command).toBe("allow");
+  });
+
+  it("through the bin (bypassPermissions --no-sandbox): src/a.ts keeps its text; without the rule python writes it", async () => {
+    const p = project();
+    const denied = await attack([PY, "./x.sh"], ["--no-sandbox", "--permission-mode", "bypassPermissions", "--disallowedTools", "Edit(./src/**)"], p);
+    expect(readFileSync(join(p.cwd, "src", "a.ts"), "utf8"), JSON.stringify(denied.out)).toBe("original\n");
+    const control = project();
+    await attack([PY], ["--no-sandbox", "--permission-mode", "bypassPermissions"], control);
+    expect(readFileSync(join(control.cwd, "src", "a.ts"), "utf8")).toBe("py");
+  });
 });
