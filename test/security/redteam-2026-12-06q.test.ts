@@ -27,7 +27,16 @@
  *           --no-sandbox rewrote src/a.ts under `Edit(./src/**)`. Such a program is a write the
  *           rule cannot be shown not to name now (outside the sandbox; inside, Q2 holds).
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -131,7 +140,11 @@ describe("Q2: an Edit or Write deny rule's files were writable to sandboxed code
   const contents = (p: { cwd: string }) => readFileSync(join(p.cwd, "src", "a.ts"), "utf8");
 
   it("the oracle: a script, `python3 -c` and text typed into a background bash each write src/a.ts", () => {
-    for (const command of ["sh x.sh", `python3 -c "open('src/a.ts','w').write('py')"`, "echo typed | bash -c 'read l; echo $l > src/a.ts'"]) {
+    for (const command of [
+      "sh x.sh",
+      `python3 -c "open('src/a.ts','w').write('py')"`,
+      "echo typed | bash -c 'read l; echo $l > src/a.ts'",
+    ]) {
       const p = project();
       spawnSync("bash", ["-c", command], { cwd: p.cwd });
       expect(contents(p), command).not.toBe("original\n");
@@ -189,11 +202,14 @@ describe("Q2: an Edit or Write deny rule's files were writable to sandboxed code
     expect(paths(["/"])).toEqual([]);
   });
 
-  it.skipIf(!sandboxAvailability().ok)("without the rule the same script writes src/a.ts (the test can fail)", async () => {
-    const p = project();
-    await attack(["sh x.sh"], ["--permission-mode", "bypassPermissions"], p);
-    expect(contents(p)).toBe("script\n");
-  });
+  it.skipIf(!sandboxAvailability().ok)(
+    "without the rule the same script writes src/a.ts (the test can fail)",
+    async () => {
+      const p = project();
+      await attack(["sh x.sh"], ["--permission-mode", "bypassPermissions"], p);
+      expect(contents(p)).toBe("script\n");
+    },
+  );
 });
 
 describe("Q3: a rewind wrote back a file that runs code later, which the sandbox had taken out of the workspace", () => {
@@ -231,7 +247,10 @@ export default {
     "through the bin: the rewind does not write .npmrc back, so the next `npm test` runs no planted shell",
     async () => {
       requireDist();
-      const dir = tempProject({ "ubiquity.config.mjs": CONFIG, "x.sh": SCRIPT }, { packageJson: JSON.parse(PKG), linkUbiquity: true });
+      const dir = tempProject(
+        { "ubiquity.config.mjs": CONFIG, "x.sh": SCRIPT },
+        { packageJson: JSON.parse(PKG), linkUbiquity: true },
+      );
       chmodSync(join(dir, "x.sh"), 0o755);
       const home = folder("ubq-q3-home-");
       const run = await runCli(["run", "--output-format", "stream-json", "do the task"], dir, { HOME: home });
@@ -272,10 +291,7 @@ describe("Q4: a secret that appeared after the first sandboxed command was reada
     "through the bin (bypassPermissions, the sandbox on): a .pem and a Read-denied file made between two commands are not printed",
     async () => {
       const p = project();
-      const script = attacker([
-        "echo first",
-        "cat keys/server.pem; npm test; cat docs/readme.txt",
-      ]);
+      const script = attacker(["echo first", "cat keys/server.pem; npm test; cat docs/readme.txt"]);
       await serve((request) => {
         // The user's own terminal (or a checkout) makes them while the run goes on.
         if (JSON.stringify(request.body).includes('"call_0"') && !existsSync(join(p.cwd, "keys"))) {
@@ -351,7 +367,11 @@ describe("Q5: without the sandbox, a program the engine does not know was no wri
 
   it("through the bin (bypassPermissions --no-sandbox): src/a.ts keeps its text; without the rule python writes it", async () => {
     const p = project();
-    const denied = await attack([PY, "./x.sh"], ["--no-sandbox", "--permission-mode", "bypassPermissions", "--disallowedTools", "Edit(./src/**)"], p);
+    const denied = await attack(
+      [PY, "./x.sh"],
+      ["--no-sandbox", "--permission-mode", "bypassPermissions", "--disallowedTools", "Edit(./src/**)"],
+      p,
+    );
     expect(readFileSync(join(p.cwd, "src", "a.ts"), "utf8"), JSON.stringify(denied.out)).toBe("original\n");
     const control = project();
     await attack([PY], ["--no-sandbox", "--permission-mode", "bypassPermissions"], control);
