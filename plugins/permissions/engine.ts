@@ -330,15 +330,37 @@ async function toolVerdict(
  * Edit rule's file read-only) and, when it runs outside the sandbox, as reads it cannot name.
  */
 function withProjectCode(subject: Subject, setup: EngineSetup): Subject {
-  if (subject.kind !== "shell" || subject.projectCode.length + subject.unseenCode.length === 0) return subject;
+  if (subject.kind !== "shell") return subject;
   const sandboxed = setup.sandboxed?.(subject.analysis.source) === true;
-  // Code the engine cannot see writes what it likes: outside the sandbox (which keeps an Edit or
-  // Write rule's files read-only, Q2) no such rule can be shown not to apply (red team q, Q5).
+  const unseen = sandboxed ? [] : unseenCode(subject, setup.policy);
+  if (subject.projectCode.length + unseen.length === 0) return subject;
   return {
     ...subject,
     unknownReads: sandboxed ? subject.unknownReads : [...subject.unknownReads, ...subject.projectCode],
-    unknownEdits: [...subject.unknownEdits, ...subject.projectCode, ...(sandboxed ? [] : subject.unseenCode)],
+    unknownEdits: [...subject.unknownEdits, ...subject.projectCode, ...unseen],
   };
+}
+
+/**
+ * Code the engine cannot see (a program it knows nothing of: `python3 -c …`, `./x.sh`, `node -e
+ * …`) writes what it likes: outside the sandbox (which keeps an Edit or Write rule's files
+ * read-only, Q2) no such rule can be shown not to apply, as a Read rule already is not (such a
+ * program makes links). A program an allow rule names is the user's to vouch for (issue 35):
+ * its writes are its operands, as before (red team q, Q5).
+ */
+function unseenCode(subject: Extract<Subject, { kind: "shell" }>, policy: Policy): string[] {
+  const { candidates, linkers } = subject.analysis;
+  const vouched = (c: ShellCandidate) =>
+    policy.allow.some(
+      (r) => [...policy.kinds.shell].some((t) => ruleNamesTool(r, t)) && r.command?.test(c.text, c.open) === true,
+    );
+  const out = new Set<string>();
+  for (const i of linkers) {
+    const c = candidates[i];
+    if (c?.unproven?.at === 0 && !vouched(c))
+      out.add(`${c.name} is a program the engine does not know, which may write any file`);
+  }
+  return [...out];
 }
 
 /** bypassPermissions: allowed, unless a write or a command the engine cannot name could slip past the sandbox or a rule. */

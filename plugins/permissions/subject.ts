@@ -85,13 +85,6 @@ export type Subject =
        * be shown not to apply; inside it the rule's files are unreadable or read-only there.
        */
       projectCode: string[];
-      /**
-       * Why it runs code the engine cannot see (a program it knows nothing of: `python3 -c …`,
-       * `./x.sh`, `node -e …`), which may write any file. Outside the sandbox an Edit or Write deny
-       * or ask rule cannot be shown not to apply (a Read rule already is not: such a program makes
-       * links); inside it the rule's files are read-only (red team q, Q2 and Q5).
-       */
-      unseenCode: string[];
     }
   | { kind: "path"; paths: JudgedPath[]; written: string[]; sensitive?: string; outside: boolean }
   | { kind: "other"; strings: string[] | undefined };
@@ -321,14 +314,6 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
         analysis.candidates
           .filter((c) => c.projectCode)
           .map((c) => `${c.projectCode}, which may read and write any file`),
-      ),
-    ],
-    unseenCode: [
-      ...new Set(
-        analysis.linkers
-          .map((i) => analysis.candidates[i])
-          .filter((c) => c !== undefined && c.unproven?.at === 0)
-          .map((c) => `${c!.name} is a program the engine does not know, which may write any file`),
       ),
     ],
     ...(acc.unsandboxed ? { unsandboxed: acc.unsandboxed } : {}),
