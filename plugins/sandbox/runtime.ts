@@ -22,6 +22,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { SandboxAvailability } from "./availability";
@@ -383,6 +384,7 @@ export class SandboxRuntime {
     this.#refreshSecrets();
     const inside = (p: string) => writable.some((r) => p === r || p.startsWith(`${r}/`));
     const { layouts, modules } = this.#layouts(writable);
+    for (const layout of layouts) this.#repositoryConfigs(layout);
     // A protected file with another name in a writable folder is refused (refuseSharedProtected).
     this.#ownCode ??= new Set(ownCode(writable));
     refuseSharedProtected(layouts, new Set([...this.#ownCode, ...modules]));
@@ -709,6 +711,35 @@ export class SandboxRuntime {
       this.#standIns.push({ source, path });
     }
     return this.#standIns;
+  }
+
+  /**
+   * Each git folder's config in a writable folder, shown without its credentials as the user's
+   * own git config is (GIT_CONFIGS): actions/checkout leaves the job's token in the project's
+   * `.git/config` (`http.<url>.extraheader`), and a clone by a tokened URL keeps it in the remote's
+   * `url`; every sandboxed command read both (red team q, Q6). Read at each spawn: git on the host
+   * may change it between commands.
+   */
+  #repositoryConfigs(layout: RootLayout): void {
+    for (const gitDir of layout.pinned) {
+      const path = join(gitDir, "config");
+      if (!layout.readOnly.includes(path)) continue;
+      let text: string;
+      try {
+        text = readFileSync(path, "utf8");
+      } catch {
+        continue; // bound as it is: nothing read, nothing shown that was not before
+      }
+      const filtered = gitConfigWithoutCredentials(text);
+      if (filtered === text) continue;
+      const source = join(
+        this.#dirs!.root,
+        `repo-config-${createHash("sha256").update(path).digest("hex").slice(0, 16)}`,
+      );
+      rmSync(source, { force: true });
+      writeFileSync(source, filtered, { mode: 0o444 });
+      (layout.standIns ??= new Map()).set(path, source);
+    }
   }
 
   #cacheDir: string | undefined;

@@ -129,7 +129,8 @@ export function gitConfigWithoutCredentials(text: string): string {
   for (const line of text.split("\n")) {
     const head = /^\s*\[\s*([A-Za-z0-9.-]+)/.exec(line);
     if (head) keep = !/^(url|http|https|credential|include|includeif)$/i.test(head[1]!.split(".")[0]!);
-    if (keep) out.push(line);
+    // A URL's password (a remote's `https://x-access-token:TOKEN@github.com/…`) goes too.
+    if (keep) out.push(line.replace(/(\w[\w+.-]*:\/\/[^\s/@:]*):[^\s/@]*@/g, "$1@"));
   }
   return out.join("\n");
 }
