@@ -326,8 +326,11 @@ async function toolVerdict(
 }
 
 /**
- * `subject` with the project code it runs counted as edits it cannot name (the sandbox keeps no
- * Edit rule's file read-only) and, when it runs outside the sandbox, as reads it cannot name.
+ * `subject` with the project code it runs counted as edits it cannot name and, when it runs
+ * outside the sandbox, as reads it cannot name; outside the sandbox, a program the engine does not
+ * know counts as such an edit too (`unseenCode`). The sandbox keeps an Edit or Write rule's files
+ * read-only (red team q, Q2), but not a new file a pattern at the top of a folder names
+ * (`Edit(*.lock)`): project code stays denied under such a rule in the sandbox too (J3).
  */
 function withProjectCode(subject: Subject, setup: EngineSetup): Subject {
   if (subject.kind !== "shell") return subject;
