@@ -103,13 +103,9 @@ function startSandbox(
     return { status };
   }
   // What Edit and Write deny and ask rules name stays as it is for sandboxed commands (red team q, Q2).
+  settings.writeRules = ruleContents(kernel, readRules, (tool) => FILE_TOOLS.has(tool));
   settings.denyWrite.push(
-    ...writeRulePaths({
-      rules: ruleContents(kernel, readRules, (tool) => FILE_TOOLS.has(tool)),
-      roots: settings.writable,
-      cwd: settings.cwd,
-      home: settings.home,
-    }),
+    ...writeRulePaths({ rules: settings.writeRules, roots: settings.writable, cwd: settings.cwd, home: settings.home }),
   );
   const runtime = new SandboxRuntime(settings, availability, readRulePaths(kernel, readRules), (denial, toolUseId) =>
     kernel.emit({

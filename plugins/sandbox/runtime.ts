@@ -34,7 +34,14 @@ import { WorkspaceGuard, type Quarantined } from "./guard";
 import { fewFiles, HostRuns } from "./host-runs";
 import { FOLDER_FD_BASE, folderLaunch, pinFolder, pinnedAt, systemBash, unpin, type FolderPin } from "./pin";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
-import { GIT_CONFIGS, gitConfigWithoutCredentials, HOME_READABLE, SENSITIVE_HOME, secretPaths } from "./secrets";
+import {
+  GIT_CONFIGS,
+  gitConfigWithoutCredentials,
+  HOME_READABLE,
+  SENSITIVE_HOME,
+  secretPaths,
+  writeRuleMatcher,
+} from "./secrets";
 import { seatbeltProfile } from "./seatbelt";
 import { SocketFilters } from "./seccomp";
 import type { Violation } from "./violations";
@@ -264,10 +271,12 @@ export class SandboxRuntime {
     chmodSync(dirs.unreadableDir, 0o000);
     this.#dirs = dirs;
     this.#filters = new SocketFilters(root);
+    const s = this.#settings;
     this.#guard = new WorkspaceGuard(
-      this.#settings.writable.filter((p) => existsSync(p)),
+      s.writable.filter((p) => existsSync(p)),
       () => this.#quarantine(),
       (p) => this.#placeholders.has(p),
+      writeRuleMatcher({ rules: s.writeRules ?? [], roots: s.writable, cwd: s.cwd, home: s.home }),
     );
     process.on("exit", this.#onExit);
     this.#refreshSecrets();

@@ -257,6 +257,40 @@ export function writeRulePaths(input: {
   return [...out].sort();
 }
 
+/**
+ * The files an `Edit(...)`/`Write(...)` rule's pattern names that writeRulePaths cannot hold by a
+ * folder: a pattern whose literal part is a writable folder itself (`*.lock`, a bare `*.pem`) names
+ * files a sandboxed command may make later, anywhere in it. A predicate for the workspace guard,
+ * which binds an existing one read-only and takes a new one out of the workspace, as it does a
+ * protected name (red team q, Q7). Undefined when no rule is such a pattern.
+ */
+export function writeRuleMatcher(input: {
+  rules: readonly string[];
+  roots: readonly string[];
+  cwd: string;
+  home: string;
+}): ((path: string) => string | undefined) | undefined {
+  const mm = micromatch();
+  const tests: { base: string; test: (rel: string) => boolean; rule: string }[] = [];
+  for (const rule of input.rules) {
+    const g = rulePathGlob(rule, input.cwd, input.home);
+    if (!g || !/[*?[\]{}]/.test(g.glob)) continue;
+    const parts = g.glob.split("/");
+    const literal = parts.findIndex((s) => /[*?[\]{}]/.test(s));
+    const head = join(g.base, ...parts.slice(0, literal));
+    if (!input.roots.includes(head)) continue;
+    const matcher = mm.matcher(parts.slice(literal).join("/"), { dot: true, ...LINE_BREAKS });
+    tests.push({ base: head, test: matcher, rule });
+  }
+  if (tests.length === 0) return undefined;
+  return (path) => {
+    for (const t of tests)
+      if (path.startsWith(`${t.base}/`) && t.test(path.slice(t.base.length + 1)))
+        return `a rule forbids or asks before editing it (${t.rule})`;
+    return undefined;
+  };
+}
+
 /** The folders above `dir`, nearest first, up to (and with) the one holding `.git`; none past `home` or `/`. */
 function ancestors(dir: string, home: string): string[] {
   const out: string[] = [];

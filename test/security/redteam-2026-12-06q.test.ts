@@ -54,7 +54,7 @@ import { explainPermission } from "../../plugins/permissions/decide";
 import { builtinTools } from "../../plugins/tools/index";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
 import { attackBench } from "./attack-bench";
-import { gitConfigWithoutCredentials, writeRulePaths } from "../../plugins/sandbox/secrets";
+import { gitConfigWithoutCredentials, writeRuleMatcher, writeRulePaths } from "../../plugins/sandbox/secrets";
 
 const made: string[] = [];
 afterAll(() => {
@@ -427,4 +427,49 @@ describe("Q6: the project's .git/config kept its credentials for sandboxed comma
       expect(readFileSync(join(p.cwd, ".git", "config"), "utf8")).toContain(TOKEN);
     },
   );
+});
+
+describe("Q7: a new file an Edit deny rule's pattern names could be made by sandboxed code (Q2 holds folders and existing files)", () => {
+  const { attack, project } = attackBench({
+    name: "q7",
+    model: "openai:gpt-4.1",
+    key: "sk-q7-test",
+    fill: (p) => {
+      writeFileSync(join(p.cwd, "old.lock"), "original\n");
+      mkdirSync(join(p.cwd, "sub"));
+    },
+  });
+  const MAKE = `python3 -c "open('new.lock','w').write('x'); open('sub/deep.lock','w').write('x'); open('notes.txt','w').write('ok')"`;
+
+  it("the matcher: a pattern at the top of a writable folder names files at any depth; one below a folder is Q2's", () => {
+    const p = project();
+    const match = writeRuleMatcher({ rules: ["*.lock", "./src/**"], roots: [p.cwd], cwd: p.cwd, home: p.home })!;
+    expect(match(join(p.cwd, "a.lock"))).toMatch(/\*\.lock/);
+    expect(match(join(p.cwd, "sub", "b.lock"))).toMatch(/\*\.lock/);
+    expect(match(join(p.cwd, "a.txt"))).toBeUndefined();
+    expect(match(join(p.cwd, "src", "a.ts"))).toBeUndefined();
+    expect(writeRuleMatcher({ rules: ["./src/**"], roots: [p.cwd], cwd: p.cwd, home: p.home })).toBeUndefined();
+  });
+
+  it.skipIf(!sandboxAvailability().ok)(
+    "through the bin (bypassPermissions, the sandbox on, Edit(*.lock) denied): new .lock files do not stay, the old one keeps its text, other files are written",
+    async () => {
+      const p = project();
+      const r = await attack(
+        [MAKE],
+        ["--permission-mode", "bypassPermissions", "--disallowedTools", "Edit(*.lock)"],
+        p,
+      );
+      expect(existsSync(join(p.cwd, "new.lock")), JSON.stringify(r.out)).toBe(false);
+      expect(existsSync(join(p.cwd, "sub", "deep.lock"))).toBe(false);
+      expect(readFileSync(join(p.cwd, "old.lock"), "utf8")).toBe("original\n");
+      expect(readFileSync(join(p.cwd, "notes.txt"), "utf8")).toBe("ok");
+    },
+  );
+
+  it.skipIf(!sandboxAvailability().ok)("without the rule the same command makes them (the test can fail)", async () => {
+    const p = project();
+    await attack([MAKE], ["--permission-mode", "bypassPermissions"], p);
+    expect(existsSync(join(p.cwd, "new.lock"))).toBe(true);
+  });
 });
