@@ -31,6 +31,17 @@
  *           own git config is served without credentials: actions/checkout's extraheader token
  *           and a token in the remote's URL were printed by `cat .git/config` and `git config
  *           --list`. Each git folder's config is bound through a filtered stand-in now.
+ * Q7 FIXED  Q2 holds a pattern's folder and the files it matches at the start; a pattern at the
+ *           top of a writable folder (`Edit(*.lock)`) also names files made later, anywhere:
+ *           sandboxed python made new.lock and sub/deep.lock. The workspace guard treats what
+ *           such a pattern names as a protected name (bound read-only; a new one taken out).
+ *
+ * Tried and held: the engine's reading of ~190 constructs from the brief (compgen -C, mapfile -C,
+ * `${x@P}`, printf -v/read into PROMPT_COMMAND/BASH_ENV, `$(( a[$(…)] ))`, exec {fd}>, process
+ * substitution and here-strings, zip -TT, rsync -e, tar --to-command/-I/--checkpoint-action, find
+ * -fprintf/-fls, git -c core.pager / --config-env / difftool -x / grep -O, LESSOPEN, man -P,
+ * vim -c, env -S, xargs -a, sqlite3 .shell, and ~100 ways to read a Read-denied .env) under 90
+ * allow rules and in bypassPermissions: each asked, was denied, or did nothing the rules forbid.
  */
 import {
   chmodSync,
