@@ -10,6 +10,7 @@
 import { lstatSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { UbiquityError } from "../../src/index";
+import { sandboxReason } from "../permissions/api";
 import { activeRuns } from "./lock";
 import { safeParent, safeRemove, safeWrite, UnsafePathError } from "./safe-fs";
 import { backupRefOf, ShadowStore, type NotCovered, type StoredCheckpoint } from "./store";
@@ -87,6 +88,18 @@ function onDisk(realRoot: string, rel: string): boolean {
   );
 }
 
+/**
+ * Why a file that runs code later (the sandbox's protected set: .npmrc, .envrc, hooks, the
+ * config) is not written back. A snapshot is taken before the turn's first writing call, when a
+ * background shell's file may not have been swept yet: the store can hold what a sandboxed
+ * command made and the sandbox then took out of the workspace, and the rewind, outside the
+ * sandbox, would put it back for the user's next `npm test` (red team q, Q3). Fail closed: such a
+ * file is left as it is, and the reason says where its bytes are.
+ */
+function writesCode(why: string, store: string, commit: string, root: number, rel: string): string {
+  return `${why}: a rewind does not write back a file that runs code later (a sandboxed command may have made what the checkpoint holds); check it and restore it by hand: git --git-dir ${store} show ${commit}:${root}/${rel}`;
+}
+
 interface Planned extends FileChange {
   root: string;
   realRoot: string;
@@ -136,6 +149,15 @@ export async function rewindTo(checkpoint: StoredCheckpoint, dryRun: boolean): P
       for (const d of diff) {
         const path = join(root, d.path);
         if (d.mode === "160000") continue; // a nested repository's pointer: never ours to write
+        const runsCode = d.status === "A" ? undefined : sandboxReason(d.path);
+        if (runsCode) {
+          refused.push({
+            path,
+            action: d.status === "D" ? "recreated" : "restored",
+            reason: writesCode(runsCode, shadow.dir, checkpoint.commit, i, d.path),
+          });
+          continue;
+        }
         if (d.status === "A") {
           // Not in the checkpoint: created after it, unless the checkpoint skipped it (too large then).
           if (!skippedBefore.has(path)) planned.push({ path, action: "removed", root, realRoot, rel: d.path });

@@ -18,7 +18,14 @@ import { posix } from "node:path";
 import type { Tool, ToolContext, ToolPermission } from "../../src/index";
 import type { PermissionMode } from "./options";
 import { describeError } from "../../src/index";
-import { DEFAULT_TOOL_KINDS, namesPatchTool, readDenyRule, type CompiledRule, type Policy } from "./policy";
+import {
+  compilePolicy,
+  DEFAULT_TOOL_KINDS,
+  namesPatchTool,
+  readDenyRule,
+  type CompiledRule,
+  type Policy,
+} from "./policy";
 import { ruleNamesTool } from "./rules";
 import { buildSubject, type Place, type Subject } from "./subject";
 import { suggest } from "./suggest";
@@ -208,8 +215,30 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
   // Suggestions cost as much as the decision (they resolve paths and compile candidate rules) and
   // matter only when a handler is asked: computed on first read.
   return lazySuggestions(verdict("ask", "mode", `${toolName} needs approval: ${why}.`, subject), () =>
-    suggest(toolName, subject, setup.place),
+    provenSuggestions(toolName, subject, setup, suggest(toolName, subject, setup.place)),
   );
+}
+
+/**
+ * The suggested rules, only when they cover the call as the engine's own allow rules would, else
+ * none. A handler's "always" remembers them as strings and allows a later call whose suggestions
+ * are the same strings without asking the engine again (runner/approver.ts, the editor's
+ * allow_always): a suggestion that matches the call's text but not the call (an option the engine
+ * does not know, project code a program-wide rule does not name) made "always for `npm test`"
+ * allow `npm test --script-shell=./x.sh` (red team q, Q1). Fail closed: no suggestion, no "always".
+ */
+function provenSuggestions(toolName: string, subject: Subject, setup: EngineSetup, rules: string[]): string[] {
+  if (rules.length === 0) return rules;
+  try {
+    const { cwd, home } = setup.place;
+    const policy = compilePolicy({ allow: rules }, { cwd, home, kinds: setup.policy.kinds });
+    const allow = rulesForCall(policy, "allow", toolName, subject).filter((r) =>
+      subject.kind === "shell" ? ruleNamesTool(r, toolName) : true,
+    );
+    return covered(allow, subject).ok ? rules : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The first deny rule, then ask rule, that matches the call, as its verdict. */
@@ -297,17 +326,44 @@ async function toolVerdict(
 }
 
 /**
- * `subject` with the project code it runs counted as edits it cannot name (the sandbox keeps no
- * Edit rule's file read-only) and, when it runs outside the sandbox, as reads it cannot name.
+ * `subject` with the project code it runs counted as edits it cannot name and, when it runs
+ * outside the sandbox, as reads it cannot name; outside the sandbox, a program the engine does not
+ * know counts as such an edit too (`unseenCode`). The sandbox keeps an Edit or Write rule's files
+ * read-only (red team q, Q2), but not a new file a pattern at the top of a folder names
+ * (`Edit(*.lock)`): project code stays denied under such a rule in the sandbox too (J3).
  */
 function withProjectCode(subject: Subject, setup: EngineSetup): Subject {
-  if (subject.kind !== "shell" || subject.projectCode.length === 0) return subject;
+  if (subject.kind !== "shell") return subject;
   const sandboxed = setup.sandboxed?.(subject.analysis.source) === true;
+  const unseen = sandboxed ? [] : unseenCode(subject, setup.policy);
+  if (subject.projectCode.length + unseen.length === 0) return subject;
   return {
     ...subject,
     unknownReads: sandboxed ? subject.unknownReads : [...subject.unknownReads, ...subject.projectCode],
-    unknownEdits: [...subject.unknownEdits, ...subject.projectCode],
+    unknownEdits: [...subject.unknownEdits, ...subject.projectCode, ...unseen],
   };
+}
+
+/**
+ * Code the engine cannot see (a program it knows nothing of: `python3 -c …`, `./x.sh`, `node -e
+ * …`) writes what it likes: outside the sandbox (which keeps an Edit or Write rule's files
+ * read-only, Q2) no such rule can be shown not to apply, as a Read rule already is not (such a
+ * program makes links). A program an allow rule names is the user's to vouch for (issue 35):
+ * its writes are its operands, as before (red team q, Q5).
+ */
+function unseenCode(subject: Extract<Subject, { kind: "shell" }>, policy: Policy): string[] {
+  const { candidates, linkers } = subject.analysis;
+  const vouched = (c: ShellCandidate) =>
+    policy.allow.some(
+      (r) => [...policy.kinds.shell].some((t) => ruleNamesTool(r, t)) && r.command?.test(c.text, c.open) === true,
+    );
+  const out = new Set<string>();
+  for (const i of linkers) {
+    const c = candidates[i];
+    if (c?.unproven?.at === 0 && !vouched(c))
+      out.add(`${c.name} is a program the engine does not know, which may write any file`);
+  }
+  return [...out];
 }
 
 /** bypassPermissions: allowed, unless a write or a command the engine cannot name could slip past the sandbox or a rule. */

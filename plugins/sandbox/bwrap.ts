@@ -219,7 +219,8 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
       : !under(real, "/run") && visible(real));
   for (const layout of profile.layouts) {
     for (const p of layout.pinned) bindFd(p);
-    for (const p of layout.readOnly) if (inSight(realpathOrSelf(p))) args.push("--ro-bind", p, p);
+    for (const p of layout.readOnly)
+      if (inSight(realpathOrSelf(p))) args.push("--ro-bind", layout.standIns?.get(p) ?? p, p);
     for (const p of layout.placeholders) args.push("--ro-bind", profile.emptyDir, p);
   }
   for (const s of profile.secrets.filter((x) => visible(x.path))) {

@@ -28,6 +28,8 @@ export interface SandboxSettings {
   /** Writable folders: cwd, additionalDirectories, allowWrite (absolute). */
   writable: string[];
   denyWrite: string[];
+  /** The paths of Edit and Write deny and ask rules (red team q: Q2, Q7); set by the plugin. */
+  writeRules?: string[];
   /**
    * What the folder's trust pins (real paths of files and folders: a skill folder, the config, a
    * memory file): read-only inside the writable folders, as the permission engine asks about a

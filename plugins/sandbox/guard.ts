@@ -131,16 +131,31 @@ export class WorkspaceGuard {
   #links: Guarded[] = [];
   /** Protected paths bound read-only, with the reason. */
   #bound = new Map<string, string>();
+  /** Why an Edit or Write rule's pattern names a path (writeRuleMatcher), if it does. */
+  readonly #ruled: ((path: string) => string | undefined) | undefined;
+  /** How many times a sweep found a folder changed (an entry added, renamed or removed). */
+  #changes = 0;
+
+  /** Grows whenever a sweep finds a folder whose entries changed: what was worked out from the names in the workspace may be stale then. */
+  get changes(): number {
+    return this.#changes;
+  }
 
   /**
    * @param roots the writable folders
    * @param quarantine where removed entries go (a folder outside the workspace; made on first use)
    * @param own the sandbox's own placeholders (empty read-only folders standing in for missing protected ones)
    */
-  constructor(roots: readonly string[], quarantine: () => string, own: (path: string) => boolean = () => false) {
+  constructor(
+    roots: readonly string[],
+    quarantine: () => string,
+    own: (path: string) => boolean = () => false,
+    ruled?: (path: string) => string | undefined,
+  ) {
     this.#roots = roots;
     this.#quarantine = quarantine;
     this.#own = own;
+    this.#ruled = ruled;
   }
 
   /**
@@ -381,7 +396,7 @@ export class WorkspaceGuard {
             : { kind: "bind", reason: "a .git file points git at another folder" };
         if (info?.isDirectory() && isGitFolder(new Set(list(path)))) return { kind: "gitdir" };
         {
-          const reason = sandboxReason(relative(root, path));
+          const reason = sandboxReason(relative(root, path)) ?? this.#ruled?.(path);
           if (reason) return { kind: "bind", reason };
         }
         return info?.isDirectory() ? { kind: "walk", mode: "plain" } : { kind: "skip" };
@@ -402,10 +417,12 @@ export class WorkspaceGuard {
       if (!this.#dirs.has(dir)) continue; // forgotten with a parent meanwhile
       const info = stat(dir);
       if (!info?.isDirectory()) {
+        this.#changes++;
         this.#forget(dir);
         continue;
       }
       if (info.mtimeMs === state.mtimeMs && info.ctimeMs === state.ctimeMs && info.ino === state.ino) continue;
+      this.#changes++;
       const root = this.#roots.find((r) => dir === r || dir.startsWith(`${r}${sep}`)) ?? dir;
       const parent = this.#dirs.get(dirname(dir));
       if (info.ino !== state.ino && parent && dir !== root) {

@@ -33,7 +33,7 @@ import { existsSync } from "node:fs";
 import { configuredPackageFolders, readOnlyModules } from "../../loader/index";
 import { sandboxNote } from "./note";
 import { unixSocketWarning } from "./seccomp";
-import { HOME_READABLE } from "./secrets";
+import { HOME_READABLE, writeRulePaths } from "./secrets";
 import { SandboxRuntime } from "./runtime";
 import { sandboxCommands, sandboxFlags } from "./cli";
 import { violationNote, violationsInOutput, type Violation } from "./violations";
@@ -102,6 +102,11 @@ function startSandbox(
     setSandboxMode(kernel, "degraded");
     return { status };
   }
+  // What Edit and Write deny and ask rules name stays as it is for sandboxed commands (red team q, Q2).
+  settings.writeRules = ruleContents(kernel, readRules, (tool) => FILE_TOOLS.has(tool));
+  settings.denyWrite.push(
+    ...writeRulePaths({ rules: settings.writeRules, roots: settings.writable, cwd: settings.cwd, home: settings.home }),
+  );
   const runtime = new SandboxRuntime(settings, availability, readRulePaths(kernel, readRules), (denial, toolUseId) =>
     kernel.emit({
       type: "sandbox.violation",
@@ -323,6 +328,15 @@ function check(opts: SandboxPluginOptions, proxy: boolean): SandboxAvailability 
  * dontAsk refuses it (fail closed; red team j, J2).
  */
 function readRulePaths(kernel: Kernel, given: { deny: readonly string[]; ask: readonly string[] }): string[] {
+  return ruleContents(kernel, given, (tool) => tool === "Read");
+}
+
+/** The paths of the deny and ask rules (options and settings files) of the tools `which` takes (a bare rule names the tool, no path). */
+function ruleContents(
+  kernel: Kernel,
+  given: { deny: readonly string[]; ask: readonly string[] },
+  which: (tool: string) => boolean,
+): string[] {
   const parse = (texts: readonly string[], list: "deny" | "ask") =>
     texts.flatMap((text) => {
       try {
@@ -336,7 +350,7 @@ function readRulePaths(kernel: Kernel, given: { deny: readonly string[]; ask: re
     ...parse(given.ask, "ask"),
     ...getPermissionsApi(kernel).addedRules.filter((r) => r.list === "deny" || r.list === "ask"),
   ];
-  return rules.filter((r) => r.tool === "Read" && r.content !== undefined).map((r) => r.content!);
+  return rules.filter((r) => which(r.tool) && r.content !== undefined).map((r) => r.content!);
 }
 
 export default sandboxPlugin;

@@ -86,6 +86,11 @@ export interface RootLayout {
    * replaced; it is checked after each Bash command and put back.
    */
   links: { path: string; target: string }[];
+  /**
+   * Read-only paths shown through a stand-in (the path → the file bound there instead): a git
+   * folder's config without its credentials (red team q, Q6).
+   */
+  standIns?: Map<string, string>;
 }
 
 type Kind = "dir" | "file" | "other" | undefined;

@@ -22,6 +22,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { SandboxAvailability } from "./availability";
@@ -33,7 +34,14 @@ import { WorkspaceGuard, type Quarantined } from "./guard";
 import { fewFiles, HostRuns } from "./host-runs";
 import { FOLDER_FD_BASE, folderLaunch, pinFolder, pinnedAt, systemBash, unpin, type FolderPin } from "./pin";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
-import { GIT_CONFIGS, gitConfigWithoutCredentials, HOME_READABLE, SENSITIVE_HOME, secretPaths } from "./secrets";
+import {
+  GIT_CONFIGS,
+  gitConfigWithoutCredentials,
+  HOME_READABLE,
+  SENSITIVE_HOME,
+  secretPaths,
+  writeRuleMatcher,
+} from "./secrets";
 import { seatbeltProfile } from "./seatbelt";
 import { SocketFilters } from "./seccomp";
 import type { Violation } from "./violations";
@@ -163,6 +171,8 @@ export class SandboxRuntime {
   readonly #onDenied: (denial: ProxyDenial, toolUseId: string | undefined) => void;
   #dirs: { root: string; tmp: string; empty: string; unreadableFile: string; unreadableDir: string } | undefined;
   #secrets: { path: string; dir: boolean }[] | undefined;
+  /** The guard's change count when the secrets were last worked out. */
+  #secretsAt = -1;
   #proxy: FilteringProxy | undefined;
   #proxyPort: number | undefined;
   #filters: SocketFilters | undefined;
@@ -261,12 +271,27 @@ export class SandboxRuntime {
     chmodSync(dirs.unreadableDir, 0o000);
     this.#dirs = dirs;
     this.#filters = new SocketFilters(root);
+    const s = this.#settings;
     this.#guard = new WorkspaceGuard(
-      this.#settings.writable.filter((p) => existsSync(p)),
+      s.writable.filter((p) => existsSync(p)),
       () => this.#quarantine(),
       (p) => this.#placeholders.has(p),
+      writeRuleMatcher({ rules: s.writeRules ?? [], roots: s.writable, cwd: s.cwd, home: s.home }),
     );
     process.on("exit", this.#onExit);
+    this.#refreshSecrets();
+  }
+
+  /**
+   * The secrets to hide, worked out again whenever the guard's sweep saw the workspace's names
+   * change: a `.pem` or a file a Read deny rule names that appeared after the first sandboxed
+   * command (the user's own terminal, a checkout, a tool) was readable to every later one (red
+   * team q, Q4). Fail closed: the list is as fresh as the last sweep, which runs before each spawn.
+   */
+  #refreshSecrets() {
+    const changes = this.#guard?.changes ?? 0;
+    if (this.#secrets !== undefined && changes === this.#secretsAt) return;
+    this.#secretsAt = changes;
     const s = this.#settings;
     this.#secrets = secretPaths({
       home: s.home,
@@ -365,8 +390,10 @@ export class SandboxRuntime {
     const cache = server ? this.#mcpCache() : undefined;
     // What appeared since the last sweep is judged before the spawn can touch it; what stays is bound read-only.
     this.#unreported.push(...this.#guard!.sweep());
+    this.#refreshSecrets();
     const inside = (p: string) => writable.some((r) => p === r || p.startsWith(`${r}/`));
     const { layouts, modules } = this.#layouts(writable);
+    for (const layout of layouts) this.#repositoryConfigs(layout);
     // A protected file with another name in a writable folder is refused (refuseSharedProtected).
     this.#ownCode ??= new Set(ownCode(writable));
     refuseSharedProtected(layouts, new Set([...this.#ownCode, ...modules]));
@@ -693,6 +720,35 @@ export class SandboxRuntime {
       this.#standIns.push({ source, path });
     }
     return this.#standIns;
+  }
+
+  /**
+   * Each git folder's config in a writable folder, shown without its credentials as the user's
+   * own git config is (GIT_CONFIGS): actions/checkout leaves the job's token in the project's
+   * `.git/config` (`http.<url>.extraheader`), and a clone by a tokened URL keeps it in the remote's
+   * `url`; every sandboxed command read both (red team q, Q6). Read at each spawn: git on the host
+   * may change it between commands.
+   */
+  #repositoryConfigs(layout: RootLayout): void {
+    for (const gitDir of layout.pinned) {
+      const path = join(gitDir, "config");
+      if (!layout.readOnly.includes(path)) continue;
+      let text: string;
+      try {
+        text = readFileSync(path, "utf8");
+      } catch {
+        continue; // bound as it is: nothing read, nothing shown that was not before
+      }
+      const filtered = gitConfigWithoutCredentials(text);
+      if (filtered === text) continue;
+      const source = join(
+        this.#dirs!.root,
+        `repo-config-${createHash("sha256").update(path).digest("hex").slice(0, 16)}`,
+      );
+      rmSync(source, { force: true });
+      writeFileSync(source, filtered, { mode: 0o444 });
+      (layout.standIns ??= new Map()).set(path, source);
+    }
   }
 
   #cacheDir: string | undefined;

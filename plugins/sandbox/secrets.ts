@@ -129,7 +129,8 @@ export function gitConfigWithoutCredentials(text: string): string {
   for (const line of text.split("\n")) {
     const head = /^\s*\[\s*([A-Za-z0-9.-]+)/.exec(line);
     if (head) keep = !/^(url|http|https|credential|include|includeif)$/i.test(head[1]!.split(".")[0]!);
-    if (keep) out.push(line);
+    // A URL's password (a remote's `https://x-access-token:TOKEN@github.com/…`) goes too.
+    if (keep) out.push(line.replace(/(\w[\w+.-]*:\/\/[^\s/@:]*):[^\s/@]*@/g, "$1@"));
   }
   return out.join("\n");
 }
@@ -219,6 +220,75 @@ export function secretPaths(input: {
   }
   for (const path of input.denyRead) if (isAbsolute(path) && existsSync(path)) out.add(path);
   return [...out].sort();
+}
+
+/**
+ * What a sandboxed command must not change for the `Edit(...)`/`Write(...)` deny and ask rules
+ * (each rule's path): a literal path; for a pattern, the folder its literal part names when that
+ * folder lies below a writable folder (`./src/**` → src, whole), the writable folders below it
+ * when it lies above them (`~/**`), and the files it matches now when it is one. The engine
+ * cannot say what code it cannot see writes (`python3 -c …`, `./x.sh`, a background shell's
+ * stdin); the sandbox is the boundary there, as for Read rules (red team q, Q2).
+ */
+export function writeRulePaths(input: {
+  rules: readonly string[];
+  roots: readonly string[];
+  cwd: string;
+  home: string;
+}): string[] {
+  const out = new Set<string>();
+  const under = (p: string, dir: string) => dir === "/" || p.startsWith(`${dir}/`);
+  for (const rule of input.rules) {
+    const g = rulePathGlob(rule, input.cwd, input.home);
+    if (!g) continue;
+    if (!/[*?[\]{}]/.test(g.glob)) {
+      out.add(g.glob === "." ? g.base : join(g.base, g.glob));
+      continue;
+    }
+    const parts = g.glob.split("/");
+    const literal = parts.findIndex((s) => /[*?[\]{}]/.test(s));
+    const head = join(g.base, ...parts.slice(0, literal));
+    if (input.roots.some((root) => under(head, root))) out.add(head);
+    for (const root of input.roots) {
+      if (root === head) for (const file of safeGlob([parts.slice(literal).join("/")], head)) out.add(file);
+      else if (under(root, head)) out.add(root);
+    }
+  }
+  return [...out].sort();
+}
+
+/**
+ * The files an `Edit(...)`/`Write(...)` rule's pattern names that writeRulePaths cannot hold by a
+ * folder: a pattern whose literal part is a writable folder itself (`*.lock`, a bare `*.pem`) names
+ * files a sandboxed command may make later, anywhere in it. A predicate for the workspace guard,
+ * which binds an existing one read-only and takes a new one out of the workspace, as it does a
+ * protected name (red team q, Q7). Undefined when no rule is such a pattern.
+ */
+export function writeRuleMatcher(input: {
+  rules: readonly string[];
+  roots: readonly string[];
+  cwd: string;
+  home: string;
+}): ((path: string) => string | undefined) | undefined {
+  const mm = micromatch();
+  const tests: { base: string; test: (rel: string) => boolean; rule: string }[] = [];
+  for (const rule of input.rules) {
+    const g = rulePathGlob(rule, input.cwd, input.home);
+    if (!g || !/[*?[\]{}]/.test(g.glob)) continue;
+    const parts = g.glob.split("/");
+    const literal = parts.findIndex((s) => /[*?[\]{}]/.test(s));
+    const head = join(g.base, ...parts.slice(0, literal));
+    if (!input.roots.includes(head)) continue;
+    const matcher = mm.matcher(parts.slice(literal).join("/"), { dot: true, ...LINE_BREAKS });
+    tests.push({ base: head, test: matcher, rule });
+  }
+  if (tests.length === 0) return undefined;
+  return (path) => {
+    for (const t of tests)
+      if (path.startsWith(`${t.base}/`) && t.test(path.slice(t.base.length + 1)))
+        return `a rule forbids or asks before editing it (${t.rule})`;
+    return undefined;
+  };
 }
 
 /** The folders above `dir`, nearest first, up to (and with) the one holding `.git`; none past `home` or `/`. */
