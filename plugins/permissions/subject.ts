@@ -521,7 +521,9 @@ function judgeOtherFolders(
   cdBases: readonly string[],
   acc: ShellFindings,
 ): void {
-  const repoOfCwd = repositoryOf(place.cwd);
+  // Looked up only when a git command or a folder option needs it (a walk up to / without a checkout).
+  let known: { repo: string | undefined } | undefined;
+  const repoOfCwd = () => (known ??= { repo: repositoryOf(place.cwd) }).repo;
   for (const { dir, program } of analysis.optionDirs) {
     if (!dir.literal) continue; // already unknown (cdUnknown)
     const path = judgePath(place.cwd, place.home, dir.tilde ? place.home + dir.value.slice(1) : dir.value);
@@ -543,7 +545,7 @@ function judgeOtherFolders(
     ];
     for (const base of bases) {
       const repo = repositoryOf(base);
-      if (repo && repo !== repoOfCwd)
+      if (repo && repo !== repoOfCwd())
         acc.unsafe.push(
           `git runs in ${repo}, another repository than this folder's, whose configuration may run programs`,
         );
@@ -562,7 +564,7 @@ function judgeGitRepositories(
   analysis: ShellAnalysis,
   place: Place,
   cdBases: readonly string[],
-  repoOfCwd: string | undefined,
+  repoOfCwd: () => string | undefined,
   acc: ShellFindings,
 ): void {
   // The program git then runs is named by no word of the command: code the engine cannot see, which
@@ -592,10 +594,10 @@ function judgeGitRepositories(
     // other NAME is a path to it, to a folder the same command may make first (`mv x NAME`).
     let remote = false;
     if (!named && !pathLike) {
-      const why = configuredLocalRemote(repoOfCwd);
+      const why = configuredLocalRemote(repoOfCwd());
       if (why) hidden(`git talks to ${value === "" ? "the branch's remote" : `the remote ${value}`}: ${why}`);
       if (value === "") continue;
-      remote = configuredRemoteNames(repoOfCwd).has(value);
+      remote = configuredRemoteNames(repoOfCwd()).has(value);
     }
     if (named) {
       hidden(
@@ -614,7 +616,7 @@ function judgeGitRepositories(
         continue;
       }
       // Only this repository itself is known: any other folder is (or the command may make it) another one.
-      if (!ownRepository(there, repoOfCwd))
+      if (!ownRepository(there, repoOfCwd()))
         hidden(
           `git talks to ${there}, a local folder other than this repository, where it runs git under that folder's configuration (which may run programs) if it is or becomes a repository`,
         );
