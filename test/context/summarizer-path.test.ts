@@ -109,7 +109,8 @@ describe("the summarizer's model call", () => {
         cacheReadTokens: 0,
         cacheWriteTokens: 0,
         requests: 3,
-        toolCalls: 0,
+        // The main model's responses made both calls; the summarizer's made none.
+        toolCalls: 2,
       },
       "scripted:summarizer": {
         inputTokens: 5_000,
