@@ -12,29 +12,11 @@ import { chmodSync, cpSync, existsSync, readFileSync, writeFileSync } from "node
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+import { STEPS_CONFIG } from "../helpers/scripted-project";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/hooks-real/", import.meta.url));
 
-// Plain JavaScript, written as ubiquity.config.mjs: a .ts config made each fresh project's first run
-// load jiti's Babel (~0.2 CPU-s; see test/helpers/scripted-project.ts).
-/** A scripted model that plays UBQ_STEPS in order ("done" after them) and logs each request's prompt. */
-const CONFIG = `
-import { appendFileSync } from "node:fs";
-import { scriptedModel } from "ubiquity/testing";
-
-const steps = JSON.parse(process.env.UBQ_STEPS ?? "[]");
-let next = 0;
-export default {
-  sessionDir: process.env.UBQ_SESSIONS,
-  todoDir: process.env.UBQ_SESSIONS + "-todos",
-  marketPricing: false,
-  maxRetries: 0,
-  model: scriptedModel(({ request }) => {
-    appendFileSync(process.env.UBQ_LOG, JSON.stringify(request.prompt) + "\\n");
-    return steps[next++] ?? "done";
-  }),
-};
-`;
+const CONFIG = STEPS_CONFIG;
 
 type Step = string | { text?: string; toolCalls: { toolName: string; input: unknown }[] };
 

@@ -13,27 +13,11 @@ import { loadCommands } from "../../plugins/commands/load";
 import { readFileHooks } from "../../plugins/hooks/settings-hooks";
 import { readClaudeSettingsFile } from "../../plugins/settings/claude";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+import { STEPS_CONFIG } from "../helpers/scripted-project";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/compat/survey-r/", import.meta.url));
 
-// A scripted model that plays UBQ_STEPS in order, then answers "done", and logs each request's
-// prompt to UBQ_LOG (plain JavaScript: no jiti Babel per project).
-const CONFIG = `
-import { appendFileSync } from "node:fs";
-import { scriptedModel } from "ubiquity/testing";
-const steps = JSON.parse(process.env.UBQ_STEPS ?? "[]");
-let next = 0;
-export default {
-  sessionDir: process.env.UBQ_SESSIONS,
-  todoDir: process.env.UBQ_SESSIONS + "-todos",
-  marketPricing: false,
-  maxRetries: 0,
-  model: scriptedModel(({ request }) => {
-    if (process.env.UBQ_LOG) appendFileSync(process.env.UBQ_LOG, JSON.stringify(request.prompt) + "\\n");
-    return steps[next++] ?? "done";
-  }),
-};
-`;
+const CONFIG = STEPS_CONFIG;
 
 // The frontmatter of disler/claude-code-hooks-mastery's plan_w_team.md (a repository without a
 // licence, so written here): a command with its own hooks, as Claude Code's commands may have.

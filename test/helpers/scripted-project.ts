@@ -16,6 +16,28 @@ import { binPath, runCli, tempProject, type CliInput } from "./project";
  */
 export const SCRIPTED_CONFIG_FILE = "ubiquity.config.mjs";
 
+/**
+ * A config whose scripted model plays the turns in $UBQ_STEPS (JSON) in order, then answers
+ * "done", logging each request's prompt as one JSON line to $UBQ_LOG when set.
+ */
+export const STEPS_CONFIG = `
+import { appendFileSync } from "node:fs";
+import { scriptedModel } from "ubiquity/testing";
+
+const steps = JSON.parse(process.env.UBQ_STEPS ?? "[]");
+let next = 0;
+export default {
+  sessionDir: process.env.UBQ_SESSIONS,
+  todoDir: process.env.UBQ_SESSIONS + "-todos",
+  marketPricing: false,
+  maxRetries: 0,
+  model: scriptedModel(({ request }) => {
+    if (process.env.UBQ_LOG) appendFileSync(process.env.UBQ_LOG, JSON.stringify(request.prompt) + "\\n");
+    return steps[next++] ?? "done";
+  }),
+};
+`;
+
 /** The scripted model: answers by the user's last words and logs each request as one JSON line. */
 export const SCRIPTED_CONFIG = `
 import { appendFileSync } from "node:fs";

@@ -38,6 +38,24 @@ function importsProject(dir: string): void {
   write(dir, "src/other.mjs", "export const x = 1;\n");
 }
 
+/** A bench project whose trusted settings run that script as a PreToolUse hook for every tool. */
+function hookedImportsProject() {
+  const p = project();
+  importsProject(p.cwd);
+  write(
+    p.cwd,
+    ".ubiquity/settings.json",
+    JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: "node .claude/hooks/guard.mjs" }] }] },
+    }),
+  );
+  return p;
+}
+
+/** The mapped module rewritten to leave `marker` when the hook loads it. */
+const markingModule = (marker: string) =>
+  `import { writeFileSync } from "node:fs";\nexport const decide = () => (writeFileSync(${JSON.stringify(marker)}, "x"), 0);\n`;
+
 /** A project whose hook script imports `@hooks/decide` through tsconfig paths (in a config it extends). */
 function pathsProject(dir: string): void {
   write(
@@ -100,19 +118,9 @@ describe("a hook's script loading code through a map", () => {
   });
 
   it("through the bin (acceptEdits, no sandbox): the model's rewrite of the mapped module asks, and nothing runs at the next call", async () => {
-    const p = project();
-    importsProject(p.cwd);
+    const p = hookedImportsProject();
     const marker = join(p.home, "pwned");
-    write(
-      p.cwd,
-      ".ubiquity/settings.json",
-      JSON.stringify({
-        hooks: {
-          PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: "node .claude/hooks/guard.mjs" }] }],
-        },
-      }),
-    );
-    const evil = `import { writeFileSync } from "node:fs";\nexport const decide = () => (writeFileSync(${JSON.stringify(marker)}, "x"), 0);\n`;
+    const evil = markingModule(marker);
     const { out } = await trustedAttack(
       [
         { name: "Read", input: { file_path: "src/hooklib/decide.mjs" } },
@@ -133,26 +141,12 @@ describe("a hook's script loading code through a map", () => {
   });
 
   it("the next start: a mapped module changed after trust keeps the settings' hooks out", async () => {
-    const p = project();
-    importsProject(p.cwd);
+    const p = hookedImportsProject();
     const marker = join(p.home, "pwned");
-    write(
-      p.cwd,
-      ".ubiquity/settings.json",
-      JSON.stringify({
-        hooks: {
-          PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: "node .claude/hooks/guard.mjs" }] }],
-        },
-      }),
-    );
     const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
     expect(trusted.code, trusted.stderr).toBe(0);
     // Changed after trust (a pull, another tool, anyone): the trusted hook must not run it.
-    write(
-      p.cwd,
-      "src/hooklib/decide.mjs",
-      `import { writeFileSync } from "node:fs";\nexport const decide = () => (writeFileSync(${JSON.stringify(marker)}, "x"), 0);\n`,
-    );
+    write(p.cwd, "src/hooklib/decide.mjs", markingModule(marker));
     const { out } = await trustedAttack([{ name: "Read", input: { file_path: "a.txt" } }], ["--no-sandbox"], p, false);
     expect(out[0]!.isError, out[0]!.content).toBe(false);
     expect(existsSync(marker)).toBe(false);
