@@ -13,8 +13,56 @@ function lastUserText(prompt: LanguageModelV4Prompt): string {
   return "";
 }
 
-function answer(prompt: LanguageModelV4Prompt, tools: string[]): OfflineStep {
+type Schema = Record<string, unknown>;
+
+/**
+ * A value `schema` (JSON Schema, as tools carry it) accepts, made from what it says: an enum's or
+ * const's value, a default, each required property (all of them when none is required), minimum
+ * lengths and bounds, the first branch of a union. What it cannot read gives null, which the
+ * schema then refuses as a real model's wrong answer would be refused.
+ */
+export function exampleOf(schema: unknown, depth = 0): unknown {
+  if (typeof schema !== "object" || schema === null || depth > 8) return null;
+  const s = schema as Schema;
+  if ("const" in s) return s.const;
+  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
+  if ("default" in s) return s.default;
+  const branch = [s.anyOf, s.oneOf, s.allOf].find((b) => Array.isArray(b) && b.length > 0) as unknown[] | undefined;
+  if (branch) return exampleOf(branch[0], depth + 1);
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
+  const min = (key: string) => (typeof s[key] === "number" ? (s[key] as number) : undefined);
+  switch (type) {
+    case "object": {
+      const properties = (s.properties ?? {}) as Record<string, unknown>;
+      const required =
+        Array.isArray(s.required) && s.required.length > 0 ? (s.required as string[]) : Object.keys(properties);
+      return Object.fromEntries(required.map((key) => [key, exampleOf(properties[key], depth + 1)]));
+    }
+    case "array":
+      return Array.from({ length: min("minItems") ?? 0 }, () => exampleOf(s.items, depth + 1));
+    case "string":
+      return s.format === "date-time" ? new Date(0).toISOString() : "example".padEnd(min("minLength") ?? 0, "!");
+    case "integer":
+    case "number":
+      return min("minimum") ?? (min("exclusiveMinimum") === undefined ? 0 : Math.floor(min("exclusiveMinimum")!) + 1);
+    case "boolean":
+      return false;
+    default:
+      return null;
+  }
+}
+
+function answer(prompt: LanguageModelV4Prompt, tools: { name: string; inputSchema?: unknown }[]): OfflineStep {
   const last = prompt[prompt.length - 1];
+  // A run asked for a structured result (`--json-schema`, `outputSchema`): the answer is one value
+  // the schema accepts, made from the schema, so the offline model shows where a real one's lands.
+  const structured = tools.find((t) => t.name === "StructuredOutput");
+  if (structured) {
+    return {
+      text: "Offline test model: an example value made from the schema.",
+      toolCalls: [{ toolName: structured.name, input: exampleOf(structured.inputSchema) as Record<string, unknown> }],
+    };
+  }
   if (last?.role === "tool") {
     const lines: string[] = [];
     for (const part of last.content) {
@@ -27,11 +75,12 @@ function answer(prompt: LanguageModelV4Prompt, tools: string[]): OfflineStep {
     return { text: `${lines.join("\n\n")}\n\n(This is the offline test model; set a real model for real answers.)` };
   }
   const text = lastUserText(prompt).trim();
-  if (tools.includes("Glob") && /\b(list|files?|ls|show)\b/i.test(text)) {
+  const names = tools.map((t) => t.name);
+  if (names.includes("Glob") && /\b(list|files?|ls|show)\b/i.test(text)) {
     return { text: "I'll list the files.", toolCalls: [{ toolName: "Glob", input: { pattern: "*" } }] };
   }
   const read = /\bread\s+(\S+\.\w+)/i.exec(text);
-  if (tools.includes("Read") && read) {
+  if (names.includes("Read") && read) {
     return { text: `I'll read ${read[1]}.`, toolCalls: [{ toolName: "Read", input: { file_path: read[1] } }] };
   }
   return {
@@ -42,7 +91,13 @@ function answer(prompt: LanguageModelV4Prompt, tools: string[]): OfflineStep {
 /** The offline deterministic `test` model. */
 export function testModel(): LanguageModelV4 {
   return offlineModel("ubiquity-test", "test", (options) => {
-    const tools = (options.tools ?? []).map((t) => t.name);
+    // Asked for JSON text (a native structured output): an example value of the schema.
+    if (options.responseFormat?.type === "json" && options.responseFormat.schema)
+      return { text: JSON.stringify(exampleOf(options.responseFormat.schema)) };
+    const tools = (options.tools ?? []).map((t) => ({
+      name: t.name,
+      inputSchema: "inputSchema" in t ? t.inputSchema : undefined,
+    }));
     return answer(options.prompt, tools);
   });
 }
