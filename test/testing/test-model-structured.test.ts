@@ -62,7 +62,18 @@ describe("the offline test model and structured output", () => {
     const cwd = realpathSync(mkdtempSync(join(tmpdir(), "ubq-test-model-so-")));
     const out = spawnSync(
       process.execPath,
-      [BIN, "run", "--model", "test", "--json-schema", JSON.stringify(SCHEMA), ...extra, "--output-format", "json", "hi"],
+      [
+        BIN,
+        "run",
+        "--model",
+        "test",
+        "--json-schema",
+        JSON.stringify(SCHEMA),
+        ...extra,
+        "--output-format",
+        "json",
+        "hi",
+      ],
       { cwd, encoding: "utf8", env: { PATH: process.env.PATH, HOME: cwd, TERM: "dumb" } },
     );
     expect(out.status, out.stderr).toBe(0);
