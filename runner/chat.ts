@@ -5,6 +5,7 @@
  * switches it (`setModel`); Ctrl-D or `/exit` quits. One readline
  * interface owns stdin: the prompt and the approver's questions both go through it.
  */
+import { alreadyWarned } from "../sdk/console-logger";
 import { createInterface } from "./readline";
 import { resolve } from "node:path";
 import type { UbiquityConfig } from "../sdk/facade";
@@ -98,6 +99,7 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
     { out: (t) => io.stdout(terminalText(t)), info: (t) => io.stderr(`${t}\n`), status: (t: string) => io.stderr(t) },
     true,
     style,
+    { warned: (text) => alreadyWarned(options.logger, text) },
   );
   const ask = (question: string, signal: AbortSignal) => rl.question(question, { signal });
   options.includePartialMessages = true;

@@ -121,6 +121,8 @@ export interface RenderScope {
   finalOnly?: boolean;
   /** Tool lines, the summary and the other progress lines go to `info` [true]. */
   progress?: boolean;
+  /** Whether the run's logger printed a warning holding this text already (then a message's copy is not printed). */
+  warned?: (text: string) => boolean;
 }
 
 /** Render messages as text for a person: streamed deltas when `streaming`, whole messages otherwise. */
@@ -138,6 +140,7 @@ export class TextRenderer {
   #lastText = "";
   readonly #finalOnly: boolean;
   readonly #progress: boolean;
+  readonly #warned: (text: string) => boolean;
   constructor(
     private readonly sink: RenderSink,
     private readonly streaming: boolean,
@@ -146,6 +149,7 @@ export class TextRenderer {
   ) {
     this.#finalOnly = scope.finalOnly === true && !streaming;
     this.#progress = scope.progress !== false;
+    this.#warned = scope.warned ?? (() => false);
   }
 
   /** A request went out: after a second of silence the status line counts the seconds. */
@@ -237,7 +241,7 @@ export class TextRenderer {
         // An unsandboxed run says so once, however many turns a chat has.
         if (m.subtype === "init" && m.sandbox?.warning && !this.#sandboxWarned) {
           this.#sandboxWarned = true;
-          this.sink.info(this.style.error(`warning: ${m.sandbox.warning}`));
+          if (!this.#warned(m.sandbox.warning)) this.sink.info(this.style.error(`warning: ${m.sandbox.warning}`));
         }
         if (m.subtype === "compact_boundary" && this.#progress) {
           this.#endLine();

@@ -14,7 +14,7 @@ import { summon } from "../sdk/facade";
 import { kernelFor, loadCliConfig, type LoadedCliConfig, type TrustIO, declaresOption } from "./config";
 import { oneLine, terminalText, TextRenderer, withoutKernelTerms } from "./render";
 import { defaultLogger } from "../src/logger";
-import { consoleLogger } from "../sdk/console-logger";
+import { alreadyWarned, consoleLogger } from "../sdk/console-logger";
 import { ConfigError, describeError } from "../src/errors";
 import { requestedModel } from "../src/model-call";
 import { readRegularFileSync, UsageError } from "../loader/index";
@@ -474,7 +474,7 @@ async function runOnce(
     },
     interactive,
     style,
-    { finalOnly: !verbose, progress: verbose || !print },
+    { finalOnly: !verbose, progress: verbose || !print, warned: (text) => alreadyWarned(options.logger, text) },
   );
   if (interactive) {
     options.includePartialMessages = true;
@@ -501,7 +501,8 @@ async function runOnce(
         message.type === "system" &&
         message.subtype === "init" &&
         !message.agentId &&
-        message.sandbox?.warning
+        message.sandbox?.warning &&
+        !alreadyWarned(options.logger, message.sandbox.warning)
       )
         io.stderr(`warning: ${message.sandbox.warning}\n`);
       const line = format === "stream-json" ? json(message as Message) : undefined;
