@@ -6,7 +6,7 @@
  * Exit code: 0 allow, 2 ask, 3 deny, 1 usage error.
  */
 import { createRequire } from "node:module";
-import { describeError } from "../../src/index";
+import { describeError, didYouMean } from "../../src/index";
 import { PERMISSION_MODES, type PermissionMode } from "./options";
 import { explainPermission } from "./decide";
 import { DEFAULT_TOOL_KINDS } from "./policy";
@@ -83,7 +83,13 @@ export async function permissionsCheck(argv: string[], io: PermissionsCommandIO)
     return 0;
   }
   const [sub, ...rest] = positionals;
-  if (sub !== "check" || rest.length !== 1) {
+  if (sub !== undefined && sub !== "check") {
+    io.stderr(
+      `error: unknown subcommand ${JSON.stringify(sub)}${didYouMean(sub, ["check"])}: expected \`ubiquity permissions check "<command>"\`; see \`ubiquity permissions --help\`\n`,
+    );
+    return 1;
+  }
+  if (rest.length !== 1) {
     io.stderr(
       `error: expected \`ubiquity permissions check "<command>"\` (one quoted argument); see \`ubiquity permissions --help\`\n`,
     );

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { didYouMean } from "../../src/index";
 import { hostEnv } from "../_kits/process/index";
 import { sandboxAvailability, INSTALL_HINT } from "./availability";
 import { BRIDGE_HINT, bridgeTools } from "./bridge";
@@ -41,7 +42,11 @@ export async function sandboxCheck(argv: string[], io: SandboxCommandIO): Promis
   }
   const rest = argv.filter((a) => a !== "--json");
   if (rest.length !== 1 || rest[0] !== "check") {
-    io.stderr(`error: expected \`ubiquity sandbox check\`\n\n${USAGE}`);
+    const typed =
+      rest[0] !== undefined && rest[0] !== "check"
+        ? ` (not ${JSON.stringify(rest[0])}${didYouMean(rest[0], ["check"])})`
+        : "";
+    io.stderr(`error: expected \`ubiquity sandbox check\`${typed}\n\n${USAGE}`);
     return 2;
   }
   const found = sandboxAvailability();

@@ -62,6 +62,11 @@ describe("ubiquity permissions check", () => {
       code: 1,
       stderr: expect.stringContaining('expected `ubiquity permissions check "<command>"`'),
     });
+    // A mistyped subcommand is named as one, not read as a missing argument.
+    expect(await check("chek", "ls")).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('unknown subcommand "chek" (did you mean "check"?)'),
+    });
     expect(await check("check", "--mode", "yolo", "ls")).toMatchObject({
       code: 1,
       stderr: expect.stringContaining("--mode must be one of default, acceptEdits"),

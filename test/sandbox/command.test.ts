@@ -30,5 +30,8 @@ describe("ubiquity sandbox check", () => {
     const run = await cli(["sandbox", "nope"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("ubiquity sandbox check");
+    expect(run.stderr).toContain('(not "nope")');
+    // A typo is named with what was meant.
+    expect((await cli(["sandbox", "chek"])).stderr).toContain('(not "chek" (did you mean "check"?))');
   });
 });
