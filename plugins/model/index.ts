@@ -6,6 +6,7 @@
  */
 import type { LanguageModel } from "ai";
 import {
+  ConfigError,
   ERROR_STAGE,
   modelLabel,
   REQUEST_STAGE,
@@ -109,6 +110,18 @@ function throughTransport(kernel: Kernel, model: Model, options: ResolvedOptions
 
 /** Check `providerSettings` against the built-in providers the run's main and fallback strings name. */
 function checkRunSettings(kernel: Kernel, options: ModelResolvedOptions) {
+  // As the runner's --fallback-model and claude refuse it: a fallback that is the main model falls
+  // back to nothing, and the run would fail over to the very model that just failed.
+  const main = requestedModel(options);
+  const fallback = options.fallbackModel;
+  const same =
+    typeof main === "string" && typeof fallback === "string"
+      ? expandAlias(main, options.modelAliases) === expandAlias(fallback, options.modelAliases)
+      : main !== undefined && main === fallback;
+  if (same)
+    throw new ConfigError(
+      `fallbackModel${typeof fallback === "string" ? ` "${fallback}"` : ""} is the main model: name another model, or leave fallbackModel out`,
+    );
   if (!options.providerSettings) return;
   // compactModel is checked when compaction builds it (the same build path), not here.
   for (const model of [requestedModel(options), options.fallbackModel]) {

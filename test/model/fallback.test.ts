@@ -6,7 +6,8 @@
 import { afterEach, expect, it } from "vitest";
 import { scriptedModel, startProviderServer, type FakeProviderServer } from "ubiquity/testing";
 import { createModel } from "ubiquity/plugins/model";
-import { ofType, resultOf } from "../helpers/collect";
+import { summon } from "ubiquity";
+import { collect, ofType, resultOf } from "../helpers/collect";
 import { run } from "./helpers";
 
 let server: FakeProviderServer | undefined;
@@ -91,4 +92,25 @@ it("reports the primary's error when the fallback fails as well", async () => {
   expect(result.isError).toBe(true);
   expect(result.result).toMatch(/fallback down/);
   expect(fallback.played).toBe(1);
+});
+
+it("a fallbackModel that is the main model is refused before any request, as --fallback-model is", async () => {
+  for (const options of [
+    { model: "test", fallbackModel: "test" },
+    // The same model by an alias.
+    { model: "fast", fallbackModel: "test", modelAliases: { fast: "test" } },
+  ]) {
+    const result = resultOf(await collect(summon("hi", { ...options, persistSession: false })));
+    expect(result).toMatchObject({ subtype: "error_configuration", isError: true, numTurns: 0 });
+    expect(result.result).toContain('fallbackModel "test" is the main model');
+  }
+  const model = scriptedModel(["ok"]);
+  const same = resultOf(await collect(summon("hi", { model, fallbackModel: model, persistSession: false })));
+  expect(same.subtype).toBe("error_configuration");
+  expect(model.requests).toHaveLength(0);
+  // A different fallback still runs.
+  const ok = resultOf(
+    await collect(summon("hi", { model: "test", fallbackModel: "openai:gpt-5", persistSession: false })),
+  );
+  expect(ok.subtype).toBe("success");
 });
