@@ -27,6 +27,7 @@ import type { TerminalAnswerer } from "../../loader/index";
 import { lazyImport } from "../_kits/lazy/index";
 import { PROMPT_STAGE, REQUEST_STAGE } from "../../src/index";
 import { offerOnly } from "../_kits/tool-search/index";
+import "./init-fields";
 
 export { parseMcpConfig, type ParseMcpConfigOptions } from "./config";
 export { formatMcpReport } from "./format";
@@ -211,7 +212,10 @@ export const mcpPlugin = definePlugin({
 
     kernel.hooks.session.start.tap(NAME, (run) => {
       const failed = unusable().map((f) => ({ name: f.name, status: "failed" as const, error: f.error }));
-      if (servers || failed.length) run.initExtra.mcpServers = [...(servers?.statuses() ?? []), ...failed];
+      if (!servers && !failed.length) return;
+      const statuses = [...(servers?.statuses() ?? []), ...failed];
+      run.initFields.mcpServers = statuses;
+      run.initExtra.mcpServers = statuses;
     });
 
     kernel.hooks.kernel.dispose.tapPromise(NAME, async () => {

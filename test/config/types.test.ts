@@ -88,7 +88,9 @@ const good =
   'export default defineConfig({ maxTurns: 3, greeting: "hello", hooks: { PreToolUse: [] }, plugins: [greeter()] });\n' +
   'export const fn = defineConfig(({ command }) => ({ maxTurns: command === "run" ? 5 : 3 }));\n' +
   "export const typed = defineConfig<{ shout?: boolean }>({ shout: true, maxTurns: 2 });\n" +
-  'const plugin: Plugin = greeter();\nsummon("hi", { plugins: [plugin], greeting: "hi", persistSession: false });\n';
+  'const plugin: Plugin = greeter();\nsummon("hi", { plugins: [plugin], greeting: "hi", persistSession: false });\n' +
+  // system/init's fields plugins add, typed: the MCP servers' statuses and the permission mode.
+  'export async function init() { for await (const m of summon("hi")) if (m.type === "system" && m.subtype === "init") { const s = m.mcpServers?.[0]; const n: number | undefined = s?.status === "connected" ? s.tools : undefined; const e: string | undefined = s?.status === "failed" ? s.error : undefined; const mode: string | undefined = m.permissionMode; return [n, e, mode]; } return []; }\n';
 
 /** What each rejected config is, its file, its line and the error it must give. */
 const rejected: [string, string, string, RegExp][] = [
@@ -111,6 +113,12 @@ const rejected: [string, string, string, RegExp][] = [
     "generic.ts",
     'defineConfig<{ shout?: boolean }>({ shout: "yes" });',
     /Type 'string' is not assignable to type 'boolean( \| undefined)?'/,
+  ],
+  [
+    "a wrong use of an MCP server's status in system/init",
+    "mcp-status.ts",
+    'for await (const m of summon("hi")) if (m.type === "system" && m.subtype === "init") { const s = m.mcpServers?.[0]; if (s?.status === "connected") { const tools: string = s.tools; void tools; } }',
+    /Type 'number' is not assignable to type 'string'/,
   ],
   [
     "a wrong option type in summon()",

@@ -89,6 +89,8 @@ describe("MCP failure texts", () => {
           'failed to start: the server\'s answer to tools/list does not follow the MCP schema: tools[0].inputSchema.type: Invalid input: expected "object" (and 2 more like it); the server needs fixing (or another version of it)',
       },
     ]);
+    // The same list as system/init's typed top-level field.
+    expect(initOf(messages).mcpServers).toEqual(initOf(messages).extra.mcpServers);
   });
 
   it("a JSON-RPC error from the server reads `MCP error <code>: <message>`; the server's environment is the allow-list", async () => {
