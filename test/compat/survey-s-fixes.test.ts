@@ -13,6 +13,11 @@ import { fileURLToPath } from "node:url";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import hooksPlugin from "../../plugins/hooks/index";
+import agentsPlugin from "../../plugins/agents/index";
+import modelPlugin from "ubiquity/plugins/model";
+import { keepTool } from "../../plugins/agents/narrow";
+import { defineTool } from "ubiquity";
+import { z } from "zod";
 import { recordedBash } from "../helpers/recorded-bash";
 import { collect, ofType } from "../helpers/collect";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
@@ -151,5 +156,78 @@ describe("a hook that reads its input from /dev/stdin (Claude Code's documented 
     expect(readFileSync(log, "utf8")).toContain("BLOCKED: `rm` without `-f` flag");
     expect(existsSync(join(dir, "a.txt"))).toBe(true);
     expect(existsSync(join(dir, "b.txt"))).toBe(false);
+  });
+});
+
+describe("an agent's `tools: …, mcp__context7__*` (get-shit-done's gsd-phase-researcher)", () => {
+  // Claude Code takes `mcp__<server>__*` (and `mcp__<server>`) in an agent's tools as every tool of that
+  // server; ubiquity matched names exactly, so the agent was given none of them, without a word.
+  const fake = (name: string) =>
+    defineTool({
+      name,
+      description: `the ${name} tool`,
+      inputSchema: z.object({}),
+      execute: async () => `${name} ran`,
+    });
+
+  async function toolsOfSubagent(agentFile: string, extraTools: string[]) {
+    const cwd = scratch();
+    mkdirSync(join(cwd, ".claude", "agents"), { recursive: true });
+    cpSync(agentFile, join(cwd, ".claude", "agents", "agent.md"));
+    const seen: string[][] = [];
+    const model = scriptedModel(({ request }) => {
+      const system = request.prompt
+        .filter((m) => m.role === "system")
+        .map((m) => String(m.content))
+        .join("\n");
+      if (system.includes("You are a subagent")) {
+        seen.push((request.tools ?? []).map((t) => t.name));
+        return "researched";
+      }
+      if (request.prompt.at(-1)?.role === "tool") return "done";
+      return {
+        toolCalls: [{ toolName: "Agent", input: { subagent_type: "gsd-phase-researcher", description: "r", prompt: "go" } }],
+      };
+    });
+    const messages = await collect(
+      summon("go", {
+        presets: [],
+        plugins: [modelPlugin(), agentsPlugin()],
+        model,
+        cwd,
+        compat: ["claude"],
+        agentSources: ["project"],
+        tools: extraTools.map(fake),
+      }),
+    );
+    expect(ofType(messages, "tool_result")[0]!.output.content).toContain("researched");
+    return seen[0]!;
+  }
+
+  it("the subagent gets the context7 server's tools, and no other server's", async () => {
+    const tools = await toolsOfSubagent(join(FIXTURES, "get-shit-done/agents/gsd-phase-researcher.md"), [
+      "mcp__context7__resolve-library-id",
+      "mcp__context7__get-library-docs",
+      "mcp__github__create_issue",
+    ]);
+    expect(tools).toContain("mcp__context7__resolve-library-id");
+    expect(tools).toContain("mcp__context7__get-library-docs");
+    expect(tools).not.toContain("mcp__github__create_issue");
+  });
+
+  it("`mcp__server` and `mcp__server__*` name a whole server in tools and in disallowedTools; nothing else is a pattern", () => {
+    const def = (tools?: string[], disallowedTools?: string[]) =>
+      ({ description: "d", prompt: "p", tools, disallowedTools }) as Parameters<typeof keepTool>[2];
+    expect(keepTool("mcp__ctx__a", undefined, def(["mcp__ctx"]))).toBe(true);
+    expect(keepTool("mcp__ctx__a", undefined, def(["mcp__ctx__*"]))).toBe(true);
+    expect(keepTool("mcp__ctx2__a", undefined, def(["mcp__ctx__*"]))).toBe(false);
+    expect(keepTool("mcp__ctx__a", undefined, def(["mcp__*__a"]))).toBe(false);
+    expect(keepTool("mcp__ctx__a", undefined, def(["mcp__c*"]))).toBe(false);
+    // A denial of a whole server takes all of its tools away (it took none before).
+    expect(keepTool("mcp__github__create_issue", undefined, def(undefined, ["mcp__github__*"]))).toBe(false);
+    expect(keepTool("mcp__github__create_issue", undefined, def(undefined, ["mcp__github"]))).toBe(false);
+    expect(keepTool("mcp__gitlab__x", undefined, def(undefined, ["mcp__github"]))).toBe(true);
+    // Never more than the parent has.
+    expect(keepTool("mcp__ctx__a", new Set(["Read"]), def(["mcp__ctx__*"]))).toBe(false);
   });
 });
