@@ -16,6 +16,8 @@ import hooksPlugin from "../../plugins/hooks/index";
 import agentsPlugin from "../../plugins/agents/index";
 import modelPlugin from "ubiquity/plugins/model";
 import { keepTool } from "../../plugins/agents/narrow";
+import { readFileHooks } from "../../plugins/hooks/settings-hooks";
+import { readClaudePlugin } from "../../plugins/_kits/sources/index";
 import { defineTool } from "ubiquity";
 import { z } from "zod";
 import { recordedBash } from "../helpers/recorded-bash";
@@ -229,5 +231,64 @@ describe("an agent's `tools: …, mcp__context7__*` (get-shit-done's gsd-phase-r
     expect(keepTool("mcp__gitlab__x", undefined, def(undefined, ["mcp__github"]))).toBe(true);
     // Never more than the parent has.
     expect(keepTool("mcp__ctx__a", new Set(["Read"]), def(["mcp__ctx__*"]))).toBe(false);
+  });
+});
+
+describe("Notification hooks for `idle_prompt` (macalinao's settings.json, claude-pager's hooks.json)", () => {
+  // Claude Code sends idle_prompt when a prompt has waited for input; ubiquity never does: such a hook
+  // never ran, without a word.
+  function notesOf(hooks: unknown) {
+    const reports: string[] = [];
+    const notes: [string, string][] = [];
+    const read = readFileHooks(hooks, (m) => reports.push(m), "project", (e, m) => notes.push([e, m]));
+    return { read, reports, notes };
+  }
+
+  it("macalinao: the idle_prompt group is noted as never running; the permission_prompt group is kept without a word", () => {
+    const settings = JSON.parse(
+      readFileSync(join(FIXTURES, "macalinao-dotfiles/config/claude/settings.json"), "utf8"),
+    ) as { hooks: unknown };
+    const { read, reports, notes } = notesOf(settings.hooks);
+    expect(reports).toEqual([]);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]![1]).toMatch(/Notification hooks for "idle_prompt" never run: ubiquity never sends Claude Code's idle_prompt notification/);
+    expect(read.Notification?.map((g) => g.matcher)).toEqual(["idle_prompt", "permission_prompt"]);
+  });
+
+  it("claude-pager: its idle_prompt group is noted; its PermissionRequest, Stop and TaskCompleted hooks load", () => {
+    const file = JSON.parse(readFileSync(join(FIXTURES, "claude-pager/hooks/hooks.json"), "utf8")) as { hooks: unknown };
+    const { read, notes } = notesOf(file.hooks);
+    expect(notes.map(([, m]) => m).join("\n")).toMatch(/"idle_prompt" never run/);
+    expect(Object.keys(read).sort()).toEqual(["Notification", "PermissionRequest", "Stop", "TaskCompleted"]);
+  });
+
+  it("a matcher that also selects a notification ubiquity sends is not noted", () => {
+    for (const matcher of ["", "*", "permission_prompt|idle_prompt", ".*_prompt"])
+      expect(notesOf({ Notification: [{ matcher, hooks: [{ type: "command", command: "true" }] }] }).notes).toEqual([]);
+  });
+
+  it("a run with macalinao's settings.json says so once", async () => {
+    const dir = tempProject({ "ubiquity.config.mjs": STEPS_CONFIG }, { linkUbiquity: true });
+    mkdirSync(join(dir, ".claude"));
+    cpSync(join(FIXTURES, "macalinao-dotfiles/config/claude/settings.json"), join(dir, ".claude", "settings.json"));
+    const home = join(dir, "home");
+    mkdirSync(home);
+    const out = await runCli(["run", "--compat", "claude", "-p", "hello"], dir, {
+      HOME: home,
+      UBQ_SESSIONS: join(dir, "sessions"),
+    });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr.match(/never sends Claude Code's idle_prompt notification/g)).toHaveLength(1);
+  });
+});
+
+describe("a plugin's userConfig (claude-pager's plugin.json)", () => {
+  it("is named as not asked for, with its keys; the plugin still loads", () => {
+    const reports: string[] = [];
+    const plugin = readClaudePlugin(join(FIXTURES, "claude-pager"), (m) => reports.push(m));
+    expect(plugin?.name).toBe("claude-pager");
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatch(/userConfig options \(idle_enabled, permission_enabled, completion_enabled, idle_sound/);
+    expect(reports[0]).toMatch(/CLAUDE_PLUGIN_OPTION_\*/);
   });
 });
