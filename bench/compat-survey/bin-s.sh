@@ -117,3 +117,21 @@ for g in "kenryu42+claude-code-safety-net:git reset --hard" \
   UBQ_STEPS="[{\"toolCalls\":[{\"toolName\":\"Bash\",\"input\":{\"command\":\"$cmd\"}}]}]" \
     ubq "guard-$(basename "$pl")" "$P" run --compat claude --allowedTools Bash --plugin-dir "$CO/$pl" -p "go"
 done
+
+# 9. dex-it's run-claude/settings.json deny rules, on the files they name (Read pre-approved, so only a deny stops it).
+project denies
+mkdir -p "$P/.claude" "$P/sub" "$P/secrets" "$P/run-claude" && cp "$CO/dex-it+claude-code-marketplace/run-claude/settings.json" "$P/.claude/settings.json"
+for f in .env sub/.env.local server.key sub/cert.pem secrets/token run-claude/notes.md ok.txt; do echo "secret in $f" > "$P/$f"; done
+steps='['; for f in .env sub/.env.local server.key sub/cert.pem secrets/token run-claude/notes.md ok.txt; do steps="$steps{\"toolCalls\":[{\"toolName\":\"Read\",\"input\":{\"file_path\":\"$f\"}}]},"; done
+UBQ_STEPS="${steps%,}]" ubq denies "$P" run --compat claude --allowedTools Read -p "read them"
+
+# 10. beads' skill (allowed-tools "Read,Bash(bd:*)") loaded through the Skill tool, then a `bd` call it pre-approves.
+project skill
+UBQ_STEPS='[{"toolCalls":[{"toolName":"Skill","input":{"skill":"beads:beads"}}]},{"toolCalls":[{"toolName":"Bash","input":{"command":"bd ready"}}]}]' \
+  ubq skill-beads "$P" run --compat claude --plugin-dir "$CO/steveyegge+beads/plugins/beads" -p "what is ready"
+
+# 11. Codex: beads' AGENTS.md hierarchy (root, then cmd/bd) and its Codex plugin (.codex-plugin/plugin.json).
+project codex
+cp "$CO/steveyegge+beads/AGENTS.md" "$P/" && mkdir -p "$P/cmd/bd" && cp "$CO/steveyegge+beads/cmd/bd/AGENTS.md" "$P/cmd/bd/"
+ubq codex-agents-nested "$P/cmd/bd" run --compat codex -p "hello"
+ubq codex-plugin-beads "$P" run --compat codex --plugin-dir "$CO/steveyegge+beads/plugins/beads" -p "hello"
