@@ -272,7 +272,9 @@ async function survey(kind: string, text: string, path: string, dir: string): Pr
       envVars: kind === "settings" ? Object.keys((data.env ?? {}) as Record<string, unknown>) : [],
       badRules: ["allow", "deny", "ask"].flatMap((l) => rulesProblems(Array.isArray(perms[l]) ? perms[l] : [])),
       notes,
-      notificationGroups: (((hooksValue ?? {}) as Record<string, unknown>).Notification as { matcher?: unknown }[] | undefined)
+      notificationGroups: (
+        ((hooksValue ?? {}) as Record<string, unknown>).Notification as { matcher?: unknown }[] | undefined
+      )
         ?.filter((g) => typeof g === "object" && g)
         .map((g) => ({ matcher: g.matcher })),
       reports,

@@ -73,10 +73,13 @@ function serverPrefix(entry: string): string | undefined {
 /** `name` is listed in `entries`: by name, or as a tool of an MCP server listed whole. */
 function listed(entries: readonly string[], name: string): boolean {
   if (entries.includes(name)) return true;
-  return name.startsWith("mcp__") && entries.some((entry) => {
-    const prefix = serverPrefix(entry);
-    return prefix !== undefined && name.startsWith(prefix);
-  });
+  return (
+    name.startsWith("mcp__") &&
+    entries.some((entry) => {
+      const prefix = serverPrefix(entry);
+      return prefix !== undefined && name.startsWith(prefix);
+    })
+  );
 }
 
 /** Which of the tools offered to a subagent it keeps: its parent's, cut to `tools` and `disallowedTools`. */

@@ -102,7 +102,12 @@ describe("a hook that reads its input from /dev/stdin (Claude Code's documented 
           PreToolUse: [
             {
               matcher: "Bash",
-              hooks: [{ type: "command", command: `cat > ${JSON.stringify(seen)}; read -r x || echo eof >> ${JSON.stringify(seen)}.end` }],
+              hooks: [
+                {
+                  type: "command",
+                  command: `cat > ${JSON.stringify(seen)}; read -r x || echo eof >> ${JSON.stringify(seen)}.end`,
+                },
+              ],
             },
           ],
         },
@@ -122,12 +127,16 @@ describe("a hook that reads its input from /dev/stdin (Claude Code's documented 
       const log = join(dir, "model.log");
       writeFileSync(log, "");
       const watch = { toolCalls: [{ toolName: "Bash", input: { command: "gh run watch 123 > watched.txt" } }] };
-      const out = await runCli(["run", "--compat", "claude", "--allowedTools", "Bash(gh:*)", "-p", "watch the run"], dir, {
-        HOME: home,
-        UBQ_SESSIONS: join(dir, "sessions"),
-        UBQ_STEPS: JSON.stringify([watch]),
-        UBQ_LOG: log,
-      });
+      const out = await runCli(
+        ["run", "--compat", "claude", "--allowedTools", "Bash(gh:*)", "-p", "watch the run"],
+        dir,
+        {
+          HOME: home,
+          UBQ_SESSIONS: join(dir, "sessions"),
+          UBQ_STEPS: JSON.stringify([watch]),
+          UBQ_LOG: log,
+        },
+      );
       expect(out.code, out.stderr).toBe(0);
       const prompts = readFileSync(log, "utf8");
       expect(prompts).toContain("BLOCKED: gh run watch polls every 3s");
@@ -188,7 +197,9 @@ describe("an agent's `tools: …, mcp__context7__*` (get-shit-done's gsd-phase-r
       }
       if (request.prompt.at(-1)?.role === "tool") return "done";
       return {
-        toolCalls: [{ toolName: "Agent", input: { subagent_type: "gsd-phase-researcher", description: "r", prompt: "go" } }],
+        toolCalls: [
+          { toolName: "Agent", input: { subagent_type: "gsd-phase-researcher", description: "r", prompt: "go" } },
+        ],
       };
     });
     const messages = await collect(
@@ -240,7 +251,12 @@ describe("Notification hooks for `idle_prompt` (macalinao's settings.json, claud
   function notesOf(hooks: unknown) {
     const reports: string[] = [];
     const notes: [string, string][] = [];
-    const read = readFileHooks(hooks, (m) => reports.push(m), "project", (e, m) => notes.push([e, m]));
+    const read = readFileHooks(
+      hooks,
+      (m) => reports.push(m),
+      "project",
+      (e, m) => notes.push([e, m]),
+    );
     return { read, reports, notes };
   }
 
@@ -251,12 +267,16 @@ describe("Notification hooks for `idle_prompt` (macalinao's settings.json, claud
     const { read, reports, notes } = notesOf(settings.hooks);
     expect(reports).toEqual([]);
     expect(notes).toHaveLength(1);
-    expect(notes[0]![1]).toMatch(/Notification hooks for "idle_prompt" never run: ubiquity never sends Claude Code's idle_prompt notification/);
+    expect(notes[0]![1]).toMatch(
+      /Notification hooks for "idle_prompt" never run: ubiquity never sends Claude Code's idle_prompt notification/,
+    );
     expect(read.Notification?.map((g) => g.matcher)).toEqual(["idle_prompt", "permission_prompt"]);
   });
 
   it("claude-pager: its idle_prompt group is noted; its PermissionRequest, Stop and TaskCompleted hooks load", () => {
-    const file = JSON.parse(readFileSync(join(FIXTURES, "claude-pager/hooks/hooks.json"), "utf8")) as { hooks: unknown };
+    const file = JSON.parse(readFileSync(join(FIXTURES, "claude-pager/hooks/hooks.json"), "utf8")) as {
+      hooks: unknown;
+    };
     const { read, notes } = notesOf(file.hooks);
     expect(notes.map(([, m]) => m).join("\n")).toMatch(/"idle_prompt" never run/);
     expect(Object.keys(read).sort()).toEqual(["Notification", "PermissionRequest", "Stop", "TaskCompleted"]);
