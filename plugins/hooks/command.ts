@@ -206,21 +206,26 @@ function asyncWatch(timeoutMs: number, detach: (ms: number, line: string) => voi
  * The hook input as a file descriptor a hook can reopen: Node gives a child's stdin as a socket,
  * which `< /dev/stdin` and `cat /dev/stdin` cannot open (ENXIO), so a hook written as Claude Code's
  * docs write one (`jq -r '.tool_input.command' < /dev/stdin`) read nothing and let every call through.
- * A private file, opened for reading and unlinked before the hook starts: only the open descriptor
- * is left, and /proc/self/fd/0 reopens it. Undefined when it cannot be made (the stdin pipe then).
+ * A private file (mode 0600 in a fresh 0700 folder, in /dev/shm where there is one), opened for
+ * reading and unlinked before the hook starts: only the open descriptor is left, and /proc/self/fd/0
+ * reopens it. Undefined when it cannot be made (the stdin pipe then).
  */
 function stdinFile(text: string): number | undefined {
-  let dir: string | undefined;
-  try {
-    dir = mkdtempSync(join(tmpdir(), "ubq-hook-"));
-    const file = join(dir, "input.json");
-    writeFileSync(file, text, { mode: 0o600 });
-    return openSync(file, "r");
-  } catch {
-    return undefined;
-  } finally {
-    if (dir) rmSync(dir, { recursive: true, force: true });
+  // In memory where there is a tmpfs for it (/dev/shm): the input (a tool call's content) never reaches a disk.
+  for (const base of ["/dev/shm", tmpdir()]) {
+    let dir: string | undefined;
+    try {
+      dir = mkdtempSync(join(base, "ubq-hook-"));
+      const file = join(dir, "input.json");
+      writeFileSync(file, text, { mode: 0o600 });
+      return openSync(file, "r");
+    } catch {
+      // The next place, then the pipe.
+    } finally {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    }
   }
+  return undefined;
 }
 
 function runShell(

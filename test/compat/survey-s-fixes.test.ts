@@ -86,7 +86,7 @@ describe("a hook that reads its input from /dev/stdin (Claude Code's documented 
     expect(ofType(messages, "tool_result")[0]!.output).toMatchObject({ content: "no rm here", isError: true });
   });
 
-  it("the hook still gets its input on a plain `cat` (stdin read directly), and `read` sees the end of it", async () => {
+  it("the hook still gets its input on a plain `cat` (stdin read directly), `read` sees the end of it, and the input's file is gone before the hook runs", async () => {
     const dir = scratch();
     const seen = join(dir, "seen.json");
     const { tool: shell } = recordedBash();
@@ -105,7 +105,7 @@ describe("a hook that reads its input from /dev/stdin (Claude Code's documented 
               hooks: [
                 {
                   type: "command",
-                  command: `cat > ${JSON.stringify(seen)}; read -r x || echo eof >> ${JSON.stringify(seen)}.end`,
+                  command: `readlink /proc/self/fd/0 > ${JSON.stringify(seen)}.fd; cat > ${JSON.stringify(seen)}; read -r x || echo eof >> ${JSON.stringify(seen)}.end`,
                 },
               ],
             },
@@ -115,6 +115,8 @@ describe("a hook that reads its input from /dev/stdin (Claude Code's documented 
     );
     expect(JSON.parse(readFileSync(seen, "utf8"))).toMatchObject({ tool_name: "Bash", tool_input: { command: "ls" } });
     expect(readFileSync(`${seen}.end`, "utf8").trim()).toBe("eof");
+    // A file no name leads to any more (unlinked before the hook started), not a socket.
+    expect(readFileSync(`${seen}.fd`, "utf8").trim()).toMatch(/\/ubq-hook-[^/]+\/input\.json \(deleted\)$/);
   });
 
   it.runIf(hasJq)(
