@@ -3,7 +3,10 @@
 Classify survey.ts output (JSON lines) into the four outcomes of docs/guide/compat-survey.md, by the
 rules written there, and print a markdown table row per artefact plus the counts.
 
-  python3 bench/compat-survey/classify.py before.jsonl after.jsonl
+  python3 bench/compat-survey/classify.py before.jsonl after.jsonl [runs.tsv]
+
+runs.tsv (round s): what running a file through the bin showed, where the loaders cannot see it (a hook
+script's behaviour): repository, path, before, after, note; a file's outcome is the worse of the two.
 """
 import json, sys, collections
 
@@ -44,6 +47,11 @@ def classify(row):
                 add("wrong", f"`model: {row['model']}` names no provider: the agent fails")
             if any(r.count("(") != r.count(")") for r in row.get("badRules", [])):
                 add("wrong", "`tools` entry split at the commas inside `Agent(…)`")
+            lost = [m["entry"] for m in row.get("mcpServersWhole", []) if not m["kept"]]
+            if lost:
+                add("silent", f"`tools` {', '.join(lost)}: none of the server's tools given, without a word")
+            elif row.get("mcpServersWhole"):
+                add("intended", f"`tools` {', '.join(m['entry'] for m in row['mcpServersWhole'])}: the server's tools given")
     elif kind == "skill":
         if row.get("loaded") is None:
             add("wrong", "skipped for want of a description (Claude Code uses the first paragraph)")
@@ -72,8 +80,14 @@ def classify(row):
             add("wrong", "a Claude Code event (MessageDisplay) reported as an unknown name")
         elif any("is not one ubiquity fires" in r for r in row.get("reports", [])):
             add("refused", "unknown event name reported")
-        if row.get("notes"):
-            add("refused", f"{len(row['notes'])} event(s) ubiquity never fires: noted")
+        unsent = [n for n in row.get("notes", []) if "Notification hooks for" in n]
+        if unsent:
+            add("refused", "Notification hooks for a notification ubiquity never sends (idle_prompt): noted")
+        elif row.get("kind") in ("hooks", "settings") and any(g.get("matcher") == "idle_prompt" for g in row.get("notificationGroups", [])):
+            add("silent", "Notification hooks for idle_prompt, which ubiquity never sends, kept without a word")
+        events = [n for n in row.get("notes", []) if "Notification hooks for" not in n]
+        if events:
+            add("refused", f"{len(events)} event(s) ubiquity never fires: noted")
         own = [v for v in row.get("envVars", []) if v in CLAUDE_ENV or v.startswith("CLAUDE_CODE_")]
         unsaid = [v for v in own if not any(f"env.{v}" in r for r in row.get("reports", []))]
         if unsaid:
@@ -96,6 +110,8 @@ def classify(row):
             if row.get("failed"):
                 add("intended", "unset `${VAR}`: that server fails, as in Claude Code")
     elif kind == "plugin":
+        if "userConfig" in row.get("keys", []) and not any("userConfig" in r for r in row.get("reports", [])):
+            add("silent", "`userConfig` options dropped without a word")
         if row.get("reports"):
             add("refused", row["reports"][0].split(": ", 1)[-1][:80])
     elif kind == "marketplace":
@@ -121,12 +137,26 @@ def load(path):
     return [json.loads(l) for l in open(path)]
 
 
-def main(before, after):
+def worse(x, y):
+    """The worse of two (outcome, note) pairs, notes joined."""
+    outcome = max(x[0], y[0], key=lambda o: RANK[o])
+    return (outcome, "; ".join(n for n in (x[1], y[1]) if n))
+
+
+def main(before, after, runs=None):
     counts = {"before": collections.Counter(), "after": collections.Counter()}
     rows = []
+    ran = {}
+    for line in open(runs) if runs else []:
+        if line.strip() and not line.startswith("#"):
+            repo, path, rb, ra, note = line.rstrip("\n").split("\t")
+            ran[(repo, path)] = ((rb, f"run: {note}"), (ra, f"run: {note}" if ra != "intended" else "run: as intended"))
     for b, a in zip(load(before), load(after)):
         assert (b["repo"], b["path"]) == (a["repo"], a["path"])
         cb, ca = classify(b), classify(a)
+        if (b["repo"], b["path"]) in ran:
+            rb, ra = ran[(b["repo"], b["path"])]
+            cb, ca = worse(cb, rb), worse(ca, ra)
         counts["before"][cb[0]] += 1
         counts["after"][ca[0]] += 1
         rows.append((b, cb, ca))
@@ -142,4 +172,4 @@ def main(before, after):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    main(*sys.argv[1:4])

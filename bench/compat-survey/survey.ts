@@ -25,6 +25,7 @@ import { readClaudePlugin, splitFrontmatter } from "../../plugins/_kits/sources/
 import { parseRule } from "../../plugins/permissions/rules";
 import { fileModel } from "../../plugins/model/index";
 import { matches } from "../../plugins/hooks/matcher";
+import { keepTool } from "../../plugins/agents/narrow";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const mirrors = process.argv[2] ?? "/work/.mirror";
@@ -195,6 +196,13 @@ async function survey(kind: string, text: string, path: string, dir: string): Pr
       notApplied: notApplied(keys, [...APPLIED.agent, ...APPLIED.agentInfo]),
       reports,
       badRules: rulesProblems(parsed.definition.tools),
+      // A whole MCP server named in `tools` (`mcp__context7__*`, round s): is a tool of that server kept?
+      mcpServersWhole: (parsed.definition.tools ?? [])
+        .filter((t) => /^mcp__[^_*][^*]*?(__\*)?$/.test(t) && !/^mcp__.+__.+[^*]$/.test(t))
+        .map((t) => {
+          const server = t.replace(/^mcp__/, "").replace(/__\*$/, "");
+          return { entry: t, kept: keepTool(`mcp__${server}__probe`, undefined, parsed.definition) };
+        }),
     };
   }
   if (kind === "command") {
@@ -264,6 +272,11 @@ async function survey(kind: string, text: string, path: string, dir: string): Pr
       envVars: kind === "settings" ? Object.keys((data.env ?? {}) as Record<string, unknown>) : [],
       badRules: ["allow", "deny", "ask"].flatMap((l) => rulesProblems(Array.isArray(perms[l]) ? perms[l] : [])),
       notes,
+      notificationGroups: (
+        ((hooksValue ?? {}) as Record<string, unknown>).Notification as { matcher?: unknown }[] | undefined
+      )
+        ?.filter((g) => typeof g === "object" && g)
+        .map((g) => ({ matcher: g.matcher })),
       reports,
     };
   }

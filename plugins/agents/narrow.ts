@@ -60,6 +60,28 @@ const SAME_EDITS: Readonly<Record<string, readonly string[]>> = {
 const named = (names: { has(n: string): boolean }, name: string) =>
   names.has(name) || (SAME_EDITS[name] ?? []).some((n) => names.has(n));
 
+/**
+ * An MCP server named whole in an agent's `tools` or `disallowedTools`, as Claude Code takes it:
+ * `mcp__context7__*` or `mcp__context7` stands for every tool of that server (`mcp__context7__…`).
+ * Nothing else is a pattern: a `*` elsewhere (`mcp__*__x`, `mcp__ctx*`) names a tool that does not exist.
+ */
+function serverPrefix(entry: string): string | undefined {
+  const server = /^mcp__([^*]+?)(?:__\*)?$/.exec(entry)?.[1];
+  return server !== undefined && !server.includes("__") ? `mcp__${server}__` : undefined;
+}
+
+/** `name` is listed in `entries`: by name, or as a tool of an MCP server listed whole. */
+function listed(entries: readonly string[], name: string): boolean {
+  if (entries.includes(name)) return true;
+  return (
+    name.startsWith("mcp__") &&
+    entries.some((entry) => {
+      const prefix = serverPrefix(entry);
+      return prefix !== undefined && name.startsWith(prefix);
+    })
+  );
+}
+
 /** Which of the tools offered to a subagent it keeps: its parent's, cut to `tools` and `disallowedTools`. */
 export function keepTool(
   name: string,
@@ -68,6 +90,12 @@ export function keepTool(
 ): boolean {
   if (parentTools && !named(parentTools, name)) return false;
   // `tools: *` is Claude Code's "every tool": the parent's, as when `tools` is left out.
-  if (definition?.tools && !definition.tools.includes("*") && !named(new Set(definition.tools), name)) return false;
-  return !definition?.disallowedTools?.includes(name);
+  if (
+    definition?.tools &&
+    !definition.tools.includes("*") &&
+    !named(new Set(definition.tools), name) &&
+    !listed(definition.tools, name)
+  )
+    return false;
+  return !(definition?.disallowedTools && listed(definition.disallowedTools, name));
 }

@@ -22,6 +22,9 @@ import {
   type SubprocessEnvOptions,
 } from "../_kits/process/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** Where a command hook runs; `wrap` is the sandbox's (ubiquity:sandbox), when there is one. */
 export interface HookRunContext {
@@ -199,6 +202,32 @@ function asyncWatch(timeoutMs: number, detach: (ms: number, line: string) => voi
   };
 }
 
+/**
+ * The hook input as a file descriptor a hook can reopen: Node gives a child's stdin as a socket,
+ * which `< /dev/stdin` and `cat /dev/stdin` cannot open (ENXIO), so a hook written as Claude Code's
+ * docs write one (`jq -r '.tool_input.command' < /dev/stdin`) read nothing and let every call through.
+ * A private file (mode 0600 in a fresh 0700 folder, in /dev/shm where there is one), opened for
+ * reading and unlinked before the hook starts: only the open descriptor is left, and /proc/self/fd/0
+ * reopens it. Undefined when it cannot be made (the stdin pipe then).
+ */
+function stdinFile(text: string): number | undefined {
+  // In memory where there is a tmpfs for it (/dev/shm): the input (a tool call's content) never reaches a disk.
+  for (const base of ["/dev/shm", tmpdir()]) {
+    let dir: string | undefined;
+    try {
+      dir = mkdtempSync(join(base, "ubq-hook-"));
+      const file = join(dir, "input.json");
+      writeFileSync(file, text, { mode: 0o600 });
+      return openSync(file, "r");
+    } catch {
+      // The next place, then the pipe.
+    } finally {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return undefined;
+}
+
 function runShell(
   command: string,
   stdin: string,
@@ -213,7 +242,13 @@ function runShell(
     // behind, setsid or not), tracked until it exits: it ends with this program.
     const spec = hookSpawn(command, context, args, pluginRoot);
     const contained = spec.contained === true;
-    const owned = spawnOwned(spec);
+    const input = stdinFile(stdin);
+    let owned: ReturnType<typeof spawnOwned>;
+    try {
+      owned = spawnOwned(spec, { stdin: input });
+    } finally {
+      if (input !== undefined) closeSync(input); // the child has its own copy
+    }
     const { child, reaper, report } = owned;
     let fallback: NodeJS.Timeout | undefined;
     let stdout = "";
@@ -265,8 +300,9 @@ function runShell(
     child.stderr!.setEncoding("utf8").on("data", (d: string) => {
       if (stderr.length < MAX_OUTPUT_CHARS) stderr += d.slice(0, MAX_OUTPUT_CHARS - stderr.length);
     });
-    child.stdin!.on("error", () => {}); // a script that never reads stdin closes it early
-    child.stdin!.end(stdin);
+    // Without the file (it could not be made), the input goes down the stdin pipe.
+    child.stdin?.on("error", () => {}); // a script that never reads stdin closes it early
+    child.stdin?.end(stdin);
     child.on("error", (error) => {
       stderr += String(error);
     });

@@ -17,6 +17,7 @@ import { compileIf } from "./if-filter";
 import { isInside } from "../_kits/paths/index";
 import type { HttpHookPolicy } from "./http";
 import { isRecord } from "../_kits/json/index";
+import { matches } from "./matcher";
 
 const SOURCE = "ubiquity:hooks";
 const isEvent = (name: string): name is HookEventName => (HOOK_EVENTS as readonly string[]).includes(name);
@@ -26,6 +27,29 @@ const json = (v: unknown) => JSON.stringify(v)?.slice(0, 80) ?? String(v);
 export function notFiredNote(event: string): string | undefined {
   if (!Object.hasOwn(NOT_FIRED_EVENTS, event)) return undefined;
   return `the Claude Code hook event ${json(event)} is not fired by ubiquity (${NOT_FIRED_EVENTS[event]}); its hooks never run, the file's other hooks apply`;
+}
+
+/** The `notification_type`s a Notification hook sees here: a call that needs approval, and the run's end (session-events.ts). */
+const NOTIFICATIONS_SENT = ["permission_prompt", "max_turns", "error", "stopped"];
+/** Claude Code's other notification types, which ubiquity never sends, and why. */
+const NOTIFICATIONS_NOT_SENT: Readonly<Record<string, string>> = {
+  idle_prompt: "nothing notifies while a prompt waits for input",
+  auth_success: "no login flow notifies",
+  elicitation_dialog: "an MCP server's question fires the Elicitation event instead",
+};
+
+/**
+ * What is said of a Notification matcher that selects only Claude Code notification types ubiquity
+ * never sends (`idle_prompt`): its hooks would never run, without a word.
+ */
+export function unsentNotificationNote(matcher: string | undefined): string | undefined {
+  if (matcher === undefined || matcher === "" || matcher === "*") return undefined;
+  if (NOTIFICATIONS_SENT.some((type) => matches(matcher, type))) return undefined;
+  const unsent = Object.keys(NOTIFICATIONS_NOT_SENT).filter((type) => matches(matcher, type));
+  if (unsent.length === 0) return undefined;
+  return `the Notification hooks for ${json(matcher)} never run: ubiquity never sends Claude Code's ${unsent
+    .map((type) => `${type} notification (${NOTIFICATIONS_NOT_SENT[type]})`)
+    .join(", ")}; it sends ${NOTIFICATIONS_SENT.join(", ")}. The file's other hooks apply`;
 }
 
 /**
@@ -82,6 +106,11 @@ export function readFileHooks(
       });
       if (hooks.length > 0)
         (out[event] ??= []).push({ ...(group.matcher !== undefined ? { matcher: group.matcher } : {}), hooks });
+      const unsent = event === "Notification" && hooks.length > 0 ? unsentNotificationNote(group.matcher) : undefined;
+      if (unsent !== undefined) {
+        if (note) note(`Notification ${group.matcher}`, unsent);
+        else report(unsent);
+      }
     });
   }
   return out;

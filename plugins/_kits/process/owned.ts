@@ -75,13 +75,14 @@ function withDeathSignal(spec: OwnedSpawn): OwnedSpawn {
 
 /**
  * Start `spec` (already wrapped by the sandbox when it is on) with stdin, stdout and stderr as
- * pipes, as a child this program owns (see the file comment).
+ * pipes, as a child this program owns (see the file comment). `stdin`, when given, is an open file
+ * descriptor the child reads instead of a stdin pipe (the caller closes it after this returns).
  */
-export function spawnOwned(spec: OwnedSpawn): OwnedChild {
+export function spawnOwned(spec: OwnedSpawn, { stdin }: { stdin?: number } = {}): OwnedChild {
   const { spawn } = requireNode("node:child_process") as typeof import("node:child_process");
   const reaped = spec.contained ? undefined : underReaper(spec);
   const run = reaped ?? (spec.contained ? spec : withDeathSignal(spec));
-  const stdio: StdioPipe[] = ["pipe", "pipe", "pipe", ...(reaped ? (["pipe"] as const) : [])];
+  const stdio: (StdioPipe | number)[] = [stdin ?? "pipe", "pipe", "pipe", ...(reaped ? (["pipe"] as const) : [])];
   const child = spawn(run.command, run.args, {
     cwd: run.cwd,
     env: run.env as NodeJS.ProcessEnv,

@@ -155,6 +155,13 @@ export function unrunParts(root: string | undefined, manifest: Record<string, un
   const has = (file: string) => root !== undefined && existsSync(join(root, file));
   if (manifest.outputStyles !== undefined || has("output-styles"))
     out.push("its output styles (outputStyles, output-styles/) are not applied: ubiquity does not read output styles");
+  // Claude Code asks for these when the plugin is enabled, then hands them to its hooks and servers as
+  // CLAUDE_PLUGIN_OPTION_<key> and `${user_config.<key>}`: here nobody asks, so the plugin runs on its defaults.
+  const options = isRecord(manifest.userConfig) ? Object.keys(manifest.userConfig) : [];
+  if (options.length)
+    out.push(
+      `its userConfig options (${options.join(", ")}) are not asked for: ubiquity has no plugin options, so its hooks and servers get no CLAUDE_PLUGIN_OPTION_* variables and \${user_config.…} stays unexpanded (the plugin runs on its defaults)`,
+    );
   // Codex reads `apps` (else `.app.json`): ChatGPT connectors, which only OpenAI's service reaches.
   if (manifest.apps !== undefined || has(".app.json"))
     out.push(
