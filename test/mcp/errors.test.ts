@@ -18,7 +18,10 @@ expectNoServerLeftAfterEachTest();
 const ODD = fileURLToPath(new URL("./fixtures/odd-server.mjs", import.meta.url));
 const odd = (mode: string) => ({ command: process.execPath, args: [ODD, mode, MARKER] });
 const initOf = (messages: Awaited<ReturnType<typeof collect>>) =>
-  ofType(messages, "system").find((m) => m.subtype === "init") as unknown as { mcpServers?: unknown; extra: { mcpServers: unknown } };
+  ofType(messages, "system").find((m) => m.subtype === "init") as unknown as {
+    mcpServers?: unknown;
+    extra: { mcpServers: unknown };
+  };
 
 describe("MCP failure texts", () => {
   it("a call past toolTimeoutMs ends with the timeout text that names the option", async () => {
