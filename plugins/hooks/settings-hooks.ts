@@ -10,7 +10,7 @@ import { ConfigError, type Kernel } from "../../src/index";
 import { didYouMean } from "../../src/index";
 import { readRegularFileSync, type ProjectTrust } from "../../loader/index";
 import { HOOK_EVENTS, NOT_FIRED_EVENTS, type HookEventName } from "./options";
-import { getSettingsApi } from "../settings/api";
+import { getSettingsApi, type LoadedSettings } from "../settings/api";
 import { expandPluginRoot, MAX_DEFINITION_BYTES, readPlugins, warn, warnOnce } from "../_kits/sources/index";
 import type { HookHandler, HookMatcherGroup, HooksConfig } from "./types";
 import { compileIf } from "./if-filter";
@@ -237,6 +237,28 @@ export function httpPolicyOf(
   };
 }
 
+/**
+ * Whose file hooks Claude Code's `disableAllHooks: true` turns off: in the user's own file (or the
+ * caller's `--settings`), every settings file's and Claude Code plugin's; in a project's file, the
+ * project's only. A project file never turns off the user's hooks (they may be the user's guards);
+ * Claude Code lets it, so that is said. The config's `hooks` option is code, never turned off here.
+ */
+function hooksTurnedOff(files: readonly LoadedSettings[], report: (message: string) => void): Set<"user" | "project"> {
+  const user = files.find((f) => f.source === "user" && f.settings.disableAllHooks === true);
+  if (user) {
+    report(
+      `${user.path}: disableAllHooks is true: no hook of a settings file or a Claude Code plugin runs (the config's hooks option still does)`,
+    );
+    return new Set(["user", "project"]);
+  }
+  const project = files.find((f) => f.source !== "user" && f.settings.disableAllHooks === true);
+  if (!project) return new Set();
+  report(
+    `${project.path}: disableAllHooks is true: this project's hooks (its settings files' and its plugins') do not run; yours still do (~/.claude/settings.json, plugins outside the project), since a project file never turns off the user's hooks: set disableAllHooks there to turn those off too`,
+  );
+  return new Set(["project"]);
+}
+
 /** Where the plugins' hooks come from: the `claudePlugins` folders, with the run's cwd and trust. */
 export interface PluginHooksPlace {
   claudePlugins?: readonly string[];
@@ -253,8 +275,11 @@ export function effectiveHooks(
   optionHooks: HooksConfig | undefined,
   place?: PluginHooksPlace,
 ): HooksConfig | undefined {
-  const files = getSettingsApi(kernel).files.filter((f) => f.settings.hooks !== undefined);
   const report = (message: string) => warnOnce(kernel, SOURCE, message);
+  const off = hooksTurnedOff(getSettingsApi(kernel).files, report);
+  const files = getSettingsApi(kernel).files.filter(
+    (f) => f.settings.hooks !== undefined && !off.has(f.source === "user" ? "user" : "project"),
+  );
   const plugins = place?.claudePlugins?.length ? readPlugins(place.claudePlugins, place.cwd, place.trust, report) : [];
   const pluginHooks = plugins
     .flatMap((plugin) => {
@@ -278,7 +303,7 @@ export function effectiveHooks(
           : []),
       ];
     })
-    .filter((p) => p.hooks !== undefined);
+    .filter((p) => p.hooks !== undefined && !off.has(p.origin));
   if (files.length === 0 && pluginHooks.length === 0) return optionHooks;
   const out: Record<string, HookMatcherGroup[]> = {};
   for (const [event, groups] of Object.entries(optionHooks ?? {})) out[event] = [...(groups ?? [])];

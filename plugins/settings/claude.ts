@@ -73,7 +73,11 @@ export function claudeSettingsOf(
     if (key === "permissions") out.permissions = permissions(value, path, ignored, root);
     else if (key === "hooks")
       out.hooks = value; // read entry by entry by the hooks plugin
-    else if (key === "allowedHttpHookUrls" || key === "httpHookAllowedEnvVars") {
+    else if (key === "disableAllHooks") {
+      // Hooks off takes guards away: only a plain true turns them off.
+      if (value === true) out.disableAllHooks = true;
+      else if (typeof value !== "boolean") ignored.push(`${key} (not true or false: the hooks run)`);
+    } else if (key === "allowedHttpHookUrls" || key === "httpHookAllowedEnvVars") {
       // A list that is not one would loosen nothing if dropped, but a restriction must hold: none is allowed then.
       out[key] = isStrings(value) ? value : [];
       if (!isStrings(value))

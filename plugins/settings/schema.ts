@@ -45,6 +45,13 @@ export const SettingsFileSchema = z.looseObject({
   disableSkillShellExecution: z.boolean().optional(),
   /** Read by the hooks plugin, not here. */
   hooks: z.unknown().optional(),
+  /**
+   * Claude Code's key, read by the hooks plugin: no hook of the settings files and Claude Code
+   * plugins runs. In the user's own file it turns them all off; in a project's file, that
+   * project's only (a project file never turns off the user's hooks). The config's `hooks` option
+   * still applies.
+   */
+  disableAllHooks: z.boolean().optional(),
   /** URL patterns (`*` a wildcard) HTTP hooks may call; the lists of every file and the option join. */
   allowedHttpHookUrls: z.array(z.string()).optional(),
   /** Variables HTTP hooks may put into headers (each hook's own `allowedEnvVars` is narrowed to these). */
