@@ -110,6 +110,8 @@ interface Spawned {
   rest?: Promise<Spawned>;
   /** It ran in the OS sandbox. */
   contained?: boolean;
+  /** It was still running when its run ended, and was stopped with it (a background hook). */
+  stopped?: boolean;
 }
 
 /**
@@ -289,7 +291,11 @@ function runShell(
       timer = setTimeout(onTimeout, ms);
       resolve({ code: null, stdout: line, stderr: "", timedOut: false, rest: new Promise((r) => (rest = r)) });
     });
-    const onAbort = () => killGroup();
+    let stopped = false;
+    const onAbort = () => {
+      stopped = true;
+      killGroup();
+    };
     signal.addEventListener("abort", onAbort, { once: true });
     let overflow = false;
     child.stdout!.setEncoding("utf8").on("data", (d: string) => {
@@ -316,7 +322,15 @@ function runShell(
       // What the hook left running in the background ends with it (the reaper has ended it already,
       // and its pid is no longer ours to signal).
       if (!reaper) killGroup();
-      (rest ?? resolve)({ code, stdout, stderr, timedOut, contained, ...(overflow ? { overflow } : {}) });
+      (rest ?? resolve)({
+        code,
+        stdout,
+        stderr,
+        timedOut,
+        contained,
+        ...(overflow ? { overflow } : {}),
+        ...(stopped ? { stopped } : {}),
+      });
     };
     child.on("close", (code) => finish(code));
     // Under the reaper its exit is the end (it ended the tree, or was killed): the pipes get a
@@ -413,6 +427,12 @@ function readAnswer(
   const timeoutMs = Math.min((hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000, 2_147_483_647);
   if (result.timedOut) {
     context.logger.warn(`${label} timed out after ${timeoutMs / 1000}s and was killed; it was ignored`);
+    return undefined;
+  }
+  if (result.stopped && result.code !== 0 && result.code !== 2) {
+    // Ended with its run (a background hook at the end of `-p`): what it printed while its folders
+    // went away (the shell's getcwd errors) says nothing about the hook.
+    context.logger.warn(`${label} was stopped with its run (still running when the run ended or was interrupted)`);
     return undefined;
   }
   if (result.code === 2) {
