@@ -87,6 +87,7 @@ export {
   type HookMatcher,
   type HookInput,
   type HookOutput,
+  type HookSpecificOutput,
   type HookCallback,
 } from "../plugins/hooks/options";
 export type { McpServerConfig } from "../plugins/mcp/options";

@@ -57,6 +57,7 @@ export type {
   HookMatcher,
   HookInput,
   HookOutput,
+  HookSpecificOutput,
   HookCallback,
 } from "./facade";
 export type {

@@ -1,0 +1,184 @@
+/**
+ * What a newcomer's trial (t, 2026-12-06: the packed package in empty folders, the README and the
+ * docs followed as written, no model reachable) met as a Claude Code user, an SDK developer and a
+ * plugin author:
+ * - a hook callback ported from the Claude Agent SDK, answering `{ hookSpecificOutput: {
+ *   permissionDecision: "deny" } }`, was ignored: the `rm -rf` it denied ran. Callbacks' answers
+ *   are now read as a command hook's JSON is, and `HookOutput` types the field;
+ * - a key a plugin's `factoryOptions` (a plain `z.object`) does not have — `[plugin, { lod: true }]`
+ *   in a JSON config — was dropped without a word, where the config's own keys and the built-ins'
+ *   options are errors naming the key meant;
+ * - a `claude -p` user had no documented way to try their rules and hooks on chosen tool calls
+ *   without a key (`--model test` lists files whatever the setup): docs/testing.md shows a
+ *   scripted model in `ubiquity.config.ts`, and the block runs as written;
+ * - the README's first program printed an empty line for every turn that only called tools.
+ */
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { definePlugin } from "../../sdk/plugin";
+import { summon, type HookCallback, type Message } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import { ConfigError } from "../../src/errors";
+import { completeTsBlocks } from "../docs/blocks";
+import { tsNodeArgs } from "../helpers/ts-child";
+import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
+
+afterAll(removeTempProjects);
+beforeAll(requireDist);
+
+async function collect(iterable: AsyncIterable<Message>): Promise<Message[]> {
+  const out: Message[] = [];
+  for await (const m of iterable) out.push(m);
+  return out;
+}
+
+describe("a hook callback answering the Claude Agent SDK's hookSpecificOutput", () => {
+  const run = async (hook: HookCallback, logged: string[] = []) => {
+    const dir = tempProject({ "build/keep.txt": "x" });
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: "rm -rf build" } }] },
+      { text: "ok" },
+    ]);
+    const messages = await collect(
+      summon("clean", {
+        model,
+        cwd: dir,
+        persistSession: false,
+        sandbox: false,
+        permissionMode: "bypassPermissions",
+        logger: { ...console, warn: (m: unknown) => logged.push(String(m)), debug: () => {}, info: () => {} },
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [hook] }] },
+      }),
+    );
+    const result = messages.find((m) => m.type === "tool_result");
+    return {
+      kept: existsSync(join(dir, "build", "keep.txt")),
+      content: result?.type === "tool_result" ? result.output.content : "",
+    };
+  };
+
+  it("permissionDecision deny blocks the call with its reason; the command does not run", async () => {
+    const { kept, content } = await run(async () => ({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: "no rm here",
+      },
+    }));
+    expect(kept).toBe(true);
+    expect(content).toContain("no rm here");
+  });
+
+  it("without an opinion the command runs (the control)", async () => {
+    const { kept } = await run(async () => ({ hookSpecificOutput: { hookEventName: "PreToolUse" } }));
+    expect(kept).toBe(false);
+  });
+
+  it("a key no hook reads is named, with the key meant", async () => {
+    const logged: string[] = [];
+    // A JavaScript caller's typo: the type would refuse it.
+    const typo = (async () => ({ decison: "block" })) as unknown as HookCallback;
+    await run(typo, logged);
+    expect(logged.join("\n")).toContain(
+      'PreToolUse hook callback answered "decison", which no hook reads; it was ignored (did you mean "decision"?)',
+    );
+  });
+});
+
+describe("a plugin's factory options with a key its schema does not have", () => {
+  const plugin = definePlugin({
+    name: "acme:dry-bash",
+    factoryOptions: z.object({ loud: z.boolean().default(false) }),
+    apply() {},
+  });
+
+  it("is an error naming the plugin and the key meant; the right key is taken", () => {
+    expect(() => plugin({ lod: true } as never)).toThrow(ConfigError);
+    expect(() => plugin({ lod: true } as never)).toThrow(
+      'invalid options for plugin acme:dry-bash: unknown key "lod" (did you mean "loud"?); it takes "loud"',
+    );
+    expect(plugin({ loud: true }).name).toBe("acme:dry-bash");
+  });
+
+  it("a z.looseObject schema keeps such keys, as its author chose", () => {
+    const loose = definePlugin({
+      name: "acme:loose",
+      factoryOptions: z.looseObject({ a: z.string().optional() }),
+      apply() {},
+    });
+    expect(loose({ b: 1 } as never).name).toBe("acme:loose");
+  });
+
+  it("through the bin: a JSON config's [plugin, { lod: true }] stops the run (exit 2) naming it", async () => {
+    const dir = tempProject(
+      {
+        "dry-bash.mjs": `import { definePlugin } from "ubiquity/plugin";\nimport { z } from "zod";\nexport default definePlugin({ name: "acme:dry-bash", factoryOptions: z.object({ loud: z.boolean().default(false) }), apply() {} });\n`,
+        ".ubiquityrc.json": JSON.stringify({ plugins: [["./dry-bash.mjs", { lod: true }]] }),
+      },
+      { linkUbiquity: true },
+    );
+    symlinkSync(join(repoRoot, "node_modules", "zod"), join(dir, "node_modules", "zod"), "dir");
+    const r = await runCli(["-p", "--model", "test", "hi"], dir);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('unknown key "lod" (did you mean "loud"?)');
+  });
+});
+
+describe("docs/testing.md: ubiquity -p on a scripted model, from the config", () => {
+  it("the documented config plays its tool calls through the project's rules and hooks", async () => {
+    const file = join(repoRoot, "docs", "testing.md");
+    const block = completeTsBlocks(file).find((b) => b.code.startsWith("// ubiquity.config.ts"));
+    expect(block, "the ubiquity.config.ts block of docs/testing.md").toBeDefined();
+    const dir = tempProject(
+      {
+        "ubiquity.config.ts": block!.code,
+        ".env": "SECRET=1\n",
+        ".claude/settings.json": JSON.stringify({
+          permissions: { allow: ["Bash(ls:*)"], deny: ["Read(./.env)"] },
+          hooks: {
+            PreToolUse: [
+              { matcher: "Bash", hooks: [{ type: "command", command: "echo 'no shell today' >&2; exit 2" }] },
+            ],
+          },
+        }),
+      },
+      { linkUbiquity: true },
+    );
+    const r = await runCli(["-p", "--output-format", "stream-json", "go"], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Message);
+    const results = lines.flatMap((m) => (m.type === "tool_result" ? [String(m.output.content)] : []));
+    expect(results[0]).toBe("no shell today");
+    expect(results[1]).toContain("the rule Read(./.env) in settings");
+    const last = lines.at(-1);
+    expect(last?.type === "result" && last.result).toBe("done");
+  });
+});
+
+describe("the README's first program", () => {
+  it("prints the answer and the result, and no empty line for a turn that only calls tools", async () => {
+    const readme = completeTsBlocks(join(repoRoot, "README.md"))[0]!;
+    expect(readme.code).toContain('{ model: "openai:gpt-5" }');
+    const dir = tempProject({ "a.txt": "a" });
+    const program = `import { scriptedModel } from "ubiquity/testing";\n${readme.code.replace(
+      '{ model: "openai:gpt-5" }',
+      `{ model: scriptedModel([{ toolCalls: [{ toolName: "Glob", input: { pattern: "*" } }] }, { text: "one file" }]), cwd: ${JSON.stringify(dir)}, persistSession: false }`,
+    )}`;
+    const path = join(dir, "first.ts");
+    writeFileSync(path, program);
+    const { execFileSync } = await import("node:child_process");
+    const out = execFileSync(process.execPath, [...tsNodeArgs, join(repoRoot, "test", "docs", "run-block.ts"), path], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
+    const lines = out.split("\n");
+    expect(lines[0]).toBe("one file");
+    expect(lines[1]).toMatch(/^success /);
+    expect(readFileSync(path, "utf8")).toContain("scriptedModel");
+  });
+});
