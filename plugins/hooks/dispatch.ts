@@ -2,7 +2,7 @@ import { describeError, didYouMean, redactText, secretsOf, secretsOfRun, type Ru
 import type { HookEventName } from "./options";
 import { matches, matchTarget } from "./matcher";
 import { compileIf, type IfFilter } from "./if-filter";
-import { parseCommandOutput, runCommandHook, type HookRunContext } from "./command";
+import { commandPayload, parseCommandOutput, runCommandHook, type HookRunContext } from "./command";
 import { runHttpHook } from "./http";
 import { hookAgentIds, runModelHook } from "./model-hook";
 import { queueRewake } from "./rewake";
@@ -54,7 +54,7 @@ export async function dispatch(
       try {
         output =
           typeof hook === "function"
-            ? callbackAnswer(await (hook as HookCallback)(current), event, context)
+            ? callbackAnswer(await (hook as HookCallback)(withClaudeNames(current)), event, context)
             : await runHandler(hook, current, context);
       } catch (error) {
         context.logger.error(`${event} hook threw (skipped): ${describeError(error)}`);
@@ -84,6 +84,19 @@ export async function dispatch(
     }
   }
   return outcome;
+}
+
+/**
+ * The input a callback gets: ours, and (not enumerated, so a spread or JSON of it is unchanged) the
+ * Claude Agent SDK's snake_case names of the same facts (`tool_name`, `tool_input`, …). A JavaScript
+ * hook ported from that SDK reads `input.tool_input.command`: without them it threw, and a guard that
+ * throws is skipped, so the call it was written to stop ran.
+ */
+function withClaudeNames(input: HookInput): HookInput {
+  const named = { ...input };
+  for (const [key, value] of Object.entries(commandPayload(input)))
+    if (!(key in named)) Object.defineProperty(named, key, { value, enumerable: false });
+  return named;
 }
 
 /** The keys a callback's answer may hold: `HookOutput`'s, and the Claude Agent SDK's that `parseCommandOutput` reads. */

@@ -76,6 +76,32 @@ describe("a hook callback answering the Claude Agent SDK's hookSpecificOutput", 
     expect(kept).toBe(false);
   });
 
+  it("a JavaScript hook reading the SDK's input names (input.tool_input.command) sees the command and blocks it", async () => {
+    const ported = (async (input: { tool_name: string; tool_input: { command: string } }) =>
+      input.tool_name === "Bash" && /\brm\b/.test(input.tool_input.command)
+        ? {
+            hookSpecificOutput: {
+              hookEventName: "PreToolUse",
+              permissionDecision: "deny",
+              permissionDecisionReason: "rm is blocked",
+            },
+          }
+        : undefined) as unknown as HookCallback;
+    const { kept, content } = await run(ported);
+    expect(kept).toBe(true);
+    expect(content).toContain("rm is blocked");
+  });
+
+  it("the SDK's names are not enumerated: a spread or JSON of the input is ours alone", async () => {
+    let seen: string[] = [];
+    await run((input) => {
+      seen = Object.keys(JSON.parse(JSON.stringify(input)) as object);
+      return undefined;
+    });
+    expect(seen).toContain("toolInput");
+    expect(seen).not.toContain("tool_input");
+  });
+
   it("a key no hook reads is named, with the key meant", async () => {
     const logged: string[] = [];
     // A JavaScript caller's typo: the type would refuse it.
