@@ -208,3 +208,17 @@ describe("the README's first program", () => {
     expect(readFileSync(path, "utf8")).toContain("scriptedModel");
   });
 });
+
+describe("a scripted model asked for more turns than it has", () => {
+  it("says how many it has in words that agree, and the fix", async () => {
+    const model = scriptedModel([{ text: "only one" }]);
+    const first = await collect(summon("one", { model, persistSession: false }));
+    expect(first.at(-1)?.type === "result" && first.at(-1)).toMatchObject({ subtype: "success" });
+    const second = await collect(summon("two", { model, persistSession: false }));
+    const last = second.at(-1);
+    expect(last?.type === "result" && last.result).toContain(
+      "the script has 1 turn and call #2 asked for another: add a turn for it (model.requests[1] is what the run sent)",
+    );
+    expect(model.requests[1]).toBeDefined();
+  });
+});
