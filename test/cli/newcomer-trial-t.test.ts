@@ -13,7 +13,7 @@
  *   scripted model in `ubiquity.config.ts`, and the block runs as written;
  * - the README's first program printed an empty line for every turn that only called tools.
  */
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -220,5 +220,19 @@ describe("a scripted model asked for more turns than it has", () => {
       "the script has 1 turn and call #2 asked for another: add a turn for it (model.requests[1] is what the run sent)",
     );
     expect(model.requests[1]).toBeDefined();
+  });
+});
+
+describe("the docs that ship in the package, on the example plugin", () => {
+  it("say the example lives in the repository, not in the package a reader has", () => {
+    const shipped = ["plugins.md", ...readdirSync(join(repoRoot, "docs", "plugins")).map((f) => `plugins/${f}`)];
+    const mentions = shipped.flatMap((name) =>
+      readFileSync(join(repoRoot, "docs", name), "utf8")
+        .split("\n\n")
+        .filter((paragraph) => paragraph.includes("examples/ubiquity-plugin-house-rules"))
+        .map((paragraph) => ({ name, paragraph })),
+    );
+    expect(mentions.length).toBeGreaterThan(0);
+    for (const { name, paragraph } of mentions) expect(paragraph, name).toMatch(/not in the\s+(npm\s+)?package/);
   });
 });
