@@ -30,6 +30,7 @@ import type { TaskInfo } from "../plugins/_kits/tasks/index";
 import type { CommandInfo } from "../plugins/commands/api";
 import type { ReasoningLevel, ReasoningSchedule } from "../plugins/reasoning/api";
 import type { McpResourceContents, McpResourceInfo, McpResourceTemplateInfo } from "../plugins/mcp/resources";
+import { queryShapeHint } from "./agent-sdk-names";
 
 declare global {
   /**
@@ -186,7 +187,7 @@ export function summon(prompt: string | AsyncIterable<UserInput>, options: Summo
     typeof (prompt as AsyncIterable<UserInput>)[Symbol.asyncIterator] === "function";
   if (typeof prompt !== "string" && !live)
     throw new TypeError(
-      `summon(prompt, options): prompt must be a string or an async iterable of user messages, got ${typeof prompt}`,
+      `summon(prompt, options): prompt must be a string or an async iterable of user messages, got ${typeof prompt}${queryShapeHint(prompt)}`,
     );
   if (typeof options !== "object" || options === null)
     throw new TypeError("summon(prompt, options): options must be an object");

@@ -236,3 +236,44 @@ describe("the docs that ship in the package, on the example plugin", () => {
     for (const { name, paragraph } of mentions) expect(paragraph, name).toMatch(/not in the\s+(npm\s+)?package/);
   });
 });
+
+describe("a program ported from the Claude Agent SDK's query()", () => {
+  const result = async (extra: Record<string, unknown>) => {
+    const messages = await collect(
+      summon("hi", { model: scriptedModel([{ text: "a" }]), persistSession: false, logger: quiet, ...extra } as never),
+    );
+    const last = messages.at(-1);
+    return last?.type === "result" ? last : undefined;
+  };
+  const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+  it.each([
+    [{ abortController: new AbortController() }, "here it is abortSignal: controller.signal"],
+    [{ continue: true }, "here it is continueConversation: true"],
+    [
+      { systemPrompt: { type: "preset", preset: "claude_code", append: "Be terse." } },
+      'pass appendSystemPrompt: "<append>"',
+    ],
+    [
+      { plugins: [{ type: "local", path: "./my-plugin" }] },
+      'Claude Code plugin folders go in claudePlugins: ["<path>"]',
+    ],
+  ])("%o: the configuration error names what to write here", async (extra, fix) => {
+    const r = await result(extra);
+    expect(r?.subtype).toBe("error_configuration");
+    expect(r?.result).toContain(fix);
+  });
+
+  it("our own option names run (the control), and a plain typo gets no SDK line", async () => {
+    expect((await result({ abortSignal: new AbortController().signal }))?.subtype).toBe("success");
+    const typo = await result({ maxTurnz: 3 });
+    expect(typo?.result).toContain('"maxTurnz" (did you mean "maxTurns"?)');
+    expect(typo?.result).not.toContain("Claude Agent SDK");
+  });
+
+  it("summon({ prompt, options }) says it is summon(prompt, options) here", () => {
+    expect(() => summon({ prompt: "hi", options: {} } as never)).toThrow(
+      "(the Claude Agent SDK's query({ prompt, options }) is summon(prompt, options) here)",
+    );
+  });
+});
