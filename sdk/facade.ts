@@ -80,6 +80,7 @@ export {
   PERMISSION_MODES,
   type PermissionMode,
   type PermissionResult,
+  type PermissionUpdateRules,
   type CanUseTool,
 } from "../plugins/permissions/options";
 export {

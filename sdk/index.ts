@@ -52,6 +52,7 @@ export { PERMISSION_MODES, HOOK_EVENTS } from "./facade";
 export type {
   PermissionMode,
   PermissionResult,
+  PermissionUpdateRules,
   CanUseTool,
   HookEventName,
   HookMatcher,

@@ -39,6 +39,7 @@ export type {
   ModelRequest,
   ModelResponse,
   PermissionResult,
+  PermissionUpdateRules,
   PermissionVerdict,
   StopDecision,
   StopInfo,

@@ -31,7 +31,38 @@ export async function answerAsk(
       message: `${why} No canUseTool handler is configured to ask the user, so it was denied. Pass canUseTool (the interactive runner does), ${approve}, or change permissionMode.`,
     };
   }
-  return prompt(handler, verdict, call, options.permissionPromptTimeoutMs);
+  const answer = await prompt(handler, verdict, call, options.permissionPromptTimeoutMs);
+  if (answer.behavior === "allow" && answer.updatedPermissions?.length) remember(answer.updatedPermissions, call);
+  return answer;
+}
+
+/**
+ * A handler's "always" (`updatedPermissions`): its allow rules join the session's (deny and ask
+ * rules still win). The call itself is allowed whatever becomes of them; a rule that does not parse,
+ * or an update of another kind, is named and left out.
+ */
+function remember(
+  updates: NonNullable<Extract<PermissionResult, { behavior: "allow" }>["updatedPermissions"]>,
+  call: ToolCall,
+) {
+  const rules: string[] = [];
+  for (const update of updates) {
+    if (typeof update === "string") rules.push(update);
+    else if (update?.type === "addRules" && update.behavior === "allow" && Array.isArray(update.rules))
+      for (const r of update.rules) rules.push(r.ruleContent ? `${r.toolName}(${r.ruleContent})` : r.toolName);
+    else
+      call.run.logger.warn(
+        `canUseTool's updatedPermissions entry ${JSON.stringify(update)} was left out: only allow rules (strings, or { type: "addRules", behavior: "allow", rules }) are kept`,
+      );
+  }
+  const api = getPermissionsApi(call.run.kernel);
+  for (const rule of rules) {
+    try {
+      api.addRules({ allow: [rule] }, "canUseTool (updatedPermissions)");
+    } catch (error) {
+      call.run.logger.warn(`canUseTool's updatedPermissions rule was left out: ${describeError(error)}`);
+    }
+  }
 }
 
 function prompt(
@@ -97,9 +128,17 @@ function checkAnswer(answer: unknown, toolName: string): PermissionResult {
   const a = answer as Partial<Record<string, unknown>> | null | undefined;
   if (a?.behavior === "allow") {
     const updated = a.updatedInput;
-    if (updated === undefined) return { behavior: "allow" };
+    const kept = Array.isArray(a.updatedPermissions)
+      ? {
+          updatedPermissions: a.updatedPermissions as Extract<
+            PermissionResult,
+            { behavior: "allow" }
+          >["updatedPermissions"],
+        }
+      : {};
+    if (updated === undefined) return { behavior: "allow", ...kept };
     if (typeof updated === "object" && updated !== null && !Array.isArray(updated))
-      return { behavior: "allow", updatedInput: updated as Record<string, unknown> };
+      return { behavior: "allow", updatedInput: updated as Record<string, unknown>, ...kept };
     return {
       behavior: "deny",
       message: `The canUseTool handler allowed ${toolName} with an updatedInput that is not an object, so it was denied.`,

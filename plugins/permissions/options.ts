@@ -1,14 +1,14 @@
 /** The options the permissions plugin reads, and the permission vocabulary they use. */
 import { z } from "zod";
 import { lazyOptions } from "../_kits/authoring/index";
-import type { PermissionResult, ResolvedOptions } from "../../src/index";
+import type { PermissionResult, PermissionUpdateRules, ResolvedOptions } from "../../src/index";
 import { functionSchema } from "../_kits/authoring/index";
 
 /** A permission mode. */
 export const PERMISSION_MODES = ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto"] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
-export type { PermissionResult };
+export type { PermissionResult, PermissionUpdateRules };
 
 /** Called when a tool call needs a human decision. */
 export type CanUseTool = (

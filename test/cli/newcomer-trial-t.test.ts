@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { definePlugin } from "../../sdk/plugin";
-import { summon, type HookCallback, type Message } from "ubiquity";
+import { summon, type HookCallback, type Message, type PermissionResult } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { ConfigError } from "../../src/errors";
 import { completeTsBlocks } from "../docs/blocks";
@@ -275,5 +275,60 @@ describe("a program ported from the Claude Agent SDK's query()", () => {
     expect(() => summon({ prompt: "hi", options: {} } as never)).toThrow(
       "(the Claude Agent SDK's query({ prompt, options }) is summon(prompt, options) here)",
     );
+  });
+});
+
+describe('canUseTool answering updatedPermissions (the Claude Agent SDK\'s "always allow")', () => {
+  const twice = async (answer: (suggestions: string[]) => PermissionResult, extra: Record<string, unknown> = {}) => {
+    const dir = tempProject({});
+    const asked: string[] = [];
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: "ls" } }] },
+      { toolCalls: [{ toolName: "Bash", input: { command: "ls -a" } }] },
+      { text: "done" },
+    ]);
+    const messages = await collect(
+      summon("check", {
+        model,
+        cwd: dir,
+        persistSession: false,
+        sandbox: false,
+        canUseTool: (_tool, input, { suggestions }) => {
+          asked.push(String(input.command));
+          return answer(suggestions);
+        },
+        ...extra,
+      }),
+    );
+    const results = messages.flatMap((m) => (m.type === "tool_result" ? [m.output.isError] : []));
+    return { asked, results };
+  };
+
+  it("the suggestions given back hold for the rest of the session: the second call is not asked", async () => {
+    const { asked } = await twice((suggestions) => ({ behavior: "allow", updatedPermissions: suggestions }));
+    expect(asked).toEqual(["ls"]);
+  });
+
+  it("the SDK's { type: 'addRules' } entries are read as rules", async () => {
+    const { asked } = await twice(() => ({
+      behavior: "allow",
+      updatedPermissions: [
+        {
+          type: "addRules",
+          behavior: "allow",
+          rules: [{ toolName: "Bash", ruleContent: "ls:*" }],
+          destination: "session",
+        },
+      ],
+    }));
+    expect(asked).toEqual(["ls"]);
+  });
+
+  it("without them every call is asked (the control); a deny rule still wins over them", async () => {
+    expect((await twice(() => ({ behavior: "allow" }))).asked).toEqual(["ls", "ls -a"]);
+    const denied = await twice((s) => ({ behavior: "allow", updatedPermissions: s }), {
+      disallowedTools: ["Bash(ls -a)"],
+    });
+    expect(denied.results).toEqual([false, true]);
   });
 });
