@@ -157,9 +157,13 @@ export type PermissionResult =
 
 /** The Claude Agent SDK's permission update that adds rules (the only kind a `canUseTool` answer applies). */
 export interface PermissionUpdateRules {
+  /** The only kind applied. */
   type: "addRules";
+  /** Allow rules only: a handler's answer never adds a deny or ask rule that outlives the call. */
   behavior: "allow";
+  /** Each is the rule `toolName(ruleContent)`, or the bare tool name without `ruleContent`. */
   rules: readonly { toolName: string; ruleContent?: string | undefined }[];
+  /** Accepted and not read: the rules hold for the session, never written to a settings file. */
   destination?: string | undefined;
 }
 

@@ -10,6 +10,7 @@ export type {
   PermissionDecision,
   PermissionMode,
   PermissionResult,
+  PermissionUpdateRules,
   PermissionsApi,
   PermissionsOptions,
   PermissionsPluginOptions,
