@@ -53,6 +53,7 @@ export type {
   PermissionMode,
   PermissionResult,
   PermissionUpdateRules,
+  CanUseToolResult,
   CanUseTool,
   HookEventName,
   HookMatcher,

@@ -39,7 +39,6 @@ export type {
   ModelRequest,
   ModelResponse,
   PermissionResult,
-  PermissionUpdateRules,
   PermissionVerdict,
   StopDecision,
   StopInfo,

@@ -141,31 +141,8 @@ export interface ModelRecovery {
 
 /** How a `tool.ask` tap (a person, a handler) answers a call that needs a decision. */
 export type PermissionResult =
-  | {
-      behavior: "allow";
-      updatedInput?: Record<string, unknown> | undefined;
-      message?: string | undefined;
-      /**
-       * Allow rules that hold from now on for the rest of the session, its subagents too (what the
-       * runner's "always" does): the `suggestions` the handler was given, or rules of its own; a
-       * deny or ask rule still wins. The Claude Agent SDK's `{ type: "addRules", behavior: "allow",
-       * rules: [{ toolName, ruleContent }] }` entries are read too.
-       */
-      updatedPermissions?: readonly (string | PermissionUpdateRules)[] | undefined;
-    }
+  | { behavior: "allow"; updatedInput?: Record<string, unknown> | undefined; message?: string | undefined }
   | { behavior: "deny"; message: string; interrupt?: boolean | undefined };
-
-/** The Claude Agent SDK's permission update that adds rules (the only kind a `canUseTool` answer applies). */
-export interface PermissionUpdateRules {
-  /** The only kind applied. */
-  type: "addRules";
-  /** Allow rules only: a handler's answer never adds a deny or ask rule that outlives the call. */
-  behavior: "allow";
-  /** Each is the rule `toolName(ruleContent)`, or the bare tool name without `ruleContent`. */
-  rules: readonly { toolName: string; ruleContent?: string | undefined }[];
-  /** Accepted and not read: the rules hold for the session, never written to a settings file. */
-  destination?: string | undefined;
-}
 
 /** The permission verdict being built by `tool.permission` taps. A deny is final. */
 export interface PermissionVerdict {

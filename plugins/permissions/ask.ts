@@ -6,7 +6,7 @@
  */
 import type { PermissionResult, PermissionVerdict, ToolCall } from "../../src/index";
 import { getPermissionsApi } from "./api";
-import type { CanUseTool, PermissionsResolvedOptions } from "./options";
+import type { CanUseTool, CanUseToolResult, PermissionsResolvedOptions, PermissionUpdateRules } from "./options";
 import { describeError } from "../../src/index";
 
 /** Answer an ask verdict for one call. */
@@ -32,8 +32,10 @@ export async function answerAsk(
     };
   }
   const answer = await prompt(handler, verdict, call, options.permissionPromptTimeoutMs);
-  if (answer.behavior === "allow" && answer.updatedPermissions?.length) remember(answer.updatedPermissions, call);
-  return answer;
+  if (answer.behavior !== "allow" || !("updatedPermissions" in answer)) return answer;
+  const { updatedPermissions, ...allowed } = answer;
+  if (updatedPermissions?.length) remember(updatedPermissions, call);
+  return allowed;
 }
 
 /**
@@ -41,10 +43,7 @@ export async function answerAsk(
  * rules still win). The call itself is allowed whatever becomes of them; a rule that does not parse,
  * or an update of another kind, is named and left out.
  */
-function remember(
-  updates: NonNullable<Extract<PermissionResult, { behavior: "allow" }>["updatedPermissions"]>,
-  call: ToolCall,
-) {
+function remember(updates: readonly (string | PermissionUpdateRules)[], call: ToolCall) {
   const rules: string[] = [];
   for (const update of updates) {
     if (typeof update === "string") rules.push(update);
@@ -70,14 +69,14 @@ function prompt(
   verdict: PermissionVerdict,
   call: ToolCall,
   timeoutMs: number | undefined,
-): Promise<PermissionResult> {
+): Promise<CanUseToolResult> {
   const { toolName, toolUseId } = call;
   const runSignal = call.run.abortSignal;
   const controller = new AbortController();
-  return new Promise<PermissionResult>((resolve) => {
+  return new Promise<CanUseToolResult>((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let settled = false;
-    const finish = (result: PermissionResult) => {
+    const finish = (result: CanUseToolResult) => {
       if (settled) return;
       settled = true;
       if (timer) clearTimeout(timer);
@@ -124,16 +123,13 @@ function prompt(
   });
 }
 
-function checkAnswer(answer: unknown, toolName: string): PermissionResult {
+function checkAnswer(answer: unknown, toolName: string): CanUseToolResult {
   const a = answer as Partial<Record<string, unknown>> | null | undefined;
   if (a?.behavior === "allow") {
     const updated = a.updatedInput;
     const kept = Array.isArray(a.updatedPermissions)
       ? {
-          updatedPermissions: a.updatedPermissions as Extract<
-            PermissionResult,
-            { behavior: "allow" }
-          >["updatedPermissions"],
+          updatedPermissions: a.updatedPermissions as readonly (string | PermissionUpdateRules)[],
         }
       : {};
     if (updated === undefined) return { behavior: "allow", ...kept };

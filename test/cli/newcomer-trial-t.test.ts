@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { definePlugin } from "../../sdk/plugin";
-import { summon, type HookCallback, type Message, type PermissionResult } from "ubiquity";
+import { summon, type HookCallback, type Message, type CanUseToolResult } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { ConfigError } from "../../src/errors";
 import { completeTsBlocks } from "../docs/blocks";
@@ -279,7 +279,7 @@ describe("a program ported from the Claude Agent SDK's query()", () => {
 });
 
 describe('canUseTool answering updatedPermissions (the Claude Agent SDK\'s "always allow")', () => {
-  const twice = async (answer: (suggestions: string[]) => PermissionResult, extra: Record<string, unknown> = {}) => {
+  const twice = async (answer: (suggestions: string[]) => CanUseToolResult, extra: Record<string, unknown> = {}) => {
     const dir = tempProject({});
     const asked: string[] = [];
     const model = scriptedModel([
