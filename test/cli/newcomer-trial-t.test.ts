@@ -22,6 +22,7 @@ import { summon, type HookCallback, type Message, type CanUseToolResult } from "
 import { scriptedModel } from "ubiquity/testing";
 import { ConfigError } from "../../src/errors";
 import { completeTsBlocks } from "../docs/blocks";
+import { typeCheckBlocks, writeBlocks } from "../docs/typecheck";
 import { tsNodeArgs } from "../helpers/ts-child";
 import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
 
@@ -331,4 +332,38 @@ describe('canUseTool answering updatedPermissions (the Claude Agent SDK\'s "alwa
     });
     expect(denied.results).toEqual([false, true]);
   });
+});
+
+describe("the types, for code ported from the Claude Agent SDK", () => {
+  it("take a hook's hookSpecificOutput and canUseTool's updatedPermissions; a wrong decision is a tsc error", () => {
+    const block = {
+      file: join(repoRoot, "test", "cli", "newcomer-trial-t.test.ts"),
+      line: 0,
+      code: `import { summon, type HookInput } from "ubiquity";
+const reason: string | undefined = process.env.WHY;
+export const q = summon("clean up", {
+  model: "openai:gpt-5",
+  hooks: {
+    PreToolUse: [{ matcher: "Bash", hooks: [async (input: HookInput) => ({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason },
+    })] }],
+  },
+  canUseTool: async (_name, input, { suggestions }) => ({ behavior: "allow", updatedInput: input, updatedPermissions: suggestions }),
+});
+export const wrong = summon("x", {
+  model: "openai:gpt-5",
+  hooks: {
+    // @ts-expect-error: a permissionDecision is allow, deny or ask
+    PreToolUse: [{ hooks: [async () => ({ hookSpecificOutput: { permissionDecision: "maybe" } })] }],
+  },
+});
+`,
+    };
+    const { fileOf, dispose } = writeBlocks([block]);
+    try {
+      expect(typeCheckBlocks(fileOf)).toEqual([]);
+    } finally {
+      dispose();
+    }
+  }, 120_000);
 });
