@@ -30,6 +30,7 @@ import type { TaskInfo } from "../plugins/_kits/tasks/index";
 import type { CommandInfo } from "../plugins/commands/api";
 import type { ReasoningLevel, ReasoningSchedule } from "../plugins/reasoning/api";
 import type { McpResourceContents, McpResourceInfo, McpResourceTemplateInfo } from "../plugins/mcp/resources";
+import { queryShapeHint } from "./agent-sdk-names";
 
 declare global {
   /**
@@ -79,7 +80,9 @@ export {
   PERMISSION_MODES,
   type PermissionMode,
   type PermissionResult,
+  type PermissionUpdateRules,
   type CanUseTool,
+  type CanUseToolResult,
 } from "../plugins/permissions/options";
 export {
   HOOK_EVENTS,
@@ -87,6 +90,7 @@ export {
   type HookMatcher,
   type HookInput,
   type HookOutput,
+  type HookSpecificOutput,
   type HookCallback,
 } from "../plugins/hooks/options";
 export type { McpServerConfig } from "../plugins/mcp/options";
@@ -185,7 +189,7 @@ export function summon(prompt: string | AsyncIterable<UserInput>, options: Summo
     typeof (prompt as AsyncIterable<UserInput>)[Symbol.asyncIterator] === "function";
   if (typeof prompt !== "string" && !live)
     throw new TypeError(
-      `summon(prompt, options): prompt must be a string or an async iterable of user messages, got ${typeof prompt}`,
+      `summon(prompt, options): prompt must be a string or an async iterable of user messages, got ${typeof prompt}${queryShapeHint(prompt)}`,
     );
   if (typeof options !== "object" || options === null)
     throw new TypeError("summon(prompt, options): options must be an object");

@@ -52,11 +52,14 @@ export { PERMISSION_MODES, HOOK_EVENTS } from "./facade";
 export type {
   PermissionMode,
   PermissionResult,
+  PermissionUpdateRules,
+  CanUseToolResult,
   CanUseTool,
   HookEventName,
   HookMatcher,
   HookInput,
   HookOutput,
+  HookSpecificOutput,
   HookCallback,
 } from "./facade";
 export type {

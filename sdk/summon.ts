@@ -18,6 +18,7 @@ import { UsageError } from "../loader/index";
 import type { Kernel, Message, Preset, RunContext, UbiquityConfig } from "../src/index";
 import { LiveInput, type UserInput } from "./live";
 import { Channel } from "./channel";
+import { agentSdkHints } from "./agent-sdk-names";
 
 /** Options of `summon()`: every run option plus the kernel fields `presets`, `plugins`, `disable`. */
 export type SummonOptions = UbiquityConfig;
@@ -146,12 +147,23 @@ async function work(
 async function buildKernel(options: SummonOptions, defaults: () => Promise<Preset[]>): Promise<Kernel> {
   const config = { ...options, presets: options.presets ?? (await defaults()) };
   try {
-    return createKernel(config);
+    try {
+      return createKernel(config);
+    } catch (error) {
+      if (
+        options.presets === undefined ||
+        !(error instanceof ConfigError) ||
+        !error.message.includes("Unrecognized key")
+      )
+        throw error;
+      await defaults();
+      return createKernel(config);
+    }
   } catch (error) {
-    if (options.presets === undefined || !(error instanceof ConfigError) || !error.message.includes("Unrecognized key"))
-      throw error;
-    await defaults();
-    return createKernel(config);
+    // A Claude Agent SDK option (`abortController`, a preset `systemPrompt`): the error says what to write here.
+    const hints = error instanceof ConfigError ? agentSdkHints(options, error.message) : "";
+    if (!hints) throw error;
+    throw new ConfigError(`${error instanceof Error ? error.message : String(error)}${hints}`);
   }
 }
 

@@ -1,8 +1,8 @@
-import { describeError, redactText, secretsOf, secretsOfRun, type RunContext } from "../../src/index";
+import { describeError, didYouMean, redactText, secretsOf, secretsOfRun, type RunContext } from "../../src/index";
 import type { HookEventName } from "./options";
 import { matches, matchTarget } from "./matcher";
 import { compileIf, type IfFilter } from "./if-filter";
-import { runCommandHook, type HookRunContext } from "./command";
+import { commandPayload, parseCommandOutput, runCommandHook, type HookRunContext } from "./command";
 import { runHttpHook } from "./http";
 import { hookAgentIds, runModelHook } from "./model-hook";
 import { queueRewake } from "./rewake";
@@ -53,7 +53,9 @@ export async function dispatch(
       }
       try {
         output =
-          typeof hook === "function" ? await (hook as HookCallback)(current) : await runHandler(hook, current, context);
+          typeof hook === "function"
+            ? callbackAnswer(await (hook as HookCallback)(withClaudeNames(current)), event, context)
+            : await runHandler(hook, current, context);
       } catch (error) {
         context.logger.error(`${event} hook threw (skipped): ${describeError(error)}`);
         continue;
@@ -82,6 +84,60 @@ export async function dispatch(
     }
   }
   return outcome;
+}
+
+/**
+ * The input a callback gets: ours, and (not enumerated, so a spread or JSON of it is unchanged) the
+ * Claude Agent SDK's snake_case names of the same facts (`tool_name`, `tool_input`, …). A JavaScript
+ * hook ported from that SDK reads `input.tool_input.command`: without them it threw, and a guard that
+ * throws is skipped, so the call it was written to stop ran.
+ */
+function withClaudeNames(input: HookInput): HookInput {
+  const named = { ...input };
+  for (const [key, value] of Object.entries(commandPayload(input)))
+    if (!(key in named)) Object.defineProperty(named, key, { value, enumerable: false });
+  return named;
+}
+
+/** The keys a callback's answer may hold: `HookOutput`'s, and the Claude Agent SDK's that `parseCommandOutput` reads. */
+const CALLBACK_KEYS = [
+  "decision",
+  "reason",
+  "updatedInput",
+  "additionalContext",
+  "systemMessage",
+  "suppressOutput",
+  "continue",
+  "stopReason",
+  "elicitation",
+  "worktreePath",
+  "watchPaths",
+  "hookSpecificOutput",
+];
+
+/**
+ * A callback's answer, read as a command hook's JSON is when it carries the Claude Agent SDK's
+ * `hookSpecificOutput` (`permissionDecision: "deny"`, `permissionDecisionReason`, `updatedInput`,
+ * `additionalContext`): a hook ported from that SDK was ignored before, and the call it denied ran.
+ * A key nothing reads is named (a typo, or a field of another shape), never silently dropped.
+ */
+function callbackAnswer(
+  output: HookOutput | undefined | void,
+  event: HookEventName,
+  context: HookRunContext,
+): (HookOutput & { ask?: boolean }) | undefined | void {
+  if (!output || typeof output !== "object") return output;
+  const unknown = Object.keys(output).filter((key) => !CALLBACK_KEYS.includes(key));
+  for (const key of unknown)
+    context.logger.warn(
+      `${event} hook callback answered "${key}", which no hook reads; it was ignored${didYouMean(key, CALLBACK_KEYS)}`,
+    );
+  if (output.decision !== undefined && output.decision !== "block" && output.decision !== "approve")
+    context.logger.warn(
+      `${event} hook callback answered decision ${JSON.stringify(output.decision)}; a decision is "block" or "approve" (it was ignored)`,
+    );
+  if (!("hookSpecificOutput" in output) && !("stopReason" in output)) return output;
+  return { ...output, ...parseCommandOutput(output as Record<string, unknown>) };
 }
 
 /**

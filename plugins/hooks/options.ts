@@ -110,6 +110,31 @@ export interface HookOutput {
    * writes `hookSpecificOutput.watchPaths`).
    */
   watchPaths?: string[] | undefined;
+  /** With `continue: false`: why the run stopped (the Claude Agent SDK's name; `reason` is ours). */
+  stopReason?: string | undefined;
+  /**
+   * The Claude Agent SDK's (and a command hook's) event-specific answer, read as Claude Code reads
+   * it: `permissionDecision: "deny"` blocks with `permissionDecisionReason`, `"allow"` approves,
+   * `"ask"` asks; `updatedInput` and `additionalContext` as above. A hook ported from that SDK
+   * answers this way unchanged.
+   */
+  hookSpecificOutput?: HookSpecificOutput | undefined;
+}
+
+/** The Claude Agent SDK's `hookSpecificOutput` (see `HookOutput.hookSpecificOutput`). */
+export interface HookSpecificOutput {
+  /** The event answered (informative: the event that fired is the one answered). */
+  hookEventName?: string | undefined;
+  /** PreToolUse: `deny` blocks the call, `allow` approves what the mode would ask, `ask` asks. */
+  permissionDecision?: "allow" | "deny" | "ask" | undefined;
+  /** Why: the blocked call's result the model sees. */
+  permissionDecisionReason?: string | undefined;
+  /** PreToolUse: the input the call runs with (judged again by the rules). */
+  updatedInput?: Record<string, unknown> | undefined;
+  /** Context for the model, as `HookOutput.additionalContext`. */
+  additionalContext?: string | undefined;
+  /** Elicitation, WorktreeCreate, SessionStart/FileChanged: as in a command hook's JSON. */
+  [key: string]: unknown;
 }
 
 /** A hook callback. */

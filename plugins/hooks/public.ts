@@ -10,6 +10,7 @@ export type {
   HookInput,
   HookMatcher,
   HookOutput,
+  HookSpecificOutput,
   HooksApi,
   HooksConfig,
   HooksOptions,

@@ -1,4 +1,4 @@
-export type { HookInput, HookOutput, HookCallback } from "./options";
+export type { HookInput, HookOutput, HookSpecificOutput, HookCallback } from "./options";
 import type { HookEventName, HookCallback, HookOutput } from "./options";
 
 /** A shell-command hook (the Claude Code settings-file form). */

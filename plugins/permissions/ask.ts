@@ -6,7 +6,7 @@
  */
 import type { PermissionResult, PermissionVerdict, ToolCall } from "../../src/index";
 import { getPermissionsApi } from "./api";
-import type { CanUseTool, PermissionsResolvedOptions } from "./options";
+import type { CanUseTool, CanUseToolResult, PermissionsResolvedOptions, PermissionUpdateRules } from "./options";
 import { describeError } from "../../src/index";
 
 /** Answer an ask verdict for one call. */
@@ -31,7 +31,37 @@ export async function answerAsk(
       message: `${why} No canUseTool handler is configured to ask the user, so it was denied. Pass canUseTool (the interactive runner does), ${approve}, or change permissionMode.`,
     };
   }
-  return prompt(handler, verdict, call, options.permissionPromptTimeoutMs);
+  const answer = await prompt(handler, verdict, call, options.permissionPromptTimeoutMs);
+  if (answer.behavior !== "allow" || !("updatedPermissions" in answer)) return answer;
+  const { updatedPermissions, ...allowed } = answer;
+  if (updatedPermissions?.length) remember(updatedPermissions, call);
+  return allowed;
+}
+
+/**
+ * A handler's "always" (`updatedPermissions`): its allow rules join the session's (deny and ask
+ * rules still win). The call itself is allowed whatever becomes of them; a rule that does not parse,
+ * or an update of another kind, is named and left out.
+ */
+function remember(updates: readonly (string | PermissionUpdateRules)[], call: ToolCall) {
+  const rules: string[] = [];
+  for (const update of updates) {
+    if (typeof update === "string") rules.push(update);
+    else if (update?.type === "addRules" && update.behavior === "allow" && Array.isArray(update.rules))
+      for (const r of update.rules) rules.push(r.ruleContent ? `${r.toolName}(${r.ruleContent})` : r.toolName);
+    else
+      call.run.logger.warn(
+        `canUseTool's updatedPermissions entry ${JSON.stringify(update)} was left out: only allow rules (strings, or { type: "addRules", behavior: "allow", rules }) are kept`,
+      );
+  }
+  const api = getPermissionsApi(call.run.kernel);
+  for (const rule of rules) {
+    try {
+      api.addRules({ allow: [rule] }, "canUseTool (updatedPermissions)");
+    } catch (error) {
+      call.run.logger.warn(`canUseTool's updatedPermissions rule was left out: ${describeError(error)}`);
+    }
+  }
 }
 
 function prompt(
@@ -39,14 +69,14 @@ function prompt(
   verdict: PermissionVerdict,
   call: ToolCall,
   timeoutMs: number | undefined,
-): Promise<PermissionResult> {
+): Promise<CanUseToolResult> {
   const { toolName, toolUseId } = call;
   const runSignal = call.run.abortSignal;
   const controller = new AbortController();
-  return new Promise<PermissionResult>((resolve) => {
+  return new Promise<CanUseToolResult>((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let settled = false;
-    const finish = (result: PermissionResult) => {
+    const finish = (result: CanUseToolResult) => {
       if (settled) return;
       settled = true;
       if (timer) clearTimeout(timer);
@@ -93,13 +123,18 @@ function prompt(
   });
 }
 
-function checkAnswer(answer: unknown, toolName: string): PermissionResult {
+function checkAnswer(answer: unknown, toolName: string): CanUseToolResult {
   const a = answer as Partial<Record<string, unknown>> | null | undefined;
   if (a?.behavior === "allow") {
     const updated = a.updatedInput;
-    if (updated === undefined) return { behavior: "allow" };
+    const kept = Array.isArray(a.updatedPermissions)
+      ? {
+          updatedPermissions: a.updatedPermissions as readonly (string | PermissionUpdateRules)[],
+        }
+      : {};
+    if (updated === undefined) return { behavior: "allow", ...kept };
     if (typeof updated === "object" && updated !== null && !Array.isArray(updated))
-      return { behavior: "allow", updatedInput: updated as Record<string, unknown> };
+      return { behavior: "allow", updatedInput: updated as Record<string, unknown>, ...kept };
     return {
       behavior: "deny",
       message: `The canUseTool handler allowed ${toolName} with an updatedInput that is not an object, so it was denied.`,

@@ -10,12 +10,36 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 export type { PermissionResult };
 
+/** The Claude Agent SDK's permission update that adds rules (the only kind a `canUseTool` answer applies). */
+export interface PermissionUpdateRules {
+  /** The only kind applied. */
+  type: "addRules";
+  /** Allow rules only: a handler's answer never adds a deny or ask rule that outlives the call. */
+  behavior: "allow";
+  /** Each is the rule `toolName(ruleContent)`, or the bare tool name without `ruleContent`. */
+  rules: readonly { toolName: string; ruleContent?: string | undefined }[];
+  /** Accepted and not read: the rules hold for the session, never written to a settings file. */
+  destination?: string | undefined;
+}
+
+/** What a `canUseTool` handler answers: a `PermissionResult`, and with an allow the rules that hold from now on. */
+export type CanUseToolResult =
+  | PermissionResult
+  | (Extract<PermissionResult, { behavior: "allow" }> & {
+      /**
+       * Allow rules that hold for the rest of the session, its subagents too (what the runner's
+       * "always" does): the `suggestions` the handler was given, or rules of its own; a deny or
+       * ask rule still wins. The Claude Agent SDK's `addRules` entries are read too.
+       */
+      updatedPermissions?: readonly (string | PermissionUpdateRules)[] | undefined;
+    });
+
 /** Called when a tool call needs a human decision. */
 export type CanUseTool = (
   toolName: string,
   input: Record<string, unknown>,
   context: { signal: AbortSignal; suggestions: string[]; toolUseId: string },
-) => Promise<PermissionResult> | PermissionResult;
+) => Promise<CanUseToolResult> | CanUseToolResult;
 
 /** The permissions plugin's slice of the config schema. */
 export const permissionsOptions = lazyOptions(

@@ -6,10 +6,12 @@ export { default } from "./index";
 export { PERMISSION_MODES, decidePermission, explainPermission, getPermissionsApi } from "./index";
 export type {
   CanUseTool,
+  CanUseToolResult,
   DecidePermissionInput,
   PermissionDecision,
   PermissionMode,
   PermissionResult,
+  PermissionUpdateRules,
   PermissionsApi,
   PermissionsOptions,
   PermissionsPluginOptions,

@@ -36,7 +36,7 @@ export function scriptedModel(script: Script, options: { provider?: string; mode
       turn = script[played];
       if (turn === undefined) {
         throw new Error(
-          `scriptedModel: the script has ${script.length} turns and call #${index + 1} asked for another`,
+          `scriptedModel: the script has ${script.length} ${script.length === 1 ? "turn" : "turns"} and call #${index + 1} asked for another: add a turn for it (model.requests[${index}] is what the run sent)`,
         );
       }
       played++;

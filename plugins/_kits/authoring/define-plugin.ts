@@ -10,6 +10,7 @@ import { z } from "zod";
 import {
   assertPlugin,
   ConfigError,
+  didYouMean,
   isPlugin,
   rememberOptions,
   type Kernel,
@@ -113,6 +114,8 @@ function fromSpec(spec: PluginSpec<z.ZodObject, unknown, unknown, z.ZodType | un
     if (!result.success) {
       throw new ConfigError(`invalid options for plugin ${spec.name}:\n${z.prettifyError(result.error)}`);
     }
+    const stray = strayKeys(schema, options);
+    if (stray.length > 0) throw strayOptions(spec.name, stray, schema as z.ZodObject);
     return bind(rest, result.data);
   };
   Object.defineProperty(factory, FACTORY, { value: true });
@@ -138,6 +141,26 @@ function bind(spec: Omit<PluginSpec<z.ZodObject, unknown, unknown, z.ZodType>, "
 /** A wrapper that calls `plugin.apply(kernel)` drops the context the plugin reads its options and state through. */
 function unwrappedContext(name: string): string {
   return `plugin ${name}: apply was called without its context; a wrapper must pass it on: apply: (kernel, context) => plugin.apply(kernel, context)`;
+}
+
+/**
+ * The keys of `options` a plain `z.object` schema would strip without a word: a typo in a config
+ * file's `[specifier, { lod: true }]` was dropped and the plugin ran on its default. Only a schema
+ * that strips (not `z.strictObject`, which fails anyway, nor `z.looseObject`, which keeps them).
+ */
+function strayKeys(schema: z.ZodType, options: unknown): string[] {
+  if (!(schema instanceof z.ZodObject) || schema.def.catchall !== undefined) return [];
+  if (typeof options !== "object" || options === null || Array.isArray(options)) return [];
+  const known = new Set(Object.keys(schema.shape));
+  return Object.keys(options).filter((key) => !known.has(key));
+}
+
+function strayOptions(name: string, stray: string[], schema: z.ZodObject): ConfigError {
+  const known = Object.keys(schema.shape);
+  const each = stray.map((key) => `"${key}"${didYouMean(key, known)}`).join(", ");
+  return new ConfigError(
+    `invalid options for plugin ${name}: unknown ${stray.length === 1 ? "key" : "keys"} ${each}; it takes ${known.map((k) => `"${k}"`).join(", ") || "no options"}`,
+  );
 }
 
 function isEmptyObject(value: unknown): boolean {

@@ -224,7 +224,7 @@ export async function startProviderServer(script: FakeScript): Promise<FakeProvi
         400,
         errorBody(family, {
           status: 400,
-          message: `fake provider server: the script has ${count} turns and request #${requests.length} asked for another`,
+          message: `fake provider server: the script has ${count} ${count === 1 ? "turn" : "turns"} and request #${requests.length} asked for another`,
         }),
       );
     }

@@ -1,0 +1,48 @@
+/**
+ * The Claude Agent SDK's option names and shapes that mean something else here, each with what to
+ * write instead. A program ported from `query({ prompt, options })` met "Unrecognized key:
+ * "abortController"" or "expected string, received object" alone, and had to find the fix in the
+ * docs; the error now says it. Only words for an error already raised: nothing is translated.
+ */
+
+/** What each Claude Agent SDK option is here (keys ubiquity does not have). */
+const RENAMED: Readonly<Record<string, string>> = {
+  abortController: "abortSignal: controller.signal (an AbortSignal, not the controller)",
+  continue: "continueConversation: true",
+  permissionPromptToolName: 'permissionPromptTool: "mcp__<server>__<tool>"',
+  outputFormat: 'outputSchema: <zod or JSON Schema> (not { type: "json_schema", schema })',
+  stderr: "logger: { debug, info, warn, error } (console-shaped)",
+  pathToClaudeCodeExecutable: "nothing: ubiquity runs in your process; leave it out",
+  executable: "nothing: ubiquity runs in your process; leave it out",
+  executableArgs: "nothing: ubiquity runs in your process; leave it out",
+  extraArgs: "the option of each flag (ubiquity run --help lists them)",
+};
+
+/** Lines naming the fix for each Claude Agent SDK option of `options` the run refused ("" when none). */
+export function agentSdkHints(options: Record<string, unknown>, message: string): string {
+  const lines: string[] = [];
+  for (const [key, instead] of Object.entries(RENAMED))
+    if (key in options && message.includes(`"${key}"`))
+      lines.push(`→ "${key}" is the Claude Agent SDK's option: here it is ${instead}`);
+  const prompt = options.systemPrompt;
+  if (typeof prompt === "object" && prompt !== null && (prompt as { type?: unknown }).type === "preset")
+    lines.push(
+      '→ systemPrompt: { type: "preset", preset: "claude_code", append } is the Claude Agent SDK\'s form: here leave systemPrompt out (the built-in guidance applies) and pass appendSystemPrompt: "<append>"',
+    );
+  const plugins = options.plugins;
+  if (
+    Array.isArray(plugins) &&
+    plugins.some((p) => typeof p === "object" && p !== null && "path" in p && !("apply" in p))
+  )
+    lines.push(
+      '→ plugins: [{ type: "local", path }] is the Claude Agent SDK\'s form: Claude Code plugin folders go in claudePlugins: ["<path>"]; plugins here are ubiquity plugins ({ name, apply })',
+    );
+  return lines.length ? `\n${lines.join("\n")}` : "";
+}
+
+/** The TypeError for `summon({ prompt, options })`, the Claude Agent SDK's `query` call. */
+export function queryShapeHint(prompt: unknown): string {
+  return typeof prompt === "object" && prompt !== null && "prompt" in prompt
+    ? " (the Claude Agent SDK's query({ prompt, options }) is summon(prompt, options) here)"
+    : "";
+}
