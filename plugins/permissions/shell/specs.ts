@@ -161,6 +161,47 @@ function batchObjects(words: readonly ShellWord[]): ShellWord[] {
     : [];
 }
 
+/** A read of the contents of an object git finds by a name the command line gives no path for. */
+const objectRead = (w: ShellWord): ShellWord => ({
+  ...w,
+  literal: false,
+  text: `${w.text} (an object of the repository, which may be any file's contents: name it REV:PATH)`,
+});
+
+/**
+ * git cat-file prints the object each operand names. `REV:PATH` is judged by its PATH
+ * (gitObjectPath); any other name (the blob id `git ls-tree` printed, a tag made to point at a
+ * blob, `v1^{}`) may hold any file's contents, a Read-denied .env committed once among them, so
+ * it is a file only known at run time unless the command asks only for the type, size or
+ * existence (-t, -s, -e).
+ */
+function catFileObjects(words: readonly ShellWord[]): ShellWord[] {
+  const rest = words.slice(words.findIndex((w) => w.value === "cat-file") + 1);
+  const options = rest.filter((w) => w.literal && w.value.startsWith("-"));
+  const metadataOnly =
+    options.length > 0 && options.every((w) => /^(-[tse]|--allow-unknown-type|--use-mailmap|--no-use-mailmap)$/.test(w.value));
+  if (metadataOnly) return [];
+  return rest.filter((w) => !w.literal || (!w.value.startsWith("-") && gitObjectPath(w.value) === undefined)).map(objectRead);
+}
+
+// The fields of a ref format (for-each-ref, branch, tag --format) that print names, dates and
+// messages, never an object's stored bytes. Any other (`%(raw)`, `%(*raw)`, a field added by a
+// later git) may print a blob a ref points at: a file only known at run time.
+const REF_FIELDS = new Set(
+  "refname objecttype objectsize objectname deltabase upstream push HEAD symref worktreepath creatordate creator tree parent numparent object type tag author authorname authoremail authordate committer committername committeremail committerdate tagger taggername taggeremail taggerdate subject body trailers contents signature describe if then else end align color rest ahead-behind is-base".split(" "),
+);
+
+/** The format of for-each-ref, branch and tag prints each ref's object through its fields: one that may print stored bytes is a read of an object. */
+function refFormatObjects(words: readonly ShellWord[]): ShellWord[] {
+  return words.flatMap((w, k) => {
+    const format = /^--format=/.test(w.value) ? w.value.slice(9) : words[k - 1]?.value === "--format" ? w.value : undefined;
+    if (format === undefined) return [];
+    if (!w.literal) return [objectRead(w)];
+    const fields = [...format.matchAll(/%\(\*?([^):]*)/g)].map((m) => m[1]!);
+    return fields.every((f) => REF_FIELDS.has(f)) ? [] : [objectRead(w)];
+  });
+}
+
 // Options of git's remote sub-commands that take their value as the next word.
 const GIT_REMOTE_VALUE =
   /^(-j|-o|-b|-t|-m|--jobs|--depth|--deepen|--shallow-since|--shallow-exclude|--push-option|--server-option|--sort|--origin|--branch|--revision|--filter|--upload-pack|--receive-pack|--exec)$/;
@@ -292,6 +333,7 @@ const git: ProgramSpecSource = {
       options:
         "-a --all -r --remotes -v -vv --verbose -l --list --show-current -d --delete -D -f --force -m --move -M -c --copy -C --contains= --no-contains= --merged?= --no-merged?= --sort= --format= --points-at= -u= --set-upstream-to= --unset-upstream -t --track?= --no-track --color?= --no-color --column?= --no-column -q --quiet --abbrev= --no-abbrev -i --ignore-case --create-reflog",
       operands: "data*",
+      reads: refFormatObjects,
     },
     checkout: {
       tree: true,
@@ -372,6 +414,7 @@ const git: ProgramSpecSource = {
         "-a --annotate -m= --message= -F=r --file=r -d --delete -l --list -n?= -f --force --sort= --contains= --no-contains= --merged?= --no-merged?= --points-at= --format= --column?= --no-column -i --ignore-case --create-reflog --no-sign",
       operands: "data*",
       check: (w) => editorOpened(w, "tag"),
+      reads: refFormatObjects,
     },
     "rev-parse": {
       options:
@@ -462,11 +505,13 @@ const git: ProgramSpecSource = {
       options:
         "--count= --sort= --format= --points-at= --merged?= --no-merged?= --contains= --no-contains= --exclude= --ignore-case --omit-empty --shell --perl --python --tcl --color?=",
       operands: "data*",
+      reads: refFormatObjects,
     },
     "cat-file": {
       options:
         "-t -s -e -p --textconv? --filters? --batch?= --batch-check?= --batch-command?= --batch-all-objects --buffer --unordered --follow-symlinks --allow-unknown-type -Z --use-mailmap --no-use-mailmap",
       operands: "data*",
+      reads: catFileObjects,
     },
     "merge-base": { options: "-a --all --octopus --independent --is-ancestor --fork-point", operands: "data*" },
     "rev-list": {
