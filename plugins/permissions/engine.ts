@@ -520,6 +520,13 @@ function matchFiles(
   if (reading) {
     // A literal path that does not exist is below no folder (the walk would only run out of budget).
     const absent = rule.path?.absent?.() === true;
+    // A repository's stored files below a pathspec are not the disk's (a .env deleted since, but in
+    // every revision): a rule that may name a path at or below it applies.
+    const stored = subject.recursiveReads.find(
+      (p) => p.stored && [p.absolute, p.real].some((d) => d !== undefined && rule.path?.mayNameBelow?.(d) !== false),
+    );
+    if (stored)
+      return `it prints files the repository stores below ${stored.absolute} (in revisions or the index), which may be one this rule names`;
     for (const dir of absent ? [] : subject.recursiveReads) {
       const below = fileBelow(dir.real ?? dir.absolute, (p) => rule.path?.(p) === true);
       if (below)

@@ -292,7 +292,7 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     const value = procPath(word.tilde ? place.home + word.value.slice(1) : word.value);
     if (value !== undefined)
       for (const base of value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases])
-        recursiveReads.push(judgePath(base, place.home, value));
+        recursiveReads.push({ ...judgePath(base, place.home, value), ...(word.stored ? { stored: true } : {}) });
   }
   // Resolving paths costs syscalls: only a Read rule needs them.
   let judgedReads: JudgedPath[] | undefined;

@@ -13,9 +13,17 @@
  *           .git/objects) and under `Bash(git:*)`. cat-file's operands other than REV:PATH, and a
  *           ref format (for-each-ref, branch, tag) with a field that is not known to print only
  *           names, dates and messages, now read a file only known at run time.
+ * R2 FIXED  The paths after `--` of a git command that prints stored contents were judged as the
+ *           folder itself: `git log -p -- .`, `git show HEAD -- .`, `git diff --cached -- .`,
+ *           `git format-patch -1 --stdout -- .` printed a committed (or staged) .env under a
+ *           `Read(./.env)` deny rule (bypassPermissions, sandbox on; `Bash(git:*)`). And a folder
+ *           read to the bottom was walked on disk, so `git grep KEY HEAD -- .` printed a .env that
+ *           every revision holds but the work tree no longer does. A pathspec of such a command now
+ *           reads every stored file below it, judged by whether a rule's pattern may name a path at
+ *           or below it (its literal folders), whatever the disk holds.
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { attackBench, type AttackProject } from "./attack-bench";
@@ -98,6 +106,66 @@ describe("R1: git cat-file and ref formats print an object by a name that gives 
     const p = committed();
     const { out } = await attack(
       [`git cat-file -p ${p.blob}`, `git tag v1 ${p.blob} && git for-each-ref --format='%(raw)' refs/tags`],
+      ["--permission-mode", "bypassPermissions", "--disallowedTools", "Read(./.env)"],
+      p,
+    );
+    for (const r of out) {
+      expect(r.content).not.toContain(SECRET);
+      expect(r.isError, r.content).toBe(true);
+    }
+  });
+});
+
+describe("R2: git's pathspecs after -- name every stored file below them", () => {
+  it("the oracle: git log -p, show, diff --cached and grep of a revision print .env through `-- .`", () => {
+    const p = committed();
+    for (const args of [
+      ["log", "-p", "--", "."],
+      ["show", "HEAD", "--", "."],
+      ["format-patch", "-1", "--stdout", "--", "."],
+    ])
+      expect(git(p, ...args).stdout, args.join(" ")).toContain(SECRET);
+    writeFileSync(join(p.cwd, ".env"), "SECRET=changed\n");
+    git(p, "add", ".env");
+    expect(git(p, "diff", "--cached", "--", ".").stdout).toContain(SECRET);
+    // Deleted from the work tree, still in every revision.
+    const gone = committed();
+    rmSync(join(gone.cwd, ".env"));
+    expect(git(gone, "grep", "SECRET", "HEAD", "--", ".").stdout).toContain(SECRET);
+  });
+
+  it("the engine: a Read deny rule denies them (bypassPermissions, Bash(git:*)), whatever the disk holds", async () => {
+    const commands = [
+      "git log -p -- .",
+      "git show HEAD -- .",
+      "git show -- ./",
+      "git diff HEAD~1 -- .",
+      "git diff --cached -- .",
+      "git log -G'SECRET=h' --oneline -- .",
+      "git format-patch -1 --stdout -- .",
+      "git grep SECRET HEAD -- .",
+    ];
+    const p = committed();
+    await expectVerdicts(commands, "deny", "bypassPermissions", { deny: ["Read(./.env)"] }, p);
+    await expectVerdicts(commands, "deny", "default", { allow: ["Bash(git:*)"], deny: ["Read(./.env)"] }, p);
+    const gone = committed();
+    rmSync(join(gone.cwd, ".env"));
+    await expectVerdicts(commands, "deny", "bypassPermissions", { deny: ["Read(./.env)"] }, gone);
+    // A pathspec beside what the rule names stays allowed, as do names and counts.
+    await expectVerdicts(
+      ["git log -p -- a.txt", "git show HEAD -- src", "git grep SECRET HEAD -- a.txt", "git diff --stat -- .", "git log --oneline -- ."],
+      "allow",
+      "bypassPermissions",
+      { deny: ["Read(./.env)"] },
+      p,
+    );
+  });
+
+  it("through the bin with the sandbox on: git log -p -- . and git grep of HEAD leak nothing", async () => {
+    const p = committed();
+    rmSync(join(p.cwd, ".env"));
+    const { out } = await attack(
+      ["git log -p -- .", "git grep SECRET HEAD -- ."],
       ["--permission-mode", "bypassPermissions", "--disallowedTools", "Read(./.env)"],
       p,
     );

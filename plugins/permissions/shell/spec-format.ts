@@ -71,6 +71,8 @@ export interface ProgramSpecSource {
    * operands name (git's pathspecs are patterns, not paths). Applied once, to the whole command.
    */
   readsAs?: (words: readonly ShellWord[], reads: ShellWord[]) => ShellWord[];
+  /** Folders (or files) it reads every file below, besides recursive read operands (git's pathspecs); applied once, to the whole command. */
+  readsBelow?: (words: readonly ShellWord[]) => ShellWord[];
   /** Files it writes besides its operands and option values (a backup `~/.bash` + `rc`, git config's file). */
   writes?: (words: readonly ShellWord[]) => ShellWord[];
   /** Why it installs code to run later, if it does (git config core.fsmonitor, npm config set script-shell). */
@@ -125,6 +127,7 @@ export interface ProgramSpec {
   effects: ProgramSpecSource["effects"];
   extraReads: ProgramSpecSource["reads"];
   readsAs: ProgramSpecSource["readsAs"];
+  readsBelow: ProgramSpecSource["readsBelow"];
   extraWrites: ProgramSpecSource["writes"];
   copies: ProgramSpecSource["copies"];
   persists: ProgramSpecSource["persists"];
@@ -224,6 +227,7 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
     effects: source.effects,
     extraReads: source.reads,
     readsAs: source.readsAs,
+    readsBelow: source.readsBelow,
     extraWrites: source.writes,
     copies: source.copies,
     persists: source.persists,
@@ -254,6 +258,8 @@ export interface SpecReading {
   recursive: boolean;
   /** The read operands of the level reached (not option values: `grep -r -f pats` reads `.`). */
   readOperands: ShellWord[];
+  /** What it reads every file below besides those (the spec's readsBelow). */
+  below: ShellWord[];
   /**
    * The command in canonical form, for deny and ask rules: the program, its sub-commands by their
    * canonical names, then the sub-command's options (clusters split, abbreviations and aliases
@@ -277,6 +283,7 @@ export function readBySpec(spec: ProgramSpec, words: readonly ShellWord[], name:
   if (!spec.read) readInto(spec, words, 1, name, reading);
   else reading.canonical = [name, ...words.slice(1).map((w) => w.value)];
   if (spec.readsAs) reading.reads = spec.readsAs(words, reading.reads);
+  if (spec.readsBelow) reading.below.push(...spec.readsBelow(words));
 
   return reading;
 }
@@ -291,6 +298,7 @@ export function emptyReading(name: string): SpecReading {
     links: false,
     recursive: false,
     readOperands: [],
+    below: [],
     canonical: [name],
     subDepth: 1,
   };

@@ -286,8 +286,26 @@ function editorOpened(words: readonly ShellWord[], sub: "commit" | "tag"): { at:
     : undefined;
 }
 
+/**
+ * The pathspecs after `--` of a command that prints stored contents (`git log -p -- .`, `git show
+ * REV -- src`, `git diff --cached -- .`, `git grep KEY REV -- .`) name every file the revisions
+ * or the index hold below them: read to the bottom, as stored (ShellWord.stored). They were judged
+ * as the folder itself, so `git log -p -- .` printed a committed .env under a Read deny rule.
+ */
+function gitStoredPaths(words: readonly ShellWord[]): ShellWord[] {
+  const sub = words.findIndex((w, k) => k > 0 && w.literal && !w.value.startsWith("-") && words[k - 1]?.value !== "-C");
+  const dashes = words.findIndex((w) => w.literal && w.value === "--");
+  if (sub === -1 || dashes === -1) return [];
+  const printed = words[sub]!.value === "grep" ? words.slice(dashes + 1) : printedContents(words, sub);
+  // Magic and globs are only known at run time already (gitReads).
+  return printed
+    .filter((w) => words.includes(w) && w.literal && !w.value.startsWith(":") && !/[*?[]/.test(w.value))
+    .map((w) => ({ ...w, stored: true }));
+}
+
 const git: ProgramSpecSource = {
   readsAs: gitReads,
+  readsBelow: gitStoredPaths,
   // Global options before the sub-command: -C moves to a folder; -c, --git-dir, --work-tree,
   // --exec-path and --config-env are left out (they name configuration or programs).
   options: `-C=d --no-pager -P --no-optional-locks --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-replace-objects --no-lazy-fetch ${HELP} -v`,
