@@ -71,7 +71,10 @@ export interface ProgramSpecSource {
    * operands name (git's pathspecs are patterns, not paths). Applied once, to the whole command.
    */
   readsAs?: (words: readonly ShellWord[], reads: ShellWord[]) => ShellWord[];
-  /** Folders (or files) it reads every file below, besides recursive read operands (git's pathspecs); applied once, to the whole command. */
+  /**
+   * Folders (or files) it reads every file below, besides recursive read operands (git's pathspecs,
+   * diff's --from-file); applied once, to the whole command's words as the program parses them.
+   */
   readsBelow?: (words: readonly ShellWord[]) => ShellWord[];
   /** Files it writes besides its operands and option values (a backup `~/.bash` + `rc`, git config's file). */
   writes?: (words: readonly ShellWord[]) => ShellWord[];
@@ -283,7 +286,8 @@ export function readBySpec(spec: ProgramSpec, words: readonly ShellWord[], name:
   if (!spec.read) readInto(spec, words, 1, name, reading);
   else reading.canonical = [name, ...words.slice(1).map((w) => w.value)];
   if (spec.readsAs) reading.reads = spec.readsAs(words, reading.reads);
-  if (spec.readsBelow) reading.below.push(...spec.readsBelow(words));
+  // As the program parses them (clusters split, long options by their full name), as `reads` gets them.
+  if (spec.readsBelow) reading.below.push(...spec.readsBelow(optionWords(spec, words, 1).words));
 
   return reading;
 }

@@ -161,6 +161,20 @@ function batchObjects(words: readonly ShellWord[]): ShellWord[] {
     : [];
 }
 
+/**
+ * diff's --from-file and --to-file name an operand for every other one: a folder there is read as
+ * a folder operand is (`diff --to-file=. d/.env` compares d/.env with ./.env and prints it).
+ */
+function diffFileOptions(words: readonly ShellWord[]): ShellWord[] {
+  return words.flatMap((w, k) => {
+    const m = /^--(from|to)-file(=?)(.*)$/.exec(w.value);
+    if (!m) return [];
+    if (m[2] === "=") return [{ ...w, value: m[3]! }];
+    const next = words[k + 1];
+    return next ? [next] : [];
+  });
+}
+
 /** A read of the contents of an object git finds by a name the command line gives no path for. */
 const objectRead = (w: ShellWord): ShellWord => ({
   ...w,
@@ -952,6 +966,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     // A folder operand is read file by file even without -r (`diff -N . src` prints every file of
     // `.` that src lacks): folders are read whole.
     recursive: true,
+    readsBelow: diffFileOptions,
   },
   cmp: read("-b -i= -l -n= -s --print-bytes --ignore-initial= --verbose --bytes= --quiet --silent"),
   md5sum: read(SUMS),
