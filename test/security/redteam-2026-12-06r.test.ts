@@ -17,10 +17,11 @@
  *           folder itself: `git log -p -- .`, `git show HEAD -- .`, `git diff --cached -- .`,
  *           `git format-patch -1 --stdout -- .` printed a committed (or staged) .env under a
  *           `Read(./.env)` deny rule (bypassPermissions, sandbox on; `Bash(git:*)`). And a folder
- *           read to the bottom was walked on disk, so `git grep KEY HEAD -- .` printed a .env that
- *           every revision holds but the work tree no longer does. A pathspec of such a command now
- *           reads every stored file below it, judged by whether a rule's pattern may name a path at
- *           or below it (its literal folders), whatever the disk holds.
+ *           read to the bottom was walked on disk, so `git grep KEY HEAD -- .` and `git archive HEAD`
+ *           printed a .env that every revision holds but the work tree no longer does. A pathspec
+ *           of such a command (and git grep's and git archive's folders) now reads every stored file
+ *           below it, judged by whether a rule's pattern may name a path at or below it (its
+ *           literal folders), whatever the disk holds.
  * R3 FIXED  diff's --from-file and --to-file name the other side of every operand: a folder there
  *           is read as a folder operand is (`diff --to-file=. d/.env` compares d/.env with ./.env,
  *           and prints it). The operands were read to the bottom, the option's value was judged as
@@ -137,6 +138,7 @@ describe("R2: git's pathspecs after -- name every stored file below them", () =>
     const gone = committed();
     rmSync(join(gone.cwd, ".env"));
     expect(git(gone, "grep", "SECRET", "HEAD", "--", ".").stdout).toContain(SECRET);
+    expect(git(gone, "archive", "HEAD").stdout).toContain(SECRET);
   });
 
   it("the engine: a Read deny rule denies them (bypassPermissions, Bash(git:*)), whatever the disk holds", async () => {
@@ -155,10 +157,23 @@ describe("R2: git's pathspecs after -- name every stored file below them", () =>
     await expectVerdicts(commands, "deny", "default", { allow: ["Bash(git:*)"], deny: ["Read(./.env)"] }, p);
     const gone = committed();
     rmSync(join(gone.cwd, ".env"));
-    await expectVerdicts(commands, "deny", "bypassPermissions", { deny: ["Read(./.env)"] }, gone);
+    await expectVerdicts(
+      [...commands, "git archive HEAD", "git archive --format=tar HEAD .", "git grep --cached SECRET"],
+      "deny",
+      "bypassPermissions",
+      { deny: ["Read(./.env)"] },
+      gone,
+    );
     // A pathspec beside what the rule names stays allowed, as do names and counts.
     await expectVerdicts(
-      ["git log -p -- a.txt", "git show HEAD -- src", "git grep SECRET HEAD -- a.txt", "git diff --stat -- .", "git log --oneline -- ."],
+      [
+        "git log -p -- a.txt",
+        "git show HEAD -- src",
+        "git grep SECRET HEAD -- a.txt",
+        "git archive HEAD a.txt",
+        "git diff --stat -- .",
+        "git log --oneline -- .",
+      ],
       "allow",
       "bypassPermissions",
       { deny: ["Read(./.env)"] },
@@ -170,7 +185,7 @@ describe("R2: git's pathspecs after -- name every stored file below them", () =>
     const p = committed();
     rmSync(join(p.cwd, ".env"));
     const { out } = await attack(
-      ["git log -p -- .", "git grep SECRET HEAD -- ."],
+      ["git log -p -- .", "git grep SECRET HEAD -- .", "git archive HEAD"],
       ["--permission-mode", "bypassPermissions", "--disallowedTools", "Read(./.env)"],
       p,
     );

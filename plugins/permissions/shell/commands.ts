@@ -406,7 +406,11 @@ function judgeBySpec(
   out.reads.push(...reading.reads);
   // grep -r and rg read every file below their folders, `.` when they name none (a file an option names is no folder: `grep -r -f pats`).
   if (reading.recursive)
-    out.recursiveReads.push(...(reading.readOperands.length > 0 ? reading.readOperands : [literalWord(".")]));
+    out.recursiveReads.push(
+      ...(reading.readOperands.length > 0 ? reading.readOperands : [literalWord(".")]).map((w) =>
+        reading.stored ? { ...w, stored: true } : w,
+      ),
+    );
   out.recursiveReads.push(...reading.below);
   for (const dir of reading.dirs) {
     if (dir.literal) out.cdTargets.push(dir);

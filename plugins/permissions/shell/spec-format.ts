@@ -71,6 +71,8 @@ export interface ProgramSpecSource {
    * operands name (git's pathspecs are patterns, not paths). Applied once, to the whole command.
    */
   readsAs?: (words: readonly ShellWord[], reads: ShellWord[]) => ShellWord[];
+  /** Its folders read to the bottom are a repository's stored files (git archive, git grep): ShellWord.stored. */
+  stored?: boolean;
   /**
    * Folders (or files) it reads every file below, besides recursive read operands (git's pathspecs,
    * diff's --from-file); applied once, to the whole command's words as the program parses them.
@@ -127,6 +129,7 @@ export interface ProgramSpec {
   read: ProgramSpecSource["read"];
   links: ProgramSpecSource["links"];
   recursive: ProgramSpecSource["recursive"];
+  stored: boolean;
   effects: ProgramSpecSource["effects"];
   extraReads: ProgramSpecSource["reads"];
   readsAs: ProgramSpecSource["readsAs"];
@@ -227,6 +230,7 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
     read: source.read,
     links: source.links,
     recursive: source.recursive,
+    stored: source.stored ?? false,
     effects: source.effects,
     extraReads: source.reads,
     readsAs: source.readsAs,
@@ -259,6 +263,8 @@ export interface SpecReading {
   links: boolean;
   /** Its read operands are folders read to the bottom (`.` when it names none). */
   recursive: boolean;
+  /** Those folders are a repository's stored files, not the disk's. */
+  stored?: boolean;
   /** The read operands of the level reached (not option values: `grep -r -f pats` reads `.`). */
   readOperands: ShellWord[];
   /** What it reads every file below besides those (the spec's readsBelow). */
@@ -393,6 +399,7 @@ function setRecursive(spec: ProgramSpec, scan: LevelScan): void {
             scan.operands.map((o) => o.word),
           )
         : true;
+  if (recursive && spec.stored) scan.reading.stored = true;
 }
 
 /** Read one level's options and operands from `start`, into `reading`. */

@@ -302,7 +302,7 @@ function editorOpened(words: readonly ShellWord[], sub: "commit" | "tag"): { at:
 
 /**
  * The pathspecs after `--` of a command that prints stored contents (`git log -p -- .`, `git show
- * REV -- src`, `git diff --cached -- .`, `git grep KEY REV -- .`) name every file the revisions
+ * REV -- src`, `git diff --cached -- .`) name every file the revisions
  * or the index hold below them: read to the bottom, as stored (ShellWord.stored). They were judged
  * as the folder itself, so `git log -p -- .` printed a committed .env under a Read deny rule.
  */
@@ -310,9 +310,9 @@ function gitStoredPaths(words: readonly ShellWord[]): ShellWord[] {
   const sub = words.findIndex((w, k) => k > 0 && w.literal && !w.value.startsWith("-") && words[k - 1]?.value !== "-C");
   const dashes = words.findIndex((w) => w.literal && w.value === "--");
   if (sub === -1 || dashes === -1) return [];
-  const printed = words[sub]!.value === "grep" ? words.slice(dashes + 1) : printedContents(words, sub);
-  // Magic and globs are only known at run time already (gitReads).
-  return printed
+  // Magic and globs are only known at run time already (gitReads). git grep's and git archive's
+  // folders are stored ones by their specs (`stored`).
+  return printedContents(words, sub)
     .filter((w) => words.includes(w) && w.literal && !w.value.startsWith(":") && !/[*?[]/.test(w.value))
     .map((w) => ({ ...w, stored: true }));
 }
@@ -527,6 +527,8 @@ const git: ProgramSpecSource = {
       options: `${GREP.replace(" -f=R --file=R", "").replace(" -r -R", "")} --cached --untracked --no-index --no-exclude-standard --exclude-standard --recurse-submodules --max-depth= --all-match --and --or --not --threads= --break --heading --full-name --show-function -p --function-context -W`,
       operands: "pattern read*",
       recursive: true,
+      // With a revision or --cached it reads what the repository stores, not the disk.
+      stored: true,
     },
     "show-ref": {
       options:
@@ -574,6 +576,7 @@ const git: ProgramSpecSource = {
       // whole (the whole tree when none is named).
       operands: "data read*",
       recursive: true,
+      stored: true,
     },
     bisect: {
       operands: "sub",
