@@ -27,9 +27,15 @@
  *           and prints it). The operands were read to the bottom, the option's value was judged as
  *           the folder alone: under `Read(./.env)` (bypassPermissions without the sandbox,
  *           `Bash(diff:*)`) it printed .env. Its value is now read to the bottom like an operand.
+ * R4 FIXED  GNU sed 4.9 ends a label (`:a`, `b a`, `t a`, `T a`) and v's version at a blank, not only
+ *           at `;`, and reads the next command right after it: `sed -n ':x e touch m'` runs touch
+ *           and `sed -n ':a w .npmrc'` writes .npmrc. The engine's sed reader took the label to the
+ *           next `;`, so under `Bash(sed:*)` the command ran unasked (through the bin, sandbox on:
+ *           the marker was made). A label now ends where GNU sed ends it; what follows is read as
+ *           commands (stricter for a sed that reads labels to the line's end).
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { attackBench, type AttackProject } from "./attack-bench";
@@ -226,5 +232,36 @@ describe("R3: diff's --from-file and --to-file are operands for every other one"
     );
     expect(out[0]!.content).not.toContain(SECRET);
     expect(out[0]!.isError, out[0]!.content).toBe(true);
+  });
+});
+
+describe("R4: GNU sed ends a label at a blank and reads a command right after it", () => {
+  const hidden = [":x e touch m-r4", ":a w .npmrc", "b a w .npmrc", "t x w .npmrc", ": x w .npmrc", "v 4.2 w .npmrc", ":a\tw .npmrc"];
+
+  it("the oracle: GNU sed runs the e command and writes the w file after a label", () => {
+    const p = oracle("sed -n ':x e touch m-r4' a.txt; sed -n ':a w .npmrc' a.txt");
+    expect(existsSync(join(p.cwd, "m-r4"))).toBe(true);
+    expect(existsSync(join(p.cwd, ".npmrc"))).toBe(true);
+  });
+
+  it("the engine: Bash(sed:*) covers none of them, and sed's label idioms stay covered", async () => {
+    await expectVerdicts(
+      hidden.map((script) => `sed -n '${script}' a.txt`),
+      "ask",
+      "default",
+      { allow: ["Bash(sed:*)"] },
+    );
+    await expectVerdicts(
+      ["sed ':a;N;$!ba;s/\\n/ /g' a.txt", "sed -e :a -e '$!N;s/\\n//;ta' a.txt", "sed -n '/x/{p;b}' a.txt", "sed '/^$/d;:a;n;ba' a.txt"],
+      "allow",
+      "default",
+      { allow: ["Bash(sed:*)"] },
+    );
+  });
+
+  it("through the bin with the sandbox on: under Bash(sed:*) the command after a label does not run", async () => {
+    const { cwd, out } = await attack(["sed -n ':x e touch m-r4' a.txt"], ["--allowedTools", "Bash(sed:*)"]);
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(existsSync(join(cwd, "m-r4"))).toBe(false);
   });
 });
