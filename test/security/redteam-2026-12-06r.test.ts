@@ -33,11 +33,22 @@
  *           next `;`, so under `Bash(sed:*)` the command ran unasked (through the bin, sandbox on:
  *           the marker was made). A label now ends where GNU sed ends it; what follows is read as
  *           commands (stricter for a sed that reads labels to the line's end).
+ * R5 FIXED  git commands that write the work tree from the repository's objects (checkout of
+ *           another commit, switch, restore --source, reset --hard, merge, pull, rebase,
+ *           cherry-pick, stash pop, clean) were covered by `Bash(git:*)` and allowed in
+ *           bypassPermissions without the sandbox, while `git checkout other -- .npmrc` asked (a
+ *           sensitive path): `git checkout other -- .` wrote the same .npmrc (`script-shell=./x.sh`:
+ *           the user's next `npm test` ran x.sh), a .husky/ hook or .vscode/tasks.json unasked
+ *           (acceptEdits, --no-sandbox, through the bin). Issue 36 had left these to the trust digest,
+ *           which sees only what Ubiquity loads. Without the sandbox such a command is now a write to
+ *           the sensitive set that cannot be ruled out (it asks, in every mode); with the sandbox,
+ *           which keeps those files read-only, nothing changes.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { decidePermission } from "ubiquity/plugins/permissions";
 import { attackBench, type AttackProject } from "./attack-bench";
 
 const SECRET = "hunter2-r";
@@ -263,5 +274,76 @@ describe("R4: GNU sed ends a label at a blank and reads a command right after it
     const { cwd, out } = await attack(["sed -n ':x e touch m-r4' a.txt"], ["--allowedTools", "Bash(sed:*)"]);
     expect(out[0]!.isError, out[0]!.content).toBe(true);
     expect(existsSync(join(cwd, "m-r4"))).toBe(false);
+  });
+});
+
+describe("R5: a git command writing the work tree from another commit writes names the repository holds", () => {
+  /** A repository whose branch `other` holds an .npmrc naming ./x.sh as npm's script shell. */
+  const branched = () => {
+    const p = committed();
+    git(p, "checkout", "-q", "-b", "other");
+    writeFileSync(join(p.cwd, ".npmrc"), "script-shell=./x.sh\n");
+    writeFileSync(join(p.cwd, "x.sh"), "#!/bin/sh\ntouch m-r5\n", { mode: 0o755 });
+    git(p, "add", ".npmrc", "x.sh");
+    git(p, "commit", "-qm", "other");
+    git(p, "checkout", "-q", "-");
+    return p;
+  };
+  const commands = [
+    "git checkout other -- .",
+    "git restore --source=other -- .",
+    "git checkout other",
+    "git reset --hard other",
+    "git merge --ff-only other",
+    "git clean -fdx",
+  ];
+
+  it("the oracle: git checkout other -- . writes .npmrc, and npm then runs its script shell", () => {
+    const p = branched();
+    git(p, "checkout", "other", "--", ".");
+    expect(existsSync(join(p.cwd, ".npmrc"))).toBe(true);
+    writeFileSync(join(p.cwd, "package.json"), '{ "name": "r5", "scripts": { "test": "true" } }\n');
+    spawnSync("npm", ["test"], { cwd: p.cwd, env: { PATH, HOME: p.home }, encoding: "utf8" });
+    expect(existsSync(join(p.cwd, "m-r5"))).toBe(true);
+  });
+
+  it("the engine: without the sandbox they ask under Bash(git:*) and in bypassPermissions, as naming .npmrc does", async () => {
+    const p = branched();
+    await expectVerdicts(["git checkout other -- .npmrc", ...commands], "ask", "acceptEdits", { allow: ["Bash(git:*)"] }, p);
+    await expectVerdicts(commands, "ask", "bypassPermissions", {}, p);
+    // With the sandbox on (which keeps the sensitive set read-only) nothing changes.
+    for (const c of commands) {
+      const d = await decidePermission({
+        toolName: "Bash",
+        input: { command: c },
+        rules: { allow: ["Bash(git:*)"] },
+        mode: "acceptEdits",
+        cwd: p.cwd,
+        home: p.home,
+        sandbox: true,
+      });
+      expect(d.behavior, `${c}: ${d.message}`).toBe("allow");
+    }
+    // What writes no file of the work tree stays covered.
+    await expectVerdicts([
+        "git status",
+        "git log --oneline",
+        "git stash list",
+        "git fetch https://example.com/r.git",
+        "git checkout -b feat",
+        "git switch -c feat",
+        "git restore --staged a.txt",
+      ], "allow", "acceptEdits", { allow: ["Bash(git:*)"] }, p);
+  });
+
+  it("through the bin without the sandbox: acceptEdits with Bash(git:*) does not write .npmrc from another commit", async () => {
+    const p = branched();
+    const { out } = await attack(
+      ["git checkout other -- ."],
+      ["--no-sandbox", "--permission-mode", "acceptEdits", "--allowedTools", "Bash(git:*)"],
+      p,
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(existsSync(join(p.cwd, ".npmrc"))).toBe(false);
   });
 });

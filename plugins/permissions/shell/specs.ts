@@ -175,6 +175,18 @@ function diffFileOptions(words: readonly ShellWord[]): ShellWord[] {
   });
 }
 
+/**
+ * `git checkout -b NAME` and `git switch -c NAME` without a start point make a branch at HEAD and
+ * leave the work tree as it is; with one (or any other operand) they write it.
+ */
+function newBranchOnly(words: readonly ShellWord[], sub: string, create: RegExp): boolean {
+  const rest = words.slice(words.findIndex((w) => w.value === sub) + 1);
+  const at = rest.findIndex((w) => create.test(w.value));
+  if (at === -1) return false;
+  const value = rest[at]!.value.includes("=") ? at : at + 1;
+  return rest.every((w, k) => k === at || k === value || (w.literal && w.value.startsWith("-")));
+}
+
 /** A read of the contents of an object git finds by a name the command line gives no path for. */
 const objectRead = (w: ShellWord): ShellWord => ({
   ...w,
@@ -368,19 +380,20 @@ const git: ProgramSpecSource = {
       reads: refFormatObjects,
     },
     checkout: {
-      tree: true,
+      tree: (w) => !newBranchOnly(w, "checkout", /^(-b|-B|--orphan)(=|$)/),
       options:
         "-b= -B= -f --force -q --quiet --detach -t --track?= --no-track --orphan= -l --merge -m --conflict= --ours --theirs --ignore-skip-worktree-bits --overwrite-ignore --no-overwrite-ignore --recurse-submodules?= --no-recurse-submodules --progress --no-progress --guess --no-guess",
       operands: "write*",
     },
     switch: {
-      tree: true,
+      tree: (w) => !newBranchOnly(w, "switch", /^(-c|--create|-C|--force-create|--orphan)(=|$)/),
       options:
         "-c= --create= -C= --force-create= -d --detach -f --force --discard-changes -t --track?= --no-track --orphan= -m --merge --conflict= -q --quiet --progress --no-progress --guess --no-guess --ignore-other-worktrees",
       operands: "data*",
     },
     restore: {
-      tree: true,
+      // --staged alone restores the index, not the work tree.
+      tree: (w) => !w.some((x) => /^(-S|--staged)$/.test(x.value)) || w.some((x) => /^(-W|--worktree)$/.test(x.value)),
       options:
         "-s= --source= -S --staged -W --worktree --ours --theirs -m --merge --conflict= -q --quiet --progress --no-progress --ignore-unmerged --overlay --no-overlay",
       operands: "write*",
