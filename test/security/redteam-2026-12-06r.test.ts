@@ -43,6 +43,11 @@
  *           which sees only what Ubiquity loads. Without the sandbox such a command is now a write to
  *           the sensitive set that cannot be ruled out (it asks, in every mode); with the sandbox,
  *           which keeps those files read-only, nothing changes.
+ * R6 FIXED  `git fsck --lost-found` writes a plain copy of each dangling object into
+ *           .git/lost-found/other/<id>: a .env staged once and then unstaged came back there, and
+ *           `cat .git/lost-found/other/<id>` printed it under a `Read(./.env)` deny rule
+ *           (`Bash(git:*)` with `Bash(cat:*)`; bypassPermissions, sandbox on). The spec listed the
+ *           option without its write; it is left out now (asked; denied under a Read deny rule).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -345,5 +350,42 @@ describe("R5: a git command writing the work tree from another commit writes nam
     );
     expect(out[0]!.isError, out[0]!.content).toBe(true);
     expect(existsSync(join(p.cwd, ".npmrc"))).toBe(false);
+  });
+});
+
+describe("R6: git fsck --lost-found writes copies of dangling objects", () => {
+  /** A repository where .env was staged once and unstaged: its blob is dangling. */
+  const dangling = () => {
+    const p = committed();
+    git(p, "rm", "-q", "--cached", ".env");
+    git(p, "commit", "-qm", "untrack .env");
+    writeFileSync(join(p.cwd, ".env"), `SECRET=${SECRET}-staged\n`);
+    git(p, "add", ".env");
+    git(p, "rm", "-q", "--cached", ".env");
+    return { ...p, blob: git(p, "hash-object", ".env").stdout.trim() };
+  };
+
+  it("the oracle: the copy holds .env", () => {
+    const p = dangling();
+    expect(git(p, "fsck", "--lost-found").stdout).toContain(p.blob);
+    expect(oracle(`cat .git/lost-found/other/${p.blob}`, p).stdout).toContain(SECRET);
+  });
+
+  it("the engine: Bash(git:*) does not cover --lost-found, and a Read deny rule denies it", async () => {
+    const p = dangling();
+    await expectVerdicts(["git fsck --lost-found"], "ask", "default", { allow: ["Bash(git:*)"] }, p);
+    await expectVerdicts(["git fsck --lost-found"], "deny", "bypassPermissions", { deny: ["Read(./.env)"] }, p);
+    await expectVerdicts(["git fsck", "git fsck --dangling"], "allow", "default", { allow: ["Bash(git:*)"] }, p);
+  });
+
+  it("through the bin with the sandbox on: the copy is not made, so nothing leaks", async () => {
+    const p = dangling();
+    const { out } = await attack(
+      ["git fsck --lost-found", `cat .git/lost-found/other/${p.blob}`],
+      ["--permission-mode", "bypassPermissions", "--disallowedTools", "Read(./.env)"],
+      p,
+    );
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(out[1]!.content).not.toContain(SECRET);
   });
 });

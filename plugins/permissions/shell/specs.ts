@@ -640,9 +640,11 @@ const git: ProgramSpecSource = {
       options: "--aggressive --auto --quiet --prune?= --no-prune --keep-largest-pack --cruft --no-cruft",
       operands: "",
     },
+    // --lost-found is left out: it writes a copy of each dangling object (a .env staged once, then
+    // unstaged) into .git/lost-found/, where a later `cat` reads it by a name no rule gives.
     fsck: {
       options:
-        "--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full --connectivity-only --strict --verbose --lost-found --name-objects --no-progress --progress",
+        "--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full --connectivity-only --strict --verbose --name-objects --no-progress --progress",
       operands: "data*",
     },
     "update-index": {
