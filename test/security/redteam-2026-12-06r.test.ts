@@ -233,7 +233,12 @@ describe("R3: diff's --from-file and --to-file are operands for every other one"
   });
 
   it("the engine: a Read deny rule denies them (bypassPermissions, Bash(diff:*)); a file there stays allowed", async () => {
-    const commands = ["diff --to-file=. d/.env", "diff --from-file=. d/.env", "diff --to=. d/.env", "diff --from-f . d/.env"];
+    const commands = [
+      "diff --to-file=. d/.env",
+      "diff --from-file=. d/.env",
+      "diff --to=. d/.env",
+      "diff --from-f . d/.env",
+    ];
     const p = paired();
     await expectVerdicts(commands, "deny", "bypassPermissions", { deny: ["Read(./.env)"] }, p);
     await expectVerdicts(commands, "deny", "default", { allow: ["Bash(diff:*)"], deny: ["Read(./.env)"] }, p);
@@ -252,7 +257,15 @@ describe("R3: diff's --from-file and --to-file are operands for every other one"
 });
 
 describe("R4: GNU sed ends a label at a blank and reads a command right after it", () => {
-  const hidden = [":x e touch m-r4", ":a w .npmrc", "b a w .npmrc", "t x w .npmrc", ": x w .npmrc", "v 4.2 w .npmrc", ":a\tw .npmrc"];
+  const hidden = [
+    ":x e touch m-r4",
+    ":a w .npmrc",
+    "b a w .npmrc",
+    "t x w .npmrc",
+    ": x w .npmrc",
+    "v 4.2 w .npmrc",
+    ":a\tw .npmrc",
+  ];
 
   it("the oracle: GNU sed runs the e command and writes the w file after a label", () => {
     const p = oracle("sed -n ':x e touch m-r4' a.txt; sed -n ':a w .npmrc' a.txt");
@@ -268,7 +281,12 @@ describe("R4: GNU sed ends a label at a blank and reads a command right after it
       { allow: ["Bash(sed:*)"] },
     );
     await expectVerdicts(
-      ["sed ':a;N;$!ba;s/\\n/ /g' a.txt", "sed -e :a -e '$!N;s/\\n//;ta' a.txt", "sed -n '/x/{p;b}' a.txt", "sed '/^$/d;:a;n;ba' a.txt"],
+      [
+        "sed ':a;N;$!ba;s/\\n/ /g' a.txt",
+        "sed -e :a -e '$!N;s/\\n//;ta' a.txt",
+        "sed -n '/x/{p;b}' a.txt",
+        "sed '/^$/d;:a;n;ba' a.txt",
+      ],
       "allow",
       "default",
       { allow: ["Bash(sed:*)"] },
@@ -314,7 +332,13 @@ describe("R5: a git command writing the work tree from another commit writes nam
 
   it("the engine: without the sandbox they ask under Bash(git:*) and in bypassPermissions, as naming .npmrc does", async () => {
     const p = branched();
-    await expectVerdicts(["git checkout other -- .npmrc", ...commands], "ask", "acceptEdits", { allow: ["Bash(git:*)"] }, p);
+    await expectVerdicts(
+      ["git checkout other -- .npmrc", ...commands],
+      "ask",
+      "acceptEdits",
+      { allow: ["Bash(git:*)"] },
+      p,
+    );
     await expectVerdicts(commands, "ask", "bypassPermissions", {}, p);
     // With the sandbox on (which keeps the sensitive set read-only) nothing changes.
     for (const c of commands) {
@@ -330,7 +354,8 @@ describe("R5: a git command writing the work tree from another commit writes nam
       expect(d.behavior, `${c}: ${d.message}`).toBe("allow");
     }
     // What writes no file of the work tree stays covered.
-    await expectVerdicts([
+    await expectVerdicts(
+      [
         "git status",
         "git log --oneline",
         "git stash list",
@@ -338,7 +363,12 @@ describe("R5: a git command writing the work tree from another commit writes nam
         "git checkout -b feat",
         "git switch -c feat",
         "git restore --staged a.txt",
-      ], "allow", "acceptEdits", { allow: ["Bash(git:*)"] }, p);
+      ],
+      "allow",
+      "acceptEdits",
+      { allow: ["Bash(git:*)"] },
+      p,
+    );
   });
 
   it("through the bin without the sandbox: acceptEdits with Bash(git:*) does not write .npmrc from another commit", async () => {

@@ -399,7 +399,9 @@ function judgeBySpec(
   if (reading.tree) out.treeWriters.push(`${renderWords(words)} rewrites files of the work tree that it does not name`);
   // git's come from the repository's objects: names a branch, a stash or a fetched commit holds.
   if (reading.tree && program === "git")
-    out.checkouts.push(`${renderWords(words)} writes or removes files of the work tree whose names the repository holds`);
+    out.checkouts.push(
+      `${renderWords(words)} writes or removes files of the work tree whose names the repository holds`,
+    );
   candidate.canonical = reading.canonical;
   candidate.subDepth = reading.subDepth;
   for (const word of reading.writes) out.writes.push({ word, kind: "argument", from: index });

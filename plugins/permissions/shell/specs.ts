@@ -205,22 +205,31 @@ function catFileObjects(words: readonly ShellWord[]): ShellWord[] {
   const rest = words.slice(words.findIndex((w) => w.value === "cat-file") + 1);
   const options = rest.filter((w) => w.literal && w.value.startsWith("-"));
   const metadataOnly =
-    options.length > 0 && options.every((w) => /^(-[tse]|--allow-unknown-type|--use-mailmap|--no-use-mailmap)$/.test(w.value));
+    options.length > 0 &&
+    options.every((w) => /^(-[tse]|--allow-unknown-type|--use-mailmap|--no-use-mailmap)$/.test(w.value));
   if (metadataOnly) return [];
-  return rest.filter((w) => !w.literal || (!w.value.startsWith("-") && gitObjectPath(w.value) === undefined)).map(objectRead);
+  return rest
+    .filter((w) => !w.literal || (!w.value.startsWith("-") && gitObjectPath(w.value) === undefined))
+    .map(objectRead);
 }
 
 // The fields of a ref format (for-each-ref, branch, tag --format) that print names, dates and
 // messages, never an object's stored bytes. Any other (`%(raw)`, `%(*raw)`, a field added by a
 // later git) may print a blob a ref points at: a file only known at run time.
 const REF_FIELDS = new Set(
-  "refname objecttype objectsize objectname deltabase upstream push HEAD symref worktreepath creatordate creator tree parent numparent object type tag author authorname authoremail authordate committer committername committeremail committerdate tagger taggername taggeremail taggerdate subject body trailers contents signature describe if then else end align color rest ahead-behind is-base".split(" "),
+  "refname objecttype objectsize objectname deltabase upstream push HEAD symref worktreepath creatordate creator tree parent numparent object type tag author authorname authoremail authordate committer committername committeremail committerdate tagger taggername taggeremail taggerdate subject body trailers contents signature describe if then else end align color rest ahead-behind is-base".split(
+    " ",
+  ),
 );
 
 /** The format of for-each-ref, branch and tag prints each ref's object through its fields: one that may print stored bytes is a read of an object. */
 function refFormatObjects(words: readonly ShellWord[]): ShellWord[] {
   return words.flatMap((w, k) => {
-    const format = /^--format=/.test(w.value) ? w.value.slice(9) : words[k - 1]?.value === "--format" ? w.value : undefined;
+    const format = /^--format=/.test(w.value)
+      ? w.value.slice(9)
+      : words[k - 1]?.value === "--format"
+        ? w.value
+        : undefined;
     if (format === undefined) return [];
     if (!w.literal) return [objectRead(w)];
     const fields = [...format.matchAll(/%\(\*?([^):]*)/g)].map((m) => m[1]!);
