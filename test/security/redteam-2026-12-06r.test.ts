@@ -48,6 +48,29 @@
  *           `cat .git/lost-found/other/<id>` printed it under a `Read(./.env)` deny rule
  *           (`Bash(git:*)` with `Bash(cat:*)`; bypassPermissions, sandbox on). The spec listed the
  *           option without its write; it is left out now (asked; denied under a Read deny rule).
+ *
+ * Attacks tried: about 560 constructs — ~520 commands against the engine (probes of each class in
+ * default, acceptEdits and bypassPermissions with allow, deny and Read rules), bash, git 2.39, GNU
+ * sed 4.9, gawk 5.2, diff, tar and npm as the oracle: builtins that evaluate subscripts (printf -v,
+ * read, getopts, unset, test -v, declare -n, ${x@P}, mapfile -C, PS4, hash -p, enable -f, aliases),
+ * wrappers and interpreters against a program deny rule, env prefixes naming config (TAR_OPTIONS,
+ * RIPGREP_CONFIG_PATH, MAKEFILES, GCONV_PATH, GIT_CONFIG_*, GIT_EXTERNAL_DIFF, LESSOPEN, TZ…), ~90
+ * git forms (object names, ref formats, pathspecs, history, archive, fsck, blame --contents,
+ * maintenance, bisect, tree-rewriting sub-commands), 75 sed scripts, 30 awk programs and gawk's
+ * options, diff/cmp/comm on folders, tar extraction and -O, hard and soft links, /proc and /dev/fd
+ * spellings for Read, Grep and Glob, ~70 sensitive names for Write in acceptEdits; ~25 runs of the
+ * bin (real bwrap), and a PreToolUse hook deciding from a data file. Broke through: 27 constructs in
+ * 6 findings (R1: 6, R2: 9, R3: 3, R4: 6, R5: 9 (with R5's fetched-commit chain), R6: 1) and one
+ * left open.
+ * Left open (see the report): a trusted hook's script that decides from a data file it names
+ * (`grep approve config/policy.json`) is not pinned with it, as data names (.json, .md, …) are left
+ * out of script pins by design (red team o, O3): in acceptEdits the model rewrote the file with
+ * Write and the hook then approved `touch m` (proved through the bin); a committed secret stays in
+ * .git/objects, which the sandbox cannot hide, so in bypassPermissions with the sandbox on a
+ * program the engine does not know (`python3 -c` with zlib) reads it — R1/R2 close the git
+ * commands, not the object store; interpreters given inline code (`python3 -c 'os.system("cu"+"rl
+ * …")'`) run a program a deny rule names when the name is not visible in the text (the documented
+ * limit of program deny rules; the sandbox is the boundary).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -185,6 +208,21 @@ describe("R2: git's pathspecs after -- name every stored file below them", () =>
       "bypassPermissions",
       { deny: ["Read(./.env)"] },
       gone,
+    );
+    // A pathspec naming a file on disk is judged as that file, also under a bare-name rule.
+    await expectVerdicts(
+      ["git log -p -- a.txt", "git diff -- a.txt", "git grep SECRET -- a.txt", "git archive HEAD a.txt"],
+      "allow",
+      "bypassPermissions",
+      { deny: ["Read(.env)"] },
+      p,
+    );
+    await expectVerdicts(
+      ["git log -p -- .", "git archive HEAD"],
+      "deny",
+      "bypassPermissions",
+      { deny: ["Read(.env)"] },
+      p,
     );
     // A pathspec beside what the rule names stays allowed, as do names and counts.
     await expectVerdicts(
