@@ -59,8 +59,8 @@
  * maintenance, bisect, tree-rewriting sub-commands), 75 sed scripts, 30 awk programs and gawk's
  * options, diff/cmp/comm on folders, tar extraction and -O, hard and soft links, /proc and /dev/fd
  * spellings for Read, Grep and Glob, ~70 sensitive names for Write in acceptEdits; ~25 runs of the
- * bin (real bwrap), and a PreToolUse hook deciding from a data file. Broke through: 27 constructs in
- * 6 findings (R1: 6, R2: 9, R3: 3, R4: 6, R5: 9 (with R5's fetched-commit chain), R6: 1) and one
+ * bin (real bwrap), and a PreToolUse hook deciding from a data file. Broke through: 35 constructs in
+ * 6 findings (R1: 6, R2: 9, R3: 3, R4: 7, R5: 9, R6: 1) and one
  * left open.
  * Left open (see the report): a trusted hook's script that decides from a data file it names
  * (`grep approve config/policy.json`) is not pinned with it, as data names (.json, .md, …) are left
