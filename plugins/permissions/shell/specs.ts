@@ -330,11 +330,19 @@ function editorOpened(words: readonly ShellWord[], sub: "commit" | "tag"): { at:
 function gitStoredPaths(words: readonly ShellWord[]): ShellWord[] {
   const sub = words.findIndex((w, k) => k > 0 && w.literal && !w.value.startsWith("-") && words[k - 1]?.value !== "-C");
   const dashes = words.findIndex((w) => w.literal && w.value === "--");
-  if (sub === -1 || dashes === -1) return [];
-  // Magic and globs are only known at run time already (gitReads). git grep's and git archive's
-  // folders are stored ones by their specs (`stored`).
-  return printedContents(words, sub)
-    .filter((w) => words.includes(w) && w.literal && !w.value.startsWith(":") && !/[*?[]/.test(w.value))
+  if (sub === -1 || (dashes === -1 && words[sub]!.value !== "grep")) return [];
+  // git grep reads what a revision or the index stores below its pathspecs (after `--`; before
+  // it they are revisions), or below `.`: without `--` a path operand is only known at run time
+  // already (gitReads). git archive's folders are stored ones by its spec (`stored`).
+  const printed =
+    words[sub]!.value === "grep"
+      ? dashes === -1
+        ? [literalWord(".")]
+        : words.slice(dashes + 1)
+      : printedContents(words, sub);
+  // Magic and globs are only known at run time already (gitReads).
+  return printed
+    .filter((w) => w.literal && !w.value.startsWith(":") && !/[*?[]/.test(w.value))
     .map((w) => ({ ...w, stored: true }));
 }
 
@@ -549,8 +557,6 @@ const git: ProgramSpecSource = {
       options: `${GREP.replace(" -f=R --file=R", "").replace(" -r -R", "")} --cached --untracked --no-index --no-exclude-standard --exclude-standard --recurse-submodules --max-depth= --all-match --and --or --not --threads= --break --heading --full-name --show-function -p --function-context -W`,
       operands: "pattern read*",
       recursive: true,
-      // With a revision or --cached it reads what the repository stores, not the disk.
-      stored: true,
     },
     "show-ref": {
       options:
