@@ -11,7 +11,7 @@
  *      acceptEdits runs edits inside the roots)
  * and finally, in dontAsk mode, anything that would ask is denied.
  */
-import { readdirSync, type Dirent } from "node:fs";
+import { lstatSync, readdirSync, type Dirent } from "node:fs";
 import { tmpdir } from "node:os";
 import { resolveReal } from "../_kits/paths/index";
 import { posix } from "node:path";
@@ -520,6 +520,19 @@ function matchFiles(
   if (reading) {
     // A literal path that does not exist is below no folder (the walk would only run out of budget).
     const absent = rule.path?.absent?.() === true;
+    // A repository's stored files below a pathspec are not the disk's (a .env deleted since, but in
+    // every revision): a rule that may name a path at or below it applies. A pathspec naming a
+    // regular file here is judged as that file (its read is judged with the others): a revision
+    // holding a folder of that name is left to the sandbox, or `git log -p -- src/app.ts` would be
+    // denied under every bare-name rule (`Read(.env)`).
+    const stored = subject.recursiveReads.find(
+      (p) =>
+        p.stored &&
+        !isRegularFile(p.absolute) &&
+        [p.absolute, p.real].some((d) => d !== undefined && rule.path?.mayNameBelow?.(d) !== false),
+    );
+    if (stored)
+      return `it prints files the repository stores below ${stored.absolute} (in revisions or the index), which may be one this rule names`;
     for (const dir of absent ? [] : subject.recursiveReads) {
       const below = fileBelow(dir.real ?? dir.absolute, (p) => rule.path?.(p) === true);
       if (below)
@@ -530,6 +543,15 @@ function matchFiles(
   const unknown = reading ? subject.unknownReads : [...subject.unknownWrites, ...subject.unknownEdits];
   if (rule.content !== undefined && unknown.length > 0) return `${unknown[0]}, which could be a file this rule names`;
   return undefined;
+}
+
+/** Is `path` a regular file (not a link, not a folder)? */
+function isRegularFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** The temp folder (and /tmp): written without asking in bypassPermissions, as every build does. */

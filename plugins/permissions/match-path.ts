@@ -19,7 +19,14 @@ import { basename, dirname, join } from "node:path";
  * anything below it, a link to it nor another name of it can be read; a folder walk looking for
  * what the rule names can then be skipped.
  */
-export type PathMatcher = ((absolutePath: string) => boolean) & { absent?: () => boolean };
+export type PathMatcher = ((absolutePath: string) => boolean) & {
+  absent?: () => boolean;
+  /**
+   * Could it match `dir` or a path below it, whatever exists? False only when the pattern's
+   * literal folders (and their resolved form) lie beside `dir`, neither above nor below it.
+   */
+  mayNameBelow?: (dir: string) => boolean;
+};
 
 const escapeGlob = (path: string) => path.replace(/[*?[\]{}()!+@\\]/g, "\\$&");
 const GLOB_CHARS = /[*?[\]{}()!+@]/;
@@ -61,6 +68,17 @@ export function compilePathPattern(pattern: string, cwd: string, home: string): 
       if (other && other.dev === file.dev && other.ino === file.ino) return true;
     }
     return false;
+  };
+  // A pattern starting with a glob (`**/.env`) may name a path below any folder.
+  const heads = globs.map(literalPrefix);
+  matcher.mayNameBelow = (dir) => {
+    const d = dir.normalize("NFC").replace(/\/+$/, "");
+    const fold = foldsCase(d);
+    return heads.some((head) => {
+      if (head === undefined) return true;
+      const [a, b] = fold ? [head.toLowerCase(), d.toLowerCase()] : [head, d];
+      return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`) || b === "" || a === "";
+    });
   };
   // lstat follows the links of the folders above, not of the last name: a dangling link there exists.
   if (literal && literal === unescapeGlob(p) && /^[\x20-\x7e]+$/.test(literal))

@@ -14,6 +14,8 @@ export interface JudgedPath {
   absolute: string;
   /** Fully resolved; undefined when it cannot be resolved (a symlink loop). */
   real: string | undefined;
+  /** A pathspec of stored files (ShellWord.stored): judged by what a rule may name below it, not by the disk. */
+  stored?: boolean;
 }
 
 /** Judge a written path against `cwd`. */

@@ -292,7 +292,7 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     const value = procPath(word.tilde ? place.home + word.value.slice(1) : word.value);
     if (value !== undefined)
       for (const base of value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases])
-        recursiveReads.push(judgePath(base, place.home, value));
+        recursiveReads.push({ ...judgePath(base, place.home, value), ...(word.stored ? { stored: true } : {}) });
   }
   // Resolving paths costs syscalls: only a Read rule needs them.
   let judgedReads: JudgedPath[] | undefined;
@@ -306,6 +306,11 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
       );
     }));
   const unknownEdits = [...analysis.treeWriters];
+  // `git checkout other -- .npmrc` asks (a sensitive path); `git checkout other -- .` writes the
+  // same file unnamed. Without the sandbox (which keeps the sensitive set read-only and removes a
+  // new one) no such command can be shown to leave them alone.
+  if (analysis.checkouts.length > 0)
+    acc.unsandboxed ??= `${analysis.checkouts[0]}, which may be files that run code later or change what the agent may do (.npmrc, .envrc, .vscode/tasks.json, .ubiquity/settings.json), and only the sandbox keeps those as they are`;
   return {
     kind: "shell",
     analysis,

@@ -123,7 +123,11 @@ describe("the runner's terminal approver", () => {
 });
 
 describe("the engine's suggestions never widen an approval", () => {
-  const suggestionsFor = async (cwd: string, command: string, extra: { additionalDirectories?: string[] } = {}) =>
+  const suggestionsFor = async (
+    cwd: string,
+    command: string,
+    extra: { additionalDirectories?: string[]; sandbox?: boolean } = {},
+  ) =>
     (await explainPermission({ toolName: "Bash", input: { command }, cwd, home: "/nonexistent-home", ...extra }))
       .suggestions;
 
@@ -139,9 +143,6 @@ describe("the engine's suggestions never widen an approval", () => {
     ["sed -i s/a/b/ notes.txt", ["Bash(sed -i s/a/b/ notes.txt)"]],
     ["git push --force origin main", ["Bash(git push --force origin main)"]],
     ["git push origin main", ["Bash(git push origin main)"]], // `git push:*` would allow a force push
-    ["git reset --hard", ["Bash(git reset --hard)"]],
-    ["git clean -fdx", ["Bash(git clean -fdx)"]],
-    ["git checkout -- .", ["Bash(git checkout -- .)"]],
     ["kubectl delete pod web", ["Bash(kubectl delete pod web)"]],
     ["npx rimraf dist", ["Bash(npx rimraf dist)"]],
     ["sudo ls", ["Bash(sudo ls)", "Bash(ls:*)"]],
@@ -149,6 +150,17 @@ describe("the engine's suggestions never widen an approval", () => {
     ["rm 'a*b'", ["Bash(rm 'a\\*b')"]], // a literal star is written \* so the rule stays exact
   ])("%s: only the exact command", async (command, expected) => {
     expect(await suggestionsFor(withOrigin(), command)).toEqual(expected);
+  });
+
+  // Without the sandbox they write files of the work tree a commit holds, the sensitive set among
+  // them: a firm question, no "always" (red team r, R5). With it, the exact command.
+  it.each([
+    ["git reset --hard", ["Bash(git reset --hard)"]],
+    ["git clean -fdx", ["Bash(git clean -fdx)"]],
+    ["git checkout -- .", ["Bash(git checkout -- .)"]],
+  ])("%s: only the exact command (sandboxed), none without the sandbox", async (command, expected) => {
+    expect(await suggestionsFor(withOrigin(), command, { sandbox: true })).toEqual(expected);
+    expect(await suggestionsFor(withOrigin(), command)).toEqual([]);
   });
 
   it.each([

@@ -16,13 +16,17 @@ import { CASES } from "./redteam2-cases";
  * Each stays tested at its verdict, so a change to it is a decision, not an accident.
  */
 const DECIDED: Record<string, { behavior: "allow" | "ask" | "deny"; why: string }> = {
+  // Issue 36 let a git rule cover these (the trust digest catches Ubiquity's own config files a
+  // checkout brings). Red team r (R5): the digest does not see .npmrc, .husky/, .envrc or
+  // .vscode/tasks.json, which npm, git, direnv and the editor run: without the sandbox (which keeps
+  // them read-only) a checkout of another commit is a write to them that cannot be ruled out.
   "git checkout FETCH_HEAD -- .": {
-    behavior: "allow",
-    why: "a git rule covers git rewriting the work tree from its own history (checkout, reset, pull); config files it brings are the trust digest's to catch (issue 36)",
+    behavior: "ask",
+    why: "without the sandbox, git checkout of another commit may write .npmrc or .husky/ hooks, which run outside Ubiquity's trust (red team r, R5)",
   },
   "git restore --source=FETCH_HEAD -- .": {
-    behavior: "allow",
-    why: "as git checkout: the work tree from the repository's history, under a rule naming git",
+    behavior: "ask",
+    why: "as git checkout: without the sandbox the files another commit holds may be sensitive ones (red team r, R5)",
   },
   "echo 'on: push' > .github/workflows/x.yml": {
     behavior: "allow",

@@ -473,7 +473,7 @@ describe("F8: git push (fetch, pull, ls-remote, clone) to a repository in a loca
       "git push origin HEAD",
       "git push",
       "git fetch origin",
-      "git pull --rebase origin main",
+      // `git pull` writes the work tree from what it fetched: without the sandbox it asks (red team r, R5).
       "git clone https://github.com/x/y z",
       "git clone git@github.com:x/y.git",
       "git remote add upstream https://github.com/x/y",

@@ -162,7 +162,7 @@ describe("G1: a git remote named by a folder the same command makes", () => {
         "git push origin HEAD",
         "git push",
         "git fetch origin",
-        "git pull --rebase origin main",
+        // `git pull` writes the work tree from what it fetched: without the sandbox it asks (red team r, R5).
         "git push . HEAD:refs/heads/x",
         "git clone https://github.com/x/y z",
         "git ls-remote https://github.com/x/y",

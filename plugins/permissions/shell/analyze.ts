@@ -46,6 +46,7 @@ export function analyzeShell(source: string): ShellAnalysis {
     optionDirs: [],
     gitRepos: [],
     treeWriters: [],
+    checkouts: [],
     persists: [],
     exportsUnknown: [],
     unreadable: false,

@@ -397,6 +397,11 @@ function judgeBySpec(
   for (const dir of reading.dirs) out.optionDirs.push({ dir, program });
   if (program === "git") out.gitRepos.push(...gitRepositories(words));
   if (reading.tree) out.treeWriters.push(`${renderWords(words)} rewrites files of the work tree that it does not name`);
+  // git's come from the repository's objects: names a branch, a stash or a fetched commit holds.
+  if (reading.tree && program === "git")
+    out.checkouts.push(
+      `${renderWords(words)} writes or removes files of the work tree whose names the repository holds`,
+    );
   candidate.canonical = reading.canonical;
   candidate.subDepth = reading.subDepth;
   for (const word of reading.writes) out.writes.push({ word, kind: "argument", from: index });
@@ -406,7 +411,12 @@ function judgeBySpec(
   out.reads.push(...reading.reads);
   // grep -r and rg read every file below their folders, `.` when they name none (a file an option names is no folder: `grep -r -f pats`).
   if (reading.recursive)
-    out.recursiveReads.push(...(reading.readOperands.length > 0 ? reading.readOperands : [literalWord(".")]));
+    out.recursiveReads.push(
+      ...(reading.readOperands.length > 0 ? reading.readOperands : [literalWord(".")]).map((w) =>
+        reading.stored ? { ...w, stored: true } : w,
+      ),
+    );
+  out.recursiveReads.push(...reading.below);
   for (const dir of reading.dirs) {
     if (dir.literal) out.cdTargets.push(dir);
     else out.cdUnknown = true;

@@ -48,14 +48,19 @@ export function sedScriptRisk(script: string): string | undefined {
         while (/[0-9]/.test(s.peek())) s.i++;
         break;
       case "#":
+        s.restOfLine();
+        break;
       case ":":
       case "b":
       case "t":
       case "T":
       case "v":
-        // A label ends at `;` in GNU sed 4.9 (`: l;e cmd` runs cmd), at the line's end in older
-        // seds: reading what follows `;` as commands is right for the first and stricter for the other.
-        s.restOfCommand(cmd === "#");
+        // GNU sed 4.9 ends a label (and v's version) at a blank or `;`, and reads the next command
+        // right after it: `: l;e cmd` and `:a w .npmrc` (no `;`) run cmd and write .npmrc. Older
+        // seds read it to the line's end: reading what follows as commands is right for the first
+        // and stricter for the others.
+        s.skipBlanks();
+        s.label();
         break;
       case "a":
       case "i":
@@ -152,8 +157,9 @@ class Scanner {
     return false;
   }
   /** A comment (`lineOnly`): to the end of the line; a label: to the end of the line or a `;`. */
-  restOfCommand(lineOnly: boolean) {
-    while (this.i < this.src.length && this.peek() !== "\n" && (lineOnly || this.peek() !== ";")) this.i++;
+  /** A label or v's version: to the first blank, `;` or line break. */
+  label() {
+    while (this.i < this.src.length && !/[ \t\n;]/.test(this.peek())) this.i++;
   }
   restOfLine() {
     while (this.i < this.src.length && this.peek() !== "\n") this.i++;

@@ -71,6 +71,13 @@ export interface ProgramSpecSource {
    * operands name (git's pathspecs are patterns, not paths). Applied once, to the whole command.
    */
   readsAs?: (words: readonly ShellWord[], reads: ShellWord[]) => ShellWord[];
+  /** Its folders read to the bottom are a repository's stored files (git archive, git grep): ShellWord.stored. */
+  stored?: boolean;
+  /**
+   * Folders (or files) it reads every file below, besides recursive read operands (git's pathspecs,
+   * diff's --from-file); applied once, to the whole command's words as the program parses them.
+   */
+  readsBelow?: (words: readonly ShellWord[]) => ShellWord[];
   /** Files it writes besides its operands and option values (a backup `~/.bash` + `rc`, git config's file). */
   writes?: (words: readonly ShellWord[]) => ShellWord[];
   /** Why it installs code to run later, if it does (git config core.fsmonitor, npm config set script-shell). */
@@ -122,9 +129,11 @@ export interface ProgramSpec {
   read: ProgramSpecSource["read"];
   links: ProgramSpecSource["links"];
   recursive: ProgramSpecSource["recursive"];
+  stored: boolean;
   effects: ProgramSpecSource["effects"];
   extraReads: ProgramSpecSource["reads"];
   readsAs: ProgramSpecSource["readsAs"];
+  readsBelow: ProgramSpecSource["readsBelow"];
   extraWrites: ProgramSpecSource["writes"];
   copies: ProgramSpecSource["copies"];
   persists: ProgramSpecSource["persists"];
@@ -221,9 +230,11 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
     read: source.read,
     links: source.links,
     recursive: source.recursive,
+    stored: source.stored ?? false,
     effects: source.effects,
     extraReads: source.reads,
     readsAs: source.readsAs,
+    readsBelow: source.readsBelow,
     extraWrites: source.writes,
     copies: source.copies,
     persists: source.persists,
@@ -252,8 +263,12 @@ export interface SpecReading {
   links: boolean;
   /** Its read operands are folders read to the bottom (`.` when it names none). */
   recursive: boolean;
+  /** Those folders are a repository's stored files, not the disk's. */
+  stored?: boolean;
   /** The read operands of the level reached (not option values: `grep -r -f pats` reads `.`). */
   readOperands: ShellWord[];
+  /** What it reads every file below besides those (the spec's readsBelow). */
+  below: ShellWord[];
   /**
    * The command in canonical form, for deny and ask rules: the program, its sub-commands by their
    * canonical names, then the sub-command's options (clusters split, abbreviations and aliases
@@ -277,6 +292,8 @@ export function readBySpec(spec: ProgramSpec, words: readonly ShellWord[], name:
   if (!spec.read) readInto(spec, words, 1, name, reading);
   else reading.canonical = [name, ...words.slice(1).map((w) => w.value)];
   if (spec.readsAs) reading.reads = spec.readsAs(words, reading.reads);
+  // As the program parses them (clusters split, long options by their full name), as `reads` gets them.
+  if (spec.readsBelow) reading.below.push(...spec.readsBelow(optionWords(spec, words, 1).words));
 
   return reading;
 }
@@ -291,6 +308,7 @@ export function emptyReading(name: string): SpecReading {
     links: false,
     recursive: false,
     readOperands: [],
+    below: [],
     canonical: [name],
     subDepth: 1,
   };
@@ -381,6 +399,7 @@ function setRecursive(spec: ProgramSpec, scan: LevelScan): void {
             scan.operands.map((o) => o.word),
           )
         : true;
+  if (recursive && spec.stored) scan.reading.stored = true;
 }
 
 /** Read one level's options and operands from `start`, into `reading`. */

@@ -161,6 +161,82 @@ function batchObjects(words: readonly ShellWord[]): ShellWord[] {
     : [];
 }
 
+/**
+ * diff's --from-file and --to-file name an operand for every other one: a folder there is read as
+ * a folder operand is (`diff --to-file=. d/.env` compares d/.env with ./.env and prints it).
+ */
+function diffFileOptions(words: readonly ShellWord[]): ShellWord[] {
+  return words.flatMap((w, k) => {
+    const m = /^--(from|to)-file(=?)(.*)$/.exec(w.value);
+    if (!m) return [];
+    if (m[2] === "=") return [{ ...w, value: m[3]! }];
+    const next = words[k + 1];
+    return next ? [next] : [];
+  });
+}
+
+/**
+ * `git checkout -b NAME` and `git switch -c NAME` without a start point make a branch at HEAD and
+ * leave the work tree as it is; with one (or any other operand) they write it.
+ */
+function newBranchOnly(words: readonly ShellWord[], sub: string, create: RegExp): boolean {
+  const rest = words.slice(words.findIndex((w) => w.value === sub) + 1);
+  const at = rest.findIndex((w) => create.test(w.value));
+  if (at === -1) return false;
+  const value = rest[at]!.value.includes("=") ? at : at + 1;
+  return rest.every((w, k) => k === at || k === value || (w.literal && w.value.startsWith("-")));
+}
+
+/** A read of the contents of an object git finds by a name the command line gives no path for. */
+const objectRead = (w: ShellWord): ShellWord => ({
+  ...w,
+  literal: false,
+  text: `${w.text} (an object of the repository, which may be any file's contents: name it REV:PATH)`,
+});
+
+/**
+ * git cat-file prints the object each operand names. `REV:PATH` is judged by its PATH
+ * (gitObjectPath); any other name (the blob id `git ls-tree` printed, a tag made to point at a
+ * blob, `v1^{}`) may hold any file's contents, a Read-denied .env committed once among them, so
+ * it is a file only known at run time unless the command asks only for the type, size or
+ * existence (-t, -s, -e).
+ */
+function catFileObjects(words: readonly ShellWord[]): ShellWord[] {
+  const rest = words.slice(words.findIndex((w) => w.value === "cat-file") + 1);
+  const options = rest.filter((w) => w.literal && w.value.startsWith("-"));
+  const metadataOnly =
+    options.length > 0 &&
+    options.every((w) => /^(-[tse]|--allow-unknown-type|--use-mailmap|--no-use-mailmap)$/.test(w.value));
+  if (metadataOnly) return [];
+  return rest
+    .filter((w) => !w.literal || (!w.value.startsWith("-") && gitObjectPath(w.value) === undefined))
+    .map(objectRead);
+}
+
+// The fields of a ref format (for-each-ref, branch, tag --format) that print names, dates and
+// messages, never an object's stored bytes. Any other (`%(raw)`, `%(*raw)`, a field added by a
+// later git) may print a blob a ref points at: a file only known at run time.
+const REF_FIELDS = new Set(
+  "refname objecttype objectsize objectname deltabase upstream push HEAD symref worktreepath creatordate creator tree parent numparent object type tag author authorname authoremail authordate committer committername committeremail committerdate tagger taggername taggeremail taggerdate subject body trailers contents signature describe if then else end align color rest ahead-behind is-base".split(
+    " ",
+  ),
+);
+
+/** The format of for-each-ref, branch and tag prints each ref's object through its fields: one that may print stored bytes is a read of an object. */
+function refFormatObjects(words: readonly ShellWord[]): ShellWord[] {
+  return words.flatMap((w, k) => {
+    const format = /^--format=/.test(w.value)
+      ? w.value.slice(9)
+      : words[k - 1]?.value === "--format"
+        ? w.value
+        : undefined;
+    if (format === undefined) return [];
+    if (!w.literal) return [objectRead(w)];
+    const fields = [...format.matchAll(/%\(\*?([^):]*)/g)].map((m) => m[1]!);
+    return fields.every((f) => REF_FIELDS.has(f)) ? [] : [objectRead(w)];
+  });
+}
+
 // Options of git's remote sub-commands that take their value as the next word.
 const GIT_REMOTE_VALUE =
   /^(-j|-o|-b|-t|-m|--jobs|--depth|--deepen|--shallow-since|--shallow-exclude|--push-option|--server-option|--sort|--origin|--branch|--revision|--filter|--upload-pack|--receive-pack|--exec)$/;
@@ -245,8 +321,34 @@ function editorOpened(words: readonly ShellWord[], sub: "commit" | "tag"): { at:
     : undefined;
 }
 
+/**
+ * The pathspecs after `--` of a command that prints stored contents (`git log -p -- .`, `git show
+ * REV -- src`, `git diff --cached -- .`) name every file the revisions
+ * or the index hold below them: read to the bottom, as stored (ShellWord.stored). They were judged
+ * as the folder itself, so `git log -p -- .` printed a committed .env under a Read deny rule.
+ */
+function gitStoredPaths(words: readonly ShellWord[]): ShellWord[] {
+  const sub = words.findIndex((w, k) => k > 0 && w.literal && !w.value.startsWith("-") && words[k - 1]?.value !== "-C");
+  const dashes = words.findIndex((w) => w.literal && w.value === "--");
+  if (sub === -1 || (dashes === -1 && words[sub]!.value !== "grep")) return [];
+  // git grep reads what a revision or the index stores below its pathspecs (after `--`; before
+  // it they are revisions), or below `.`: without `--` a path operand is only known at run time
+  // already (gitReads). git archive's folders are stored ones by its spec (`stored`).
+  const printed =
+    words[sub]!.value === "grep"
+      ? dashes === -1
+        ? [literalWord(".")]
+        : words.slice(dashes + 1)
+      : printedContents(words, sub);
+  // Magic and globs are only known at run time already (gitReads).
+  return printed
+    .filter((w) => w.literal && !w.value.startsWith(":") && !/[*?[]/.test(w.value))
+    .map((w) => ({ ...w, stored: true }));
+}
+
 const git: ProgramSpecSource = {
   readsAs: gitReads,
+  readsBelow: gitStoredPaths,
   // Global options before the sub-command: -C moves to a folder; -c, --git-dir, --work-tree,
   // --exec-path and --config-env are left out (they name configuration or programs).
   options: `-C=d --no-pager -P --no-optional-locks --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-replace-objects --no-lazy-fetch ${HELP} -v`,
@@ -292,21 +394,23 @@ const git: ProgramSpecSource = {
       options:
         "-a --all -r --remotes -v -vv --verbose -l --list --show-current -d --delete -D -f --force -m --move -M -c --copy -C --contains= --no-contains= --merged?= --no-merged?= --sort= --format= --points-at= -u= --set-upstream-to= --unset-upstream -t --track?= --no-track --color?= --no-color --column?= --no-column -q --quiet --abbrev= --no-abbrev -i --ignore-case --create-reflog",
       operands: "data*",
+      reads: refFormatObjects,
     },
     checkout: {
-      tree: true,
+      tree: (w) => !newBranchOnly(w, "checkout", /^(-b|-B|--orphan)(=|$)/),
       options:
         "-b= -B= -f --force -q --quiet --detach -t --track?= --no-track --orphan= -l --merge -m --conflict= --ours --theirs --ignore-skip-worktree-bits --overwrite-ignore --no-overwrite-ignore --recurse-submodules?= --no-recurse-submodules --progress --no-progress --guess --no-guess",
       operands: "write*",
     },
     switch: {
-      tree: true,
+      tree: (w) => !newBranchOnly(w, "switch", /^(-c|--create|-C|--force-create|--orphan)(=|$)/),
       options:
         "-c= --create= -C= --force-create= -d --detach -f --force --discard-changes -t --track?= --no-track --orphan= -m --merge --conflict= -q --quiet --progress --no-progress --guess --no-guess --ignore-other-worktrees",
       operands: "data*",
     },
     restore: {
-      tree: true,
+      // --staged alone restores the index, not the work tree.
+      tree: (w) => !w.some((x) => /^(-S|--staged)$/.test(x.value)) || w.some((x) => /^(-W|--worktree)$/.test(x.value)),
       options:
         "-s= --source= -S --staged -W --worktree --ours --theirs -m --merge --conflict= -q --quiet --progress --no-progress --ignore-unmerged --overlay --no-overlay",
       operands: "write*",
@@ -372,6 +476,7 @@ const git: ProgramSpecSource = {
         "-a --annotate -m= --message= -F=r --file=r -d --delete -l --list -n?= -f --force --sort= --contains= --no-contains= --merged?= --no-merged?= --points-at= --format= --column?= --no-column -i --ignore-case --create-reflog --no-sign",
       operands: "data*",
       check: (w) => editorOpened(w, "tag"),
+      reads: refFormatObjects,
     },
     "rev-parse": {
       options:
@@ -462,11 +567,13 @@ const git: ProgramSpecSource = {
       options:
         "--count= --sort= --format= --points-at= --merged?= --no-merged?= --contains= --no-contains= --exclude= --ignore-case --omit-empty --shell --perl --python --tcl --color?=",
       operands: "data*",
+      reads: refFormatObjects,
     },
     "cat-file": {
       options:
         "-t -s -e -p --textconv? --filters? --batch?= --batch-check?= --batch-command?= --batch-all-objects --buffer --unordered --follow-symlinks --allow-unknown-type -Z --use-mailmap --no-use-mailmap",
       operands: "data*",
+      reads: catFileObjects,
     },
     "merge-base": { options: "-a --all --octopus --independent --is-ancestor --fork-point", operands: "data*" },
     "rev-list": {
@@ -497,6 +604,7 @@ const git: ProgramSpecSource = {
       // whole (the whole tree when none is named).
       operands: "data read*",
       recursive: true,
+      stored: true,
     },
     bisect: {
       operands: "sub",
@@ -547,9 +655,11 @@ const git: ProgramSpecSource = {
       options: "--aggressive --auto --quiet --prune?= --no-prune --keep-largest-pack --cruft --no-cruft",
       operands: "",
     },
+    // --lost-found is left out: it writes a copy of each dangling object (a .env staged once, then
+    // unstaged) into .git/lost-found/, where a later `cat` reads it by a name no rule gives.
     fsck: {
       options:
-        "--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full --connectivity-only --strict --verbose --lost-found --name-objects --no-progress --progress",
+        "--unreachable --dangling --no-dangling --root --tags --cache --no-reflogs --full --no-full --connectivity-only --strict --verbose --name-objects --no-progress --progress",
       operands: "data*",
     },
     "update-index": {
@@ -889,6 +999,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     // A folder operand is read file by file even without -r (`diff -N . src` prints every file of
     // `.` that src lacks): folders are read whole.
     recursive: true,
+    readsBelow: diffFileOptions,
   },
   cmp: read("-b -i= -l -n= -s --print-bytes --ignore-initial= --verbose --bytes= --quiet --silent"),
   md5sum: read(SUMS),

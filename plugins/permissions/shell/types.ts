@@ -91,6 +91,12 @@ export interface ShellAnalysis {
   gitRepos: { word: ShellWord; named: boolean }[];
   /** Commands that rewrite files of the work tree they do not name (`git reset --hard`, `git stash`). */
   treeWriters: string[];
+  /**
+   * Why it writes or removes work-tree files whose names and contents come from a repository's
+   * stored objects (git checkout, reset --hard, merge, stash pop, clean): any path, the sensitive
+   * set among them, which only the sandbox keeps read-only.
+   */
+  checkouts: string[];
   /** Why a command installs code to run later (crontab, at, systemd-run, git config core.fsmonitor, …). */
   persists: string[];
   /** Exported variables the engine does not know to be harmless (they may change where a program writes). */

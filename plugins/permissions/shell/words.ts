@@ -16,6 +16,12 @@ export interface ShellWord {
   text: string;
   /** An unquoted `~` or `~/…` at the start: the value is relative to the home folder. */
   tilde: boolean;
+  /**
+   * A pathspec naming files as a repository stores them (in revisions, the index): what lies below
+   * it there is not what lies below it on disk (a file deleted from the work tree, a folder that
+   * was a file), so a rule that may name a path at or below it applies, whatever the disk holds.
+   */
+  stored?: boolean;
 }
 
 // Built up while reading a word: the value, and which of its characters were unquoted

@@ -58,6 +58,7 @@ export async function compare(
       hidden: ["analysis failed"],
       maybe: [],
       linkers: [],
+      checkouts: [],
       recursiveReads: [],
       unknownReaders: [],
       unknownWriters: [],
