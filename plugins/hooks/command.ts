@@ -230,6 +230,19 @@ function stdinFile(text: string): number | undefined {
   return undefined;
 }
 
+/** Start a hook with its input as a file it can reopen (stdinFile), or down the stdin pipe when none can be made. */
+function spawnWithInput(spec: Parameters<typeof spawnOwned>[0], stdin: string): ReturnType<typeof spawnOwned> {
+  const input = stdinFile(stdin);
+  try {
+    const owned = spawnOwned(spec, { stdin: input });
+    owned.child.stdin?.on("error", () => {}); // a script that never reads stdin closes it early
+    owned.child.stdin?.end(stdin);
+    return owned;
+  } finally {
+    if (input !== undefined) closeSync(input); // the child has its own copy
+  }
+}
+
 function runShell(
   command: string,
   stdin: string,
@@ -244,13 +257,7 @@ function runShell(
     // behind, setsid or not), tracked until it exits: it ends with this program.
     const spec = hookSpawn(command, context, args, pluginRoot);
     const contained = spec.contained === true;
-    const input = stdinFile(stdin);
-    let owned: ReturnType<typeof spawnOwned>;
-    try {
-      owned = spawnOwned(spec, { stdin: input });
-    } finally {
-      if (input !== undefined) closeSync(input); // the child has its own copy
-    }
+    const owned = spawnWithInput(spec, stdin);
     const { child, reaper, report } = owned;
     let fallback: NodeJS.Timeout | undefined;
     let stdout = "";
@@ -306,9 +313,6 @@ function runShell(
     child.stderr!.setEncoding("utf8").on("data", (d: string) => {
       if (stderr.length < MAX_OUTPUT_CHARS) stderr += d.slice(0, MAX_OUTPUT_CHARS - stderr.length);
     });
-    // Without the file (it could not be made), the input goes down the stdin pipe.
-    child.stdin?.on("error", () => {}); // a script that never reads stdin closes it early
-    child.stdin?.end(stdin);
     child.on("error", (error) => {
       stderr += String(error);
     });
