@@ -82,6 +82,37 @@ export function credentialValues(env: Readonly<Record<string, string | undefined
 // Authorization); counts such as maxTokens or cacheReadTokens do not.
 export const SECRET_KEY = /(key|keyid|token|secret|password|passwd|authorization|credentials?|cookie)$/i;
 
+/*
+ * Secrets learned while running: a header a plugin sends that no option holds (an MCP server's
+ * `headersHelper` output), an OAuth token read from a store, a helper's key. They are masked
+ * wherever an option's or the environment's are, in every run of this process from the moment
+ * they are learned: a value that went out as a credential is one whatever run shows it later.
+ */
+const learned = new Set<string>();
+let learnedList: readonly string[] = [];
+
+/**
+ * Register `value` as a secret learned at run time: every later redaction (messages, transcripts,
+ * logs, tool results, telemetry) masks it. An authorization header's credential after its scheme
+ * (`Bearer abc…`) is registered too. Values shorter than MIN_SECRET_LENGTH are ignored.
+ */
+export function noteSecret(value: string | undefined): void {
+  if (typeof value !== "string") return;
+  const parts = [value.trim(), value.trim().replace(/^[A-Za-z][A-Za-z0-9_-]*\s+/, "")];
+  let added = false;
+  for (const part of parts)
+    if (part.length >= MIN_SECRET_LENGTH && !learned.has(part)) {
+      learned.add(part);
+      added = true;
+    }
+  if (added) learnedList = [...learned];
+}
+
+/** The secrets learned at run time so far (see `noteSecret`). */
+export function learnedSecrets(): readonly string[] {
+  return learnedList;
+}
+
 /** Options as secretsOf reads them: any object (every option is looked at). */
 export type SecretBearingOptions = object;
 
@@ -101,15 +132,51 @@ export function secretsOf(
 ): string[] {
   const out = new Set<string>(credentialValues(env));
   if (options && typeof options === "object") for (const secret of optionSecrets(options)) out.add(secret);
+  for (const secret of learnedList) out.add(secret);
   return [...out].sort((a, b) => b.length - a.length);
 }
 
-// Reading the environment costs ~50 µs: a run's secrets are read once, when first asked.
-const perRun = new WeakMap<object, string[]>();
+// Reading the environment costs ~50 µs: a run's secrets are read once, when first asked, and
+// again only when a secret was learned since (`noteSecret`).
+const perRun = new WeakMap<object, { learned: readonly string[]; secrets: string[] }>();
 
-/** `secretsOf(run.options)`, read once per run (or any object standing for one). */
+/** `secretsOf(run.options)`, read once per run (or any object standing for one), plus what was learned since. */
 export function secretsOfRun(run: { readonly options?: SecretBearingOptions }): string[] {
-  return perRun.get(run) ?? perRun.set(run, secretsOf(run.options)).get(run)!;
+  const known = perRun.get(run);
+  if (known && known.learned === learnedList) return known.secrets;
+  const secrets = secretsOf(run.options);
+  perRun.set(run, { learned: learnedList, secrets });
+  return secrets;
+}
+
+/**
+ * `value` with every given secret masked in its strings: plain objects and arrays are copied
+ * where a string inside them changed, and returned as they are otherwise (keys untouched; class
+ * instances, such as an image's bytes, are left as they are).
+ */
+export function maskSecrets<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return secrets.some((s) => v.includes(s)) ? redactText(v, secrets) : v;
+    if (Array.isArray(v)) {
+      const out = v.map(walk);
+      return out.some((x, i) => x !== v[i]) ? out : v;
+    }
+    if (v && typeof v === "object") {
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return v;
+      let changed = false;
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) {
+        const y = walk(x);
+        if (y !== x) changed = true;
+        out[k] = y;
+      }
+      return changed ? out : v;
+    }
+    return v;
+  };
+  return walk(value) as T;
 }
 
 /** The secrets inside an options object; cached per object (resolved options are frozen). */

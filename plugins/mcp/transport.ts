@@ -17,6 +17,7 @@ import type { McpServerConfig } from "./options";
 import type { SpawnSpec } from "../sandbox/api";
 import { StdioTransport } from "./stdio-transport";
 import { noteServerPackages } from "./server-packages";
+import { noteSecret } from "../../src/index";
 
 export { StdioTransport } from "./stdio-transport";
 
@@ -88,6 +89,10 @@ export function createTransport(
     transport.stderr.on("data", (chunk: Buffer) => onStderr(chunk.toString("utf8")));
     return transport;
   }
+  // A header's value is a credential as often as not, whatever its name (secretsOf reads an
+  // option's `headers` so): each one sent is masked from now on, including those a
+  // headersHelper printed, which no option holds.
+  for (const value of Object.values(config.headers ?? {})) noteSecret(value);
   const requestInit = config.headers ? { headers: config.headers } : undefined;
   const url = new URL(config.url);
   const auth = authProvider ? { authProvider } : {};

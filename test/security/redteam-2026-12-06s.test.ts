@@ -1,0 +1,140 @@
+/**
+ * Red team of 2026-12-06 (s): where data leaves or enters (secrets, network).
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { summon } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import mcp from "ubiquity/plugins/mcp";
+import sessions from "ubiquity/plugins/sessions";
+import { collect } from "../helpers/collect";
+import { tempHome } from "../helpers/temp-home";
+
+const HELPER_CANARY = "CANARYhelperTok3nZq9";
+
+// A remote MCP server that echoes the Authorization header it got in its refusal.
+const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  req.resume();
+  res.writeHead(400, { "content-type": "text/plain" }).end(`bad request; you sent authorization=${req.headers.authorization ?? ""}`);
+});
+let base = "";
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe("S1 headersHelper's token echoed by a server", () => {
+  it("is masked in every message", async () => {
+    const messages = await collect(
+      summon("go", {
+        presets: [],
+        plugins: [mcp({ connectTimeoutMs: 5000 })],
+        model: scriptedModel(["done"]),
+        mcpServers: {
+          remote: { type: "http", url: `${base}/mcp`, headersHelper: `printf '{"Authorization":"Bearer ${HELPER_CANARY}"}'` },
+        },
+      }),
+    );
+    const text = JSON.stringify(messages);
+    expect(text).not.toContain(HELPER_CANARY);
+  });
+});
+
+const OAUTH_CANARY = "CANARYoauthAcc3ssTok9x";
+
+/** Every file under `root`, read. */
+function filesUnder(root: string): string {
+  return readdirSync(root)
+    .map((name) => {
+      const path = join(root, name);
+      return statSync(path).isDirectory() ? filesUnder(path) : readFileSync(path, "utf8");
+    })
+    .join("\n");
+}
+
+/**
+ * An MCP server (revision 2026-07-28, stateless JSON over POST) whose one tool answers with the
+ * Authorization header it received, as a debugging endpoint or a hostile server would.
+ */
+async function echoingServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const srv = createServer(async (req, res) => {
+    if (req.method !== "POST") return void res.writeHead(405).end();
+    let text = "";
+    for await (const chunk of req) text += String(chunk);
+    const message = JSON.parse(text) as { id?: number | string; method?: string };
+    if (message.id === undefined) return void res.writeHead(202).end();
+    const result = (value: Record<string, unknown>) =>
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { resultType: "complete", ...value } }));
+    if (message.method === "server/discover")
+      return result({
+        supportedVersions: ["2026-07-28"],
+        capabilities: { tools: {} },
+        _meta: { "io.modelcontextprotocol/serverInfo": { name: "echoing", version: "1.0.0" } },
+      });
+    if (message.method === "tools/list")
+      return result({
+        tools: [{ name: "whoami", description: "who am I", inputSchema: { type: "object", properties: {} } }],
+        ttlMs: 0,
+        cacheScope: "private",
+      });
+    if (message.method === "tools/call")
+      return result({ content: [{ type: "text", text: `you are ${req.headers.authorization ?? "nobody"}` }] });
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "no" } }));
+  });
+  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        srv.close(() => resolve());
+        srv.closeAllConnections();
+      }),
+  };
+}
+
+describe("S2 a stored OAuth token echoed back by the server's tool", () => {
+  const home = tempHome();
+  it("is masked in messages, the model's next request and the transcript", async () => {
+    const remote = await echoingServer();
+    const dir = mkdtempSync(join(tmpdir(), "ubq-s2-"));
+    try {
+      // The token a `ubiquity mcp login remote` stored.
+      const hash = createHash("sha256").update(remote.url).digest("hex").slice(0, 8);
+      mkdirSync(join(home(), ".ubiquity", "mcp-auth"), { recursive: true, mode: 0o700 });
+      writeFileSync(
+        join(home(), ".ubiquity", "mcp-auth", `remote-${hash}.json`),
+        JSON.stringify({ server: "remote", url: remote.url, tokens: { access_token: OAUTH_CANARY, token_type: "Bearer" } }),
+        { mode: 0o600 },
+      );
+      const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__remote__whoami", input: {}, id: "w" }] }, "done"]);
+      const messages = await collect(
+        summon("go", {
+          presets: [],
+          plugins: [mcp({ connectTimeoutMs: 5000 }), sessions()],
+          model,
+          sessionDir: dir,
+          mcpServers: { remote: { type: "http", url: remote.url } },
+        } as never),
+      );
+      const results = messages.filter((m) => m.type === "tool_result");
+      // The call reached the server with the token, and the server echoed it.
+      expect(JSON.stringify(results)).toContain("you are Bearer ");
+      expect(JSON.stringify(messages)).not.toContain(OAUTH_CANARY);
+      expect(JSON.stringify(model.requests)).not.toContain(OAUTH_CANARY);
+      expect(filesUnder(dir)).not.toContain(OAUTH_CANARY);
+    } finally {
+      await remote.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
