@@ -208,6 +208,35 @@ function optionSecrets(options: object): string[] {
   return list;
 }
 
+/**
+ * Masking for text that arrives in pieces (a model's streamed deltas): a secret split across two
+ * pieces is masked too. `push` returns what may be shown now, holding back the longest tail that
+ * could begin a secret until the next piece tells; `flush` returns what is held at the end.
+ */
+export function streamMasker(secrets: () => readonly string[]): { push(text: string): string; flush(): string } {
+  let pending = "";
+  return {
+    push(text) {
+      const known = secrets();
+      const masked = redactText(pending + text, known);
+      let hold = 0;
+      for (const secret of known)
+        for (let k = Math.min(secret.length - 1, masked.length); k > hold; k--)
+          if (masked.endsWith(secret.slice(0, k))) {
+            hold = k;
+            break;
+          }
+      pending = masked.slice(masked.length - hold);
+      return masked.slice(0, masked.length - hold);
+    },
+    flush() {
+      const out = redactText(pending, secrets());
+      pending = "";
+      return out;
+    },
+  };
+}
+
 /** Replace every occurrence of the given secrets in `text`. */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
