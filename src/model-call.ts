@@ -20,10 +20,19 @@ import { chargeUsage, type RunContext } from "./run";
 import type { Kernel } from "./kernel";
 import type { ModelPurpose, ModelRef, ModelRequest, ModelResponse } from "./hooks";
 import { toolJsonSchema, type Tool } from "./tool";
-import { emptyUsage, type AssistantBlock, type ResultMessage, type StopReason, type Usage } from "./messages";
+import {
+  emptyUsage,
+  type AssistantBlock,
+  type ResultMessage,
+  type StopReason,
+  type StreamEventMessage,
+  type Usage,
+} from "./messages";
+
+type StreamDelta = StreamEventMessage["delta"];
 import type { RawToolCall } from "./funnel";
 import { describeError, ModelError, PluginError, UbiquityError } from "./errors";
-import { redactText, secretsOf } from "./redact";
+import { redactText, secretsOf, secretsOfRun, streamMasker } from "./redact";
 import { testModel } from "./testing/test-model";
 import { CallWatch } from "./call-limits";
 
@@ -242,6 +251,24 @@ async function readStream(
   let usage: Usage | undefined;
   let finishReason = "unknown";
   let providerMetadata: Record<string, unknown> | undefined;
+  // What streams out is masked as it goes, a secret split across deltas included: each kind of
+  // delta (and each tool call's input) has its own masker, flushed when its stream ends.
+  const maskers = new Map<string, ReturnType<typeof streamMasker>>();
+  const secrets = () => secretsOfRun(run);
+  const streamDelta = (delta: StreamDelta, final = false) => {
+    const key = `${delta.type}\0${delta.toolUseId ?? ""}`;
+    let masker = maskers.get(key);
+    if (!masker) maskers.set(key, (masker = streamMasker(secrets)));
+    const text = final ? masker.flush() : masker.push(delta.text);
+    if (final) maskers.delete(key);
+    if (text) run.emit({ type: "stream_event", delta: { ...delta, text } as StreamDelta });
+  };
+  const flushDeltas = () => {
+    for (const key of [...maskers.keys()]) {
+      const [type, toolUseId] = key.split("\0") as [StreamDelta["type"], string];
+      streamDelta({ type, text: "", ...(toolUseId ? { toolUseId } : {}) } as StreamDelta, true);
+    }
+  };
   for await (const part of result.fullStream) {
     if (!SDK_PARTS.has(part.type)) {
       const delta =
@@ -257,15 +284,15 @@ async function readStream(
       case "text-delta":
         text += part.text;
         if (request.purpose === "turn") streamedText.set(run, text);
-        if (partial && part.text) run.emit({ type: "stream_event", delta: { type: "text", text: part.text } });
+        if (partial && part.text) streamDelta({ type: "text", text: part.text });
         break;
       case "reasoning-delta":
         reasoning += part.text;
-        if (partial && part.text) run.emit({ type: "stream_event", delta: { type: "reasoning", text: part.text } });
+        if (partial && part.text) streamDelta({ type: "reasoning", text: part.text });
         break;
       case "tool-input-delta":
         if (partial && part.delta)
-          run.emit({ type: "stream_event", delta: { type: "tool_input", text: part.delta, toolUseId: part.id } });
+          streamDelta({ type: "tool_input", text: part.delta, toolUseId: part.id });
         break;
       case "tool-call":
         calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
@@ -283,6 +310,7 @@ async function readStream(
         break;
     }
   }
+  flushDeltas();
   if (watch.error) throw watch.error;
   if (streamError) throw streamError;
   const response = await result.response;
