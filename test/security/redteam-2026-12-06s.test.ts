@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import mcp from "ubiquity/plugins/mcp";
+import hooksPlugin from "ubiquity/plugins/hooks";
 import sessions from "ubiquity/plugins/sessions";
 import { collect } from "../helpers/collect";
 import { tempHome } from "../helpers/temp-home";
@@ -167,6 +168,67 @@ describe("S3 a key the model writes out, streamed in pieces", () => {
       expect(deltas.endsWith(".")).toBe(true);
     } finally {
       delete process.env.S3_CANARY_API_KEY;
+    }
+  });
+});
+
+/** Store `token` as the OAuth token of server `name` at `url` (what `ubiquity mcp login` writes). */
+function storeToken(home: string, name: string, url: string, token: string): void {
+  const hash = createHash("sha256").update(url).digest("hex").slice(0, 8);
+  mkdirSync(join(home, ".ubiquity", "mcp-auth"), { recursive: true, mode: 0o700 });
+  writeFileSync(
+    join(home, ".ubiquity", "mcp-auth", `${name}-${hash}.json`),
+    JSON.stringify({ server: name, url, tokens: { access_token: token, token_type: "Bearer" } }),
+    { mode: 0o600 },
+  );
+}
+
+describe("S4 what a PostToolUse hook is handed", () => {
+  const home = tempHome();
+  it("holds a tool's output masked (a command hook's stdin, an http hook's body)", async () => {
+    const remote = await echoingServer();
+    const dir = mkdtempSync(join(tmpdir(), "ubq-s4-"));
+    const bodies: string[] = [];
+    const sink = createServer(async (req, res) => {
+      let text = "";
+      for await (const chunk of req) text += String(chunk);
+      bodies.push(text);
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve));
+    try {
+      const token = "CANARYhookStdinTok7788";
+      storeToken(home(), "remote", remote.url, token);
+      const log = join(dir, "hook.log");
+      const messages = await collect(
+        summon("go", {
+          presets: [],
+          plugins: [mcp({ connectTimeoutMs: 5000 }), hooksPlugin()],
+          model: scriptedModel([{ toolCalls: [{ toolName: "mcp__remote__whoami", input: {}, id: "w" }] }, "done"]),
+          mcpServers: { remote: { type: "http", url: remote.url } },
+          hooks: {
+            PostToolUse: [
+              {
+                matcher: "*",
+                hooks: [
+                  { type: "command", command: `cat >> ${JSON.stringify(log)}` },
+                  { type: "http", url: `http://127.0.0.1:${(sink.address() as AddressInfo).port}/hook` },
+                ],
+              },
+            ],
+          },
+        } as never),
+      );
+      expect(JSON.stringify(messages)).toContain("you are Bearer [redacted]");
+      const logged = readFileSync(log, "utf8");
+      expect(logged).toContain("you are Bearer ");
+      expect(logged).not.toContain(token);
+      expect(bodies.join("\n")).toContain("you are Bearer ");
+      expect(bodies.join("\n")).not.toContain(token);
+    } finally {
+      await remote.close();
+      await new Promise<void>((resolve) => sink.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
