@@ -64,9 +64,40 @@ export function urlPasswords(text: string): string[] {
   return out;
 }
 
+/** Every `scheme://…` URL in a text, up to a space or a quote. */
+const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
+
+/**
+ * The values of the query parameters of every `scheme://…?name=value` in `text` (raw and
+ * percent-decoded). A URL's query carries a key as often as a header does (`?api_key=`, `?key=`,
+ * `?token=`, `?sig=`), whatever the parameter is called, and a server's error echoes its request
+ * line: each value counts as a secret, as each header value of an option does.
+ */
+export function urlQueryValues(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(URL_IN_TEXT)) {
+    const url = match[0];
+    const start = url.indexOf("?");
+    if (start < 0) continue;
+    for (const pair of url.slice(start + 1).split("#")[0]!.split(/[&;]/)) {
+      const eq = pair.indexOf("=");
+      const raw = eq < 0 ? "" : pair.slice(eq + 1);
+      if (!raw) continue;
+      out.push(raw);
+      try {
+        const decoded = decodeURIComponent(raw.replace(/\+/g, " "));
+        if (decoded !== raw) out.push(decoded);
+      } catch {
+        // not percent-encoded
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * The secret strings in an environment, for redaction: the values of credential variables and
- * the passwords in URL values, each at least MIN_SECRET_LENGTH long.
+ * the passwords and query values in URL values, each at least MIN_SECRET_LENGTH long.
  */
 export function credentialValues(env: Readonly<Record<string, string | undefined>>): string[] {
   const out = new Set<string>();
@@ -74,6 +105,7 @@ export function credentialValues(env: Readonly<Record<string, string | undefined
     if (!value) continue;
     if (isCredentialName(name)) out.add(value);
     for (const password of urlPasswords(value)) out.add(password);
+    for (const query of urlQueryValues(value)) out.add(query);
   }
   return [...out].filter((s) => s.length >= MIN_SECRET_LENGTH);
 }
@@ -189,6 +221,7 @@ function optionSecrets(options: object): string[] {
     if (typeof value === "string") {
       if (secretBranch && value.length >= 4) out.add(value);
       for (const password of urlPasswords(value)) if (password.length >= 4) out.add(password);
+      for (const query of urlQueryValues(value)) if (query.length >= MIN_SECRET_LENGTH) out.add(query);
       return;
     }
     if (!value || typeof value !== "object" || seen.has(value)) return;

@@ -17,7 +17,7 @@ import type { McpServerConfig } from "./options";
 import type { SpawnSpec } from "../sandbox/api";
 import { StdioTransport } from "./stdio-transport";
 import { noteServerPackages } from "./server-packages";
-import { noteSecret } from "../../src/index";
+import { noteSecret, urlQueryValues } from "../../src/index";
 
 export { StdioTransport } from "./stdio-transport";
 
@@ -93,6 +93,8 @@ export function createTransport(
   // option's `headers` so): each one sent is masked from now on, including those a
   // headersHelper printed, which no option holds.
   for (const value of Object.values(config.headers ?? {})) noteSecret(value);
+  // So is a value in the URL's query (`?api_key=`): a server's "Cannot POST /mcp?api_key=…" echoes it.
+  for (const value of urlQueryValues(config.url)) noteSecret(value);
   const requestInit = config.headers ? { headers: config.headers } : undefined;
   const url = new URL(config.url);
   const auth = authProvider ? { authProvider } : {};

@@ -232,3 +232,31 @@ describe("S4 what a PostToolUse hook is handed", () => {
     }
   });
 });
+
+describe("S5 a key in a remote server's URL query, echoed by its 404", () => {
+  it("is masked in every message", async () => {
+    const key = "CANARYqueryKey5566";
+    // Express's default answer: "Cannot POST <the request line's URL>".
+    const srv = createServer((req, res) => {
+      req.resume();
+      res.writeHead(404, { "content-type": "text/html" }).end(`<pre>Cannot ${req.method} ${req.url}</pre>`);
+    });
+    await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1/mcp?api_key=${key}&region=eu`;
+      const messages = await collect(
+        summon("go", {
+          presets: [],
+          plugins: [mcp({ connectTimeoutMs: 5000 })],
+          model: scriptedModel(["done"]),
+          mcpServers: { zap: { type: "http", url } },
+        } as never),
+      );
+      const text = JSON.stringify(messages);
+      expect(text).toContain("Cannot POST /v1/mcp?api_key=");
+      expect(text).not.toContain(key);
+    } finally {
+      await new Promise<void>((resolve) => srv.close(() => resolve()));
+    }
+  });
+});
