@@ -130,14 +130,32 @@ let learnedList: readonly string[] = [];
  */
 export function noteSecret(value: string | undefined): void {
   if (typeof value !== "string") return;
-  const parts = [value.trim(), value.trim().replace(/^[A-Za-z][A-Za-z0-9_-]*\s+/, "")];
   let added = false;
-  for (const part of parts)
+  for (const part of credentialForms(value))
     if (part.length >= MIN_SECRET_LENGTH && !learned.has(part)) {
       learned.add(part);
       added = true;
     }
   if (added) learnedList = [...learned];
+}
+
+/**
+ * The forms a credential value is shown in: itself, and for an authorization value
+ * (`Bearer abc`, `Token abc`, `Basic dXNlcjpwdw==`) the credential after its scheme, which a
+ * server's error echoes alone ("token abc is revoked"), and a Basic value's `user:password` and
+ * password.
+ */
+export function credentialForms(value: string): string[] {
+  const whole = value.trim();
+  const scheme = /^([A-Za-z][A-Za-z0-9_-]*)\s+(\S+)$/.exec(whole);
+  if (!scheme) return [whole];
+  const out = [whole, scheme[2]!];
+  if (scheme[1]!.toLowerCase() === "basic" && /^[A-Za-z0-9+/]+={0,2}$/.test(scheme[2]!)) {
+    const pair = Buffer.from(scheme[2]!, "base64").toString("utf8");
+    const colon = pair.indexOf(":");
+    if (colon > 0) out.push(pair, pair.slice(colon + 1));
+  }
+  return out;
 }
 
 /** The secrets learned at run time so far (see `noteSecret`). */
@@ -219,7 +237,7 @@ function optionSecrets(options: object): string[] {
   const seen = new Set<object>();
   const collect = (value: unknown, secretBranch: boolean) => {
     if (typeof value === "string") {
-      if (secretBranch && value.length >= 4) out.add(value);
+      if (secretBranch) for (const form of credentialForms(value)) if (form.length >= 4) out.add(form);
       for (const password of urlPasswords(value)) if (password.length >= 4) out.add(password);
       for (const query of urlQueryValues(value)) if (query.length >= MIN_SECRET_LENGTH) out.add(query);
       return;

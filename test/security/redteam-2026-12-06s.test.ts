@@ -9,11 +9,12 @@ import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
-import { scriptedModel } from "ubiquity/testing";
+import { scriptedModel, startProviderServer } from "ubiquity/testing";
 import mcp from "ubiquity/plugins/mcp";
 import hooksPlugin from "ubiquity/plugins/hooks";
 import sessions from "ubiquity/plugins/sessions";
-import { collect } from "../helpers/collect";
+import { collect, resultOf } from "../helpers/collect";
+import { capturingLogger, modelLayer } from "../model/helpers";
 import { tempHome } from "../helpers/temp-home";
 
 const HELPER_CANARY = "CANARYhelperTok3nZq9";
@@ -257,6 +258,32 @@ describe("S5 a key in a remote server's URL query, echoed by its 404", () => {
       expect(text).not.toContain(key);
     } finally {
       await new Promise<void>((resolve) => srv.close(() => resolve()));
+    }
+  });
+});
+
+describe("S6 a bearer token in a provider's headers, echoed without its scheme", () => {
+  it("is masked in the result and the log", async () => {
+    const token = "CANARYbearerOnly9f8e7d";
+    const server = await startProviderServer([{ status: 401, message: `token ${token} is revoked` }]);
+    try {
+      const logger = capturingLogger();
+      const messages = await collect(
+        summon("go", {
+          ...modelLayer(),
+          model: "openai.chat:gpt-4o",
+          apiKey: "unused-key-000000",
+          maxRetries: 0,
+          providerSettings: { baseURL: server.baseURL, headers: { Authorization: `Bearer ${token}` } },
+          logger,
+        } as never),
+      );
+      expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${token}`);
+      expect(resultOf(messages).result).toContain("is revoked");
+      expect(JSON.stringify(messages)).not.toContain(token);
+      expect(logger.lines.join("\n")).not.toContain(token);
+    } finally {
+      await server.close();
     }
   });
 });
