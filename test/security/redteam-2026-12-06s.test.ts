@@ -15,6 +15,7 @@ import hooksPlugin from "ubiquity/plugins/hooks";
 import sessions from "ubiquity/plugins/sessions";
 import { collect, resultOf } from "../helpers/collect";
 import { capturingLogger, modelLayer } from "../model/helpers";
+import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
 import { tempHome } from "../helpers/temp-home";
 
 const HELPER_CANARY = "CANARYhelperTok3nZq9";
@@ -282,6 +283,45 @@ describe("S6 a bearer token in a provider's headers, echoed without its scheme",
       expect(resultOf(messages).result).toContain("is revoked");
       expect(JSON.stringify(messages)).not.toContain(token);
       expect(logger.lines.join("\n")).not.toContain(token);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("S3 through the bin: stream-json with partial messages", () => {
+  afterAll(() => removeTempProjects());
+  it("prints no key a provider's stream carries, in pieces or whole", async () => {
+    requireDist();
+    const key = "CANARYbinStreamKey4242";
+    const server = await startProviderServer([`here it is: ${key} (keep it safe)`]);
+    try {
+      const dir = tempProject({});
+      const out = await runCli(
+        [
+          "-p",
+          "--base-url",
+          server.baseURL,
+          "--model",
+          "local",
+          "--output-format",
+          "stream-json",
+          "--include-partial-messages",
+          "--verbose",
+          "say it",
+        ],
+        dir,
+        { LOCAL_GATEWAY_API_KEY: key },
+      );
+      expect(out.stdout).toContain("here it is: ");
+      expect(out.stdout + out.stderr).not.toContain(key);
+      // The deltas joined hold no piece that, with the next, would make the key.
+      const deltas = out.stdout
+        .split("\n")
+        .filter((line) => line.includes('"stream_event"'))
+        .map((line) => (JSON.parse(line) as { delta: { text: string } }).delta.text)
+        .join("");
+      expect(deltas).toBe("here it is: [redacted] (keep it safe)");
     } finally {
       await server.close();
     }
