@@ -291,8 +291,7 @@ async function readStream(
         if (partial && part.text) streamDelta({ type: "reasoning", text: part.text });
         break;
       case "tool-input-delta":
-        if (partial && part.delta)
-          streamDelta({ type: "tool_input", text: part.delta, toolUseId: part.id });
+        if (partial && part.delta) streamDelta({ type: "tool_input", text: part.delta, toolUseId: part.id });
         break;
       case "tool-call":
         calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });

@@ -79,7 +79,10 @@ export function urlQueryValues(text: string): string[] {
     const url = match[0];
     const start = url.indexOf("?");
     if (start < 0) continue;
-    for (const pair of url.slice(start + 1).split("#")[0]!.split(/[&;]/)) {
+    for (const pair of url
+      .slice(start + 1)
+      .split("#")[0]!
+      .split(/[&;]/)) {
       const eq = pair.indexOf("=");
       const raw = eq < 0 ? "" : pair.slice(eq + 1);
       if (!raw) continue;

@@ -23,7 +23,9 @@ const HELPER_CANARY = "CANARYhelperTok3nZq9";
 // A remote MCP server that echoes the Authorization header it got in its refusal.
 const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   req.resume();
-  res.writeHead(400, { "content-type": "text/plain" }).end(`bad request; you sent authorization=${req.headers.authorization ?? ""}`);
+  res
+    .writeHead(400, { "content-type": "text/plain" })
+    .end(`bad request; you sent authorization=${req.headers.authorization ?? ""}`);
 });
 let base = "";
 beforeAll(async () => {
@@ -40,7 +42,11 @@ describe("S1 headersHelper's token echoed by a server", () => {
         plugins: [mcp({ connectTimeoutMs: 5000 })],
         model: scriptedModel(["done"]),
         mcpServers: {
-          remote: { type: "http", url: `${base}/mcp`, headersHelper: `printf '{"Authorization":"Bearer ${HELPER_CANARY}"}'` },
+          remote: {
+            type: "http",
+            url: `${base}/mcp`,
+            headersHelper: `printf '{"Authorization":"Bearer ${HELPER_CANARY}"}'`,
+          },
         },
       }),
     );
@@ -116,7 +122,11 @@ describe("S2 a stored OAuth token echoed back by the server's tool", () => {
       mkdirSync(join(home(), ".ubiquity", "mcp-auth"), { recursive: true, mode: 0o700 });
       writeFileSync(
         join(home(), ".ubiquity", "mcp-auth", `remote-${hash}.json`),
-        JSON.stringify({ server: "remote", url: remote.url, tokens: { access_token: OAUTH_CANARY, token_type: "Bearer" } }),
+        JSON.stringify({
+          server: "remote",
+          url: remote.url,
+          tokens: { access_token: OAUTH_CANARY, token_type: "Bearer" },
+        }),
         { mode: 0o600 },
       );
       const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__remote__whoami", input: {}, id: "w" }] }, "done"]);
