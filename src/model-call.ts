@@ -207,6 +207,30 @@ async function limitedCall(run: RunContext, request: ModelRequest, partial: bool
 /** The text the turn in progress has streamed so far, per run (the loop clears it once a response is whole, and when a stretch ends): what an interrupted response leaves in the conversation. */
 export const streamedText = new WeakMap<RunContext, string>();
 
+/**
+ * The run's `stream_event`s, masked as they go, a secret split across deltas included: each kind
+ * of delta (and each tool call's input) has its own masker, flushed when the stream ends.
+ */
+function maskedDeltas(run: RunContext) {
+  const maskers = new Map<string, ReturnType<typeof streamMasker>>();
+  const secrets = () => secretsOfRun(run);
+  const streamDelta = (delta: StreamDelta, final = false) => {
+    const key = `${delta.type}\0${delta.toolUseId ?? ""}`;
+    let masker = maskers.get(key);
+    if (!masker) maskers.set(key, (masker = streamMasker(secrets)));
+    const text = final ? masker.flush() : masker.push(delta.text);
+    if (final) maskers.delete(key);
+    if (text) run.emit({ type: "stream_event", delta: { ...delta, text } as StreamDelta });
+  };
+  const flushDeltas = () => {
+    for (const key of [...maskers.keys()]) {
+      const [type, toolUseId] = key.split("\0") as [StreamDelta["type"], string];
+      streamDelta({ type, text: "", ...(toolUseId ? { toolUseId } : {}) } as StreamDelta, true);
+    }
+  };
+  return { streamDelta, flushDeltas };
+}
+
 /** Parts the SDK emits on its own, before the provider has said anything. */
 const SDK_PARTS = new Set(["start", "start-step"]);
 
@@ -251,24 +275,7 @@ async function readStream(
   let usage: Usage | undefined;
   let finishReason = "unknown";
   let providerMetadata: Record<string, unknown> | undefined;
-  // What streams out is masked as it goes, a secret split across deltas included: each kind of
-  // delta (and each tool call's input) has its own masker, flushed when its stream ends.
-  const maskers = new Map<string, ReturnType<typeof streamMasker>>();
-  const secrets = () => secretsOfRun(run);
-  const streamDelta = (delta: StreamDelta, final = false) => {
-    const key = `${delta.type}\0${delta.toolUseId ?? ""}`;
-    let masker = maskers.get(key);
-    if (!masker) maskers.set(key, (masker = streamMasker(secrets)));
-    const text = final ? masker.flush() : masker.push(delta.text);
-    if (final) maskers.delete(key);
-    if (text) run.emit({ type: "stream_event", delta: { ...delta, text } as StreamDelta });
-  };
-  const flushDeltas = () => {
-    for (const key of [...maskers.keys()]) {
-      const [type, toolUseId] = key.split("\0") as [StreamDelta["type"], string];
-      streamDelta({ type, text: "", ...(toolUseId ? { toolUseId } : {}) } as StreamDelta, true);
-    }
-  };
+  const { streamDelta, flushDeltas } = maskedDeltas(run);
   for await (const part of result.fullStream) {
     if (!SDK_PARTS.has(part.type)) {
       const delta =

@@ -385,3 +385,39 @@ describe("S7 a project's http hook naming variables no subprocess gets", () => {
     }
   });
 });
+
+describe("S8 transcripts on a shared machine", () => {
+  it("are the user's alone: the file 0600, the folders made for it 0700", async () => {
+    const root = mkdtempSync(join(tmpdir(), "ubq-s8-"));
+    try {
+      const dir = join(root, "sessions");
+      const messages = await collect(
+        summon("the secret plan", {
+          presets: [],
+          plugins: [sessions()],
+          model: scriptedModel(["noted"]),
+          sessionDir: dir,
+        } as never),
+      );
+      expect(resultOf(messages).isError).toBe(false);
+      const found: { path: string; mode: number; folder: boolean }[] = [];
+      const walk = (at: string) => {
+        for (const name of readdirSync(at)) {
+          const path = join(at, name);
+          const info = statSync(path);
+          found.push({ path, mode: info.mode & 0o777, folder: info.isDirectory() });
+          if (info.isDirectory()) walk(path);
+        }
+      };
+      walk(dir);
+      const transcripts = found.filter((f) => f.path.endsWith(".jsonl"));
+      expect(transcripts).toHaveLength(1);
+      expect(readFileSync(transcripts[0]!.path, "utf8")).toContain("the secret plan");
+      // Nobody but the user reads or lists them (whatever the umask: 022 here).
+      for (const f of [{ path: dir, mode: statSync(dir).mode & 0o777, folder: true }, ...found])
+        expect({ path: f.path, others: f.mode & 0o077 }).toEqual({ path: f.path, others: 0 });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
