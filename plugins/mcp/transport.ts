@@ -18,6 +18,7 @@ import type { SpawnSpec } from "../sandbox/api";
 import { StdioTransport } from "./stdio-transport";
 import { noteServerPackages } from "./server-packages";
 import { noteSecret, urlQueryValues } from "../../src/index";
+import { serverFetch } from "./server-fetch";
 
 export { StdioTransport } from "./stdio-transport";
 
@@ -98,7 +99,10 @@ export function createTransport(
   const requestInit = config.headers ? { headers: config.headers } : undefined;
   const url = new URL(config.url);
   const auth = authProvider ? { authProvider } : {};
+  // Every request, the OAuth discovery the server's answers start included, goes through the
+  // guard of what a server may make us fetch.
+  const fetch = serverFetch(config.url);
   return config.type === "sse"
-    ? new SSEClientTransport(url, { requestInit, ...auth })
-    : new StreamableHTTPClientTransport(url, { requestInit, ...auth });
+    ? new SSEClientTransport(url, { requestInit, fetch, ...auth })
+    : new StreamableHTTPClientTransport(url, { requestInit, fetch, ...auth });
 }

@@ -16,6 +16,7 @@ import sessions from "ubiquity/plugins/sessions";
 import { collect, resultOf } from "../helpers/collect";
 import { capturingLogger, modelLayer } from "../model/helpers";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+import { serverFetch } from "../../plugins/mcp/server-fetch";
 import { tempHome } from "../helpers/temp-home";
 
 const HELPER_CANARY = "CANARYhelperTok3nZq9";
@@ -418,6 +419,90 @@ describe("S8 transcripts on a shared machine", () => {
         expect({ path: f.path, others: f.mode & 0o077 }).toEqual({ path: f.path, others: 0 });
     } finally {
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("S9 what a remote MCP server's 401 makes the client fetch", () => {
+  /** A stand-in for the metadata service: it records every request. */
+  async function internalService() {
+    const hits: string[] = [];
+    const srv = createServer((req, res) => {
+      hits.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { "content-type": "application/json" }).end('{"AccessKeyId":"CANARYmeta"}');
+    });
+    await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
+    return { hits, port: (srv.address() as AddressInfo).port, close: () => srv.close() };
+  }
+
+  it("a public server naming a loopback, link-local or private host for OAuth is refused before any connection", async () => {
+    const internal = await internalService();
+    try {
+      // mcp.example.com is public (resolved so here); what it names is not.
+      const names: Record<string, string[]> = {
+        "mcp.example.com": ["93.184.216.34"],
+        "metadata.example.com": ["169.254.169.254"],
+        "mixed.example.com": ["93.184.216.34", "10.0.0.7"],
+      };
+      const guarded = serverFetch("https://mcp.example.com/mcp", async (host) => names[host] ?? ["127.0.0.1"]);
+      for (const url of [
+        `http://127.0.0.1:${internal.port}/latest/meta-data/iam`,
+        `http://localhost:${internal.port}/.well-known/oauth-authorization-server`,
+        `http://[::ffff:127.0.0.1]:${internal.port}/x`,
+        "http://metadata.example.com/latest/meta-data/",
+        "https://mixed.example.com/token",
+      ])
+        await expect(guarded(url)).rejects.toThrow(/refused to fetch .*a public server may only name public hosts/);
+      expect(internal.hits).toEqual([]);
+      // A public host's redirect to the metadata service: the hop is judged as a first request is.
+      const publicHost = createServer((_req, res) =>
+        res.writeHead(302, { location: `http://127.0.0.1:${internal.port}/latest/meta-data/iam` }).end(),
+      );
+      await new Promise<void>((resolve) => publicHost.listen(0, "127.0.0.1", resolve));
+      const port = (publicHost.address() as AddressInfo).port;
+      const viaRedirect = serverFetch(
+        "https://mcp.example.com/mcp",
+        async (host) => names[host] ?? ["127.0.0.1"],
+        // as.example.com is public and answers (here from 127.0.0.1) with a redirect.
+        (url, init) => fetch(String(url).replace("http://as.example.com", `http://127.0.0.1:${port}`), init),
+      );
+      names["as.example.com"] = ["93.184.216.34"];
+      await expect(viaRedirect("http://as.example.com/.well-known/oauth-authorization-server")).rejects.toThrow(
+        /refused to fetch http:\/\/127\.0\.0\.1/,
+      );
+      publicHost.close();
+      expect(internal.hits).toEqual([]);
+    } finally {
+      internal.close();
+    }
+  });
+
+  it("a server inside the network may still name hosts there (a run against a loopback server)", async () => {
+    const internal = await internalService();
+    const srv = createServer((req, res) => {
+      req.resume();
+      res
+        .writeHead(401, {
+          "www-authenticate": `Bearer resource_metadata="http://127.0.0.1:${internal.port}/.well-known/oauth-protected-resource"`,
+        })
+        .end("no");
+    });
+    await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/mcp`;
+      const messages = await collect(
+        summon("go", {
+          presets: [],
+          plugins: [mcp({ connectTimeoutMs: 5000 })],
+          model: scriptedModel(["done"]),
+          mcpServers: { local: { type: "http", url } },
+        } as never),
+      );
+      expect(JSON.stringify(messages)).toContain("requires OAuth authorization");
+      expect(internal.hits).toContain("GET /.well-known/oauth-protected-resource");
+    } finally {
+      srv.close();
+      internal.close();
     }
   });
 });
