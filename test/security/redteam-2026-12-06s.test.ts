@@ -1,5 +1,31 @@
 /**
- * Red team of 2026-12-06 (s): where data leaves or enters (secrets, network).
+ * Red team of 2026-12-06 (s): where data leaves or enters (secrets, network), through the public
+ * API against the scripted model and, where the runner matters, the built bin; attacker HTTP
+ * servers on 127.0.0.1 and canary values looked for in every message, file, log and request.
+ * Each test failed before its fix (checked by reverting the fix; S7 against the dist built before it).
+ *
+ * S1 FIXED  A remote MCP server's refusal echoing the Authorization header a headersHelper made put
+ *           the token in system/init (no option holds it). Header values and OAuth tokens a plugin
+ *           sends are registered as secrets (noteSecret), and every message leaves run.emit masked.
+ * S2 FIXED  A stored MCP OAuth token echoed by the server's tool: tool result, model request, transcript.
+ * S3 FIXED  A key in the model's output: the assistant message, and the partial deltas, where it is
+ *           split across pieces (a masker holds back a tail that could begin a secret). Also via the bin.
+ * S4 FIXED  PostToolUse command and http hooks were handed the tool's output unmasked.
+ * S5 FIXED  A key in a URL's query (?api_key=) was no secret: an Express-style 404 echoed it.
+ * S6 FIXED  `Authorization: Bearer TOKEN` in providerSettings.headers: a 401 echoing TOKEN alone.
+ * S7 FIXED  A project's http hook filled $DATABASE_URL, $GH_PAT, $SLACK_WEBHOOK_URL (names that do not
+ *           look like credentials) into headers sent to its URL; now only the subprocess allow-list.
+ * S8 FIXED  Transcripts were 0644 in 0755 folders: readable by every local user.
+ * S9 FIXED  A remote server's 401 `resource_metadata="http://127.0.0.1:…"` made the run GET any URL
+ *           (the metadata service) from the host; a public server may now only name public hosts.
+ *
+ * Tried and held: Read of ~/.aws/credentials, ~/.git-credentials, ~/.ubiquity/mcp-auth, gh's
+ * hosts.yml, ~/.netrc, ~/.npmrc, ~/.docker/config.json, ~/.kube/config (outside the permitted
+ * folders); an unreachable MCP URL with ?api_key (no URL in the error); a .mcp.json stdio server
+ * printing its env token on stderr (masked); the environment of LSP servers, the reviewer's
+ * command, checkpoints' git, plugin installs, fleet clones and headersHelper (the allow-list);
+ * WebFetch's address rule (decimal, IPv4-mapped, NAT64, 6to4, per-hop lookups, no env proxy); the
+ * sandbox proxy's CONNECT parsing; OAuth tokens keyed by server name and URL hash.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
