@@ -109,8 +109,22 @@ export function credentialValues(env: Readonly<Record<string, string | undefined
     if (isCredentialName(name)) out.add(value);
     for (const password of urlPasswords(value)) out.add(password);
     for (const query of urlQueryValues(value)) out.add(query);
+    const json = jsonIn(value);
+    if (json !== undefined) for (const secret of optionSecrets(json)) out.add(secret);
   }
   return [...out].filter((s) => s.length >= MIN_SECRET_LENGTH);
+}
+
+/** The object or array a string holds as JSON (`{…}` or `[…]`), else undefined. */
+function jsonIn(text: string): object | undefined {
+  const t = text.trim();
+  if (!((t.startsWith("{") && t.endsWith("}")) || (t.startsWith("[") && t.endsWith("]")))) return undefined;
+  try {
+    const value = JSON.parse(t) as unknown;
+    return value && typeof value === "object" ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 // A key *ending* in one of these names a secret (apiKey, x-api-key, accessToken, secretAccessKey,
@@ -243,6 +257,10 @@ function optionSecrets(options: object): string[] {
       if (secretBranch) for (const form of credentialForms(value)) if (form.length >= 4) out.add(form);
       for (const password of urlPasswords(value)) if (password.length >= 4) out.add(password);
       for (const query of urlQueryValues(value)) if (query.length >= MIN_SECRET_LENGTH) out.add(query);
+      // A JSON document in a string (an MCP server's OPENAPI_MCP_HEADERS, a credentials blob) is
+      // read as options are: its secret-named keys' values are secrets.
+      const json = jsonIn(value);
+      if (json !== undefined) collect(json, secretBranch);
       return;
     }
     if (!value || typeof value !== "object" || seen.has(value)) return;

@@ -16,6 +16,8 @@
  * S7 FIXED  A project's http hook filled $DATABASE_URL, $GH_PAT, $SLACK_WEBHOOK_URL (names that do not
  *           look like credentials) into headers sent to its URL; now only the subprocess allow-list.
  * S8 FIXED  Transcripts were 0644 in 0755 folders: readable by every local user.
+ * S10 FIXED A token inside a JSON document in a string (Notion's OPENAPI_MCP_HEADERS in a server's
+ *           env: `{"Authorization": "Bearer …"}`) was no secret: the server's stderr echoed it.
  * S9 FIXED  A remote server's 401 `resource_metadata="http://127.0.0.1:…"` made the run GET any URL
  *           (the metadata service) from the host; a public server may now only name public hosts.
  *
@@ -530,5 +532,31 @@ describe("S9 what a remote MCP server's 401 makes the client fetch", () => {
       srv.close();
       internal.close();
     }
+  });
+});
+
+describe("S10 a token inside a JSON document in a server's env", () => {
+  it("is masked when the server echoes it (Notion's OPENAPI_MCP_HEADERS)", async () => {
+    const token = "ntn_CANARYnotion77";
+    const messages = await collect(
+      summon("go", {
+        presets: [],
+        plugins: [mcp({ connectTimeoutMs: 5000 })],
+        model: scriptedModel(["done"]),
+        mcpServers: {
+          notion: {
+            command: "sh",
+            args: ["-c", 'echo "bad headers: $OPENAPI_MCP_HEADERS" >&2; exit 1'],
+            env: {
+              OPENAPI_MCP_HEADERS: JSON.stringify({ Authorization: `Bearer ${token}`, "Notion-Version": "2022-06-28" }),
+            },
+          },
+        },
+      } as never),
+    );
+    const text = JSON.stringify(messages);
+    expect(text).toContain("bad headers:");
+    expect(text).toContain("2022-06-28");
+    expect(text).not.toContain(token);
   });
 });
