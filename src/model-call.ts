@@ -20,10 +20,19 @@ import { chargeUsage, type RunContext } from "./run";
 import type { Kernel } from "./kernel";
 import type { ModelPurpose, ModelRef, ModelRequest, ModelResponse } from "./hooks";
 import { toolJsonSchema, type Tool } from "./tool";
-import { emptyUsage, type AssistantBlock, type ResultMessage, type StopReason, type Usage } from "./messages";
+import {
+  emptyUsage,
+  type AssistantBlock,
+  type ResultMessage,
+  type StopReason,
+  type StreamEventMessage,
+  type Usage,
+} from "./messages";
+
+type StreamDelta = StreamEventMessage["delta"];
 import type { RawToolCall } from "./funnel";
 import { describeError, ModelError, PluginError, UbiquityError } from "./errors";
-import { redactText, secretsOf } from "./redact";
+import { redactText, secretsOf, secretsOfRun, streamMasker } from "./redact";
 import { testModel } from "./testing/test-model";
 import { CallWatch } from "./call-limits";
 
@@ -198,6 +207,30 @@ async function limitedCall(run: RunContext, request: ModelRequest, partial: bool
 /** The text the turn in progress has streamed so far, per run (the loop clears it once a response is whole, and when a stretch ends): what an interrupted response leaves in the conversation. */
 export const streamedText = new WeakMap<RunContext, string>();
 
+/**
+ * The run's `stream_event`s, masked as they go, a secret split across deltas included: each kind
+ * of delta (and each tool call's input) has its own masker, flushed when the stream ends.
+ */
+function maskedDeltas(run: RunContext) {
+  const maskers = new Map<string, ReturnType<typeof streamMasker>>();
+  const secrets = () => secretsOfRun(run);
+  const streamDelta = (delta: StreamDelta, final = false) => {
+    const key = `${delta.type}\0${delta.toolUseId ?? ""}`;
+    let masker = maskers.get(key);
+    if (!masker) maskers.set(key, (masker = streamMasker(secrets)));
+    const text = final ? masker.flush() : masker.push(delta.text);
+    if (final) maskers.delete(key);
+    if (text) run.emit({ type: "stream_event", delta: { ...delta, text } as StreamDelta });
+  };
+  const flushDeltas = () => {
+    for (const key of [...maskers.keys()]) {
+      const [type, toolUseId] = key.split("\0") as [StreamDelta["type"], string];
+      streamDelta({ type, text: "", ...(toolUseId ? { toolUseId } : {}) } as StreamDelta, true);
+    }
+  };
+  return { streamDelta, flushDeltas };
+}
+
 /** Parts the SDK emits on its own, before the provider has said anything. */
 const SDK_PARTS = new Set(["start", "start-step"]);
 
@@ -242,6 +275,7 @@ async function readStream(
   let usage: Usage | undefined;
   let finishReason = "unknown";
   let providerMetadata: Record<string, unknown> | undefined;
+  const { streamDelta, flushDeltas } = maskedDeltas(run);
   for await (const part of result.fullStream) {
     if (!SDK_PARTS.has(part.type)) {
       const delta =
@@ -257,15 +291,14 @@ async function readStream(
       case "text-delta":
         text += part.text;
         if (request.purpose === "turn") streamedText.set(run, text);
-        if (partial && part.text) run.emit({ type: "stream_event", delta: { type: "text", text: part.text } });
+        if (partial && part.text) streamDelta({ type: "text", text: part.text });
         break;
       case "reasoning-delta":
         reasoning += part.text;
-        if (partial && part.text) run.emit({ type: "stream_event", delta: { type: "reasoning", text: part.text } });
+        if (partial && part.text) streamDelta({ type: "reasoning", text: part.text });
         break;
       case "tool-input-delta":
-        if (partial && part.delta)
-          run.emit({ type: "stream_event", delta: { type: "tool_input", text: part.delta, toolUseId: part.id } });
+        if (partial && part.delta) streamDelta({ type: "tool_input", text: part.delta, toolUseId: part.id });
         break;
       case "tool-call":
         calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
@@ -283,6 +316,7 @@ async function readStream(
         break;
     }
   }
+  flushDeltas();
   if (watch.error) throw watch.error;
   if (streamError) throw streamError;
   const response = await result.response;

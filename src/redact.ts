@@ -64,9 +64,43 @@ export function urlPasswords(text: string): string[] {
   return out;
 }
 
+/** Every `scheme://…` URL in a text, up to a space or a quote. */
+const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
+
+/**
+ * The values of the query parameters of every `scheme://…?name=value` in `text` (raw and
+ * percent-decoded). A URL's query carries a key as often as a header does (`?api_key=`, `?key=`,
+ * `?token=`, `?sig=`), whatever the parameter is called, and a server's error echoes its request
+ * line: each value counts as a secret, as each header value of an option does.
+ */
+export function urlQueryValues(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(URL_IN_TEXT)) {
+    const url = match[0];
+    const start = url.indexOf("?");
+    if (start < 0) continue;
+    for (const pair of url
+      .slice(start + 1)
+      .split("#")[0]!
+      .split(/[&;]/)) {
+      const eq = pair.indexOf("=");
+      const raw = eq < 0 ? "" : pair.slice(eq + 1);
+      if (!raw) continue;
+      out.push(raw);
+      try {
+        const decoded = decodeURIComponent(raw.replace(/\+/g, " "));
+        if (decoded !== raw) out.push(decoded);
+      } catch {
+        // not percent-encoded
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * The secret strings in an environment, for redaction: the values of credential variables and
- * the passwords in URL values, each at least MIN_SECRET_LENGTH long.
+ * the passwords and query values in URL values, each at least MIN_SECRET_LENGTH long.
  */
 export function credentialValues(env: Readonly<Record<string, string | undefined>>): string[] {
   const out = new Set<string>();
@@ -74,13 +108,77 @@ export function credentialValues(env: Readonly<Record<string, string | undefined
     if (!value) continue;
     if (isCredentialName(name)) out.add(value);
     for (const password of urlPasswords(value)) out.add(password);
+    for (const query of urlQueryValues(value)) out.add(query);
+    const json = jsonIn(value);
+    if (json !== undefined) for (const secret of optionSecrets(json)) out.add(secret);
   }
   return [...out].filter((s) => s.length >= MIN_SECRET_LENGTH);
+}
+
+/** The object or array a string holds as JSON (`{…}` or `[…]`), else undefined. */
+function jsonIn(text: string): object | undefined {
+  const t = text.trim();
+  if (!((t.startsWith("{") && t.endsWith("}")) || (t.startsWith("[") && t.endsWith("]")))) return undefined;
+  try {
+    const value = JSON.parse(t) as unknown;
+    return value && typeof value === "object" ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 // A key *ending* in one of these names a secret (apiKey, x-api-key, accessToken, secretAccessKey,
 // Authorization); counts such as maxTokens or cacheReadTokens do not.
 export const SECRET_KEY = /(key|keyid|token|secret|password|passwd|authorization|credentials?|cookie)$/i;
+
+/*
+ * Secrets learned while running: a header a plugin sends that no option holds (an MCP server's
+ * `headersHelper` output), an OAuth token read from a store, a helper's key. They are masked
+ * wherever an option's or the environment's are, in every run of this process from the moment
+ * they are learned: a value that went out as a credential is one whatever run shows it later.
+ */
+const learned = new Set<string>();
+let learnedList: readonly string[] = [];
+
+/**
+ * Register `value` as a secret learned at run time: every later redaction (messages, transcripts,
+ * logs, tool results, telemetry) masks it. An authorization header's credential after its scheme
+ * (`Bearer abc…`) is registered too. Values shorter than MIN_SECRET_LENGTH are ignored.
+ */
+export function noteSecret(value: string | undefined): void {
+  if (typeof value !== "string") return;
+  let added = false;
+  for (const part of credentialForms(value))
+    if (part.length >= MIN_SECRET_LENGTH && !learned.has(part)) {
+      learned.add(part);
+      added = true;
+    }
+  if (added) learnedList = [...learned];
+}
+
+/**
+ * The forms a credential value is shown in: itself, and for an authorization value
+ * (`Bearer abc`, `Token abc`, `Basic dXNlcjpwdw==`) the credential after its scheme, which a
+ * server's error echoes alone ("token abc is revoked"), and a Basic value's `user:password` and
+ * password.
+ */
+export function credentialForms(value: string): string[] {
+  const whole = value.trim();
+  const scheme = /^([A-Za-z][A-Za-z0-9_-]*)\s+(\S+)$/.exec(whole);
+  if (!scheme) return [whole];
+  const out = [whole, scheme[2]!];
+  if (scheme[1]!.toLowerCase() === "basic" && /^[A-Za-z0-9+/]+={0,2}$/.test(scheme[2]!)) {
+    const pair = Buffer.from(scheme[2]!, "base64").toString("utf8");
+    const colon = pair.indexOf(":");
+    if (colon > 0) out.push(pair, pair.slice(colon + 1));
+  }
+  return out;
+}
+
+/** The secrets learned at run time so far (see `noteSecret`). */
+export function learnedSecrets(): readonly string[] {
+  return learnedList;
+}
 
 /** Options as secretsOf reads them: any object (every option is looked at). */
 export type SecretBearingOptions = object;
@@ -101,15 +199,51 @@ export function secretsOf(
 ): string[] {
   const out = new Set<string>(credentialValues(env));
   if (options && typeof options === "object") for (const secret of optionSecrets(options)) out.add(secret);
+  for (const secret of learnedList) out.add(secret);
   return [...out].sort((a, b) => b.length - a.length);
 }
 
-// Reading the environment costs ~50 µs: a run's secrets are read once, when first asked.
-const perRun = new WeakMap<object, string[]>();
+// Reading the environment costs ~50 µs: a run's secrets are read once, when first asked, and
+// again only when a secret was learned since (`noteSecret`).
+const perRun = new WeakMap<object, { learned: readonly string[]; secrets: string[] }>();
 
-/** `secretsOf(run.options)`, read once per run (or any object standing for one). */
+/** `secretsOf(run.options)`, read once per run (or any object standing for one), plus what was learned since. */
 export function secretsOfRun(run: { readonly options?: SecretBearingOptions }): string[] {
-  return perRun.get(run) ?? perRun.set(run, secretsOf(run.options)).get(run)!;
+  const known = perRun.get(run);
+  if (known && known.learned === learnedList) return known.secrets;
+  const secrets = secretsOf(run.options);
+  perRun.set(run, { learned: learnedList, secrets });
+  return secrets;
+}
+
+/**
+ * `value` with every given secret masked in its strings: plain objects and arrays are copied
+ * where a string inside them changed, and returned as they are otherwise (keys untouched; class
+ * instances, such as an image's bytes, are left as they are).
+ */
+export function maskSecrets<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return secrets.some((s) => v.includes(s)) ? redactText(v, secrets) : v;
+    if (Array.isArray(v)) {
+      const out = v.map(walk);
+      return out.some((x, i) => x !== v[i]) ? out : v;
+    }
+    if (v && typeof v === "object") {
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return v;
+      let changed = false;
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) {
+        const y = walk(x);
+        if (y !== x) changed = true;
+        out[k] = y;
+      }
+      return changed ? out : v;
+    }
+    return v;
+  };
+  return walk(value) as T;
 }
 
 /** The secrets inside an options object; cached per object (resolved options are frozen). */
@@ -120,8 +254,13 @@ function optionSecrets(options: object): string[] {
   const seen = new Set<object>();
   const collect = (value: unknown, secretBranch: boolean) => {
     if (typeof value === "string") {
-      if (secretBranch && value.length >= 4) out.add(value);
+      if (secretBranch) for (const form of credentialForms(value)) if (form.length >= 4) out.add(form);
       for (const password of urlPasswords(value)) if (password.length >= 4) out.add(password);
+      for (const query of urlQueryValues(value)) if (query.length >= MIN_SECRET_LENGTH) out.add(query);
+      // A JSON document in a string (an MCP server's OPENAPI_MCP_HEADERS, a credentials blob) is
+      // read as options are: its secret-named keys' values are secrets.
+      const json = jsonIn(value);
+      if (json !== undefined) collect(json, secretBranch);
       return;
     }
     if (!value || typeof value !== "object" || seen.has(value)) return;
@@ -139,6 +278,35 @@ function optionSecrets(options: object): string[] {
   const list = [...out];
   if (Object.isFrozen(options)) cache.set(options, list);
   return list;
+}
+
+/**
+ * Masking for text that arrives in pieces (a model's streamed deltas): a secret split across two
+ * pieces is masked too. `push` returns what may be shown now, holding back the longest tail that
+ * could begin a secret until the next piece tells; `flush` returns what is held at the end.
+ */
+export function streamMasker(secrets: () => readonly string[]): { push(text: string): string; flush(): string } {
+  let pending = "";
+  return {
+    push(text) {
+      const known = secrets();
+      const masked = redactText(pending + text, known);
+      let hold = 0;
+      for (const secret of known)
+        for (let k = Math.min(secret.length - 1, masked.length); k > hold; k--)
+          if (masked.endsWith(secret.slice(0, k))) {
+            hold = k;
+            break;
+          }
+      pending = masked.slice(masked.length - hold);
+      return masked.slice(0, masked.length - hold);
+    },
+    flush() {
+      const out = redactText(pending, secrets());
+      pending = "";
+      return out;
+    },
+  };
 }
 
 /** Replace every occurrence of the given secrets in `text`. */

@@ -15,6 +15,7 @@ import {
   type Usage,
 } from "./messages";
 import { absolutePath } from "./paths";
+import { maskSecrets, secretsOfRun } from "./redact";
 import type { RunInput } from "./live";
 
 /** Identity of a subagent run. */
@@ -147,9 +148,12 @@ export function createRun(init: CreateRunInit): RunContext {
       const a = init.agent;
       const own = a ? { agentId: a.agentId, parentToolUseId: a.parentToolUseId, ...message } : message;
       const full = stamp(own as MessageInit, run.sessionId) as Message;
-      sink(full);
-      lastSent.set(sink, full);
-      init.kernel.emit({ type: "message", message: full }, run);
+      // Every message leaves with the run's secrets masked, whatever put them there (a server's
+      // error echoing the header it got, a tool's output): the stream, the transcript, observers.
+      const shown = maskSecrets(full, secretsOfRun(run));
+      sink(shown);
+      lastSent.set(sink, shown);
+      init.kernel.emit({ type: "message", message: shown }, run);
       return full;
     },
   };

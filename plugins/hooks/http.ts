@@ -10,7 +10,7 @@
  * `allowedEnvVars` lists (narrowed by `httpHookAllowedEnvVars`) — never with a model provider's
  * key. Redirects are not followed: the endpoint that was allowed is the one that answers.
  */
-import { isCredentialName } from "../../src/index";
+import { isScrubbedVariable } from "../_kits/process/index";
 import type { Logger } from "../../src/index";
 import { isProviderKey } from "../model/index";
 import { commandPayload, parseCommandOutput } from "./command";
@@ -142,17 +142,21 @@ export async function runHttpHook(
     );
     return undefined;
   }
+  const env = context.env ?? process.env;
   const wanted = new Set(hook.allowedEnvVars ?? []);
   const allowed = new Set(
     [...wanted].filter(
       (name) =>
         (context.policy.allowedEnvVars === undefined || context.policy.allowedEnvVars.includes(name)) &&
-        // A project's hook gets a credential only when the user's own httpHookAllowedEnvVars names it:
-        // no process the project starts ever gets one.
-        (hook.origin !== "project" || !isCredentialName(name) || (context.policy.userEnvVars?.includes(name) ?? false)),
+        // A project's hook gets only what every process the project starts gets from ours (the
+        // subprocess allow-list: locale, terminal, proxies without a password, …), unless the
+        // user's own httpHookAllowedEnvVars names the variable. A name that only looks harmless
+        // (DATABASE_URL with a password in it, GH_PAT, SLACK_WEBHOOK_URL) is not filled.
+        (hook.origin !== "project" ||
+          !isScrubbedVariable(name, env[name]) ||
+          (context.policy.userEnvVars?.includes(name) ?? false)),
     ),
   );
-  const env = context.env ?? process.env;
   const headers: Record<string, string> = { "content-type": "application/json" };
   for (const [name, value] of Object.entries(hook.headers ?? {}))
     headers[name] = interpolateHeader(value, allowed, env);

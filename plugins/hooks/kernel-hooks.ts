@@ -5,6 +5,7 @@
  * builds an event's input and hands it to the dispatcher, loaded when a configured hook first fires.
  */
 import type { Kernel, PluginContext, ResolvedOptions, RunContext, ToolCall } from "../../src/index";
+import { maskSecrets, redactText, secretsOfRun } from "../../src/index";
 import { lazyImport } from "../_kits/lazy/index";
 import { folderTrusted, spawnFolder } from "../_kits/process/index";
 import { permissionModeOf } from "../permissions/api";
@@ -128,6 +129,14 @@ export class KernelHooks {
       ...fields,
       extra: fields.extra ?? {},
     };
+    // What a hook is handed of what happened (a tool's output, the model's last text, a result,
+    // the event's other fields) is masked as a transcript is: a hook that logs its input, or an
+    // http hook, would carry a key out. What is about to happen (a tool's input, the prompt) is
+    // handed as it is: a guard judges the call that will run.
+    const secrets = secretsOfRun(run);
+    if (input.toolOutput !== undefined) input.toolOutput = redactText(input.toolOutput, secrets);
+    if (input.message !== undefined) input.message = redactText(input.message, secrets);
+    input.extra = maskSecrets(input.extra, secrets);
     const wrap = (spec: SpawnSpec, command: string) =>
       getSandboxApi(kernel).wrap(spec, { kind: "hook", subject: command });
     const outcome = dispatcher().then(({ dispatch }) =>

@@ -25,6 +25,7 @@ import {
 import { describeError } from "../../src/index";
 import type { McpOAuthConfig, McpServerConfig } from "./options";
 import { McpTokenStore } from "./token-store";
+import { serverFetch } from "./server-fetch";
 import { lazyRequire } from "../_kits/lazy/index";
 
 // The callback server loads node:http on a login only (its ESM import loads node's whole fetch stack).
@@ -219,7 +220,7 @@ export async function refreshIfExpired(provider: McpOAuthProvider): Promise<void
   const { store } = provider;
   if (!(await store.expired()) || !(await store.read()).tokens?.refresh_token) return;
   try {
-    await auth(provider, { serverUrl: provider.serverUrl });
+    await auth(provider, { serverUrl: provider.serverUrl, fetchFn: serverFetch(provider.serverUrl) });
     provider.authAttempted = false; // refreshed: a later failure is the connection's own
   } catch {
     // The connect meets the same refusal and names the fix.
@@ -325,7 +326,8 @@ export async function loginMcpServer(
         ),
     });
     const serverUrl = config.url;
-    const first = await auth(provider, { serverUrl, scope: oauth.scope, forceReauthorization: true }).catch(
+    const fetchFn = serverFetch(serverUrl);
+    const first = await auth(provider, { serverUrl, scope: oauth.scope, forceReauthorization: true, fetchFn }).catch(
       (error: unknown) => {
         throw new Error(`cannot start the OAuth flow with MCP server "${name}" (${describeError(error)})`);
       },
@@ -346,6 +348,7 @@ export async function loginMcpServer(
         authorizationCode: code,
         iss: params.get("iss") ?? undefined,
         scope: oauth.scope,
+        fetchFn,
       }).catch((e: unknown) => {
         throw new Error(`the authorization server did not issue tokens (${describeError(e)})`);
       });

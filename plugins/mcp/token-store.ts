@@ -14,7 +14,7 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
-import { describeError } from "../../src/index";
+import { describeError, noteSecret } from "../../src/index";
 import { writeFileAtomic } from "../_kits/storage/index";
 
 /** What one server's file holds. */
@@ -39,6 +39,19 @@ export function mcpAuthFolder(home: string = homedir()): string {
 export function mcpAuthFile(name: string, url: string, home?: string): string {
   const hash = createHash("sha256").update(url).digest("hex").slice(0, 8);
   return join(mcpAuthFolder(home), `${name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64)}-${hash}.json`);
+}
+
+/**
+ * Everything of a record that is a credential (its tokens, the client's secret) is a secret of
+ * every run from now on: a server or an authorization server echoing one back (an error body, a
+ * tool's output) shows `[redacted]` wherever a message, a transcript or a log would show it.
+ */
+function noteRecordSecrets(record: McpAuthRecord): void {
+  const { tokens, client } = record;
+  noteSecret(tokens?.access_token);
+  noteSecret(tokens?.refresh_token);
+  noteSecret(tokens?.id_token as string | undefined);
+  noteSecret((client as { client_secret?: string } | undefined)?.client_secret);
 }
 
 /** One server's OAuth state on disk. Reads are cached; every change is written at once (atomically, 0600). */
@@ -71,6 +84,7 @@ export class McpTokenStore {
       // No file yet, or one we cannot parse: no stored state (a login writes a new one).
     }
     this.#record = record;
+    noteRecordSecrets(record);
     return record;
   }
 
@@ -83,6 +97,7 @@ export class McpTokenStore {
   async update(change: (record: McpAuthRecord) => McpAuthRecord): Promise<void> {
     const next = change(await this.read());
     this.#record = next;
+    noteRecordSecrets(next);
     await this.#write(next);
   }
 

@@ -17,6 +17,8 @@ import type { McpServerConfig } from "./options";
 import type { SpawnSpec } from "../sandbox/api";
 import { StdioTransport } from "./stdio-transport";
 import { noteServerPackages } from "./server-packages";
+import { noteSecret, urlQueryValues } from "../../src/index";
+import { serverFetch } from "./server-fetch";
 
 export { StdioTransport } from "./stdio-transport";
 
@@ -88,10 +90,19 @@ export function createTransport(
     transport.stderr.on("data", (chunk: Buffer) => onStderr(chunk.toString("utf8")));
     return transport;
   }
+  // A header's value is a credential as often as not, whatever its name (secretsOf reads an
+  // option's `headers` so): each one sent is masked from now on, including those a
+  // headersHelper printed, which no option holds.
+  for (const value of Object.values(config.headers ?? {})) noteSecret(value);
+  // So is a value in the URL's query (`?api_key=`): a server's "Cannot POST /mcp?api_key=…" echoes it.
+  for (const value of urlQueryValues(config.url)) noteSecret(value);
   const requestInit = config.headers ? { headers: config.headers } : undefined;
   const url = new URL(config.url);
   const auth = authProvider ? { authProvider } : {};
+  // Every request, the OAuth discovery the server's answers start included, goes through the
+  // guard of what a server may make us fetch.
+  const fetch = serverFetch(config.url);
   return config.type === "sse"
-    ? new SSEClientTransport(url, { requestInit, ...auth })
-    : new StreamableHTTPClientTransport(url, { requestInit, ...auth });
+    ? new SSEClientTransport(url, { requestInit, fetch, ...auth })
+    : new StreamableHTTPClientTransport(url, { requestInit, fetch, ...auth });
 }

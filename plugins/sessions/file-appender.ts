@@ -71,7 +71,7 @@ export class FileAppender implements SessionAppender {
   append(entry: TranscriptEntry, expectedLast: string | null): Promise<void> {
     try {
       if (this.#broken !== undefined) throw this.#broken;
-      if (!this.#file.isOpen) mkdirSync(dirname(this.path), { recursive: true });
+      if (!this.#file.isOpen) mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
       withAppendLock(this.path, () => {
         if (!this.#file.isOpen) this.#file.open();
         const size = this.#file.size();

@@ -91,8 +91,10 @@ export class JsonlAppender {
    */
   open(): unknown {
     if (this.#fd === undefined) {
-      mkdirSync(dirname(this.path), { recursive: true });
-      this.#fd = openSync(this.path, "a+");
+      // A transcript holds what the run read and ran (a file's text, a server's answer): the
+      // user's alone, as their keys are (a folder made for it 0700, the file 0600).
+      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+      this.#fd = openSync(this.path, "a+", 0o600);
     }
     return this.#repair();
   }

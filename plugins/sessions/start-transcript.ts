@@ -58,7 +58,7 @@ async function openTranscript(sessions: KernelSessions, run: RunContext): Promis
 
 /** A new session: lock it before its first line, so a --continue elsewhere forks rather than joins. */
 function lockNewSession(run: RunContext, state: RunState, path: string, chosen: boolean): void {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const holder = acquireLock(path);
   if (!holder) state.locked = path;
   releaseOnExit();

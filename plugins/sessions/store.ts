@@ -246,7 +246,7 @@ export class SessionStore implements SessionBackend {
     const { sessionId: newId, records: copied, cwd } = forkCopy(source, options);
     const path = this.pathFor(newId, cwd);
     // Whole file through a temp + rename: a crash leaves no half fork behind.
-    await writeFileAtomic(path, copied.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    await writeFileAtomic(path, copied.map((r) => `${JSON.stringify(r)}\n`).join(""), { private: true });
     return { sessionId: newId, records: copied, path };
   }
 

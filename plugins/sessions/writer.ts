@@ -14,7 +14,7 @@
  */
 import type { ModelMessage } from "ai";
 import type { Logger, TurnPrompt, UserMessage } from "../../src/index";
-import { describeError } from "../../src/index";
+import { describeError, learnedSecrets } from "../../src/index";
 import { redactStrings } from "../_kits/redaction/index";
 import { isStaleWriterError, type SessionAppender, type StaleWriterError, type TranscriptEntry } from "./backend";
 import type { PersistedMessage, TranscriptNote, TranscriptRecord } from "./records";
@@ -47,6 +47,13 @@ export class TranscriptWriter {
     private readonly secrets: readonly string[] = [],
   ) {
     this.#file = file;
+  }
+
+  /** The run's secrets and those learned since it started (`noteSecret`), longest first. */
+  #secrets(): readonly string[] {
+    const learned = learnedSecrets();
+    if (learned.length === 0) return this.secrets;
+    return [...new Set([...this.secrets, ...learned])].sort((a, b) => b.length - a.length);
   }
 
   /** Where the transcript is kept. */
@@ -153,7 +160,7 @@ export class TranscriptWriter {
   note(sessionId: string, kind: string, data: Record<string, unknown>): void {
     if (this.#failed) return;
     const note: TranscriptNote = { type: "note", kind, sessionId, timestamp: new Date().toISOString(), data };
-    this.#append(redactStrings(note, this.secrets));
+    this.#append(redactStrings(note, this.#secrets()));
   }
 
   /** Flush and close. */
@@ -191,7 +198,7 @@ export class TranscriptWriter {
       message,
       ...extra,
     };
-    this.#append(redactStrings(record, this.secrets));
+    this.#append(redactStrings(record, this.#secrets()));
     this.#last.set(chain, message.uuid);
     this.#tip = message.uuid;
   }

@@ -26,12 +26,12 @@ export async function openRunSpan(context: TelemetryContext, run: RunContext): P
   if (!on) return;
   const otel = await loadModules(context);
   const { trace, context: ctx, SpanKind } = otel.api;
-  const secrets = secretsOfRun(run);
   const spans: RunSpans = {
     run,
     tracer: on.tracer ?? trace.getTracer(TRACER_NAME),
     recordContent: on.recordContent,
-    redact: (text) => redactText(text, secrets),
+    // Asked at each use: a secret learned during the run (an MCP server's token) counts too.
+    redact: (text) => redactText(text, secretsOfRun(run)),
     tools: new Map(),
   };
   const parent = spansOf(context, run.parent);

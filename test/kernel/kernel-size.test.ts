@@ -90,8 +90,13 @@ describe("the kernel", () => {
   // A model's tool calls count in its own modelUsage, which only the loop that holds the answering
   // response's label can say (RawToolCall.model): 2,476. didYouMean re-exported for the plugins
   // that name a mistyped settings key or hook event as the runner names a flag: 2,477.
+  // Every message a run emits leaves with the run's secrets masked (run.emit), a secret split
+  // across streamed deltas too (streamMasker, maskedDeltas), and what counts as a secret grew by
+  // what only the kernel's redaction can hold: credentials a plugin learns while running
+  // (noteSecret), a URL's query values, an authorization value's credential, the secret-named
+  // keys of a JSON document in a string (red team s): 2,626.
   // The 2,000 goal is not met: nothing left in src/ is a helper only plugins use.
-  const LIMIT = 2477;
+  const LIMIT = 2626;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files]

@@ -11,13 +11,20 @@ export function atomicTempName(name: string): string {
   return `.${name}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
 }
 
-/** Write `data` to `path` atomically, creating parent folders and keeping an existing file's mode. */
-export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
+/**
+ * Write `data` to `path` atomically, creating parent folders and keeping an existing file's mode.
+ * `private: true` makes a new file 0600 and new folders 0700 (a transcript, a token).
+ */
+export async function writeFileAtomic(
+  path: string,
+  data: Uint8Array | string,
+  options: { private?: boolean } = {},
+): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, ...(options.private ? { mode: 0o700 } : {}) });
   const mode = await stat(path).then(
     (s) => s.mode & 0o7777,
-    () => undefined,
+    () => (options.private ? 0o600 : undefined),
   );
   // Same folder as the target: rename is only atomic within one filesystem.
   const temp = join(dir, atomicTempName(basename(path)));
