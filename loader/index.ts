@@ -11,10 +11,13 @@ export type { LoadConfigOptions, LoadedConfig, ConfigEnv } from "./load";
 export { configFilesIn, configSearchFolders } from "./search";
 export {
   DATA_NAME,
+  dataState,
   expansionTails,
   isScriptFile,
+  MAX_DATA_REFERENCES,
   MAX_SCRIPT_REFERENCES,
   SCRIPT_NAME,
+  scriptDataReferences,
   scriptReferences,
 } from "./script-references";
 export {
@@ -51,6 +54,7 @@ export {
 export type { TrustEntry, FolderPins } from "./trust-store";
 export {
   TrustPins,
+  isDataPinKey,
   isProjectFileTrusted,
   digestProjectPath,
   pinKey,

@@ -16,6 +16,7 @@ import type { Plugin } from "../src/index";
 import type { ProjectFile, ProjectPlace } from "./plugin-contract";
 import {
   digestProjectPath,
+  hookDataDigests,
   isProjectFileTrusted,
   isUsersOwn,
   pinKey,
@@ -161,7 +162,9 @@ export function digestsOf(files: readonly ProjectFile[]): Record<string, string>
   for (const file of files) {
     if (unfollowedEntries.has(file)) continue;
     const digest = digestProjectPath(file.path);
-    if (digest) out[pinKey(file.path)] = digest;
+    if (!digest) continue;
+    out[pinKey(file.path)] = digest;
+    Object.assign(out, hookDataDigests(file.path));
   }
   return out;
 }

@@ -14,7 +14,8 @@
  * that names a file it does not load only pins one more file. Over the bounds the answer is
  * undefined: the caller fails closed.
  */
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { importsMapTargets } from "./imports-map";
 import { readRegularFileSync } from "./safe-read";
@@ -332,6 +333,130 @@ export function expansionTails(text: string): string[] {
       if (tail !== "" && !tail.startsWith("/")) out.add(tail);
     }
   return [...out];
+}
+
+/** Most data files and folders the scripts of one hook may read by name; more is undefined (fail closed). */
+export const MAX_DATA_REFERENCES = 64;
+
+/**
+ * The data a script decides from (red team r): the regular files and folders inside `root` that
+ * the words of the script at `path`, or of the code it loads (`scriptReferences`), name and that
+ * are no code of its (`grep -q approve config/policy.json`, `jq .allow "$CLAUDE_PROJECT_DIR/x.json"`,
+ * `open("state/ok.txt")`), real paths, sorted; undefined past MAX_DATA_REFERENCES. A file a text
+ * names only as the target of a redirection or `tee` (a log it appends to) is written, not read.
+ * Such a file changed, what the hook answers is no longer the trusted code's answer on the trusted
+ * inputs: its approval is no proof (plugins/hooks/pins.ts).
+ */
+export function scriptDataReferences(path: string, root: string): string[] | undefined {
+  const realRoot = realOr(root);
+  const inside = (p: string) => p.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+  const code = scriptReferences(path, root);
+  if (code === undefined) return undefined;
+  const scripts = [realOr(path), ...code];
+  const skip = new Set(scripts);
+  const found = new Set<string>();
+  for (const file of scripts) {
+    const writeOnly = writeOnlyWords(file);
+    for (const [word] of wordsOf(file)) {
+      if (writeOnly.has(word)) continue;
+      for (const [base, variant] of namings(word, dirname(file), realRoot)) {
+        let real: string;
+        try {
+          const stats = statSync(resolve(base, variant));
+          if (!stats.isFile() && !stats.isDirectory()) continue;
+          real = realpathSync(resolve(base, variant));
+        } catch {
+          continue;
+        }
+        if (real === realRoot || !inside(real) || skip.has(real) || found.has(real)) continue;
+        if (found.size >= MAX_DATA_REFERENCES) return undefined;
+        found.add(real);
+      }
+    }
+  }
+  return [...found].sort();
+}
+
+// A shell redirection's target or tee's file.
+const WRITE_TARGET =
+  /(?:\d*>>?|&>>?|>\|)\s*["']?([^\s"';|&<>(){}[\],]+)|\btee\s+(?:-\S+\s+)*["']?([^\s"';|&<>(){}[\],]+)/g;
+
+/** The words of a script that it names only as a redirection's or tee's target: what it writes and never names to read. */
+function writeOnlyWords(file: string): Set<string> {
+  let text: string;
+  try {
+    text = readFileSync(file).subarray(0, MAX_SCAN_BYTES).toString("utf8");
+  } catch {
+    return new Set();
+  }
+  const clean = (w: string) => w.replace(/^\$\{?(?:CLAUDE_PROJECT_DIR|PWD)\}?\//, "").replace(/[.]+$/, "");
+  const targets = new Map<string, number>();
+  for (const m of text.matchAll(WRITE_TARGET)) {
+    const word = clean(m[1] ?? m[2]!);
+    targets.set(word, (targets.get(word) ?? 0) + 1);
+  }
+  const out = new Set<string>();
+  if (targets.size === 0) return out;
+  const all = new Map<string, number>();
+  for (const raw of text.split(/[\s"'`=,;:()[\]{}<>|&*!?#]+/)) {
+    const word = clean(raw);
+    if (targets.has(word)) all.set(word, (all.get(word) ?? 0) + 1);
+  }
+  for (const [word, count] of targets) if ((all.get(word) ?? 0) <= count) out.add(word);
+  return out;
+}
+
+/**
+ * What a data file or folder holds, for comparing: a file's digest, a folder's listing's (each
+ * entry's name and, for a file, digest; one level), "absent" or "unreadable".
+ */
+export function dataState(path: string): string {
+  let stats: ReturnType<typeof statSync>;
+  try {
+    stats = statSync(path);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "absent" : "unreadable";
+  }
+  if (stats.isFile()) return fileDigest(path) ?? "unreadable";
+  if (!stats.isDirectory()) return "unreadable";
+  let names: string[];
+  try {
+    names = readdirSync(path).sort();
+  } catch {
+    return "unreadable";
+  }
+  if (names.length > 1024) return "unreadable";
+  const hash = createHash("sha256").update("listing\n");
+  for (const name of names) {
+    const entry = join(path, name);
+    let kind: string;
+    try {
+      kind = statSync(entry).isFile() ? (fileDigest(entry) ?? "unreadable") : "other";
+    } catch {
+      kind = "gone";
+    }
+    hash.update(`${name}\0${kind}\n`);
+  }
+  return `sha256:${hash.digest("hex")}`;
+}
+
+/** `sha256:<hex>` of a regular file's bytes (4 MiB at most), or undefined. */
+function fileDigest(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size > 4 * 1024 * 1024) return undefined;
+    return `sha256:${createHash("sha256").update(readFileSync(fd)).digest("hex")}`;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

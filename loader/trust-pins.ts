@@ -17,7 +17,15 @@ import {
   statSync,
 } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { DATA_NAME, expansionTails, isScriptFile, MAX_SCRIPT_REFERENCES, scriptReferences } from "./script-references";
+import {
+  DATA_NAME,
+  dataState,
+  expansionTails,
+  isScriptFile,
+  MAX_SCRIPT_REFERENCES,
+  scriptDataReferences,
+  scriptReferences,
+} from "./script-references";
 
 /** Largest file digested; a bigger one is untrusted (project files are a few kilobytes). */
 export const MAX_PIN_FILE_BYTES = 4 * 1024 * 1024;
@@ -54,8 +62,8 @@ function regularBytes(path: string): Buffer | undefined {
 const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 
 /** A folder's digest: every file's path and content below it, in sorted order; undefined over the bounds. */
-function folderDigest(root: string): string | undefined {
-  const lines = folderLines(root, new Set(), true);
+function folderDigest(root: string, scripts?: Set<string>): string | undefined {
+  const lines = folderLines(root, new Set(), true, scripts);
   return lines ? `sha256:${sha256(`folder\n${lines.join("\n")}`)}` : undefined;
 }
 
@@ -64,7 +72,12 @@ function folderDigest(root: string): string | undefined {
  * file's contents hashed (and, `withNamed`, the files its text names to run); undefined past the
  * bounds of a pinned folder or on an unreadable part.
  */
-function folderLines(root: string, skip: ReadonlySet<string>, withNamed: boolean): string[] | undefined {
+function folderLines(
+  root: string,
+  skip: ReadonlySet<string>,
+  withNamed: boolean,
+  scripts?: Set<string>,
+): string[] | undefined {
   const lines: string[] = [];
   let files = 0;
   let bytes = 0;
@@ -99,7 +112,7 @@ function folderLines(root: string, skip: ReadonlySet<string>, withNamed: boolean
         lines.push(`${relPath}\0file\0${sha256(data)}`);
         if (!withNamed) continue;
         // An agent's or skill's frontmatter runs hooks by name (`sh scripts/check.sh`): those files too (I7).
-        const named = namedFiles(path, runnableText(path, data));
+        const named = namedFiles(path, runnableText(path, data), scripts);
         if (named === undefined) return false;
         for (const n of named) lines.push(`${relPath}\0names\0${n}`);
       } else {
@@ -116,14 +129,14 @@ function folderLines(root: string, skip: ReadonlySet<string>, withNamed: boolean
  * (bounded), or — for package.json — only its `"ubiquity"` key, so a dependency bump keeps trust.
  * Undefined when it cannot be read or is over the bounds: fail closed.
  */
-export function digestProjectPath(path: string): string | undefined {
+export function digestProjectPath(path: string, scripts?: Set<string>): string | undefined {
   let stats: Stats;
   try {
     stats = statSync(path);
   } catch {
     return undefined;
   }
-  if (stats.isDirectory()) return folderDigest(path);
+  if (stats.isDirectory()) return folderDigest(path, scripts);
   const data = regularBytes(path);
   if (!data) return undefined;
   if (basename(path) === "package.json") {
@@ -139,10 +152,37 @@ export function digestProjectPath(path: string): string | undefined {
   // A settings, MCP or Codex file runs commands by name (`sh hooks/check.sh`, `node srv.mjs`):
   // the files its words name are pinned with it, so a changed script keeps the whole file out,
   // as for a config's scripts (red team i, I7). A file naming none keeps its plain digest.
-  const named = namedFiles(path, runnableText(path, data));
+  const named = namedFiles(path, runnableText(path, data), scripts);
   if (named === undefined) return undefined;
   if (named.length === 0) return `sha256:${sha256(data)}`;
   return `sha256:${sha256(`${sha256(data)}\n${named.join("\n")}`)}`;
+}
+
+/** The key under which the trust store records a data file's state (beside the files' digests). */
+export const dataPinKey = (path: string) => `data:${pinKey(path)}`;
+/** True for a trust store key recorded by `hookDataDigests`, not a file's approval. */
+export const isDataPinKey = (key: string) => key.startsWith("data:");
+
+/**
+ * The data the scripts a project file names decide from (`scriptDataReferences`), as trusted now:
+ * each file's or folder's state by `dataPinKey`. Recorded with the file's digest, it lets a hook's
+ * approval count only while those inputs are what the user trusted (plugins/hooks/pins.ts); it
+ * gates nothing else, so a changed data file asks no question at the start.
+ */
+export function hookDataDigests(path: string): Record<string, string> {
+  const scripts = new Set<string>();
+  if (digestProjectPath(path, scripts) === undefined || scripts.size === 0) return {};
+  const own = dirname(resolve(path));
+  const parts = own.split(sep);
+  const at = parts.findLastIndex((part) => part === ".ubiquity" || part === ".claude" || part === ".codex");
+  const root = at > 0 ? parts.slice(0, at).join(sep) || sep : own;
+  const out: Record<string, string> = {};
+  for (const script of scripts)
+    for (const file of scriptDataReferences(script, root) ?? []) {
+      const state = dataState(file);
+      if (state.startsWith("sha256:")) out[dataPinKey(file)] = state;
+    }
+  return out;
 }
 
 /**
@@ -164,7 +204,7 @@ const MAX_NAMED_FILES = 64;
  * (relative to the project folder or the file's own; `$CLAUDE_PROJECT_DIR/` taken off), sorted;
  * undefined when one cannot be read or there are too many.
  */
-function namedFiles(path: string, text: string): string[] | undefined {
+function namedFiles(path: string, text: string, scripts?: Set<string>): string[] | undefined {
   if (text === "") return [];
   const own = dirname(resolve(path));
   // The project holding a `.ubiquity`, `.claude` or `.codex` folder the file is in (at any depth: agents/x.md).
@@ -211,6 +251,7 @@ function namedFiles(path: string, text: string): string[] | undefined {
   for (const real of [...found.keys()].filter((file) => !DATA_NAME.test(file) || isScriptFile(file))) {
     const loads = scriptReferences(real, realRoot);
     if (loads === undefined) return undefined;
+    scripts?.add(real);
     for (const file of loads) {
       if (found.has(file)) continue;
       if (found.size >= MAX_NAMED_FILES + MAX_SCRIPT_REFERENCES) return undefined;
@@ -306,6 +347,11 @@ export class TrustPins {
   /** True for a `TrustPins` from any copy of this module (the bundle and the sources). */
   static is(value: unknown): value is TrustPins {
     return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+
+  /** What the data file or folder at `path` held when the folder was trusted (`hookDataDigests`), or undefined when not recorded. */
+  trustedData(path: string): string | undefined {
+    return this.digests.get(dataPinKey(path));
   }
 
   /** Why `path` may not apply now, or undefined when it may (its current digest is the one recorded). */

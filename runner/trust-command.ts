@@ -8,6 +8,7 @@ import {
   MAX_PIN_FOLDER_FILES,
   UsageError,
   digestsOf,
+  isDataPinKey,
   pinKey,
   displayPath,
   findFilesToPin,
@@ -44,7 +45,7 @@ export const trustCommand: FlagCommand = {
         const pinned = !e.trusted
           ? ""
           : e.files
-            ? `, ${Object.keys(e.files).length} file${Object.keys(e.files).length === 1 ? "" : "s"} approved`
+            ? `, ${approvedCount(e.files)} file${approvedCount(e.files) === 1 ? "" : "s"} approved`
             : ", no files approved: run `ubiquity trust` on it again";
         io.stdout(`${e.trusted ? "trusted " : "declined"}  ${e.path}  (${e.at}${pinned})\n`);
       }
@@ -85,3 +86,6 @@ export const trustCommand: FlagCommand = {
     return 0;
   },
 };
+
+/** The files an entry approves (not the hooks' data states recorded beside them). */
+const approvedCount = (files: Record<string, string>) => Object.keys(files).filter((k) => !isDataPinKey(k)).length;

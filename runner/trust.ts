@@ -21,7 +21,7 @@ import type { ProjectFile, ProjectTrust, UntrustedFile } from "../loader/index";
 import type { Plugin } from "../src/plugin";
 import { expandPlugins } from "../src/preset";
 import { defaultPreset } from "../sdk/facade";
-import { approveFiles, readTrustStore, realFolder, rememberTrust, trustEntryFor } from "../loader/index";
+import { approveFiles, isDataPinKey, readTrustStore, realFolder, rememberTrust, trustEntryFor } from "../loader/index";
 
 /** How the decision was made. */
 export type TrustSource = "flag" | "env" | "store" | "prompt" | "default";
@@ -100,7 +100,9 @@ export async function decideTrust(options: DecideTrustOptions): Promise<TrustDec
     };
     if (unapproved.length === 0 || !options.ask) return decision;
     // The digests of what the question shows, taken before it is asked: a file changed while it waits is not approved.
-    const shown = digestsOf(files);
+    // Not the hooks' data (hookDataDigests): the question does not show it, so approving a changed
+    // file must not approve a changed policy file beside it; `ubiquity trust .` records it.
+    const shown = Object.fromEntries(Object.entries(digestsOf(files)).filter(([key]) => !isDataPinKey(key)));
     const answer = await askTrust(options.ask, changedQuestion(options.cwd, unapproved, pinned.legacy));
     if (answer === "quit")
       throw new TrustDeclinedError(

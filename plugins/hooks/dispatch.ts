@@ -6,7 +6,7 @@ import { commandPayload, parseCommandOutput, runCommandHook, type HookRunContext
 import { runHttpHook } from "./http";
 import { hookAgentIds, runModelHook } from "./model-hook";
 import { queueRewake } from "./rewake";
-import { changedHookScript } from "./pins";
+import { changedHookScript, untrustedHookData } from "./pins";
 import { spawnFolder } from "../_kits/process/index";
 import type { CommandHook, HookCallback, HookHandler, HookInput, HookOutcome, HookOutput, HooksConfig } from "./types";
 
@@ -66,7 +66,7 @@ export async function dispatch(
       if (output.systemMessage) context.logger.warn(`${event} hook: ${output.systemMessage}`);
       if (output.updatedInput && typeof output.updatedInput === "object") outcome.input = output.updatedInput;
       if (output.additionalContext) outcome.context.push(output.additionalContext);
-      if (output.decision === "approve") outcome.approved = true;
+      if (output.decision === "approve" && approvalCounts(command, event, context)) outcome.approved = true;
       if (output.ask) outcome.ask = true;
       if (output.elicitation) outcome.elicitation = output.elicitation;
       if (typeof output.worktreePath === "string") outcome.worktreePath = output.worktreePath;
@@ -179,6 +179,21 @@ const insideHookAgent = (run: RunContext | undefined): boolean => {
     if (r.agent?.parentToolUseId !== undefined && hookAgentIds.has(r.agent.parentToolUseId)) return true;
   return false;
 };
+
+/**
+ * Whether a command hook's approval counts: not when a file its script decides from holds what
+ * was not trusted (pins.ts, `untrustedHookData`). Then the call goes to the permission rules as if
+ * the hook had not answered; its deny and ask count whatever the data.
+ */
+function approvalCounts(hook: CommandHook | undefined, event: HookEventName, context: HookRunContext): boolean {
+  const why = hook && untrustedHookData(hook);
+  if (!why) return true;
+  const shown = why.replaceAll(`${context.cwd}/`, "");
+  context.logger.warn(
+    `the ${event} hook ${JSON.stringify(hook.command)} approved, which does not count: ${shown}; the call is decided by the permission rules`,
+  );
+  return false;
+}
 
 /** The script `hook` names that changed since its hooks were read, as a path to show (relative to the project), or undefined. */
 function changedScript(hook: CommandHook, context: HookRunContext): string | undefined {

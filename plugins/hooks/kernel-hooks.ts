@@ -67,7 +67,7 @@ export class KernelHooks {
     });
     // The scripts the hooks run, as trusted now: a hook whose script the run changes is not run (pins.ts).
     const folder = spawnFolder(options.cwd, folderTrusted(options));
-    pinHookScripts(this.#effective, folder);
+    pinHookScripts(this.#effective, folder, trust);
     // What the run's env names in that folder (a preload, a load path) is the hooks' code too,
     // from before the first of them runs (red team p, P2).
     if (this.#effective && Object.keys(this.#effective).length > 0)
@@ -102,7 +102,7 @@ export class KernelHooks {
     const read = readFileHooks(value, (message) => run.logger.warn(`[${NAME}] ${source}: ${message}`));
     if (read.Stop) read.SubagentStop = [...(read.SubagentStop ?? []), ...read.Stop];
     delete read.Stop;
-    pinHookScripts(read, spawnFolder(run.cwd, folderTrusted(run.options)));
+    pinHookScripts(read, spawnFolder(run.cwd, folderTrusted(run.options)), this.context.optionsOf(run.options).trust);
     this.#scoped.set(run, read);
   }
 

@@ -27,11 +27,16 @@ import { dirname, isAbsolute, join, normalize, relative, resolve } from "node:pa
 import type { CommandHook, HooksConfig } from "./types";
 import {
   DATA_NAME,
+  dataState,
   expansionTails,
   isScriptFile,
+  MAX_DATA_REFERENCES,
+  type ProjectTrust,
   rememberConfiguredCode,
   SCRIPT_NAME,
+  scriptDataReferences,
   scriptReferences,
+  TrustPins,
 } from "../../loader/index";
 import { noteCommandLinePackages, noteServerPackages } from "../_kits/process/index";
 
@@ -47,6 +52,15 @@ const MAX_BYTES = 4 * 1024 * 1024;
 
 /** Per hook: the scripts recorded where it first ran (the run's folder, when its hooks were read). */
 const recorded = new WeakMap<CommandHook, Pins>();
+
+/**
+ * Per hook: the data its scripts decide from (`scriptDataReferences`: `grep -q approve
+ * config/policy.json`), by real path, with the state its approval may rest on: what the folder's
+ * trust recorded (`hookDataDigests`), else (a folder trusted before data was recorded, a user's
+ * own hook reading the project's file) what it held when the hooks were read; or, under the key
+ * "", why it cannot be known (too many names).
+ */
+const recordedData = new WeakMap<CommandHook, Map<string, string>>();
 
 // What a shell command writes by name: a redirection's target, tee's files.
 const WRITTEN =
@@ -227,8 +241,44 @@ function isInsideOf(base: string, path: string): boolean {
   return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
 }
 
+/** Record the data the scripts at `scripts` read (see recordedData), against `trust`'s record where it covers them. */
+function recordData(
+  hook: CommandHook,
+  scripts: readonly string[],
+  base: string,
+  trust: ProjectTrust | undefined,
+): void {
+  const data = new Map<string, string>();
+  for (const script of scripts) {
+    const files = scriptDataReferences(script, base);
+    if (files === undefined) data.set("", `${script} names more than ${MAX_DATA_REFERENCES} files it may read`);
+    for (const file of files ?? [])
+      data.set(
+        file,
+        (TrustPins.is(trust) && trust.covers(file) ? trust.trustedData(file) : undefined) ?? dataState(file),
+      );
+  }
+  recordedData.set(hook, data);
+}
+
+/**
+ * Why `hook`'s approval is no proof now, or undefined when it is: a file or folder its scripts
+ * read by name holds what the user did not trust (changed since trusted or since the run started:
+ * the model's Write in acceptEdits, a sandboxed command), or was not recorded when the folder was
+ * trusted. Its deny and ask still count: the data can only take away the approval.
+ */
+export function untrustedHookData(hook: CommandHook): string | undefined {
+  for (const [file, state] of recordedData.get(hook) ?? []) {
+    if (file === "") return state;
+    if (dataState(file) !== state)
+      return `${file}, which its script reads, changed since it was trusted (run \`ubiquity trust .\` if the change is yours)`;
+  }
+  return undefined;
+}
+
 /** Record the scripts `hook` names, as they are now in `base`. */
-function record(hook: CommandHook, base: string): void {
+function record(hook: CommandHook, base: string, trust?: ProjectTrust): void {
+  const scripts: string[] = [];
   const pins: Pins = new Map();
   // The packages it runs by name from node_modules (`npx -y @acme/guard`), out of a sandboxed
   // command's reach from now on, before the hook first runs (red team p, P5).
@@ -250,6 +300,7 @@ function record(hook: CommandHook, base: string): void {
     // guard` and `python3 check` run a file with no script's name or execute bit all the same.
     if (!state.startsWith("sha256:") || written.has(path) || (DATA_NAME.test(path) && !isScriptFile(path))) continue;
     if (isScriptFile(path)) rememberConfiguredCode(path);
+    scripts.push(path);
     const loads = scriptReferences(path, base);
     if (loads === undefined) pins.set(key, "unreadable");
     const realBase = realOr(base);
@@ -260,14 +311,18 @@ function record(hook: CommandHook, base: string): void {
   }
   for (const key of [...namedFolders(hook, base), ...runnerFiles(hook)]) pins.set(key, stateOf(key, base, hook));
   recorded.set(hook, pins);
+  recordData(hook, scripts, base, trust);
 }
 
-/** Record the scripts of every command hook in `config`, run in `base` (once per hook: its first record stands). */
-export function pinHookScripts(config: HooksConfig | undefined, base: string): void {
+/**
+ * Record the scripts of every command hook in `config`, run in `base` (once per hook: its first
+ * record stands), and the data they read against `trust` (the run's `trust` option).
+ */
+export function pinHookScripts(config: HooksConfig | undefined, base: string, trust?: ProjectTrust): void {
   for (const groups of Object.values(config ?? {}))
     for (const group of groups ?? [])
       for (const hook of group.hooks)
-        if (typeof hook !== "function" && hook.type === "command" && !recorded.has(hook)) record(hook, base);
+        if (typeof hook !== "function" && hook.type === "command" && !recorded.has(hook)) record(hook, base, trust);
 }
 
 /**

