@@ -26,20 +26,33 @@ describe("parser failures", () => {
       this: Parser,
       ...args: Parameters<Parser["parse"]>
     ) {
-      if (args[0] === "git status" && crashes-- > 0) throw new Error("RuntimeError: unreachable");
+      if (args[0] === "git status -s" && crashes-- > 0) throw new Error("RuntimeError: unreachable");
       return real.apply(this, args);
     });
+    // A text not analysed before (a text's analysis is kept once the parser read it).
     expect(
-      (await decidePermission({ toolName: "Bash", input: { command: "git status" }, rules: allow })).behavior,
+      (await decidePermission({ toolName: "Bash", input: { command: "git status -s" }, rules: allow })).behavior,
     ).toBe("ask");
     const after = await decidePermission({ toolName: "Bash", input: { command: "git log" }, rules: allow });
     expect(after.behavior, after.message).toBe("allow");
   });
 
   it("a parse that runs out of time is cancelled and fails closed", () => {
+    // A text not analysed before in this file: a text's analysis is kept once the parser read it.
     vi.spyOn(Parser.prototype, "parse").mockImplementationOnce(() => null);
-    expect(analyzeShell("git status").unsafe.join(" ")).toMatch(/longer than/);
-    expect(analyzeShell("git status").unsafe).toEqual([]);
+    expect(analyzeShell("git status --short").unsafe.join(" ")).toMatch(/longer than/);
+    expect(analyzeShell("git status --short").unsafe).toEqual([]);
+  });
+
+  it("a text's analysis is kept and shared (frozen); a parser failure is not kept", () => {
+    const first = analyzeShell("git diff --stat");
+    expect(analyzeShell("git diff --stat")).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.candidates)).toBe(true);
+    vi.spyOn(Parser.prototype, "parse").mockImplementationOnce(() => {
+      throw new Error("RuntimeError: unreachable");
+    });
+    expect(analyzeShell("git diff --cached").unsafe.join(" ")).toMatch(/parser failed/);
+    expect(analyzeShell("git diff --cached").unsafe).toEqual([]);
   });
 
   it("over-long input is refused by size, and a deny rule still sees the program in it", async () => {

@@ -28,6 +28,41 @@ const SUSPICIOUS =
 
 /** Analyse a command string. Needs the grammar loaded (`loadShellParser()`). */
 export function analyzeShell(source: string): ShellAnalysis {
+  const known = analyses.get(source);
+  if (known) {
+    // Most recently used last: the oldest is dropped first.
+    analyses.delete(source);
+    analyses.set(source, known);
+    return known;
+  }
+  const analysis = deepFreeze(analyzeFresh(source));
+  // A parser that crashed or ran out of time says nothing of the text: the next decision parses again.
+  if (parserFailed.has(analysis)) return analysis;
+  analyses.set(source, analysis);
+  if (analyses.size > MAX_ANALYSES) analyses.delete(analyses.keys().next().value!);
+  return analysis;
+}
+
+/**
+ * The analyses of the commands decided last, by their text: an agent runs the same commands again
+ * and again (`git status`, `npm test`), and what a text means to bash does not change between
+ * decisions (what it names on disk is judged at each decision, from the analysis). Frozen, so no
+ * caller can change what the next decision reads.
+ */
+const analyses = new Map<string, ShellAnalysis>();
+const MAX_ANALYSES = 256;
+/** The analyses in which the parser failed (ShellParseError): never kept. */
+const parserFailed = new WeakSet<ShellAnalysis>();
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function analyzeFresh(source: string): ShellAnalysis {
   const analysis: ShellAnalysis = {
     source,
     candidates: [],
@@ -78,6 +113,7 @@ export function analyzeInto(source: string, out: ShellAnalysis, depth: number, v
     // This call fails closed; the parser itself was reset, so the next one is judged normally.
     if (!(error instanceof ShellParseError)) throw error;
     unreadable(out, error.message);
+    parserFailed.add(out);
     return;
   }
   let root: SyntaxNode;
