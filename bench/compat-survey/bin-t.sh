@@ -96,3 +96,18 @@ ubq ccsessions-cmd "$P" run --compat claude -p "/sessions help"
 project wshobson
 mkdir -p "$P/.claude/commands" && cp "$CO/wshobson+commands/workflows/"{git-workflow,full-review}.md "$P/.claude/commands/"
 ubq wshobson-git "$P" run --compat claude -p "/git-workflow main"
+
+# 8. obra/superpowers as published: its SessionStart hook (a polyglot run-hook.cmd, `"shell": "bash"`) injects
+#    its using-superpowers skill as additionalContext; then its skills through the Skill tool; then under Codex.
+project superpowers
+UBQ_STEPS='[{"toolCalls":[{"toolName":"Skill","input":{"skill":"superpowers:brainstorming"}}]}]' \
+  ubq superpowers "$P" run --compat claude --plugin-dir "$CO/obra+superpowers" -p "let's build a todo app"
+ubq superpowers-codex "$P" run --compat codex --plugin-dir "$CO/obra+superpowers" -p "hello"
+
+# 9. plannotator's commands, with a stand-in `plannotator` on PATH that prints its arguments (the real one opens
+#    a browser UI): `!`plannotator annotate $ARGUMENTS`` pre-approved by its `allowed-tools: Bash(plannotator:*)`.
+project plannotator
+mkdir -p "$P/bin" && printf '#!/bin/sh\necho "plannotator got: $*"\n' > "$P/bin/plannotator" && chmod +x "$P/bin/plannotator"
+echo "# notes" > "$P/notes.md"
+PATH="$P/bin:$PATH" ubq plannotator-annotate "$P" run --compat claude --plugin-dir "$CO/backnotprop+plannotator/apps/hook" -p "/plannotator:plannotator-annotate notes.md"
+PATH="$P/bin:$PATH" ubq plannotator-review "$P" run --compat claude --plugin-dir "$CO/backnotprop+plannotator/apps/hook" -p "/plannotator:plannotator-review"

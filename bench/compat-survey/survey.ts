@@ -272,6 +272,19 @@ async function survey(kind: string, text: string, path: string, dir: string): Pr
       envVars: kind === "settings" ? Object.keys((data.env ?? {}) as Record<string, unknown>) : [],
       badRules: ["allow", "deny", "ask"].flatMap((l) => rulesProblems(Array.isArray(perms[l]) ? perms[l] : [])),
       notes,
+      // Tool-event groups whose matcher names only Claude Code's plan-mode tools, which ubiquity has not (round t).
+      planToolGroups: Object.entries((hooksValue ?? {}) as Record<string, unknown>).flatMap(([event, groups]) =>
+        (Array.isArray(groups) ? groups : [])
+          .map((g) => (g as { matcher?: unknown }).matcher)
+          .filter(
+            (m): m is string =>
+              /^(Pre|Post)ToolUse(Failure)?$|^Permission(Request|Denied)$/.test(event) &&
+              typeof m === "string" &&
+              /^[A-Za-z0-9_|]+$/.test(m) &&
+              m.split("|").every((n) => n === "ExitPlanMode" || n === "EnterPlanMode"),
+          )
+          .map((matcher) => ({ event, matcher })),
+      ),
       notificationGroups: (
         ((hooksValue ?? {}) as Record<string, unknown>).Notification as { matcher?: unknown }[] | undefined
       )
