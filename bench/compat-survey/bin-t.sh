@@ -111,3 +111,19 @@ mkdir -p "$P/bin" && printf '#!/bin/sh\necho "plannotator got: $*"\n' > "$P/bin/
 echo "# notes" > "$P/notes.md"
 PATH="$P/bin:$PATH" ubq plannotator-annotate "$P" run --compat claude --plugin-dir "$CO/backnotprop+plannotator/apps/hook" -p "/plannotator:plannotator-annotate notes.md"
 PATH="$P/bin:$PATH" ubq plannotator-review "$P" run --compat claude --plugin-dir "$CO/backnotprop+plannotator/apps/hook" -p "/plannotator:plannotator-review"
+
+# 10. Continuous-Claude-v3: its agents (with .json sidecars), skills and rules (.claude/rules/*.md, some with `paths`).
+project ccv3
+mkdir -p "$P/.claude" && for d in agents skills rules; do cp -r "$CO/parcadei+Continuous-Claude-v3/.claude/$d" "$P/.claude/"; done
+ubq ccv3 "$P" run --compat claude -p "hello"
+
+# 11. disler's guard (pre_tool_use.py: denies `rm -rf` and .env access by hookSpecificOutput.permissionDecision), run
+#     with a stand-in `uv` on PATH (`uv run x.py …` → `python3 x.py …`; the real uv is not installed here), on calls
+#     pre-approved with --allowedTools so only the hook can stop them.
+project disler-guard
+D="$CO/disler+claude-code-hooks-multi-agent-observability"; cp -r "$D/.claude" "$P/"
+mkdir -p "$P/bin" "$P/build" && printf '#!/bin/sh\n[ "$1" = run ] && shift\nexec python3 "$@"\n' > "$P/bin/uv" && chmod +x "$P/bin/uv"
+echo "SECRET=1" > "$P/.env"
+PATH="$P/bin:$PATH" UBQ_STEPS='[{"toolCalls":[{"toolName":"Bash","input":{"command":"rm -rf build"}}]},{"toolCalls":[{"toolName":"Read","input":{"file_path":".env"}}]}]' \
+  ubq disler-guard "$P" run --compat claude --allowedTools Bash Read -p "clean up"
+ls -d "$P/build" >/dev/null 2>&1 && echo "build/ still there" || echo "build/ REMOVED"

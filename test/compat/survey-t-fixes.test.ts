@@ -5,7 +5,7 @@
  * (SOURCE.md names each file's repository, commit and licence).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readFileHooks } from "../../plugins/hooks/settings-hooks";
@@ -71,5 +71,54 @@ describe("hooks whose matcher names only Claude Code's plan-mode tools (plannota
     );
     expect(out.code, out.stderr).toBe(0);
     expect(out.stderr.match(/"ExitPlanMode" never run: ubiquity has no ExitPlanMode tool/g)).toHaveLength(1);
+  });
+});
+
+describe("a hook that reads the project's .env in the sandbox (disler's hooks: `load_dotenv()` first)", () => {
+  // The sandbox keeps .env files unreadable to the commands it runs, hooks included; Claude Code runs
+  // hooks unsandboxed. disler's five Python hooks each failed with only a traceback ending in
+  // "PermissionError: … Permission denied: '<project>/.env'", which named nothing ubiquity did.
+  // (disler's repository has no licence: the hook here is written to do what its scripts do first.)
+  const HOOK = `python3 -c "open('.env').read()"`;
+  function project(config = STEPS_CONFIG) {
+    const dir = tempProject({ "ubiquity.config.mjs": config }, { linkUbiquity: true });
+    mkdirSync(join(dir, ".claude"));
+    writeFileSync(
+      join(dir, ".claude", "settings.json"),
+      JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: HOOK }] }] } }),
+    );
+    writeFileSync(join(dir, ".env"), "API_KEY=plum-4417\n");
+    mkdirSync(join(dir, "home"));
+    return dir;
+  }
+  const run = (dir: string) =>
+    runCli(["run", "--compat", "claude", "-p", "hello"], dir, {
+      HOME: join(dir, "home"),
+      UBQ_SESSIONS: join(dir, "sessions"),
+    });
+
+  it("its failure names the sandbox, the file it keeps unreadable and the way to let hooks read it", async () => {
+    const dir = project();
+    const out = await run(dir);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toContain("UserPromptSubmit hook command");
+    expect(out.stderr).toContain(`the hook ran in the OS sandbox, which keeps ${join(dir, ".env")} unreadable`);
+    expect(out.stderr).toContain(`sandbox.filesystem.allowRead (["${join(dir, ".env")}"])`);
+    // The secret itself is never printed.
+    expect(out.stderr).not.toContain("plum-4417");
+  });
+
+  it("the way named works: with the file in sandbox.filesystem.allowRead the hook reads it and nothing fails", async () => {
+    const dir = project();
+    writeFileSync(
+      join(dir, "ubiquity.config.mjs"),
+      STEPS_CONFIG.replace(
+        "maxRetries: 0,",
+        `maxRetries: 0, sandbox: { filesystem: { allowRead: [${JSON.stringify(join(dir, ".env"))}] } },`,
+      ),
+    );
+    const out = await run(dir);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).not.toContain("UserPromptSubmit hook command");
   });
 });
