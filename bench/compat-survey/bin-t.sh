@@ -126,4 +126,4 @@ mkdir -p "$P/bin" "$P/build" && printf '#!/bin/sh\n[ "$1" = run ] && shift\nexec
 echo "SECRET=1" > "$P/.env"
 PATH="$P/bin:$PATH" UBQ_STEPS='[{"toolCalls":[{"toolName":"Bash","input":{"command":"rm -rf build"}}]},{"toolCalls":[{"toolName":"Read","input":{"file_path":".env"}}]}]' \
   ubq disler-guard "$P" run --compat claude --allowedTools Bash Read -p "clean up"
-ls -d "$P/build" >/dev/null 2>&1 && echo "build/ still there" || echo "build/ REMOVED"
+[ -z "$ONLY" ] || [ "$ONLY" = disler-guard ] && { [ -d "$P/build" ] && echo "build/ still there" || echo "build/ REMOVED"; }

@@ -122,3 +122,49 @@ describe("a hook that reads the project's .env in the sandbox (disler's hooks: `
     expect(out.stderr).not.toContain("UserPromptSubmit hook command");
   });
 });
+
+describe('Claude Code allow rules that are no rules (diet103\'s `"Bash:*"`, `"Edit:*"`)', () => {
+  // Claude Code skips such a rule (older versions matched nothing with it) and loads the rest of the
+  // file; ubiquity stopped the run on the first one, so none of the file's hooks, rules or mode applied.
+  const steps = [
+    { toolCalls: [{ toolName: "Bash", input: { command: "ls" } }] },
+    { toolCalls: [{ toolName: "Write", input: { file_path: "a.txt", content: "x" } }] },
+  ];
+  function project(settings: string) {
+    const dir = tempProject({ "ubiquity.config.mjs": STEPS_CONFIG }, { linkUbiquity: true });
+    mkdirSync(join(dir, ".claude"));
+    writeFileSync(join(dir, ".claude", "settings.json"), settings);
+    mkdirSync(join(dir, "home"));
+    return dir;
+  }
+  const run = (dir: string) =>
+    runCli(["run", "--compat", "claude", "-p", "list and write"], dir, {
+      HOME: join(dir, "home"),
+      UBQ_SESSIONS: join(dir, "sessions"),
+      UBQ_STEPS: JSON.stringify(steps),
+      UBQ_LOG: join(dir, "log.jsonl"),
+    });
+
+  it("diet103: the five are skipped, each named; the file's defaultMode (acceptEdits) applies and `Bash:*` allows nothing", async () => {
+    const dir = project(readFileSync(join(FIXTURES, "diet103/.claude/settings.json"), "utf8"));
+    const out = await run(dir);
+    expect(out.code, out.stderr).toBe(0);
+    for (const rule of ["Edit:*", "Write:*", "MultiEdit:*", "NotebookEdit:*", "Bash:*"])
+      expect(out.stderr).toContain(`permissions.allow "${rule}" (not a permission rule, so it allows nothing`);
+    // `Bash:*` allowed nothing: the `ls` was refused for want of an allow rule (-p cannot ask).
+    const requests = readFileSync(join(dir, "log.jsonl"), "utf8").split("\n").filter(Boolean);
+    expect(requests[1]).toContain("Bash needs approval: it is not pre-approved (permission mode acceptEdits)");
+    // acceptEdits from the same file: the Write ran without asking.
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("x");
+    // Its hooks are read too (their scripts are committed without the executable bit, as in Claude Code they fail).
+    expect(out.stderr).toContain("Stop hook command");
+  });
+
+  it("fail closed: a deny rule that is no rule still stops the run, naming the file and the rule", async () => {
+    const dir = project(JSON.stringify({ permissions: { deny: ["Bash:*"] } }));
+    const out = await run(dir);
+    expect(out.code).not.toBe(0);
+    expect(out.stderr).toContain('"Bash:*" is not a permission rule');
+    expect(out.stderr).toContain("fix the rule or remove it");
+  });
+});
