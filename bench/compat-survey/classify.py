@@ -92,7 +92,11 @@ def classify(row):
             groups = ", ".join(f"{g['event']} {g['matcher']}" for g in row["planToolGroups"])
             add("silent", f"hooks for {groups}, a tool ubiquity has not, kept without a word: they never run")
         if row.get("kind") == "settings" and row.get("badRules"):
-            add("refused", f"rules {', '.join(row['badRules'][:3])}… are no rules: the run stops naming the file and rule")
+            skipped = [r for r in row["badRules"] if any(f'permissions.allow "{r}" (not a permission rule' in x for x in row.get("reports", []))]
+            if len(skipped) == len(row["badRules"]):
+                add("refused", f"allow entries {', '.join(skipped[:3])}… are no rules: skipped and named, as Claude Code skips them; the rest of the file applies")
+            else:
+                add("refused", f"rules {', '.join(row['badRules'][:3])}… are no rules: the run stops naming the file and rule")
         events = [n for n in row.get("notes", []) if "Notification hooks for" not in n and "never run: ubiquity has no" not in n]
         if events:
             add("refused", f"{len(events)} event(s) ubiquity never fires: noted")

@@ -254,7 +254,12 @@ async function survey(kind: string, text: string, path: string, dir: string): Pr
             : 0),
         0,
       );
-    const perms = (kind === "settings" ? (data.permissions as Record<string, string[]> | undefined) : undefined) ?? {};
+    // The file's rules as written (the loader may skip some: round t's allow entries that are no rules).
+    let written: { permissions?: Record<string, string[]> } = {};
+    try {
+      written = JSON.parse(text);
+    } catch {}
+    const perms = (kind === "settings" ? (written.permissions ?? (data.permissions as Record<string, string[]> | undefined)) : undefined) ?? {};
     return {
       loaded: true,
       events: Object.keys(hooks),
