@@ -259,7 +259,10 @@ async function survey(kind: string, text: string, path: string, dir: string): Pr
     try {
       written = JSON.parse(text);
     } catch {}
-    const perms = (kind === "settings" ? (written.permissions ?? (data.permissions as Record<string, string[]> | undefined)) : undefined) ?? {};
+    const perms =
+      (kind === "settings"
+        ? (written.permissions ?? (data.permissions as Record<string, string[]> | undefined))
+        : undefined) ?? {};
     return {
       loaded: true,
       events: Object.keys(hooks),
