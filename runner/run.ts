@@ -234,6 +234,7 @@ export async function runCommand(
     ({ options, resumeProblem, configuredModel } = await resolveRunOptions(active, values, table, {
       ask: askHere ? (question) => askLine(io, question) : undefined,
       warn: (line) => io.stderr(`${line}\n`),
+      terminal: io.stderrIsTTY === true,
     }));
   } catch (error) {
     return stop(error, verbose);
@@ -303,7 +304,7 @@ export async function resolveRunOptions(
   active: ActivePlugins,
   values: RunValues,
   table: FlagTable,
-  trust: TrustIO & { warn: (line: string) => void },
+  trust: TrustIO & { warn: (line: string) => void; terminal?: boolean },
 ): Promise<{ options: UbiquityConfig; filepath: string | null; configuredModel?: unknown; resumeProblem?: string }> {
   const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
   const loaded = await loadForRun(active.loaded, values, trust.ask, trust.warn);
@@ -322,7 +323,8 @@ export async function resolveRunOptions(
         ? `No stored session with id "${id}" in ${stored.dir} (check the id: ubiquity sessions list)`
         : `No earlier session of this folder in ${stored.dir} to continue`;
   }
-  options.logger ??= consoleLogger(values.verbose === true || undefined);
+  // To a terminal, a warning's text from a program (a hook's systemMessage or stderr) goes with its control characters shown.
+  options.logger ??= consoleLogger(values.verbose === true || undefined, trust.terminal ? terminalText : undefined);
   // Quiet: the run's own kernel says the same warnings once.
   const probe = kernelFor({ ...options, logger: defaultLogger({}) }, loaded.filepath);
   // A settings file's `model` (ours, or Codex's config.toml under compat) is applied by its

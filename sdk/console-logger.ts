@@ -8,17 +8,24 @@ export interface ConsoleLogger extends Logger {
   warned(text: string): boolean;
 }
 
-/** A logger that prints warnings and errors to stderr (used by the runner). */
-export function consoleLogger(verbose = debugEnabled()): ConsoleLogger {
+/**
+ * A logger that prints warnings and errors to stderr (used by the runner). `shown`, when given,
+ * rewrites each string argument as it is printed: the runner passes its terminal form when stderr
+ * is a terminal, since a warning carries what programs wrote (a hook's `systemMessage`, its stderr
+ * when it failed), and an escape sequence there (OSC 52, a title) must be shown, not obeyed.
+ */
+export function consoleLogger(verbose = debugEnabled(), shown?: (text: string) => string): ConsoleLogger {
   const said: string[] = [];
+  const print = (label: string, a: unknown[]) =>
+    console.error(label, ...(shown ? a.map((x) => (typeof x === "string" ? shown(x) : x)) : a));
   return {
-    debug: verbose ? (...a: unknown[]) => console.error("ubiquity debug", ...a) : noop,
-    info: verbose ? (...a: unknown[]) => console.error("ubiquity info", ...a) : noop,
+    debug: verbose ? (...a: unknown[]) => print("ubiquity debug", a) : noop,
+    info: verbose ? (...a: unknown[]) => print("ubiquity info", a) : noop,
     warn: (...a: unknown[]) => {
       said.push(a.map(String).join(" "));
-      console.error("warning:", ...a);
+      print("warning:", a);
     },
-    error: (...a: unknown[]) => console.error("error:", ...a),
+    error: (...a: unknown[]) => print("error:", a),
     warned: (text) => said.some((line) => line.includes(text)),
   };
 }

@@ -85,7 +85,19 @@ def classify(row):
             add("refused", "Notification hooks for a notification ubiquity never sends (idle_prompt): noted")
         elif row.get("kind") in ("hooks", "settings") and any(g.get("matcher") == "idle_prompt" for g in row.get("notificationGroups", [])):
             add("silent", "Notification hooks for idle_prompt, which ubiquity never sends, kept without a word")
-        events = [n for n in row.get("notes", []) if "Notification hooks for" not in n]
+        plan = [n for n in row.get("notes", []) if "never run: ubiquity has no" in n]
+        if plan:
+            add("refused", "hooks for Claude Code's plan-mode tools (ExitPlanMode, EnterPlanMode), which ubiquity has not: noted")
+        elif row.get("planToolGroups"):
+            groups = ", ".join(f"{g['event']} {g['matcher']}" for g in row["planToolGroups"])
+            add("silent", f"hooks for {groups}, a tool ubiquity has not, kept without a word: they never run")
+        if row.get("kind") == "settings" and row.get("badRules"):
+            skipped = [r for r in row["badRules"] if any(f'permissions.allow "{r}" (not a permission rule' in x for x in row.get("reports", []))]
+            if len(skipped) == len(row["badRules"]):
+                add("refused", f"allow entries {', '.join(skipped[:3])}… are no rules: skipped and named, as Claude Code skips them; the rest of the file applies")
+            else:
+                add("refused", f"rules {', '.join(row['badRules'][:3])}… are no rules: the run stops naming the file and rule")
+        events = [n for n in row.get("notes", []) if "Notification hooks for" not in n and "never run: ubiquity has no" not in n]
         if events:
             add("refused", f"{len(events)} event(s) ubiquity never fires: noted")
         own = [v for v in row.get("envVars", []) if v in CLAUDE_ENV or v.startswith("CLAUDE_CODE_")]

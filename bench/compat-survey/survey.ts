@@ -254,7 +254,15 @@ async function survey(kind: string, text: string, path: string, dir: string): Pr
             : 0),
         0,
       );
-    const perms = (kind === "settings" ? (data.permissions as Record<string, string[]> | undefined) : undefined) ?? {};
+    // The file's rules as written (the loader may skip some: round t's allow entries that are no rules).
+    let written: { permissions?: Record<string, string[]> } = {};
+    try {
+      written = JSON.parse(text);
+    } catch {}
+    const perms =
+      (kind === "settings"
+        ? (written.permissions ?? (data.permissions as Record<string, string[]> | undefined))
+        : undefined) ?? {};
     return {
       loaded: true,
       events: Object.keys(hooks),
@@ -272,6 +280,19 @@ async function survey(kind: string, text: string, path: string, dir: string): Pr
       envVars: kind === "settings" ? Object.keys((data.env ?? {}) as Record<string, unknown>) : [],
       badRules: ["allow", "deny", "ask"].flatMap((l) => rulesProblems(Array.isArray(perms[l]) ? perms[l] : [])),
       notes,
+      // Tool-event groups whose matcher names only Claude Code's plan-mode tools, which ubiquity has not (round t).
+      planToolGroups: Object.entries((hooksValue ?? {}) as Record<string, unknown>).flatMap(([event, groups]) =>
+        (Array.isArray(groups) ? groups : [])
+          .map((g) => (g as { matcher?: unknown }).matcher)
+          .filter(
+            (m): m is string =>
+              /^(Pre|Post)ToolUse(Failure)?$|^Permission(Request|Denied)$/.test(event) &&
+              typeof m === "string" &&
+              /^[A-Za-z0-9_|]+$/.test(m) &&
+              m.split("|").every((n) => n === "ExitPlanMode" || n === "EnterPlanMode"),
+          )
+          .map((matcher) => ({ event, matcher })),
+      ),
       notificationGroups: (
         ((hooksValue ?? {}) as Record<string, unknown>).Notification as { matcher?: unknown }[] | undefined
       )

@@ -24,7 +24,7 @@ import {
 import type { CommandHook, HookInput, HookOutput } from "./types";
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 /** Where a command hook runs; `wrap` is the sandbox's (ubiquity:sandbox), when there is one. */
 export interface HookRunContext {
@@ -120,13 +120,39 @@ interface Spawned {
  * `>> "$CLAUDE_PROJECT_DIR/.claude/hook.log"`) and those keeping their state in `.claude/`
  * (ralph-loop's) fail here, and "Read-only file system" alone did not say why. "" for any other failure.
  */
-function sandboxNote(result: Spawned): string {
+function sandboxNote(result: Spawned, cwd: string): string {
   if (!result.contained) return "";
+  const secret = deniedSecret(result.stderr, cwd);
+  if (secret !== undefined)
+    return ` (the hook ran in the OS sandbox, which keeps ${secret} unreadable, as it keeps every .env, .env.*, *.pem, *.key and id_* file of the run's folders and the paths of Read deny and ask rules from the commands it runs, hooks included; Claude Code runs hooks unsandboxed. To let hooks read it, add it to sandbox.filesystem.allowRead (["${secret}"]), or run without the sandbox, --no-sandbox)`;
   const home = process.env.HOME;
   const write = /Read-only file system|EROFS/.test(result.stderr);
   const hidden = !!home && /No such file or directory|ENOENT/.test(result.stderr) && result.stderr.includes(`${home}/`);
   if (!write && !hidden) return "";
   return " (the hook ran in the OS sandbox, which lets it write only the run's folders and a private /tmp, never the files that run code later such as .claude/, .git/hooks or .mcp.json, and shows of the home folder only toolchains and caches: have it write under the project or $TMPDIR, add the folder to sandbox.filesystem.allowWrite, or run without the sandbox, --no-sandbox)";
+}
+
+/** Names the sandbox makes unreadable, whatever folder they are in (docs/guide/sandbox.md). */
+const SECRET_NAME = /^(\.env(\..+)?|.+\.pem|.+\.key|id_[^/]+)$/;
+
+/**
+ * The secret file a hook was refused (python's `PermissionError: [Errno 13] Permission denied: '/p/.env'`,
+ * node's `EACCES: permission denied, open '/p/.env'`, a shell's `/p/.env: Permission denied`), when
+ * its name is one the sandbox keeps unreadable (disler's hooks call `load_dotenv()`, which reads the
+ * project's .env: each failed with only a traceback). Undefined for any other failure.
+ */
+function deniedSecret(stderr: string, cwd: string): string | undefined {
+  const patterns = [
+    /Permission denied: '([^'\n]+)'/gi,
+    /EACCES: permission denied, \w+ '([^'\n]+)'/gi,
+    /(?:^|\s)([^\s:'"]+): Permission denied/gim,
+  ];
+  for (const pattern of patterns)
+    for (const match of stderr.matchAll(pattern)) {
+      const path = match[1]!;
+      if (SECRET_NAME.test(path.split("/").pop() ?? "")) return resolve(cwd, path);
+    }
+  return undefined;
 }
 
 /**
@@ -447,7 +473,7 @@ function readAnswer(
   }
   if (result.code !== 0) {
     context.logger.warn(
-      `${label} failed (exit ${result.code ?? "signal"}): ${result.stderr.trim().slice(0, 500)}${sandboxNote(result)}; it was ignored`,
+      `${label} failed (exit ${result.code ?? "signal"}): ${result.stderr.trim().slice(0, 500)}${sandboxNote(result, context.cwd)}; it was ignored`,
     );
     return undefined;
   }

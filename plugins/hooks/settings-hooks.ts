@@ -52,6 +52,35 @@ export function unsentNotificationNote(matcher: string | undefined): string | un
     .join(", ")}; it sends ${NOTIFICATIONS_SENT.join(", ")}. The file's other hooks apply`;
 }
 
+/** Claude Code tools ubiquity has no counterpart for, and why (a hook matcher naming only them never fires). */
+const TOOLS_NOT_PROVIDED: Readonly<Record<string, string>> = {
+  EnterPlanMode:
+    "plan mode is a permission mode here, set by the user (--permission-mode plan), never entered by a tool call",
+  ExitPlanMode: "plan mode is a permission mode here, left by the user, never by a tool call the model makes",
+};
+/** Events whose matcher selects a tool by name. */
+const TOOL_MATCHED = new Set([
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "PermissionDenied",
+]);
+
+/**
+ * What is said of a tool event's matcher that names only Claude Code tools ubiquity does not have
+ * (`ExitPlanMode`, plannotator's PermissionRequest hook): its hooks would never run, without a word.
+ * Only a matcher of exact names (`A|B`) is read so; one naming any other tool, or a pattern, is not.
+ */
+export function absentToolNote(event: string, matcher: string | undefined): string | undefined {
+  if (!TOOL_MATCHED.has(event) || matcher === undefined || !/^[A-Za-z0-9_|]+$/.test(matcher)) return undefined;
+  const names = matcher.split("|").filter(Boolean);
+  if (names.length === 0 || !names.every((name) => Object.hasOwn(TOOLS_NOT_PROVIDED, name))) return undefined;
+  return `the ${event} hooks for ${json(matcher)} never run: ubiquity has no ${names
+    .map((name) => `${name} tool (${TOOLS_NOT_PROVIDED[name]})`)
+    .join(", no ")}. The file's other hooks apply`;
+}
+
 /**
  * The command hooks of one settings file's `hooks` value, entry by entry; `report` is called once
  * per skipped entry with a message naming it. A Claude Code event ubiquity never fires goes to
@@ -110,6 +139,11 @@ export function readFileHooks(
       if (unsent !== undefined) {
         if (note) note(`Notification ${group.matcher}`, unsent);
         else report(unsent);
+      }
+      const absent = hooks.length > 0 ? absentToolNote(event, group.matcher) : undefined;
+      if (absent !== undefined) {
+        if (note) note(`${event} ${group.matcher}`, absent);
+        else report(absent);
       }
     });
   }

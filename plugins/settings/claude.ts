@@ -14,7 +14,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { ConfigError } from "../../src/index";
 import { modelStringFor } from "../model/api";
-import { PERMISSION_MODES, type PermissionMode } from "../permissions/api";
+import { PERMISSION_MODES, parseRule, type PermissionMode } from "../permissions/api";
 import { SandboxSchema } from "../sandbox/api";
 import { readJsonConfigFile } from "./read";
 import { claudeOwnVariables } from "./claude-env";
@@ -178,7 +178,8 @@ function permissions(value: unknown, path: string, ignored: string[], root: stri
         throw new ConfigError(`"permissions.${key}" is not a list of rule strings; fix it or remove it`, path);
       out[key] = v.flatMap((rule) => projectRooted(rule, key, root));
     } else if (key === "allow") {
-      if (isStrings(v)) out.allow = v.flatMap((rule) => projectRooted(rule, key, root));
+      if (isStrings(v))
+        out.allow = v.filter((rule) => isRule(rule, ignored)).flatMap((rule) => projectRooted(rule, key, root));
       else ignored.push("permissions.allow (not a list of strings)");
     } else if (key === "disableBypassPermissionsMode") {
       if (v === "disable") out.disableBypassPermissionsMode = v;
@@ -190,6 +191,26 @@ function permissions(value: unknown, path: string, ignored: string[], root: stri
     else ignored.push("permissions.additionalDirectories (not a list of strings)");
   }
   return out;
+}
+
+/**
+ * An allow rule that is no rule (`"Bash:*"`, `"Edit:*"`: a colon where Claude Code wants `Bash(...)`)
+ * allows nothing in Claude Code, which skips it (or, in older versions, matches nothing with it), and
+ * loads the rest of the file. It is skipped here too, named among the ignored keys: dropping an allow
+ * rule never gives more power, so the file's hooks, deny rules and mode still apply (the run stopped on
+ * diet103's showcase settings). A deny or ask rule that is no rule still stops the run: a guard its
+ * author believes in must not vanish.
+ */
+function isRule(rule: string, ignored: string[]): boolean {
+  try {
+    parseRule(rule, "allow", "claude settings");
+    return true;
+  } catch {
+    ignored.push(
+      `permissions.allow ${JSON.stringify(rule)} (not a permission rule, so it allows nothing, as in Claude Code: write Tool or Tool(content), e.g. "Bash" or "Bash(git:*)")`,
+    );
+    return false;
+  }
 }
 
 /** Claude Code's file tools: their rule content is a path (`Edit` rules cover every tool that edits). */
