@@ -1,0 +1,61 @@
+/**
+ * Red team of 2026-12-06 (u): the Bash permission engine and the sandbox, attacked with constructs
+ * the earlier rounds (redteam-2026-12-04 … 12-06s, sandbox-*) did not list, through the built bin
+ * against the scripted attacker (real bwrap, marker files) and the engine, with bash and the real
+ * programs as the oracle. Each finding's test failed before its fix (checked by reverting the fix).
+ *
+ * U1 FIXED  jiti keeps the compiled copy of every TypeScript config the user ran in
+ *           ~/.cache/ubiquity/jiti (red team j, J6), and the sandbox keeps ~/.cache readable: a
+ *           sandboxed `cat ~/.cache/ubiquity/jiti/*` printed another project's ubiquity.config.ts,
+ *           keys and all, while that project (and ~/.ubiquity) is hidden. Ubiquity's compiled
+ *           cache is now unreadable in the sandbox, wherever XDG_CACHE_HOME puts it.
+ */
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { sandboxAvailability } from "../../plugins/sandbox/availability";
+import { runCli } from "../helpers/project";
+import { attackBench } from "./attack-bench";
+
+const KEY = "sk-test-redteam-u";
+const SECRET = "PGPASS-u1-very-secret-4242";
+const sandboxed = sandboxAvailability().ok;
+
+const { project, attack } = attackBench({
+  name: "rt6u",
+  model: "openai:gpt-4.1",
+  key: KEY,
+  fill: ({ cwd }) => {
+    spawnSync("git", ["init", "-q"], { cwd });
+    writeFileSync(join(cwd, "a.txt"), "hello\n");
+  },
+});
+
+describe.skipIf(!sandboxed)("U1: the compiled copies of the user's TypeScript configs are hidden in the sandbox", () => {
+  it("another project's config, compiled by an earlier run, cannot be read by a sandboxed command", async () => {
+    const p = project();
+    // Another project of the user's, with a key in its config, run once (the test model: no network).
+    const other = join(p.home, "work", "billing");
+    mkdirSync(other, { recursive: true });
+    spawnSync("git", ["init", "-q"], { cwd: other });
+    writeFileSync(
+      join(other, "ubiquity.config.ts"),
+      `const password: string = "${SECRET}";\nexport default { systemPrompt: \`db: postgres://app:\${password}@db/app\` };\n`,
+    );
+    const first = await runCli(["run", "--model", "test", "hi"], other, { HOME: p.home });
+    expect(first.code, first.stderr).toBe(0);
+    const cache = join(p.home, ".cache", "ubiquity", "jiti");
+    // The oracle: the compiled copy holds the key.
+    expect(readdirSync(cache).some((f) => f.startsWith("billing-ubiquity.config"))).toBe(true);
+    const { out } = await attack(
+      ["cat ~/.cache/ubiquity/jiti/*", "ls ~/work; echo listed"],
+      ["--permission-mode", "bypassPermissions"],
+      p,
+    );
+    // The other project itself is hidden (the home is); its compiled config must be too.
+    expect(out[1]!.content).not.toContain("billing");
+    expect(out[0]!.content).not.toContain(SECRET);
+    expect(existsSync(cache)).toBe(true);
+  });
+});
