@@ -15,20 +15,26 @@
  *           own change time, not its files': a sandboxed `mv scripts scripts.old && mv
  *           docs/example scripts` made the next `npm test` run docs/example/test.sh on the host
  *           unasked (bypassPermissions). Folders count now (a rename, an entry added or removed).
+ * U3 FIXED  Every descriptor Ubiquity inherited without close-on-exec from what started it reached
+ *           the sandboxed command through bwrap: one open on a folder (`exec 200</` in the
+ *           user's shell script, a CI runner's) let a sandboxed command read the hidden home
+ *           (`cat /proc/self/fd/200/home/u/.netrc`) and write outside every writable folder. The
+ *           sandbox now closes every descriptor but 0-2 before the command starts.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
-import { runCli } from "../helpers/project";
+import { binPath, runCli } from "../helpers/project";
+import { attacker, toolResults } from "./scripted-attacker";
 import { attackBench } from "./attack-bench";
 
 const KEY = "sk-test-redteam-u";
 const SECRET = "PGPASS-u1-very-secret-4242";
 const sandboxed = sandboxAvailability().ok;
 
-const { project, attack, temp } = attackBench({
+const { project, attack, temp, serve, env } = attackBench({
   name: "rt6u",
   model: "openai:gpt-4.1",
   key: KEY,
@@ -38,33 +44,36 @@ const { project, attack, temp } = attackBench({
   },
 });
 
-describe.skipIf(!sandboxed)("U1: the compiled copies of the user's TypeScript configs are hidden in the sandbox", () => {
-  it("another project's config, compiled by an earlier run, cannot be read by a sandboxed command", async () => {
-    const p = project();
-    // Another project of the user's, with a key in its config, run once (the test model: no network).
-    const other = join(p.home, "work", "billing");
-    mkdirSync(other, { recursive: true });
-    spawnSync("git", ["init", "-q"], { cwd: other });
-    writeFileSync(
-      join(other, "ubiquity.config.ts"),
-      `const password: string = "${SECRET}";\nexport default { systemPrompt: \`db: postgres://app:\${password}@db/app\` };\n`,
-    );
-    const first = await runCli(["run", "--model", "test", "hi"], other, { HOME: p.home });
-    expect(first.code, first.stderr).toBe(0);
-    const cache = join(p.home, ".cache", "ubiquity", "jiti");
-    // The oracle: the compiled copy holds the key.
-    expect(readdirSync(cache).some((f) => f.startsWith("billing-ubiquity.config"))).toBe(true);
-    const { out } = await attack(
-      ["cat ~/.cache/ubiquity/jiti/*", "ls ~/work; echo listed"],
-      ["--permission-mode", "bypassPermissions"],
-      p,
-    );
-    // The other project itself is hidden (the home is); its compiled config must be too.
-    expect(out[1]!.content).not.toContain("billing");
-    expect(out[0]!.content).not.toContain(SECRET);
-    expect(existsSync(cache)).toBe(true);
-  });
-});
+describe.skipIf(!sandboxed)(
+  "U1: the compiled copies of the user's TypeScript configs are hidden in the sandbox",
+  () => {
+    it("another project's config, compiled by an earlier run, cannot be read by a sandboxed command", async () => {
+      const p = project();
+      // Another project of the user's, with a key in its config, run once (the test model: no network).
+      const other = join(p.home, "work", "billing");
+      mkdirSync(other, { recursive: true });
+      spawnSync("git", ["init", "-q"], { cwd: other });
+      writeFileSync(
+        join(other, "ubiquity.config.ts"),
+        `const password: string = "${SECRET}";\nexport default { systemPrompt: \`db: postgres://app:\${password}@db/app\` };\n`,
+      );
+      const first = await runCli(["run", "--model", "test", "hi"], other, { HOME: p.home });
+      expect(first.code, first.stderr).toBe(0);
+      const cache = join(p.home, ".cache", "ubiquity", "jiti");
+      // The oracle: the compiled copy holds the key.
+      expect(readdirSync(cache).some((f) => f.startsWith("billing-ubiquity.config"))).toBe(true);
+      const { out } = await attack(
+        ["cat ~/.cache/ubiquity/jiti/*", "ls ~/work; echo listed"],
+        ["--permission-mode", "bypassPermissions"],
+        p,
+      );
+      // The other project itself is hidden (the home is); its compiled config must be too.
+      expect(out[1]!.content).not.toContain("billing");
+      expect(out[0]!.content).not.toContain(SECRET);
+      expect(existsSync(cache)).toBe(true);
+    });
+  },
+);
 
 describe.skipIf(!sandboxed)("U2: a folder renamed by a sandboxed command changes what an excluded command runs", () => {
   it("through the bin: `mv docs/example scripts`, then `npm test` (excluded) asks, and nothing runs on the host", async () => {
@@ -88,5 +97,67 @@ describe.skipIf(!sandboxed)("U2: a folder renamed by a sandboxed command changes
     expect(out[2]!.isError, out[2]!.content).toBe(true);
     expect(out[2]!.content).toContain("changed since sandboxed commands could write them");
     expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe.skipIf(!sandboxed)("U3: a descriptor the bin inherited leads out of the sandbox", () => {
+  /** The bin started with a descriptor open on `/` at number `fd` (as `exec 200</` in a script that starts it). */
+  const runWithFolderFd = async (p: { cwd: string; home: string }, command: string, fd: number) => {
+    await serve(attacker([command]));
+    const root = openSync("/", "r");
+    try {
+      const child = spawn(
+        process.execPath,
+        [
+          binPath,
+          "run",
+          "--model",
+          "openai:gpt-4.1",
+          "--output-format",
+          "stream-json",
+          "--permission-mode",
+          "bypassPermissions",
+          "go",
+        ],
+        {
+          cwd: p.cwd,
+          env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1", ...env(p) },
+          stdio: ["ignore", "pipe", "pipe", ...Array<"ignore">(fd - 3).fill("ignore"), root],
+        },
+      );
+      let stdout = "";
+      child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr!.resume();
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      return { code, out: toolResults(stdout) };
+    } finally {
+      closeSync(root);
+    }
+  };
+
+  it("through the bin: the hidden home is not readable and nothing is written outside through /proc/self/fd/N", async () => {
+    const p = project();
+    writeFileSync(join(p.home, ".netrc"), `machine example.com password ${SECRET}\n`);
+    const outside = temp("ubq-rt6u-out-");
+    const escaped = join(outside, "escaped");
+    const fd = 40;
+    // The oracle: a process holding such a descriptor reads any file through it.
+    const root = openSync("/", "r");
+    const oracle = spawnSync("bash", ["-c", `cat /proc/self/fd/${fd}${p.home}/.netrc`], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe", ...Array<"ignore">(fd - 3).fill("ignore"), root],
+    });
+    closeSync(root);
+    expect(oracle.stdout).toContain(SECRET);
+    const { code, out } = await runWithFolderFd(
+      p,
+      `cat /proc/self/fd/${fd}${p.home}/.netrc; echo x > /proc/self/fd/${fd}${escaped}; ls /proc/self/fd`,
+      fd,
+    );
+    expect(code).toBe(0);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.content).not.toContain(SECRET);
+    expect(existsSync(escaped)).toBe(false);
+    expect(readFileSync(join(p.home, ".netrc"), "utf8")).toContain(SECRET);
   });
 });
