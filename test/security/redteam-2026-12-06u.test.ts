@@ -20,6 +20,12 @@
  *           user's shell script, a CI runner's) let a sandboxed command read the hidden home
  *           (`cat /proc/self/fd/200/home/u/.netrc`) and write outside every writable folder. The
  *           sandbox now closes every descriptor but 0-2 before the command starts.
+ * U4 FIXED  The workspace guard told one version of a protected file from the next by inode, size
+ *           and modification time, which the file's writer sets back (`touch -r`): a sandboxed
+ *           background shell made `git init sub` (kept: harmless), then rewrote sub/.git/config in
+ *           place, same size, with core.fsmonitor, and put its time back; the sweep never judged it
+ *           again and the user's next `git status` in sub ran the program on the host. Also the
+ *           index's gitlinks and the files the file tools wrote. The change time counts now.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -159,5 +165,42 @@ describe.skipIf(!sandboxed)("U3: a descriptor the bin inherited leads out of the
     expect(out[0]!.content).not.toContain(SECRET);
     expect(existsSync(escaped)).toBe(false);
     expect(readFileSync(join(p.home, ".netrc"), "utf8")).toContain(SECRET);
+  });
+});
+
+describe.skipIf(!sandboxed)("U4: a protected file rewritten with its modification time put back", () => {
+  it("through the bin: a background shell's same-size git config with core.fsmonitor is taken out; git status runs nothing", async () => {
+    const p = project();
+    const marker = join(temp("ubq-rt6u-mark-"), "fsmonitor-ran");
+    // The background shell: a harmless repository first (what `git init` writes, which the guard
+    // keeps), then, once that was judged, core.fsmonitor in its config: same size, same inode, and
+    // the modification time put back.
+    const script = String.raw`for i in $(seq 400); do [ -f go1 ] && break; sleep 0.05; done
+git init -q sub; touch inited
+for i in $(seq 400); do [ -f go2 ] && break; sleep 0.05; done
+c=sub/.git/config; cp -p $c ref; n=$(stat -c %s $c)
+{ printf '[core]\n\tfsmonitor = touch MARKER\n#'; head -c 400 /dev/zero | tr '\0' x; } | head -c $((n-1)) > tmp; echo >> tmp
+cat tmp > $c; touch -r ref $c; rm -f ref tmp; touch rewritten
+`;
+    writeFileSync(join(p.cwd, "bg.sh"), script.replace("MARKER", marker));
+    const wait = (f: string) => `for i in $(seq 100); do [ -f ${f} ] && break; sleep 0.05; done`;
+    const { out } = await attack(
+      [
+        { name: "Bash", input: { command: "sh bg.sh", run_in_background: true } },
+        `touch go1; ${wait("inited")}; echo one`,
+        `touch go2; ${wait("rewritten")}; echo two`,
+        "echo three",
+      ],
+      ["--permission-mode", "bypassPermissions"],
+      p,
+    );
+    expect(out[1]!.content).toContain("one");
+    // The shell did its part: the repository was made and its config rewritten.
+    expect(existsSync(join(p.cwd, "rewritten"))).toBe(true);
+    const config = join(p.cwd, "sub", ".git", "config");
+    expect(existsSync(config) ? readFileSync(config, "utf8") : "").not.toContain("fsmonitor");
+    // The user's next git status there runs nothing.
+    spawnSync("git", ["status"], { cwd: join(p.cwd, "sub"), encoding: "utf8" });
+    expect(existsSync(marker)).toBe(false);
   });
 });
