@@ -26,6 +26,40 @@
  *           place, same size, with core.fsmonitor, and put its time back; the sweep never judged it
  *           again and the user's next `git status` in sub ran the program on the host. Also the
  *           index's gitlinks and the files the file tools wrote. The change time counts now.
+ *
+ * Tried and held: about 780 Bash verdicts of the engine (about 690 constructs), each allowed one
+ * run by bash in a scratch project (marker files, new files inside and outside, the secret in
+ * the output): 103 git readers of a committed .env (cat-file --batch-all-objects, fast-export,
+ * log -L, blame --contents, diff-tree --root, pathspec magic, config -f .env, commit -F .env, …)
+ * under `Bash(git:*)` and in bypassPermissions with `Read(./.env)` denied; 80 expansions that run
+ * code (`$((…))`, `${x:…}` offsets and subscripts quoted every way, `$'…'`, case patterns, here-doc
+ * bodies, backquotes in defaults) under `Bash(echo:*)`; 44 xargs compositions (-I/-i/--replace in
+ * the program's name and options, -a, stdin feeding options) and 22 whitespace look-alikes before
+ * a `#` (\v, \f, NBSP, U+2028, ZWSP, …); 77 writes outside the project and 78 writes to sensitive
+ * paths in acceptEdits under 30 allow rules (abbreviated long options, clustered short ones,
+ * `cd`/`pushd` first, quoting and globs in the name, backups' suffixes); 103 ways to read
+ * .env under a Read deny rule; 69 globs that could expand to options (`-*` files present); 103
+ * spellings of a `Bash(rm:*)`-denied rm (wrappers, quoting, paths, functions, aliases, IFS). None
+ * got past (split and csplit, which name their outputs, are covered only by a rule naming them).
+ * In the sandbox: /proc/self/fd (only 0-2 and the command's own, after U3), the kernel keyring
+ * (the user's keys not found from inside), Unix sockets (refused by the seccomp filter), the proxy
+ * and the checkpoints' rewind (read: link-safe), a FIFO or a symlink where the guard reads a git
+ * config (judged "not a plain config file", the bind lands on the link's target).
+ *
+ * Proved and left open:
+ * - A missing protected file (`.npmrc`, `.envrc`, `.mcp.json`, …) is watched, not bound: one a
+ *   sandboxed command makes is live in the real workspace until the sweep after the call (with a
+ *   background shell, until the next call): the user's own `npm test` in another terminal meanwhile
+ *   ran `script-shell=./x.sh` from it on the host. Binding an empty read-only folder at the name
+ *   would close it, but leaves that folder on the host during the run (the config search refuses a
+ *   folder at a config's name; npm ignores one).
+ * - Sandboxed processes may call keyctl/add_key: a key they add stays in the kernel after the
+ *   command (counted against the user's key quota); nothing of the host's was readable.
+ * - Folders outside the home (other projects under /srv, /work, …) are readable in the sandbox,
+ *   .env files there included; only the permitted folders' and the home's are hidden.
+ * - HOME_READABLE keeps all of ~/.cache and ~/.config/mise readable: huggingface_hub's
+ *   `~/.cache/huggingface/stored_tokens` and a mise `[env]` section hold keys.
+ * - U3 on macOS (Seatbelt): not checked here.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
