@@ -27,7 +27,7 @@
  *           again and the user's next `git status` in sub ran the program on the host. Also the
  *           index's gitlinks and the files the file tools wrote. The change time counts now.
  *
- * Tried and held: about 780 Bash verdicts of the engine (about 690 constructs), each allowed one
+ * Tried and held: about 870 Bash verdicts of the engine (about 710 constructs), each allowed one
  * run by bash in a scratch project (marker files, new files inside and outside, the secret in
  * the output): 103 git readers of a committed .env (cat-file --batch-all-objects, fast-export,
  * log -L, blame --contents, diff-tree --root, pathspec magic, config -f .env, commit -F .env, …)
@@ -39,12 +39,16 @@
  * paths in acceptEdits under 30 allow rules (abbreviated long options, clustered short ones,
  * `cd`/`pushd` first, quoting and globs in the name, backups' suffixes); 103 ways to read
  * .env under a Read deny rule; 69 globs that could expand to options (`-*` files present); 103
- * spellings of a `Bash(rm:*)`-denied rm (wrappers, quoting, paths, functions, aliases, IFS). None
+ * spellings of a `Bash(rm:*)`-denied rm (wrappers, quoting, paths, functions, aliases, IFS); 42
+ * `npm test` variants under `Bash(npm test)` and `Bash(npm test:*)` (-w, --script-shell,
+ * npm_config_*, arguments holding `$(…)`: npm quotes them). None
  * got past (split and csplit, which name their outputs, are covered only by a rule naming them).
  * In the sandbox: /proc/self/fd (only 0-2 and the command's own, after U3), the kernel keyring
  * (the user's keys not found from inside), Unix sockets (refused by the seccomp filter), the proxy
  * and the checkpoints' rewind (read: link-safe), a FIFO or a symlink where the guard reads a git
- * config (judged "not a plain config file", the bind lands on the link's target).
+ * config (judged "not a plain config file", the bind lands on the link's target); a background
+ * shell started before a .env existed (it cannot read it); python and `mv` under an
+ * `Edit(./src/**)` deny rule (src read-only).
  *
  * Proved and left open:
  * - A missing protected file (`.npmrc`, `.envrc`, `.mcp.json`, …) is watched, not bound: one a
