@@ -278,6 +278,17 @@ const CHECK_FOLDERS = [
 ].join("\n");
 
 /**
+ * Every descriptor but stdin, stdout and stderr is closed before the command starts: bwrap and
+ * the spawn pass on whatever this process inherited from the one that started it without
+ * close-on-exec, and one of those (a folder's, a socket's, a pipe to a process outside) leads
+ * out of the sandbox: a folder's let a sandboxed command read the hidden home and write anywhere
+ * through /proc/self/fd/N (red team u, U3). Nothing the sandbox passes in on purpose is needed
+ * by the command (bwrap has read its own, the checks closed theirs).
+ */
+const CLOSE_INHERITED =
+  'for f in /proc/self/fd/*; do f=${f##*/}; if [ "$f" -gt 2 ] 2>/dev/null; then { exec {f}>&-; } 2>/dev/null; fi; done';
+
+/**
  * The command as bwrap runs it, after the check of the folders bound by descriptor (`checks`).
  * With the proxy, it starts once the bridge (started from the host side, bridge.ts) listens on
  * 127.0.0.1:PROXY_PORT, read from /proc/net/tcp so no network tool is needed inside.
@@ -299,6 +310,7 @@ export function innerCommand(
           "n=0; until up || [ $n -ge 20000 ]; do n=$((n+1)); done",
         ]
       : []),
+    CLOSE_INHERITED,
     'exec "$@"',
   ].join("\n");
   return [

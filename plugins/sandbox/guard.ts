@@ -88,6 +88,17 @@ function identity(info: Stats | undefined): string {
   return info ? `${info.ino}:${info.birthtimeMs}` : "";
 }
 
+/**
+ * What tells one version of a file from the next: its change time too, which no process can set
+ * back. Inode, size and modification time alone were forged by a sandboxed background shell: it
+ * rewrote a kept git folder's config (same size, in place) with core.fsmonitor and put the
+ * modification time back with `touch -r`, and the sweep took it for the harmless one it had judged
+ * (red team u, U4).
+ */
+function version(info: Stats | undefined): string {
+  return info ? `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}` : "";
+}
+
 function stat(path: string): Stats | undefined {
   try {
     return lstatSync(path, { throwIfNoEntry: false }) ?? undefined;
@@ -123,8 +134,8 @@ export class WorkspaceGuard {
   #approved = new Set<string>();
   /** Paths existing git configs name (hooksPath, includes, scripts): protected whether they exist or not. */
   #named = new Map<string, string>();
-  /** Each worktree git folder's index, when last read for gitlinks (mtime). */
-  #indexes = new Map<string, number>();
+  /** Each worktree git folder's index, when last read for gitlinks ({@link version}). */
+  #indexes = new Map<string, string>();
   /** `.git` paths of gitlinks in folders the walk skips (node_modules), with their root. */
   #linked = new Map<string, string>();
   /** `.git` files found by the current sweep. */
@@ -178,7 +189,7 @@ export class WorkspaceGuard {
       }
     }
     // A stamp no file has: the next sweep judges it.
-    this.#stamps.set(p, { size: changed ? -1 : info.size, mtimeMs: info.mtimeMs, ino: info.ino });
+    this.#stamps.set(p, changed ? "changed" : version(info));
   }
 
   /**
@@ -211,8 +222,8 @@ export class WorkspaceGuard {
   /** The entries of each protected folder bound read-only, as the last sweep saw them. */
   #inside = new Map<string, Map<string, string>>();
 
-  /** Size, mtime and inode of each file the file tools wrote, as they left it. */
-  #stamps = new Map<string, { size: number; mtimeMs: number; ino: number }>();
+  /** The {@link version} of each file the file tools wrote, as they left it. */
+  #stamps = new Map<string, string>();
 
   /**
    * Did the file tools write `path`? A file: exactly it. A folder: every entry in it is a file
@@ -334,9 +345,9 @@ export class WorkspaceGuard {
   #readGitlinks(root: string, gitDir: string) {
     if (basename(gitDir) !== ".git") return;
     const index = join(gitDir, "index");
-    const mtime = stat(index)?.mtimeMs ?? -1;
-    if (this.#indexes.get(gitDir) === mtime) return;
-    this.#indexes.set(gitDir, mtime);
+    const seen = version(stat(index));
+    if (this.#indexes.get(gitDir) === seen) return;
+    this.#indexes.set(gitDir, seen);
     const hash = /objectformat\s*=\s*sha256/i.test(readText(join(gitDir, "config"))) ? 32 : 20;
     for (const rel of gitlinksInIndex(index, hash)) {
       if (rel.split("/").includes("node_modules")) this.#linked.set(join(dirname(gitDir), rel, ".git"), root);
@@ -471,7 +482,7 @@ export class WorkspaceGuard {
       const now = new Map(
         list(path).map((name) => {
           const s = stat(join(path, name));
-          return [name, s ? `${s.ino}:${s.size}:${s.mtimeMs}` : ""] as const;
+          return [name, version(s)] as const;
         }),
       );
       const was = this.#inside.get(path);
@@ -494,7 +505,7 @@ export class WorkspaceGuard {
       if (name !== "config" && name !== "config.worktree") continue;
       const s = stat(path);
       if (!s?.isFile()) continue;
-      const print = `${s.ino}:${s.size}:${s.mtimeMs}`;
+      const print = version(s);
       const was = this.#configs.get(path);
       if (was?.print === print) continue;
       const why = unsafeGitConfig(path);
@@ -505,7 +516,7 @@ export class WorkspaceGuard {
     for (const [path, reason] of this.#bound) {
       const was = this.#stamps.get(path);
       const now = was && stat(path);
-      if (!was || !now || (now.size === was.size && now.mtimeMs === was.mtimeMs && now.ino === was.ino)) continue;
+      if (!was || !now || version(now) === was) continue;
       this.#approved.delete(path);
       this.#stamps.delete(path);
       found.push({ path, reason: `${reason}; it changed after the file tools wrote it` });

@@ -16,7 +16,7 @@
  */
 import { createHash } from "node:crypto";
 import { lstatSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { lazyRequire } from "../_kits/lazy/index";
 import { hostEnv, liveProcessGroups, liveShellGroups } from "../_kits/process/index";
 
@@ -29,10 +29,15 @@ const childProcess = lazyRequire<typeof import("node:child_process")>("node:chil
  */
 const MARK_SLACK_S = 0.05;
 
-/** The files in `roots` (not folders) whose inode changed after `mark`'s modification time; `unchecked` when the search failed. */
+/**
+ * The entries of `roots` whose inode changed after `mark`'s modification time; `unchecked` when
+ * the search failed. Folders count: renaming one changes its own change time and not its files'
+ * (`mv docs/example scripts` put files nobody changed where `npm test` runs them, outside the
+ * sandbox: red team u, U2), and an entry added, renamed or removed changes its folder's.
+ */
 export function changedSince(roots: readonly string[], mark: string): { files: string[]; unchecked?: string } {
   if (roots.length === 0) return { files: [] };
-  const found = childProcess().spawnSync("find", [...roots, "-cnewer", mark, "!", "-type", "d", "-print0"], {
+  const found = childProcess().spawnSync("find", [...roots, "-cnewer", mark, "-print0"], {
     env: hostEnv(process.env, roots),
     encoding: "buffer",
     maxBuffer: 64 << 20,
@@ -52,9 +57,10 @@ const sha256 = (path: string) => {
   }
 };
 
-/** The inode change time of `path` in nanoseconds (undefined: gone). */
-function changeTime(path: string): bigint | undefined {
-  return lstatSync(path, { bigint: true, throwIfNoEntry: false })?.ctimeNs;
+/** The inode change time (or `m`: modification time) of `path` in nanoseconds (undefined: gone). */
+function changeTime(path: string, which: "c" | "m" = "c"): bigint | undefined {
+  const info = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  return which === "c" ? info?.ctimeNs : info?.mtimeNs;
 }
 
 /**
@@ -86,6 +92,11 @@ export class HostRuns {
   #running = new Map<string, number>();
   /** What the file tools wrote (sha256 by path): judged by the permission engine, not the sandbox's. */
   #written = new Map<string, string | undefined>();
+  /**
+   * Folders whose last change was ours (the change time it left): a placeholder the sandbox made,
+   * the folder a file tool wrote a file in. A later change of one (a rename into it) counts again.
+   */
+  #folders = new Map<string, bigint | undefined>();
   #spawns = 0;
   #marks = 0;
 
@@ -105,6 +116,25 @@ export class HostRuns {
     // Edit reports no digest: what is there now is what it wrote (a process would have to win a
     // race of a few milliseconds, as for the workspace guard).
     this.#written.set(path, sha ?? sha256(path));
+    // Writing a file changes its folder: the permission engine judged a write there.
+    this.#folders.set(dirname(path), changeTime(dirname(path)));
+  }
+
+  /**
+   * Ubiquity is about to make (`made`, undefined after) an entry in folder `dir` (a placeholder
+   * for a missing protected folder): call `make`, then count the folder's change, and the new
+   * entry, as its own, if the folder had not changed since sandboxed processes could write there
+   * (or only by ours): then its change time says nothing a sandboxed process did.
+   */
+  ownEntry(dir: string, made: string, make: () => void): void {
+    const before = changeTime(dir);
+    const clean =
+      before !== undefined &&
+      (this.#folders.get(dir) === before ||
+        (this.#baseline !== undefined && before <= (changeTime(this.#baseline, "m") ?? 0n)));
+    make();
+    if (clean) this.#folders.set(dir, changeTime(dir));
+    this.#folders.set(made, changeTime(made));
   }
 
   /**
@@ -157,6 +187,7 @@ export class HostRuns {
   #changed(since: string): { files: string[]; unchecked?: string } {
     const found = changedSince(this.#roots(), since);
     const files = found.files.filter((path) => {
+      if (this.#folders.has(path) && this.#folders.get(path) === changeTime(path)) return false;
       if (!this.#written.has(path)) return true;
       const sha = this.#written.get(path);
       return sha === undefined || sha256(path) !== sha;

@@ -24,7 +24,7 @@ import {
 } from "node:fs";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import type { SandboxAvailability } from "./availability";
 import { bwrapArgs, homeRootsNamed, innerCommand, programRootsUnderTmp, proxyEnv, type Profile } from "./bwrap";
 import { BRIDGE_HINT, bridgedLaunch, bridgeTools, PROXY_PORT, PROXY_SOCKET_NAME } from "./bridge";
@@ -612,7 +612,8 @@ export class SandboxRuntime {
   #placeholder(path: string) {
     if (this.#placeholders.has(path) && existsSync(path)) return;
     try {
-      mkdirSync(path);
+      // The folder it is made in changes: that change is ours, not a sandboxed process's (host-runs.ts).
+      this.#hostRuns.ownEntry(dirname(path), path, () => mkdirSync(path));
       this.#placeholders.add(path);
       appendFileSync(join(this.#dirs!.root, PLACEHOLDER_LOG), `${path}\n`);
     } catch (error) {

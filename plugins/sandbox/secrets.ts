@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, realpathSync, type Dirent } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { LINE_BREAKS, micromatch, tinyglobby } from "../_kits/lazy/index";
+import { compiledCacheDir } from "../../loader/index";
 
 /** Home-relative paths that hold credentials. */
 export const SENSITIVE_HOME = [
@@ -184,6 +185,13 @@ export function secretPaths(input: {
     const path = join(input.home, rel);
     if (existsSync(path)) out.add(path);
   }
+  // Ubiquity's own state is hidden like ~/.ubiquity, wherever it lives: the compiled copies of
+  // every TypeScript config the user ran, other projects' included (their keys, their MCP
+  // servers' env), sit in the user's cache folder, which HOME_READABLE keeps readable (red team u, U1).
+  // (Elsewhere under /tmp it is out of sight already: the sandbox's /tmp is its own.)
+  const compiled = compiledCacheDir({ ...process.env, HOME: input.home });
+  const shown = [input.home, ...input.roots].some((dir) => under(compiled, dir)) || !under(compiled, "/tmp");
+  if (shown && existsSync(compiled)) out.add(compiled);
   for (const root of input.roots) {
     for (const file of safeGlob([...SECRET_PATTERNS], root, Infinity, visible)) out.add(file);
     // The folders above, up to the repository root or the home folder: a monorepo's .env
