@@ -1,9 +1,10 @@
 /**
  * The bubblewrap command line for one sandboxed process. Mount order matters (later binds win
- * over earlier ones): the whole system read-only, private /tmp and /run, the writable folders,
+ * over earlier ones): the system's folders read-only (SYSTEM_ROOTS; nothing else of / is shown),
+ * private /tmp and /run, the writable folders,
  * then on top of them the protected paths read-only and the secrets unreadable.
  */
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, readlinkSync, realpathSync } from "node:fs";
 import type { NetworkPolicy } from "./config";
 import type { RootLayout } from "./protect";
 import { BLOCK_FD, INFO_FD, PROXY_PORT, SYNC_FD } from "./bridge";
@@ -44,6 +45,43 @@ export interface Profile {
 }
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+
+/**
+ * The folders of / a sandboxed command sees, read-only, where they exist: the system's programs,
+ * libraries and their configuration. The rest of / is not shown (fail closed, red team u): other
+ * users' homes, /srv, /mnt, /media, a data disk, other projects and their .env files. What a
+ * spawn runs from elsewhere is shown by its own folder (`programRootsOf`), the PATH's folders by
+ * theirs (`pathRoots`); the run's own folders are bound as they always were.
+ */
+export const SYSTEM_ROOTS = [
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/etc",
+  "/opt",
+  "/var",
+  "/sys",
+  "/nix",
+  "/snap",
+  "/gnu",
+];
+const isSystem = (path: string) => SYSTEM_ROOTS.some((root) => under(path, root));
+
+/** The folders that hold the PATH's folders outside the system's, /tmp and the home (`/home/linuxbrew`, another checkout's `node_modules/.bin`): shown read-only. */
+export function pathRoots(path: string | undefined, home: string | undefined): string[] {
+  const roots = new Set<string>();
+  for (const dir of (path ?? "").split(":")) {
+    // Under /tmp: the private /tmp stands there, as it always did for the PATH's folders.
+    if (!dir.startsWith("/") || isSystem(dir) || under(dir, "/tmp") || !existsSync(dir)) continue;
+    const root = rootBesideHome(dir, home);
+    if (root) roots.add(root);
+  }
+  return [...roots];
+}
 /** What separates the paths a shell command's text names (quotes, `=`, operators). */
 const SHELL_SEPARATORS = /[\s'"=:;|&()<>]+/;
 
@@ -60,7 +98,7 @@ const SHELL_SEPARATORS = /[\s'"=:;|&()<>]+/;
  * session-start`: a plugin cloned under /tmp found none of its files); never for the model's Bash,
  * nor for a server, whose arguments are a list (a path inside its `-e` code stays its own business).
  */
-export function programRootsUnderTmp(
+export function programRootsOf(
   command: string,
   args: readonly string[],
   path: string | undefined,
@@ -76,7 +114,7 @@ export function programRootsUnderTmp(
           .map((d) => `${d}/${command}`)
           .find((p) => existsSync(p)),
     ...args.filter((a) => a.startsWith("/")),
-    ...(named ? args.flatMap((a) => a.split(SHELL_SEPARATORS)).filter((w) => w.startsWith("/tmp/")) : []),
+    ...(named ? args.flatMap((a) => a.split(SHELL_SEPARATORS)).filter((w) => w.startsWith("/")) : []),
   ];
   const roots = new Set<string>();
   for (const candidate of candidates) {
@@ -89,10 +127,16 @@ export function programRootsUnderTmp(
   return [...roots];
 }
 
-/** The outermost folder under /tmp on the way to `path` that does not hold `home` (undefined: `path` is in the home, or not under /tmp). */
+/**
+ * The outermost folder two levels down or deeper on the way to `path` (`/tmp/x`, `/srv/app`) that
+ * does not hold `home`; undefined when `path` is in the home, in the system's folders (shown
+ * anyway), in the sandbox's own /dev, /proc or /run, or at the top of /.
+ */
 function rootBesideHome(path: string, home: string | undefined): string | undefined {
   const parts = path.split("/").filter(Boolean);
-  if (parts[0] !== "tmp" || parts.length < 2 || (home !== undefined && under(path, home))) return undefined;
+  if (isSystem(path) || parts.length < 2 || (home !== undefined && under(path, home))) return undefined;
+  // The sandbox's own /dev, /proc and /run stand there (`2>/dev/null` in a hook's text names no program).
+  if (parts[0] === "dev" || parts[0] === "proc" || parts[0] === "run") return undefined;
   for (let n = 2; n <= parts.length; n++) {
     const folder = `/${parts.slice(0, n).join("/")}`;
     if (home === undefined || !under(home, folder)) return folder;
@@ -133,6 +177,15 @@ export function homeRootsNamed(
   return [...roots];
 }
 
+/** Where the link at `path` leads (`/bin` → `usr/bin` on a merged /usr), or undefined when it is no link. */
+function linkAt(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 function realpathOrSelf(p: string): string {
   try {
     return realpathSync(p);
@@ -160,7 +213,12 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
       "--userns-block-fd",
       String(BLOCK_FD),
     );
-  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+  for (const root of SYSTEM_ROOTS) {
+    const link = linkAt(root);
+    if (link !== undefined) args.push("--symlink", link, root);
+    else if (existsSync(root)) args.push("--ro-bind", root, root);
+  }
+  args.push("--dev", "/dev", "--proc", "/proc");
   // /run holds the sockets that reach past any file rule (docker, dbus, the ssh agent).
   args.push("--tmpfs", "/run");
   if (profile.network.mode === "all" && existsSync("/run/systemd/resolve"))
@@ -170,12 +228,13 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
   // read-only at the end, once every mount point in it is made). Under /tmp it must be made
   // visible anyway, as the private /tmp covers it.
   const hideHome = profile.homeReadable !== undefined && profile.home !== "/" && existsSync(profile.home);
+  // A home left whole (a writable folder holds it) is bound as it is; the home "/" never is.
+  const homeShown = !hideHome && profile.home !== "/" && existsSync(profile.home);
   if (hideHome) {
     args.push("--tmpfs", profile.home);
     for (const p of profile.homeReadable!) if (existsSync(p)) args.push("--ro-bind", p, p);
     for (const s of profile.homeStandIns ?? []) args.push("--ro-bind", s.source, s.path);
-  } else if (under(profile.home, "/tmp") && existsSync(profile.home))
-    args.push("--ro-bind", profile.home, profile.home);
+  } else if (homeShown) args.push("--ro-bind", profile.home, profile.home);
   // A program's root under /tmp that is the home folder or holds it (HOME=/tmp/ci, a server
   // installed in it) would show the whole hidden home, secrets included: it is left out, and the
   // program's own folder in the home is shown as every spawn's is (homeReadable).
@@ -185,13 +244,10 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
   // then finds the link, not the folder, where it mounted and stops): then at its real path,
   // which the link leads to. Under the private /tmp and /run and the hidden home bwrap makes it
   // (a folder bound back there shows the host's entries below it, but is itself a mount point).
-  const shownBack = [
-    ...(hideHome ? profile.homeReadable! : under(profile.home, "/tmp") ? [profile.home] : []),
-    ...programRoots,
-  ];
-  const shown = (path: string) =>
-    shownBack.some((r) => path !== r && under(path, r)) ||
-    (!under(path, "/tmp") && !under(path, "/run") && !(hideHome && under(path, profile.home)));
+  const shownBack = [...(hideHome ? profile.homeReadable! : homeShown ? [profile.home] : []), ...programRoots];
+  const shown = (path: string) => shownBack.some((r) => path !== r && under(path, r)) || isSystem(path);
+  // Seen from inside as on the host: the system's folders and what is bound back.
+  const onHost = (path: string) => isSystem(path) || shownBack.some((r) => under(path, r));
   const bindFd = (path: string) => {
     const bound = profile.byFd.get(path);
     const dest = bound && (bound.dest === path || !shown(path) ? path : bound.dest);
@@ -216,7 +272,7 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
     boundIn.some((r) => under(real, r)) ||
     (under(real, "/tmp")
       ? !hideHome && under(profile.home, "/tmp") && under(real, profile.home)
-      : !under(real, "/run") && visible(real));
+      : !under(real, "/run") && visible(real) && (onHost(real) || profile.allowRead.some((p) => under(real, p))));
   for (const layout of profile.layouts) {
     for (const p of layout.pinned) bindFd(p);
     for (const p of layout.readOnly)
@@ -232,6 +288,8 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
   }
   for (const p of profile.allowRead) if (existsSync(p)) args.push("--ro-bind", p, p);
   if (hideHome) args.push("--remount-ro", profile.home);
+  // The top of / is bwrap's own folder now (the system's folders and the run's are mounted on it): read-only.
+  args.push("--remount-ro", "/");
   args.push("--chdir", cwd);
   return args;
 }

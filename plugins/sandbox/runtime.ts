@@ -26,7 +26,7 @@ import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import type { SandboxAvailability } from "./availability";
-import { bwrapArgs, homeRootsNamed, innerCommand, programRootsUnderTmp, proxyEnv, type Profile } from "./bwrap";
+import { bwrapArgs, homeRootsNamed, innerCommand, pathRoots, programRootsOf, proxyEnv, type Profile } from "./bwrap";
 import { BRIDGE_HINT, bridgedLaunch, bridgeTools, PROXY_PORT, PROXY_SOCKET_NAME } from "./bridge";
 import { isExcluded, type SandboxSettings } from "./config";
 import { hardLinkedProtected, layoutRoot, type RootLayout } from "./protect";
@@ -468,17 +468,18 @@ export class SandboxRuntime {
   }
 
   /**
-   * The folders under /tmp that hold the spawn's program, shown over the private /tmp (never the
-   * home's); `named`: also those the text of the user's own hook command (one shell string) names.
+   * The folders outside the system's that hold the spawn's program (under /tmp: shown over the
+   * private /tmp; never the home's), and the PATH's; `named`: also those the text of the user's
+   * own hook command (one shell string) names.
    */
   #programRoots(spec: SpawnSpec, named: boolean): string[] {
-    return programRootsUnderTmp(
-      spec.command,
-      spec.args,
-      spec.env?.PATH ?? process.env.PATH,
-      this.#settings.home,
-      named,
-    );
+    const path = spec.env?.PATH ?? process.env.PATH;
+    return [
+      ...new Set([
+        ...programRootsOf(spec.command, spec.args, path, this.#settings.home, named),
+        ...pathRoots(path, this.#settings.home),
+      ]),
+    ];
   }
 
   /**

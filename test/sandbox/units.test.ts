@@ -7,7 +7,7 @@ import type { ResolvedOptions } from "ubiquity/plugin";
 import { isExcluded, sandboxSettings } from "../../plugins/sandbox/config";
 import { FilteringProxy, hostMatches } from "../../plugins/sandbox/proxy";
 import { layoutRoot } from "../../plugins/sandbox/protect";
-import { programRootsUnderTmp } from "../../plugins/sandbox/bwrap";
+import { programRootsOf } from "../../plugins/sandbox/bwrap";
 import { seatbeltProfile } from "../../plugins/sandbox/seatbelt";
 import { violationsInOutput } from "../../plugins/sandbox/violations";
 
@@ -148,24 +148,24 @@ describe("a program installed under /tmp stays visible behind the private /tmp",
       writeFileSync(join(other, "script.js"), "");
       const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), "ubq-link-")));
       symlinkSync(join(root, "bin", "server"), join(elsewhere, "server-link"));
-      expect(programRootsUnderTmp("server", [], `/usr/bin:${join(root, "bin")}`)).toEqual([root]);
-      expect(
-        programRootsUnderTmp("/usr/bin/env", [join(other, "script.js"), "-c", "/tmp/not-there"], undefined),
-      ).toEqual([other]);
-      expect(programRootsUnderTmp(join(elsewhere, "server-link"), [], undefined)).toContain(root);
-      expect(programRootsUnderTmp("sh", ["-c", "echo hi"], "/usr/bin:/bin")).toEqual([]);
+      expect(programRootsOf("server", [], `/usr/bin:${join(root, "bin")}`)).toEqual([root]);
+      expect(programRootsOf("/usr/bin/env", [join(other, "script.js"), "-c", "/tmp/not-there"], undefined)).toEqual([
+        other,
+      ]);
+      expect(programRootsOf(join(elsewhere, "server-link"), [], undefined)).toContain(root);
+      expect(programRootsOf("sh", ["-c", "echo hi"], "/usr/bin:/bin")).toEqual([]);
       // A hook's command is one shell string: the paths in its text count for the user's own hook, never for Bash.
       const hook = `"${join(other, "script.js")}" start; cat </tmp/not-there`;
-      expect(programRootsUnderTmp("/bin/bash", ["-c", hook], undefined)).toEqual([]);
-      expect(programRootsUnderTmp("/bin/bash", ["-c", hook], undefined, undefined, true)).toEqual([other]);
+      expect(programRootsOf("/bin/bash", ["-c", hook], undefined)).toEqual([]);
+      expect(programRootsOf("/bin/bash", ["-c", hook], undefined, undefined, true)).toEqual([other]);
       // A /tmp folder that holds the home (HOME=<root>/home): the folder beside the home stands
       // in for it, never the root (which would show the hidden home); a program in the home is not here.
       mkdirSync(join(root, "home", "tool"), { recursive: true });
       writeFileSync(join(root, "home", "tool", "x.js"), "");
       const home = join(root, "home");
-      expect(programRootsUnderTmp("server", [], `/usr/bin:${join(root, "bin")}`, home)).toEqual([join(root, "bin")]);
-      expect(programRootsUnderTmp("node", [join(root, "home", "tool", "x.js")], "/usr/bin", home)).toEqual([]);
-      expect(programRootsUnderTmp("node", [join(other, "script.js")], "/usr/bin", home)).toEqual([other]);
+      expect(programRootsOf("server", [], `/usr/bin:${join(root, "bin")}`, home)).toEqual([join(root, "bin")]);
+      expect(programRootsOf("node", [join(root, "home", "tool", "x.js")], "/usr/bin", home)).toEqual([]);
+      expect(programRootsOf("node", [join(other, "script.js")], "/usr/bin", home)).toEqual([other]);
       rmSync(elsewhere, { recursive: true, force: true });
     } finally {
       rmSync(root, { recursive: true, force: true });
