@@ -4,14 +4,36 @@
  * - the tsconfig.json of docs/getting-started.md stopped `tsc` on a fresh install ("Could not find
  *   a declaration file for module 'json-schema'", in the AI SDK's declarations): it now keeps
  *   `skipLibCheck` on, as the one `ubiquity init` writes;
+ * - a plugin package developed beside the project and installed with `npm i ../ubiquity-plugin-x`
+ *   (a link) without its own copy of ubiquity stopped the run with "ubiquity.config.ts: it imports
+ *   ubiquity, which is not installed; run `npm i ubiquity`" — in a project that has it. The error
+ *   now names the plugin, says why it cannot see the project's copy, and gives both fixes;
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeTempProjects, repoRoot, requireDist, tempProject } from "../helpers/project";
+import { packedTarball, removePackedDirs } from "../helpers/packed";
+import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
 
-afterAll(removeTempProjects);
+afterAll(() => {
+  removeTempProjects();
+  removePackedDirs();
+});
+
+/** node_modules as `npm i ubiquity` leaves it: the packed package (declarations as published), the repo's other packages beside it. */
+function installPacked(dir: string): void {
+  const modules = join(dir, "node_modules");
+  const own = join(modules, "ubiquity");
+  mkdirSync(own, { recursive: true });
+  execFileSync("tar", ["-xzf", packedTarball(), "-C", own, "--strip-components=1"]);
+  const root = join(repoRoot, "node_modules");
+  for (const name of readdirSync(root)) {
+    if (name.startsWith(".") || name === "ubiquity") continue;
+    symlinkSync(join(root, name), join(modules, name), "dir");
+  }
+}
 beforeAll(requireDist);
 
 describe("docs/getting-started.md's tsconfig.json, on a fresh install", () => {
@@ -20,19 +42,67 @@ describe("docs/getting-started.md's tsconfig.json, on a fresh install", () => {
     const block = /## TypeScript[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)?.[1];
     expect(block).toBeDefined();
     // What npm leaves after `npm i ubiquity @ai-sdk/openai`: no @types/json-schema (the repo's node_modules has none either).
-    const dir = tempProject(
-      {
-        "tsconfig.json": block!,
-        "agent.ts": `import { summon } from "ubiquity";\nfor await (const m of summon("hi", { model: "test" })) if (m.type === "result") console.log(m.result);\n`,
-      },
-      { linkUbiquity: true },
-    );
+    const dir = tempProject({
+      "tsconfig.json": block!,
+      "agent.ts": `import { summon } from "ubiquity";\nfor await (const m of summon("hi", { model: "test" })) if (m.type === "result") console.log(m.result);\n`,
+    });
+    installPacked(dir);
     const parsed = ts.parseJsonConfigFileContent(JSON.parse(block!), ts.sys, dir);
     expect(parsed.errors).toEqual([]);
-    const program = ts.createProgram([join(dir, "agent.ts")], parsed.options);
+    const program = ts.createProgram([join(dir, "agent.ts")], { ...parsed.options, preserveSymlinks: true });
     const problems = ts
       .getPreEmitDiagnostics(program)
       .map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
     expect(problems).toEqual([]);
+  });
+});
+
+describe("a plugin package installed from a folder beside the project (npm i ../plugin: a link)", () => {
+  const setup = () => {
+    const plugin = tempProject(
+      {
+        "index.js": `import { definePlugin } from "ubiquity/plugin";\nexport default definePlugin({ name: "ubiquity-plugin-stamp", apply() {} });\n`,
+      },
+      { packageJson: { name: "ubiquity-plugin-stamp", version: "1.0.0", type: "module", main: "index.js" } },
+    );
+    const project = tempProject(
+      {
+        "ubiquity.config.ts": `import { defineConfig } from "ubiquity";\nimport stamp from "ubiquity-plugin-stamp";\nexport default defineConfig({ plugins: [stamp()] });\n`,
+      },
+      { linkUbiquity: true },
+    );
+    symlinkSync(plugin, join(project, "node_modules", "ubiquity-plugin-stamp"), "dir");
+    return { plugin, project };
+  };
+
+  it("without ubiquity of its own: the error names the plugin's folder and the fixes, not a missing ubiquity", async () => {
+    const { plugin, project } = setup();
+    const run = await runCli(["-p", "--model", "test", "hi"], project);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`ubiquity-plugin-stamp (${join(plugin, "index.js")}), which imports ubiquity`);
+    expect(run.stderr).toContain(`\`npm i -D ubiquity\` in ${plugin}`);
+    expect(run.stderr).toContain(`npm i --install-links ${plugin}`);
+    expect(run.stderr).not.toContain("which is not installed");
+  });
+
+  it("with its own copy (the first fix) the run goes on", async () => {
+    const { plugin, project } = setup();
+    mkdirSync(join(plugin, "node_modules"));
+    symlinkSync(repoRoot, join(plugin, "node_modules", "ubiquity"), "dir");
+    const run = await runCli(["-p", "--model", "test", "hi"], project);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+  });
+
+  it("a package nobody installed is still 'not installed; run npm i'", async () => {
+    const project = tempProject(
+      { "ubiquity.config.ts": `import x from "ubiquity-plugin-nowhere";\nexport default { plugins: [x()] };\n` },
+      { linkUbiquity: true },
+    );
+    const run = await runCli(["-p", "--model", "test", "hi"], project);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      "it imports ubiquity-plugin-nowhere, which is not installed; run `npm i ubiquity-plugin-nowhere`",
+    );
   });
 });
