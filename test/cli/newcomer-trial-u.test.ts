@@ -8,6 +8,8 @@
  *   (a link) without its own copy of ubiquity stopped the run with "ubiquity.config.ts: it imports
  *   ubiquity, which is not installed; run `npm i ubiquity`" — in a project that has it. The error
  *   now names the plugin, says why it cannot see the project's copy, and gives both fixes;
+ * - `summon(prompt, { resume: id })` without a model ended "No model configured", where
+ *   `ubiquity run --resume <id>` goes on with the session's model: the SDK now does the same;
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
@@ -15,6 +17,8 @@ import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packedTarball, removePackedDirs } from "../helpers/packed";
+import { summon, type Message } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
 import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
 
 afterAll(() => {
@@ -104,5 +108,66 @@ describe("a plugin package installed from a folder beside the project (npm i ../
     expect(run.stderr).toContain(
       "it imports ubiquity-plugin-nowhere, which is not installed; run `npm i ubiquity-plugin-nowhere`",
     );
+  });
+});
+
+describe("summon() resuming a session without naming a model", () => {
+  const collect = async (iterable: AsyncIterable<Message>) => {
+    const out: Message[] = [];
+    for await (const m of iterable) out.push(m);
+    return out;
+  };
+  const ends = (messages: Message[]) => {
+    const init = messages[0];
+    const last = messages.at(-1);
+    return {
+      model: init?.type === "system" && init.subtype === "init" ? init.model : undefined,
+      subtype: last?.type === "result" ? last.subtype : undefined,
+      result: last?.type === "result" ? last.result : undefined,
+      sessionId: last?.sessionId,
+    };
+  };
+
+  it("goes on with the model the session answered with, as ubiquity run --resume does", async () => {
+    const cwd = tempProject({});
+    const sessionDir = join(cwd, ".sessions");
+    const first = ends(await collect(summon("remember banana", { model: "test", cwd, sessionDir, sandbox: false })));
+    expect(first.subtype).toBe("success");
+    const resumed = ends(
+      await collect(summon("and now?", { resume: first.sessionId, cwd, sessionDir, sandbox: false })),
+    );
+    expect(resumed).toMatchObject({ model: "test", subtype: "success", sessionId: first.sessionId });
+    expect(resumed.result).toContain('you said "and now?"');
+    const continued = ends(
+      await collect(summon("again", { continueConversation: true, cwd, sessionDir, sandbox: false })),
+    );
+    expect(continued).toMatchObject({ model: "test", subtype: "success", sessionId: first.sessionId });
+  });
+
+  it("a model named wins over the session's; a session whose model cannot be named again still says 'No model configured'", async () => {
+    const cwd = tempProject({});
+    const sessionDir = join(cwd, ".sessions");
+    const scripted = ends(
+      await collect(summon("hi", { model: scriptedModel([{ text: "hello" }]), cwd, sessionDir, sandbox: false })),
+    );
+    expect(scripted.subtype).toBe("success");
+    const named = ends(
+      await collect(
+        summon("and now?", {
+          model: scriptedModel([{ text: "again" }]),
+          resume: scripted.sessionId,
+          cwd,
+          sessionDir,
+          sandbox: false,
+        }),
+      ),
+    );
+    expect(named).toMatchObject({ subtype: "success", result: "again" });
+    // "scripted:scripted" is a label, not a model string any provider knows.
+    const bare = ends(
+      await collect(summon("and now?", { resume: scripted.sessionId, cwd, sessionDir, sandbox: false })),
+    );
+    expect(bare.subtype).toBe("error_configuration");
+    expect(bare.result).toContain("No model configured");
   });
 });
