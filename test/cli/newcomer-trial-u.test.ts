@@ -10,6 +10,11 @@
  *   now names the plugin, says why it cannot see the project's copy, and gives both fixes;
  * - `summon(prompt, { resume: id })` without a model ended "No model configured", where
  *   `ubiquity run --resume <id>` goes on with the session's model: the SDK now does the same;
+ * - `@modelcontextprotocol/server-memory` from npm, set up by `.mcp.json` as its README says,
+ *   answered every write with a bare "EROFS: read-only file system, open '…/node_modules/…/
+ *   memory.jsonl'": stdio servers run in the sandbox (Claude Code runs them unsandboxed), and
+ *   that server keeps its data beside its code. A sandboxed server's write error now says why,
+ *   with the ways out;
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
@@ -18,6 +23,7 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packedTarball, removePackedDirs } from "../helpers/packed";
 import { summon, type Message } from "ubiquity";
+import { sandboxAvailability } from "../../plugins/sandbox/availability";
 import { scriptedModel } from "ubiquity/testing";
 import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
 
@@ -169,5 +175,63 @@ describe("summon() resuming a session without naming a model", () => {
     );
     expect(bare.subtype).toBe("error_configuration");
     expect(bare.result).toContain("No model configured");
+  });
+});
+
+const mcpSdk = join(repoRoot, "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm", "server");
+
+describe.skipIf(!sandboxAvailability().ok)("a stdio MCP server from npm that keeps its data beside its code", () => {
+  // What @modelcontextprotocol/server-memory does: its file next to its own module unless MEMORY_FILE_PATH says where.
+  const server = `import { McpServer } from ${JSON.stringify(join(mcpSdk, "mcp.js"))};
+import { StdioServerTransport } from ${JSON.stringify(join(mcpSdk, "stdio.js"))};
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+const server = new McpServer({ name: "memory", version: "1.0.0" });
+const file = process.env.MEMORY_FILE_PATH || join(import.meta.dirname, "memory.jsonl");
+server.tool("remember", "Store a fact", { fact: z.string() }, async ({ fact }) => {
+  appendFileSync(file, JSON.stringify({ fact }) + "\\n");
+  return { content: [{ type: "text", text: "stored" }] };
+});
+await server.connect(new StdioServerTransport());
+`;
+  const run = async (env: (cwd: string) => Record<string, string>) => {
+    const cwd = tempProject(
+      {
+        "node_modules/mem-server/package.json": '{"name":"mem-server","type":"module"}',
+        "node_modules/mem-server/index.mjs": server,
+      },
+      { linkUbiquity: true },
+    );
+    symlinkSync(join(repoRoot, "node_modules", "zod"), join(cwd, "node_modules", "zod"), "dir");
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "mcp__memory__remember", input: { fact: "Ada likes TS" } }] },
+      { text: "ok" },
+    ]);
+    const messages: Message[] = [];
+    for await (const m of summon("remember", {
+      model,
+      cwd,
+      persistSession: false,
+      permissionMode: "bypassPermissions",
+      mcpServers: { memory: { command: process.execPath, args: ["node_modules/mem-server/index.mjs"], env: env(cwd) } },
+    }))
+      messages.push(m);
+    const result = messages.find((m) => m.type === "tool_result");
+    return { cwd, output: result?.type === "tool_result" ? result.output : undefined };
+  };
+
+  it("its refused write says the sandbox refused it, and what to do", async () => {
+    const { output } = await run(() => ({}));
+    expect(output?.isError).toBe(true);
+    expect(output?.content).toMatch(/EROFS|read-only file system/i);
+    expect(output?.content).toContain('MCP server "memory" runs in the OS sandbox');
+    expect(output?.content).toContain("sandbox.filesystem.allowWrite");
+  });
+
+  it("pointed at the project (the fix), it stores; a success carries no note", async () => {
+    const { cwd, output } = await run((dir) => ({ MEMORY_FILE_PATH: join(dir, "memory.jsonl") }));
+    expect(output).toMatchObject({ isError: false, content: "stored" });
+    expect(readFileSync(join(cwd, "memory.jsonl"), "utf8")).toContain("Ada likes TS");
   });
 });
