@@ -15,14 +15,20 @@
  *   memory.jsonl'": stdio servers run in the sandbox (Claude Code runs them unsandboxed), and
  *   that server keeps its data beside its code. A sandboxed server's write error now says why,
  *   with the ways out;
+ * - with `agents`, a program ported from the Claude Agent SDK (or the README's loop) took the
+ *   subagent's own `result` for the run's: subagents' `system/init` and `result` come in the
+ *   stream marked `agentId`, which no guide said. docs/guide/subagents.md shows how to read the
+ *   run's own messages, and messages.md and the Agent SDK table say it.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packedTarball, removePackedDirs } from "../helpers/packed";
 import { summon, type Message } from "ubiquity";
+import { completeTsBlocks } from "../docs/blocks";
+import { tsNodeArgs } from "../helpers/ts-child";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
 import { scriptedModel } from "ubiquity/testing";
 import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
@@ -233,5 +239,31 @@ await server.connect(new StdioServerTransport());
     const { cwd, output } = await run((dir) => ({ MEMORY_FILE_PATH: join(dir, "memory.jsonl") }));
     expect(output).toMatchObject({ isError: false, content: "stored" });
     expect(readFileSync(join(cwd, "memory.jsonl"), "utf8")).toContain("Ada likes TS");
+  });
+});
+
+describe("docs/guide/subagents.md: reading the run's own messages", () => {
+  it("prints the subagent's answer once and the run's result once, not the subagent's", () => {
+    const block = completeTsBlocks(join(repoRoot, "docs", "guide", "subagents.md")).find((b) =>
+      b.code.includes("agentId"),
+    );
+    expect(block).toBeDefined();
+    expect(block!.code).toContain('model: "openai:gpt-5"');
+    const dir = tempProject({});
+    const scripted = `model: scriptedModel([
+      { toolCalls: [{ toolName: "Agent", input: { subagent_type: "reviewer", description: "review", prompt: "review HEAD" } }] },
+      { text: "no defects" },
+      { text: "reviewed" },
+    ]), cwd: ${JSON.stringify(dir)}, persistSession: false`;
+    const path = join(dir, "review.ts");
+    writeFileSync(
+      path,
+      `import { scriptedModel } from "ubiquity/testing";\n${block!.code.replace('model: "openai:gpt-5"', scripted)}`,
+    );
+    const out = execFileSync(process.execPath, [...tsNodeArgs, join(repoRoot, "test", "docs", "run-block.ts"), path], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
+    expect(out.trim().split("\n")).toEqual(["reviewer: no defects", "success reviewed"]);
   });
 });
