@@ -18,7 +18,9 @@
  * - with `agents`, a program ported from the Claude Agent SDK (or the README's loop) took the
  *   subagent's own `result` for the run's: subagents' `system/init` and `result` come in the
  *   stream marked `agentId`, which no guide said. docs/guide/subagents.md shows how to read the
- *   run's own messages, and messages.md and the Agent SDK table say it.
+ *   run's own messages, and messages.md and the Agent SDK table say it;
+ * - a typo in the provider (`--model opneai:gpt-5`) or a key's case (`providerSettings: { baseUrl }`)
+ *   listed every provider or setting but not the one meant, where config keys say "did you mean".
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -265,5 +267,34 @@ describe("docs/guide/subagents.md: reading the run's own messages", () => {
       encoding: "utf8",
     });
     expect(out.trim().split("\n")).toEqual(["reviewer: no defects", "success reviewed"]);
+  });
+});
+
+describe("a misspelt provider or provider setting", () => {
+  it("--model opneai:gpt-5 names the model string meant; an unknown one still lists them all", async () => {
+    const dir = tempProject({});
+    const typo = await runCli(["-p", "--model", "opneai:gpt-5", "hi"], dir);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('unknown provider "opneai" (did you mean "openai:gpt-5"?)');
+    const far = await runCli(["-p", "--model", "acme:claude-sonnet-4-5-20250929", "hi"], dir);
+    expect(far.code).toBe(2);
+    expect(far.stderr).toContain('unknown provider "acme". Known providers: openai, anthropic');
+    expect(far.stderr).not.toContain("did you mean");
+  });
+
+  it("providerSettings.baseUrl names baseURL", async () => {
+    const messages: Message[] = [];
+    for await (const m of summon("hi", {
+      model: "openai:gpt-5",
+      apiKey: "sk-test",
+      providerSettings: { baseUrl: "http://127.0.0.1:9/v1" },
+      persistSession: false,
+    }))
+      messages.push(m);
+    const last = messages.at(-1);
+    expect(last?.type === "result" && last.subtype).toBe("error_configuration");
+    expect(last?.type === "result" && last.result).toContain(
+      'providerSettings.baseUrl is not a setting of provider "openai" (@ai-sdk/openai) (did you mean "baseURL"?)',
+    );
   });
 });
