@@ -20,7 +20,11 @@
  *   stream marked `agentId`, which no guide said. docs/guide/subagents.md shows how to read the
  *   run's own messages, and messages.md and the Agent SDK table say it;
  * - a typo in the provider (`--model opneai:gpt-5`) or a key's case (`providerSettings: { baseUrl }`)
- *   listed every provider or setting but not the one meant, where config keys say "did you mean".
+ *   listed every provider or setting but not the one meant, where config keys say "did you mean";
+ * - a live session fed the Claude Agent SDK's streaming input (`{ type: "user", message: { role:
+ *   "user", content } }`, what `--input-format stream-json` reads) type-checked and ran, every
+ *   prompt empty. `summon()` now reads that `message`, and refuses one it cannot read by name
+ *   (three of this repository's own tests had sent `message: "…"`, so empty prompts, unnoticed).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -296,5 +300,58 @@ describe("a misspelt provider or provider setting", () => {
     expect(last?.type === "result" && last.result).toContain(
       'providerSettings.baseUrl is not a setting of provider "openai" (@ai-sdk/openai) (did you mean "baseURL"?)',
     );
+  });
+});
+
+describe("a live session fed the Claude Agent SDK's SDKUserMessage shape", () => {
+  const live = async (messages: unknown[]) => {
+    async function* input() {
+      for (const m of messages) yield m as Parameters<typeof summon>[0] extends AsyncIterable<infer U> ? U : never;
+    }
+    const model = scriptedModel([{ text: "one" }, { text: "two" }]);
+    const out: Message[] = [];
+    for await (const m of summon(input(), {
+      model,
+      persistSession: false,
+      modelCapabilities: { "scripted:*": { images: true } },
+    }))
+      out.push(m);
+    return { out, requests: model.requests.map((r) => JSON.stringify(r.prompt)) };
+  };
+
+  it("reads message.content, as text or as blocks (an image too)", async () => {
+    const png = Buffer.from("89504e470d0a1a0a", "hex").toString("base64");
+    const { out, requests } = await live([
+      { type: "user", message: { role: "user", content: "first question" }, parent_tool_use_id: null, session_id: "" },
+      {
+        type: "user",
+        message: {
+          role: "user",
+          content: [
+            { type: "text", text: "second question" },
+            { type: "image", source: { type: "base64", media_type: "image/png", data: png } },
+          ],
+        },
+        parent_tool_use_id: null,
+        session_id: "",
+      },
+    ]);
+    expect(out.filter((m) => m.type === "user").map((m) => (m.type === "user" ? m.text : ""))).toEqual([
+      "first question",
+      "second question",
+    ]);
+    // Both may enter one stretch together (queued before it began): what matters is what the model was sent.
+    const sent = requests.join("\n");
+    expect(sent).toContain("first question");
+    expect(sent).toContain("second question");
+    expect(sent).toContain(png);
+  });
+
+  it("a message it cannot read ends the session naming the shape, not an empty prompt", async () => {
+    const { out, requests } = await live([{ type: "user", message: "start it" }]);
+    const last = out.at(-1);
+    expect(last?.type === "result" && last.isError).toBe(true);
+    expect(last?.type === "result" && last.result).toContain('{ type: "user", text?, content?, interrupt? }');
+    expect(requests).toEqual([]);
   });
 });
