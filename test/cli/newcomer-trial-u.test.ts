@@ -24,7 +24,12 @@
  * - a live session fed the Claude Agent SDK's streaming input (`{ type: "user", message: { role:
  *   "user", content } }`, what `--input-format stream-json` reads) type-checked and ran, every
  *   prompt empty. `summon()` now reads that `message`, and refuses one it cannot read by name
- *   (three of this repository's own tests had sent `message: "…"`, so empty prompts, unnoticed).
+ *   (three of this repository's own tests had sent `message: "…"`, so empty prompts, unnoticed);
+ * - `ubiquity trust .` in a folder with CLAUDE.md and AGENTS.md said both "now apply" and "add
+ *   instructions to the system prompt", and the untrusted run's warning listed them as skipped
+ *   for want of trust; trusted, neither was read (they need `compat`) and nothing said so. Both
+ *   now name the compat that reads them, and a run finding a CLAUDE.md it does not read says so
+ *   as it does for .claude/settings.json.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -353,5 +358,34 @@ describe("a live session fed the Claude Agent SDK's SDKUserMessage shape", () =>
     expect(last?.type === "result" && last.isError).toBe(true);
     expect(last?.type === "result" && last.result).toContain('{ type: "user", text?, content?, interrupt? }');
     expect(requests).toEqual([]);
+  });
+});
+
+describe("a Claude Code user's CLAUDE.md (and a Codex user's AGENTS.md) without compat", () => {
+  const folder = () => {
+    const dir = tempProject({ "CLAUDE.md": "Always answer in French.\n", "AGENTS.md": "Use tabs.\n" });
+    const home = tempProject({}, { packageJson: false });
+    return { dir, env: { HOME: home, UBIQUITY_TRUST: "" } };
+  };
+
+  it("the untrusted run's warning and `ubiquity trust .` name the compat that reads each", async () => {
+    const { dir, env } = folder();
+    const untrusted = await runCli(["-p", "--model", "test", "hi"], dir, env);
+    expect(untrusted.stderr).toContain("CLAUDE.md (read with --compat claude), AGENTS.md (read with --compat codex)");
+    const trusted = await runCli(["trust", "."], dir, env);
+    expect(trusted.stdout).toContain('CLAUDE.md (adds instructions to the system prompt (with compat: ["claude"]))');
+    expect(trusted.stdout).toContain('AGENTS.md (adds instructions to the system prompt (with compat: ["codex"]))');
+  });
+
+  it("trusted, a run that does not read CLAUDE.md says so and how; with --compat claude, no warning", async () => {
+    const { dir, env } = folder();
+    await runCli(["trust", "."], dir, env);
+    const plain = await runCli(["-p", "--model", "test", "hi"], dir, env);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toContain(`${join(dir, "CLAUDE.md")} is Claude Code's memory file and is not read`);
+    expect(plain.stderr).toContain("--compat claude");
+    const compat = await runCli(["-p", "--model", "test", "--compat", "claude", "hi"], dir, env);
+    expect(compat.code).toBe(0);
+    expect(compat.stderr).toBe("");
   });
 });
