@@ -149,12 +149,62 @@ export function moduleError(error: unknown, file: string, what?: string): Config
     const specifier = missing[1]!;
     if (isPathSpecifier(specifier)) return fail(`it imports ${specifier}, which does not exist`);
     const pkg = packageName(specifier);
+    const importer = importerOf(message);
+    if (importer && importer !== file) return fail(missingFromImporter(pkg, importer, file));
     return fail(`it imports ${pkg}, which is not installed; run \`npm i ${pkg}\``);
   }
   // Ubiquity's own errors (from any copy of the package) already read as one complete message.
   const name = (error as { name?: unknown })?.name;
   if (typeof name === "string" && UBIQUITY_ERRORS.has(name)) return fail(message);
   return fail(`loading it threw: ${firstLine(message)}`);
+}
+
+/** The file whose import failed, from Node's "imported from <file>" or jiti's "Require stack:\n- <file>". */
+function importerOf(message: string): string | undefined {
+  const found = /imported from (\S+)/.exec(message)?.[1] ?? /Require stack:\n- ([^\n]+)/.exec(message)?.[1];
+  if (!found) return undefined;
+  try {
+    return found.startsWith("file:") ? fileURLToPath(found) : found;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A package the config does not import itself, missing where another module (a plugin package)
+ * looks for it. Installed beside the config, it is missing only from the importer's folder up:
+ * what `npm i ../my-plugin` leaves (a link to a folder outside the project, which resolves its
+ * imports from there), where "not installed; run npm i ubiquity" sent people to reinstall.
+ */
+function missingFromImporter(pkg: string, importer: string, file: string): string {
+  const root = packageRootOf(importer);
+  const name = root ? packageJsonName(root) : undefined;
+  const via = name ? `${name} (${importer})` : importer;
+  const here = findPackageDir(pkg, dirname(file));
+  if (!here) return `it imports ${via}, which imports ${pkg}, which is not installed; run \`npm i ${pkg}\``;
+  const where = root ?? dirname(importer);
+  return (
+    `it imports ${via}, which imports ${pkg}, and ${pkg} cannot be found from ${where}: it is installed at ${here}, ` +
+    `but Node looks for a module's imports from its own folder up, and a package installed from a folder (\`npm i ../x\` links it) stays in that folder. ` +
+    `Install ${pkg} there too (\`npm i -D ${pkg}\` in ${where}), or install the package as a copy (\`npm i --install-links ${where}\`)`
+  );
+}
+
+/** The folder of the nearest package.json at or above `file`'s folder. */
+function packageRootOf(file: string): string | undefined {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json"))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function packageJsonName(dir: string): string | undefined {
+  try {
+    const name = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown }).name;
+    return typeof name === "string" && name ? name : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const UBIQUITY_ERRORS = new Set(["ConfigError", "PluginError", "PluginResolutionError", "HookUsageError"]);

@@ -14,6 +14,7 @@ import type { Message, ResultMessage, Usage } from "../src/messages";
 import { addUsage, emptyUsage } from "../src/messages";
 import { storageRoot } from "../plugins/_kits/storage/index";
 import { getSessionsApi } from "../plugins/sessions/index";
+import { lastModelOf } from "../plugins/sessions/records";
 import { pushInput } from "./push-input";
 
 /** The model the stored session last answered with (its transcript's last assistant message), if any. */
@@ -39,12 +40,8 @@ export async function storedSessionLookup(
   const id = sessionId ?? (await store.list({ cwd, limit: 1 }))[0]?.sessionId;
   if (!id) return { found: false, dir };
   const session = await store.get(id, cwd).catch(() => undefined);
-  for (const record of [...(session?.records ?? [])].reverse()) {
-    const m = record.message;
-    if (m.type === "assistant" && m.agentId === undefined && typeof m.model === "string" && m.model)
-      return { found: true, dir, model: m.model };
-  }
-  return { found: session !== undefined, dir };
+  const model = session ? lastModelOf(session.records) : undefined;
+  return { found: session !== undefined, dir, ...(model ? { model } : {}) };
 }
 
 /** Totals over the runs of a conversation, for `/cost` and the closing line. */

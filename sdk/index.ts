@@ -11,7 +11,7 @@
 export { summon, defineConfig, loadConfig } from "./facade";
 export type { Options, PluginOptions, UbiquityConfig, SummonOptions, Query } from "./facade";
 export type { SessionControls } from "./summon";
-export { LiveInput, userTurn, type UserInput } from "./live";
+export { LiveInput, userTurn, type UserInput, type AgentSdkContentBlock } from "./live";
 export type { RunInput, UserTurn, UserContentParts, PluginEntry, PresetEntry } from "../src/index";
 export type { LoadConfigOptions, LoadedConfig, ConfigEnv } from "../loader/index";
 // A kernel of one's own (DESIGN §1), and the pieces a config lists inline: plugins, presets, tools.

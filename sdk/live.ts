@@ -4,22 +4,72 @@
  */
 import { UserInterrupt, type RunInput, type UserContentParts, type UserTurn } from "../src/index";
 
+/** A content block of a Claude Agent SDK user message: `{ type: "text", text }`, `{ type: "image", source }`. */
+export interface AgentSdkContentBlock {
+  type: string;
+  [key: string]: unknown;
+}
+
 /** One message of a live session's input: a string, or a user message (with parts, or marked to interrupt). */
-export type UserInput = string | { type: "user"; text?: string; content?: UserContentParts; interrupt?: boolean };
+export type UserInput =
+  | string
+  | {
+      type: "user";
+      text?: string;
+      content?: UserContentParts;
+      interrupt?: boolean;
+      /** The Claude Agent SDK's `SDKUserMessage.message` (and `--input-format stream-json`'s), read when `text` and `content` are absent. */
+      message?: { role: "user"; content: string | AgentSdkContentBlock[] };
+    };
+
+const SHAPE = 'a string or { type: "user", text?, content?, interrupt? }';
 
 /** A user input as a turn: `text` defaults to the text parts of `content`; `content`, when given, is what the model receives. */
 export function userTurn(input: UserInput): UserTurn {
   if (typeof input === "string") return { text: input };
-  if (input?.type !== "user")
-    throw new TypeError(
-      'summon(prompt): each input message must be a string or { type: "user", text?, content?, interrupt? }',
-    );
-  const { text, content, interrupt } = input;
+  if (input?.type !== "user") throw new TypeError(`summon(prompt): each input message must be ${SHAPE}`);
+  const { interrupt } = input;
+  // A message ported from the Claude Agent SDK's streaming input carries its prompt in `message`.
+  const { text, content } =
+    input.text === undefined && input.content === undefined && input.message !== undefined
+      ? agentSdkMessage(input.message)
+      : input;
   // With both, the text goes first; parts alone reach the model unchanged (their text is the message's text).
   const given = content?.map(jsonSafe);
   const parts = given && text !== undefined ? [{ type: "text" as const, text }, ...given] : given;
   const shown = text ?? (content ?? []).map((p) => (p.type === "text" ? p.text : "")).join("");
   return { text: shown, ...(parts ? { content: parts } : {}), ...(interrupt ? { interrupt: true } : {}) };
+}
+
+/**
+ * The Claude Agent SDK's `message: { role: "user", content }` as our fields: a string is the text;
+ * text blocks and images (base64 or URL sources) become parts. Anything else is refused by name:
+ * taken silently, such a message reached the model as an empty prompt.
+ */
+function agentSdkMessage(message: unknown): { text?: string; content?: UserContentParts } {
+  const content = (message as { content?: unknown } | null)?.content;
+  if (typeof content === "string") return { text: content };
+  if (!Array.isArray(content))
+    throw new TypeError(
+      `summon(prompt): a user message's message.content must be a string or an array of content blocks; each input message is ${SHAPE}`,
+    );
+  const parts: UserContentParts = content.map((block: AgentSdkContentBlock) => {
+    if (block?.type === "text" && typeof block.text === "string") return { type: "text", text: block.text };
+    const source = block?.type === "image" ? (block.source as Record<string, unknown> | undefined) : undefined;
+    if (source?.type === "base64" && typeof source.data === "string")
+      return {
+        type: "image",
+        image: source.data,
+        ...(typeof source.media_type === "string" ? { mediaType: source.media_type } : {}),
+      };
+    if (source?.type === "url" && typeof source.url === "string") return { type: "image", image: source.url };
+    throw new TypeError(
+      `summon(prompt): a user message's content block of type ${JSON.stringify(block?.type)} is not supported here (text and image blocks are); each input message is ${SHAPE}`,
+    );
+  });
+  return parts.every((p) => p.type === "text")
+    ? { text: parts.map((p) => (p.type === "text" ? p.text : "")).join("") }
+    : { content: parts };
 }
 
 /** Bytes as base64 (a `Buffer` is a `Uint8Array`); anything else as undefined. */

@@ -32,4 +32,4 @@ export type { RunContext, AgentIdentity } from "./run";
 export { runToolCall, runToolCalls, toolContext, capContent, DEFAULT_MAX_RESULT_CHARS } from "./funnel";
 export type { RawToolCall } from "./funnel";
 export * from "./redact";
-export { didYouMean } from "./suggest";
+export { closest, didYouMean } from "./suggest";

@@ -164,7 +164,8 @@ export async function driveRun(
     run.tools = await hooks.tool.list.promise(run.kernel.registries.tools.values(), run);
     await hooks.session.start.promise(run);
     sendInit();
-    if (requested === undefined) {
+    // A resumed session's stored model counts (the sessions plugin sets it at session.start).
+    if (requested === undefined && run.model === undefined) {
       throw new RunEnd(
         'No model configured: set options.model (e.g. model: "openai:gpt-5", or "test" for the offline model) or the UBIQUITY_MODEL environment variable',
       );

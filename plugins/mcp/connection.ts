@@ -292,7 +292,8 @@ export class McpConnection {
         { name: tool, arguments: args },
         { signal, timeout: this.options.toolTimeoutMs, ...progress },
       );
-      return toToolOutput(result, this.name, tool, seesImages);
+      const output = toToolOutput(result, this.name, tool, seesImages);
+      return output.isError ? { ...output, content: output.content + this.#readOnlyNote(output.content) } : output;
     } catch (error) {
       if (signal.aborted)
         return { content: `Cancelled: the run was aborted while ${exposed} was running.`, isError: true };
@@ -397,6 +398,17 @@ export class McpConnection {
     const missed = hiddenPaths(this.#stderr).find((p) => existsSync(p));
     if (!missed) return "";
     return `; ${missed} exists, but the sandbox hides it from the server (sandboxed processes get a private /tmp and see of the home folder only toolchains and caches): install the server in the project or a system folder, or make its folder readable with sandbox.filesystem.allowRead in the config (["${dirname(missed)}"]); --no-sandbox runs every server unsandboxed`;
+  }
+
+  /**
+   * A sandboxed server's error that a refused write caused ("EROFS: read-only file system, open
+   * '…/node_modules/@modelcontextprotocol/server-memory/dist/memory.jsonl'"): servers that keep
+   * their data beside their own code or in the home folder fail so, where Claude Code runs them
+   * unsandboxed. The model and the user read why, and the ways out. "" for any other error.
+   */
+  #readOnlyNote(content: string): string {
+    if (!this.#contained || !/Read-only file system|EROFS/.test(content)) return "";
+    return `\n[MCP server "${this.name}" runs in the OS sandbox, which lets it write only the run's folders and a private /tmp, never its own package folder, node_modules or the home folder: point the server's data at a path under the project (its own setting, often an environment variable in its "env"), add the folder to sandbox.filesystem.allowWrite, or run without the sandbox (--no-sandbox)]`;
   }
 
   #startFailure(error: unknown): string {

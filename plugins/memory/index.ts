@@ -52,14 +52,20 @@ export const memoryPlugin = definePlugin({
       { cwd, home },
     )
       .filter((c) => pathExists(c.path))
-      .flatMap(({ path, noIncludes }) => [
-        { path, kind: "memory", effect: "adds instructions to the system prompt" },
-        ...(noIncludes ? [] : includedFiles(path, cwd, home)).map((included) => ({
-          path: included,
-          kind: "memory",
-          effect: `included by ${basename(path)}: adds instructions to the system prompt`,
-        })),
-      ]),
+      .flatMap(({ path, noIncludes, tool }) => {
+        // CLAUDE.md and AGENTS.md apply only under their compat: trusting the folder alone does not read them.
+        const under = tool ? { compat: tool } : {};
+        const when = tool ? ` (with compat: ["${tool}"])` : "";
+        return [
+          { path, kind: "memory", effect: `adds instructions to the system prompt${when}`, ...under },
+          ...(noIncludes ? [] : includedFiles(path, cwd, home)).map((included) => ({
+            path: included,
+            kind: "memory",
+            effect: `included by ${basename(path)}: adds instructions to the system prompt${when}`,
+            ...under,
+          })),
+        ];
+      }),
   apply(kernel, context) {
     let files: readonly MemoryFile[] = [];
     apis.set(kernel, { files: () => files });

@@ -6,7 +6,13 @@
 import { closeSync, type Dirent, existsSync, lstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { absolutePath } from "../../src/index";
-import { chooseAlternatives, type CompatPath, compatPaths, orderedSources } from "../_kits/sources/index";
+import {
+  chooseAlternatives,
+  type CompatPath,
+  type CompatTool,
+  compatPaths,
+  orderedSources,
+} from "../_kits/sources/index";
 
 /** Where a memory file came from: a source, or the `memory` option. */
 export type MemorySource = "user" | "project" | "local" | "memory";
@@ -29,6 +35,8 @@ export interface MemoryCandidate {
   noIncludes?: true;
   /** A Claude Code rule (`.claude/rules/**\/*.md`): its frontmatter's `paths` scope it. */
   rule?: true;
+  /** Another tool's file (`CLAUDE.md`, `AGENTS.md`, a rule): read only under that `compat`. */
+  tool?: CompatTool;
 }
 
 // A deep or looping tree is not a rules folder: stop at this depth.
@@ -142,6 +150,7 @@ export function memoryCandidates(
           path: p.path,
           source,
           folder: p.folder,
+          tool: p.tool,
           // Codex reads AGENTS.md as it is: an `@path` line is text, not an include (CLAUDE.md's are).
           ...(p.tool === "codex" ? { noIncludes: true as const } : {}),
           ...(p.tool === "codex" && source !== "user" ? { codexProjectDoc: true as const } : {}),
@@ -150,7 +159,7 @@ export function memoryCandidates(
   // Claude Code's rules (`~/.claude/rules`, `.claude/rules`) come with the CLAUDE.md files of their folder.
   const rules = (source: "user" | "project", folder: string): MemoryCandidate[] =>
     theirs.has(source) && options.compat?.includes("claude")
-      ? claudeRuleFiles(folder).map((path) => ({ path, source, folder, rule: true as const }))
+      ? claudeRuleFiles(folder).map((path) => ({ path, source, folder, rule: true as const, tool: "claude" as const }))
       : [];
   out.push(...compat("user", []), ...rules("user", place.home));
   if (own.has("user"))

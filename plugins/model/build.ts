@@ -4,7 +4,7 @@
  * call its factory with `providerSettings` + `apiKey` + the run's fetch, and pick the model.
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
-import { ModelError } from "../../src/index";
+import { closest, ModelError } from "../../src/index";
 import { loadProviderModule, installHint } from "./load-provider";
 import { factorySettings } from "./settings";
 import { PROVIDER_NAMES, type ProviderSpec } from "./providers";
@@ -76,8 +76,9 @@ export function unknownProviderError(
   provider: string,
   known: readonly string[] = PROVIDER_NAMES,
 ): ModelError {
+  const meant = closest(provider, known);
   return new ModelError(
-    `model "${spec}": unknown provider "${provider}". Known providers: ${known.join(", ")}; ` +
+    `model "${spec}": unknown provider "${provider}"${meant ? ` (did you mean "${meant}${spec.slice(provider.length)}"?)` : ""}. Known providers: ${known.join(", ")}; ` +
       `for any OpenAI-compatible server pass openaiCompatible(model, { baseURL }) as the model`,
   );
 }

@@ -3,7 +3,7 @@
  * key the named provider does not accept is a TypeError — a credential silently dropped comes
  * back later as an authentication error that names nothing.
  */
-import { ModelError } from "../../src/index";
+import { didYouMean, ModelError } from "../../src/index";
 import { providerSpec, type ProviderSpec } from "./providers";
 
 /** Throw a TypeError naming the first `providerSettings` key that `provider` does not accept. */
@@ -17,7 +17,7 @@ export function checkProviderSettings(
   for (const key of Object.keys(settings)) {
     if (!known.settings.includes(key)) {
       throw new TypeError(
-        `providerSettings.${key} is not a setting of provider "${provider}" (${known.package}); it accepts ${known.settings.join(", ")}. ` +
+        `providerSettings.${key} is not a setting of provider "${provider}" (${known.package})${didYouMean(key, known.settings)}; it accepts ${known.settings.join(", ")}. ` +
           `Remove ${key}, or pass a constructed LanguageModel for a run whose models span providers`,
       );
     }

@@ -29,6 +29,8 @@ export interface SessionLoadRequest {
 export interface LoadedSession {
   sessionId: string;
   history: ModelMessage[];
+  /** The model the session last answered with (`provider:model`): a resumed run that names no model runs on it. */
+  model?: string;
 }
 
 /** Answers a load when it knows the session; undefined leaves it to the next loader. */

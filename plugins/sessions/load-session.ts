@@ -9,7 +9,7 @@ import type { LoadedSession, SessionLoadRequest } from "./api";
 import type { SessionBackend } from "./backend";
 import { NAME, type KernelSessions } from "./kernel-sessions";
 import { acquireLock, heldElsewhere, lockPathOf, releaseOnExit } from "./lock";
-import type { TranscriptRecord } from "./records";
+import { lastModelOf, type TranscriptRecord } from "./records";
 import { replay } from "./replay";
 import type { StoredSession } from "./store";
 
@@ -32,9 +32,11 @@ export async function loadSession(
   if (!fork && store.refusesStaleWriters) sessions.context.run(run).replayedLast = found.records.at(-1)?.uuid ?? null;
   const caps = new Map(run.tools.map((t) => [t.name, t.maxResultChars] as const));
   // A fork keeps this run's own id (the loop adopts the returned one).
+  const model = lastModelOf(found.records);
   return {
     sessionId: fork ? run.sessionId : found.sessionId,
     history: replay(records, { maxResultChars: (name) => caps.get(name) }),
+    ...(model ? { model } : {}),
   };
 }
 

@@ -106,3 +106,12 @@ export function isRecord(value: unknown): value is TranscriptRecord {
     (r.message as { type?: unknown }).type === r.type
   );
 }
+
+/** The model a session's main run last answered with (its last assistant record outside subagents), if any. */
+export function lastModelOf(records: readonly TranscriptRecord[]): string | undefined {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const m = records[i]!.message;
+    if (m.type === "assistant" && m.agentId === undefined && typeof m.model === "string" && m.model) return m.model;
+  }
+  return undefined;
+}

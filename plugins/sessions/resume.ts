@@ -4,7 +4,15 @@
  * loaders other plugins added: the first that knows it answers), and the run takes the
  * session's id unless it forks.
  */
-import { RunEnd, type Kernel, type RunContext } from "../../src/index";
+import {
+  describeError,
+  modelLabel,
+  requestedModel,
+  resolveModel,
+  RunEnd,
+  type Kernel,
+  type RunContext,
+} from "../../src/index";
 import { NAME, type SessionsContext } from "./kernel-sessions";
 import type { SessionsResolvedOptions } from "./options";
 import { getSessionsApi } from "./api";
@@ -29,6 +37,19 @@ export async function resumeSession(run: RunContext, options: SessionsResolvedOp
     throw new RunEnd(`No stored session with id "${resume}": check the id (ubiquity sessions list) and sessionDir`);
   run.history.push(...loaded.history);
   if (!request.fork) run.sessionId = loaded.sessionId;
+  // A run that names no model goes on with the session's (as `ubiquity run --resume` does).
+  if (run.model === undefined && requestedModel(run.options) === undefined && loaded.model)
+    await adoptModel(run, loaded.model);
+}
+
+/** Run on the session's stored model; one that no longer resolves leaves the run without a model, whose error says so. */
+async function adoptModel(run: RunContext, spec: string): Promise<void> {
+  try {
+    run.model = await resolveModel(run, spec, "main");
+    run.modelLabel = modelLabel(run.model, run.kernel);
+  } catch (error) {
+    run.logger.debug(`resume: the session's model ${spec} did not resolve: ${describeError(error)}`);
+  }
 }
 
 /** Tap `session.start` first, so every other tap sees the resumed session's id and history. */

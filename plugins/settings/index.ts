@@ -165,11 +165,18 @@ export const settingsPlugin = definePlugin({
  */
 function unreadClaudeSettings(kernel: Kernel, cwd: string): void {
   const found = ["settings.json", "settings.local.json"].find((name) => existsSync(join(cwd, ".claude", name)));
-  if (!found) return;
+  // Without settings, a CLAUDE.md alone (what most Claude Code projects have): its instructions are dropped as silently.
+  const memory = found
+    ? undefined
+    : ["CLAUDE.md", join(".claude", "CLAUDE.md")].find((name) => existsSync(join(cwd, name)));
+  if (!found && !memory) return;
+  const what = found
+    ? `${join(cwd, ".claude", found)} is Claude Code's settings file and is not read, so its permission rules and hooks do not apply`
+    : `${join(cwd, memory!)} is Claude Code's memory file and is not read, so its instructions do not reach the model`;
   warnOnce(
     kernel,
     NAME,
-    `${join(cwd, ".claude", found)} is Claude Code's settings file and is not read, so its permission rules and hooks do not apply: set compat: ["claude"] in the project's config to read Claude Code's files (CLAUDE.md, .claude/settings.json, skills, agents, commands) — ubiquity.config.ts: \`export default defineConfig({ compat: ["claude"] })\`, or .ubiquityrc.json: {"compat": ["claude"]} — or pass --compat claude to \`ubiquity run\`; then trust the folder (\`ubiquity trust .\`); compat: [] keeps them unread without this warning`,
+    `${what}: set compat: ["claude"] in the project's config to read Claude Code's files (CLAUDE.md, .claude/settings.json, skills, agents, commands) — ubiquity.config.ts: \`export default defineConfig({ compat: ["claude"] })\`, or .ubiquityrc.json: {"compat": ["claude"]} — or pass --compat claude to \`ubiquity run\`; then trust the folder (\`ubiquity trust .\`); compat: [] keeps them unread without this warning`,
   );
 }
 

@@ -266,7 +266,7 @@ describe.skipIf(!linux)("background shells", () => {
       "started",
     ]);
     async function* input() {
-      yield { type: "user" as const, message: "start two" };
+      yield { type: "user" as const, text: "start two" };
       await new Promise(() => {}); // open until close()
     }
     const query = summon(input(), { ...base, model });

@@ -208,7 +208,9 @@ describe("Claude Code's substitutions in real skills and commands", () => {
     // With --compat claude, as the switcher passes it to every run (it was "unknown flag --compat", exit 2).
     const trust = await runCli(["trust", ".", "--compat", "claude"], dir, { HOME: join(dir, "home"), ...untrusted });
     expect(trust.code, trust.stderr).toBe(0);
-    expect(trust.stdout).toContain(".claude/rules/boy-scout-rule.md (adds instructions to the system prompt)");
+    expect(trust.stdout).toContain(
+      '.claude/rules/boy-scout-rule.md (adds instructions to the system prompt (with compat: ["claude"]))',
+    );
     expect(trust.stdout).toContain(".claude/rules/clean-code.md");
 
     const out = await run(["hello"], untrusted);

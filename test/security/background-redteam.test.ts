@@ -213,7 +213,7 @@ describe.skipIf(!linux)("background red team: the stream's contract", () => {
     let release!: () => void;
     const closed = new Promise<void>((r) => (release = r));
     async function* input() {
-      yield { type: "user" as const, message: "start it" };
+      yield { type: "user" as const, text: "start it" };
       await closed;
     }
     const query = summon(input(), { ...base, model });
@@ -689,7 +689,7 @@ describe.skipIf(!linux)("background red team: sessions in one process (holds)", 
     let release!: () => void;
     const closed = new Promise<void>((r) => (release = r));
     async function* input() {
-      yield { type: "user" as const, message: "start it" };
+      yield { type: "user" as const, text: "start it" };
       await closed;
     }
     const a = summon(input(), { ...base, model: modelA });
