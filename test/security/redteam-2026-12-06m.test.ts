@@ -149,7 +149,7 @@ describe("M2: a shell's option clusters are read as the shell reads them (`-oe N
     // stdin not a socket (Node's pipes are socket pairs): bash whose stdin is one and whose SHLVL is
     // unset or 0 (a test process started by no shell) takes itself for sshd's and reads ~/.bashrc,
     // where `-o keyword` turned an `export PATH=…` line into a bare `export`, printing every exported variable.
-    const stdio = ["ignore", "pipe", "pipe"] as const;
+    const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
     for (const shell of ["bash", "dash"]) {
       const run = spawnSync(shell, ["-oe", "errexit", "-c", "echo ran"], { cwd: p.cwd, encoding: "utf8", stdio });
       expect(run.stdout, shell).toBe("ran\n");
