@@ -146,11 +146,15 @@ describe("M1: a spec's own rules read options as the program does (clusters, abb
 describe("M2: a shell's option clusters are read as the shell reads them (`-oe NAME`, `-eo keyword`)", () => {
   it("bash and dash: `-oe errexit -c TEXT` runs TEXT; `-eo keyword` exports NAME=value words (the oracle)", () => {
     const p = project();
+    // stdin not a socket (Node's pipes are socket pairs): bash whose stdin is one and whose SHLVL is
+    // unset or 0 (a test process started by no shell) takes itself for sshd's and reads ~/.bashrc,
+    // where `-o keyword` turned an `export PATH=…` line into a bare `export`, printing every exported variable.
+    const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
     for (const shell of ["bash", "dash"]) {
-      const run = spawnSync(shell, ["-oe", "errexit", "-c", "echo ran"], { cwd: p.cwd, encoding: "utf8" });
+      const run = spawnSync(shell, ["-oe", "errexit", "-c", "echo ran"], { cwd: p.cwd, encoding: "utf8", stdio });
       expect(run.stdout, shell).toBe("ran\n");
     }
-    const keyword = spawnSync("bash", ["-eo", "keyword", "-c", "printenv XQ XQ=exported"], { encoding: "utf8" });
+    const keyword = spawnSync("bash", ["-eo", "keyword", "-c", "printenv XQ XQ=exported"], { encoding: "utf8", stdio });
     expect(keyword.stdout).toBe("exported\n");
   });
 
