@@ -37,7 +37,9 @@ const ENDING = /_(?:KEY|AUTH)$/;
 /** Well-known credentials whose names follow no pattern. */
 const NAMED = new Set(["PGPASSWORD", "MYSQL_PWD"]);
 /** `scheme://user:password@` inside a value (the user part may be empty: `redis://:pw@host`). */
-const URL_PASSWORD = /[a-z][a-z0-9+.-]*:\/\/[^\s/:@]*:([^\s/@]+)@/gi;
+// The scheme is bounded (a scheme is a short word): unbounded, a long run of letters and digits
+// (a base64 blob) was tried from each of its positions to its end, quadratic in its length.
+const URL_PASSWORD = /[a-z][a-z0-9+.-]{0,31}:\/\/[^\s/:@]*:([^\s/@]+)@/gi;
 
 /** Shorter values are never masked: masking every "true" or "1" in a transcript would hide more than it protects. */
 export const MIN_SECRET_LENGTH = 6;
@@ -65,7 +67,7 @@ export function urlPasswords(text: string): string[] {
 }
 
 /** Every `scheme://…` URL in a text, up to a space or a quote. */
-const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
+const URL_IN_TEXT = /[a-z][a-z0-9+.-]{0,31}:\/\/[^\s"'<>`]+/gi;
 
 /**
  * The values of the query parameters of every `scheme://…?name=value` in `text` (raw and

@@ -4,7 +4,7 @@
  * every credential variable in it must be caught by name.
  */
 import { describe, expect, it } from "vitest";
-import { credentialValues, isCredentialName, redactingLogger, urlPasswords } from "../../src/index";
+import { credentialValues, isCredentialName, redactingLogger, urlPasswords, urlQueryValues } from "../../src/index";
 import { isCredentialVariable, isScrubbedVariable, redactText, secretsOf, buildSubprocessEnv } from "ubiquity/plugin";
 import { PROVIDERS } from "../../plugins/model/providers";
 
@@ -123,6 +123,18 @@ describe("credential variables", () => {
     expect(isCredentialVariable("UBIQUITY_MODEL", "openai:gpt-5")).toBe(false);
     expect(credentialValues({ UBIQUITY_MODEL: "openai:gpt-5" })).toEqual([]);
   });
+});
+
+describe("a long run of letters and digits in a value (a base64 blob)", () => {
+  // The URL patterns tried such a run from each position to its end: quadratic, ~0.4 s for 16 KB,
+  // hours for a megabyte. With the scheme bounded it is read in one pass (a megabyte in about a
+  // second); the test's own limit is far above that, and far below what the old patterns took.
+  it("is read once: a megabyte of it is searched for URL passwords and query values without stalling", () => {
+    const blob = `token=${"Zm9vYmFy".repeat(131_072)}`;
+    expect(urlPasswords(blob)).toEqual([]);
+    expect(urlQueryValues(blob)).toEqual([]);
+    expect(urlQueryValues(`${blob} https://h/x?sig=abcdef123 ${blob}`)).toEqual(["abcdef123"]);
+  }, 120_000);
 });
 
 describe("buildSubprocessEnv()", () => {
