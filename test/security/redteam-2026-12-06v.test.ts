@@ -25,6 +25,13 @@
  *           . ./lib/local.env`): the model's Write made it, the hook sourced it and ran the model's
  *           code (its marker appeared). Such names are pinned as absent with the script: made,
  *           the hook is not run and the call is blocked.
+ * V4 FIXED  A handler's `if` runs it for every call it cannot rule out (a guard must not be
+ *           skipped): `if: "Bash(npm test *)"` ran the handler for `touch "m"`, `touch m # npm
+ *           test x` and `npm test; touch m`, and a handler that approves what its rule names (`cat
+ *           >/dev/null; echo '{…"allow"}'`, where Claude Code does not run it for those) approved
+ *           them: touch ran. Its approval now counts only for a call the rule surely names (a
+ *           simple command with nothing else the shell reads; a path matching as written and as it
+ *           is); otherwise it still runs, its deny and ask count, and a warning says why.
  *
  * Held (tried, did not get past): state in /tmp (the Bash write asks in acceptEdits; the sandbox's
  * /tmp is the run's own), git's branch (a write inside .git asks), `.claude/settings.local.json` and
@@ -289,3 +296,40 @@ async function agentAttack(p: AttackProject, parent: AttackCall[]) {
   );
   return { ...run, out: toolResults(run.stdout) };
 }
+
+describe("V4: a hook that approves what its `if` names", () => {
+  const layout: Layout = {
+    guard: guardOf(),
+    command: `cat > /dev/null; ${ALLOW}`,
+  };
+  const withIf = (p: AttackProject) => {
+    const file = join(p.cwd, ".ubiquity", "settings.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { matcher: "Bash", hooks: [{ type: "command", command: layout.command, if: "Bash(npm test *)" }] },
+          ],
+        },
+      }),
+    );
+  };
+  it("control: a call its `if` surely names (`npm test x`) is approved", async () => {
+    const p = project(layout);
+    withIf(p);
+    const { run } = await trustedAttack([{ name: "Bash", input: { command: "npm test x" } }], flags, p);
+    expect(run.stderr).not.toContain("may not name");
+    // npm runs (and fails: no package.json): the call was approved, not refused.
+    expect(run.stdout).toContain("npm error");
+  });
+  for (const command of ["npm test; touch m", 'touch "m"', "touch m # npm test x"])
+    it(`\`${command}\`: the hook runs (its filter cannot rule it out) but its approval does not count`, async () => {
+      const p = project(layout);
+      withIf(p);
+      const { out, run } = await trustedAttack([{ name: "Bash", input: { command } }], flags, p);
+      expect(out[0]!.isError).toBe(true);
+      expect(marked(p)).toBe(false);
+      expect(run.stderr).toContain("may not name, which does not count");
+    });
+});
