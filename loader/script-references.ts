@@ -401,7 +401,7 @@ export function scriptDataPremise(path: string, root: string): DataPremise {
   const skip = new Set(scripts);
   const found = new Set<string>();
   const absent = new Set<string>();
-  const add = (candidate: string): string | undefined => {
+  const add = (candidate: string, spelled: string): string | undefined => {
     let real: string;
     try {
       const stats = statSync(candidate);
@@ -411,7 +411,10 @@ export function scriptDataPremise(path: string, root: string): DataPremise {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") return undefined;
       const missing = join(realOr(dirname(candidate)), basename(candidate));
       if (inside(missing) && absent.size <= MAX_ABSENT_NAMES) absent.add(missing);
-      return undefined;
+      // A path that names nothing in a folder that is there (`'config/pol' + 'icy.json'`, `'%s.json' %
+      // 'config/policy'`): the script may complete the name at run time, so the folder is its data.
+      if (!spelled.replace(/\/+$/, "").includes("/") || !isFolder(dirname(candidate))) return undefined;
+      real = realOr(dirname(candidate));
     }
     if (real === realRoot || !inside(real) || skip.has(real) || found.has(real)) return undefined;
     if (found.size >= MAX_DATA_REFERENCES) return `${path} names more than ${MAX_DATA_REFERENCES} files it may read`;
@@ -434,7 +437,7 @@ export function scriptDataPremise(path: string, root: string): DataPremise {
           ? [[realRoot, head] as [string, string], [dirname(file), head] as [string, string]]
           : namings(word, dirname(file), realRoot);
       for (const [base, variant] of named) {
-        const problem = add(resolve(base, variant));
+        const problem = add(resolve(base, variant), variant);
         if (problem) return { files: [], absent: [], problem };
       }
     }

@@ -187,7 +187,7 @@ const insideHookAgent = (run: RunContext | undefined): boolean => {
  * the hook had not answered; its deny and ask count whatever the data.
  */
 function approvalCounts(hook: CommandHook | undefined, event: HookEventName, context: HookRunContext): boolean {
-  const why = hook && untrustedHookData(hook);
+  const why = hook && untrustedHookData(hook, spawnFolder(context.cwd, context.trusted !== false));
   if (!why) return true;
   const shown = why.replaceAll(`${context.cwd}/`, "");
   context.logger.warn(

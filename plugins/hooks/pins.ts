@@ -279,10 +279,13 @@ function recordData(
   }
   recordedData.set(hook, data);
   recordedAbsent.set(hook, absent);
+  recordedBase.set(hook, realOr(base));
 }
 
 /** Per hook: the paths each of its scripts names that held nothing when recorded, by `absentKey`. */
 const recordedAbsent = new WeakMap<CommandHook, Map<string, readonly string[]>>();
+/** Per hook: the folder its data was recorded in; run elsewhere (a worktree), it reads that folder's copies. */
+const recordedBase = new WeakMap<CommandHook, string>();
 
 /**
  * Why `hook`'s approval is no proof now, or undefined when it is: a file or folder its scripts
@@ -292,12 +295,18 @@ const recordedAbsent = new WeakMap<CommandHook, Map<string, readonly string[]>>(
  * compare), or was not recorded when the folder was trusted. Its deny and ask still count: the
  * data can only take away the approval.
  */
-export function untrustedHookData(hook: CommandHook): string | undefined {
+export function untrustedHookData(hook: CommandHook, base?: string): string | undefined {
   const absent = recordedAbsent.get(hook);
-  for (const [file, state] of recordedData.get(hook) ?? []) {
-    if (file === "") return state;
-    const names = absent?.get(file);
-    const now = names ? absentState(names) : dataState(file);
+  // Run in another folder (a subagent's worktree, red team v, V5), the hook reads that folder's
+  // copies of its data: they must hold what was trusted, not the project's.
+  const from = recordedBase.get(hook);
+  const to = base === undefined ? from : realOr(base);
+  const at = (p: string) => (from && to && from !== to && isInsideOf(from, p) ? join(to, relative(from, p)) : p);
+  for (const [recorded, state] of recordedData.get(hook) ?? []) {
+    if (recorded === "") return state;
+    const names = absent?.get(recorded);
+    const file = at(recorded);
+    const now = names ? absentState(names.map(at)) : dataState(file);
     if (names && state !== "absent")
       return `${state.replace(/^made:/, "")}, which its script names, did not exist when it was trusted (run \`ubiquity trust .\` if it is yours)`;
     if (names && now !== "absent")
@@ -342,7 +351,8 @@ function record(hook: CommandHook, base: string, trust?: ProjectTrust): void {
     // What it would load by a name that names nothing now: made later, that is code no one trusted (V3).
     const missing = scriptAbsentCode(path, base);
     if (missing === undefined) pins.set(key, "unreadable");
-    for (const file of missing ?? []) pins.set(file, "absent");
+    for (const file of missing ?? [])
+      pins.set(isInsideOf(realOr(base), file) ? relative(realOr(base), file) : file, "absent");
     const realBase = realOr(base);
     for (const file of loads ?? []) {
       pins.set(isInsideOf(realBase, file) ? relative(realBase, file) : file, scriptState(file));

@@ -17,9 +17,11 @@
  *           (`f=config/pol; grep approve "${f}icy.json"`), a file absent when trusted (`[ -f
  *           config/override ]`, in the same run and, made by an earlier run, in the next), a glob
  *           into a folder (`config/*\/policy.json`), `grep -r` two levels down, `find .`, `cd
- *           config; cd team`, Python's `os.path.join(root, 'config', 'team', 'policy.json')`. A
+ *           config; cd team`, Python's `os.path.join(root, 'config', 'team', 'policy.json')` and
+ *           `open('config/pol' + 'icy.json')`. A
  *           named folder now counts by everything below it, the project's top when a program is
- *           handed it, a named path that held nothing must still hold nothing (recorded by the
+ *           handed it, a path naming nothing in a folder that is there makes that folder data
+ *           (the name may be completed at run time), a named path that held nothing must still hold nothing (recorded by the
  *           trust too), and a name glued from an expansion is not understood: approvals never count.
  * V3 FIXED  A file the hook's script loads as code, absent when trusted (`[ -f lib/local.env ] &&
  *           . ./lib/local.env`): the model's Write made it, the hook sourced it and ran the model's
@@ -32,6 +34,11 @@
  *           them: touch ran. Its approval now counts only for a call the rule surely names (a
  *           simple command with nothing else the shell reads; a path matching as written and as it
  *           is); otherwise it still runs, its deny and ask count, and a warning says why.
+ * V5 FIXED  A subagent with `isolation: worktree` runs the project's hooks in its worktree, where
+ *           they read the worktree's copy of their data; the approval was checked against the
+ *           project's copy. The subagent's Write to the worktree's config/policy.json (acceptEdits)
+ *           made the hook approve its `touch m` there. The data (and the absent names of V2/V3)
+ *           are now compared in the folder the hook runs in, as its scripts already were.
  *
  * Held (tried, did not get past): state in /tmp (the Bash write asks in acceptEdits; the sandbox's
  * /tmp is the run's own), git's branch (a write inside .git asks), `.claude/settings.local.json` and
@@ -135,7 +142,8 @@ const V2: Construct[] = [
       >,
     }),
     change: (p) => write(p, "config/override", "yes\n"),
-    why: "config/override, which its script names, was made since it was trusted",
+    // The folder the name is in is data too now: either says so.
+    why: "since it was trusted",
   },
   {
     name: "a glob into a folder (`cat config/*/policy.json`)",
@@ -188,6 +196,22 @@ const V2: Construct[] = [
       files: policy("config/team/policy.json")(a),
     }),
     change: (p) => write(p, "config/team/policy.json", APPROVE, true),
+    why: "config, which its script reads, changed",
+  },
+  {
+    name: "python completing a name in a folder (`open('config/pol' + 'icy.json')`)",
+    layout: (a) => ({
+      guard: [
+        "import json",
+        "p = json.load(open('config/pol' + 'icy.json'))",
+        `if p['mode'] == 'approve': print('{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}')`,
+        "",
+      ].join("\n"),
+      script: "scripts/guard.py",
+      command: "python3 scripts/guard.py",
+      files: policy("config/policy.json")(a),
+    }),
+    change: (p) => write(p, "config/policy.json", APPROVE, true),
     why: "config, which its script reads, changed",
   },
 ];
@@ -332,4 +356,49 @@ describe("V4: a hook that approves what its `if` names", () => {
       expect(marked(p)).toBe(false);
       expect(run.stderr).toContain("may not name, which does not count");
     });
+});
+
+describe("V5: a subagent in its own worktree", () => {
+  it("the model's Write to the worktree's copy of the policy takes the hook's approval away there", async () => {
+    const p = project({
+      guard: guardOf(`grep -q approve config/policy.json && ${ALLOW}`),
+      files: {
+        "config/policy.json": DENY,
+        ".ubiquityrc.json": JSON.stringify({ agentSources: ["project"] }),
+        ".ubiquity/agents/helper.md":
+          "---\nname: helper\ndescription: helps\nisolation: worktree\n---\nYou are HELPER. Do the task.\n",
+      },
+    });
+    const { execSync } = await import("node:child_process");
+    execSync("git init -q && git add -A && git -c user.email=a@b -c user.name=a commit -qm init", { cwd: p.cwd });
+    const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
+    expect(trusted.code, trusted.stderr).toBe(0);
+    const main = attacker([
+      { name: "Agent", input: { subagent_type: "helper", description: "helper task", prompt: "task" } },
+    ]);
+    await serve((request) => {
+      const seen = JSON.stringify(request.body);
+      if (!seen.includes("You are HELPER")) return main(request);
+      const cwd = /Working directory: ([^\s"\\]+)/.exec(seen)?.[1] ?? "";
+      const steps = [
+        { name: "Read", input: { file_path: `${cwd}/config/policy.json` } },
+        { name: "Write", input: { file_path: `${cwd}/config/policy.json`, content: APPROVE } },
+        { name: "Bash", input: { command: "touch m && pwd > where" } },
+      ];
+      const next = steps.findIndex((_, i) => !seen.includes(`"sub_${i}"`));
+      if (next === -1) return "done";
+      return { toolCalls: [{ id: `sub_${next}`, name: steps[next]!.name, input: steps[next]!.input }] };
+    });
+    const run = await runCli(
+      ["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", ...flags, "do the task"],
+      p.cwd,
+      { ...env(p), UBIQUITY_TRUST: "" },
+    );
+    const out = toolResults(run.stdout);
+    // The subagent's Write went through (acceptEdits, its own worktree); its `touch m` did not.
+    expect(out[1]!.isError, JSON.stringify(out)).toBe(false);
+    expect(out[2]!.isError, JSON.stringify(out)).toBe(true);
+    expect(out[3]!.content).not.toMatch(/^\s*m\s*\|/m);
+    expect(run.stderr).toContain("config/policy.json, which its script reads, changed since it was trusted");
+  });
 });
