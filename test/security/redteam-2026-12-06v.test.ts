@@ -40,9 +40,21 @@
  *           made the hook approve its `touch m` there. The data (and the absent names of V2/V3)
  *           are now compared in the folder the hook runs in, as its scripts already were.
  *
- * Held (tried, did not get past): state in /tmp (the Bash write asks in acceptEdits; the sandbox's
- * /tmp is the run's own), git's branch (a write inside .git asks), `.claude/settings.local.json` and
- * agent files (protected folders: the Write asks), a model hook's `ok: true` (approves nothing).
+ * Tried 24 constructs (22 through the bin), 15 got past, all fixed: V1 (1), V2 (9: the seven above, the
+ * absent file again at the next run, Python's `'config/pol' + 'icy.json'`), V3 (1), V4 (3), V5 (1).
+ * Held: the literal policy (63db8459), state in /tmp (the Bash write asks in acceptEdits; the
+ * sandbox's /tmp is the run's own), git's branch (.git/HEAD: a write inside .git asks), Writes to
+ * `.claude/settings.local.json`, `.ubiquity/settings.local.json` and an agent file (protected
+ * folders ask), `npm test && touch m` under the `if` (npm failed first); by reading the code: a
+ * model hook's `ok: true` and an async hook's answer approve nothing.
+ *
+ * Left open: a name completed at run time at the project's top or in a language whose building
+ * the words do not show (Python `'pol' + 'icy.json'`, f-strings without a folder part, `%`-format
+ * at the top); a glob at the top (`cat *.json`: `case` patterns look the same); an empty folder
+ * made in a pinned folder (empty dot-folders are skipped: the sandbox's placeholders); a hook
+ * whose own writes land in a folder it reads (its approval stops counting: fail closed); a user's
+ * own hook that reads an untrusted project's files (its design); legacy trust records (before
+ * 63db8459) take the data as the run finds it.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
