@@ -10,6 +10,7 @@ export { loadConfig, findConfigFile, trustFromEnv, pinToFile, CONFIG_SEARCH_PLAC
 export type { LoadConfigOptions, LoadedConfig, ConfigEnv } from "./load";
 export { configFilesIn, configSearchFolders } from "./search";
 export {
+  absentState,
   DATA_NAME,
   dataState,
   expansionTails,
@@ -17,9 +18,13 @@ export {
   MAX_DATA_REFERENCES,
   MAX_SCRIPT_REFERENCES,
   SCRIPT_NAME,
+  scriptAbsentCode,
+  scriptAbsentNames,
+  scriptDataPremise,
   scriptDataReferences,
   scriptReferences,
 } from "./script-references";
+export type { DataPremise } from "./script-references";
 export {
   binPackage,
   configuredEnvironmentPlace,

@@ -15,7 +15,19 @@
  * undefined: the caller fails closed.
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { importsMapTargets } from "./imports-map";
 import { readRegularFileSync } from "./safe-read";
@@ -337,44 +349,162 @@ export function expansionTails(text: string): string[] {
 
 /** Most data files and folders the scripts of one hook may read by name; more is undefined (fail closed). */
 export const MAX_DATA_REFERENCES = 64;
+/** Most names a script's words give that name nothing now (`scriptAbsentNames`); more is undefined. */
+export const MAX_ABSENT_NAMES = 4096;
+/** Most entries, and bytes, a data folder's state covers (every file below it); more is "unreadable". */
+const MAX_TREE_ENTRIES = 4096;
+const MAX_TREE_BYTES = 64 * 1024 * 1024;
+
+/** What a script's data is, as far as its words tell: `scriptDataPremise`. */
+export interface DataPremise {
+  /** The files and folders it names that exist (`scriptDataReferences`). */
+  files: string[];
+  /** The paths its words name that hold nothing now: each made later is data it may read. */
+  absent: string[];
+  /** Why what it reads cannot be known from its words, when it cannot. */
+  problem?: string;
+}
 
 /**
  * The data a script decides from (red team r): the regular files and folders inside `root` that
  * the words of the script at `path`, or of the code it loads (`scriptReferences`), name and that
  * are no code of its (`grep -q approve config/policy.json`, `jq .allow "$CLAUDE_PROJECT_DIR/x.json"`,
- * `open("state/ok.txt")`), real paths, sorted; undefined past MAX_DATA_REFERENCES. A file a text
- * names only as the target of a redirection or `tee` (a log it appends to) is written, not read.
- * Such a file changed, what the hook answers is no longer the trusted code's answer on the trusted
- * inputs: its approval is no proof (plugins/hooks/pins.ts).
+ * `open("state/ok.txt")`), real paths, sorted; undefined past MAX_DATA_REFERENCES or when a name
+ * is built at run time (`scriptDataPremise`). A file a text names only as the target of a
+ * redirection or `tee` (a log it appends to) is written, not read. Such a file changed, what the
+ * hook answers is no longer the trusted code's answer on the trusted inputs: its approval is no
+ * proof (plugins/hooks/pins.ts).
  */
 export function scriptDataReferences(path: string, root: string): string[] | undefined {
+  const premise = scriptDataPremise(path, root);
+  return premise.problem === undefined ? premise.files : undefined;
+}
+
+/**
+ * What the script at `path` (and the code it loads) may read inside `root`, as its words tell
+ * (red team v): the files and folders they name, a folder by everything below it (`grep -r x
+ * config`, `config/*\/policy.json`, `cd config; cd team`, `os.path.join(root, 'config', 'team',
+ * ...)` read below the folder a word names); the project's top when a word hands it to a program
+ * as a whole (`find . -name ...`, `ls "$CLAUDE_PROJECT_DIR"`); the folder written before an
+ * expansion (`config/$name`); and the paths its words name that hold nothing now (`[ -f
+ * config/override ]`, `. ./lib/local.env`): made later, they are read. A name the shell builds by
+ * gluing an expansion to other characters (`"${f}icy.json"`, `$name.json`, `"$a$b"`) names a
+ * file no word spells: what it reads is not known, and `problem` says so (fail closed).
+ */
+export function scriptDataPremise(path: string, root: string): DataPremise {
+  const realRoot = realOr(root);
+  const inside = (p: string) => p.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+  const code = scriptReferences(path, root);
+  if (code === undefined)
+    return { files: [], absent: [], problem: `${path} loads more than ${MAX_SCRIPT_REFERENCES} files` };
+  const scripts = [realOr(path), ...code];
+  const skip = new Set(scripts);
+  const found = new Set<string>();
+  const absent = new Set<string>();
+  const add = (candidate: string, spelled: string): string | undefined => {
+    let real: string;
+    try {
+      const stats = statSync(candidate);
+      if (!stats.isFile() && !stats.isDirectory()) return undefined;
+      real = realpathSync(candidate);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") return undefined;
+      const missing = join(realOr(dirname(candidate)), basename(candidate));
+      if (inside(missing) && absent.size <= MAX_ABSENT_NAMES) absent.add(missing);
+      // A path that names nothing in a folder that is there (`'config/pol' + 'icy.json'`, `'%s.json' %
+      // 'config/policy'`): the script may complete the name at run time, so the folder is its data.
+      if (!spelled.replace(/\/+$/, "").includes("/") || !isFolder(dirname(candidate))) return undefined;
+      real = realOr(dirname(candidate));
+    }
+    if (real === realRoot || !inside(real) || skip.has(real) || found.has(real)) return undefined;
+    if (found.size >= MAX_DATA_REFERENCES) return `${path} names more than ${MAX_DATA_REFERENCES} files it may read`;
+    found.add(real);
+    return undefined;
+  };
+  for (const file of scripts) {
+    const text = scanText(file);
+    const writeOnly = writeOnlyWords(file);
+    const reads = withoutWriteTargets(text);
+    const built = builtName(reads);
+    if (built !== undefined)
+      return { files: [], absent: [], problem: `${file} reads a file by a name built at run time (${built})` };
+    if (namesTop(reads)) found.add(realRoot);
+    for (const [word] of wordsOf(file)) {
+      if (writeOnly.has(word) || word.startsWith("-")) continue;
+      const head = expansionHead(word);
+      const named =
+        head !== undefined
+          ? [[realRoot, head] as [string, string], [dirname(file), head] as [string, string]]
+          : namings(word, dirname(file), realRoot);
+      for (const [base, variant] of named) {
+        const problem = add(resolve(base, variant), variant);
+        if (problem) return { files: [], absent: [], problem };
+      }
+    }
+  }
+  if (absent.size > MAX_ABSENT_NAMES)
+    return { files: [], absent: [], problem: `${path} names more than ${MAX_ABSENT_NAMES} paths` };
+  return { files: [...found].sort(), absent: [...absent].sort() };
+}
+
+/**
+ * The paths a loader would read code from by a name the script at `path` (or the code it loads)
+ * spells, where nothing is now (red team v, V3): what the shell sources (`[ -f lib/local.env ] &&
+ * . ./lib/local.env`), a name with a script's extension, a relative module without one
+ * (`require("./local")`), a Python module imported by name (`from local_settings import *`). Made
+ * later (the model's Write), it is code the user never saw that the hook would run. Sorted;
+ * undefined past MAX_ABSENT_NAMES.
+ */
+export function scriptAbsentCode(path: string, root: string): string[] | undefined {
   const realRoot = realOr(root);
   const inside = (p: string) => p.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
   const code = scriptReferences(path, root);
   if (code === undefined) return undefined;
-  const scripts = [realOr(path), ...code];
-  const skip = new Set(scripts);
-  const found = new Set<string>();
-  for (const file of scripts) {
-    const writeOnly = writeOnlyWords(file);
-    for (const [word] of wordsOf(file)) {
-      if (writeOnly.has(word)) continue;
-      for (const [base, variant] of namings(word, dirname(file), realRoot)) {
-        let real: string;
-        try {
-          const stats = statSync(resolve(base, variant));
-          if (!stats.isFile() && !stats.isDirectory()) continue;
-          real = realpathSync(resolve(base, variant));
-        } catch {
-          continue;
+  const out = new Set<string>();
+  for (const file of [realOr(path), ...code]) {
+    const text = scanText(file);
+    const imported = new Set(
+      [...text.matchAll(/^\s*(?:from\s+(\.*[A-Za-z_][\w.]*)\s+import|import\s+([A-Za-z_][\w.]*))/gm)].map(
+        (m) => m[1] ?? m[2]!,
+      ),
+    );
+    for (const [word, sourced] of wordsOf(file)) {
+      const relative = /^\.\.?\//.test(word);
+      if (!sourced && !SCRIPT_NAME.test(word) && !relative && !imported.has(word)) continue;
+      const extensions =
+        sourced || SCRIPT_NAME.test(word) ? [""] : imported.has(word) ? [".py", "/__init__.py"] : EXTENSIONS;
+      const spellings = imported.has(word)
+        ? namings(word, dirname(file), realRoot).filter(([, v]) => !v.includes("."))
+        : namings(word, dirname(file), realRoot);
+      for (const [base, variant] of spellings)
+        for (const ext of extensions) {
+          const candidate = resolve(base, variant + ext);
+          if (!inside(candidate) || existsSync(candidate)) continue;
+          if (out.size >= MAX_ABSENT_NAMES) return undefined;
+          out.add(candidate);
         }
-        if (real === realRoot || !inside(real) || skip.has(real) || found.has(real)) continue;
-        if (found.size >= MAX_DATA_REFERENCES) return undefined;
-        found.add(real);
-      }
     }
   }
-  return [...found].sort();
+  return [...out].sort();
+}
+
+/** The paths the script at `path` names that hold nothing now (`scriptDataPremise`), sorted; undefined when its data cannot be known. */
+export function scriptAbsentNames(path: string, root: string): string[] | undefined {
+  const premise = scriptDataPremise(path, root);
+  return premise.problem === undefined ? premise.absent : undefined;
+}
+
+/** What a set of paths that named nothing holds now, for comparing: "absent" while all still name nothing. */
+export function absentState(paths: readonly string[]): string {
+  for (const path of paths) {
+    try {
+      statSync(path);
+      return `made:${path}`;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") return `unreadable:${path}`;
+    }
+  }
+  return "absent";
 }
 
 // A shell redirection's target or tee's file.
@@ -406,9 +536,77 @@ function writeOnlyWords(file: string): Set<string> {
   return out;
 }
 
+/** The start of a text file a script's words are read from, or "" (binary, unreadable). */
+function scanText(file: string): string {
+  try {
+    const data = readFileSync(file);
+    if (data.subarray(0, 8000).includes(0)) return "";
+    return data.subarray(0, MAX_SCAN_BYTES).toString("utf8");
+  } catch {
+    return "";
+  }
+}
+
+/** `text` without its comment lines and the targets of its redirections and `tee` (what it writes, not reads). */
+function withoutWriteTargets(text: string): string {
+  return text.replace(/^[ \t]*#.*$/gm, "").replace(WRITE_SPAN, " ");
+}
+
+// A redirection's or tee's whole target, quoted or not, expansions included.
+const WRITE_SPAN =
+  /(?:\d*>>?|&>>?|>\|)\s*(?:"[^"\n]*"|'[^'\n]*'|[^\s;|&<>()]+)+|\btee\s+(?:-\S+\s+)*(?:"[^"\n]*"|'[^'\n]*'|[^\s;|&<>()]+)+/g;
+// A shell's (and a JavaScript template's) expansion: `${x}`, `$x`, `$1`, `$(cmd)`, `` `cmd` ``.
+const EXPANSION = String.raw`(?:\$\{[^{}\s]*\}|\$[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_])|\$[0-9@*#?!$-]|\$\([^()]*\)|\x60[^\x60\n]*\x60)`;
+// An expansion glued to a name's characters or to another expansion, quotes between them or not.
+const GLUED = new RegExp(
+  String.raw`${EXPANSION}["']*(?=[A-Za-z0-9_.\-]|\$[{(A-Za-z_0-9]|\x60)|(?<=[A-Za-z0-9_.\-])["']*${EXPANSION}`,
+  "g",
+);
+
+/** The first expansion in `text` that builds part of a name (`"${f}icy.json"`, `$name.json`, `"$a$b"`), or undefined. */
+function builtName(text: string): string | undefined {
+  for (const m of text.matchAll(GLUED)) {
+    // `$((…))` arithmetic and `$#`-style counts in a test build no name.
+    if (/^\$\(\(/.test(text.slice(m.index))) continue;
+    return text
+      .slice(Math.max(0, m.index - 20), m.index + m[0].length + 20)
+      .replace(/\s+/g, " ")
+      .trim();
+  }
+  return undefined;
+}
+
 /**
- * What a data file or folder holds, for comparing: a file's digest, a folder's listing's (each
- * entry's name and, for a file, digest; one level), "absent" or "unreadable".
+ * True when the script hands the project's top, as a whole, to a program (`find . -name x`, `grep
+ * -r x .`, `ls "$CLAUDE_PROJECT_DIR"`, `os.walk(".")`): then every file in it is data. Not `. ./x`
+ * (the shell's source), `cd .`, or the top as a name's head (`"$CLAUDE_PROJECT_DIR/x"`).
+ */
+function namesTop(text: string): boolean {
+  const top = String.raw`(?:\.\/?|\$\{?(?:CLAUDE_PROJECT_DIR|PWD)\}?|\$\(pwd\)|\x60pwd\x60)`;
+  const re = new RegExp(String.raw`(^|[^\S\n]|["'(,=\[])${top}["']?(?=$|[\s"'),;\]|&])`, "gm");
+  for (const m of text.matchAll(re)) {
+    const before = text.slice(text.lastIndexOf("\n", m.index) + 1, m.index + m[1]!.length);
+    // The shell's `.` at a command's place reads the file after it: source, not the folder.
+    const word = text.slice(m.index + m[1]!.length).match(/^\S+/)?.[0] ?? "";
+    if (word === "." && /(?:^|[;&|({!]|\b(?:then|do|else|if|while|until|elif))\s*$/.test(before)) continue;
+    if (/\b(?:cd|pushd)\s+["']?$/.test(before) || /=["']?$/.test(before)) continue;
+    return true;
+  }
+  return false;
+}
+
+/** The literal folder a word spells before an expansion (`config/` of `config/$name`, with the project's top taken off), or undefined. */
+function expansionHead(word: string): string | undefined {
+  const at = word.search(/[$\x60]/);
+  if (at <= 0) return undefined;
+  const head = word.slice(0, word.lastIndexOf("/", at) + 1);
+  return head === "" || head === "/" ? undefined : head;
+}
+
+/**
+ * What a data file or folder holds, for comparing: a file's digest, a folder's (each entry below
+ * it, at any depth: its path and, for a file, digest, for a link, target), "absent" or
+ * "unreadable" (and a folder over MAX_TREE_ENTRIES or MAX_TREE_BYTES).
  */
 export function dataState(path: string): string {
   let stats: ReturnType<typeof statSync>;
@@ -419,25 +617,52 @@ export function dataState(path: string): string {
   }
   if (stats.isFile()) return fileDigest(path) ?? "unreadable";
   if (!stats.isDirectory()) return "unreadable";
-  let names: string[];
-  try {
-    names = readdirSync(path).sort();
-  } catch {
-    return "unreadable";
-  }
-  if (names.length > 1024) return "unreadable";
-  const hash = createHash("sha256").update("listing\n");
-  for (const name of names) {
-    const entry = join(path, name);
-    let kind: string;
+  const hash = createHash("sha256").update("tree\n");
+  let entries = 0;
+  let bytes = 0;
+  const walk = (dir: string, rel: string): boolean => {
+    let names: string[];
     try {
-      kind = statSync(entry).isFile() ? (fileDigest(entry) ?? "unreadable") : "other";
+      names = readdirSync(dir).sort();
     } catch {
-      kind = "gone";
+      return false;
     }
-    hash.update(`${name}\0${kind}\n`);
+    for (const name of names) {
+      if (++entries > MAX_TREE_ENTRIES) return false;
+      const entry = join(dir, name);
+      const at = rel === "" ? name : `${rel}/${name}`;
+      let kind: string;
+      try {
+        const s = lstatSync(entry);
+        if (s.isSymbolicLink()) kind = `link:${readlinkSync(entry)}`;
+        else if (s.isDirectory()) {
+          // An empty dot-folder is no data: the sandbox stands one at each protected folder's
+          // name (.claude, .vscode, …) while a command runs, and takes it away after.
+          if (name.startsWith(".") && isEmptyFolder(entry)) continue;
+          hash.update(`${at}\0folder\n`);
+          if (!walk(entry, at)) return false;
+          continue;
+        } else if (s.isFile()) {
+          bytes += s.size;
+          if (bytes > MAX_TREE_BYTES) return false;
+          kind = fileDigest(entry) ?? "unreadable";
+        } else kind = "other";
+      } catch {
+        kind = "gone";
+      }
+      hash.update(`${at}\0${kind}\n`);
+    }
+    return true;
+  };
+  return walk(path, "") ? `sha256:${hash.digest("hex")}` : "unreadable";
+}
+
+function isEmptyFolder(path: string): boolean {
+  try {
+    return readdirSync(path).length === 0;
+  } catch {
+    return false;
   }
-  return `sha256:${hash.digest("hex")}`;
 }
 
 /** `sha256:<hex>` of a regular file's bytes (4 MiB at most), or undefined. */

@@ -23,7 +23,8 @@ import {
   expansionTails,
   isScriptFile,
   MAX_SCRIPT_REFERENCES,
-  scriptDataReferences,
+  absentState,
+  scriptDataPremise,
   scriptReferences,
 } from "./script-references";
 
@@ -160,6 +161,10 @@ export function digestProjectPath(path: string, scripts?: Set<string>): string |
 
 /** The key under which the trust store records a data file's state (beside the files' digests). */
 export const dataPinKey = (path: string) => `data:${pinKey(path)}`;
+/** The key under which the trust store records whether the paths a hook's script names that held nothing still did. */
+const absentPinKey = (script: string) => `data:absent:${pinKey(script)}`;
+/** What the trust store holds under `absentPinKey`: its values are digests, so a fixed one says "they held nothing". */
+const ABSENT_RECORD = `sha256:${sha256("every path named held nothing\n")}`;
 /** True for a trust store key recorded by `hookDataDigests`, not a file's approval. */
 export const isDataPinKey = (key: string) => key.startsWith("data:");
 
@@ -177,11 +182,16 @@ export function hookDataDigests(path: string): Record<string, string> {
   const at = parts.findLastIndex((part) => part === ".ubiquity" || part === ".claude" || part === ".codex");
   const root = at > 0 ? parts.slice(0, at).join(sep) || sep : own;
   const out: Record<string, string> = {};
-  for (const script of scripts)
-    for (const file of scriptDataReferences(script, root) ?? []) {
+  for (const script of scripts) {
+    const premise = scriptDataPremise(script, root);
+    if (premise.problem !== undefined) continue;
+    for (const file of premise.files) {
       const state = dataState(file);
       if (state.startsWith("sha256:")) out[dataPinKey(file)] = state;
     }
+    // That the paths it names that hold nothing held nothing then (red team v: `[ -f config/override ]`).
+    if (absentState(premise.absent) === "absent") out[absentPinKey(script)] = ABSENT_RECORD;
+  }
   return out;
 }
 
@@ -352,6 +362,12 @@ export class TrustPins {
   /** What the data file or folder at `path` held when the folder was trusted (`hookDataDigests`), or undefined when not recorded. */
   trustedData(path: string): string | undefined {
     return this.digests.get(dataPinKey(path));
+  }
+
+  /** Whether the paths the script at `path` names that hold nothing held nothing when the folder was trusted ("absent"), or undefined when not recorded. */
+  trustedAbsent(path: string): string | undefined {
+    const recorded = this.digests.get(absentPinKey(path));
+    return recorded === undefined ? undefined : recorded === ABSENT_RECORD ? "absent" : "unreadable";
   }
 
   /** Why `path` may not apply now, or undefined when it may (its current digest is the one recorded). */

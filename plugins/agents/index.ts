@@ -224,6 +224,9 @@ export const agentsPlugin = definePlugin({
       getHooksApi(kernel)?.setAgentRunner(hookAgentRunner(calls.remember));
       agents = await loadAgents(kernel, context.options);
       if (Object.keys(agents).length === 0) return;
+      // Their hooks' scripts and data as the run finds them, not as they are when one launches (red team v, V1).
+      for (const [type, definition] of Object.entries(agents))
+        if (definition.hooks !== undefined) getHooksApi(kernel)?.prepare?.(definition.hooks, `agent ${type}`);
       // Later wins: a plugin after this one that registered an Agent tool of its own keeps it.
       const position = (owner: string) => kernel.plugins.findIndex((p) => p.plugin.name === owner);
       const claimed = kernel.registries.tools.entries().find((e) => e.name === AGENT_TOOL);

@@ -1,7 +1,7 @@
 import { describeError, didYouMean, redactText, secretsOf, secretsOfRun, type RunContext } from "../../src/index";
 import type { HookEventName } from "./options";
 import { matches, matchTarget } from "./matcher";
-import { compileIf, type IfFilter } from "./if-filter";
+import { compileIf, compileIfSure, type IfFilter } from "./if-filter";
 import { commandPayload, parseCommandOutput, runCommandHook, type HookRunContext } from "./command";
 import { runHttpHook } from "./http";
 import { hookAgentIds, runModelHook } from "./model-hook";
@@ -66,7 +66,8 @@ export async function dispatch(
       if (output.systemMessage) context.logger.warn(`${event} hook: ${output.systemMessage}`);
       if (output.updatedInput && typeof output.updatedInput === "object") outcome.input = output.updatedInput;
       if (output.additionalContext) outcome.context.push(output.additionalContext);
-      if (output.decision === "approve" && approvalCounts(command, event, context)) outcome.approved = true;
+      if (output.decision === "approve" && approvalCounts(command, event, context) && ifCovers(hook, current, context))
+        outcome.approved = true;
       if (output.ask) outcome.ask = true;
       if (output.elicitation) outcome.elicitation = output.elicitation;
       if (typeof output.worktreePath === "string") outcome.worktreePath = output.worktreePath;
@@ -186,7 +187,7 @@ const insideHookAgent = (run: RunContext | undefined): boolean => {
  * the hook had not answered; its deny and ask count whatever the data.
  */
 function approvalCounts(hook: CommandHook | undefined, event: HookEventName, context: HookRunContext): boolean {
-  const why = hook && untrustedHookData(hook);
+  const why = hook && untrustedHookData(hook, spawnFolder(context.cwd, context.trusted !== false));
   if (!why) return true;
   const shown = why.replaceAll(`${context.cwd}/`, "");
   context.logger.warn(
@@ -242,6 +243,23 @@ function runHandler(
 const filters = new Map<string, IfFilter>();
 
 /** The compiled `if` of a handler (an `if` that is not a rule runs the handler: fail safe; settings-hooks warned about it). */
+/**
+ * Whether the call surely is one a handler's `if` names (`compileIfSure`): its approval counts
+ * only then (red team v, V4). The filter runs a handler for every call it cannot rule out, which
+ * is right for a guard's deny and wrong for an approval meant for what the rule names.
+ */
+function ifCovers(hook: HookHandler | HookCallback, input: HookInput, context: HookRunContext): boolean {
+  if (typeof hook === "function" || hook.if === undefined) return true;
+  let sure = sureFilters.get(hook.if);
+  if (!sure) sureFilters.set(hook.if, (sure = compileIfSure(hook.if) ?? (() => false)));
+  if (sure(input)) return true;
+  context.logger.warn(
+    `a ${input.hookEventName} hook approved a call its \`if\` (${hook.if}) may not name, which does not count; the call is decided by the permission rules`,
+  );
+  return false;
+}
+const sureFilters = new Map<string, IfFilter>();
+
 function ifFilter(text: string): IfFilter {
   let filter = filters.get(text);
   if (!filter) {

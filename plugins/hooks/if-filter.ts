@@ -104,6 +104,43 @@ export function compileIf(text: string): IfFilter | string {
   };
 }
 
+/**
+ * Compile `text` as a proof (red team v, V4): true only when the call surely is one the rule
+ * names — a simple command the rule's pattern matches, with nothing the shell reads otherwise
+ * (no quotes, expansions, redirections, `;`, `&`, `|`, comments), or a path tool's path that
+ * matches as written and as it really is. `compileIf` runs the handler whenever a call may match
+ * (a guard must not be skipped), so a hook that approves what its `if` names (`if: "Bash(npm test
+ * *)"`, `echo '{…"allow"}'`) approved `touch "m"` and `touch m # npm test x`, which its rule does
+ * not name: its approval counts only where this says yes. Undefined when `text` is not a rule.
+ */
+export function compileIfSure(text: string): IfFilter | undefined {
+  let rule: Rule;
+  try {
+    rule = parseRule(text, "allow", "hook if");
+  } catch {
+    return undefined;
+  }
+  const content = rule.content;
+  return (input) => {
+    if (input.toolName === undefined || !ruleNamesTool(rule, input.toolName)) return false;
+    if (content === undefined) return true;
+    const toolInput = input.toolInput ?? {};
+    if (input.toolName === "Bash" && typeof toolInput.command === "string") {
+      const command = toolInput.command.trim();
+      return !UNREADABLE.test(command) && !/[;&|#\r]/.test(command) && compileContent(content).test(command);
+    }
+    if (PATH_TOOLS.has(input.toolName) && !WALKERS.has(input.toolName)) {
+      const path = [toolInput.file_path, toolInput.notebook_path].find((p): p is string => typeof p === "string");
+      if (path === undefined) return false;
+      const absolute = resolve(input.cwd, path);
+      const real = resolveReal(absolute);
+      const realCwd = resolveReal(input.cwd) ?? input.cwd;
+      return real !== undefined && pathMatchesAt(content, absolute, input.cwd) && pathMatchesAt(content, real, realCwd);
+    }
+    return false;
+  };
+}
+
 function commandMayMatch(content: string, command: string): boolean {
   if (UNREADABLE.test(command)) return true;
   const matcher = compileContent(content);

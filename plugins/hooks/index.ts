@@ -38,6 +38,12 @@ export interface HooksApi {
    * `hooks`; its `Stop` hooks run at SubagentStop); `source` names it in warnings.
    */
   scope(run: RunContext, hooks: unknown, source: string): void;
+  /**
+   * Read and pin an agent file's `hooks` when its definition is loaded (the run's start), so the
+   * scripts and data its hooks decide from are those the run found, not those at its launch; a
+   * later `scope` of the same value uses this reading.
+   */
+  prepare?(hooks: unknown, source: string): void;
   /** Set what runs `agent` hooks (the agents plugin does, with a subagent that may Read, Grep and Glob). */
   setAgentRunner(runner: AgentHookRunner): void;
 }
@@ -67,6 +73,7 @@ export const hooksPlugin = definePlugin({
       },
       has: (event, run) => hooks.has(event, run),
       scope: (run, value, source) => hooks.scope(run, value, source),
+      prepare: (value, source) => hooks.prepare(value, source),
       setAgentRunner: (runner) => hooks.setAgentRunner(runner),
     });
     tapSessionEvents(kernel, hooks);

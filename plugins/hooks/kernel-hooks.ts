@@ -23,6 +23,14 @@ import type { HookInput, HookOutcome, HooksConfig } from "./types";
 /** The plugin's name. */
 export const NAME = "ubiquity:hooks";
 
+/** An agent file's `hooks` in the settings-file shape; as in Claude Code, its Stop hooks run at SubagentStop. */
+function readScoped(value: unknown, warn: (message: string) => void): HooksConfig {
+  const read = readFileHooks(value, warn);
+  if (read.Stop) read.SubagentStop = [...(read.SubagentStop ?? []), ...read.Stop];
+  delete read.Stop;
+  return read;
+}
+
 /** The plugin's state in one run. */
 export interface RunState {
   /** What SessionStart hooks added, for the first user prompt. */
@@ -48,6 +56,10 @@ export class KernelHooks {
   #effective: HooksConfig | undefined;
   /** Hooks scoped to one run (an agent file's `hooks`), besides the kernel's. */
   readonly #scoped = new WeakMap<RunContext, HooksConfig>();
+  /** An agent file's `hooks` as read and pinned when the definitions were loaded (`prepare`), by the value read. */
+  readonly #prepared = new WeakMap<object, HooksConfig>();
+  /** The resolved options of the kernel's run (`configure`). */
+  #options: ResolvedOptions | undefined;
   #agentRunner: AgentHookRunner | undefined;
   /** What the PreToolUse hooks said of a call: for its permission verdict, and the context its result carries. */
   readonly callFlags = new WeakMap<ToolCall, { approved: boolean; ask: boolean; context: string[] }>();
@@ -59,6 +71,7 @@ export class KernelHooks {
 
   /** Read the hooks in effect from the resolved options. */
   configure(options: ResolvedOptions): void {
+    this.#options = options;
     const { claudePlugins, trust } = this.context.optionsOf(options);
     this.#effective = effectiveHooks(this.kernel, options.hooks as HooksConfig | undefined, {
       claudePlugins,
@@ -99,11 +112,26 @@ export class KernelHooks {
 
   /** Hooks for `run` alone, in the settings-file shape; as in Claude Code, an agent's own Stop hooks run when it stops: at SubagentStop. */
   scope(run: RunContext, value: unknown, source: string): void {
-    const read = readFileHooks(value, (message) => run.logger.warn(`[${NAME}] ${source}: ${message}`));
-    if (read.Stop) read.SubagentStop = [...(read.SubagentStop ?? []), ...read.Stop];
-    delete read.Stop;
+    const prepared = typeof value === "object" && value !== null ? this.#prepared.get(value) : undefined;
+    if (prepared) return void this.#scoped.set(run, prepared);
+    const read = readScoped(value, (message) => run.logger.warn(`[${NAME}] ${source}: ${message}`));
     pinHookScripts(read, spawnFolder(run.cwd, folderTrusted(run.options)), this.context.optionsOf(run.options).trust);
     this.#scoped.set(run, read);
+  }
+
+  /**
+   * Read and pin an agent file's `hooks` as they are now, when the definitions are loaded at the
+   * run's start (red team v, V1): what the user trusted is the scripts and data as the run found
+   * them. Pinned only when the agent launched, a script the model rewrote in between (a Write in
+   * acceptEdits asks nothing of an ordinary file) was taken as the trusted code: it ran, and its
+   * approval counted. `scope` then uses this reading.
+   */
+  prepare(value: unknown, source: string): void {
+    if (typeof value !== "object" || value === null || this.#prepared.has(value) || !this.#options) return;
+    const options = this.#options;
+    const read = readScoped(value, (message) => this.kernel.logger.warn(`[${NAME}] ${source}: ${message}`));
+    pinHookScripts(read, spawnFolder(options.cwd, folderTrusted(options)), this.context.optionsOf(options).trust);
+    this.#prepared.set(value, read);
   }
 
   /** Set what runs `agent` hooks. */

@@ -26,15 +26,16 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join, normalize, relative, resolve } from "node:path";
 import type { CommandHook, HooksConfig } from "./types";
 import {
+  absentState,
   DATA_NAME,
   dataState,
   expansionTails,
   isScriptFile,
-  MAX_DATA_REFERENCES,
   type ProjectTrust,
   rememberConfiguredCode,
   SCRIPT_NAME,
-  scriptDataReferences,
+  scriptAbsentCode,
+  scriptDataPremise,
   scriptReferences,
   TrustPins,
 } from "../../loader/index";
@@ -241,6 +242,9 @@ function isInsideOf(base: string, path: string): boolean {
   return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
 }
 
+/** The recorded-data key of the paths a script names that held nothing (`scriptAbsentNames`). */
+const absentKey = (script: string) => `absent:${script}`;
+
 /** Record the data the scripts at `scripts` read (see recordedData), against `trust`'s record where it covers them. */
 function recordData(
   hook: CommandHook,
@@ -249,28 +253,69 @@ function recordData(
   trust: ProjectTrust | undefined,
 ): void {
   const data = new Map<string, string>();
+  const absent = new Map<string, readonly string[]>();
+  const pinned = TrustPins.is(trust) ? trust : undefined;
   for (const script of scripts) {
-    const files = scriptDataReferences(script, base);
-    if (files === undefined) data.set("", `${script} names more than ${MAX_DATA_REFERENCES} files it may read`);
-    for (const file of files ?? [])
+    const premise = scriptDataPremise(script, base);
+    if (premise.problem !== undefined) {
+      data.set("", premise.problem);
+      continue;
+    }
+    // A trust record of this script's data (its absent names are in it) that lacks a file it names
+    // now: the file was not there then (made by an earlier run, red team v).
+    const real = realOr(script);
+    const byTrust = pinned?.covers(real) === true && pinned.trustedAbsent(real) !== undefined;
+    for (const file of premise.files)
       data.set(
         file,
-        (TrustPins.is(trust) && trust.covers(file) ? trust.trustedData(file) : undefined) ?? dataState(file),
+        (pinned?.covers(file) ? pinned.trustedData(file) : undefined) ?? (byTrust ? "absent" : dataState(file)),
       );
+    // What named nothing when the folder was trusted (or, without such a record, now) must still name nothing.
+    absent.set(absentKey(real), premise.absent);
+    data.set(
+      absentKey(real),
+      (pinned?.covers(real) ? pinned.trustedAbsent(real) : undefined) ?? absentState(premise.absent),
+    );
   }
   recordedData.set(hook, data);
+  recordedAbsent.set(hook, absent);
+  recordedBase.set(hook, realOr(base));
 }
+
+/** Per hook: the paths each of its scripts names that held nothing when recorded, by `absentKey`. */
+const recordedAbsent = new WeakMap<CommandHook, Map<string, readonly string[]>>();
+/** Per hook: the folder its data was recorded in; run elsewhere (a worktree), it reads that folder's copies. */
+const recordedBase = new WeakMap<CommandHook, string>();
 
 /**
  * Why `hook`'s approval is no proof now, or undefined when it is: a file or folder its scripts
  * read by name holds what the user did not trust (changed since trusted or since the run started:
- * the model's Write in acceptEdits, a sandboxed command), or was not recorded when the folder was
- * trusted. Its deny and ask still count: the data can only take away the approval.
+ * the model's Write in acceptEdits, a sandboxed command), a path they name that held nothing now
+ * holds something, what they read cannot be known (a name built at run time, a folder too big to
+ * compare), or was not recorded when the folder was trusted. Its deny and ask still count: the
+ * data can only take away the approval.
  */
-export function untrustedHookData(hook: CommandHook): string | undefined {
-  for (const [file, state] of recordedData.get(hook) ?? []) {
-    if (file === "") return state;
-    if (dataState(file) !== state)
+export function untrustedHookData(hook: CommandHook, base?: string): string | undefined {
+  const absent = recordedAbsent.get(hook);
+  // Run in another folder (a subagent's worktree, red team v, V5), the hook reads that folder's
+  // copies of its data: they must hold what was trusted, not the project's.
+  const from = recordedBase.get(hook);
+  const to = base === undefined ? from : realOr(base);
+  const at = (p: string) => (from && to && from !== to && isInsideOf(from, p) ? join(to, relative(from, p)) : p);
+  for (const [recorded, state] of recordedData.get(hook) ?? []) {
+    if (recorded === "") return state;
+    const names = absent?.get(recorded);
+    const file = at(recorded);
+    const now = names ? absentState(names.map(at)) : dataState(file);
+    if (names && state !== "absent")
+      return `${state.replace(/^made:/, "")}, which its script names, did not exist when it was trusted (run \`ubiquity trust .\` if it is yours)`;
+    if (names && now !== "absent")
+      return `${now.replace(/^\w+:/, "")}, which its script names, was made since it was trusted (run \`ubiquity trust .\` if it is yours)`;
+    if (!names && (state === "unreadable" || now === "unreadable"))
+      return `${file}, which its script reads, cannot be compared with what was trusted (unreadable, or more than a few thousand files)`;
+    if (now !== state && state === "absent")
+      return `${file}, which its script names, was made since it was trusted (run \`ubiquity trust .\` if it is yours)`;
+    if (now !== state)
       return `${file}, which its script reads, changed since it was trusted (run \`ubiquity trust .\` if the change is yours)`;
   }
   return undefined;
@@ -303,6 +348,11 @@ function record(hook: CommandHook, base: string, trust?: ProjectTrust): void {
     scripts.push(path);
     const loads = scriptReferences(path, base);
     if (loads === undefined) pins.set(key, "unreadable");
+    // What it would load by a name that names nothing now: made later, that is code no one trusted (V3).
+    const missing = scriptAbsentCode(path, base);
+    if (missing === undefined) pins.set(key, "unreadable");
+    for (const file of missing ?? [])
+      pins.set(isInsideOf(realOr(base), file) ? relative(realOr(base), file) : file, "absent");
     const realBase = realOr(base);
     for (const file of loads ?? []) {
       pins.set(isInsideOf(realBase, file) ? relative(realBase, file) : file, scriptState(file));
