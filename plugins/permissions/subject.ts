@@ -102,6 +102,15 @@ export type Subject =
 /** Files writing to which is harmless wherever the roots are. */
 export const DEVICES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 
+/**
+ * A text's analysis is kept and shared between decisions, frozen (shell/analyze.ts); what one
+ * decision learns of the disk (`markConfiguredRunners`: an .npmrc here) is its own, so it marks
+ * copies of the candidates, never the kept ones.
+ */
+function decisionCopy(analysis: ShellAnalysis): ShellAnalysis {
+  return { ...analysis, candidates: analysis.candidates.map((c) => ({ ...c })) };
+}
+
 /** Build the subject of a call. `ruleContent` is the tool's own `permissionRuleContent`. */
 export function buildSubject(
   toolName: string,
@@ -111,7 +120,7 @@ export function buildSubject(
   place: Place,
 ): Subject {
   if (kinds.shell.has(toolName) && typeof input.command === "string")
-    return shellSubject(analyzeShell(input.command), place);
+    return shellSubject(decisionCopy(analyzeShell(input.command)), place);
   if (kinds.path.has(toolName)) {
     const written = ruleContent ?? fallbackPaths(toolName, input);
     const paths = written.map((p) => judgePath(place.cwd, place.home, p));
