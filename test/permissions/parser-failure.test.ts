@@ -13,10 +13,16 @@ describe("parser failures", () => {
     vi.spyOn(Parser.prototype, "parse").mockImplementationOnce(() => {
       throw new Error("RuntimeError: memory access out of bounds");
     });
-    const crashed = analyzeShell("git status");
+    // Texts no other test analyses: a text's analysis is kept once the parser read it, and test
+    // files sharing a worker share what is kept.
+    const crashed = analyzeShell("git status # parser-failure");
     expect(crashed.unsafe.join(" ")).toMatch(/parser failed/);
     const allow = { allow: ["Bash(git:*)"] };
-    const first = await decidePermission({ toolName: "Bash", input: { command: "git status" }, rules: allow });
+    const first = await decidePermission({
+      toolName: "Bash",
+      input: { command: "git status # parser-failure" },
+      rules: allow,
+    });
     expect(first.behavior, first.message).toBe("allow");
     // Crash once, on the command (rule text is parsed too, when rules are compiled).
     vi.restoreAllMocks();
@@ -26,12 +32,13 @@ describe("parser failures", () => {
       this: Parser,
       ...args: Parameters<Parser["parse"]>
     ) {
-      if (args[0] === "git status -s" && crashes-- > 0) throw new Error("RuntimeError: unreachable");
+      if (args[0] === "git status -s # parser-failure" && crashes-- > 0) throw new Error("RuntimeError: unreachable");
       return real.apply(this, args);
     });
     // A text not analysed before (a text's analysis is kept once the parser read it).
     expect(
-      (await decidePermission({ toolName: "Bash", input: { command: "git status -s" }, rules: allow })).behavior,
+      (await decidePermission({ toolName: "Bash", input: { command: "git status -s # parser-failure" }, rules: allow }))
+        .behavior,
     ).toBe("ask");
     const after = await decidePermission({ toolName: "Bash", input: { command: "git log" }, rules: allow });
     expect(after.behavior, after.message).toBe("allow");
@@ -40,19 +47,19 @@ describe("parser failures", () => {
   it("a parse that runs out of time is cancelled and fails closed", () => {
     // A text not analysed before in this file: a text's analysis is kept once the parser read it.
     vi.spyOn(Parser.prototype, "parse").mockImplementationOnce(() => null);
-    expect(analyzeShell("git status --short").unsafe.join(" ")).toMatch(/longer than/);
-    expect(analyzeShell("git status --short").unsafe).toEqual([]);
+    expect(analyzeShell("git status --short # parser-failure").unsafe.join(" ")).toMatch(/longer than/);
+    expect(analyzeShell("git status --short # parser-failure").unsafe).toEqual([]);
   });
 
   it("a text's analysis is kept and shared (frozen); a parser failure is not kept", () => {
-    const first = analyzeShell("git diff --stat");
-    expect(analyzeShell("git diff --stat")).toBe(first);
+    const first = analyzeShell("git diff --stat # parser-failure");
+    expect(analyzeShell("git diff --stat # parser-failure")).toBe(first);
     expect(Object.isFrozen(first) && Object.isFrozen(first.candidates)).toBe(true);
     vi.spyOn(Parser.prototype, "parse").mockImplementationOnce(() => {
       throw new Error("RuntimeError: unreachable");
     });
-    expect(analyzeShell("git diff --cached").unsafe.join(" ")).toMatch(/parser failed/);
-    expect(analyzeShell("git diff --cached").unsafe).toEqual([]);
+    expect(analyzeShell("git diff --cached # parser-failure").unsafe.join(" ")).toMatch(/parser failed/);
+    expect(analyzeShell("git diff --cached # parser-failure").unsafe).toEqual([]);
   });
 
   it("over-long input is refused by size, and a deny rule still sees the program in it", async () => {
