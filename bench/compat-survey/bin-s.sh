@@ -4,47 +4,8 @@
 # checkouts of the sampled repositories under $CO (`git archive HEAD | tar -x`, one folder per
 # repository named owner+name). Prints, per run, the exit code, stderr and what the model was sent.
 #   bash bench/compat-survey/bin-s.sh <checkouts> [run-name]
-set -u
-WT="$(cd "$(dirname "$0")/../.." && pwd)"
-CO="${1:?checkouts folder}"
-ONLY="${2:-}"
-NODE="$(cd "$WT" && npx node -e 'process.stdout.write(process.execPath)')"
-CONFIG='import { appendFileSync } from "node:fs";
-import { scriptedModel } from "ubiquity/testing";
-const textOf = (m) => (typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : JSON.stringify(p))).join("\n"));
-const steps = JSON.parse(process.env.UBQ_STEPS ?? "[]");
-let next = 0;
-export default {
-  sessionDir: process.env.UBQ_SESSIONS, todoDir: process.env.UBQ_SESSIONS + "-todos", marketPricing: false, maxRetries: 0,
-  model: scriptedModel(({ request }) => {
-    appendFileSync(process.env.UBQ_LOG, JSON.stringify({
-      system: request.prompt.filter((m) => m.role === "system").map(textOf).join("\n"),
-      tools: (request.tools ?? []).map((t) => t.name),
-      users: request.prompt.filter((m) => m.role === "user").map(textOf),
-      last: textOf(request.prompt[request.prompt.length - 1]).slice(0, 2000),
-    }) + "\n");
-    return steps[next++] ?? "done";
-  }),
-};'
-
-# project <name> : a fresh project folder in $P with the scripted config and its own HOME.
-project() {
-  P="$(mktemp -d /tmp/ubq-s-"$1"-XXXX)"
-  printf '%s\n' "$CONFIG" > "$P/ubiquity.config.mjs"
-  printf '{"name":"p","private":true,"type":"module"}\n' > "$P/package.json"
-  mkdir -p "$P/node_modules" "$P/home" && ln -s "$WT" "$P/node_modules/ubiquity"
-  git -C "$P" init -q
-}
-# ubq <name> <cwd> args… : run the bin, print exit code, stderr and the log.
-ubq() {
-  local name="$1" cwd="$2"; shift 2
-  [ -n "$ONLY" ] && [ "$ONLY" != "$name" ] && return
-  echo "===== $name: ubiquity $*"
-  (cd "$cwd" && HOME="$P/home" UBQ_SESSIONS="$P/sessions" UBQ_LOG="$P/log.jsonl" UBIQUITY_TRUST=1 NO_COLOR=1 \
-    timeout 120 "$NODE" "$WT/bin/ubiquity.mjs" "$@" >"$P/out" 2>"$P/err"; echo "exit $?")
-  echo "--- stdout"; head -c 1500 "$P/out"; echo; echo "--- stderr"; cat "$P/err"; echo "--- log"
-  mkdir -p "${LOGS:=/tmp/ubq-s-logs}"; [ -f "$P/log.jsonl" ] && mv "$P/log.jsonl" "$LOGS/$name.jsonl" && echo "$LOGS/$name.jsonl"
-}
+ROUND=s
+. "$(dirname "$0")/bin-lib.sh"
 
 # 1. get-shit-done: its commands and agents where a user copies them (.claude/commands/gsd/, .claude/agents/),
 #    its workflows where its installer puts them (~/.claude/get-shit-done/): `@~/…` includes, $ARGUMENTS.
