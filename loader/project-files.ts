@@ -161,10 +161,12 @@ export function digestsOf(files: readonly ProjectFile[]): Record<string, string>
   const out: Record<string, string> = {};
   for (const file of files) {
     if (unfollowedEntries.has(file)) continue;
-    const digest = digestProjectPath(file.path);
+    // The scripts its words name, collected by the one digest (the hooks' data rests on them).
+    const scripts = new Set<string>();
+    const digest = digestProjectPath(file.path, scripts);
     if (!digest) continue;
     out[pinKey(file.path)] = digest;
-    Object.assign(out, hookDataDigests(file.path));
+    Object.assign(out, hookDataDigests(file.path, scripts));
   }
   return out;
 }

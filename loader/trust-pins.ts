@@ -169,14 +169,13 @@ const ABSENT_RECORD = `sha256:${sha256("every path named held nothing\n")}`;
 export const isDataPinKey = (key: string) => key.startsWith("data:");
 
 /**
- * The data the scripts a project file names decide from (`scriptDataReferences`), as trusted now:
- * each file's or folder's state by `dataPinKey`. Recorded with the file's digest, it lets a hook's
+ * The data the scripts a project file names decide from (`scripts`, collected while its digest
+ * was made: `digestProjectPath`), as trusted now: each file's or folder's state by `dataPinKey`. Recorded with the file's digest, it lets a hook's
  * approval count only while those inputs are what the user trusted (plugins/hooks/pins.ts); it
  * gates nothing else, so a changed data file asks no question at the start.
  */
-export function hookDataDigests(path: string): Record<string, string> {
-  const scripts = new Set<string>();
-  if (digestProjectPath(path, scripts) === undefined || scripts.size === 0) return {};
+export function hookDataDigests(path: string, scripts: ReadonlySet<string>): Record<string, string> {
+  if (scripts.size === 0) return {};
   const own = dirname(resolve(path));
   const parts = own.split(sep);
   const at = parts.findLastIndex((part) => part === ".ubiquity" || part === ".claude" || part === ".codex");
