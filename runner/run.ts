@@ -27,7 +27,7 @@ import { activePlugins, answerersOf, presetByName, skippedConfigHint, type Activ
 import type { TerminalAnswerer } from "../loader/index";
 import { combinePrompt, readStdin } from "./stdin";
 import { storedSessionLookup } from "./conversation";
-import type { UserInput } from "../sdk/live";
+import { userTurn, type UserInput } from "../sdk/live";
 import { verbosePlugin } from "./verbose";
 import { colorEnabled, createStyle } from "./style";
 import { EXIT, exitCodeOf } from "./exit";
@@ -519,8 +519,14 @@ async function runOnce(
   return sigint.exitCode() ?? exitOfResult(result);
 }
 
-/** The text of one `--input-format stream-json` line: `{"type":"user","message":{"role":"user","content":…}}` (Claude Code's) or `{"type":"user","text":…}`. */
-export function userTextOf(line: string): string {
+/**
+ * One `--input-format stream-json` line as the live session's input: Claude Code's
+ * `{"type":"user","message":{"role":"user","content":…}}` (text and image blocks, given to
+ * `summon()` as they are, so an image reaches the model) or Ubiquity's `{"type":"user","text":…}`;
+ * `"interrupt": true` stops the work in progress. A line that is no such message is a usage error
+ * naming the shape.
+ */
+export function userInputOf(line: string): UserInput {
   let data: unknown;
   try {
     data = JSON.parse(line);
@@ -529,19 +535,27 @@ export function userTextOf(line: string): string {
       `--input-format stream-json: a line is not JSON (${describeError(error)}): ${line.slice(0, 80)}`,
     );
   }
-  const m = data as { type?: unknown; text?: unknown; message?: { content?: unknown } };
-  if (m?.type === "user" && typeof m.text === "string") return m.text;
-  const content = m?.type === "user" ? m.message?.content : undefined;
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) {
-    const text = content
-      .map((p: { type?: unknown; text?: unknown }) => (p?.type === "text" && typeof p.text === "string" ? p.text : ""))
-      .join("");
-    if (text) return text;
+  const m = data as { type?: unknown; text?: unknown; content?: unknown; message?: unknown; interrupt?: unknown };
+  const shape =
+    '--input-format stream-json: each line must be a user message, {"type":"user","message":{"role":"user","content":"…"}}';
+  if (m?.type !== "user" || (typeof m.text !== "string" && !Array.isArray(m.content) && m.message === undefined))
+    throw new UsageError(shape);
+  const input = {
+    type: "user",
+    ...(typeof m.text === "string" ? { text: m.text } : {}),
+    ...(Array.isArray(m.content) ? { content: m.content } : {}),
+    ...(m.message !== undefined ? { message: m.message } : {}),
+    ...(m.interrupt === true ? { interrupt: true } : {}),
+  } as UserInput;
+  // What summon() cannot read (another block type, a message that is no object) stops here, named.
+  let turn: ReturnType<typeof userTurn>;
+  try {
+    turn = userTurn(input);
+  } catch (error) {
+    throw new UsageError(`${shape}: ${describeError(error).replace(/^summon\(prompt\): /, "")}`);
   }
-  throw new UsageError(
-    '--input-format stream-json: each line must be a user message, {"type":"user","message":{"role":"user","content":"…"}}',
-  );
+  if (!turn.text && !turn.content?.length) throw new UsageError(`${shape}: this one holds no text and no image`);
+  return input;
 }
 
 /** `--input-format stream-json`: the stdin lines are the input of one live session (a line marked `"interrupt": true` stops the work in progress). */
@@ -555,8 +569,7 @@ async function runStream(options: UbiquityConfig, io: RunnerIO, json: JsonOf, sh
     for (let line = await lines.next(); !line.done; line = await lines.next()) {
       if (!line.value.trim()) continue;
       try {
-        const text = userTextOf(line.value);
-        return JSON.parse(line.value).interrupt === true ? { type: "user", text, interrupt: true } : text;
+        return userInputOf(line.value);
       } catch (error) {
         bad = error;
         return undefined;
@@ -587,7 +600,7 @@ async function runStream(options: UbiquityConfig, io: RunnerIO, json: JsonOf, sh
         yield m;
         sent++;
         const next = await nextInput();
-        while (next !== undefined && typeof next === "string" && results < sent)
+        while (next !== undefined && !(typeof next === "object" && next.interrupt) && results < sent)
           await new Promise<void>((r) => (wake = r));
         m = next;
       }

@@ -14,7 +14,7 @@ import { applyRunFlags, runFlagTable, runUsage } from "../../runner/flags";
 import { splitRules } from "../../plugins/permissions/cli";
 import { expandPlugins } from "../../src/preset";
 import defaultPreset from "../../presets/default";
-import { userTextOf } from "../../runner/run";
+import { userInputOf } from "../../runner/run";
 
 afterAll(removeTempProjects);
 beforeAll(requireDist);
@@ -364,8 +364,9 @@ describe("the flag table", () => {
   });
 
   it("reads Claude Code's and Ubiquity's user-message lines", () => {
-    expect(userTextOf('{"type":"user","message":{"role":"user","content":"hi"}}')).toBe("hi");
-    expect(userTextOf('{"type":"user","text":"hello"}')).toBe("hello");
-    expect(() => userTextOf("{nope")).toThrow(/not JSON/);
+    const line = '{"type":"user","message":{"role":"user","content":"hi"}}';
+    expect(userInputOf(line)).toEqual({ type: "user", message: { role: "user", content: "hi" } });
+    expect(userInputOf('{"type":"user","text":"hello"}')).toEqual({ type: "user", text: "hello" });
+    expect(() => userInputOf("{nope")).toThrow(/not JSON/);
   });
 });
