@@ -119,8 +119,47 @@ export function guardImages(request: ModelRequest, options: ModelResolvedOptions
     return messages === request.messages ? request : { ...request, messages };
   }
   const provider = String((request.model as { provider?: unknown }).provider ?? "");
-  if (!provider.endsWith(".chat") || !mapResults(request.messages, (p) => p)) return request;
-  return { ...request, messages: hoistImages(request.messages) };
+  const messages = userImagesAsFiles(request.messages);
+  if (!provider.endsWith(".chat") || !mapResults(messages, (p) => p))
+    return messages === request.messages ? request : { ...request, messages };
+  return { ...request, messages: hoistImages(messages) };
+}
+
+// User messages already written with file parts only (or none with an image part): every request
+// carries the whole history, and a message object never changes once written.
+const fileOnly = new WeakSet<ModelMessage>();
+const holdsImageParts = (m: ModelMessage): boolean => {
+  if (m.role !== "user" || typeof m.content === "string" || fileOnly.has(m)) return false;
+  if (m.content.some((p) => p.type === "image")) return true;
+  fileOnly.add(m);
+  return false;
+};
+
+/**
+ * The user messages' `image` parts as the `file` parts the AI SDK turns them into anyway (the same
+ * fields): sent as they were, the SDK printed a DeprecationWarning on stderr for each request that
+ * carried one (an image from `--input-format stream-json`, a live session, ACP).
+ */
+function userImagesAsFiles(messages: ModelMessage[]): ModelMessage[] {
+  if (!messages.some(holdsImageParts)) return messages;
+  return messages.map((m) =>
+    holdsImageParts(m) && m.role === "user" && typeof m.content !== "string"
+      ? {
+          ...m,
+          content: m.content.map(
+            (p): UserPart =>
+              p.type === "image"
+                ? {
+                    type: "file",
+                    data: p.image,
+                    mediaType: p.mediaType ?? "image",
+                    ...(p.providerOptions ? { providerOptions: p.providerOptions } : {}),
+                  }
+                : p,
+          ),
+        }
+      : m,
+  );
 }
 
 /** User images replaced by `note` (a summary or a plugin's own call to a text-only model: its caller gave no images on purpose). */
