@@ -22,6 +22,7 @@ export function failureHint(error: unknown, label: string): string | undefined {
   const where = `${keys.length ? keys.join(", ") : "the provider's key variable"} or the apiKey option`;
   if (e.statusCode === 401) return `the provider refused the credentials: check ${where}`;
   if (e.statusCode === 403) return `the provider refused access: check ${where}, and that the key may use this model`;
+  if (e.statusCode === 404) return unversionedBase(e.url, spec?.env);
   const code = e.cause?.code ?? e.cause?.cause?.code;
   if (e.statusCode !== undefined || !code || !(UNREACHED.has(code) || UNRESOLVED.has(code))) return undefined;
   let origin = "the provider's address";
@@ -33,6 +34,37 @@ export function failureHint(error: unknown, label: string): string | undefined {
   if (UNRESOLVED.has(code)) return `${origin} could not be looked up: check the network and the base URL`;
   const start = provider === "ollama" ? " (ollama serve)" : "";
   return `nothing answered at ${origin}: check that the server is running${start} and the base URL is right`;
+}
+
+/** The endpoints the AI SDK's providers append to their base URL. */
+const ENDPOINTS = /\/(messages|responses|chat\/completions|completions|embeddings)$/;
+
+/**
+ * A 404 from an endpoint under a base URL without its API version: the AI SDK appends the endpoint
+ * to the base URL as given, where Claude Code adds `/v1` to ANTHROPIC_BASE_URL itself, so a
+ * gateway's `http://host:4000` (Claude Code's, LiteLLM's) was asked for `/messages` and answered
+ * "Not Found".
+ */
+function unversionedBase(url: string | undefined, env: readonly string[] = []): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url ?? "");
+  } catch {
+    return undefined;
+  }
+  const endpoint = ENDPOINTS.exec(parsed.pathname);
+  if (!endpoint) return undefined;
+  const base = `${parsed.origin}${parsed.pathname.slice(0, endpoint.index)}`;
+  if (/\/v\d[\w.-]*$/.test(base)) return undefined;
+  const variable = env.find((name) => name.endsWith("_BASE_URL"));
+  const set = variable
+    ? `${variable}=${base}/v1 (or providerSettings.baseURL)`
+    : `providerSettings.baseURL to ${base}/v1`;
+  const claude =
+    variable === "ANTHROPIC_BASE_URL"
+      ? " (Claude Code adds /v1 to ANTHROPIC_BASE_URL itself; the AI SDK does not)"
+      : "";
+  return `the request went to ${parsed.origin}${parsed.pathname}: the base URL must end in the API version${claude}; set ${set}`;
 }
 
 /** Add the fix to a failed call's message, once. */

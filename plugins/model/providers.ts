@@ -22,6 +22,8 @@ export interface ProviderSpec {
   readonly variants?: readonly string[];
   /** For providers served through @ai-sdk/openai-compatible: the default base URL and key variable. */
   readonly compatible?: { readonly baseURL?: string; readonly baseURLEnv?: string; readonly apiKeyEnv?: string };
+  /** A bearer token variable used when no key is set (Claude Code's `ANTHROPIC_AUTH_TOKEN`, which an LLM gateway takes), as the factory's `authToken`. */
+  readonly bearerEnv?: string;
   /** AI SDK provider ids its models carry when they differ from the name a user writes (`amazon-bedrock` for `bedrock`). */
   readonly providerIds?: readonly string[];
   /** Whether the package is a dependency of ubiquity (installed with it) or an optional peer. */
@@ -57,7 +59,8 @@ export const PROVIDERS = {
     package: "@ai-sdk/anthropic",
     major: 4,
     factory: "createAnthropic",
-    env: ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"],
+    env: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"],
+    bearerEnv: "ANTHROPIC_AUTH_TOKEN",
     settings: [...BASE, "authToken", "name", "generateId", "batchResultDownloads"],
   },
   google: {

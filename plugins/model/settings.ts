@@ -43,6 +43,14 @@ export function factorySettings(
   checkProviderSettings(provider, options.providerSettings, spec);
   const out: FactorySettings = { ...(options.providerSettings ?? {}) };
   if (options.apiKey !== undefined && out.apiKey === undefined) out.apiKey = options.apiKey;
+  // Claude Code sends ANTHROPIC_AUTH_TOKEN as a bearer token (what an LLM gateway takes); the AI
+  // SDK reads no such variable, so a switcher's gateway set-up ended "API key is missing".
+  const bearer = spec.bearerEnv && env[spec.bearerEnv]?.trim();
+  const keyed =
+    out.apiKey !== undefined ||
+    out.authToken !== undefined ||
+    spec.env.some((name) => name.endsWith("_API_KEY") && env[name]?.trim());
+  if (bearer && !keyed) out.authToken = bearer;
   if (spec.compatible) {
     out.name = provider;
     out.baseURL ??= (spec.compatible.baseURLEnv && env[spec.compatible.baseURLEnv]?.trim()) || spec.compatible.baseURL;

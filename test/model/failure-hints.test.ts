@@ -29,7 +29,7 @@ it("HTTP 401 names the provider's key variable and apiKey; 403 also the model's 
   const forbidden = await failure("anthropic:claude-sonnet-4-5", { baseURL: `${server.baseURL}/v1` });
   expect(forbidden.result).toContain("HTTP 403");
   expect(forbidden.result).toContain(
-    "check ANTHROPIC_API_KEY or the apiKey option, and that the key may use this model",
+    "check ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or the apiKey option, and that the key may use this model",
   );
 });
 
