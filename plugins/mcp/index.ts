@@ -18,6 +18,7 @@ import { mcpOptions } from "./options";
 import { getSettingsApi } from "../settings/api";
 import { warn, warnOnce } from "../_kits/sources/index";
 import { pluginServers } from "./plugin-servers";
+import { relativeArgsWarnings } from "./untrusted-args";
 import { tapPermissionPromptTool } from "./permission-prompt";
 import type { McpResourceContents, McpResourceInfo, McpResourceTemplateInfo } from "./resources";
 import { McpResourceError } from "./resource-error";
@@ -154,6 +155,7 @@ export const mcpPlugin = definePlugin({
       const wrap = (spec: SpawnSpec) =>
         getSandboxApi(kernel).wrap(spec, { kind: "mcp", subject: [spec.command, ...spec.args].join(" ") });
       const trusted = folderTrusted(kernel.options);
+      for (const message of relativeArgsWarnings(configured, kernel.options.cwd, trusted)) warn(kernel, NAME, message);
       features = new McpFeatures(
         kernel,
         NAME,
