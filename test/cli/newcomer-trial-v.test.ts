@@ -1,0 +1,248 @@
+/**
+ * What a newcomer's trial (v, 2026-12-06: the packed package in an empty folder, the README and
+ * the docs followed as written, `claude -p` habits, fake provider servers on 127.0.0.1) met:
+ * - `--input-format stream-json` took only the text of a user line: an image block a script sent
+ *   (as to `claude -p`) never reached the model, and nothing said so. The line's message now goes
+ *   to the live session as it is, so its images are sent; a block it cannot read is exit 2 naming it;
+ * - an image in a user message (stream-json, a live session, ACP) made the AI SDK print a
+ *   DeprecationWarning ("The "image" content part type is deprecated") on stderr for every request;
+ * - `ANTHROPIC_BASE_URL=http://gateway:4000` (Claude Code's way, which adds `/v1` itself; LiteLLM's
+ *   and the hosted Anthropic-compatible endpoints' docs write it so) sent requests to `/messages`:
+ *   "HTTP 404: Not Found", naming nothing. The error now names the URL asked and the setting to write;
+ * - `ANTHROPIC_AUTH_TOKEN` (Claude Code's bearer token for a gateway) was not read: "Anthropic API
+ *   key is missing". It is now sent as `Authorization: Bearer` when no key is set;
+ * - `--mcp-config` with `server-filesystem .` (the server's README) in a folder not trusted served
+ *   the home folder: such a server starts outside the folder, so `.` is the home folder. A warning
+ *   now names the server, where it starts and the fixes.
+ */
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startProviderServer } from "ubiquity/testing";
+import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
+
+afterAll(removeTempProjects);
+beforeAll(requireDist);
+
+const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex").toString("base64");
+const imageLine = (text?: string) =>
+  JSON.stringify({
+    type: "user",
+    message: {
+      role: "user",
+      content: [
+        ...(text ? [{ type: "text", text }] : []),
+        { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } },
+      ],
+    },
+  });
+const stream = ["-p", "--input-format", "stream-json", "--output-format", "stream-json"];
+/** A run on the Anthropic wire of `baseURL`, with a temp HOME and no key but the ones given. */
+const anthropicEnv = (baseURL: string, extra: Record<string, string> = {}) => ({
+  HOME: tempProject({}, { packageJson: false }),
+  ANTHROPIC_BASE_URL: baseURL,
+  ANTHROPIC_API_KEY: "",
+  ANTHROPIC_AUTH_TOKEN: "",
+  UBIQUITY_MODEL: "",
+  ...extra,
+});
+const MODEL = ["--model", "anthropic:claude-sonnet-4-5"];
+
+describe.concurrent("--input-format stream-json with an image block (as claude -p reads it)", () => {
+  it("sends the image to the model with the line's text; an image alone is a prompt too", async () => {
+    const server = await startProviderServer(["a PNG", "still a PNG"]);
+    try {
+      const dir = tempProject({});
+      const input = `${imageLine("what is this?")}\n${imageLine()}\n`;
+      const out = await runCli(
+        [...stream, ...MODEL],
+        dir,
+        anthropicEnv(server.baseURL, { ANTHROPIC_API_KEY: "sk-test" }),
+        { input },
+      );
+      expect(out.code, out.stderr).toBe(0);
+      expect(server.requests).toHaveLength(2);
+      const first = JSON.stringify((server.requests[0]!.body as { messages: unknown }).messages);
+      expect(first).toContain("what is this?");
+      expect(first).toContain(PNG);
+      // The second line's image is the second prompt's, beside the first one's in the history.
+      const second = (server.requests[1]!.body as { messages: { role: string; content: unknown }[] }).messages;
+      expect(JSON.stringify(second.at(-1))).toContain(PNG);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("prints no AI SDK DeprecationWarning for the image on stderr", async () => {
+    const server = await startProviderServer(["a PNG"]);
+    try {
+      const dir = tempProject({});
+      const env = anthropicEnv(server.baseURL, { ANTHROPIC_API_KEY: "sk-test" });
+      const out = await runCli([...stream, ...MODEL], dir, env, { input: `${imageLine("what is this?")}\n` });
+      expect(out.code, out.stderr).toBe(0);
+      expect(JSON.stringify(server.requests[0]!.body)).toContain(PNG);
+      expect(out.stderr).not.toMatch(/DeprecationWarning|deprecated/i);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a block it cannot read (a document) is exit 2 naming the block type; nothing is sent", async () => {
+    const server = await startProviderServer(["never"]);
+    try {
+      const dir = tempProject({});
+      const line = JSON.stringify({
+        type: "user",
+        message: { role: "user", content: [{ type: "document", source: { type: "text", data: "x" } }] },
+      });
+      const out = await runCli(
+        [...stream, ...MODEL],
+        dir,
+        anthropicEnv(server.baseURL, { ANTHROPIC_API_KEY: "sk-test" }),
+        {
+          input: `${line}\n`,
+        },
+      );
+      expect(out.code).toBe(2);
+      expect(out.stdout + out.stderr).toContain('"document"');
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** A gateway as LiteLLM serves Claude Code: the Anthropic API under /v1 (passed on to `upstream`), "Not Found" anywhere else. */
+async function gateway(upstream: string): Promise<{ url: string; paths: string[]; close(): Promise<void> }> {
+  const paths: string[] = [];
+  const body = async (req: IncomingMessage) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  };
+  const server = createServer(async (req, res) => {
+    paths.push(req.url ?? "");
+    if (!req.url?.startsWith("/v1/")) {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ detail: "Not Found" }));
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === "string" && !["host", "content-length", "connection"].includes(k)) headers[k] = v;
+    const answer = await fetch(new URL(req.url, upstream), { method: req.method, headers, body: await body(req) });
+    res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, paths, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe.concurrent("a Claude Code gateway set-up (ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN)", () => {
+  it("ANTHROPIC_BASE_URL without /v1: the 404 names the URL asked and the setting to write, which works", async () => {
+    const server = await startProviderServer(["through the gateway"]);
+    const gw = await gateway(server.baseURL);
+    try {
+      const dir = tempProject({});
+      const out = await runCli(["-p", ...MODEL, "hi"], dir, anthropicEnv(gw.url, { ANTHROPIC_API_KEY: "sk-test" }));
+      expect(out.code).toBe(1);
+      expect(out.stderr).toContain("HTTP 404");
+      expect(out.stderr).toContain(`${gw.url}/messages`);
+      expect(out.stderr).toContain(`ANTHROPIC_BASE_URL=${gw.url}/v1`);
+      // Doing what it says.
+      const fixed = await runCli(
+        ["-p", ...MODEL, "hi"],
+        dir,
+        anthropicEnv(`${gw.url}/v1`, { ANTHROPIC_API_KEY: "sk-test" }),
+      );
+      expect(fixed.code, fixed.stderr).toBe(0);
+      expect(fixed.stdout).toContain("through the gateway");
+      expect(gw.paths.at(-1)).toBe("/v1/messages");
+    } finally {
+      await gw.close();
+      await server.close();
+    }
+  });
+
+  it("ANTHROPIC_AUTH_TOKEN alone is sent as a bearer token, as Claude Code sends it, and never printed", async () => {
+    const server = await startProviderServer(["token accepted"]);
+    try {
+      const dir = tempProject({});
+      const env = anthropicEnv(server.baseURL, { ANTHROPIC_AUTH_TOKEN: "gw-token-5150" });
+      const out = await runCli(["-p", ...MODEL, "--output-format", "stream-json", "hi"], dir, env);
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout).toContain("token accepted");
+      expect(server.requests[0]!.headers.authorization).toBe("Bearer gw-token-5150");
+      expect(server.requests[0]!.headers["x-api-key"]).toBeUndefined();
+      expect(out.stdout + out.stderr).not.toContain("gw-token-5150");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("with ANTHROPIC_API_KEY set too, the key is sent and the token is not (the control)", async () => {
+    const server = await startProviderServer(["key accepted"]);
+    try {
+      const dir = tempProject({});
+      const env = anthropicEnv(server.baseURL, { ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_AUTH_TOKEN: "gw-token-5150" });
+      const out = await runCli(["-p", ...MODEL, "hi"], dir, env);
+      expect(out.code, out.stderr).toBe(0);
+      expect(server.requests[0]!.headers["x-api-key"]).toBe("sk-test");
+      expect(server.requests[0]!.headers.authorization).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("--mcp-config's stdio server with a relative path, in a folder not trusted", () => {
+  const filesystem = join(repoRoot, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js");
+  const setup = () => {
+    // The scripted model lives in a config outside the project (the user's own, applied untrusted).
+    const config = tempProject(
+      {
+        "agent.config.mjs": `import { scriptedModel } from "ubiquity/testing";
+export default {
+  marketPricing: false,
+  model: scriptedModel([{ toolCalls: [{ toolName: "mcp__fs__list_allowed_directories", input: {} }] }, { text: "listed" }]),
+};
+`,
+      },
+      { linkUbiquity: true },
+    );
+    const dir = tempProject({
+      "mcp.json": JSON.stringify({ mcpServers: { fs: { command: process.execPath, args: [filesystem, "."] } } }),
+    });
+    const home = tempProject({}, { packageJson: false });
+    const args = ["-p", "--config", join(config, "agent.config.mjs"), "--mcp-config", "mcp.json"];
+    const run = (extra: string[]) =>
+      runCli([...args, ...extra, "--allowedTools", "mcp__fs", "--output-format", "stream-json", "go"], dir, {
+        HOME: home,
+        UBIQUITY_TRUST: "",
+        UBIQUITY_MODEL: "",
+      });
+    const served = (stdout: string) =>
+      stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { type: string; output?: { content: string } })
+        .find((m) => m.type === "tool_result")?.output?.content;
+    return { dir, home, run, served };
+  };
+
+  it("warns that it starts in the home folder, naming the argument and the fixes; trusted, it serves the project quietly", async () => {
+    const { dir, home, run, served } = setup();
+    const untrusted = await run([]);
+    expect(untrusted.code, untrusted.stderr).toBe(0);
+    expect(served(untrusted.stdout)).toContain(home); // what it did: "." was the home folder
+    expect(untrusted.stderr).toContain(`MCP server "fs" starts in ${home}, not in ${dir}`);
+    expect(untrusted.stderr).toContain('"."');
+    expect(untrusted.stderr).toContain("ubiquity trust .");
+    const trusted = await run(["--trust"]);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(served(trusted.stdout)).toContain(dir);
+    expect(trusted.stderr).not.toContain('MCP server "fs" starts in');
+  });
+});
