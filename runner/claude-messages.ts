@@ -37,6 +37,33 @@ function claudeUsage(usage: Partial<Usage> | undefined): Json {
 }
 
 /** The fields every Claude message ends with. */
+/**
+ * A user message's parts as Claude Code's content blocks: an image (or a file of an image type) as
+ * `{ type: "image", source }` with a base64 or URL source, a PDF as a `document`; a script reading
+ * `--replay-user-messages` got the AI SDK's `{ type: "image", image, mediaType }` instead.
+ */
+function claudeBlocks(parts: NonNullable<Extract<Message, { type: "user" }>["content"]>): unknown[] {
+  return parts.map((part) => {
+    if (part.type === "text") return { type: "text", text: part.text };
+    const data = part.type === "image" ? part.image : part.type === "file" ? part.data : undefined;
+    const mediaType = typeof part.mediaType === "string" ? part.mediaType : undefined;
+    const type =
+      mediaType === "application/pdf"
+        ? "document"
+        : part.type === "image" || mediaType?.startsWith("image")
+          ? "image"
+          : undefined;
+    const url =
+      data instanceof URL ? data.href : typeof data === "string" && /^https?:\/\//.test(data) ? data : undefined;
+    if (type && url) return { type, source: { type: "url", url } };
+    const inline = typeof data === "string" ? /^data:([^;,]+);base64,(.*)$/s.exec(data) : null;
+    if (type && inline) return { type, source: { type: "base64", media_type: inline[1], data: inline[2] } };
+    if (type && typeof data === "string")
+      return { type, source: { type: "base64", ...(mediaType ? { media_type: mediaType } : {}), data } };
+    return part;
+  });
+}
+
 function tail(m: { uuid: string; sessionId: string; parentToolUseId?: string }): Json {
   return { parent_tool_use_id: m.parentToolUseId ?? null, session_id: m.sessionId, uuid: m.uuid };
 }
@@ -121,7 +148,7 @@ export function toClaudeMessage(m: Message, { replayUser = false } = {}): Json |
     }
     case "user":
       return replayUser
-        ? { type: "user", message: { role: "user", content: m.content ?? m.text }, ...tail(m) }
+        ? { type: "user", message: { role: "user", content: m.content ? claudeBlocks(m.content) : m.text }, ...tail(m) }
         : undefined;
     case "assistant":
       return {

@@ -5,7 +5,8 @@
  *   (as to `claude -p`) never reached the model, and nothing said so. The line's message now goes
  *   to the live session as it is, so its images are sent; a block it cannot read is exit 2 naming it;
  * - an image in a user message (stream-json, a live session, ACP) made the AI SDK print a
- *   DeprecationWarning ("The "image" content part type is deprecated") on stderr for every request;
+ *   DeprecationWarning ("The "image" content part type is deprecated") on stderr for every request,
+ *   and `--message-format claude --replay-user-messages` echoed it in the AI SDK's shape, not Claude's;
  * - `ANTHROPIC_BASE_URL=http://gateway:4000` (Claude Code's way, which adds `/v1` itself; LiteLLM's
  *   and the hosted Anthropic-compatible endpoints' docs write it so) sent requests to `/messages`:
  *   "HTTP 404: Not Found", naming nothing. The error now names the URL asked and the setting to write;
@@ -83,6 +84,25 @@ describe.concurrent("--input-format stream-json with an image block (as claude -
       expect(out.code, out.stderr).toBe(0);
       expect(JSON.stringify(server.requests[0]!.body)).toContain(PNG);
       expect(out.stderr).not.toMatch(/DeprecationWarning|deprecated/i);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("--message-format claude --replay-user-messages echoes the image as Claude Code's block, as it came in", async () => {
+    const server = await startProviderServer(["a PNG"]);
+    try {
+      const dir = tempProject({});
+      const env = anthropicEnv(server.baseURL, { ANTHROPIC_API_KEY: "sk-test" });
+      const args = [...stream, "--message-format", "claude", "--replay-user-messages", ...MODEL];
+      const out = await runCli(args, dir, env, { input: `${imageLine("what is this?")}\n` });
+      expect(out.code, out.stderr).toBe(0);
+      const user = out.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { type: string; message?: { content: unknown } })
+        .find((m) => m.type === "user");
+      expect(user?.message?.content).toEqual(JSON.parse(imageLine("what is this?")).message.content);
     } finally {
       await server.close();
     }
