@@ -33,6 +33,7 @@ import {
   readPlugins,
   warn,
   warnOnce,
+  type Source,
 } from "../_kits/sources/index";
 import type { ProjectPlace } from "../../loader/index";
 import { pathExists } from "../../loader/index";
@@ -75,17 +76,32 @@ function notACommand(run: RunContext, name: string, names: readonly string[]): v
         ])
         .find((file) => pathExists(file));
   const meant = names.filter((n) => n.endsWith(`:${name}`));
+  const own = claudeFile ? undefined : unreadOwnFile(run, name);
   const why = claudeFile
     ? `: ${claudeFile} is Claude Code's, read with --compat claude (compat: ["claude"] in the config)`
-    : meant.length
-      ? ` (did you mean ${meant.map((n) => `/${n}`).join(" or ")}?)`
-      : names.length
-        ? ` (its commands: ${names
-            .slice(0, 8)
-            .map((n) => `/${n}`)
-            .join(", ")}${names.length > 8 ? ", …" : ""})`
-        : " (it has none)";
+    : own
+      ? `: ${own.file} is read with commandSources: ["${own.source}"] in the config (nothing is read unless asked)`
+      : meant.length
+        ? ` (did you mean ${meant.map((n) => `/${n}`).join(" or ")}?)`
+        : names.length
+          ? ` (its commands: ${names
+              .slice(0, 8)
+              .map((n) => `/${n}`)
+              .join(", ")}${names.length > 8 ? ", …" : ""})`
+          : " (it has none)";
   warn(run.kernel, NAME, `/${name} is not a command of this run, so the prompt went to the model as written${why}`);
+}
+
+/** A command file of ours for `name` that the run's `commandSources` leaves unread (a trusted project's `.ubiquity/commands/<name>.md` without `["project"]`). */
+function unreadOwnFile(run: RunContext, name: string): { file: string; source: Source } | undefined {
+  const wanted = (run.options as { commandSources?: readonly string[] }).commandSources ?? [];
+  const relative = `${name.split(":").join("/")}.md`;
+  for (const source of ["project", "local", "user"] as const) {
+    if (wanted.includes(source)) continue;
+    const file = join(commandFolder(source, run.cwd, homedir()), relative);
+    if (pathExists(file)) return { file, source };
+  }
+  return undefined;
 }
 
 /** What the plugin keeps per run: the model a command switched to, and the one to go back to. */

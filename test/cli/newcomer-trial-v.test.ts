@@ -14,7 +14,11 @@
  *   key is missing". It is now sent as `Authorization: Bearer` when no key is set;
  * - `--mcp-config` with `server-filesystem .` (the server's README) in a folder not trusted served
  *   the home folder: such a server starts outside the folder, so `.` is the home folder. A warning
- *   now names the server, where it starts and the fixes.
+ *   now names the server, where it starts and the fixes;
+ * - `.ubiquity/commands/review.md` (the slash-commands guide's first line) in a trusted folder: `/review`
+ *   "is not a command of this run (it has none)", and `ubiquity trust .` had said the folder "now
+ *   applies". Our own command, skill and agent folders are read only with `commandSources` (…)
+ *   asking: the warning names the file and the option, and trust says `(with commandSources: …)`.
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -264,5 +268,35 @@ export default {
     expect(trusted.code, trusted.stderr).toBe(0);
     expect(served(trusted.stdout)).toContain(dir);
     expect(trusted.stderr).not.toContain('MCP server "fs" starts in');
+  });
+});
+
+describe.concurrent("a slash command in .ubiquity/commands (the guide's first line), run by the bin", () => {
+  const files = { ".ubiquity/commands/review.md": "---\ndescription: Review a file\n---\nReview $1 carefully.\n" };
+
+  it("without commandSources: the warning names the file and the option that reads it; with it the command runs", async () => {
+    const dir = tempProject(files);
+    const env = { HOME: tempProject({}, { packageJson: false }), UBIQUITY_MODEL: "" };
+    const unread = await runCli(["-p", "--model", "test", "/review src/x.ts"], dir, env);
+    expect(unread.code, unread.stderr).toBe(0);
+    expect(unread.stderr).toContain(
+      `${join(dir, ".ubiquity", "commands", "review.md")} is read with commandSources: ["project"]`,
+    );
+    const read = tempProject({ ...files, ".ubiquityrc.json": '{"commandSources": ["project"]}' });
+    const out = await runCli(["-p", "--model", "test", "/review src/x.ts"], read, env);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toContain("Review src/x.ts carefully.");
+    expect(out.stderr).not.toContain("is not a command");
+  });
+
+  it("ubiquity trust . says the folder applies with commandSources, not unconditionally", async () => {
+    const dir = tempProject(files);
+    const out = await runCli(["trust", "."], dir, {
+      HOME: tempProject({}, { packageJson: false }),
+      UBIQUITY_TRUST: "",
+    });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout + out.stderr).toContain(".ubiquity/commands (adds slash commands");
+    expect(out.stdout + out.stderr).toContain('(with commandSources: ["project"])');
   });
 });

@@ -191,10 +191,13 @@ export function definitionProjectFiles(
   effect: string,
   { cwd, home }: ProjectPlace,
 ): ProjectFile[] {
+  // Ours are read only where the run's own option asks (`commandSources: ["project"]`): say so, as
+  // the other tools' files say the compat that reads them ("now apply" alone was not true).
+  const option = `${kind.replace(/s$/, "")}Sources`;
   const ours = (["project", "local"] as const)
-    .map((source) => folderOf(source, cwd, home))
-    .filter(pathExists)
-    .map((path) => ({ path, kind, effect }));
+    .map((source) => ({ path: folderOf(source, cwd, home), source }))
+    .filter((p) => pathExists(p.path))
+    .map(({ path, source }) => ({ path, kind, effect: `${effect} (with ${option}: ["${source}"])` }));
   const others = compatProjectPaths(kind, cwd)
     .filter((p) => pathExists(p.path))
     .map((p) => ({ path: p.path, kind, effect: `${effect} (with compat: ["${p.tool}"])`, compat: p.tool }));
