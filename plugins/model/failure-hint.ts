@@ -57,8 +57,9 @@ function unversionedBase(url: string | undefined, env: readonly string[] = []): 
   const base = `${parsed.origin}${parsed.pathname.slice(0, endpoint.index)}`;
   if (/\/v\d[\w.-]*$/.test(base)) return undefined;
   const variable = env.find((name) => name.endsWith("_BASE_URL"));
+  const flag = variable === "OPENAI_COMPATIBLE_BASE_URL" ? ", --base-url" : "";
   const set = variable
-    ? `${variable}=${base}/v1 (or providerSettings.baseURL)`
+    ? `${variable}=${base}/v1 (or providerSettings.baseURL${flag})`
     : `providerSettings.baseURL to ${base}/v1`;
   const claude =
     variable === "ANTHROPIC_BASE_URL"

@@ -190,6 +190,21 @@ describe.concurrent("a Claude Code gateway set-up (ANTHROPIC_BASE_URL, ANTHROPIC
     }
   });
 
+  it("--base-url without /v1 (an OpenAI-compatible server): the 404 names the URL asked and --base-url", async () => {
+    const server = await startProviderServer([]);
+    const gw = await gateway(server.baseURL);
+    try {
+      const dir = tempProject({});
+      const out = await runCli(["-p", "--base-url", gw.url, "--model", "qwen", "hi"], dir, anthropicEnv(gw.url));
+      expect(out.code).toBe(1);
+      expect(out.stderr).toContain(`${gw.url}/chat/completions`);
+      expect(out.stderr).toContain(`OPENAI_COMPATIBLE_BASE_URL=${gw.url}/v1 (or providerSettings.baseURL, --base-url)`);
+    } finally {
+      await gw.close();
+      await server.close();
+    }
+  });
+
   it("ANTHROPIC_AUTH_TOKEN alone is sent as a bearer token, as Claude Code sends it, and never printed", async () => {
     const server = await startProviderServer(["token accepted"]);
     try {
