@@ -412,8 +412,14 @@ function otherToolsModel(cwd: string): string {
   return claudeSettingsModel(cwd);
 }
 
-/** A Claude Code settings file's `model`, with the --model it means; "" when none sets one. */
+/** Claude Code's `ANTHROPIC_MODEL` (a gateway set-up exports it), else a Claude Code settings file's `model`, with the --model it means; "" when none sets one. */
 function claudeSettingsModel(cwd: string): string {
+  const variable = process.env.ANTHROPIC_MODEL?.trim();
+  if (variable && /^[\w.:[\]/-]{1,80}$/.test(variable)) {
+    // Claude Code sends it on the Anthropic wire, a gateway's own names (glm-4.6) included.
+    const meant = modelStringFor(variable) ?? `anthropic:${variable}`;
+    return `. Claude Code's ANTHROPIC_MODEL=${variable} is not read here (a model string names its provider): pass --model ${meant}, or set UBIQUITY_MODEL=${meant}`;
+  }
   const files = [
     join(cwd, ".claude", "settings.local.json"),
     join(cwd, ".claude", "settings.json"),

@@ -11,7 +11,8 @@
  *   and the hosted Anthropic-compatible endpoints' docs write it so) sent requests to `/messages`:
  *   "HTTP 404: Not Found", naming nothing. The error now names the URL asked and the setting to write;
  * - `ANTHROPIC_AUTH_TOKEN` (Claude Code's bearer token for a gateway) was not read: "Anthropic API
- *   key is missing". It is now sent as `Authorization: Bearer` when no key is set;
+ *   key is missing". It is now sent as `Authorization: Bearer` when no key is set; and an exported
+ *   `ANTHROPIC_MODEL` was not named by "No model configured": it is now, with the model string meant;
  * - `--mcp-config` with `server-filesystem .` (the server's README) in a folder not trusted served
  *   the home folder: such a server starts outside the folder, so `.` is the home folder. A warning
  *   now names the server, where it starts and the fixes;
@@ -216,6 +217,25 @@ describe.concurrent("a Claude Code gateway set-up (ANTHROPIC_BASE_URL, ANTHROPIC
       expect(server.requests[0]!.headers.authorization).toBe("Bearer gw-token-5150");
       expect(server.requests[0]!.headers["x-api-key"]).toBeUndefined();
       expect(out.stdout + out.stderr).not.toContain("gw-token-5150");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("ANTHROPIC_MODEL without --model: the error names the model string it means, and that string runs", async () => {
+    const server = await startProviderServer(["glm here"]);
+    try {
+      const dir = tempProject({});
+      const env = anthropicEnv(server.baseURL, { ANTHROPIC_AUTH_TOKEN: "gw-token-5150", ANTHROPIC_MODEL: "glm-4.6" });
+      const missing = await runCli(["-p", "hi"], dir, env);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain("ANTHROPIC_MODEL=glm-4.6 is not read here");
+      expect(missing.stderr).toContain("UBIQUITY_MODEL=anthropic:glm-4.6");
+      expect(server.requests).toHaveLength(0);
+      const out = await runCli(["-p", "hi"], dir, { ...env, UBIQUITY_MODEL: "anthropic:glm-4.6" });
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout).toContain("glm here");
+      expect((server.requests[0]!.body as { model: string }).model).toBe("glm-4.6");
     } finally {
       await server.close();
     }
