@@ -37,6 +37,15 @@ export function agentSdkHints(options: Record<string, unknown>, message: string)
     lines.push(
       '→ plugins: [{ type: "local", path }] is the Claude Agent SDK\'s form: Claude Code plugin folders go in claudePlugins: ["<path>"]; plugins here are ubiquity plugins ({ name, apply })',
     );
+  const servers = options.mcpServers;
+  const inProcess =
+    typeof servers === "object" && servers !== null
+      ? Object.entries(servers).filter(([, s]) => (s as { type?: unknown } | null)?.type === "sdk")
+      : [];
+  for (const [name] of inProcess)
+    lines.push(
+      `→ mcpServers.${name} is the Claude Agent SDK's in-process server (createSdkMcpServer, type "sdk"): here each of its tool()s is a defineTool({ name, description, inputSchema, execute }) given in tools: [...builtinTools(), myTool] (or registered by a plugin); mcpServers are stdio and HTTP servers`,
+    );
   return lines.length ? `\n${lines.join("\n")}` : "";
 }
 

@@ -19,12 +19,15 @@
  * - `.ubiquity/commands/review.md` (the slash-commands guide's first line) in a trusted folder: `/review`
  *   "is not a command of this run (it has none)", and `ubiquity trust .` had said the folder "now
  *   applies". Our own command, skill and agent folders are read only with `commandSources` (…)
- *   asking: the warning names the file and the option, and trust says `(with commandSources: …)`.
+ *   asking: the warning names the file and the option, and trust says `(with commandSources: …)`;
+ * - a Claude Agent SDK program's `createSdkMcpServer()` server in `mcpServers` ended "Invalid input
+ *   at mcpServers.calc": the error now says what its `tool()`s are here (defineTool, `tools`).
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { summon, type Message } from "ubiquity";
 import { startProviderServer } from "ubiquity/testing";
 import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
 
@@ -333,5 +336,23 @@ describe.concurrent("a slash command in .ubiquity/commands (the guide's first li
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout + out.stderr).toContain(".ubiquity/commands (adds slash commands");
     expect(out.stdout + out.stderr).toContain('(with commandSources: ["project"])');
+  });
+});
+
+describe("a Claude Agent SDK program's in-process MCP server (createSdkMcpServer)", () => {
+  it("ends in a configuration result naming defineTool and tools, not a bare 'Invalid input'", async () => {
+    // What createSdkMcpServer({ name, tools }) returns, passed as that SDK's docs pass it.
+    const calc = { type: "sdk", name: "calc", instance: { connect() {}, close() {} } };
+    const options = { model: "test", persistSession: false, mcpServers: { calc } } as unknown as Parameters<
+      typeof summon
+    >[1];
+    const messages: Message[] = [];
+    for await (const m of summon("add 2 and 3", options)) messages.push(m);
+    const last = messages.at(-1);
+    expect(last?.type === "result" && last.subtype).toBe("error_configuration");
+    const text = last?.type === "result" ? last.result : "";
+    expect(text).toContain("mcpServers.calc is the Claude Agent SDK's in-process server");
+    expect(text).toContain("defineTool(");
+    expect(text).toContain("tools: [...builtinTools(), myTool]");
   });
 });
