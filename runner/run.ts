@@ -364,6 +364,7 @@ function onInterrupt(controller: AbortController) {
 /** Providers whose key a newcomer most likely has, with a model to name in the example. */
 const EXAMPLE_MODELS: [string, string][] = [
   ["ANTHROPIC_API_KEY", "anthropic:claude-sonnet-4-5"],
+  ["ANTHROPIC_AUTH_TOKEN", "anthropic:claude-sonnet-4-5"],
   ["OPENAI_API_KEY", "openai:gpt-5"],
   ["GOOGLE_GENERATIVE_AI_API_KEY", "google:gemini-2.5-pro"],
 ];

@@ -234,6 +234,8 @@ describe.concurrent("a Claude Code gateway set-up (ANTHROPIC_BASE_URL, ANTHROPIC
       expect(missing.code).toBe(2);
       expect(missing.stderr).toContain("ANTHROPIC_MODEL=glm-4.6 is not read here");
       expect(missing.stderr).toContain("UBIQUITY_MODEL=anthropic:glm-4.6");
+      // The example is the provider whose credential is set, the gateway's token included.
+      expect(missing.stderr).toContain("--model anthropic:claude-sonnet-4-5 (ANTHROPIC_AUTH_TOKEN is set)");
       expect(server.requests).toHaveLength(0);
       const out = await runCli(["-p", "hi"], dir, { ...env, UBIQUITY_MODEL: "anthropic:glm-4.6" });
       expect(out.code, out.stderr).toBe(0);
