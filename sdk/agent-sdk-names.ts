@@ -16,6 +16,16 @@ const RENAMED: Readonly<Record<string, string>> = {
   executable: "nothing: ubiquity runs in your process; leave it out",
   executableArgs: "nothing: ubiquity runs in your process; leave it out",
   extraArgs: "the option of each flag (ubiquity run --help lists them)",
+  spawnClaudeCodeProcess: "nothing: ubiquity runs in your process; leave it out",
+  allowDangerouslySkipPermissions:
+    'nothing: permissionMode: "bypassPermissions" alone is the switch (deny and ask rules still apply); leave it out',
+  enableFileCheckpointing: "checkpoints: true (rewindFiles(sessionId, messageUuid) rewinds)",
+  resumeSessionAt:
+    "resume: the id rewindConversation(sessionId, messageUuid) returns (a fork of the session just before that message)",
+  betas:
+    'providerSettings: { headers: { "anthropic-beta": "<beta>,<beta>" } } (the anthropic provider\'s request headers)',
+  agent:
+    "systemPrompt: the agent's prompt (and availableTools: its tools): the main agent is not chosen by name; agents: { name: { description, prompt } } defines subagents",
 };
 
 /** Lines naming the fix for each Claude Agent SDK option of `options` the run refused ("" when none). */
@@ -36,6 +46,15 @@ export function agentSdkHints(options: Record<string, unknown>, message: string)
   )
     lines.push(
       '→ plugins: [{ type: "local", path }] is the Claude Agent SDK\'s form: Claude Code plugin folders go in claudePlugins: ["<path>"]; plugins here are ubiquity plugins ({ name, apply })',
+    );
+  const tools = options.tools;
+  if (Array.isArray(tools) && tools.some((t) => typeof t === "string"))
+    lines.push(
+      '→ tools: ["Read", …] (names) is the Claude Agent SDK\'s form: here availableTools: ["Read", …] limits the built-in tools; tools takes Tool objects and replaces the suite ([...builtinTools(), myTool] adds one)',
+    );
+  else if (typeof tools === "object" && tools !== null && (tools as { type?: unknown }).type === "preset")
+    lines.push(
+      '→ tools: { type: "preset", preset: "claude_code" } is the Claude Agent SDK\'s form: here leave tools out (the built-in suite is the default)',
     );
   const servers = options.mcpServers;
   const inProcess =

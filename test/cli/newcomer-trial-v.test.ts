@@ -21,7 +21,10 @@
  *   applies". Our own command, skill and agent folders are read only with `commandSources` (…)
  *   asking: the warning names the file and the option, and trust says `(with commandSources: …)`;
  * - a Claude Agent SDK program's `createSdkMcpServer()` server in `mcpServers` ended "Invalid input
- *   at mcpServers.calc": the error now says what its `tool()`s are here (defineTool, `tools`).
+ *   at mcpServers.calc": the error now says what its `tool()`s are here (defineTool, `tools`); and
+ *   that SDK's `allowDangerouslySkipPermissions`, `enableFileCheckpointing`, `resumeSessionAt`,
+ *   `betas`, `spawnClaudeCodeProcess`, `agent` and `tools` (names, or the claude_code preset) were
+ *   a bare "Unrecognized key" or "expected a Tool": each now names what to write here.
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -356,5 +359,36 @@ describe("a Claude Agent SDK program's in-process MCP server (createSdkMcpServer
     expect(text).toContain("mcpServers.calc is the Claude Agent SDK's in-process server");
     expect(text).toContain("defineTool(");
     expect(text).toContain("tools: [...builtinTools(), myTool]");
+  });
+});
+
+describe("other Claude Agent SDK options in a ported program", () => {
+  const resultOf = async (options: Record<string, unknown>) => {
+    let text = "";
+    const all = { model: "test", persistSession: false, ...options } as unknown as Parameters<typeof summon>[1];
+    for await (const m of summon("hi", all)) if (m.type === "result") text = `${m.subtype}: ${m.result}`;
+    return text;
+  };
+
+  it.each([
+    ["allowDangerouslySkipPermissions", true, 'permissionMode: "bypassPermissions" alone is the switch'],
+    ["enableFileCheckpointing", true, "checkpoints: true"],
+    ["resumeSessionAt", "0b5e", "rewindConversation(sessionId, messageUuid)"],
+    ["betas", ["context-1m-2025-08-07"], '"anthropic-beta"'],
+    ["spawnClaudeCodeProcess", () => {}, "ubiquity runs in your process"],
+    ["agent", "reviewer", "systemPrompt: the agent's prompt"],
+  ])("%s names what to write here", async (key, value, fix) => {
+    const text = await resultOf({ [key]: value });
+    expect(text).toMatch(/^error_configuration: /);
+    expect(text).toContain(`"${key}" is the Claude Agent SDK's option: here it is`);
+    expect(text).toContain(fix);
+  });
+
+  it("tools as names or as the claude_code preset names availableTools / leaving it out; availableTools runs", async () => {
+    expect(await resultOf({ tools: ["Read", "Grep"] })).toContain(
+      'here availableTools: ["Read", …] limits the built-in tools',
+    );
+    expect(await resultOf({ tools: { type: "preset", preset: "claude_code" } })).toContain("here leave tools out");
+    expect(await resultOf({ availableTools: ["Read", "Grep"] })).toMatch(/^success: /);
   });
 });
