@@ -54,7 +54,13 @@ export async function dispatch(
       try {
         output =
           typeof hook === "function"
-            ? callbackAnswer(await (hook as HookCallback)(withClaudeNames(current)), event, context)
+            ? callbackAnswer(
+                // The Claude Agent SDK's arguments: a hook ported from it destructures `{ signal }`
+                // from the third and threw when given one argument, so the call it guarded ran.
+                await (hook as HookCallback)(withClaudeNames(current), current.toolUseId, { signal: context.signal }),
+                event,
+                context,
+              )
             : await runHandler(hook, current, context);
       } catch (error) {
         context.logger.error(`${event} hook threw (skipped): ${describeError(error)}`);

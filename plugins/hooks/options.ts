@@ -137,8 +137,15 @@ export interface HookSpecificOutput {
   [key: string]: unknown;
 }
 
-/** A hook callback. */
-export type HookCallback = (input: HookInput) => HookOutput | undefined | void | Promise<HookOutput | undefined | void>;
+/**
+ * A hook callback, called as the Claude Agent SDK calls one: `(input, toolUseId, { signal })` (the
+ * call's id for the tool events, else undefined; the run's abort signal). `(input) => …` is one too.
+ */
+export type HookCallback = (
+  input: HookInput,
+  toolUseId: string | undefined,
+  options: { signal: AbortSignal },
+) => HookOutput | undefined | void | Promise<HookOutput | undefined | void>;
 
 const CommandHookSchema = z.strictObject({
   type: z.literal("command"),

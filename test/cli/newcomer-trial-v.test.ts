@@ -24,13 +24,17 @@
  *   at mcpServers.calc": the error now says what its `tool()`s are here (defineTool, `tools`); and
  *   that SDK's `allowDangerouslySkipPermissions`, `enableFileCheckpointing`, `resumeSessionAt`,
  *   `betas`, `spawnClaudeCodeProcess`, `agent` and `tools` (names, or the claude_code preset) were
- *   a bare "Unrecognized key" or "expected a Tool": each now names what to write here.
+ *   a bare "Unrecognized key" or "expected a Tool": each now names what to write here;
+ * - a hook callback ported from that SDK, `async (input, toolUseID, { signal })`, did not type-check,
+ *   and in JavaScript it threw (called with one argument): skipped, so the `rm` it denied ran.
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { summon, type Message } from "ubiquity";
+import { existsSync } from "node:fs";
+import { summon, type HookCallback, type Message } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
 import { startProviderServer } from "ubiquity/testing";
 import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
 
@@ -390,5 +394,41 @@ describe("other Claude Agent SDK options in a ported program", () => {
     );
     expect(await resultOf({ tools: { type: "preset", preset: "claude_code" } })).toContain("here leave tools out");
     expect(await resultOf({ availableTools: ["Read", "Grep"] })).toMatch(/^success: /);
+  });
+});
+
+describe("a hook callback ported from the Claude Agent SDK: (input, toolUseID, { signal })", () => {
+  it("is called with that SDK's arguments, so its deny stops the command; the type takes it", async () => {
+    const dir = tempProject({ "keep.txt": "x" });
+    const seen: unknown[] = [];
+    const guard: HookCallback = async (input, toolUseID, { signal }) => {
+      seen.push(toolUseID, signal.aborted);
+      return {
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "deny",
+          permissionDecisionReason: `no ${String(input.toolInput?.command)}`,
+        },
+      };
+    };
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: "rm keep.txt" } }] },
+      { text: "ok" },
+    ]);
+    const messages: Message[] = [];
+    for await (const m of summon("clean", {
+      model,
+      cwd: dir,
+      persistSession: false,
+      sandbox: false,
+      permissionMode: "bypassPermissions",
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [guard] }] },
+    }))
+      messages.push(m);
+    expect(existsSync(join(dir, "keep.txt"))).toBe(true);
+    const result = messages.find((m) => m.type === "tool_result");
+    expect(result?.type === "tool_result" && result.output.content).toContain("no rm keep.txt");
+    const call = messages.find((m) => m.type === "tool_use");
+    expect(seen).toEqual([call?.type === "tool_use" ? call.toolUseId : "?", false]);
   });
 });
