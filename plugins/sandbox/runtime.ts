@@ -35,7 +35,7 @@ import { fewFiles, HostRuns } from "./host-runs";
 import { FOLDER_FD_BASE, folderLaunch, pinFolder, pinnedAt, systemBash, unpin, type FolderPin } from "./pin";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
 import {
-  GIT_CONFIGS,
+  homeConfigCopies,
   gitConfigWithoutCredentials,
   HOME_READABLE,
   SENSITIVE_HOME,
@@ -437,7 +437,7 @@ export class SandboxRuntime {
       // The home folder stays visible only when it is a writable folder itself, or inside one (the
       // secrets are hidden then): hidden, the writable bind above it covered the hiding, and bwrap
       // refused every command ("Can't remount readonly").
-      homeStandIns: homeWritable ? undefined : this.#gitConfigs(),
+      homeStandIns: homeWritable ? undefined : this.#homeConfigs(),
       homeReadable: homeWritable
         ? undefined
         : [
@@ -704,12 +704,11 @@ export class SandboxRuntime {
   }
 
   #standIns: { source: string; path: string }[] | undefined;
-  /** The user's git configs, filtered (made once per run, in the private folder). */
-  #gitConfigs(): { source: string; path: string }[] {
+  /** The user's git and mise configs, filtered (homeConfigCopies; made once per run, in the private folder). */
+  #homeConfigs(): { source: string; path: string }[] {
     if (this.#standIns) return this.#standIns;
     this.#standIns = [];
-    for (const rel of GIT_CONFIGS) {
-      const path = join(this.#settings.home, rel);
+    for (const { path, filter } of homeConfigCopies(this.#settings.home)) {
       let text: string;
       try {
         if (!statSync(path).isFile()) continue;
@@ -717,8 +716,8 @@ export class SandboxRuntime {
       } catch {
         continue;
       }
-      const source = join(this.#dirs!.root, `git-${rel.replace(/\//g, "_")}`);
-      writeFileSync(source, gitConfigWithoutCredentials(text), { mode: 0o444 });
+      const source = join(this.#dirs!.root, `home-${relative(this.#settings.home, path).replace(/\//g, "_")}`);
+      writeFileSync(source, filter(text), { mode: 0o444 });
       this.#standIns.push({ source, path });
     }
     return this.#standIns;

@@ -40,6 +40,54 @@ export const SENSITIVE_HOME = [
 ] as const;
 
 /**
+ * The folders of the user's cache folder (`~/.cache`) that stay readable: each a package, build or
+ * toolchain cache that commands build and run from. Named, not the whole folder: credentials sit
+ * there too (huggingface_hub's `token` and `stored_tokens`, snowflake's `credential_cache*`, other
+ * tools' login caches), and one nobody named must not be readable.
+ */
+const HOME_CACHES = [
+  "pip",
+  "uv",
+  "pypoetry",
+  "pipenv",
+  "pdm",
+  "hatch",
+  "pre-commit",
+  "black",
+  "mypy",
+  "ruff",
+  "go-build",
+  "golangci-lint",
+  "yarn",
+  "pnpm",
+  "node",
+  "node-gyp",
+  "typescript",
+  "deno",
+  "bun",
+  "ms-playwright",
+  "puppeteer",
+  "Cypress",
+  "selenium",
+  "electron",
+  "electron-builder",
+  "prisma",
+  "turbo",
+  "bazel",
+  "ccache",
+  "sccache",
+  "zig",
+  "coursier",
+  "mise",
+  "nix",
+  "fontconfig",
+  "matplotlib",
+  "torch",
+  "huggingface/hub",
+  "huggingface/datasets",
+].map((name) => `.cache/${name}`);
+
+/**
  * What stays readable of the home folder inside the sandbox; the rest of it is hidden (an empty,
  * read-only folder stands in for it). An allow-list, not a list of secrets: a credential file
  * nobody thought of — another agent's `auth.json`, a vault token, shell history — is not
@@ -94,7 +142,7 @@ export const HOME_READABLE = [
   ".npm",
   ".pnpm-store",
   ".yarn/berry",
-  ".cache",
+  ...HOME_CACHES,
   ".gradle/caches",
   ".gradle/wrapper",
   ".m2/repository",
@@ -108,17 +156,73 @@ export const HOME_READABLE = [
   ".nvmrc",
   ".inputrc",
   ".editorconfig",
-  ".vimrc",
-  ".config/nvim",
-  ".config/mise",
   ".terminfo",
-  ".condarc",
   ".ripgreprc",
   ".config/ripgrep",
 ] as const;
 
 /** The user's git config files: inside the sandbox, a copy without credentials stands in for each. */
 export const GIT_CONFIGS = [".gitconfig", ".config/git/config"] as const;
+
+/**
+ * The home's configuration files the sandbox serves as filtered copies: the git configs
+ * (GIT_CONFIGS) and mise's global configs (`~/.config/mise/*.toml`, `conf.d/*.toml`), which pick
+ * the tool versions its shims run but may also set secrets (`[env]`). Each copy keeps only what is
+ * known to hold none; the rest of those folders is not shown.
+ */
+export function homeConfigCopies(home: string): { path: string; filter: (text: string) => string }[] {
+  const tomls = (dir: string) => {
+    try {
+      return readdirSync(dir)
+        .filter((name) => name.endsWith(".toml"))
+        .map((name) => join(dir, name));
+    } catch {
+      return [];
+    }
+  };
+  const mise = join(home, ".config", "mise");
+  return [
+    ...GIT_CONFIGS.map((rel) => ({ path: join(home, rel), filter: gitConfigWithoutCredentials })),
+    ...[...tomls(mise), ...tomls(join(mise, "conf.d"))].map((path) => ({ path, filter: miseConfigWithoutSecrets })),
+  ];
+}
+
+/** The tables of a mise config that choose tools and hold no secrets (`[env]`, `[tasks]`, `[hooks]` and the rest go). */
+const MISE_KEPT = /^(tools|alias|tool_alias|plugins|settings)$/;
+
+/** A key name that may hold a credential. */
+const SECRET_NAME = /key|token|secret|passw|auth|credential|cookie/i;
+
+/**
+ * A mise config with only the tables that choose tools (MISE_KEPT), and of those no key named like
+ * a credential, no multi-line string, and no URL's password; at the top level only `min_version`.
+ */
+export function miseConfigWithoutSecrets(text: string): string {
+  const out: string[] = [];
+  let keep = false;
+  let inString: string | undefined;
+  for (const line of text.split("\n")) {
+    if (inString) {
+      if (line.includes(inString)) inString = undefined;
+      continue;
+    }
+    const quotes = /"""|'''/.exec(line);
+    if (quotes && line.split(quotes[0]).length % 2 === 0) {
+      inString = quotes[0]; // a multi-line string starts: it and its lines go
+      continue;
+    }
+    const head = /^\s*\[\[?\s*["']?([A-Za-z0-9_-]+)/.exec(line);
+    if (head) {
+      keep = MISE_KEPT.test(head[1]!);
+      if (keep) out.push(line);
+      continue;
+    }
+    const key = /^\s*["']?([^\s="']+)/.exec(line)?.[1] ?? "";
+    const allowed = keep ? !SECRET_NAME.test(key) : key === "min_version" || /^\s*(#.*)?$/.test(line);
+    if (allowed) out.push(line.replace(/(\w[\w+.-]*:\/\/[^\s/@:]*):[^\s/@]*@/g, "$1@"));
+  }
+  return out.join("\n");
+}
 
 /**
  * A git config without what can hold a credential or lead elsewhere: `url.*` (tokens in

@@ -61,8 +61,9 @@
  *   command (counted against the user's key quota); nothing of the host's was readable.
  * - Folders outside the home (other projects under /srv, /work, …) are readable in the sandbox,
  *   .env files there included; only the permitted folders' and the home's are hidden.
- * - HOME_READABLE keeps all of ~/.cache and ~/.config/mise readable: huggingface_hub's
- *   `~/.cache/huggingface/stored_tokens` and a mise `[env]` section hold keys.
+ * - HOME_READABLE kept all of ~/.cache and ~/.config/mise readable: huggingface_hub's
+ *   `~/.cache/huggingface/stored_tokens` and a mise `[env]` section hold keys. Closed since:
+ *   named caches only, mise's configs filtered (test/sandbox/home-readable.test.ts).
  * - U3 on macOS (Seatbelt): not checked here.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
