@@ -106,7 +106,9 @@ export const HOME_READABLE = [
   ".local/lib",
   ".local/share/pnpm",
   ".local/share/fnm",
-  ".local/share/uv",
+  // uv's interpreters and tools, not its `credentials`.
+  ".local/share/uv/python",
+  ".local/share/uv/tools",
   ".local/share/virtualenvs",
   ".pyenv",
   ".rbenv",
@@ -117,13 +119,22 @@ export const HOME_READABLE = [
   ".cargo/git",
   ".sdkman",
   ".jenv",
-  ".dotnet",
+  // The SDK that dotnet-install.sh puts here, not `.dotnet/corefx` (the X.509 store: dev-certs'
+  // private keys).
+  ...["dotnet", "sdk", "shared", "host", "packs", "templates", "sdk-manifests", "tools"].map((p) => `.dotnet/${p}`),
+  ".nuget/packages",
   ".ghcup",
-  ".cabal",
-  ".stack",
+  // Not cabal's `config` (a Hackage password), stack's `upload` (its credentials), julia's `logs`
+  // (the REPL's history), `config` (startup.jl sets ENV) or `servers` (package server tokens).
+  ...["bin", "packages", "store", "share"].map((p) => `.cabal/${p}`),
+  ...["config.yaml", "global-project", "indices", "pantry", "programs", "snapshots", "setup-exe-cache"].map(
+    (p) => `.stack/${p}`,
+  ),
   ".opam",
   ".elan",
-  ".julia",
+  ...["packages", "artifacts", "compiled", "environments", "registries", "scratchspaces", "juliaup", "dev"].map(
+    (p) => `.julia/${p}`,
+  ),
   ".conda",
   ".poetry",
   ".pixi",
@@ -135,7 +146,9 @@ export const HOME_READABLE = [
   "go",
   ".go",
   ".mix",
-  ".hex",
+  // hex's packages and registry cache, not its `hex.config` (the API key).
+  ".hex/packages",
+  ".hex/cache.ets",
   ".swiftpm",
   ".tfenv",
   // Package and build caches.

@@ -57,7 +57,7 @@ describe("a mise config served in the sandbox", () => {
 describe.skipIf(SKIP)("the home folder in the sandbox", () => {
   const place = sandboxPlace();
 
-  it("named caches stay readable; a credential in another cache folder, in huggingface's, or in mise's [env] is not", async () => {
+  it("named caches and toolchain parts stay readable; a credential in another cache folder, huggingface's, mise's [env] or beside a toolchain is not", async () => {
     const home = place.home();
     put(join(home, ".cache", "huggingface", "stored_tokens"), "[default]\nhf_token = hf_stored_leak\n");
     put(join(home, ".cache", "snowflake", "credential_cache_v1.json"), '{"token":"snow-leak"}\n');
@@ -68,6 +68,14 @@ describe.skipIf(SKIP)("the home folder in the sandbox", () => {
     put(join(home, ".config", "mise", "conf.d", "extra.toml"), '[tools]\ngo = "1.22"\n[env]\nX = "confd-leak"\n');
     put(join(home, ".config", "mise", "secrets.json"), '{"k":"mise-folder-leak"}\n');
     put(join(home, ".config", "nvim", "init.lua"), 'vim.g.openai_key = "nvim-leak"\n');
+    // Inside toolchain folders: julia's REPL history, .NET's certificate store, stack's and cabal's credentials.
+    put(join(home, ".julia", "logs", "repl_history.jl"), 'ENV["TOKEN"] = "julia-history-leak"\n');
+    put(join(home, ".dotnet", "corefx", "cryptography", "x509stores", "my", "dev.pfx"), "dotnet-key-leak\n");
+    put(join(home, ".stack", "upload", "credentials.json"), '{"password":"stack-leak"}\n');
+    put(join(home, ".cabal", "config"), "password: cabal-leak\n");
+    put(join(home, ".julia", "packages", "Example", "README.md"), "julia-package-readable\n");
+    put(join(home, ".dotnet", "sdk", "8.0.100", "version.txt"), "dotnet-sdk-readable\n");
+    put(join(home, ".cabal", "packages", "index.txt"), "cabal-packages-readable\n");
     const messages = await runBash(
       [
         "cat ~/.cache/huggingface/stored_tokens",
@@ -76,6 +84,8 @@ describe.skipIf(SKIP)("the home folder in the sandbox", () => {
         "cat ~/.cache/pip/http/entry ~/.cache/huggingface/hub/models.txt",
         "cat ~/.config/mise/config.toml ~/.config/mise/conf.d/extra.toml",
         "cat ~/.config/mise/secrets.json; cat ~/.config/nvim/init.lua; ls -a ~/.cache ~/.config/mise",
+        "cat ~/.julia/logs/repl_history.jl ~/.dotnet/corefx/cryptography/x509stores/my/dev.pfx ~/.stack/upload/credentials.json ~/.cabal/config",
+        "cat ~/.julia/packages/Example/README.md ~/.dotnet/sdk/8.0.100/version.txt ~/.cabal/packages/index.txt",
       ],
       { cwd: place.ws(), sandbox: true },
     );
@@ -86,6 +96,8 @@ describe.skipIf(SKIP)("the home folder in the sandbox", () => {
     expect(out.c4!.isError, out.c4!.content).toBe(false);
     expect(out.c4!.content).toContain('node = "20"');
     expect(out.c4!.content).toContain('go = "1.22"');
+    expect(out.c6!.isError).toBe(true);
+    expect(out.c7!.content).toMatch(/julia-package-readable\s+dotnet-sdk-readable\s+cabal-packages-readable/);
     expect(JSON.stringify(messages)).not.toMatch(/leak/);
   });
 });
