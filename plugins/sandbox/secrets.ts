@@ -152,7 +152,9 @@ export const HOME_READABLE = [
   ".swiftpm",
   ".tfenv",
   // Package and build caches.
-  ".npm",
+  // npm's package cache and npx's installs, not its `_logs` (a command line's `--…_authToken=`).
+  ".npm/_cacache",
+  ".npm/_npx",
   ".pnpm-store",
   ".yarn/berry",
   ...HOME_CACHES,

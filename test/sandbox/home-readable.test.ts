@@ -73,6 +73,7 @@ describe.skipIf(SKIP)("the home folder in the sandbox", () => {
     put(join(home, ".dotnet", "corefx", "cryptography", "x509stores", "my", "dev.pfx"), "dotnet-key-leak\n");
     put(join(home, ".stack", "upload", "credentials.json"), '{"password":"stack-leak"}\n');
     put(join(home, ".cabal", "config"), "password: cabal-leak\n");
+    put(join(home, ".npm", "_logs", "debug-0.log"), "verbose argv --//registry.npmjs.org/:_authToken=npm-log-leak\n");
     put(join(home, ".julia", "packages", "Example", "README.md"), "julia-package-readable\n");
     put(join(home, ".dotnet", "sdk", "8.0.100", "version.txt"), "dotnet-sdk-readable\n");
     put(join(home, ".cabal", "packages", "index.txt"), "cabal-packages-readable\n");
@@ -84,7 +85,7 @@ describe.skipIf(SKIP)("the home folder in the sandbox", () => {
         "cat ~/.cache/pip/http/entry ~/.cache/huggingface/hub/models.txt",
         "cat ~/.config/mise/config.toml ~/.config/mise/conf.d/extra.toml",
         "cat ~/.config/mise/secrets.json; cat ~/.config/nvim/init.lua; ls -a ~/.cache ~/.config/mise",
-        "cat ~/.julia/logs/repl_history.jl ~/.dotnet/corefx/cryptography/x509stores/my/dev.pfx ~/.stack/upload/credentials.json ~/.cabal/config",
+        "cat ~/.julia/logs/repl_history.jl ~/.dotnet/corefx/cryptography/x509stores/my/dev.pfx ~/.stack/upload/credentials.json ~/.cabal/config ~/.npm/_logs/debug-0.log",
         "cat ~/.julia/packages/Example/README.md ~/.dotnet/sdk/8.0.100/version.txt ~/.cabal/packages/index.txt",
       ],
       { cwd: place.ws(), sandbox: true },
