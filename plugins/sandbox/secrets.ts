@@ -5,7 +5,17 @@
  * Computed once per run, when the sandbox starts: files a sandboxed command creates later are
  * its own.
  */
-import { existsSync, readdirSync, realpathSync, type Dirent } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  writeFileSync,
+  type Dirent,
+} from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { LINE_BREAKS, micromatch, tinyglobby } from "../_kits/lazy/index";
 import { compiledCacheDir } from "../../loader/index";
@@ -501,4 +511,131 @@ function linksMatching(patterns: string[], cwd: string, deep: number): string[] 
   };
   walk(cwd, "", 1);
   return out;
+}
+
+/**
+ * The system's folders whose entries are checked for what not everyone may read (privateSystemPaths):
+ * those with configuration and state. The rest of SYSTEM_ROOTS is programs and libraries (`/usr`
+ * is walked only in `/usr/local`, its one place for local configuration), package stores (`/nix`,
+ * `/gnu`, `/snap`, readable by everyone by design) and `/sys` (the kernel's, not files).
+ */
+export const PRIVATE_WALK_ROOTS = ["/etc", "/var", "/opt", "/usr/local"] as const;
+
+/** How many entries the walk reads afresh in one run before it stops and hides every folder it has not read. */
+const PRIVATE_WALK_LIMIT = 300_000;
+
+/** What the walk found in one folder: its stamp, its private entries (a folder's name ends in `/`), and its folders to walk. */
+interface FolderScan {
+  stamp: string;
+  hidden: string[];
+  walked: string[];
+}
+
+/**
+ * What of the system's folders not everyone may read: a file without the others' read bit, a
+ * folder without their read and search bits (hidden whole, not read further). A sandboxed command
+ * sees of them only what any user of the machine could (fail closed): run as root (containers,
+ * CI, dev VMs), or in a group, it read `/etc/shadow`, `/etc/ssl/private`, debconf's
+ * `passwords.dat`, a database's files, a WireGuard key, which no list named. Not followed: links
+ * (their targets are judged where they are). Not walked: `skip` (the run's own folders, the home),
+ * and a sticky folder everyone may write (`/var/tmp`: scratch space, not the system's).
+ * Past PRIVATE_WALK_LIMIT entries read, the folders not yet read are hidden whole.
+ *
+ * `cache` (a file in the user's own state, which no sandboxed command sees) keeps each folder's
+ * reading with its stamp (status-change and modification times, inode): a folder whose entries
+ * did not change since is not read again, so a run stats the folders, not every file. A file made
+ * private in place (a chmod changes no folder) shows until its folder changes.
+ */
+export function privateSystemPaths(
+  skip: readonly string[],
+  options: { roots?: readonly string[]; limit?: number; cache?: string; racyMs?: number } = {},
+): { path: string; dir: boolean }[] {
+  const { roots = PRIVATE_WALK_ROOTS, limit = PRIVATE_WALK_LIMIT, cache, racyMs = RACY_MS } = options;
+  const known = readScans(cache);
+  const scans: Record<string, FolderScan> = {};
+  const out: { path: string; dir: boolean }[] = [];
+  const skipped = (p: string) => skip.some((s) => p === s || p.startsWith(`${s}/`) || s.startsWith(`${p}/`));
+  const pending = roots.filter((r) => !skip.some((s) => r === s || r.startsWith(`${s}/`)));
+  const now = Date.now();
+  let read = 0;
+  while (pending.length > 0) {
+    const dir = pending.pop()!;
+    const info = lstatSync(dir, { throwIfNoEntry: false });
+    if (!info?.isDirectory()) continue; // not there, or a link (merged /usr): judged where it leads
+    const stamp = `${info.ctimeMs}:${info.mtimeMs}:${info.ino}`;
+    const kept = known[dir];
+    let scan = isScan(kept) && kept.stamp === stamp ? kept : undefined;
+    if (!scan) {
+      if (read >= limit) {
+        out.push({ path: dir, dir: true });
+        continue;
+      }
+      scan = readFolder(dir, stamp);
+      read += scan.hidden.length + scan.walked.length;
+    }
+    // A change in the clock's last tick leaves the times as they were: such a reading is not kept.
+    if (now - info.ctimeMs > racyMs) scans[dir] = scan;
+    for (const name of scan.hidden) {
+      const path = join(dir, name.replace(/\/$/, ""));
+      if (!skipped(path)) out.push({ path, dir: name.endsWith("/") });
+    }
+    for (const name of scan.walked) {
+      const path = join(dir, name);
+      if (!skip.some((s) => path === s || path.startsWith(`${s}/`))) pending.push(path);
+    }
+  }
+  if (cache) writeScans(cache, scans);
+  return out;
+}
+
+/** File times tick coarsely: a folder changed this recently may change again unseen within its stamp. */
+const RACY_MS = 2000;
+
+function readFolder(dir: string, stamp: string): FolderScan {
+  const scan: FolderScan = { stamp, hidden: [], walked: [] };
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return scan; // unreadable here: its parent judged it
+  }
+  for (const name of names) {
+    const stats = lstatSync(join(dir, name), { throwIfNoEntry: false });
+    if (!stats || stats.isSymbolicLink()) continue;
+    if (stats.isDirectory()) {
+      if ((stats.mode & 0o005) !== 0o005) scan.hidden.push(`${name}/`);
+      // Not a sticky folder everyone writes (`/var/tmp`): other processes' scratch files come and go
+      // there, and one gone from under a mount laid over it stopped every command.
+      else if ((stats.mode & 0o1002) !== 0o1002) scan.walked.push(name);
+    } else if (stats.isFile() && (stats.mode & 0o004) === 0) scan.hidden.push(name);
+  }
+  return scan;
+}
+
+function isScan(value: unknown): value is FolderScan {
+  const v = value as Partial<FolderScan> | undefined;
+  const names = (x: unknown) =>
+    Array.isArray(x) && x.every((n) => (typeof n === "string" && !n.includes("/", 0)) || /^[^/]+\/$/.test(n));
+  return typeof v?.stamp === "string" && names(v.hidden) && names(v.walked);
+}
+
+function readScans(cache: string | undefined): Record<string, FolderScan> {
+  if (!cache) return {};
+  try {
+    const parsed = JSON.parse(readFileSync(cache, "utf8")) as unknown;
+    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, FolderScan>) : {};
+  } catch {
+    return {}; // absent or damaged: everything is read afresh
+  }
+}
+
+function writeScans(cache: string, scans: Record<string, FolderScan>): void {
+  try {
+    mkdirSync(dirname(cache), { recursive: true, mode: 0o700 });
+    const temp = `${cache}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify(scans), { mode: 0o600 });
+    renameSync(temp, cache);
+  } catch {
+    // a cache that cannot be written costs the next run a full walk, nothing more
+  }
 }
