@@ -585,7 +585,45 @@ export function privateSystemPaths(
     }
   }
   if (cache) writeScans(cache, scans);
+  return fewerMasks(out, roots, skipped);
+}
+
+/** A folder with more private entries than this is hidden whole (a cache of 0600 files, a journal). */
+const MASKS_PER_FOLDER = 32;
+/** At most this many paths hidden in all: each is a mount, and bwrap takes at most 9,000 arguments. */
+const MAX_MASKS = 1500;
+
+/**
+ * Fewer paths to hide, hiding more (fail closed): a folder with more than MASKS_PER_FOLDER
+ * private entries is hidden whole, and while there are more than MAX_MASKS, the folder below a
+ * root holding the most of them is. Never a root itself, nor a folder that holds one the run
+ * owns (`kept`).
+ */
+function fewerMasks(
+  masks: { path: string; dir: boolean }[],
+  roots: readonly string[],
+  kept: (path: string) => boolean,
+): { path: string; dir: boolean }[] {
+  const isRoot = (p: string) => roots.includes(p);
+  const count = new Map<string, number>();
+  for (const m of masks) count.set(dirname(m.path), (count.get(dirname(m.path)) ?? 0) + 1);
+  let out = masks;
+  for (const [dir, n] of count) if (n > MASKS_PER_FOLDER && !isRoot(dir) && !kept(dir)) out = hideWhole(out, dir);
+  while (out.length > MAX_MASKS) {
+    const below = new Map<string, number>();
+    for (const m of out)
+      for (let dir = dirname(m.path); !isRoot(dir) && dir !== dirname(dir); dir = dirname(dir))
+        if (!kept(dir)) below.set(dir, (below.get(dir) ?? 0) + 1);
+    const [dir, n] = [...below].sort((a, b) => b[1] - a[1])[0] ?? [undefined, 0];
+    if (dir === undefined || n < 2) break;
+    out = hideWhole(out, dir);
+  }
   return out;
+}
+
+/** `masks` with everything under `dir` replaced by `dir` itself. */
+function hideWhole(masks: { path: string; dir: boolean }[], dir: string): { path: string; dir: boolean }[] {
+  return [...masks.filter((m) => m.path !== dir && !m.path.startsWith(`${dir}/`)), { path: dir, dir: true }];
 }
 
 /** File times tick coarsely: a folder changed this recently may change again unseen within its stamp. */

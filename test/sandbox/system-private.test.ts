@@ -95,6 +95,26 @@ describe("privateSystemPaths", () => {
     }
   });
 
+  it("a folder with many private entries (a cache of 0600 files, a journal) is hidden whole, so the mounts stay few", () => {
+    const root = tree();
+    try {
+      mkdirSync(join(root, "cache"));
+      for (let i = 0; i < 40; i++) writeFileSync(join(root, "cache", `entry-${i}`), "x", { mode: 0o600 });
+      writeFileSync(join(root, "cache", "public"), "x", { mode: 0o644 });
+      const found = privateSystemPaths([], { roots: [root] });
+      expect(found).toContainEqual({ path: join(root, "cache"), dir: true });
+      expect(found.filter((p) => p.path.startsWith(`${join(root, "cache")}/`))).toEqual([]);
+      expect(found).toContainEqual({ path: join(root, "shadow"), dir: false });
+      // Not when it holds a folder the run owns: its entries are hidden one by one.
+      mkdirSync(join(root, "cache", "own"));
+      const owned = privateSystemPaths([join(root, "cache", "own")], { roots: [root] });
+      expect(owned).not.toContainEqual({ path: join(root, "cache"), dir: true });
+      expect(owned.filter((p) => p.path.startsWith(`${join(root, "cache")}/`))).toHaveLength(40);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("past its limit, the folders it has not read are hidden whole (fail closed)", () => {
     const root = tree();
     try {
