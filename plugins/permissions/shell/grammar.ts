@@ -121,10 +121,13 @@ export const NODE_CLASSES: Readonly<Record<string, NodeClass>> = {
     "declare/typeset/local/export/readonly: names checked by builtins.ts (-n, -i and subscripts are uncovered)",
   ),
   unset_command: understood("unset/unsetenv: names checked by builtins.ts"),
-  test_command: checked("`[[ … ]]`, `[ … ]`: string and file tests", (node) =>
-    node.descendantsOfType("test_operator").some((op) => ARITHMETIC_TEST.has(op.text))
-      ? `an arithmetic comparison, which is ${ARITHMETIC}`
-      : undefined,
+  test_command: checked(
+    "`[[ … ]]`, `[ … ]`: string and file tests, their brackets blank-separated; `[ … ]` joined by test's own operators",
+    (node) =>
+      bracketRisk(node) ??
+      (node.descendantsOfType("test_operator").some((op) => ARITHMETIC_TEST.has(op.text))
+        ? `an arithmetic comparison, which is ${ARITHMETIC}`
+        : undefined),
   ),
   test_operator: understood("-f, -z, ==, …: an operator of a test"),
   unary_expression: understood(
@@ -151,6 +154,37 @@ export const NODE_CLASSES: Readonly<Record<string, NodeClass>> = {
   function_definition: opaque("a function definition, which makes a later command name run other code"),
   translated_string: opaque('a $"…" locale string, which bash translates at run time'),
 };
+
+// The operators `test` itself reads inside `[ … ]`; the parser's expression grammar knows more
+// (`||`, `&&`, `<`, `>`, `|`, …), which to bash are list operators and redirections there.
+const SINGLE_BRACKET_OPERATORS = new Set(["[", "]", "!", "=", "==", "!=", "-a", "-o"]);
+const TEST_EXPRESSIONS = new Set(["binary_expression", "unary_expression", "parenthesized_expression", "test_command"]);
+
+/**
+ * `[ … ]` is a plain command to bash (`[` and its arguments), `[[ … ]]` a keyword only when it
+ * stands alone: the parser reads both as test expressions. `[ -f x || rm y ]` runs `rm y ]`,
+ * `[ x > f ]` truncates f, and `[-f x ]` runs a program named `[-f`; a test is understood only
+ * when its brackets are words of their own and a `[ … ]` holds no operator `test` does not read.
+ */
+function bracketRisk(node: SyntaxNode): string | undefined {
+  const open = node.firstChild?.type ?? "";
+  const close = node.children.at(-1)?.type ?? "";
+  const text = node.text;
+  const blank = (c: string | undefined) => c === " " || c === "\t";
+  if (!blank(text[open.length]) || !blank(text[text.length - close.length - 1]))
+    return `the test ${text.slice(0, 40)}, whose brackets are not words of their own to bash`;
+  if (open !== "[") return undefined;
+  const stack = [node];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    for (const c of n.children) {
+      if (!c.isNamed && !SINGLE_BRACKET_OPERATORS.has(c.type))
+        return `\`${c.type}\` inside [ … ], which bash reads as a shell operator or redirection, where the parser reads a test`;
+      if (TEST_EXPRESSIONS.has(c.type)) stack.push(c);
+    }
+  }
+  return undefined;
+}
 
 /**
  * Arithmetic of number literals and operators alone (`$((2*8))`): no name, word, expansion or
