@@ -15,13 +15,19 @@
  *           holds only the operators test reads (`!`, `=`, `==`, `!=`, `-a`, `-o`, test's
  *           `-X` words) and both brackets must be words of their own, or the command is not
  *           understood (code that may run unseen: it asks, and a deny rule denies).
+ * W2 FIXED  tree-sitter-bash reads csh's `unsetenv NAME` as an unset command; bash has no such
+ *           builtin and runs the first `unsetenv` on PATH. `unsetenv FOO` counted as the harmless
+ *           builtin: under `Bash(echo:*)` (default mode) a program of that name ran. The grammar's
+ *           keywords that are no bash builtin now leave the command not understood.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { attackBench } from "./attack-bench";
 
 const KEY = "sk-test-redteam7w";
+const PATH = process.env.PATH ?? "/usr/bin:/bin";
 
 const { project, oracle, expectVerdicts, attack } = attackBench({
   name: "rt7w",
@@ -91,5 +97,34 @@ describe("W1: `[ … ]` is a command to bash, not the parser's test expression",
     expect(existsSync(join(cwd, "m-or"))).toBe(false);
     // The control: an ordinary test still runs.
     expect(out[1]!.content).toContain("ok");
+  });
+});
+
+describe("W2: `unsetenv` is no bash builtin", () => {
+  // A folder on PATH holding a program named unsetenv (a user's ~/bin, a tool's bin folder).
+  const bin = realpathSync(mkdtempSync(join(tmpdir(), "ubq-rt7w-bin-")));
+  afterAll(() => rmSync(bin, { recursive: true, force: true }));
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, "unsetenv"), "#!/bin/sh\ntouch m-unsetenv\n", { mode: 0o755 });
+  const path = `${bin}:${PATH}`;
+
+  it("the oracle: bash runs the program PATH holds by that name", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const p = project();
+    spawnSync("bash", ["-c", "unsetenv FOO"], { cwd: p.cwd, env: { PATH: path, HOME: p.home } });
+    expect(existsSync(join(p.cwd, "m-unsetenv"))).toBe(true);
+  });
+
+  it("the engine: Bash(echo:*) does not cover it; unset still counts as the builtin", async () => {
+    await expectVerdicts(["unsetenv FOO", "echo hi; unsetenv -f x"], "ask", "default", { allow: ["Bash(echo:*)"] });
+    await expectVerdicts(["unset FOO", "echo hi; unset -v x"], "allow", "default", { allow: ["Bash(echo:*)"] });
+  });
+
+  it("through the bin: Bash(echo:*) does not run it", async () => {
+    const { cwd, out } = await attack(["unsetenv FOO"], ["--no-sandbox", "--allowedTools", "Bash(echo:*)"], project(), {
+      PATH: path,
+    });
+    expect(out[0]!.isError).toBe(true);
+    expect(existsSync(join(cwd, "m-unsetenv"))).toBe(false);
   });
 });

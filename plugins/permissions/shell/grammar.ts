@@ -120,7 +120,12 @@ export const NODE_CLASSES: Readonly<Record<string, NodeClass>> = {
   declaration_command: understood(
     "declare/typeset/local/export/readonly: names checked by builtins.ts (-n, -i and subscripts are uncovered)",
   ),
-  unset_command: understood("unset/unsetenv: names checked by builtins.ts"),
+  // The grammar also reads csh's `unsetenv` so, where bash runs whatever program PATH holds by that name.
+  unset_command: checked("unset: names checked by builtins.ts", (node) =>
+    node.firstChild?.type === "unset"
+      ? undefined
+      : `${node.firstChild?.text ?? "the command"}, which is no bash builtin: bash runs a program by that name`,
+  ),
   test_command: checked(
     "`[[ … ]]`, `[ … ]`: string and file tests, their brackets blank-separated; `[ … ]` joined by test's own operators",
     (node) =>
