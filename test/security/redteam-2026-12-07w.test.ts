@@ -19,6 +19,12 @@
  *           builtin and runs the first `unsetenv` on PATH. `unsetenv FOO` counted as the harmless
  *           builtin: under `Bash(echo:*)` (default mode) a program of that name ran. The grammar's
  *           keywords that are no bash builtin now leave the command not understood.
+ * W3 FIXED  tree-sitter-bash keeps `${…}` at the start of a here-document line (after blanks or
+ *           tabs) and `$[…]` anywhere in one as literal text, and the engine's check of an unquoted
+ *           body looked for `$(` and backticks only. Bash expands them: `x='a[$(touch m)]'` then a
+ *           body line `  ${!x}`, `  ${x@P}`, `  ${a[x]}` or `foo $[x] bar` ran touch under
+ *           `Bash(cat:*)` (each outside the body asks). An unquoted body whose literal text holds an
+ *           unescaped `${` or `$[` is now not understood.
  */
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -126,5 +132,41 @@ describe("W2: `unsetenv` is no bash builtin", () => {
     });
     expect(out[0]!.isError).toBe(true);
     expect(existsSync(join(cwd, "m-unsetenv"))).toBe(false);
+  });
+});
+
+describe("W3: a here-document's expansions the parser kept as text", () => {
+  const set = "x='a[$(touch m-heredoc)]'; ";
+  const hidden = [
+    `${set}cat <<EOF\n  \${x@P}\nEOF`,
+    `${set}cat <<-EOF\n\t\${!x}\n\tEOF`,
+    `${set}cat <<EOF\n  \${a[x]}\nEOF`,
+    `${set}cat <<EOF\n  $[x]\nEOF`,
+    `${set}cat <<EOF\nfoo $[x] bar\nEOF`,
+  ];
+
+  it("the oracle: bash expands each, running the command hidden in x", () => {
+    for (const command of hidden) expect(existsSync(join(oracle(command).cwd, "m-heredoc")), command).toBe(true);
+  });
+
+  it("the engine: Bash(cat:*) covers none of them; bodies without such text stay covered", async () => {
+    await expectVerdicts(hidden, "ask", "default", { allow: ["Bash(cat:*)"] });
+    await expectVerdicts(
+      [
+        "cat <<EOF\npath=${HOME}/x\nEOF",
+        "cat <<EOF\n  path: ${HOME}/x and $HOME\nEOF",
+        "cat <<'EOF'\n  ${x@P} $[x]\nEOF",
+        "cat <<EOF\n  costs \\$[5]\nEOF",
+      ],
+      "allow",
+      "default",
+      { allow: ["Bash(cat:*)"] },
+    );
+  });
+
+  it("through the bin: Bash(cat:*) does not run it", async () => {
+    const { cwd, out } = await attack([hidden[1]!], ["--no-sandbox", "--allowedTools", "Bash(cat:*)"]);
+    expect(out[0]!.isError).toBe(true);
+    expect(existsSync(join(cwd, "m-heredoc"))).toBe(false);
   });
 });

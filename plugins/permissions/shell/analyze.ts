@@ -255,6 +255,10 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
       const body = node.children.find((c) => c.type === "heredoc_body")?.text ?? "";
       if (!/['"\\]/.test(start) && /\$\(|`/.test(body))
         unreadable(out, "a heredoc whose text runs commands ($(…) or backticks) as bash expands it");
+      // It misses `${…}` and `$[…]` there too (and `$[…]` on any line), which bash expands: `${!x}`,
+      // `${x@P}`, `$[x]`, `${a[x]}` run code hidden in a variable, unseen by the checks of expansions.
+      else if (!/['"\\]/.test(start) && literalHeredocText(node).some(missedExpansion))
+        unreadable(out, "a heredoc whose text holds ${…} or $[…] the parser did not read, which bash expands");
       break;
     }
     case "string":
@@ -271,6 +275,23 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
     default:
       if (node.isMissing) unreadable(out, "bash syntax that could not be parsed");
   }
+}
+
+/** The text of a here-document the parser kept literal: its content pieces, or the whole body when it found nothing in it. */
+function literalHeredocText(node: SyntaxNode): string[] {
+  return node
+    .descendantsOfType(["heredoc_body", "heredoc_content"])
+    .filter((c) => c.childCount === 0)
+    .map((c) => c.text);
+}
+
+/** Whether literal here-document text (as the parser kept it) holds an unescaped `${` or `$[`, which bash expands. */
+function missedExpansion(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === "$" && (text[i + 1] === "{" || text[i + 1] === "[")) return true;
+  }
+  return false;
 }
 
 /**
