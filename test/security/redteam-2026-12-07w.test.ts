@@ -25,6 +25,15 @@
  *           body line `  ${!x}`, `  ${x@P}`, `  ${a[x]}` or `foo $[x] bar` ran touch under
  *           `Bash(cat:*)` (each outside the body asks). An unquoted body whose literal text holds an
  *           unescaped `${` or `$[` is now not understood.
+ * W4 FIXED  The same outside here-documents: the parser keeps a `[[ … =~ RE ]]` regex, a `case` or
+ *           `[[ == ]]` pattern, a `${z/PAT/}`, `${z#PAT}` operand and a `"${z:-…}"` default as text,
+ *           and its check of such text looked for `$(`, backticks, `<(` and `>(` only. Bash expands
+ *           what is in it: with `x='a[$(touch m)]'`, `[[ z =~ ${!x} ]]`, `[[ z =~ ${x@P} ]]`,
+ *           `[[ z =~ ${a[x]} ]]`, `[[ z =~ ${y:x} ]]`, `${z/${!x}/}`, `${z#$[x]}`, `case z in
+ *           *$[x]*)` and `"${z:-$[x]}"` ran touch under `Bash(echo:*)` and in bypassPermissions
+ *           without the sandbox (each written as a word of its own asks). Such text now holds only
+ *           `${name}` with its plain operators (no `$` inside) and arithmetic of numbers, or it is
+ *           code that may run unseen.
  */
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -168,5 +177,53 @@ describe("W3: a here-document's expansions the parser kept as text", () => {
     const { cwd, out } = await attack([hidden[1]!], ["--no-sandbox", "--allowedTools", "Bash(cat:*)"]);
     expect(out[0]!.isError).toBe(true);
     expect(existsSync(join(cwd, "m-heredoc"))).toBe(false);
+  });
+});
+
+describe("W4: expansions inside a pattern, a regular expression or an operand the parser kept as text", () => {
+  const set = "x='a[$(touch m-pattern)]'; z=abc; y=abc; ";
+  const hidden = [
+    "[[ z =~ ${!x} ]] && echo",
+    "[[ z =~ ^a${x@P} ]] && echo",
+    "[[ z =~ (${a[x]}) ]] && echo",
+    "[[ z =~ ${y:x} ]] && echo",
+    "[[ z =~ $[x] ]] && echo",
+    "echo ${z/${!x}/}",
+    "echo ${z#$[x]}",
+    "echo ${z%%${a[x]}}",
+    "case z in *$[x]*) echo;; esac",
+    'echo "${w:-$[x]}"',
+    'echo "${z/$[x]/}"',
+  ].map((c) => set + c);
+
+  it("the oracle: bash expands each, running the command hidden in x", () => {
+    for (const command of hidden) expect(existsSync(join(oracle(command).cwd, "m-pattern")), command).toBe(true);
+  });
+
+  it("the engine: Bash(echo:*) covers none of them and bypassPermissions asks; plain expansions there stay covered", async () => {
+    const p = project();
+    await expectVerdicts(hidden, "ask", "default", { allow: ["Bash(echo:*)"] }, p);
+    await expectVerdicts(hidden, "ask", "bypassPermissions", {}, p);
+    await expectVerdicts(
+      [
+        "[[ $x =~ ^${prefix}/ ]] && echo",
+        "[[ $x == ${p}* ]] && echo",
+        "case $x in ${p}*) echo;; esac",
+        "echo ${z/${y}/} ${z#${y[1]}} ${z%$((1+2))}",
+        'echo "${z:-${HOME}}"',
+        "[[ $x =~ ^a{2}$ ]] && echo",
+        'echo "cost: \\$[5]"',
+      ],
+      "allow",
+      "default",
+      { allow: ["Bash(echo:*)"] },
+      p,
+    );
+  });
+
+  it("through the bin: Bash(echo:*) does not run it", async () => {
+    const { cwd, out } = await attack([hidden[0]!], ["--no-sandbox", "--allowedTools", "Bash(echo:*)"]);
+    expect(out[0]!.isError).toBe(true);
+    expect(existsSync(join(cwd, "m-pattern"))).toBe(false);
   });
 });

@@ -219,11 +219,15 @@ export const UNREAD_SUBSTITUTION = "text with a substitution the parser did not 
 /**
  * Text the parser kept as plain text although bash would run a substitution in it: an unescaped
  * backtick, `$(`, `<(` or `>(` inside a word, a pattern or a ${…} operand (`${x:-\`id\`}`,
- * `${x#*$(id)}`). The parser reads those as characters; bash runs them.
+ * `${x#*$(id)}`). The parser reads those as characters; bash runs them. The same for an expansion
+ * it kept as text (`[[ z =~ ${!x} ]]`, `${z/${x@P}/}`, `case z in *$[x]*)`, `"${z:-$[x]}"`):
+ * bash expands it, and indirection, transformations, subscripts and arithmetic run the code
+ * hidden in a variable, unseen by the check of expansions. Only `${name}` and its plain operators
+ * with no further `$` in them, and arithmetic of numbers, are understood there.
  */
 function unreadSubstitution(node: SyntaxNode): string | undefined {
   const text = node.text;
-  if (!/[`(]/.test(text)) return undefined;
+  if (!/[`($]/.test(text)) return undefined;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === "\\") {
@@ -236,8 +240,24 @@ function unreadSubstitution(node: SyntaxNode): string | undefined {
     ) {
       return `${UNREAD_SUBSTITUTION} (${text.slice(0, 40)}), which bash runs`;
     }
+    if (c === "$" && unreadExpansion(text.slice(i)))
+      return `${UNREAD_SUBSTITUTION} (the expansion in ${text.slice(0, 40)}), which bash expands and which may run code`;
   }
   return undefined;
+}
+
+/** Whether `text`, starting at a `$`, begins an expansion other than a plain `${name…}` or arithmetic of numbers. */
+function unreadExpansion(text: string): boolean {
+  if (text[1] === "[") return true;
+  if (text.startsWith("$((")) return !/^\$\(\([0-9\s+*/%()-]*\)\)/.test(text);
+  if (text[1] !== "{") return false;
+  const end = text.indexOf("}");
+  if (end === -1) return true;
+  const expansion = text.slice(0, end + 1);
+  if (/[$`]/.test(expansion.slice(1)) || !(PLAIN_EXPANSION.test(expansion) || COUNT.test(expansion))) return true;
+  // A subscript is arithmetic unless a number, @ or * (the subscript node's own rule).
+  const subscript = /^\$\{#?[A-Za-z_][A-Za-z0-9_]*\[([^\]]*)\]/.exec(expansion)?.[1];
+  return subscript !== undefined && !/^(?:[0-9]+|@|\*)$/.test(subscript);
 }
 
 /**
