@@ -34,15 +34,24 @@
  *           without the sandbox (each written as a word of its own asks). Such text now holds only
  *           `${name}` with its plain operators (no `$` inside) and arithmetic of numbers, or it is
  *           code that may run unseen.
+ * W5 FIXED  A command inside `>(…)` reads what the outer command writes to the path it is handed,
+ *           but it was walked as reading nothing: `printf '\164ouch m' > >(sh)` (also `exec >
+ *           >(bash)`, `tee >(bash)`, `3> >(sh)`) was an unknown write, which asked, while `… | sh`
+ *           was an interpreter fed code that could run anything, denied by a `Bash(touch:*)` deny
+ *           rule. In bypassPermissions, with or without the sandbox, the user was asked and could
+ *           let the denied program run. Commands in `>(…)` now read a pipe, as after `|`.
  */
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { decidePermission } from "ubiquity/plugins/permissions";
+import { builtinTools } from "../../plugins/tools/index";
 import { attackBench } from "./attack-bench";
 
 const KEY = "sk-test-redteam7w";
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
+const bash = builtinTools().find((t) => t.name === "Bash");
 
 const { project, oracle, expectVerdicts, attack } = attackBench({
   name: "rt7w",
@@ -225,5 +234,39 @@ describe("W4: expansions inside a pattern, a regular expression or an operand th
     const { cwd, out } = await attack([hidden[0]!], ["--no-sandbox", "--allowedTools", "Bash(echo:*)"]);
     expect(out[0]!.isError).toBe(true);
     expect(existsSync(join(cwd, "m-pattern"))).toBe(false);
+  });
+});
+
+describe("W5: a command inside >(…) reads what the outer command writes", () => {
+  const fed = [
+    "printf '\\164ouch m' > >(sh)",
+    "printf '\\164ouch m' | tee >(bash) >/dev/null",
+    "exec > >(bash); printf '\\164ouch m'",
+    "exec 3> >(sh); printf '\\164ouch m' >&3",
+    "{ printf '\\164ouch m'; } &> >(sh)",
+  ];
+
+  it("the oracle: sh runs what printf wrote to the process substitution", () => {
+    expect(existsSync(join(oracle(`${fed[0]}; wait $!`).cwd, "m"))).toBe(true);
+  });
+
+  it("the engine: a Bash(touch:*) deny rule denies each in bypassPermissions, with and without the sandbox", async () => {
+    const p = project();
+    await expectVerdicts(fed, "deny", "bypassPermissions", { deny: ["Bash(touch:*)"] }, p);
+    for (const command of fed) {
+      const d = await decidePermission({
+        toolName: "Bash",
+        input: { command },
+        rules: { deny: ["Bash(touch:*)"] },
+        mode: "bypassPermissions",
+        sandbox: true,
+        cwd: p.cwd,
+        home: p.home,
+        tool: bash,
+      });
+      expect(d.behavior, `${command}: ${d.message}`).toBe("deny");
+    }
+    // The control: a process substitution that feeds no interpreter is judged as before.
+    await expectVerdicts(["diff <(echo a) a.txt"], "allow", "bypassPermissions", { deny: ["Bash(touch:*)"] }, p);
   });
 });

@@ -181,6 +181,11 @@ function walk(root: SyntaxNode, commands: SimpleCommand[], out: ShellAnalysis): 
         readRedirect(node, out);
         children(false);
         break;
+      case "process_substitution":
+        // `>(sh)`: what the outer command writes to the path it is handed reaches this one's stdin.
+        check(node, out, parent);
+        children(node.text.startsWith(">("));
+        break;
       default:
         check(node, out, parent);
         children(fed);
