@@ -40,6 +40,14 @@
  *           was an interpreter fed code that could run anything, denied by a `Bash(touch:*)` deny
  *           rule. In bypassPermissions, with or without the sandbox, the user was asked and could
  *           let the denied program run. Commands in `>(…)` now read a pipe, as after `|`.
+ * W6 FIXED  tree-sitter-bash reads the descriptor `0` glued to `<` or `>` (`0<f`, `0<<<x`, `0<&3`)
+ *           as an argument: `exec 0< <(printf '\164ouch m'); sh` was `exec` running a program `0`,
+ *           not the exec with only redirections that asks, and `sh` after it ran what the process
+ *           substitution printed: in bypassPermissions without the sandbox a `Bash(touch:*)` deny
+ *           rule let touch run (also `exec 0<<< "$(…)"; sh`, `exec 2>/dev/null 0<a.txt; sh`). Digits
+ *           right before `<` or `>` are now the redirection's descriptor, and an exec that
+ *           redirects stdin feeds every later command: code that may run unseen (`exec < f; sh`
+ *           asked before; now a deny rule denies it too).
  */
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -268,5 +276,30 @@ describe("W5: a command inside >(…) reads what the outer command writes", () =
     }
     // The control: a process substitution that feeds no interpreter is judged as before.
     await expectVerdicts(["diff <(echo a) a.txt"], "allow", "bypassPermissions", { deny: ["Bash(touch:*)"] }, p);
+  });
+});
+
+describe("W6: the descriptor 0 glued to a redirection, and exec feeding every later command", () => {
+  const hidden = [
+    "exec 0< <(printf '\\164ouch m-exec'); sh",
+    `exec 0<<< "$(printf '\\164ouch m-exec')"; sh`,
+    "printf '\\164ouch m-exec' > s.txt; exec 2>/dev/null 0<s.txt; sh",
+  ];
+
+  it("the oracle: sh reads the redirected stdin and runs touch", () => {
+    for (const command of hidden) expect(existsSync(join(oracle(command).cwd, "m-exec")), command).toBe(true);
+  });
+
+  it("the engine: a Bash(touch:*) deny rule denies each in bypassPermissions; exec < f too", async () => {
+    await expectVerdicts([...hidden, "exec < a.txt; sh"], "deny", "bypassPermissions", { deny: ["Bash(touch:*)"] });
+  });
+
+  it("through the bin without the sandbox: the deny rule holds", async () => {
+    const { cwd, out } = await attack(
+      [hidden[0]!],
+      ["--no-sandbox", "--permission-mode", "bypassPermissions", "--disallowedTools", "Bash(touch:*)"],
+    );
+    expect(out[0]!.isError).toBe(true);
+    expect(existsSync(join(cwd, "m-exec"))).toBe(false);
   });
 });

@@ -406,8 +406,9 @@ function trailingWords(redirect: SyntaxNode): SyntaxNode[] {
   for (let i = 0; i < redirect.childCount; i++) {
     const field = redirect.fieldNameForChild(i);
     const child = redirect.child(i)!;
-    if (redirect.type === "file_redirect" && field === "destination" && destinations++ > 0) out.push(child);
-    else if (redirect.type === "heredoc_redirect" && field === "argument") out.push(child);
+    if (redirect.type === "file_redirect" && field === "destination" && destinations++ > 0) {
+      if (!isGluedDescriptor(child)) out.push(child);
+    } else if (redirect.type === "heredoc_redirect" && field === "argument") out.push(child);
     else if (redirect.type === "heredoc_redirect" && field === "redirect") out.push(...trailingWords(child));
   }
   return out;
@@ -449,6 +450,7 @@ function readCommand(
     } else if (field === "name") {
       splitLine(child, out);
       words.push(evalWord(child.firstNamedChild ?? child));
+    } else if (field === "argument" && isGluedDescriptor(child)) {
     } else if (field === "argument") {
       splitLine(child, out);
       if (child.type === "$") unreadable(out, 'a $"…" locale string, which the parser splits differently from bash');
@@ -462,6 +464,11 @@ function readCommand(
     words.push(evalWord(word));
   }
   if (words.length > 0) commands.push({ words, assignments, stdinFed, offset: node.startIndex });
+}
+
+/** Digits right before `<` or `>` (`0<f`, `0<<<x`, `0<&3`): a descriptor to bash, which the parser reads as a word. */
+function isGluedDescriptor(node: SyntaxNode): boolean {
+  return /^[0-9]+$/.test(node.text) && (node.nextChar === "<" || node.nextChar === ">");
 }
 
 // An unquoted, unescaped line break ends a command in bash; the parser sometimes keeps it in a word.
