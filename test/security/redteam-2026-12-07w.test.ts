@@ -48,6 +48,11 @@
  *           right before `<` or `>` are now the redirection's descriptor, and an exec that
  *           redirects stdin feeds every later command: code that may run unseen (`exec < f; sh`
  *           asked before; now a deny rule denies it too).
+ * W7 FIXED  `>&WORD` duplicates a descriptor only when WORD is digits (or `-`); otherwise bash writes
+ *           stdout and stderr to the file WORD. The engine took any `number` node of the parser for
+ *           a descriptor, and the parser's numbers include `0x41` and `64#zz`: `echo hi >&0x41` was
+ *           no write, so under `Bash(echo:*)` in default mode it wrote 0x41 unasked (and `cd /tmp
+ *           && … >&0x41` outside the project, where `> f` asks). Now only digits are a descriptor.
  */
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -301,5 +306,28 @@ describe("W6: the descriptor 0 glued to a redirection, and exec feeding every la
     );
     expect(out[0]!.isError).toBe(true);
     expect(existsSync(join(cwd, "m-exec"))).toBe(false);
+  });
+});
+
+describe("W7: >& followed by a number of the parser that is no descriptor to bash", () => {
+  it("the oracle: bash writes files named 0x41 and 64#zz", () => {
+    const p = oracle("echo hi >&0x41; echo hi >&64#zz");
+    expect(existsSync(join(p.cwd, "0x41"))).toBe(true);
+    expect(existsSync(join(p.cwd, "64#zz"))).toBe(true);
+  });
+
+  it("the engine: in default mode each write asks under Bash(echo:*), as `> f` does; descriptors stay allowed", async () => {
+    await expectVerdicts(["echo hi >&0x41", "echo hi >&64#zz", "echo hi > f"], "ask", "default", {
+      allow: ["Bash(echo:*)"],
+    });
+    await expectVerdicts(["echo hi >&2", "echo hi 2>&1", "echo hi >&-", "echo hi >& 2"], "allow", "default", {
+      allow: ["Bash(echo:*)"],
+    });
+  });
+
+  it("through the bin: default mode with Bash(echo:*) writes nothing", async () => {
+    const { cwd, out } = await attack(["echo hi >&0x41"], ["--no-sandbox", "--allowedTools", "Bash(echo:*)"]);
+    expect(out[0]!.isError).toBe(true);
+    expect(existsSync(join(cwd, "0x41"))).toBe(false);
   });
 });

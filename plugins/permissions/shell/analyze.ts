@@ -493,9 +493,11 @@ function readRedirect(node: SyntaxNode, out: ShellAnalysis) {
   if (socket) out.unsafe.push(socket);
   if (operator.type === "<" || operator.type === "<>") out.reads.push(evalWord(destination));
   if (!WRITE_OPERATORS.has(operator.type)) return;
-  // `2>&1`, `>&2`, `>&-`: duplicating or closing a descriptor writes no file.
-  if (operator.type === ">&" && (destination.type === "number" || destination.text === "-")) return;
-  out.writes.push({ word: evalWord(destination), kind: "redirect", at: node.startIndex });
+  // `2>&1`, `>&2`, `>&-`: duplicating or closing a descriptor writes no file. Only digits are a
+  // descriptor to bash: `>&0x41`, `>&64#zz` (numbers to the parser) write files of those names.
+  const word = evalWord(destination);
+  if (operator.type === ">&" && word.literal && /^(?:[0-9]+|-)$/.test(word.value)) return;
+  out.writes.push({ word, kind: "redirect", at: node.startIndex });
 }
 
 /**
