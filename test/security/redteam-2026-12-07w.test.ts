@@ -53,6 +53,12 @@
  *           a descriptor, and the parser's numbers include `0x41` and `64#zz`: `echo hi >&0x41` was
  *           no write, so under `Bash(echo:*)` in default mode it wrote 0x41 unasked (and `cd /tmp
  *           && … >&0x41` outside the project, where `> f` asks). Now only digits are a descriptor.
+ * W8 FIXED  Inside a `${w:-…}` operand or a pattern the parser reads `$((ls))` as `$(` around the
+ *           subshell `(ls)`: the program ls, where bash evaluates arithmetic on the variable ls.
+ *           With `ls='a[$(touch m)]'`, `echo "${w:-$((ls))}"` and `[[ z == a*$((ls)) ]]` were
+ *           covered by `Bash(echo:*) Bash(ls:*)`, and in bypassPermissions a `Bash(touch:*)` deny
+ *           rule let `p=touc; x='a[$(${p}h m)]'; echo ${w:-$((x))}` run touch. A substitution
+ *           written `$((…` is now arithmetic that may run unseen unless it holds numbers only.
  */
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -329,5 +335,33 @@ describe("W7: >& followed by a number of the parser that is no descriptor to bas
     const { cwd, out } = await attack(["echo hi >&0x41"], ["--no-sandbox", "--allowedTools", "Bash(echo:*)"]);
     expect(out[0]!.isError).toBe(true);
     expect(existsSync(join(cwd, "0x41"))).toBe(false);
+  });
+});
+
+describe("W8: $((name)) that the parser reads as a command substitution of a subshell", () => {
+  const hidden = [
+    `ls='a[$(touch m-arith)]'; echo "\${w:-$((ls))}"`,
+    "ls='a[$(touch m-arith)]'; [[ z == a*$((ls)) ]] && echo",
+    "ls='a[$(touch m-arith)]'; case z in *$((ls))) echo;; esac",
+  ];
+
+  it("the oracle: bash evaluates the arithmetic and runs touch", () => {
+    for (const command of hidden) expect(existsSync(join(oracle(command).cwd, "m-arith")), command).toBe(true);
+  });
+
+  it("the engine: Bash(echo:*) with Bash(ls:*) covers none; a Bash(touch:*) deny rule denies the spelled-apart form", async () => {
+    await expectVerdicts(hidden, "ask", "default", { allow: ["Bash(echo:*)", "Bash(ls:*)"] });
+    await expectVerdicts(["p=touc; x='a[$(${p}h m)]'; echo ${w:-$((x))}"], "deny", "bypassPermissions", {
+      deny: ["Bash(touch:*)"],
+    });
+    await expectVerdicts(["echo $(ls) ${w:-$(ls)} $( (ls) ) $((1+2))"], "allow", "default", {
+      allow: ["Bash(echo:*)", "Bash(ls:*)"],
+    });
+  });
+
+  it("through the bin: Bash(echo:*) with Bash(ls:*) does not run it", async () => {
+    const { cwd, out } = await attack([hidden[0]!], ["--no-sandbox", "--allowedTools", "Bash(echo:*) Bash(ls:*)"]);
+    expect(out[0]!.isError).toBe(true);
+    expect(existsSync(join(cwd, "m-arith"))).toBe(false);
   });
 });

@@ -104,8 +104,14 @@ export const NODE_CLASSES: Readonly<Record<string, NodeClass>> = {
       ? undefined
       : `the expansion ${node.text.slice(0, 40)}, whose form (indirection, offsets, assignment or a transformation) is not one the analysis reads`,
   ),
-  command_substitution: understood(
+  // Inside an operand or a pattern the parser reads `$((x))` as `$(` around a subshell `(x)`; bash
+  // reads arithmetic on x (a `$(` followed by `(` is arithmetic to bash whenever it ends in `))`).
+  command_substitution: checked(
     "`$(…)` and backticks: their commands are candidates; the value is only known at run time",
+    (node) =>
+      node.text.startsWith("$((") && !numbersOnlyText(node.text)
+        ? `${node.text.slice(0, 40)}, which bash may read as arithmetic on a name: ${ARITHMETIC}`
+        : undefined,
   ),
   process_substitution: understood("`<(…)`, `>(…)`: their commands are candidates"),
   variable_assignment: understood(
@@ -246,6 +252,11 @@ function unreadSubstitution(node: SyntaxNode): string | undefined {
   return undefined;
 }
 
+/** `$((2*8))`: arithmetic of number literals and operators alone, as text. */
+function numbersOnlyText(text: string): boolean {
+  return /^\$\(\([0-9\s+*/%()-]*\)\)$/.test(text);
+}
+
 /** Whether `text`, starting at a `$`, begins an expansion other than a plain `${name…}` or arithmetic of numbers. */
 function unreadExpansion(text: string): boolean {
   if (text[1] === "[") return true;
@@ -268,6 +279,7 @@ function unreadExpansion(text: string): boolean {
  * sandbox asks), not only go uncovered by allow rules. A type the table does not know is one too.
  */
 const HIDING = new Set([
+  "command_substitution",
   "compound_statement",
   "for_statement",
   "expansion",
