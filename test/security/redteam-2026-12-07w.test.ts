@@ -59,7 +59,17 @@
  *           covered by `Bash(echo:*) Bash(ls:*)`, and in bypassPermissions a `Bash(touch:*)` deny
  *           rule let `p=touc; x='a[$(${p}h m)]'; echo ${w:-$((x))}` run touch. A substitution
  *           written `$((…` is now arithmetic that may run unseen unless it holds numbers only.
+ * W9 FIXED  Code fed on stdin to a shell (`… | sh`, `bash <<EOF`) could run what a deny rule names
+ *           and was denied, but only for the programs the engine lists as interpreters. Programs
+ *           it has no spec for that start a shell or a REPL reading stdin were passed over:
+ *           `printf '\164ouch m' | script -q /dev/null` (also `| unshare`, `| newgrp`, `| su`,
+ *           `| sudo -s`, `| chroot /`, `| nsenter -t 1`, `| firejail`, `| ssh host`, `| docker run
+ *           -i IMG`, `| expect`, `| rbash`, `| yash`, `| guile`, `| ghci`, `| R`, `| m4`, … 48 in all)
+ *           ran touch in bypassPermissions without the sandbox under a `Bash(touch:*)` deny rule.
+ *           A program the engine does not know, fed by the text (a pipe, heredoc, here-string,
+ *           `<` or `>(…)`), may now run what a deny or ask rule names.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -152,7 +162,6 @@ describe("W2: `unsetenv` is no bash builtin", () => {
   const path = `${bin}:${PATH}`;
 
   it("the oracle: bash runs the program PATH holds by that name", async () => {
-    const { spawnSync } = await import("node:child_process");
     const p = project();
     spawnSync("bash", ["-c", "unsetenv FOO"], { cwd: p.cwd, env: { PATH: path, HOME: p.home } });
     expect(existsSync(join(p.cwd, "m-unsetenv"))).toBe(true);
@@ -363,5 +372,47 @@ describe("W8: $((name)) that the parser reads as a command substitution of a sub
     const { cwd, out } = await attack([hidden[0]!], ["--no-sandbox", "--allowedTools", "Bash(echo:*) Bash(ls:*)"]);
     expect(out[0]!.isError).toBe(true);
     expect(existsSync(join(cwd, "m-arith"))).toBe(false);
+  });
+});
+
+describe("W9: a program the engine does not know, fed by the text, may run what it reads", () => {
+  const feeders = ["script -q /dev/null", "unshare"].filter(
+    (p) => spawnSync("sh", ["-c", `command -v ${p.split(" ")[0]}`]).status === 0,
+  );
+  const fed = (p: string) => `printf 'cd "%s" && \\164ouch m-fed\\n' "$PWD" | ${p}`;
+
+  it.runIf(feeders.length > 0)("the oracle: the program starts a shell that runs what printf wrote", () => {
+    for (const p of feeders) expect(existsSync(join(oracle(fed(p)).cwd, "m-fed")), p).toBe(true);
+  });
+
+  it("the engine: a Bash(touch:*) deny rule denies each in bypassPermissions; known readers of stdin are not affected", async () => {
+    const programs = [
+      "script -q /dev/null",
+      "unshare",
+      "newgrp",
+      "su",
+      "sudo -s",
+      "chroot /",
+      "ssh localhost",
+      "guile",
+    ];
+    await expectVerdicts([...programs.map(fed), "mytool < a.txt", "mytool <<< x"], "deny", "bypassPermissions", {
+      deny: ["Bash(touch:*)"],
+    });
+    await expectVerdicts(
+      ["cat a.txt | wc -l", "printf x | sort", "git log | head", "mytool a.txt"],
+      "allow",
+      "bypassPermissions",
+      { deny: ["Bash(touch:*)"] },
+    );
+  });
+
+  it.runIf(feeders.length > 0)("through the bin without the sandbox: the deny rule holds", async () => {
+    const { cwd, out } = await attack(
+      [fed(feeders[0]!)],
+      ["--no-sandbox", "--permission-mode", "bypassPermissions", "--disallowedTools", "Bash(touch:*)"],
+    );
+    expect(out[0]!.isError).toBe(true);
+    expect(existsSync(join(cwd, "m-fed"))).toBe(false);
   });
 });

@@ -119,6 +119,7 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
     dynamic: words.some((w) => !w.literal),
     open: at.open,
     ...(at.via ? { via: at.via } : {}),
+    ...(at.stdinFed ? { fed: true } : {}),
   };
   const index = out.candidates.push(candidate) - 1;
   if (!name.literal) {
