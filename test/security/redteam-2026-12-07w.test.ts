@@ -68,15 +68,24 @@
  *           ran touch in bypassPermissions without the sandbox under a `Bash(touch:*)` deny rule.
  *           A program the engine does not know, fed by the text (a pipe, heredoc, here-string,
  *           `<` or `>(…)`), may now run what a deny or ask rule names.
+ * W10 FIXED The engine asks for every write into a virtualenv's bin folder ("its programs and
+ *           activate script run later"), but the sandbox left the folder writable (its list is
+ *           the engine's by name, and a venv is known by its pyvenv.cfg): in bypassPermissions a
+ *           sandboxed `echo 'touch …' >> .venv/bin/activate` stayed, and the user's next `source
+ *           .venv/bin/activate` (an editor does it in every new terminal) ran it on the host. A
+ *           virtualenv's activation scripts are now read-only in the sandbox, and a new one is
+ *           taken out after the call; its other programs stay writable (pip installs them).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { decidePermission } from "ubiquity/plugins/permissions";
 import { builtinTools } from "../../plugins/tools/index";
 import { attackBench } from "./attack-bench";
+import { SKIP } from "../sandbox/helpers";
+import { attack as sandboxAttack, script } from "./sandbox-redteam-fixture";
 
 const KEY = "sk-test-redteam7w";
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
@@ -414,5 +423,35 @@ describe("W9: a program the engine does not know, fed by the text, may run what 
     );
     expect(out[0]!.isError).toBe(true);
     expect(existsSync(join(cwd, "m-fed"))).toBe(false);
+  });
+});
+
+describe.skipIf(SKIP)("W10: a virtualenv's activation scripts in the sandbox", () => {
+  it("a sandboxed command cannot change .venv/bin/activate or add one; a console script is still installed", async () => {
+    const { cwd, home, mark, out } = await sandboxAttack(
+      [
+        script(
+          [
+            "echo 'touch MARK' >> .venv/bin/activate",
+            "echo 'touch MARK' > .venv/bin/activate.fish",
+            "printf '#!/bin/sh\\necho tool\\n' > .venv/bin/mytool && echo installed",
+          ].join("\n"),
+        ),
+      ],
+      {
+        prepare: (ws) => {
+          mkdirSync(join(ws, ".venv", "bin"), { recursive: true });
+          writeFileSync(join(ws, ".venv", "pyvenv.cfg"), "home = /usr/bin\n");
+          writeFileSync(join(ws, ".venv", "bin", "activate"), "# activate\n");
+        },
+      },
+    );
+    expect(out).toContain("installed");
+    expect(readFileSync(join(cwd, ".venv", "bin", "activate"), "utf8")).toBe("# activate\n");
+    expect(existsSync(join(cwd, ".venv", "bin", "activate.fish"))).toBe(false);
+    expect(existsSync(join(cwd, ".venv", "bin", "mytool"))).toBe(true);
+    // The user, afterwards, in a new terminal of an editor that activates the project's venv.
+    spawnSync("bash", ["-c", ". .venv/bin/activate"], { cwd, env: { PATH, HOME: home } });
+    expect(existsSync(mark)).toBe(false);
   });
 });
