@@ -64,8 +64,10 @@
  *           it has no spec for that start a shell or a REPL reading stdin were passed over:
  *           `printf '\164ouch m' | script -q /dev/null` (also `| unshare`, `| newgrp`, `| su`,
  *           `| sudo -s`, `| chroot /`, `| nsenter -t 1`, `| firejail`, `| ssh host`, `| docker run
- *           -i IMG`, `| expect`, `| rbash`, `| yash`, `| guile`, `| ghci`, `| R`, `| m4`, … 48 in all)
- *           ran touch in bypassPermissions without the sandbox under a `Bash(touch:*)` deny rule.
+ *           -i IMG`, `| expect`, `| rbash`, `| yash`, `| guile`, `| ghci`, `| R`, `| m4`, …: 53 programs
+ *           allowed, su, unshare, script, newgrp and chroot run by bash here, the rest by their
+ *           manuals) ran touch in bypassPermissions without the sandbox under a `Bash(touch:*)`
+ *           deny rule.
  *           A program the engine does not know, fed by the text (a pipe, heredoc, here-string,
  *           `<` or `>(…)`), may now run what a deny or ask rule names.
  * W10 FIXED The engine asks for every write into a virtualenv's bin folder ("its programs and
@@ -75,6 +77,29 @@
  *           .venv/bin/activate` (an editor does it in every new terminal) ran it on the host. A
  *           virtualenv's activation scripts are now read-only in the sandbox, and a new one is
  *           taken out after the call; its other programs stay writable (pip installs them).
+ *
+ * Tried: about 1,970 hand-built commands through the engine (most under two or three rule sets:
+ * default mode with allow rules, acceptEdits, bypassPermissions with program and Read deny
+ * rules), bash as the oracle for each that was allowed; 14,000 generated strings of the
+ * differential harness (seeds 770311, 4242, 90210, 555; the last two with the generator extended
+ * by this round's constructs, which on main found 13 allowing disagreements in 1,500 strings); a
+ * dozen probes inside the real sandbox. Got past before the fixes: about 128 constructs in 10
+ * findings (W1 12, W2 2, W3 13, W4 22, W5 10, W6 6, W7 2, W8 6, W9 53, W10 2).
+ * Held: here-document delimiters (empty, quoted parts, `$'…'`, escaped newline, `\r`, inside
+ * `$(…)`, two on a line: 36), comments glued to words and substitutions (16 + 27), `$((…) )`
+ * against `$( (…) )`, redirections before the command name (13), declaration builtins beside list
+ * operators and glued (26), builtins that assign (mapfile/readarray/getopts/read/printf -v into
+ * PATH and friends, `BASH_ALIASES`, `BASH_CMDS`: 41), `history -w`, `fc`, `bind -f`, `jobs -x`
+ * (an unknown program: its words are judged as a command), `[[ -v $x ]]`, `[[ -R/-o/-N/-t $x ]]`,
+ * prefix rules (`Bash(git status:*)`, `Bash(npm run test:*)`: 19 spellings), 52 git and 81
+ * find/xargs/env/awk/sed/tar/rsync/less/vim/npm/npx escape hatches under rules naming them, 110
+ * wrappers and interpreters under a `Bash(rm:*)` deny rule (code in an interpreter's own language
+ * is by design the interpreter's), readers of a program from stdin (`awk -f /dev/stdin`, `sed -f
+ * /dev/fd/0`, `jq -f /dev/stdin`: asked or denied); in the sandbox: the hidden home, `.env`,
+ * /proc (own PID namespace), /run, capabilities (none), .git/hooks and .git/config (read-only).
+ * Left open: see the report of this round (a sandboxed command can write `.git/rebase-merge/` —
+ * a todo list whose `exec` lines run at the user's `git rebase --continue` — and plant programs
+ * in a virtualenv's bin folder, which an activated shell finds first on PATH).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
