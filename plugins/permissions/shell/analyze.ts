@@ -451,6 +451,7 @@ function readCommand(
       splitLine(child, out);
       words.push(evalWord(child.firstNamedChild ?? child));
     } else if (field === "argument" && isGluedDescriptor(child)) {
+      // `exec 0< f`: bash reads the digits as the redirection's descriptor, the parser as an argument.
     } else if (field === "argument") {
       splitLine(child, out);
       if (child.type === "$") unreadable(out, 'a $"…" locale string, which the parser splits differently from bash');

@@ -246,7 +246,7 @@ function unreadSubstitution(node: SyntaxNode): string | undefined {
     ) {
       return `${UNREAD_SUBSTITUTION} (${text.slice(0, 40)}), which bash runs`;
     }
-    if (c === "$" && unreadExpansion(text.slice(i)))
+    if (c === "$" && unreadExpansion(text, i))
       return `${UNREAD_SUBSTITUTION} (the expansion in ${text.slice(0, 40)}), which bash expands and which may run code`;
   }
   return undefined;
@@ -257,14 +257,19 @@ function numbersOnlyText(text: string): boolean {
   return /^\$\(\([0-9\s+*/%()-]*\)\)$/.test(text);
 }
 
-/** Whether `text`, starting at a `$`, begins an expansion other than a plain `${name…}` or arithmetic of numbers. */
-function unreadExpansion(text: string): boolean {
-  if (text[1] === "[") return true;
-  if (text.startsWith("$((")) return !/^\$\(\([0-9\s+*/%()-]*\)\)/.test(text);
-  if (text[1] !== "{") return false;
-  const end = text.indexOf("}");
+/** Whether `text` at `at` (a `$`) begins an expansion other than a plain `${name…}` or arithmetic of numbers. */
+function unreadExpansion(text: string, at: number): boolean {
+  const next = text[at + 1];
+  if (next === "[") return true;
+  if (next === "(") {
+    if (text[at + 2] !== "(") return false;
+    const end = text.indexOf("))", at);
+    return end === -1 || !numbersOnlyText(text.slice(at, end + 2));
+  }
+  if (next !== "{") return false;
+  const end = text.indexOf("}", at);
   if (end === -1) return true;
-  const expansion = text.slice(0, end + 1);
+  const expansion = text.slice(at, end + 1);
   if (/[$`]/.test(expansion.slice(1)) || !(PLAIN_EXPANSION.test(expansion) || COUNT.test(expansion))) return true;
   // A subscript is arithmetic unless a number, @ or * (the subscript node's own rule).
   const subscript = /^\$\{#?[A-Za-z_][A-Za-z0-9_]*\[([^\]]*)\]/.exec(expansion)?.[1];
