@@ -551,7 +551,8 @@ export function privateSystemPaths(
   options: { roots?: readonly string[]; limit?: number; cache?: string; racyMs?: number } = {},
 ): { path: string; dir: boolean }[] {
   const { roots = PRIVATE_WALK_ROOTS, limit = PRIVATE_WALK_LIMIT, cache, racyMs = RACY_MS } = options;
-  const known = readScans(cache);
+  // This process's last readings too (a program that runs many sessions, the tests): checked by their stamps alike.
+  const known = { ...lastScans, ...readScans(cache) };
   const scans: Record<string, FolderScan> = {};
   const out: { path: string; dir: boolean }[] = [];
   const skipped = (p: string) => skip.some((s) => p === s || p.startsWith(`${s}/`) || s.startsWith(`${p}/`));
@@ -585,6 +586,7 @@ export function privateSystemPaths(
     }
   }
   if (cache) writeScans(cache, scans);
+  lastScans = scans;
   return fewerMasks(out, roots, skipped);
 }
 
@@ -625,6 +627,9 @@ function fewerMasks(
 function hideWhole(masks: { path: string; dir: boolean }[], dir: string): { path: string; dir: boolean }[] {
   return [...masks.filter((m) => m.path !== dir && !m.path.startsWith(`${dir}/`)), { path: dir, dir: true }];
 }
+
+/** The readings of this process's last walk (privateSystemPaths). */
+let lastScans: Record<string, FolderScan> = {};
 
 /** File times tick coarsely: a folder changed this recently may change again unseen within its stamp. */
 const RACY_MS = 2000;
