@@ -13,7 +13,7 @@ export { parseRule, parseRules, ruleNamesTool, type Rule, type RuleList } from "
 export { compileContent } from "./match-command";
 export { DEFAULT_TOOL_KINDS, namesPatchTool } from "./policy";
 /** The sensitive list, shared with the sandbox (which keeps these read-only at any depth). */
-export { pathsNamedByEnvrc, sandboxReason, sensitiveReason } from "./sensitive";
+export { pathsNamedByEnvrc, sandboxReason, sensitiveReason, venvActivateReason } from "./sensitive";
 
 /** What other plugins can do with the permission engine of a kernel. */
 export interface PermissionsApi {

@@ -628,6 +628,10 @@ function matchAny(rule: CompiledRule, subject: Subject): string | undefined {
         (c) => c.unproven && tails(c, c.unproven.at).some((t) => rule.command?.test(t, true)),
       );
       if (wrapped) return `${wrapped.text} (${wrapped.unproven!.why}; it may run the rest of its words)`;
+      // A program the engine does not know, fed by the text (`… | su`, `… | script`, `… | guile`),
+      // may be a shell or a REPL running what it reads, as `… | sh` is: what that is cannot be seen.
+      const fed = subject.analysis.candidates.find((c) => c.fed && c.unproven?.at === 0);
+      if (fed) return `${fed.text} (${fed.unproven!.why}, and it may run what is fed to it)`;
       // What cannot be proven, or a program the engine does not understand (which may run a string
       // it is given: `tmux new 'rm -rf /'`, `python3 -c '…rm…'`, `ed <<< '!rm'`): the denied name visible in the text is enough.
       if (

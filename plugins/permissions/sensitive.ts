@@ -9,7 +9,7 @@
  * that do not exist yet (a settings file created where none was is the classic hole).
  */
 import { readFileSync, statSync } from "node:fs";
-import { dirname, join, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 
 // `.ubiquity` holds settings, the project memory file, agents and skills (also `*.local`).
 // Also folders whose files run code later: dev containers, cargo's config (build.rustc-wrapper,
@@ -421,6 +421,25 @@ export function venvOf(path: string): string | undefined {
   // By its marker file, or by the names virtualenvs are given (made but not yet populated).
   if (/^\.?venv$/i.test(parts[at - 1]!)) return root;
   return statSync(join(root, "pyvenv.cfg"), { throwIfNoEntry: false })?.isFile() ? root : undefined;
+}
+
+// A virtualenv's activation scripts, which `python -m venv` writes and no install rewrites.
+const ACTIVATE = /^(?:activate(?:\.(?:fish|csh|nu|xsh|bat|ps1))?|activate_this\.py|deactivate\.bat)$/i;
+
+/**
+ * Why the sandbox keeps `path` (absolute) read-only though the sandbox leaves installed code
+ * writable: a virtualenv's activation script, which the user's shell sources (an editor
+ * activates a project's venv in every new terminal). The rest of its bin folder is installed
+ * code, like node_modules/.bin (pip writes console scripts there); the engine asks for all of it.
+ */
+export function venvActivateReason(path: string): string | undefined {
+  const bin = dirname(path);
+  if (!ACTIVATE.test(basename(path)) || !/^(?:bin|Scripts)$/.test(basename(bin))) return undefined;
+  const venv = dirname(bin);
+  const marked = statSync(join(venv, "pyvenv.cfg"), { throwIfNoEntry: false })?.isFile() === true;
+  return marked || /^\.?venv$/i.test(basename(venv))
+    ? `it is an activation script of the virtualenv ${venv}, which a shell sources`
+    : undefined;
 }
 
 // What the sandbox leaves writable although the engine asks about it: files an install or a build

@@ -32,7 +32,7 @@ import {
   type Stats,
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { pathsNamedByEnvrc, sandboxReason } from "../permissions/api";
+import { pathsNamedByEnvrc, sandboxReason, venvActivateReason } from "../permissions/api";
 
 /** Past this length a path may not be statted (PATH_MAX is 4096 on Linux); new folders deeper are removed. */
 const MAX_PATH = 3800;
@@ -407,7 +407,7 @@ export class WorkspaceGuard {
             : { kind: "bind", reason: "a .git file points git at another folder" };
         if (info?.isDirectory() && isGitFolder(new Set(list(path)))) return { kind: "gitdir" };
         {
-          const reason = sandboxReason(relative(root, path)) ?? this.#ruled?.(path);
+          const reason = sandboxReason(relative(root, path)) ?? venvActivateReason(path) ?? this.#ruled?.(path);
           if (reason) return { kind: "bind", reason };
         }
         return info?.isDirectory() ? { kind: "walk", mode: "plain" } : { kind: "skip" };

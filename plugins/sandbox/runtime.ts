@@ -35,9 +35,10 @@ import { fewFiles, HostRuns } from "./host-runs";
 import { FOLDER_FD_BASE, folderLaunch, pinFolder, pinnedAt, systemBash, unpin, type FolderPin } from "./pin";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
 import {
-  GIT_CONFIGS,
+  homeConfigCopies,
   gitConfigWithoutCredentials,
   HOME_READABLE,
+  privateSystemPaths,
   SENSITIVE_HOME,
   secretPaths,
   writeRuleMatcher,
@@ -217,7 +218,7 @@ export class SandboxRuntime {
 
   /** Paths made unreadable (known once started). */
   get secrets(): readonly string[] {
-    return (this.#secrets ?? []).map((s) => s.path);
+    return [...(this.#secrets ?? []), ...(this.#systemPrivate ?? [])].map((s) => s.path);
   }
 
   /** Would this Bash command run sandboxed? */
@@ -293,17 +294,42 @@ export class SandboxRuntime {
     if (this.#secrets !== undefined && changes === this.#secretsAt) return;
     this.#secretsAt = changes;
     const s = this.#settings;
-    this.#secrets = secretPaths({
+    const found = secretPaths({
       home: s.home,
       roots: s.writable,
       readRules: this.#readRules,
       denyRead: s.denyRead,
       cwd: s.cwd,
-    }).map((path) => ({
+    });
+    // What of the system's folders not everyone may read: walked once a run (they are not the run's
+    // to change). Linux only: macOS's Seatbelt profile is not exercised here.
+    this.#systemPrivate ??=
+      this.#availability.backend === "bubblewrap"
+        ? privateSystemPaths([...s.writable, s.home, ...s.allowRead], {
+            cache: join(s.home, ".ubiquity", "cache", "system-private.json"),
+          })
+        : [];
+    this.#secrets = found.map((path) => ({
       path,
       dir: statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false,
     }));
   }
+
+  /**
+   * The system's private paths as they are now: one removed since the walk (a lock file, a rotated
+   * log) has no place to hide, and bwrap refused every command that named it.
+   */
+  #systemPrivateNow(): { path: string; dir: boolean }[] {
+    const found = new Set(this.#secrets?.map((s) => s.path));
+    return (this.#systemPrivate ?? []).flatMap((p) => {
+      if (found.has(p.path)) return [];
+      const now = lstatSync(p.path, { throwIfNoEntry: false });
+      if (!now || now.isSymbolicLink()) return [];
+      return [{ path: p.path, dir: now.isDirectory() }];
+    });
+  }
+
+  #systemPrivate: { path: string; dir: boolean }[] | undefined;
 
   /**
    * An excluded Bash command (excludedCommands): "outside" when it runs outside the sandbox as
@@ -426,7 +452,7 @@ export class SandboxRuntime {
       writable: cache && folders.has(cache) ? [...writable, cache] : writable,
       byFd: descriptorNumbers(folders),
       layouts,
-      secrets: this.#secrets ?? [],
+      secrets: [...(this.#secrets ?? []), ...this.#systemPrivateNow()],
       allowRead: this.#settings.allowRead,
       privateTmp: dirs.tmp,
       emptyDir: dirs.empty,
@@ -437,7 +463,7 @@ export class SandboxRuntime {
       // The home folder stays visible only when it is a writable folder itself, or inside one (the
       // secrets are hidden then): hidden, the writable bind above it covered the hiding, and bwrap
       // refused every command ("Can't remount readonly").
-      homeStandIns: homeWritable ? undefined : this.#gitConfigs(),
+      homeStandIns: homeWritable ? undefined : this.#homeConfigs(),
       homeReadable: homeWritable
         ? undefined
         : [
@@ -704,12 +730,11 @@ export class SandboxRuntime {
   }
 
   #standIns: { source: string; path: string }[] | undefined;
-  /** The user's git configs, filtered (made once per run, in the private folder). */
-  #gitConfigs(): { source: string; path: string }[] {
+  /** The user's git and mise configs, filtered (homeConfigCopies; made once per run, in the private folder). */
+  #homeConfigs(): { source: string; path: string }[] {
     if (this.#standIns) return this.#standIns;
     this.#standIns = [];
-    for (const rel of GIT_CONFIGS) {
-      const path = join(this.#settings.home, rel);
+    for (const { path, filter } of homeConfigCopies(this.#settings.home)) {
       let text: string;
       try {
         if (!statSync(path).isFile()) continue;
@@ -717,8 +742,8 @@ export class SandboxRuntime {
       } catch {
         continue;
       }
-      const source = join(this.#dirs!.root, `git-${rel.replace(/\//g, "_")}`);
-      writeFileSync(source, gitConfigWithoutCredentials(text), { mode: 0o444 });
+      const source = join(this.#dirs!.root, `home-${relative(this.#settings.home, path).replace(/\//g, "_")}`);
+      writeFileSync(source, filter(text), { mode: 0o444 });
       this.#standIns.push({ source, path });
     }
     return this.#standIns;

@@ -10,6 +10,9 @@
  *   else); a datagram pair fails with EPERM (a datagram socket can be connected, or sendto(), to
  *   any path);
  * - io_uring_setup/enter/register: EPERM (IORING_OP_SOCKET makes a socket past the filter);
+ * - add_key/request_key/keyctl: EPERM. The kernel's keyrings are not namespaced: a key a command
+ *   adds outlives it, in the user's quota, and the user's own keyrings are one call away (Docker's
+ *   default profile refuses them too);
  * - any other ABI than the machine's own (i386 `int 0x80` with its socketcall(), x32, arm32):
  *   the process is killed (SIGSYS), as its system call numbers are not the ones checked here.
  * Machines with no filter here (not x86_64 or aarch64) get no filter, and the sandbox says so in
@@ -51,15 +54,22 @@ interface Abi {
   audit: number;
   socket: number;
   socketpair: number;
-  ioUring: number[];
+  /** io_uring's and the keyring's calls: refused (EPERM). */
+  refused: number[];
   /** Numbers from this bit up are another ABI sharing the arch (x32 on x86_64). */
   foreignBit?: number;
 }
 
 /** The ABIs with a filter, by `process.arch`. */
 const ABIS: Record<string, Abi> = {
-  x64: { audit: 0xc000003e, socket: 41, socketpair: 53, ioUring: [425, 426, 427], foreignBit: 0x40000000 },
-  arm64: { audit: 0xc00000b7, socket: 198, socketpair: 199, ioUring: [425, 426, 427] },
+  x64: {
+    audit: 0xc000003e,
+    socket: 41,
+    socketpair: 53,
+    refused: [425, 426, 427, 248, 249, 250],
+    foreignBit: 0x40000000,
+  },
+  arm64: { audit: 0xc00000b7, socket: 198, socketpair: 199, refused: [425, 426, 427, 217, 218, 219] },
 };
 
 /** One instruction: `struct sock_filter { u16 code; u8 jt; u8 jf; u32 k; }`. */
@@ -113,7 +123,7 @@ export function filterProgram(abi: Abi, unix: "blocked" | "allowed" = "blocked")
     ifEq(abi.audit, undefined, "kill"),
     load(NR),
     ...(abi.foreignBit === undefined ? [] : [{ code: JGE_K, k: abi.foreignBit, jt: "kill" }]),
-    ...abi.ioUring.map((nr) => ifEq(nr, "deny")),
+    ...abi.refused.map((nr) => ifEq(nr, "deny")),
     ifEq(abi.socket, "socket"),
     ifEq(abi.socketpair, open ? "allow" : "socketpair"),
     ret(RET_ALLOW),

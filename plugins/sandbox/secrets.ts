@@ -5,7 +5,17 @@
  * Computed once per run, when the sandbox starts: files a sandboxed command creates later are
  * its own.
  */
-import { existsSync, readdirSync, realpathSync, type Dirent } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  writeFileSync,
+  type Dirent,
+} from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { LINE_BREAKS, micromatch, tinyglobby } from "../_kits/lazy/index";
 import { compiledCacheDir } from "../../loader/index";
@@ -40,6 +50,54 @@ export const SENSITIVE_HOME = [
 ] as const;
 
 /**
+ * The folders of the user's cache folder (`~/.cache`) that stay readable: each a package, build or
+ * toolchain cache that commands build and run from. Named, not the whole folder: credentials sit
+ * there too (huggingface_hub's `token` and `stored_tokens`, snowflake's `credential_cache*`, other
+ * tools' login caches), and one nobody named must not be readable.
+ */
+const HOME_CACHES = [
+  "pip",
+  "uv",
+  "pypoetry",
+  "pipenv",
+  "pdm",
+  "hatch",
+  "pre-commit",
+  "black",
+  "mypy",
+  "ruff",
+  "go-build",
+  "golangci-lint",
+  "yarn",
+  "pnpm",
+  "node",
+  "node-gyp",
+  "typescript",
+  "deno",
+  "bun",
+  "ms-playwright",
+  "puppeteer",
+  "Cypress",
+  "selenium",
+  "electron",
+  "electron-builder",
+  "prisma",
+  "turbo",
+  "bazel",
+  "ccache",
+  "sccache",
+  "zig",
+  "coursier",
+  "mise",
+  "nix",
+  "fontconfig",
+  "matplotlib",
+  "torch",
+  "huggingface/hub",
+  "huggingface/datasets",
+].map((name) => `.cache/${name}`);
+
+/**
  * What stays readable of the home folder inside the sandbox; the rest of it is hidden (an empty,
  * read-only folder stands in for it). An allow-list, not a list of secrets: a credential file
  * nobody thought of — another agent's `auth.json`, a vault token, shell history — is not
@@ -58,7 +116,9 @@ export const HOME_READABLE = [
   ".local/lib",
   ".local/share/pnpm",
   ".local/share/fnm",
-  ".local/share/uv",
+  // uv's interpreters and tools, not its `credentials`.
+  ".local/share/uv/python",
+  ".local/share/uv/tools",
   ".local/share/virtualenvs",
   ".pyenv",
   ".rbenv",
@@ -69,13 +129,22 @@ export const HOME_READABLE = [
   ".cargo/git",
   ".sdkman",
   ".jenv",
-  ".dotnet",
+  // The SDK that dotnet-install.sh puts here, not `.dotnet/corefx` (the X.509 store: dev-certs'
+  // private keys).
+  ...["dotnet", "sdk", "shared", "host", "packs", "templates", "sdk-manifests", "tools"].map((p) => `.dotnet/${p}`),
+  ".nuget/packages",
   ".ghcup",
-  ".cabal",
-  ".stack",
+  // Not cabal's `config` (a Hackage password), stack's `upload` (its credentials), julia's `logs`
+  // (the REPL's history), `config` (startup.jl sets ENV) or `servers` (package server tokens).
+  ...["bin", "packages", "store", "share"].map((p) => `.cabal/${p}`),
+  ...["config.yaml", "global-project", "indices", "pantry", "programs", "snapshots", "setup-exe-cache"].map(
+    (p) => `.stack/${p}`,
+  ),
   ".opam",
   ".elan",
-  ".julia",
+  ...["packages", "artifacts", "compiled", "environments", "registries", "scratchspaces", "juliaup", "dev"].map(
+    (p) => `.julia/${p}`,
+  ),
   ".conda",
   ".poetry",
   ".pixi",
@@ -87,14 +156,18 @@ export const HOME_READABLE = [
   "go",
   ".go",
   ".mix",
-  ".hex",
+  // hex's packages and registry cache, not its `hex.config` (the API key).
+  ".hex/packages",
+  ".hex/cache.ets",
   ".swiftpm",
   ".tfenv",
   // Package and build caches.
-  ".npm",
+  // npm's package cache and npx's installs, not its `_logs` (a command line's `--…_authToken=`).
+  ".npm/_cacache",
+  ".npm/_npx",
   ".pnpm-store",
   ".yarn/berry",
-  ".cache",
+  ...HOME_CACHES,
   ".gradle/caches",
   ".gradle/wrapper",
   ".m2/repository",
@@ -108,17 +181,73 @@ export const HOME_READABLE = [
   ".nvmrc",
   ".inputrc",
   ".editorconfig",
-  ".vimrc",
-  ".config/nvim",
-  ".config/mise",
   ".terminfo",
-  ".condarc",
   ".ripgreprc",
   ".config/ripgrep",
 ] as const;
 
 /** The user's git config files: inside the sandbox, a copy without credentials stands in for each. */
 export const GIT_CONFIGS = [".gitconfig", ".config/git/config"] as const;
+
+/**
+ * The home's configuration files the sandbox serves as filtered copies: the git configs
+ * (GIT_CONFIGS) and mise's global configs (`~/.config/mise/*.toml`, `conf.d/*.toml`), which pick
+ * the tool versions its shims run but may also set secrets (`[env]`). Each copy keeps only what is
+ * known to hold none; the rest of those folders is not shown.
+ */
+export function homeConfigCopies(home: string): { path: string; filter: (text: string) => string }[] {
+  const tomls = (dir: string) => {
+    try {
+      return readdirSync(dir)
+        .filter((name) => name.endsWith(".toml"))
+        .map((name) => join(dir, name));
+    } catch {
+      return [];
+    }
+  };
+  const mise = join(home, ".config", "mise");
+  return [
+    ...GIT_CONFIGS.map((rel) => ({ path: join(home, rel), filter: gitConfigWithoutCredentials })),
+    ...[...tomls(mise), ...tomls(join(mise, "conf.d"))].map((path) => ({ path, filter: miseConfigWithoutSecrets })),
+  ];
+}
+
+/** The tables of a mise config that choose tools and hold no secrets (`[env]`, `[tasks]`, `[hooks]` and the rest go). */
+const MISE_KEPT = /^(tools|alias|tool_alias|plugins|settings)$/;
+
+/** A key name that may hold a credential. */
+const SECRET_NAME = /key|token|secret|passw|auth|credential|cookie/i;
+
+/**
+ * A mise config with only the tables that choose tools (MISE_KEPT), and of those no key named like
+ * a credential, no multi-line string, and no URL's password; at the top level only `min_version`.
+ */
+export function miseConfigWithoutSecrets(text: string): string {
+  const out: string[] = [];
+  let keep = false;
+  let inString: string | undefined;
+  for (const line of text.split("\n")) {
+    if (inString) {
+      if (line.includes(inString)) inString = undefined;
+      continue;
+    }
+    const quotes = /"""|'''/.exec(line);
+    if (quotes && line.split(quotes[0]).length % 2 === 0) {
+      inString = quotes[0]; // a multi-line string starts: it and its lines go
+      continue;
+    }
+    const head = /^\s*\[\[?\s*["']?([A-Za-z0-9_-]+)/.exec(line);
+    if (head) {
+      keep = MISE_KEPT.test(head[1]!);
+      if (keep) out.push(line);
+      continue;
+    }
+    const key = /^\s*["']?([^\s="']+)/.exec(line)?.[1] ?? "";
+    const allowed = keep ? !SECRET_NAME.test(key) : key === "min_version" || /^\s*(#.*)?$/.test(line);
+    if (allowed) out.push(line.replace(/(\w[\w+.-]*:\/\/[^\s/@:]*):[^\s/@]*@/g, "$1@"));
+  }
+  return out.join("\n");
+}
 
 /**
  * A git config without what can hold a credential or lead elsewhere: `url.*` (tokens in
@@ -382,4 +511,174 @@ function linksMatching(patterns: string[], cwd: string, deep: number): string[] 
   };
   walk(cwd, "", 1);
   return out;
+}
+
+/**
+ * The system's folders whose entries are checked for what not everyone may read (privateSystemPaths):
+ * those with configuration and state. The rest of SYSTEM_ROOTS is programs and libraries (`/usr`
+ * is walked only in `/usr/local`, its one place for local configuration), package stores (`/nix`,
+ * `/gnu`, `/snap`, readable by everyone by design) and `/sys` (the kernel's, not files).
+ */
+export const PRIVATE_WALK_ROOTS = ["/etc", "/var", "/opt", "/usr/local"] as const;
+
+/** How many entries the walk reads afresh in one run before it stops and hides every folder it has not read. */
+const PRIVATE_WALK_LIMIT = 300_000;
+
+/** What the walk found in one folder: its stamp, its private entries (a folder's name ends in `/`), and its folders to walk. */
+interface FolderScan {
+  stamp: string;
+  hidden: string[];
+  walked: string[];
+}
+
+/**
+ * What of the system's folders not everyone may read: a file without the others' read bit, a
+ * folder without their read and search bits (hidden whole, not read further). A sandboxed command
+ * sees of them only what any user of the machine could (fail closed): run as root (containers,
+ * CI, dev VMs), or in a group, it read `/etc/shadow`, `/etc/ssl/private`, debconf's
+ * `passwords.dat`, a database's files, a WireGuard key, which no list named. Not followed: links
+ * (their targets are judged where they are). Not walked: `skip` (the run's own folders, the home),
+ * and a sticky folder everyone may write (`/var/tmp`: scratch space, not the system's).
+ * Past PRIVATE_WALK_LIMIT entries read, the folders not yet read are hidden whole.
+ *
+ * `cache` (a file in the user's own state, which no sandboxed command sees) keeps each folder's
+ * reading with its stamp (status-change and modification times, inode): a folder whose entries
+ * did not change since is not read again, so a run stats the folders, not every file. A file made
+ * private in place (a chmod changes no folder) shows until its folder changes.
+ */
+export function privateSystemPaths(
+  skip: readonly string[],
+  options: { roots?: readonly string[]; limit?: number; cache?: string; racyMs?: number } = {},
+): { path: string; dir: boolean }[] {
+  const { roots = PRIVATE_WALK_ROOTS, limit = PRIVATE_WALK_LIMIT, cache, racyMs = RACY_MS } = options;
+  // This process's last readings too (a program that runs many sessions, the tests): checked by their stamps alike.
+  const known = { ...lastScans, ...readScans(cache) };
+  const scans: Record<string, FolderScan> = {};
+  const out: { path: string; dir: boolean }[] = [];
+  const skipped = (p: string) => skip.some((s) => p === s || p.startsWith(`${s}/`) || s.startsWith(`${p}/`));
+  const pending = roots.filter((r) => !skip.some((s) => r === s || r.startsWith(`${s}/`)));
+  const now = Date.now();
+  let read = 0;
+  while (pending.length > 0) {
+    const dir = pending.pop()!;
+    const info = lstatSync(dir, { throwIfNoEntry: false });
+    if (!info?.isDirectory()) continue; // not there, or a link (merged /usr): judged where it leads
+    const stamp = `${info.ctimeMs}:${info.mtimeMs}:${info.ino}`;
+    const kept = known[dir];
+    let scan = isScan(kept) && kept.stamp === stamp ? kept : undefined;
+    if (!scan) {
+      if (read >= limit) {
+        out.push({ path: dir, dir: true });
+        continue;
+      }
+      scan = readFolder(dir, stamp);
+      read += scan.hidden.length + scan.walked.length;
+    }
+    // A change in the clock's last tick leaves the times as they were: such a reading is not kept.
+    if (now - info.ctimeMs > racyMs) scans[dir] = scan;
+    for (const name of scan.hidden) {
+      const path = join(dir, name.replace(/\/$/, ""));
+      if (!skipped(path)) out.push({ path, dir: name.endsWith("/") });
+    }
+    for (const name of scan.walked) {
+      const path = join(dir, name);
+      if (!skip.some((s) => path === s || path.startsWith(`${s}/`))) pending.push(path);
+    }
+  }
+  if (cache) writeScans(cache, scans);
+  lastScans = scans;
+  return fewerMasks(out, roots, skipped);
+}
+
+/** A folder with more private entries than this is hidden whole (a cache of 0600 files, a journal). */
+const MASKS_PER_FOLDER = 32;
+/** At most this many paths hidden in all: each is a mount, and bwrap takes at most 9,000 arguments. */
+const MAX_MASKS = 1500;
+
+/**
+ * Fewer paths to hide, hiding more (fail closed): a folder with more than MASKS_PER_FOLDER
+ * private entries is hidden whole, and while there are more than MAX_MASKS, the folder below a
+ * root holding the most of them is. Never a root itself, nor a folder that holds one the run
+ * owns (`kept`).
+ */
+function fewerMasks(
+  masks: { path: string; dir: boolean }[],
+  roots: readonly string[],
+  kept: (path: string) => boolean,
+): { path: string; dir: boolean }[] {
+  const isRoot = (p: string) => roots.includes(p);
+  const count = new Map<string, number>();
+  for (const m of masks) count.set(dirname(m.path), (count.get(dirname(m.path)) ?? 0) + 1);
+  let out = masks;
+  for (const [dir, n] of count) if (n > MASKS_PER_FOLDER && !isRoot(dir) && !kept(dir)) out = hideWhole(out, dir);
+  while (out.length > MAX_MASKS) {
+    const below = new Map<string, number>();
+    for (const m of out)
+      for (let dir = dirname(m.path); !isRoot(dir) && dir !== dirname(dir); dir = dirname(dir))
+        if (!kept(dir)) below.set(dir, (below.get(dir) ?? 0) + 1);
+    const [dir, n] = [...below].sort((a, b) => b[1] - a[1])[0] ?? [undefined, 0];
+    if (dir === undefined || n < 2) break;
+    out = hideWhole(out, dir);
+  }
+  return out;
+}
+
+/** `masks` with everything under `dir` replaced by `dir` itself. */
+function hideWhole(masks: { path: string; dir: boolean }[], dir: string): { path: string; dir: boolean }[] {
+  return [...masks.filter((m) => m.path !== dir && !m.path.startsWith(`${dir}/`)), { path: dir, dir: true }];
+}
+
+/** The readings of this process's last walk (privateSystemPaths). */
+let lastScans: Record<string, FolderScan> = {};
+
+/** File times tick coarsely: a folder changed this recently may change again unseen within its stamp. */
+const RACY_MS = 2000;
+
+function readFolder(dir: string, stamp: string): FolderScan {
+  const scan: FolderScan = { stamp, hidden: [], walked: [] };
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return scan; // unreadable here: its parent judged it
+  }
+  for (const name of names) {
+    const stats = lstatSync(join(dir, name), { throwIfNoEntry: false });
+    if (!stats || stats.isSymbolicLink()) continue;
+    if (stats.isDirectory()) {
+      if ((stats.mode & 0o005) !== 0o005) scan.hidden.push(`${name}/`);
+      // Not a sticky folder everyone writes (`/var/tmp`): other processes' scratch files come and go
+      // there, and one gone from under a mount laid over it stopped every command.
+      else if ((stats.mode & 0o1002) !== 0o1002) scan.walked.push(name);
+    } else if (stats.isFile() && (stats.mode & 0o004) === 0) scan.hidden.push(name);
+  }
+  return scan;
+}
+
+function isScan(value: unknown): value is FolderScan {
+  const v = value as Partial<FolderScan> | undefined;
+  const names = (x: unknown) =>
+    Array.isArray(x) && x.every((n) => (typeof n === "string" && !n.includes("/", 0)) || /^[^/]+\/$/.test(n));
+  return typeof v?.stamp === "string" && names(v.hidden) && names(v.walked);
+}
+
+function readScans(cache: string | undefined): Record<string, FolderScan> {
+  if (!cache) return {};
+  try {
+    const parsed = JSON.parse(readFileSync(cache, "utf8")) as unknown;
+    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, FolderScan>) : {};
+  } catch {
+    return {}; // absent or damaged: everything is read afresh
+  }
+}
+
+function writeScans(cache: string, scans: Record<string, FolderScan>): void {
+  try {
+    mkdirSync(dirname(cache), { recursive: true, mode: 0o700 });
+    const temp = `${cache}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify(scans), { mode: 0o600 });
+    renameSync(temp, cache);
+  } catch {
+    // a cache that cannot be written costs the next run a full walk, nothing more
+  }
 }

@@ -1,7 +1,7 @@
 /**
  * The seccomp filter bwrap applies to sandboxed commands: no Unix socket (a host socket the
  * sandbox can see — docker's, an ssh-agent's, a dev server's — is no network namespace's), no
- * io_uring, no other ABI; socketpair and the namespace's own TCP/UDP still work. Probed with
+ * io_uring, no keyring calls, no other ABI; socketpair and the namespace's own TCP/UDP still work. Probed with
  * python3 inside the real bwrap; allowAllUnixSockets turns it off.
  */
 import { copyFileSync } from "node:fs";
@@ -22,7 +22,7 @@ const run = { sandbox: true, permissionMode: "bypassPermissions" } as const;
 const connect = `python3 -c "import socket;s=socket.socket(socket.AF_UNIX);s.connect('dev.sock');print(s.recv(99))"`;
 
 describe.skipIf(SKIP)("the sandbox's socket filter", () => {
-  it("refuses AF_UNIX sockets (EPERM), datagram socketpairs, other families and io_uring; stream socketpairs, TCP, UDP and loopback work, as do ordinary commands", async () => {
+  it("refuses AF_UNIX sockets (EPERM), datagram socketpairs, other families, io_uring and the keyring calls; stream socketpairs, TCP, UDP and loopback work, as do ordinary commands", async () => {
     const ws = place.ws();
     copyFileSync(PROBE, join(ws, "probe.py"));
     const out = outputs(
@@ -55,6 +55,8 @@ describe.skipIf(SKIP)("the sandbox's socket filter", () => {
       vsock: "ERR EAFNOSUPPORT",
       loopback: "OK",
       io_uring_setup: "ERR EPERM",
+      add_key: "ERR EPERM",
+      keyctl: "ERR EPERM",
     });
     expect(out.c1!.content).toMatch(/git version [\s\S]*\n42\n[\d.]+\nprobe\.py\npy ok/);
     expect(out.c1!.isError).toBe(false);
@@ -180,6 +182,7 @@ describe("the socket filter's program", () => {
     expect(verdict(p, AARCH64, 199, [1, 1 | 0x80000, 0])).toBe("allow");
     expect(verdict(p, AARCH64, 199, [1, 2, 0])).toBe("errno 1");
     expect(verdict(p, AARCH64, 425)).toBe("errno 1");
+    expect(verdict(p, AARCH64, 219)).toBe("errno 1"); // keyctl
     expect(verdict(p, AARCH64, 63)).toBe("allow");
     expect(verdict(p, ARM, 281, [1, 1, 0])).toBe("kill");
   });
@@ -197,6 +200,7 @@ describe("the socket filter's program", () => {
     expect(verdict(open, X86_64, 53, [1, 2, 0])).toBe("allow");
     expect(verdict(open, X86_64, 41, [40, 1, 0])).toBe("errno 97");
     expect(verdict(open, X86_64, 426)).toBe("errno 1");
+    expect(verdict(open, X86_64, 248)).toBe("errno 1"); // add_key
     expect(verdict(open, I386, 359, [1, 1, 0])).toBe("kill");
   });
 });

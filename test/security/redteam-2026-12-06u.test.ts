@@ -57,12 +57,14 @@
  *   ran `script-shell=./x.sh` from it on the host. Binding an empty read-only folder at the name
  *   would close it, but leaves that folder on the host during the run (the config search refuses a
  *   folder at a config's name; npm ignores one).
- * - Sandboxed processes may call keyctl/add_key: a key they add stays in the kernel after the
- *   command (counted against the user's key quota); nothing of the host's was readable.
+ * - Sandboxed processes could call keyctl/add_key: a key they add stays in the kernel after the
+ *   command (counted against the user's key quota); nothing of the host's was readable. Closed
+ *   since: the seccomp filter refuses the keyring calls (test/sandbox/unix-sockets.test.ts).
  * - Folders outside the home (other projects under /srv, /work, …) are readable in the sandbox,
  *   .env files there included; only the permitted folders' and the home's are hidden.
- * - HOME_READABLE keeps all of ~/.cache and ~/.config/mise readable: huggingface_hub's
- *   `~/.cache/huggingface/stored_tokens` and a mise `[env]` section hold keys.
+ * - HOME_READABLE kept all of ~/.cache and ~/.config/mise readable: huggingface_hub's
+ *   `~/.cache/huggingface/stored_tokens` and a mise `[env]` section hold keys. Closed since:
+ *   named caches only, mise's configs filtered (test/sandbox/home-readable.test.ts).
  * - U3 on macOS (Seatbelt): not checked here.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";

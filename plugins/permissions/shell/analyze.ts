@@ -181,6 +181,11 @@ function walk(root: SyntaxNode, commands: SimpleCommand[], out: ShellAnalysis): 
         readRedirect(node, out);
         children(false);
         break;
+      case "process_substitution":
+        // `>(sh)`: what the outer command writes to the path it is handed reaches this one's stdin.
+        check(node, out, parent);
+        children(node.text.startsWith(">("));
+        break;
       default:
         check(node, out, parent);
         children(fed);
@@ -255,6 +260,10 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
       const body = node.children.find((c) => c.type === "heredoc_body")?.text ?? "";
       if (!/['"\\]/.test(start) && /\$\(|`/.test(body))
         unreadable(out, "a heredoc whose text runs commands ($(…) or backticks) as bash expands it");
+      // It misses `${…}` and `$[…]` there too (and `$[…]` on any line), which bash expands: `${!x}`,
+      // `${x@P}`, `$[x]`, `${a[x]}` run code hidden in a variable, unseen by the checks of expansions.
+      else if (!/['"\\]/.test(start) && literalHeredocText(node).some(missedExpansion))
+        unreadable(out, "a heredoc whose text holds ${…} or $[…] the parser did not read, which bash expands");
       break;
     }
     case "string":
@@ -271,6 +280,23 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
     default:
       if (node.isMissing) unreadable(out, "bash syntax that could not be parsed");
   }
+}
+
+/** The text of a here-document the parser kept literal: its content pieces, or the whole body when it found nothing in it. */
+function literalHeredocText(node: SyntaxNode): string[] {
+  return node
+    .descendantsOfType(["heredoc_body", "heredoc_content"])
+    .filter((c) => c.childCount === 0)
+    .map((c) => c.text);
+}
+
+/** Whether literal here-document text (as the parser kept it) holds an unescaped `${` or `$[`, which bash expands. */
+function missedExpansion(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === "$" && (text[i + 1] === "{" || text[i + 1] === "[")) return true;
+  }
+  return false;
 }
 
 /**
@@ -380,8 +406,9 @@ function trailingWords(redirect: SyntaxNode): SyntaxNode[] {
   for (let i = 0; i < redirect.childCount; i++) {
     const field = redirect.fieldNameForChild(i);
     const child = redirect.child(i)!;
-    if (redirect.type === "file_redirect" && field === "destination" && destinations++ > 0) out.push(child);
-    else if (redirect.type === "heredoc_redirect" && field === "argument") out.push(child);
+    if (redirect.type === "file_redirect" && field === "destination" && destinations++ > 0) {
+      if (!isGluedDescriptor(child)) out.push(child);
+    } else if (redirect.type === "heredoc_redirect" && field === "argument") out.push(child);
     else if (redirect.type === "heredoc_redirect" && field === "redirect") out.push(...trailingWords(child));
   }
   return out;
@@ -423,6 +450,8 @@ function readCommand(
     } else if (field === "name") {
       splitLine(child, out);
       words.push(evalWord(child.firstNamedChild ?? child));
+    } else if (field === "argument" && isGluedDescriptor(child)) {
+      // `exec 0< f`: bash reads the digits as the redirection's descriptor, the parser as an argument.
     } else if (field === "argument") {
       splitLine(child, out);
       if (child.type === "$") unreadable(out, 'a $"…" locale string, which the parser splits differently from bash');
@@ -436,6 +465,11 @@ function readCommand(
     words.push(evalWord(word));
   }
   if (words.length > 0) commands.push({ words, assignments, stdinFed, offset: node.startIndex });
+}
+
+/** Digits right before `<` or `>` (`0<f`, `0<<<x`, `0<&3`): a descriptor to bash, which the parser reads as a word. */
+function isGluedDescriptor(node: SyntaxNode): boolean {
+  return /^[0-9]+$/.test(node.text) && (node.nextChar === "<" || node.nextChar === ">");
 }
 
 // An unquoted, unescaped line break ends a command in bash; the parser sometimes keeps it in a word.
@@ -460,9 +494,11 @@ function readRedirect(node: SyntaxNode, out: ShellAnalysis) {
   if (socket) out.unsafe.push(socket);
   if (operator.type === "<" || operator.type === "<>") out.reads.push(evalWord(destination));
   if (!WRITE_OPERATORS.has(operator.type)) return;
-  // `2>&1`, `>&2`, `>&-`: duplicating or closing a descriptor writes no file.
-  if (operator.type === ">&" && (destination.type === "number" || destination.text === "-")) return;
-  out.writes.push({ word: evalWord(destination), kind: "redirect", at: node.startIndex });
+  // `2>&1`, `>&2`, `>&-`: duplicating or closing a descriptor writes no file. Only digits are a
+  // descriptor to bash: `>&0x41`, `>&64#zz` (numbers to the parser) write files of those names.
+  const word = evalWord(destination);
+  if (operator.type === ">&" && word.literal && /^(?:[0-9]+|-)$/.test(word.value)) return;
+  out.writes.push({ word, kind: "redirect", at: node.startIndex });
 }
 
 /**

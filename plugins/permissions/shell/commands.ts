@@ -119,6 +119,7 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
     dynamic: words.some((w) => !w.literal),
     open: at.open,
     ...(at.via ? { via: at.via } : {}),
+    ...(at.stdinFed ? { fed: true } : {}),
   };
   const index = out.candidates.push(candidate) - 1;
   if (!name.literal) {
@@ -162,7 +163,10 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
 
   const wrapper = wrapperKind(program);
   // `exec 3>f`, `exec >log`: no command, only redirections that every later command inherits.
-  if (program === "exec" && words.length === 1)
+  // `exec < f`, `exec 0< <(…)`: every later command reads f, and an interpreter runs what it holds.
+  if (program === "exec" && words.length === 1 && at.stdinFed)
+    out.hidden.push("exec with a redirection of stdin, which every later command reads (an interpreter runs it)");
+  else if (program === "exec" && words.length === 1)
     out.unsafe.push("exec with only redirections, which changes the files of every later command");
   if (wrapper) {
     const target = unwrap(program, words, out);

@@ -104,8 +104,14 @@ export const NODE_CLASSES: Readonly<Record<string, NodeClass>> = {
       ? undefined
       : `the expansion ${node.text.slice(0, 40)}, whose form (indirection, offsets, assignment or a transformation) is not one the analysis reads`,
   ),
-  command_substitution: understood(
+  // Inside an operand or a pattern the parser reads `$((x))` as `$(` around a subshell `(x)`; bash
+  // reads arithmetic on x (a `$(` followed by `(` is arithmetic to bash whenever it ends in `))`).
+  command_substitution: checked(
     "`$(…)` and backticks: their commands are candidates; the value is only known at run time",
+    (node) =>
+      node.text.startsWith("$((") && !numbersOnlyText(node.text)
+        ? `${node.text.slice(0, 40)}, which bash may read as arithmetic on a name: ${ARITHMETIC}`
+        : undefined,
   ),
   process_substitution: understood("`<(…)`, `>(…)`: their commands are candidates"),
   variable_assignment: understood(
@@ -120,11 +126,19 @@ export const NODE_CLASSES: Readonly<Record<string, NodeClass>> = {
   declaration_command: understood(
     "declare/typeset/local/export/readonly: names checked by builtins.ts (-n, -i and subscripts are uncovered)",
   ),
-  unset_command: understood("unset/unsetenv: names checked by builtins.ts"),
-  test_command: checked("`[[ … ]]`, `[ … ]`: string and file tests", (node) =>
-    node.descendantsOfType("test_operator").some((op) => ARITHMETIC_TEST.has(op.text))
-      ? `an arithmetic comparison, which is ${ARITHMETIC}`
-      : undefined,
+  // The grammar also reads csh's `unsetenv` so, where bash runs whatever program PATH holds by that name.
+  unset_command: checked("unset: names checked by builtins.ts", (node) =>
+    node.firstChild?.type === "unset"
+      ? undefined
+      : `${node.firstChild?.text ?? "the command"}, which is no bash builtin: bash runs a program by that name`,
+  ),
+  test_command: checked(
+    "`[[ … ]]`, `[ … ]`: string and file tests, their brackets blank-separated; `[ … ]` joined by test's own operators",
+    (node) =>
+      bracketRisk(node) ??
+      (node.descendantsOfType("test_operator").some((op) => ARITHMETIC_TEST.has(op.text))
+        ? `an arithmetic comparison, which is ${ARITHMETIC}`
+        : undefined),
   ),
   test_operator: understood("-f, -z, ==, …: an operator of a test"),
   unary_expression: understood(
@@ -151,6 +165,37 @@ export const NODE_CLASSES: Readonly<Record<string, NodeClass>> = {
   function_definition: opaque("a function definition, which makes a later command name run other code"),
   translated_string: opaque('a $"…" locale string, which bash translates at run time'),
 };
+
+// The operators `test` itself reads inside `[ … ]`; the parser's expression grammar knows more
+// (`||`, `&&`, `<`, `>`, `|`, …), which to bash are list operators and redirections there.
+const SINGLE_BRACKET_OPERATORS = new Set(["[", "]", "!", "=", "==", "!=", "-a", "-o"]);
+const TEST_EXPRESSIONS = new Set(["binary_expression", "unary_expression", "parenthesized_expression", "test_command"]);
+
+/**
+ * `[ … ]` is a plain command to bash (`[` and its arguments), `[[ … ]]` a keyword only when it
+ * stands alone: the parser reads both as test expressions. `[ -f x || rm y ]` runs `rm y ]`,
+ * `[ x > f ]` truncates f, and `[-f x ]` runs a program named `[-f`; a test is understood only
+ * when its brackets are words of their own and a `[ … ]` holds no operator `test` does not read.
+ */
+function bracketRisk(node: SyntaxNode): string | undefined {
+  const open = node.firstChild?.type ?? "";
+  const close = node.children.at(-1)?.type ?? "";
+  const text = node.text;
+  const blank = (c: string | undefined) => c === " " || c === "\t";
+  if (!blank(text[open.length]) || !blank(text[text.length - close.length - 1]))
+    return `the test ${text.slice(0, 40)}, whose brackets are not words of their own to bash`;
+  if (open !== "[") return undefined;
+  const stack = [node];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    for (const c of n.children) {
+      if (!c.isNamed && !SINGLE_BRACKET_OPERATORS.has(c.type))
+        return `\`${c.type}\` inside [ … ], which bash reads as a shell operator or redirection, where the parser reads a test`;
+      if (TEST_EXPRESSIONS.has(c.type)) stack.push(c);
+    }
+  }
+  return undefined;
+}
 
 /**
  * Arithmetic of number literals and operators alone (`$((2*8))`): no name, word, expansion or
@@ -180,11 +225,15 @@ export const UNREAD_SUBSTITUTION = "text with a substitution the parser did not 
 /**
  * Text the parser kept as plain text although bash would run a substitution in it: an unescaped
  * backtick, `$(`, `<(` or `>(` inside a word, a pattern or a ${…} operand (`${x:-\`id\`}`,
- * `${x#*$(id)}`). The parser reads those as characters; bash runs them.
+ * `${x#*$(id)}`). The parser reads those as characters; bash runs them. The same for an expansion
+ * it kept as text (`[[ z =~ ${!x} ]]`, `${z/${x@P}/}`, `case z in *$[x]*)`, `"${z:-$[x]}"`):
+ * bash expands it, and indirection, transformations, subscripts and arithmetic run the code
+ * hidden in a variable, unseen by the check of expansions. Only `${name}` and its plain operators
+ * with no further `$` in them, and arithmetic of numbers, are understood there.
  */
 function unreadSubstitution(node: SyntaxNode): string | undefined {
   const text = node.text;
-  if (!/[`(]/.test(text)) return undefined;
+  if (!/[`($]/.test(text)) return undefined;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === "\\") {
@@ -197,8 +246,34 @@ function unreadSubstitution(node: SyntaxNode): string | undefined {
     ) {
       return `${UNREAD_SUBSTITUTION} (${text.slice(0, 40)}), which bash runs`;
     }
+    if (c === "$" && unreadExpansion(text, i))
+      return `${UNREAD_SUBSTITUTION} (the expansion in ${text.slice(0, 40)}), which bash expands and which may run code`;
   }
   return undefined;
+}
+
+/** `$((2*8))`: arithmetic of number literals and operators alone, as text. */
+function numbersOnlyText(text: string): boolean {
+  return /^\$\(\([0-9\s+*/%()-]*\)\)$/.test(text);
+}
+
+/** Whether `text` at `at` (a `$`) begins an expansion other than a plain `${name…}` or arithmetic of numbers. */
+function unreadExpansion(text: string, at: number): boolean {
+  const next = text[at + 1];
+  if (next === "[") return true;
+  if (next === "(") {
+    if (text[at + 2] !== "(") return false;
+    const end = text.indexOf("))", at);
+    return end === -1 || !numbersOnlyText(text.slice(at, end + 2));
+  }
+  if (next !== "{") return false;
+  const end = text.indexOf("}", at);
+  if (end === -1) return true;
+  const expansion = text.slice(at, end + 1);
+  if (/[$`]/.test(expansion.slice(1)) || !(PLAIN_EXPANSION.test(expansion) || COUNT.test(expansion))) return true;
+  // A subscript is arithmetic unless a number, @ or * (the subscript node's own rule).
+  const subscript = /^\$\{#?[A-Za-z_][A-Za-z0-9_]*\[([^\]]*)\]/.exec(expansion)?.[1];
+  return subscript !== undefined && !/^(?:[0-9]+|@|\*)$/.test(subscript);
 }
 
 /**
@@ -209,6 +284,7 @@ function unreadSubstitution(node: SyntaxNode): string | undefined {
  * sandbox asks), not only go uncovered by allow rules. A type the table does not know is one too.
  */
 const HIDING = new Set([
+  "command_substitution",
   "compound_statement",
   "for_statement",
   "expansion",

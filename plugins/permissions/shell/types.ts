@@ -27,6 +27,8 @@ export interface ShellCandidate {
    * literal text reaches past that word: the user named it.
    */
   unproven?: { at: number; why: string };
+  /** It reads what the text feeds it (a pipe, a heredoc, a here-string, `>(…)`): a program that runs its input runs that. */
+  fed?: boolean;
   /** Where the command starts in the top-level text (-1 inside `bash -c`/`eval` text). */
   offset?: number;
   /** For a program with a spec: the command in canonical form (spec-format.ts), and how many words of it are the program and sub-commands. */

@@ -816,7 +816,24 @@ class Grammar {
     const r = this.r;
     const sub = `$(${this.simple(Math.max(depth, 2))})`;
     const subq = `'a[${sub}]'`;
-    switch (r.int(23)) {
+    switch (r.int(31)) {
+      // Red team w: where tree-sitter-bash reads other syntax than bash (W1, W3, W4, W6, W7, W8).
+      case 23:
+        return `[ ! -f x || ${this.simple(depth)} ]`;
+      case 24:
+        return `[ x ${r.pick([">", ">>", "<"])} ${r.pick(WRITE_TARGETS)} ]`;
+      case 25:
+        return `x=${subq}; cat <<EOF\n  ${r.pick(["${!x}", "${x@P}", "$[x]", "${a[x]}"])}\nEOF\n`;
+      case 26:
+        return `x=${subq}; z=abc; ${r.pick(["[[ z =~ ${!x} ]]", "echo ${z/${!x}/}", "case z in *$[x]*) ;; esac", 'echo "${w:-$[x]}"'])}`;
+      case 27:
+        return `exec 0< <(echo ${this.simple(depth)}); bash`;
+      case 28:
+        return `echo hi >&${r.pick(["0x41", "64#zz", "2"])}`;
+      case 29:
+        return `ls=${subq}; echo "\${w:-$((ls))}"`;
+      case 30:
+        return `echo ${this.simple(depth)} > >(bash)`;
       case 0:
         return `printf -v ${subq} %s x`;
       case 1:
