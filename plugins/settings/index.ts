@@ -12,7 +12,7 @@
  */
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { ConfigError, describeError, fieldsOf, type Kernel, type UbiquityConfig } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
@@ -31,6 +31,7 @@ import type { SkillsOptions } from "../skills/index";
 import { claudeSettingsOf, readClaudeSettingsFile } from "./claude";
 import { settingsFlags } from "./cli";
 import { CodexFiles } from "./codex-files";
+import { readCodexHooksFile } from "./codex";
 
 export const NAME = "ubiquity:settings";
 
@@ -98,7 +99,13 @@ export const settingsPlugin = definePlugin({
       };
       for (const source of SETTING_SOURCES) {
         for (const other of claude.filter((c) => c.source === source)) {
-          if (other.tool === "codex") codex.read(source, other.path, apply);
+          if (other.tool === "codex" && basename(other.path) === "hooks.json")
+            apply(
+              source,
+              other.path,
+              readCodexHooksFile(other.path, (message) => warn(kernel, NAME, message)),
+            );
+          else if (other.tool === "codex") codex.read(source, other.path, apply);
           else
             apply(
               source,

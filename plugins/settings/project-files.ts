@@ -23,7 +23,7 @@ export function settingsProjectFiles({ cwd }: ProjectPlace): ProjectFile[] {
       out.push({
         path: other.path,
         kind: "settings",
-        effect: `${other.tool === "codex" ? describeCodexConfig(other.path) : describeSettings(other.path, true)} (with compat: ["${other.tool}"])`,
+        effect: `${other.tool === "codex" && other.path.endsWith(".toml") ? describeCodexConfig(other.path) : describeSettings(other.path, true)} (with compat: ["${other.tool}"])`,
         compat: other.tool,
       });
   }
