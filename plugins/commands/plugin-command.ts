@@ -12,7 +12,13 @@ import { basename, join, relative, resolve } from "node:path";
 import { UsageError, type CommandArgs, type CommandIO } from "../../loader/index";
 import { writeFileAtomic } from "../_kits/storage/index";
 import { hostEnv } from "../_kits/process/index";
-import { CODEX_PLUGIN_MANIFEST, PLUGIN_MANIFEST, readClaudePlugin, unrunParts } from "../_kits/sources/index";
+import {
+  CODEX_PLUGIN_MANIFEST,
+  MARKETPLACES,
+  PLUGIN_MANIFEST,
+  readClaudePlugin,
+  unrunParts,
+} from "../_kits/sources/index";
 
 /** The user's settings file, whose `claudePlugins` the subcommands edit. */
 const userSettings = () => join(homedir(), ".ubiquity", "settings.json");
@@ -172,9 +178,6 @@ function readSettings(path: string): Record<string, unknown> {
 
 const pluginsOf = (settings: Record<string, unknown>): string[] =>
   Array.isArray(settings.claudePlugins) ? settings.claudePlugins.filter((p): p is string => typeof p === "string") : [];
-
-/** A marketplace's files: Claude Code's, then Codex's. */
-const MARKETPLACES = [join(".claude-plugin", "marketplace.json"), join(".agents", "plugins", "marketplace.json")];
 
 /**
  * The folder of plugin `name` in the marketplace at `folder` (a local `./…` source inside it);

@@ -152,7 +152,10 @@ export function readClaudePlugin(folder: string, report: (message: string) => vo
 }
 
 /** A marketplace's files: Claude Code's, then Codex's. */
-const MARKETPLACES = [join(".claude-plugin", "marketplace.json"), join(".agents", "plugins", "marketplace.json")];
+export const MARKETPLACES = [
+  join(".claude-plugin", "marketplace.json"),
+  join(".agents", "plugins", "marketplace.json"),
+];
 
 /**
  * Why a folder without a plugin manifest is no plugin because it is a marketplace (a repository
@@ -174,7 +177,7 @@ function marketplaceAt(root: string): string | undefined {
   const sources = entries.map((e) => (typeof e.source === "string" ? resolve(root, e.source) : undefined));
   if (sources.includes(root)) return undefined;
   const names = entries.map((e) => e.name).filter((n): n is string => typeof n === "string");
-  const first = sources.find((s) => s !== undefined && s.startsWith(`${root}/`));
+  const first = sources.find((s) => s?.startsWith(`${root}/`));
   const listed = names.length
     ? ` (${names.length} plugin${names.length === 1 ? "" : "s"}: ${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""})`
     : "";
