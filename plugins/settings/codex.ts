@@ -1,7 +1,7 @@
 /**
  * Codex's `config.toml` (`~/.codex/config.toml`, and a project's `.codex/config.toml`) under
  * `compat: ["codex"]`, read into what Ubiquity has: `[mcp_servers.<name>]` (stdio and streamable
- * HTTP), `model` (an OpenAI model, as Codex's default provider), `model_reasoning_effort`, and
+ * HTTP), `model` (an OpenAI model, as Codex's default provider), `model_reasoning_effort`, `[hooks]` (as in hooks.json), and
  * `approval_policy` / `sandbox_mode` — these two only ever tighten (see `CodexTightening`).
  * Everything else is reported once per file and ignored, never fatal. Fail closed: a file that is
  * not TOML stops the run naming the file; a server entry that cannot be used fails only itself.
@@ -53,6 +53,7 @@ const READ_KEYS = new Set([
   "sandbox_mode",
   "sandbox_workspace_write",
   "mcp_servers",
+  "hooks",
 ]);
 
 /** The TOML parser, loaded when there is a Codex config.toml to read (cold start: a run without one never needs it). */
@@ -102,6 +103,8 @@ export function readCodexConfigFile(
   const tightening = tighteningOf(path, data, (m) => report(`${path}: ${m}`));
   const { servers, failed, deny } = serversOf(data.mcp_servers, env, (m) => report(`${path}: ${m}`));
   if (deny.length) settings.permissions = { deny };
+  // Hooks written inline (`[[hooks.PreToolUse]]`), as Codex reads them next to hooks.json: the same shape.
+  if (data.hooks !== undefined) settings.hooks = data.hooks;
   return { settings, ...(reasoning ? { reasoning } : {}), servers, failed, tightening };
 }
 

@@ -82,6 +82,22 @@ describe("Codex's hooks.json (.codex/hooks.json): 10,777 indexed repositories ha
     expect(JSON.stringify(pre.tool_input)).toContain("notes.txt");
   });
 
+  it("hooks written inline in config.toml ([[hooks.<Event>]] tables, Codex's other place for them) run too", async () => {
+    const p = project();
+    mkdirSync(join(p.dir, ".codex"));
+    writeFileSync(
+      join(p.dir, ".codex", "config.toml"),
+      '[[hooks.UserPromptSubmit]]\n[[hooks.UserPromptSubmit.hooks]]\ntype = "command"\ncommand = "cat > prompt-hook.json"\n',
+    );
+    const out = await runCli(["run", "--compat", "codex", "-p", "hello there"], p.dir, p.env);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).not.toContain("ignored: hooks");
+    expect(JSON.parse(readFileSync(join(p.dir, "prompt-hook.json"), "utf8"))).toMatchObject({
+      hook_event_name: "UserPromptSubmit",
+      prompt: "hello there",
+    });
+  });
+
   it("under --compat claude (Claude Code reads no .codex folder) they do not run", async () => {
     const p = sumoProject();
     const out = await runCli(["run", "--compat", "claude", "-p", "hello"], p.dir, {
