@@ -42,6 +42,8 @@ export interface CodexConfig {
   servers: Record<string, McpServerConfig>;
   failed: McpServerProblem[];
   tightening: CodexTightening;
+  /** `[features] codex_hooks`, when the file sets it: `false` turns Codex's hooks off. */
+  hooksFeature?: boolean;
 }
 
 /** Top-level keys read here; any other is reported as ignored. */
@@ -105,7 +107,15 @@ export function readCodexConfigFile(
   if (deny.length) settings.permissions = { deny };
   // Hooks written inline (`[[hooks.PreToolUse]]`), as Codex reads them next to hooks.json: the same shape.
   if (data.hooks !== undefined) settings.hooks = data.hooks;
-  return { settings, ...(reasoning ? { reasoning } : {}), servers, failed, tightening };
+  const feature = isRecord(data.features) ? data.features.codex_hooks : undefined;
+  return {
+    settings,
+    ...(reasoning ? { reasoning } : {}),
+    servers,
+    failed,
+    tightening,
+    ...(typeof feature === "boolean" ? { hooksFeature: feature } : {}),
+  };
 }
 
 /**

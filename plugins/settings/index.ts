@@ -148,6 +148,7 @@ export const settingsPlugin = definePlugin({
           false,
         );
       }
+      codex.dropHooksIfOff(files, (path) => claude.some((c) => c.tool === "codex" && c.path === path));
       stateOf(kernel).files = files;
       stateOf(kernel).places = places;
       // A key only a plugin reads is filled only when that plugin is in the list (else it would be an unknown key).

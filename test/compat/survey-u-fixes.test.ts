@@ -98,6 +98,18 @@ describe("Codex's hooks.json (.codex/hooks.json): 10,777 indexed repositories ha
     });
   });
 
+  it("[features] codex_hooks = false turns them off, and says so", async () => {
+    const p = sumoProject();
+    writeFileSync(join(p.dir, ".codex", "config.toml"), "[features]\ncodex_hooks = false\n");
+    const out = await runCli(["run", "--compat", "codex", "-p", "hello"], p.dir, {
+      ...p.env,
+      PATH: `${join(p.dir, "bin")}:${process.env.PATH}`,
+    });
+    expect(out.code, out.stderr).toBe(0);
+    expect(events(p.dir)).toEqual([]);
+    expect(out.stderr).toContain("[features] codex_hooks = false, so the Codex hooks of ");
+  });
+
   it("under --compat claude (Claude Code reads no .codex folder) they do not run", async () => {
     const p = sumoProject();
     const out = await runCli(["run", "--compat", "claude", "-p", "hello"], p.dir, {
