@@ -195,6 +195,26 @@ describe("a UserPromptSubmit hook that exits 2 (thomasvan/claude-code-toolkit's 
   });
 });
 
+describe("an agent whose hooks are a flat list of handlers (thomasvan's golang-general-engineer)", () => {
+  // `hooks: PostToolUse: - type: command …` leaves out Claude Code's matcher groups: the hook never runs. The
+  // warning named the agent only (`agent golang-general-engineer: hooks.PostToolUse[0] is not {…}`).
+  it("the warning names the agent's file and the shape that runs the handler", async () => {
+    const p = project();
+    mkdirSync(join(p.dir, ".claude", "agents"), { recursive: true });
+    cpSync(
+      join(FIXTURES, "thomasvan", "agents", "golang-general-engineer.md"),
+      join(p.dir, ".claude", "agents", "golang-general-engineer.md"),
+    );
+    const out = await runCli(["run", "--compat", "claude", "-p", "hello"], p.dir, p.env);
+    expect(out.code, out.stderr).toBe(0);
+    const file = join(p.dir, ".claude", "agents", "golang-general-engineer.md");
+    expect(out.stderr).toContain(
+      `agent golang-general-engineer (${file}): hooks.PostToolUse[0] is a hook handler written where a matcher group belongs, so it does not run`,
+    );
+    expect(out.stderr).toContain('put it in a group: {"matcher"?, "hooks": [<the handler>]}');
+  });
+});
+
 describe("a Read deny rule against a program the engine does not know (melodic-software's settings)", () => {
   // Its settings deny Read(./.env) (and more) in bypassPermissions mode; `python3 tool.py` is denied,
   // since the script may read .env. The reason given was "it makes links or moves files, so a later path
