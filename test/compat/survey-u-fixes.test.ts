@@ -195,6 +195,19 @@ describe("a UserPromptSubmit hook that exits 2 (thomasvan/claude-code-toolkit's 
   });
 });
 
+describe("a command in a subfolder invoked with the folder's name (CodySwannGT/lisa's /lisa:codex-parity)", () => {
+  // `.claude/commands/lisa/codex-parity.md` is `/codex-parity`, as Claude Code names it (round 1); the warning for
+  // `/lisa:codex-parity` listed the run's first eight commands, leaving the user to guess.
+  it("the warning names the command meant", async () => {
+    const p = project("lisa");
+    const out = await runCli(["run", "--compat", "claude", "-p", "/lisa:codex-parity hooks"], p.dir, p.env);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toContain(
+      "/lisa:codex-parity is not a command of this run, so the prompt went to the model as written (did you mean /codex-parity? In Claude Code's folders a command file in a subfolder is named by its file alone)",
+    );
+  });
+});
+
 describe("an agent whose hooks are a flat list of handlers (thomasvan's golang-general-engineer)", () => {
   // `hooks: PostToolUse: - type: command …` leaves out Claude Code's matcher groups: the hook never runs. The
   // warning named the agent only (`agent golang-general-engineer: hooks.PostToolUse[0] is not {…}`).
