@@ -102,9 +102,13 @@ project icc
 mkdir -p "$P/.claude/skills" && cp -r "$CO/intelligentcode-ai+intelligent-claude-code/src/skills/"* "$P/.claude/skills/"
 ubq icc "$P" run --compat claude -p "hello"
 
-# 14. cowwoc/claude-code-cat (source-available: surveyed, not copied): the plugin folder as published.
+# 14. cowwoc/claude-code-cat (source-available: surveyed, not copied): the plugin folder as published, then added from
+#     its marketplace (`{"name": "cat", "source": "./plugin"}`, no .claude-plugin/plugin.json) and its skill loaded as cat:….
 project cat
 ubq cat-plugin "$P" run --compat claude --plugin-dir "$CO/cowwoc+claude-code-cat/plugin" -p "hello"
+(cd "$P" && HOME="$P/home" "$NODE" "$WT/bin/ubiquity.mjs" plugin add "$CO/cowwoc+claude-code-cat" cat)
+UBQ_STEPS='[{"toolCalls":[{"toolName":"Skill","input":{"skill":"cat:get-session-id"}}]}]' \
+  ubq cat-marketplace "$P" run --compat claude -p "hello"
 
 # 15. Codex: jonhill90/vibes' .codex/config.toml (keys after an [mcp_servers.x] table belong to it), its prompts
 #     AGENTS.md; EldoDebug/agentfiles' config; nathanvale's .codex.

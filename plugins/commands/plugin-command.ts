@@ -338,7 +338,15 @@ export async function runPluginCommand({ positionals }: CommandArgs, io: Command
       const declared: { manifest?: Record<string, unknown> } = {};
       try {
         folder = marketplacePlugin(place, rest[0], notes, declared) ?? place;
-        if (declared.manifest) folder = withEntryManifest(folder, rest[0]!, declared.manifest);
+        // A marketplace's plugin is named by its entry, as Claude Code names it: a folder without a manifest
+        // of its own (cowwoc/claude-code-cat's `./plugin`) would otherwise be named after the folder.
+        const unnamed =
+          rest[0] !== undefined &&
+          folder !== place &&
+          !existsSync(join(folder, PLUGIN_MANIFEST)) &&
+          !existsSync(join(folder, CODEX_PLUGIN_MANIFEST)) &&
+          basename(folder) !== rest[0];
+        if (declared.manifest || unnamed) folder = withEntryManifest(folder, rest[0]!, declared.manifest ?? {});
       } catch (error) {
         if (cloned) rmSync(cloned, { recursive: true, force: true });
         throw error;

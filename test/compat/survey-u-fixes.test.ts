@@ -147,6 +147,38 @@ describe("a marketplace folder given as a plugin folder (gtapps/claude-code-herm
   });
 });
 
+describe("a marketplace's plugin whose folder has no manifest (cowwoc/claude-code-cat's layout)", () => {
+  // cat's marketplace lists `{"name": "cat", "source": "./plugin"}`, and `plugin/` has no .claude-plugin/plugin.json
+  // (its plugin.json sits at the folder's top, where Claude Code does not read it): Claude Code names it `cat`, by its
+  // entry. `ubiquity plugin add <marketplace> cat` named it `plugin`, after the folder, so `cat:<skill>` was unknown.
+  // (cat's licence is source-available: the test writes the same layout.)
+  it("plugin add names it by its marketplace entry", async () => {
+    const market = temp();
+    mkdirSync(join(market, ".claude-plugin"));
+    writeFileSync(
+      join(market, ".claude-plugin", "marketplace.json"),
+      JSON.stringify({ name: "m", owner: { name: "o" }, plugins: [{ name: "cat", source: "./plugin" }] }),
+    );
+    mkdirSync(join(market, "plugin", "skills", "get-session-id"), { recursive: true });
+    writeFileSync(
+      join(market, "plugin", "skills", "get-session-id", "SKILL.md"),
+      "---\nname: get-session-id\ndescription: The session id\n---\nIt is ${CLAUDE_SESSION_ID}.\n",
+    );
+    const p = project();
+    const added = await runCli(["plugin", "add", market, "cat"], p.dir, p.env);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain("Added the plugin cat (");
+    const out = await runCli(["run", "--compat", "claude", "-p", "hi"], p.dir, {
+      ...p.env,
+      UBQ_STEPS: JSON.stringify([{ toolCalls: [{ toolName: "Skill", input: { skill: "cat:get-session-id" } }] }]),
+    });
+    expect(out.code, out.stderr).toBe(0);
+    const sent = p.requests().join("\n");
+    expect(sent).not.toContain("there is no skill named");
+    expect(sent).toMatch(/It is [0-9a-f-]{36}\./);
+  });
+});
+
 describe("Codex keys written below an [mcp_servers.<name>] header (jonhill90/vibes' .codex/config.toml)", () => {
   // vibes' file sets approval_policy, sandbox_mode and project_doc_fallback_filenames after its last
   // server: TOML makes them keys of that server. The warning said only that the server's key "approval_policy"
