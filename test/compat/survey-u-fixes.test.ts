@@ -5,7 +5,7 @@
  * (SOURCE.md names each file's repository, commit and licence).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readClaudePlugin } from "../../plugins/_kits/sources/index";
@@ -176,6 +176,43 @@ describe("a marketplace's plugin whose folder has no manifest (cowwoc/claude-cod
     const sent = p.requests().join("\n");
     expect(sent).not.toContain("there is no skill named");
     expect(sent).toMatch(/It is [0-9a-f-]{36}\./);
+  });
+});
+
+describe("a plugin installed in ~/.ubiquity/plugins (plugin add's clones and copies), its hooks in the sandbox", () => {
+  // The sandbox hides ~/.ubiquity (the trust store, settings, sessions); a plugin `ubiquity plugin add` put there
+  // (cat's copy above, every git URL's clone) had its hook scripts hidden with it: "No such file or directory". The
+  // home is made under /var/tmp: a home under /tmp is shown another way (the private /tmp covers it).
+  it("its folder is shown read-only to its hooks; the rest of ~/.ubiquity stays hidden", async () => {
+    const realHome = realpathSync(mkdtempSync("/var/tmp/ubq-survey-u-home-"));
+    try {
+      const plugin = join(realHome, ".ubiquity", "plugins", "pp");
+      mkdirSync(join(plugin, ".claude-plugin"), { recursive: true });
+      mkdirSync(join(plugin, "hooks"));
+      writeFileSync(join(plugin, ".claude-plugin", "plugin.json"), '{"name": "pp"}');
+      writeFileSync(
+        join(plugin, "hooks", "hooks.json"),
+        JSON.stringify({
+          hooks: { SessionStart: [{ hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/hooks/hi.sh" }] }] },
+        }),
+      );
+      // It says it ran, and whether it could read the trust store beside the plugins.
+      writeFileSync(
+        join(plugin, "hooks", "hi.sh"),
+        '#!/bin/sh\nif cat "$HOME/.ubiquity/trust.json" >/dev/null 2>&1; then r=yes; else r=no; fi\necho "{\\"systemMessage\\": \\"pp ran, trust store readable: $r\\"}"\n',
+      );
+      chmodSync(join(plugin, "hooks", "hi.sh"), 0o755);
+      writeFileSync(join(realHome, ".ubiquity", "trust.json"), "{}");
+      const p = project();
+      const out = await runCli(["run", "--compat", "claude", "--plugin-dir", plugin, "-p", "hi"], p.dir, {
+        ...p.env,
+        HOME: realHome,
+      });
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stderr).toContain("SessionStart hook: pp ran, trust store readable: no");
+    } finally {
+      rmSync(realHome, { recursive: true, force: true });
+    }
   });
 });
 
