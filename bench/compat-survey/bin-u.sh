@@ -104,6 +104,8 @@ ubq icc "$P" run --compat claude -p "hello"
 
 # 14. cowwoc/claude-code-cat (source-available: surveyed, not copied): the plugin folder as published, then added from
 #     its marketplace (`{"name": "cat", "source": "./plugin"}`, no .claude-plugin/plugin.json) and its skill loaded as cat:….
+#     (Its hooks, now in $P/home/.ubiquity/plugins, fail in the sandbox here: a HOME under /tmp is covered by the
+#     private /tmp; with a HOME elsewhere they run — test/compat/survey-u-fixes.test.ts.)
 project cat
 ubq cat-plugin "$P" run --compat claude --plugin-dir "$CO/cowwoc+claude-code-cat/plugin" -p "hello"
 (cd "$P" && HOME="$P/home" "$NODE" "$WT/bin/ubiquity.mjs" plugin add "$CO/cowwoc+claude-code-cat" cat)
