@@ -127,8 +127,15 @@ interface RunState {
   tool?: AgentTool;
 }
 
-/** The agent definitions: the agent folders' files (and compat ones), Claude Code plugins' agents, then `options.agents`. */
-async function loadAgents(kernel: Kernel, options: AgentsResolvedOptions): Promise<Record<string, AgentDefinition>> {
+/**
+ * The agent definitions: the agent folders' files (and compat ones), Claude Code plugins' agents, then
+ * `options.agents`; `files` names the file each read one came from (for what is said about it).
+ */
+async function loadAgents(
+  kernel: Kernel,
+  options: AgentsResolvedOptions,
+  files: Map<string, string>,
+): Promise<Record<string, AgentDefinition>> {
   const { cwd, trust, agentSources: wanted, compat, claudePlugins } = options;
   const skipped = (path: string) =>
     kernel.logger.debug(`[${NAME}] ${path}: new or changed since its folder was trusted; not read`);
@@ -139,14 +146,17 @@ async function loadAgents(kernel: Kernel, options: AgentsResolvedOptions): Promi
     { cwd, home: homedir() },
     skipped,
   );
-  const files = await readAgentFiles(
+  const read = await readAgentFiles(
     agentSources,
     { cwd, home: homedir() },
     (message) => warn(kernel, NAME, message),
     compatFolders,
   );
   const merged: Record<string, AgentDefinition> = {};
-  for (const file of files.values()) merged[file.name] = file.definition;
+  for (const file of read.values()) {
+    merged[file.name] = file.definition;
+    files.set(file.name, file.path);
+  }
   // Claude Code plugins' agents, named `plugin:agent` as Claude Code names them.
   for (const plugin of readPlugins(claudePlugins, cwd, trust, (message) => warnOnce(kernel, NAME, message))) {
     const own = await readAgentFiles(
@@ -155,12 +165,15 @@ async function loadAgents(kernel: Kernel, options: AgentsResolvedOptions): Promi
       (message) => warn(kernel, NAME, message),
       plugin.agentPaths.map((path) => ({ path, source: "user" as const })),
     );
-    for (const file of own.values())
+    for (const file of own.values()) {
       merged[`${plugin.name}:${file.name}`] = {
         ...file.definition,
         prompt: expandPluginRoot(file.definition.prompt, plugin.root),
       };
+      files.set(`${plugin.name}:${file.name}`, file.path);
+    }
   }
+  for (const name of Object.keys(kernel.options.agents ?? {})) files.delete(name);
   return sortedByName({ ...merged, ...(kernel.options.agents ?? {}) });
 }
 
@@ -222,11 +235,17 @@ export const agentsPlugin = definePlugin({
 
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
       getHooksApi(kernel)?.setAgentRunner(hookAgentRunner(calls.remember));
-      agents = await loadAgents(kernel, context.options);
+      const files = new Map<string, string>();
+      agents = await loadAgents(kernel, context.options, files);
       if (Object.keys(agents).length === 0) return;
       // Their hooks' scripts and data as the run finds them, not as they are when one launches (red team v, V1).
+      // What is said of them names the agent's file (thomasvan's agents write `hooks:` as a flat list).
       for (const [type, definition] of Object.entries(agents))
-        if (definition.hooks !== undefined) getHooksApi(kernel)?.prepare?.(definition.hooks, `agent ${type}`);
+        if (definition.hooks !== undefined)
+          getHooksApi(kernel)?.prepare?.(
+            definition.hooks,
+            files.has(type) ? `agent ${type} (${files.get(type)})` : `agent ${type}`,
+          );
       // Later wins: a plugin after this one that registered an Agent tool of its own keeps it.
       const position = (owner: string) => kernel.plugins.findIndex((p) => p.plugin.name === owner);
       const claimed = kernel.registries.tools.entries().find((e) => e.name === AGENT_TOOL);

@@ -77,18 +77,23 @@ function notACommand(run: RunContext, name: string, names: readonly string[]): v
         .find((file) => pathExists(file));
   const meant = names.filter((n) => n.endsWith(`:${name}`));
   const own = claudeFile ? undefined : unreadOwnFile(run, name);
+  // `/lisa:codex-parity` for `.claude/commands/lisa/codex-parity.md`, which Claude Code names by its file alone.
+  const file = name.includes(":") ? name.slice(name.lastIndexOf(":") + 1) : undefined;
+  const flat = file !== undefined && names.includes(file) ? file : undefined;
   const why = claudeFile
     ? `: ${claudeFile} is Claude Code's, read with --compat claude (compat: ["claude"] in the config)`
     : own
       ? `: ${own.file} is read with commandSources: ["${own.source}"] in the config (nothing is read unless asked)`
-      : meant.length
-        ? ` (did you mean ${meant.map((n) => `/${n}`).join(" or ")}?)`
-        : names.length
-          ? ` (its commands: ${names
-              .slice(0, 8)
-              .map((n) => `/${n}`)
-              .join(", ")}${names.length > 8 ? ", …" : ""})`
-          : " (it has none)";
+      : flat
+        ? ` (did you mean /${flat}? In Claude Code's folders a command file in a subfolder is named by its file alone)`
+        : meant.length
+          ? ` (did you mean ${meant.map((n) => `/${n}`).join(" or ")}?)`
+          : names.length
+            ? ` (its commands: ${names
+                .slice(0, 8)
+                .map((n) => `/${n}`)
+                .join(", ")}${names.length > 8 ? ", …" : ""})`
+            : " (it has none)";
   warn(run.kernel, NAME, `/${name} is not a command of this run, so the prompt went to the model as written${why}`);
 }
 

@@ -12,7 +12,13 @@ import { basename, join, relative, resolve } from "node:path";
 import { UsageError, type CommandArgs, type CommandIO } from "../../loader/index";
 import { writeFileAtomic } from "../_kits/storage/index";
 import { hostEnv } from "../_kits/process/index";
-import { CODEX_PLUGIN_MANIFEST, PLUGIN_MANIFEST, readClaudePlugin, unrunParts } from "../_kits/sources/index";
+import {
+  CODEX_PLUGIN_MANIFEST,
+  MARKETPLACES,
+  PLUGIN_MANIFEST,
+  readClaudePlugin,
+  unrunParts,
+} from "../_kits/sources/index";
 
 /** The user's settings file, whose `claudePlugins` the subcommands edit. */
 const userSettings = () => join(homedir(), ".ubiquity", "settings.json");
@@ -173,9 +179,6 @@ function readSettings(path: string): Record<string, unknown> {
 const pluginsOf = (settings: Record<string, unknown>): string[] =>
   Array.isArray(settings.claudePlugins) ? settings.claudePlugins.filter((p): p is string => typeof p === "string") : [];
 
-/** A marketplace's files: Claude Code's, then Codex's. */
-const MARKETPLACES = [join(".claude-plugin", "marketplace.json"), join(".agents", "plugins", "marketplace.json")];
-
 /**
  * The folder of plugin `name` in the marketplace at `folder` (a local `./…` source inside it);
  * undefined when `folder` is no marketplace. A marketplace without `name`, or a plugin whose
@@ -335,7 +338,15 @@ export async function runPluginCommand({ positionals }: CommandArgs, io: Command
       const declared: { manifest?: Record<string, unknown> } = {};
       try {
         folder = marketplacePlugin(place, rest[0], notes, declared) ?? place;
-        if (declared.manifest) folder = withEntryManifest(folder, rest[0]!, declared.manifest);
+        // A marketplace's plugin is named by its entry, as Claude Code names it: a folder without a manifest
+        // of its own (cowwoc/claude-code-cat's `./plugin`) would otherwise be named after the folder.
+        const unnamed =
+          rest[0] !== undefined &&
+          folder !== place &&
+          !existsSync(join(folder, PLUGIN_MANIFEST)) &&
+          !existsSync(join(folder, CODEX_PLUGIN_MANIFEST)) &&
+          basename(folder) !== rest[0];
+        if (declared.manifest || unnamed) folder = withEntryManifest(folder, rest[0]!, declared.manifest ?? {});
       } catch (error) {
         if (cloned) rmSync(cloned, { recursive: true, force: true });
         throw error;

@@ -466,10 +466,12 @@ function readAnswer(
     return undefined;
   }
   if (result.code === 2) {
-    return {
-      decision: "block",
-      reason: result.stderr.trim() || `Blocked by the ${input.hookEventName} hook ${hook.command}`,
-    };
+    const said = result.stderr.trim();
+    // A blocked prompt is told to the user, who must learn which hook stopped it: a script's own error
+    // can end in exit 2 too (python's "can't open file" for a hook script that is not there).
+    if (said && input.hookEventName === "UserPromptSubmit")
+      return { decision: "block", reason: `${label} blocked it (exit 2): ${said}` };
+    return { decision: "block", reason: said || `Blocked by the ${input.hookEventName} hook ${hook.command}` };
   }
   if (result.code !== 0) {
     context.logger.warn(

@@ -117,7 +117,14 @@ export function readFileHooks(
     groups.forEach((group, g) => {
       const where = `hooks.${event}[${g}]`;
       if (!isRecord(group) || !Array.isArray(group.hooks)) {
-        report(`${where} is not {"matcher"?, "hooks": [...]}; skipped`);
+        // A handler written where a group belongs (thomasvan's agents: `PostToolUse: - type: command`), a form
+        // Claude Code's schema has no place for either: said with the shape that runs it.
+        const handler = isRecord(group) && typeof group.type === "string" && group.hooks === undefined;
+        report(
+          handler
+            ? `${where} is a hook handler written where a matcher group belongs, so it does not run (Claude Code's hooks schema has no such form either); put it in a group: {"matcher"?, "hooks": [<the handler>]}`
+            : `${where} is not {"matcher"?, "hooks": [...]}; skipped`,
+        );
         return;
       }
       if (group.matcher !== undefined && typeof group.matcher !== "string") {

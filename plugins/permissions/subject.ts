@@ -263,8 +263,6 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
   }
   markConfiguredRunners(analysis, place, cdBases);
   judgeProcLinks(analysis, place, cdBases, acc);
-  if (analysis.linkers.length > 0)
-    unknownReads.push("it makes links or moves files, so a later path may lead anywhere");
   // cp, mv and ln into a folder write folder/name-of-source, and a recursive copy every file below it.
   const landed = copiedPaths(analysis, place, cdBases);
   for (const why of landed.unknown) {
@@ -286,6 +284,8 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     unknownWrites.push(why);
   }
   unknownReads.push(...analysis.unknownReaders);
+  if (analysis.linkers.length > 0)
+    unknownReads.push("it makes links or moves files, so a later path may lead anywhere");
   // A variable the engine does not know may change where a program writes (SIMPLE_BACKUP_SUFFIX, HISTFILE, …).
   for (const name of analysis.exportsUnknown)
     unknownWrites.push(`it passes ${name} to the programs it runs, which may change where they write`);

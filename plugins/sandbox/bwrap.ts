@@ -167,6 +167,11 @@ export function homeRootsNamed(
           : undefined;
     if (!rel) continue;
     const parts = rel.split("/").filter((p) => p && p !== "." && p !== "..");
+    const plugin = installedPlugin(parts, home);
+    if (plugin) {
+      roots.add(plugin);
+      continue;
+    }
     const depth =
       parts[0] === ".local" && parts[1] === "share" ? 3 : parts[0] === ".config" || parts[0] === ".local" ? 2 : 1;
     if (parts.length <= depth - 1 || parts.length === 0) continue;
@@ -175,6 +180,19 @@ export function homeRootsNamed(
     roots.add(`${home}/${top}`);
   }
   return [...roots];
+}
+
+/**
+ * A plugin `ubiquity plugin add` put in `~/.ubiquity/plugins/<name>` (a git clone, a marketplace
+ * entry's copy), named by a hook's command: its own folder, read-only, though the rest of
+ * `~/.ubiquity` stays hidden (its scripts failed with "Permission denied"). Only a real folder
+ * there: a link could lead anywhere.
+ */
+function installedPlugin(parts: readonly string[], home: string): string | undefined {
+  if (parts[0] !== ".ubiquity" || parts[1] !== "plugins" || parts.length < 3) return undefined;
+  const folder = `${home}/.ubiquity/plugins/${parts[2]}`;
+  const real = realpathOrSelf(folder);
+  return existsSync(folder) && real === `${realpathOrSelf(home)}/.ubiquity/plugins/${parts[2]}` ? folder : undefined;
 }
 
 /** Where the link at `path` leads (`/bin` → `usr/bin` on a merged /usr), or undefined when it is no link. */

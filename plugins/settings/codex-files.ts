@@ -44,6 +44,8 @@ interface CodexFilled {
 export class CodexFiles {
   private readonly tightenings: CodexTightening[] = [];
   private readonly trusted: CodexConfig[] = [];
+  /** The last `[features] codex_hooks` read (user, then project: the project's wins, as in Codex). */
+  private hooksFeature: { on: boolean; path: string } | undefined;
 
   constructor(
     private readonly kernel: Kernel,
@@ -58,6 +60,7 @@ export class CodexFiles {
   ): void {
     const config = readCodexConfigFile(path, (message) => warn(this.kernel, NAME, message));
     if (!config) return;
+    if (config.hooksFeature !== undefined) this.hooksFeature = { on: config.hooksFeature, path };
     this.tightenings.push(config.tightening);
     apply(source, path, config.settings);
     if (source !== "user" && !isProjectFileTrusted(this.trust, path)) {
@@ -70,6 +73,22 @@ export class CodexFiles {
     stateOf(this.kernel).mcpFailures.push(...config.failed.map((f) => ({ ...f, error: `${f.error} (in ${path})` })));
     for (const { name, error } of config.failed)
       warn(this.kernel, NAME, `${path}: MCP server "${name}" was not started: ${error}`);
+  }
+
+  /**
+   * `[features] codex_hooks = false` turns off every Codex hook (hooks.json's and `[hooks]` tables):
+   * they are taken out of the files read (`codex`: whether a file is Codex's), and that is said once.
+   */
+  dropHooksIfOff(files: { path: string; settings: SettingsFile }[], codex: (path: string) => boolean): void {
+    if (this.hooksFeature?.on !== false) return;
+    const off = files.filter((f) => codex(f.path) && f.settings.hooks !== undefined);
+    if (!off.length) return;
+    for (const f of off) f.settings = { ...f.settings, hooks: undefined };
+    warn(
+      this.kernel,
+      NAME,
+      `${this.hooksFeature.path}: [features] codex_hooks = false, so the Codex hooks of ${off.map((f) => f.path).join(", ")} do not run`,
+    );
   }
 
   /** Fill `merged` (the options after the settings files) from the files read; `given` are the caller's options. */

@@ -1,7 +1,7 @@
 /**
  * Codex's `config.toml` (`~/.codex/config.toml`, and a project's `.codex/config.toml`) under
  * `compat: ["codex"]`, read into what Ubiquity has: `[mcp_servers.<name>]` (stdio and streamable
- * HTTP), `model` (an OpenAI model, as Codex's default provider), `model_reasoning_effort`, and
+ * HTTP), `model` (an OpenAI model, as Codex's default provider), `model_reasoning_effort`, `[hooks]` (as in hooks.json), and
  * `approval_policy` / `sandbox_mode` — these two only ever tighten (see `CodexTightening`).
  * Everything else is reported once per file and ignored, never fatal. Fail closed: a file that is
  * not TOML stops the run naming the file; a server entry that cannot be used fails only itself.
@@ -14,7 +14,7 @@ import { McpServerSchema, mcpToolName, type McpServerConfig, type McpServerProbl
 import { isProviderKey } from "../model/api";
 import type { PermissionMode } from "../permissions/api";
 import { REASONING_LEVELS } from "../reasoning/api";
-import { MAX_SETTINGS_BYTES } from "./read";
+import { MAX_SETTINGS_BYTES, readJsonConfigFile } from "./read";
 import type { SettingsFile } from "./schema";
 import { isRecord, isStrings } from "../_kits/json/index";
 
@@ -42,6 +42,8 @@ export interface CodexConfig {
   servers: Record<string, McpServerConfig>;
   failed: McpServerProblem[];
   tightening: CodexTightening;
+  /** `[features] codex_hooks`, when the file sets it: `false` turns Codex's hooks off. */
+  hooksFeature?: boolean;
 }
 
 /** Top-level keys read here; any other is reported as ignored. */
@@ -53,6 +55,7 @@ const READ_KEYS = new Set([
   "sandbox_mode",
   "sandbox_workspace_write",
   "mcp_servers",
+  "hooks",
 ]);
 
 /** The TOML parser, loaded when there is a Codex config.toml to read (cold start: a run without one never needs it). */
@@ -102,7 +105,33 @@ export function readCodexConfigFile(
   const tightening = tighteningOf(path, data, (m) => report(`${path}: ${m}`));
   const { servers, failed, deny } = serversOf(data.mcp_servers, env, (m) => report(`${path}: ${m}`));
   if (deny.length) settings.permissions = { deny };
-  return { settings, ...(reasoning ? { reasoning } : {}), servers, failed, tightening };
+  // Hooks written inline (`[[hooks.PreToolUse]]`), as Codex reads them next to hooks.json: the same shape.
+  if (data.hooks !== undefined) settings.hooks = data.hooks;
+  const feature = isRecord(data.features) ? data.features.codex_hooks : undefined;
+  return {
+    settings,
+    ...(reasoning ? { reasoning } : {}),
+    servers,
+    failed,
+    tightening,
+    ...(typeof feature === "boolean" ? { hooksFeature: feature } : {}),
+  };
+}
+
+/**
+ * Codex's `hooks.json` (`~/.codex/hooks.json`, a project's `.codex/hooks.json`): its `hooks`, in
+ * Claude Code's shape (event → matcher groups → command handlers), which the hooks plugin reads
+ * as a settings file's (trust applies to a project's as to its other files). `undefined` when the
+ * file does not exist; one that is not a JSON object stops the run naming it.
+ */
+export function readCodexHooksFile(path: string, report: (message: string) => void): SettingsFile | undefined {
+  const data = readJsonConfigFile(path, "Codex hooks file");
+  if (data === undefined) return undefined;
+  if (!isRecord(data)) throw new ConfigError("the Codex hooks file is not a JSON object; fix it or remove it", path);
+  // `description` is the file's own note, as in a plugin's hooks.json (45ck/prompt-language writes one).
+  const ignored = Object.keys(data).filter((k) => !["hooks", "$schema", "description"].includes(k));
+  if (ignored.length) report(`${path}: keys ubiquity does not read were ignored: ${ignored.join(", ")}`);
+  return data.hooks === undefined ? {} : { hooks: data.hooks };
 }
 
 /** `model` as a provider:model name: Codex's default provider is OpenAI; another provider is reported. */
@@ -186,6 +215,37 @@ function serversOf(
   return out;
 }
 
+/**
+ * Codex's own top-level keys: one found inside a server's table was written below its
+ * `[mcp_servers.<name>]` header (jonhill90/vibes: `approval_policy` and `sandbox_mode` after the
+ * last server), which TOML reads as the server's key, so it is said where it went.
+ */
+const CODEX_TOP_LEVEL = new Set([
+  ...READ_KEYS,
+  "profile",
+  "profiles",
+  "project_doc_fallback_filenames",
+  "project_doc_max_bytes",
+  "project_root_markers",
+  "model_verbosity",
+  "model_reasoning_summary",
+  "model_context_window",
+  "model_auto_compact_token_limit",
+  "hide_agent_reasoning",
+  "show_raw_agent_reasoning",
+  "notify",
+  "instructions",
+  "developer_instructions",
+  "file_opener",
+  "history",
+  "features",
+  "shell_environment_policy",
+  "web_search",
+  "preferred_auth_method",
+  "disable_response_storage",
+  "tui",
+]);
+
 /** Keys of a server entry that are read, by transport; `NOT_APPLIED` ones are reported with why. */
 const STDIO_KEYS = new Set(["command", "args", "env", "env_vars", "cwd"]);
 const HTTP_KEYS = new Set(["url", "bearer_token_env_var", "http_headers", "env_http_headers"]);
@@ -215,6 +275,10 @@ function codexServer(
     else if (STDIO_KEYS.has(key) || HTTP_KEYS.has(key) || key === "bearer_token")
       throw new Error(
         `${at}: ${key} is not supported for a ${stdio ? "stdio" : "streamable HTTP"} server, as in Codex`,
+      );
+    else if (CODEX_TOP_LEVEL.has(key))
+      report(
+        `${at}: "${key}" is a top-level Codex setting, but written below the [${at}] header it belongs to that table (TOML puts every key after a [table] header into it), so neither Codex nor ubiquity applies it as ${key}; it was ignored: move it above the file's first [table] header`,
       );
     else report(`${at}: the key "${key}" is not one ubiquity reads; it was ignored`);
   }

@@ -12,7 +12,7 @@
  */
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { ConfigError, describeError, fieldsOf, type Kernel, type UbiquityConfig } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
@@ -31,6 +31,7 @@ import type { SkillsOptions } from "../skills/index";
 import { claudeSettingsOf, readClaudeSettingsFile } from "./claude";
 import { settingsFlags } from "./cli";
 import { CodexFiles } from "./codex-files";
+import { readCodexHooksFile } from "./codex";
 
 export const NAME = "ubiquity:settings";
 
@@ -98,7 +99,13 @@ export const settingsPlugin = definePlugin({
       };
       for (const source of SETTING_SOURCES) {
         for (const other of claude.filter((c) => c.source === source)) {
-          if (other.tool === "codex") codex.read(source, other.path, apply);
+          if (other.tool === "codex" && basename(other.path) === "hooks.json")
+            apply(
+              source,
+              other.path,
+              readCodexHooksFile(other.path, (message) => warn(kernel, NAME, message)),
+            );
+          else if (other.tool === "codex") codex.read(source, other.path, apply);
           else
             apply(
               source,
@@ -141,6 +148,7 @@ export const settingsPlugin = definePlugin({
           false,
         );
       }
+      codex.dropHooksIfOff(files, (path) => claude.some((c) => c.tool === "codex" && c.path === path));
       stateOf(kernel).files = files;
       stateOf(kernel).places = places;
       // A key only a plugin reads is filled only when that plugin is in the list (else it would be an unknown key).

@@ -23,7 +23,7 @@ export function settingsProjectFiles({ cwd }: ProjectPlace): ProjectFile[] {
       out.push({
         path: other.path,
         kind: "settings",
-        effect: `${other.tool === "codex" ? describeCodexConfig(other.path) : describeSettings(other.path, true)} (with compat: ["${other.tool}"])`,
+        effect: `${other.tool === "codex" && other.path.endsWith(".toml") ? describeCodexConfig(other.path) : describeSettings(other.path, true)} (with compat: ["${other.tool}"])`,
         compat: other.tool,
       });
   }
@@ -44,10 +44,8 @@ function describeSettings(file: string, claude = false): string {
     | undefined;
   if (!data || typeof data !== "object") return "settings (unreadable: the run will stop on it)";
   const parts: string[] = [];
-  const hooks = Object.values(data.hooks ?? {})
-    .flatMap((groups) => (Array.isArray(groups) ? groups : []))
-    .flatMap((g) => (g as { hooks?: unknown[] })?.hooks ?? []);
-  if (hooks.length) parts.push(`adds ${hooks.length} shell hook${hooks.length === 1 ? "" : "s"}`);
+  const hooks = hookCount(data.hooks);
+  if (hooks) parts.push(`adds ${hooks} shell hook${hooks === 1 ? "" : "s"}`);
   const allow = Array.isArray(data.permissions?.allow) ? data.permissions.allow : [];
   if (allow.length)
     parts.push(
@@ -69,6 +67,17 @@ function describeSettings(file: string, claude = false): string {
 }
 
 /** What a Codex config.toml would do: the servers it starts, the model it sets. */
+/** How many handlers a `hooks` value (event → matcher groups → hooks) holds. */
+function hookCount(hooks: unknown): number {
+  if (typeof hooks !== "object" || hooks === null) return 0;
+  return Object.values(hooks)
+    .flatMap((groups) => (Array.isArray(groups) ? groups : []))
+    .flatMap((g) => {
+      const list = (g as { hooks?: unknown } | null)?.hooks;
+      return Array.isArray(list) ? list : [];
+    }).length;
+}
+
 function describeCodexConfig(file: string): string {
   let data: Record<string, unknown>;
   try {
@@ -88,6 +97,8 @@ function describeCodexConfig(file: string): string {
         .join(", ")}${names.length > 5 ? ", …" : ""}`,
     );
   if (typeof data.model === "string") parts.push(`sets model ${printable(data.model)}`);
+  const hooks = hookCount(data.hooks);
+  if (hooks) parts.push(`adds ${hooks} shell hook${hooks === 1 ? "" : "s"}`);
   return parts.length ? parts.join(", ") : "Codex settings (its approval and sandbox modes only tighten)";
 }
 

@@ -95,6 +95,11 @@ export function readClaudePlugin(folder: string, report: (message: string) => vo
     const codex = readRegularFileSync(join(root, CODEX_PLUGIN_MANIFEST), MAX_DEFINITION_BYTES);
     if (codex.ok || !codex.missing) [kind, file, read] = ["codex", join(root, CODEX_PLUGIN_MANIFEST), codex];
   }
+  const marketplace = read.ok || !read.missing ? undefined : marketplaceAt(root);
+  if (marketplace) {
+    report(marketplace);
+    return undefined;
+  }
   let manifest: Record<string, unknown> = {};
   if (!read.ok && !read.missing) {
     report(`skipped the plugin ${root}: ${file}: ${read.problem}`);
@@ -144,6 +149,39 @@ export function readClaudePlugin(folder: string, report: (message: string) => vo
       ? { inlineLspServers: inlineLsp }
       : { lspFile: pathsOf(manifest, "lspServers", root, report)?.[0] ?? join(root, ".lsp.json") }),
   };
+}
+
+/** A marketplace's files: Claude Code's, then Codex's. */
+export const MARKETPLACES = [
+  join(".claude-plugin", "marketplace.json"),
+  join(".agents", "plugins", "marketplace.json"),
+];
+
+/**
+ * Why a folder without a plugin manifest is no plugin because it is a marketplace (a repository
+ * that lists plugins in `.claude-plugin/marketplace.json`): read as a plugin, it adds nothing, and
+ * said nothing (gtapps/claude-code-hermit's repository given to `--plugin-dir`). Undefined when it
+ * is no marketplace, or one that lists the folder itself as a plugin (`"source": "./"`).
+ */
+function marketplaceAt(root: string): string | undefined {
+  const file = MARKETPLACES.map((m) => join(root, m)).find((m) => existsSync(m));
+  if (!file) return undefined;
+  const read = readRegularFileSync(file, MAX_DEFINITION_BYTES);
+  let entries: { name?: unknown; source?: unknown }[] = [];
+  try {
+    const parsed: unknown = read.ok ? JSON.parse(read.text) : undefined;
+    if (isRecord(parsed) && Array.isArray(parsed.plugins)) entries = parsed.plugins.filter(isRecord);
+  } catch {
+    // Unreadable: still no plugin here; the message names the file.
+  }
+  const sources = entries.map((e) => (typeof e.source === "string" ? resolve(root, e.source) : undefined));
+  if (sources.includes(root)) return undefined;
+  const names = entries.map((e) => e.name).filter((n): n is string => typeof n === "string");
+  const first = sources.find((s) => s?.startsWith(`${root}/`));
+  const listed = names.length
+    ? ` (${names.length} plugin${names.length === 1 ? "" : "s"}: ${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""})`
+    : "";
+  return `skipped ${root}: it is a plugin marketplace${listed}, not a plugin (${file} lists plugins; the folder has no ${PLUGIN_MANIFEST}), so it would add nothing: give one of its plugin folders instead${first ? ` (${first})` : ""}, or add one with \`ubiquity plugin add ${root} <plugin>\``;
 }
 
 /**

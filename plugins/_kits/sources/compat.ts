@@ -38,7 +38,7 @@ export function parseCompatFlag(value: string): CompatTool[] {
 export const CompatSchema = z
   .array(z.enum(COMPAT_TOOLS))
   .describe(
-    'Read other tools\' files too: "claude" (CLAUDE.md, CLAUDE.local.md, .claude/{settings,skills,agents,commands,rules}, ~/.claude/…), "codex" (AGENTS.md or AGENTS.override.md, .agents/skills, .codex/config.toml, ~/.codex/…). Each plugin reads them from its own sources (memorySources, skillSources, agentSources, commandSources, settingSources), or from all three when that option is unset [[]]',
+    'Read other tools\' files too: "claude" (CLAUDE.md, CLAUDE.local.md, .claude/{settings,skills,agents,commands,rules}, ~/.claude/…), "codex" (AGENTS.md or AGENTS.override.md, .agents/skills, .codex/config.toml and hooks.json, ~/.codex/…). Each plugin reads them from its own sources (memorySources, skillSources, agentSources, commandSources, settingSources), or from all three when that option is unset [[]]',
   );
 
 /** What a plugin reads of another tool's files. */
@@ -95,8 +95,11 @@ export const COMPAT_PLACES: Readonly<Record<CompatKind, readonly CompatPlace[]>>
   settings: [
     place("claude", "user", ".claude", "settings.json"),
     place("codex", "user", ".codex", "config.toml"),
+    // Codex's hooks, next to each config.toml: the same shape as Claude Code's `hooks`.
+    place("codex", "user", ".codex", "hooks.json"),
     place("claude", "project", ".claude", "settings.json"),
     place("codex", "project", ".codex", "config.toml"),
+    place("codex", "project", ".codex", "hooks.json"),
     place("claude", "local", ".claude", "settings.local.json"),
   ],
 };

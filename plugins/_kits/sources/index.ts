@@ -55,6 +55,7 @@ export {
   ClaudePluginsOption,
   PLUGIN_MANIFEST,
   CODEX_PLUGIN_MANIFEST,
+  MARKETPLACES,
   readClaudePlugin,
   readPlugins,
   projectFolderApplies,

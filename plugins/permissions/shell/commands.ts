@@ -383,6 +383,9 @@ function judgeBySpec(
       why: `${program} is not a program the engine knows, so only a rule that names it covers it`,
     };
     for (const word of words.slice(1)) out.maybe.push({ word, from: index });
+    // Said first when a Read rule denies it (melodic-software's `Read(./.env)` denied `python3 x.py`
+    // as "it makes links or moves files", which named nothing the command does).
+    out.unknownReaders.push(`${program} is not a program the engine knows, so it may read any file`);
     // A program the engine does not know may make links or move files: later paths may lead anywhere.
     out.linkers.push(index);
     return;
