@@ -1,0 +1,108 @@
+/**
+ * Red team of 2026-12-07 (x): everything but the Bash command analysis, as a stranger whose
+ * folder, page or repository the user's agent opens. Through the built bin against the scripted
+ * attacker (a fake provider on 127.0.0.1); each test below failed before its fix (checked by
+ * reverting it).
+ *
+ * X1 FIXED  Worktree isolation (`isolation: "worktree"`, which the model may ask for on any Agent
+ *           call) ran `git worktree add` in the run's repository with hooks and fsmonitor off
+ *           but the rest of the repository's own `.git/config` live: a smudge filter it defines
+ *           for the paths `.gitattributes` names ran on the host, outside the sandbox, in a folder
+ *           the user never trusted (a folder that came as an archive with its `.git`). In an
+ *           untrusted folder git now runs there only while every setting of the repository's
+ *           config (and a worktree's own) is one the sandbox's git check knows as harmless, the
+ *           keys it overrides aside; otherwise the Agent call fails, naming the setting.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/project";
+import { attackBench } from "./attack-bench";
+import { toolResults } from "./scripted-attacker";
+
+const KEY = "sk-test-redteam-x-provider-key";
+
+const { project, serve, env } = attackBench({
+  name: "rtx",
+  model: "openai:gpt-4.1",
+  key: KEY,
+  fill: ({ cwd }) => writeFileSync(join(cwd, "README.md"), "# readme\n"),
+});
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+  });
+
+/** The user's own agent, given on the command line. */
+const AGENTS = JSON.stringify({ helper: { description: "Helps", prompt: "You help the caller." } });
+
+describe("X1: worktree isolation in a repository whose own config runs programs", () => {
+  /** A committed repository whose .git/config defines a smudge filter for every path (.gitattributes). */
+  const hostileRepo = () => {
+    const p = project();
+    writeFileSync(join(p.cwd, ".gitattributes"), "* filter=x\n");
+    git(p.cwd, "init", "-q", "-b", "main");
+    git(p.cwd, "add", "-A");
+    git(p.cwd, "commit", "-qm", "base");
+    const marker = join(p.cwd, "SMUDGED");
+    git(p.cwd, "config", "filter.x.smudge", `sh -c 'touch ${marker}; cat'`);
+    return { ...p, marker };
+  };
+
+  /** The model asks for an isolated agent once; the agent answers at once. */
+  const isolatedAgent = async (p: { cwd: string; home: string }, trusted: boolean) => {
+    await serve((request) => {
+      const body = JSON.stringify(request.body);
+      if (body.includes("You help the caller.") || body.includes('"call_0"')) return "done";
+      return {
+        toolCalls: [
+          {
+            id: "call_0",
+            name: "Agent",
+            input: { subagent_type: "helper", description: "look", prompt: "look", isolation: "worktree" },
+          },
+        ],
+      };
+    });
+    const run = await runCli(
+      ["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "--agents", AGENTS, "do the task"],
+      p.cwd,
+      { ...env(p), UBIQUITY_TRUST: trusted ? "1" : "" },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    return toolResults(run.stdout);
+  };
+
+  it("bash: git worktree add, with the isolation's own -c settings, runs the repository's smudge filter", () => {
+    const p = hostileRepo();
+    execFileSync(
+      "git",
+      ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "worktree", "add", "-q", join(p.home, "wt")],
+      { cwd: p.cwd, env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } },
+    );
+    expect(existsSync(p.marker)).toBe(true);
+  });
+
+  it("through the bin, in a folder not trusted: the Agent call is refused naming the setting, and the filter does not run", async () => {
+    const p = hostileRepo();
+    const out = await isolatedAgent(p, false);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.isError).toBe(true);
+    expect(out[0]!.content).toMatch(/filter\.x\.smudge/);
+    expect(existsSync(p.marker), "the repository's smudge filter ran on the host").toBe(false);
+  });
+
+  it("control: a repository whose config only describes it gets its worktree, untrusted too", async () => {
+    const p = project();
+    git(p.cwd, "init", "-q", "-b", "main");
+    git(p.cwd, "add", "-A");
+    git(p.cwd, "commit", "-qm", "base");
+    const out = await isolatedAgent(p, false);
+    expect(out[0]!.isError, out[0]!.content).toBe(false);
+    expect(out[0]!.content).toMatch(/Worktree: no changes/);
+  });
+});
