@@ -12,9 +12,17 @@
  *           untrusted folder git now runs there only while every setting of the repository's
  *           config (and a worktree's own) is one the sandbox's git check knows as harmless, the
  *           keys it overrides aside; otherwise the Agent call fails, naming the setting.
+ * X2 FIXED  A web page froze the host. WebFetch converted HTML (node-html-markdown) and PDF
+ *           (unpdf) on the host's thread: 10 kB of nested `<div>`s took 2.5 s and 40 kB never
+ *           finished, and the title's pattern is quadratic in `<title`s. The fetch's time limit
+ *           and the run's abort cannot reach synchronous code: the process's event loop — every
+ *           session in it, every timer — stopped for as long as the page wanted. Conversion now
+ *           runs in a worker thread, stopped at webFetch.timeoutMs or the call's abort.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/project";
@@ -23,7 +31,7 @@ import { toolResults } from "./scripted-attacker";
 
 const KEY = "sk-test-redteam-x-provider-key";
 
-const { project, serve, env } = attackBench({
+const { project, serve, env, attack } = attackBench({
   name: "rtx",
   model: "openai:gpt-4.1",
   key: KEY,
@@ -104,5 +112,37 @@ describe("X1: worktree isolation in a repository whose own config runs programs"
     const out = await isolatedAgent(p, false);
     expect(out[0]!.isError, out[0]!.content).toBe(false);
     expect(out[0]!.content).toMatch(/Worktree: no changes/);
+  });
+});
+
+describe("X2: a page whose conversion never ends", () => {
+  it("through the bin: the WebFetch call is given up at webFetch.timeoutMs and the run goes on", {
+    timeout: 120_000,
+  }, async () => {
+    // 2 MB of nested <div>s (the converter never finished 40 kB of them on the host's thread).
+    const page = `<!doctype html><html><head><title>t</title></head><body>${"<div>".repeat(400_000)}</body></html>`;
+    const web = createServer((_, res) => res.writeHead(200, { "content-type": "text/html" }).end(page));
+    await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
+    try {
+      const p = project();
+      writeFileSync(
+        join(p.cwd, "ubiquity.config.mjs"),
+        "export default { webFetch: { allowPrivateAddresses: true, timeoutMs: 3000, cacheTtlMs: 0 } };\n",
+      );
+      const url = `http://127.0.0.1:${(web.address() as AddressInfo).port}/`;
+      const { out } = await attack(
+        [
+          { name: "WebFetch", input: { url } },
+          { name: "Read", input: { file_path: join(p.cwd, "README.md") } },
+        ],
+        ["--allowedTools", "WebFetch"],
+        p,
+      );
+      expect(out[0]!.isError).toBe(true);
+      expect(out[0]!.content).toMatch(/could not be converted to text within 3000 ms/);
+      expect(out[1]!.content).toContain("# readme");
+    } finally {
+      await new Promise((resolve) => web.close(resolve));
+    }
   });
 });
