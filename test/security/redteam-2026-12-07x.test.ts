@@ -18,6 +18,14 @@
  *           and the run's abort cannot reach synchronous code: the process's event loop — every
  *           session in it, every timer — stopped for as long as the page wanted. Conversion now
  *           runs in a worker thread, stopped at webFetch.timeoutMs or the call's abort.
+ * X3 FIXED  DNS rebinding through a remote MCP server's OAuth discovery. The hosts a public server
+ *           names (its resource metadata, authorization server, token and registration
+ *           endpoints) were judged by resolving their names, then fetched by `fetch`, which
+ *           resolved them again: a name answering a public address to the check and 127.0.0.1 or
+ *           169.254.169.254 to the connection made the client reach the loopback or the metadata
+ *           service from the host, outside the sandbox's proxy (S9 judged the first answer only).
+ *           Those requests now go through node's http(s) with the check inside the socket's own
+ *           lookup, as WebFetch's do: the address judged is the address connected to.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
@@ -25,6 +33,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { pinnedFetch, serverFetch } from "../../plugins/mcp/server-fetch";
 import { runCli } from "../helpers/project";
 import { attackBench } from "./attack-bench";
 import { toolResults } from "./scripted-attacker";
@@ -143,6 +152,64 @@ describe("X2: a page whose conversion never ends", () => {
       expect(out[1]!.content).toContain("# readme");
     } finally {
       await new Promise((resolve) => web.close(resolve));
+    }
+  });
+});
+
+describe("X3: a name a public MCP server gives for OAuth, rebound between the check and the connection", () => {
+  it("is refused at the connection: the loopback service it rebinds to hears nothing", async () => {
+    const hits: string[] = [];
+    const internal = createServer((req, res) => {
+      hits.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { "content-type": "application/json" }).end('{"issuer":"CANARY-internal"}');
+    });
+    await new Promise<void>((resolve) => internal.listen(0, "127.0.0.1", resolve));
+    try {
+      // The attacker's DNS: the server's own name is public; the name it gives answers a public
+      // address once (the check), then the loopback (as the system's resolver answers "localhost").
+      const asked = new Map<string, number>();
+      const resolve = async (host: string) => {
+        const n = (asked.get(host) ?? 0) + 1;
+        asked.set(host, n);
+        if (host === "mcp.example.com") return ["93.184.216.34"];
+        return n === 1 ? ["93.184.216.34"] : ["127.0.0.1"];
+      };
+      const guarded = serverFetch("https://mcp.example.com/mcp", resolve);
+      const port = (internal.address() as AddressInfo).port;
+      await expect(guarded(`http://localhost:${port}/.well-known/oauth-authorization-server`)).rejects.toThrow(
+        /refused to connect to localhost: localhost resolves to 127\.0\.0\.1/,
+      );
+      expect(hits, "the loopback service was reached through the rebound name").toEqual([]);
+    } finally {
+      internal.close();
+    }
+  });
+
+  it("control: the pinned client sends what fetch would (a form POST) and reads the answer whole", async () => {
+    const web = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c));
+      req.on("end", () =>
+        res
+          .writeHead(201, { "content-type": "application/json", "x-seen": req.headers["content-type"] ?? "" })
+          .end(JSON.stringify({ method: req.method, body })),
+      );
+    });
+    await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (web.address() as AddressInfo).port;
+      // The loopback stands for a public host here (a refusal that allows it), reached by its name.
+      const response = await pinnedFetch(
+        new URL(`http://as.example.com:${port}/token`),
+        { method: "POST", body: new URLSearchParams({ grant_type: "authorization_code", code: "c1" }) },
+        async () => ["127.0.0.1"],
+        () => undefined,
+      );
+      expect(response.status).toBe(201);
+      expect(response.headers.get("x-seen")).toMatch(/^application\/x-www-form-urlencoded/);
+      expect(await response.json()).toEqual({ method: "POST", body: "grant_type=authorization_code&code=c1" });
+    } finally {
+      web.close();
     }
   });
 });
