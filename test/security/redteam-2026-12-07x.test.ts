@@ -26,6 +26,9 @@
  *           service from the host, outside the sandbox's proxy (S9 judged the first answer only).
  *           Those requests now go through node's http(s) with the check inside the socket's own
  *           lookup, as WebFetch's do: the address judged is the address connected to.
+ * X4 FIXED  WebSearch read a backend's whole answer (`response.text()`) into the host's memory,
+ *           whatever its size: a public SearXNG instance (a third party) could send gigabytes.
+ *           A backend's answer is now read up to 4 MiB, then the search fails saying so.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
@@ -33,6 +36,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { summon, type Message } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import { collect, ofType } from "../helpers/collect";
 import { pinnedFetch, serverFetch } from "../../plugins/mcp/server-fetch";
 import { runCli } from "../helpers/project";
 import { attackBench } from "./attack-bench";
@@ -210,6 +216,47 @@ describe("X3: a name a public MCP server gives for OAuth, rebound between the ch
       expect(await response.json()).toEqual({ method: "POST", body: "grant_type=authorization_code&code=c1" });
     } finally {
       web.close();
+    }
+  });
+});
+
+describe("X4: a search backend that answers without end", () => {
+  it("is read up to a bound: the search fails saying so, and the rest is never sent", async () => {
+    const total = 64 * 1024 * 1024;
+    let written = 0;
+    const chunk = Buffer.alloc(1024 * 1024, "x");
+    const searx = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const more = () => {
+        while (written < total) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", more);
+        }
+        res.end();
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => searx.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(searx.address() as AddressInfo).port}`;
+      const messages: Message[] = await collect(
+        summon("search", {
+          model: scriptedModel([{ toolCalls: [{ toolName: "WebSearch", input: { query: "ubiquity" } }] }, "done"]),
+          allowedTools: ["WebSearch"],
+          persistSession: false,
+          sandbox: false,
+          webSearch: { backend: { type: "searxng", url } },
+        } as Parameters<typeof summon>[1]),
+      );
+      const out = (ofType(messages, "tool_result")[0] as unknown as { output: { content: string; isError: boolean } })
+        .output;
+      expect(out.isError).toBe(true);
+      expect(out.content).toMatch(/answered more than 4194304 bytes/);
+      // The client stopped reading: the server could write no more than the bound and the sockets' buffers hold.
+      expect(written, "the client read the whole answer").toBeLessThan(total);
+    } finally {
+      searx.closeAllConnections();
+      await new Promise((resolve) => searx.close(resolve));
     }
   });
 });
