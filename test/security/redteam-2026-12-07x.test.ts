@@ -131,6 +131,27 @@ describe("X1: worktree isolation in a repository whose own config runs programs"
 });
 
 describe("X2: a page whose conversion never ends", () => {
+  it("control, through the bin: a page converts in the worker (title, headings, emphasis)", async () => {
+    const page =
+      "<html><head><title>Hello &amp; bye</title></head><body><h1>Big</h1><p>para <b>bold</b></p></body></html>";
+    const web = createServer((_, res) => res.writeHead(200, { "content-type": "text/html" }).end(page));
+    await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
+    try {
+      const p = project();
+      writeFileSync(
+        join(p.cwd, "ubiquity.config.mjs"),
+        "export default { webFetch: { allowPrivateAddresses: true } };\n",
+      );
+      const url = `http://127.0.0.1:${(web.address() as AddressInfo).port}/`;
+      const { out } = await attack([{ name: "WebFetch", input: { url } }], ["--allowedTools", "WebFetch"], p);
+      expect(out[0]!.isError, out[0]!.content).toBe(false);
+      expect(out[0]!.content).toContain("Title: Hello & bye");
+      expect(out[0]!.content).toMatch(/# Big\s+para \*\*bold\*\*/);
+    } finally {
+      await new Promise((resolve) => web.close(resolve));
+    }
+  });
+
   it("through the bin: the WebFetch call is given up at webFetch.timeoutMs and the run goes on", {
     timeout: 120_000,
   }, async () => {
