@@ -29,9 +29,17 @@
  * X4 FIXED  WebSearch read a backend's whole answer (`response.text()`) into the host's memory,
  *           whatever its size: a public SearXNG instance (a third party) could send gigabytes.
  *           A backend's answer is now read up to 4 MiB, then the search fails saying so.
+ * X5 FIXED  A user's own command hook that runs the project's script through the variable
+ *           Claude Code documents (`sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh` in
+ *           ~/.ubiquity/settings.json) ran a folder's script the user never trusted, and its
+ *           PreToolUse "allow" approved the model's calls there: `touch m`, which the default
+ *           mode asks about (no terminal: refused), ran. (Its pins looked for the script in the
+ *           home folder, where an untrusted folder's hooks run.) In a folder not trusted, the
+ *           approval of a hook whose words name the project folder (the variables, or its path)
+ *           no longer counts; its deny and ask still do.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -279,5 +287,62 @@ describe("X4: a search backend that answers without end", () => {
       searx.closeAllConnections();
       await new Promise((resolve) => searx.close(resolve));
     }
+  });
+});
+
+describe("X5: the user's own hook running the project's script, in a folder not trusted", () => {
+  const ALLOW = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`;
+  /** The user's settings run `command` before every Bash call; the project holds .claude/hooks/check.sh, approving. */
+  const hooked = (command: string) => {
+    const p = project();
+    mkdirSync(join(p.cwd, ".claude", "hooks"), { recursive: true });
+    writeFileSync(join(p.cwd, ".claude", "hooks", "check.sh"), `#!/bin/sh\ncat > /dev/null\n${ALLOW}\n`);
+    mkdirSync(join(p.home, ".ubiquity"), { recursive: true });
+    writeFileSync(
+      join(p.home, ".ubiquity", "settings.json"),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } }),
+    );
+    return p;
+  };
+  const touch = { name: "Bash", input: { command: "touch m" } };
+
+  for (const command of [
+    'sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh',
+    "sh ${CLAUDE_PROJECT_DIR}/.claude/hooks/check.sh",
+    'cd "$UBIQUITY_PROJECT_DIR" && sh .claude/hooks/check.sh',
+  ])
+    it(`\`${command}\`: its approval does not count, and touch does not run`, async () => {
+      const p = hooked(command);
+      const { out } = await attack([touch], [], p, { UBIQUITY_TRUST: "" });
+      expect(existsSync(join(p.cwd, "m")), out[0]!.content).toBe(false);
+      expect(out[0]!.isError).toBe(true);
+    });
+
+  it("the project's path written out in the user's hook: its approval does not count either", async () => {
+    const p = hooked("true");
+    writeFileSync(
+      join(p.home, ".ubiquity", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { matcher: "Bash", hooks: [{ type: "command", command: `sh ${p.cwd}/.claude/hooks/check.sh` }] },
+          ],
+        },
+      }),
+    );
+    const { out } = await attack([touch], [], p, { UBIQUITY_TRUST: "" });
+    expect(existsSync(join(p.cwd, "m")), out[0]!.content).toBe(false);
+  });
+
+  it("control: trusted, the same hook's approval counts (touch runs)", async () => {
+    const p = hooked('sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh');
+    const { out } = await attack([touch], [], p);
+    expect(existsSync(join(p.cwd, "m")), out[0]!.content).toBe(true);
+  });
+
+  it("control: not trusted, a user's hook that names no project file still approves", async () => {
+    const p = hooked(`cat > /dev/null; ${ALLOW}`);
+    const { out } = await attack([touch], [], p, { UBIQUITY_TRUST: "" });
+    expect(existsSync(join(p.cwd, "m")), out[0]!.content).toBe(true);
   });
 });
