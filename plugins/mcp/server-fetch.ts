@@ -163,7 +163,8 @@ export function serverFetch(serverUrl: string, resolve: ResolveAll = resolveAll,
     let url = new URL(String(input instanceof Request ? input.url : input));
     let named = await judge(url);
     // The caller follows redirects itself (the SDK does, within the origin): each of its hops comes here.
-    if (init?.redirect === "manual" || init?.redirect === "error") return send(url, init, named);
+    if (init?.redirect === "manual" || init?.redirect === "error")
+      return named && !base ? pinnedFetch(url, init, resolve) : (base ?? fetch)(input, init);
     for (let hops = 0; ; hops++) {
       const response = await send(url, { ...init, redirect: "manual" }, named);
       const location = response.status >= 300 && response.status < 400 ? response.headers.get("location") : null;
