@@ -37,10 +37,17 @@
  *           home folder, where an untrusted folder's hooks run.) In a folder not trusted, the
  *           approval of a hook whose words name the project folder (the variables, or its path)
  *           no longer counts; its deny and ask still do.
+ * X6 FIXED  apply_patch looked for a hunk at every line of the file, comparing up to all its lines
+ *           at each, under four comparisons, on the process's own thread: a hunk of 30,000 alike
+ *           lines against a file of 60,000 (the model writes both) ran for minutes (past 150 s
+ *           here) with every session and timer of the process stopped. One patch's search now
+ *           has a budget of line comparisons (20 million, far above any real patch's) and each
+ *           line is normalized once; past it the patch fails, saying how to make it findable.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { setTimeout as delay } from "node:timers/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -49,6 +56,7 @@ import { scriptedModel } from "ubiquity/testing";
 import { collect, ofType } from "../helpers/collect";
 import { pinnedFetch, serverFetch } from "../../plugins/mcp/server-fetch";
 import { runCli } from "../helpers/project";
+import { spawnTs } from "../helpers/ts-child";
 import { attackBench } from "./attack-bench";
 import { toolResults } from "./scripted-attacker";
 
@@ -344,5 +352,27 @@ describe("X5: the user's own hook running the project's script, in a folder not 
     const p = hooked(`cat > /dev/null; ${ALLOW}`);
     const { out } = await attack([touch], [], p, { UBIQUITY_TRUST: "" });
     expect(existsSync(join(p.cwd, "m")), out[0]!.content).toBe(true);
+  });
+});
+
+describe("X6: a patch whose hunk is looked for everywhere", () => {
+  it("gives up at its comparison budget instead of holding the host (its event loop, every session, every timer)", {
+    timeout: 150_000,
+  }, async () => {
+    const child = spawnTs(join(import.meta.dirname, "fixtures", "patch-search-host.ts"), []);
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+    try {
+      // Generous: the run takes a few seconds; a frozen host does not finish in minutes.
+      const finished = await Promise.race([exited.then(() => true), delay(120_000).then(() => false)]);
+      expect(finished, out).toBe(true);
+      expect(out).toMatch(
+        /apply_patch: "The patch was not applied: hunk 1 of big\.txt .*more than 20000000 line comparisons/,
+      );
+      expect(out).toContain("finished");
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
   });
 });
