@@ -43,6 +43,21 @@
  *           here) with every session and timer of the process stopped. One patch's search now
  *           has a budget of line comparisons (20 million, far above any real patch's) and each
  *           line is normalized once; past it the patch fails, saying how to make it findable.
+ *
+ * Held (by reading the code, some tried by hand): WebFetch's address check (decimal, hex, IPv6
+ * mapped and compatible, NAT64, 6to4, zone ids, redirects to another host or scheme, rebinding:
+ * the check is in the socket's lookup), its compressed-bomb cap, its cache under a stricter run;
+ * checkpoints' git (its own store, no global or system config: a project's .gitattributes names
+ * no filter there); MCP tool names colliding after cleaning, and list_changed re-registration; a
+ * skill's `args` making a new shell line (judged as the model's own Bash call, with the same
+ * grants); settings keys of an untrusted file (only deny, ask and caps apply).
+ *
+ * Left open: a user's hook that finds the project through its input's `cwd` (`cd "$(jq -r .cwd)"`)
+ * and runs the folder's script there is not seen by X5's words; Grep without ripgrep (a fallback:
+ * @vscode/ripgrep is bundled) runs the model's regular expression on the host's thread;
+ * redaction masks the literal forms of a secret only (base64, URL- or JSON-escaped copies pass;
+ * the kernel's line cap leaves no room in src/redact.ts), and telemetry's tool arguments are
+ * redacted after JSON.stringify (a secret holding `"` or `\` passes escaped).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
