@@ -5,6 +5,7 @@
  */
 import { absolutePath, describeError, type Kernel, type RunContext, type ToolOutput } from "../../src/index";
 import { getSandboxApi } from "../sandbox/api";
+import { folderTrusted } from "../_kits/process/index";
 import type { AgentInput } from "./agent-tool";
 import { startBackground, type BackgroundAgents } from "./background";
 import { prepareSubagent, runSubagent, type Delegation } from "./launch";
@@ -56,6 +57,7 @@ export async function delegate(
         tree = await createWorktree(
           parent.cwd,
           options.worktreeDir ? absolutePath(parent.cwd, options.worktreeDir) : defaultWorktreeDir(),
+          folderTrusted(parent.options),
         );
     } catch (error) {
       return { content: `Agent ${type} could not start: ${describeError(error)}`, isError: true };

@@ -27,6 +27,7 @@ import { homedir, tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { UbiquityError } from "../../src/index";
 import { sensitiveReason } from "../permissions/api";
+import { unsafeGitConfig } from "../sandbox/guard";
 
 /** An agent's worktree. */
 export interface Worktree {
@@ -42,6 +43,8 @@ export interface Worktree {
   repo: string;
   /** Made by a WorktreeCreate hook (no branch, base or repository of ours: the hook's own way). */
   byHook?: true;
+  /** Made in a folder the user has not trusted: git runs in it only while the repository's config runs nothing. */
+  untrusted?: true;
 }
 
 /** What the worktree holds once its agent finished. */
@@ -62,12 +65,42 @@ export class WorktreeError extends UbiquityError {
 }
 
 // Settings that keep a repository's own config from running anything while we work in it.
-const SAFE = [
-  "core.hooksPath=/dev/null",
-  "core.fsmonitor=false",
-  "core.quotePath=false",
-  "commit.gpgSign=false",
-].flatMap((c) => ["-c", c]);
+const OVERRIDES = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "core.quotePath=false", "commit.gpgSign=false"];
+const SAFE = OVERRIDES.flatMap((c) => ["-c", c]);
+/** The keys SAFE sets (lower case): the repository's own values of them never count. */
+const OVERRIDDEN = new Set(OVERRIDES.map((c) => c.slice(0, c.indexOf("=")).toLowerCase()));
+
+/**
+ * Why git must not run in the repository at `cwd` for a folder the user has not trusted, or
+ * undefined when its config runs nothing. SAFE turns off hooks and fsmonitor only: a checkout
+ * runs the smudge filters (`filter.<x>.smudge`, `.process`) a repository's own `.git/config`
+ * defines for the paths its `.gitattributes` names, and `git add` and `git status` their clean
+ * filters, on the host and outside the sandbox. A folder that came as an archive with its `.git`
+ * is the attacker's whole (red team x, X1). Fail closed: any setting the sandbox's check of a
+ * git folder does not know as harmless (its allow-list) refuses, in the repository's config, a
+ * linked worktree's own and the per-worktree file.
+ */
+async function untrustedConfig(cwd: string): Promise<string | undefined> {
+  const [gitDir, common] = (await git(cwd, ["rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir"]))
+    .trim()
+    .split("\n");
+  const files = new Set([join(common!, "config"), join(common!, "config.worktree")]);
+  if (gitDir) for (const name of ["config", "config.worktree"]) files.add(join(gitDir, name));
+  for (const file of files) {
+    const why = unsafeGitConfig(file, OVERRIDDEN);
+    if (why) return `${file} ${why}`;
+  }
+  return undefined;
+}
+
+/** Throw when `cwd`'s repository config may run a program and the folder is not trusted (see untrustedConfig). */
+async function refuseUntrustedConfig(cwd: string): Promise<void> {
+  const why = await untrustedConfig(cwd);
+  if (why)
+    throw new WorktreeError(
+      `worktree isolation runs git in this repository, and this folder is not trusted while ${why}: git would run it outside the sandbox. Trust the folder (\`ubiquity trust .\`) after reviewing its .git/config, or run the agent without isolation`,
+    );
+}
 
 function git(cwd: string, args: string[]): Promise<string> {
   const env: NodeJS.ProcessEnv = {};
@@ -212,8 +245,11 @@ function oneAtATime<T>(repo: string, job: () => Promise<T>): Promise<T> {
   return done;
 }
 
-/** Make a fresh worktree of the repository `cwd` is in, at its HEAD, on a new branch. */
-export async function createWorktree(cwd: string, dir: string): Promise<Worktree> {
+/**
+ * Make a fresh worktree of the repository `cwd` is in, at its HEAD, on a new branch. `trusted`:
+ * whether the run's folder is; when it is not, the repository's config must run nothing.
+ */
+export async function createWorktree(cwd: string, dir: string, trusted = true): Promise<Worktree> {
   let repo: string;
   try {
     repo = (await git(cwd, ["rev-parse", "--show-toplevel"])).trim();
@@ -231,13 +267,21 @@ export async function createWorktree(cwd: string, dir: string): Promise<Worktree
       `worktree isolation needs a commit to start from, and ${repo} has none yet: commit once, or run the agent without isolation`,
     );
   }
+  if (!trusted) await refuseUntrustedConfig(repo);
   const name = worktreeName();
   const branch = `ubiquity/${name}`;
   const parent = repoFolder(dir, repo);
   mkdirSync(parent, { recursive: true, mode: 0o700 });
   const path = join(parent, name);
   await oneAtATime(repo, () => git(repo, ["worktree", "add", "--quiet", "-b", branch, path, base]));
-  return { path, cwd: join(path, relative(repo, cwd)), branch, base, repo };
+  return {
+    path,
+    cwd: join(path, relative(repo, cwd)),
+    branch,
+    base,
+    repo,
+    ...(trusted ? {} : { untrusted: true as const }),
+  };
 }
 
 /**
@@ -245,6 +289,8 @@ export async function createWorktree(cwd: string, dir: string): Promise<Worktree
  * or new) is removed with its branch; a changed one is kept for the caller to review and merge.
  */
 export async function finishWorktree(tree: Worktree): Promise<WorktreeReport> {
+  // The agent's commands could write its worktree's files, its `.git` link among them: checked again.
+  if (tree.untrusted) await refuseUntrustedConfig(tree.path);
   const commits = Number((await git(tree.path, ["rev-list", "--count", `${tree.base}..HEAD`])).trim()) || 0;
   const dirty = (await git(tree.path, ["status", "--porcelain", "--untracked-files=all"])).trim() !== "";
   if (!dirty && commits === 0) {

@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { describeError, didYouMean, redactText, secretsOf, secretsOfRun, type RunContext } from "../../src/index";
 import type { HookEventName } from "./options";
 import { matches, matchTarget } from "./matcher";
@@ -193,13 +194,38 @@ const insideHookAgent = (run: RunContext | undefined): boolean => {
  * the hook had not answered; its deny and ask count whatever the data.
  */
 function approvalCounts(hook: CommandHook | undefined, event: HookEventName, context: HookRunContext): boolean {
-  const why = hook && untrustedHookData(hook, spawnFolder(context.cwd, context.trusted !== false));
+  const why =
+    hook &&
+    (untrustedProjectCode(hook, context) ??
+      untrustedHookData(hook, spawnFolder(context.cwd, context.trusted !== false)));
   if (!why) return true;
   const shown = why.replaceAll(`${context.cwd}/`, "");
   context.logger.warn(
     `the ${event} hook ${JSON.stringify(hook.command)} approved, which does not count: ${shown}; the call is decided by the permission rules`,
   );
   return false;
+}
+
+/**
+ * Why `hook` (the user's own: a folder not trusted applies none of its own) decides from the
+ * folder's files, when the folder is not trusted: its words name the project folder, by the
+ * variables it gets (`sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`, Claude Code's documented
+ * spelling) or by its path. What runs or is read there is the folder's, which the user never
+ * trusted: its approval is no proof (red team x, X5), though its deny and ask still count.
+ */
+function untrustedProjectCode(hook: CommandHook, context: HookRunContext): string | undefined {
+  if (context.trusted !== false) return undefined;
+  const text = [hook.command, ...(hook.args ?? [])].join(" ");
+  let real = context.cwd;
+  try {
+    real = realpathSync(context.cwd);
+  } catch {
+    // the folder as given
+  }
+  const names = /(CLAUDE|UBIQUITY)_PROJECT_DIR/.test(text) || text.includes(context.cwd) || text.includes(real);
+  return names
+    ? "its command names the project folder, which is not trusted (what it runs or reads there is the folder's own); trust the folder with `ubiquity trust .` to let it approve"
+    : undefined;
 }
 
 /** The script `hook` names that changed since its hooks were read, as a path to show (relative to the project), or undefined. */

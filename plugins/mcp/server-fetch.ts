@@ -8,12 +8,15 @@
  * server that is itself local or private (a deployment inside the network) may name hosts there.
  */
 import type { FetchLike } from "@modelcontextprotocol/client";
+import type { LookupFunction } from "node:net";
 import { lazyRequire } from "../_kits/lazy/index";
 import { nonPublicReason } from "../web/api";
 
 // Loaded on the first request that names another host: an import would cost every run's start.
 const dns = lazyRequire<typeof import("node:dns/promises")>("node:dns/promises");
 const net = lazyRequire<typeof import("node:net")>("node:net");
+const http = lazyRequire<typeof import("node:http")>("node:http");
+const https = lazyRequire<typeof import("node:https")>("node:https");
 
 /** How a name is resolved (every address). */
 export type ResolveAll = (host: string) => Promise<string[]>;
@@ -38,38 +41,139 @@ async function nonPublicHost(host: string, resolve: ResolveAll): Promise<string 
   return undefined;
 }
 
+/** The most of a named host's answer read (discovery documents and token answers are a few kilobytes). */
+const MAX_NAMED_BODY = 1024 * 1024;
+
+/**
+ * A request to a host the server named, by node's http(s) with the address check inside the
+ * socket's own lookup: the address judged is the address connected to. Judging a name first and
+ * letting `fetch` resolve it again let a name answer a public address to the check and the
+ * metadata service or the loopback to the connection (DNS rebinding, red team x, X3). Redirects
+ * are not followed here (the caller judges each hop); the body is read whole, up to a bound.
+ */
+export function pinnedFetch(
+  url: URL,
+  init: RequestInit | undefined,
+  resolve: ResolveAll,
+  /** Why an address may not be reached (a test's stand-in may let the loopback count as public). */
+  refuse: (address: string) => string | undefined = nonPublicReason,
+): Promise<Response> {
+  const lookup: LookupFunction = (hostname, options, callback) => {
+    nonPublicAddresses(hostname, resolve, refuse).then(
+      ({ why, addresses }) => {
+        if (why)
+          return callback(
+            Object.assign(new Error(`refused to connect to ${hostname}: ${why}`), { code: "EPRIVATEADDRESS" }),
+            "",
+            4,
+          );
+        const all = addresses.map((address) => ({ address, family: net().isIP(address) }));
+        if (options.all) return (callback as unknown as (e: null, a: typeof all) => void)(null, all);
+        callback(null, all[0]!.address, all[0]!.family);
+      },
+      (error: Error) => callback(error, "", 4),
+    );
+  };
+  const headers = new Headers(init?.headers);
+  let body: string | Uint8Array | undefined;
+  const given = init?.body;
+  if (typeof given === "string" || given instanceof Uint8Array) body = given;
+  else if (given instanceof URLSearchParams) {
+    body = given.toString();
+    if (!headers.has("content-type")) headers.set("content-type", "application/x-www-form-urlencoded;charset=UTF-8");
+  } else if (given !== undefined && given !== null)
+    return Promise.reject(new Error(`a request to ${url.origin} has a body this client does not send`));
+  const send = url.protocol === "https:" ? https().request : http().request;
+  return new Promise((done, fail) => {
+    const req = send(url, {
+      method: init?.method ?? "GET",
+      headers: Object.fromEntries(headers),
+      lookup,
+      agent: false,
+      ...(init?.signal ? { signal: init.signal } : {}),
+    });
+    req.once("error", fail);
+    req.once("response", (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_NAMED_BODY) {
+          res.destroy();
+          fail(new Error(`${url.origin}${url.pathname} answered more than ${MAX_NAMED_BODY} bytes`));
+        } else chunks.push(chunk);
+      });
+      res.once("error", fail);
+      res.once("end", () => {
+        const status = res.statusCode ?? 502;
+        const out = new Headers();
+        for (const [name, value] of Object.entries(res.headers))
+          for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) out.append(name, v);
+        const empty = status === 204 || status === 205 || status === 304 || (init?.method ?? "GET") === "HEAD";
+        done(
+          new Response(empty ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage, headers: out }),
+        );
+      });
+    });
+    req.end(body);
+  });
+}
+
+/** Why a name is not public (any address it resolves to), with the addresses it resolved to. */
+async function nonPublicAddresses(
+  host: string,
+  resolve: ResolveAll,
+  refuse: (address: string) => string | undefined,
+): Promise<{ why?: string; addresses: string[] }> {
+  const addresses = await resolve(host);
+  if (addresses.length === 0) return { why: `${host} resolved to no address`, addresses };
+  for (const address of addresses) {
+    const why = refuse(address);
+    if (why) return { why: `${host} resolves to ${address}: ${why}`, addresses };
+  }
+  return { addresses };
+}
+
 /**
  * `fetch` for the requests made on behalf of the remote server at `serverUrl` (see above). A
  * redirect is followed here, each hop judged as a first request is (fetch's own following would
- * judge none): a public host's 302 to the metadata service is refused too.
+ * judge none): a public host's 302 to the metadata service is refused too. A public server's
+ * requests to a host it named go through `pinnedFetch`, so the address judged is the one reached
+ * (unless `base` is given: a test's stand-in for the network, which takes every request).
  */
-export function serverFetch(serverUrl: string, resolve: ResolveAll = resolveAll, base: FetchLike = fetch): FetchLike {
+export function serverFetch(serverUrl: string, resolve: ResolveAll = resolveAll, base?: FetchLike): FetchLike {
   const own = new URL(serverUrl);
   let serverIsPublic: Promise<boolean> | undefined;
-  const judge = async (url: URL) => {
-    if (url.host === own.host) return;
+  /** Judge `url`; true when it is a host the (public) server named, to be reached only through `pinnedFetch`. */
+  const judge = async (url: URL): Promise<boolean> => {
+    if (url.host === own.host) return false;
     serverIsPublic ??= nonPublicHost(own.hostname, resolve).then((why) => why === undefined);
-    if (!(await serverIsPublic)) return;
+    if (!(await serverIsPublic)) return false;
     const why = await nonPublicHost(url.hostname, resolve);
     if (why)
       throw new Error(
         `refused to fetch ${url.origin}${url.pathname}, which MCP server ${own.origin} named: ${why}; a public server may only name public hosts`,
       );
+    return true;
   };
+  // `base` (a test's stand-in for the network) takes every request, judged but not pinned.
+  const send = (url: URL, init: RequestInit | undefined, named: boolean) =>
+    named && !base ? pinnedFetch(url, init, resolve) : (base ?? fetch)(url, init);
   return async (input, init) => {
     let url = new URL(String(input instanceof Request ? input.url : input));
-    await judge(url);
+    let named = await judge(url);
     // The caller follows redirects itself (the SDK does, within the origin): each of its hops comes here.
-    if (init?.redirect === "manual" || init?.redirect === "error") return base(input, init);
+    if (init?.redirect === "manual" || init?.redirect === "error")
+      return named && !base ? pinnedFetch(url, init, resolve) : (base ?? fetch)(input, init);
     for (let hops = 0; ; hops++) {
-      const response = await base(url, { ...init, redirect: "manual" });
+      const response = await send(url, { ...init, redirect: "manual" }, named);
       const location = response.status >= 300 && response.status < 400 ? response.headers.get("location") : null;
       const method = (init?.method ?? "GET").toUpperCase();
       if (!location || hops === 5 || (method !== "GET" && response.status !== 307 && response.status !== 308))
         return response;
       await response.body?.cancel().catch(() => {});
       url = new URL(location, url);
-      await judge(url);
+      named = await judge(url);
     }
   };
 }

@@ -767,8 +767,12 @@ export function pathsNamedByConfig(gitDir: string): string[] {
   return out;
 }
 
-/** Why a git config file is not harmless (its first setting this module does not understand). */
-export function unsafeGitConfig(path: string): string | undefined {
+/**
+ * Why a git config file is not harmless (its first setting this module does not understand).
+ * `overridden`: keys (lower case, `section.key`) the caller sets itself on git's command line, so
+ * the file's own values of them never count.
+ */
+export function unsafeGitConfig(path: string, overridden: ReadonlySet<string> = new Set()): string | undefined {
   const info = stat(path);
   if (!info) return undefined;
   if (!info.isFile() || info.size > 64 * 1024) return "is not a plain config file";
@@ -787,6 +791,7 @@ export function unsafeGitConfig(path: string): string | undefined {
     const key = `${section}.${setting[1]!.toLowerCase()}`;
     const value = (setting[2] ?? "").trim();
     if (/\\$/.test(value) || /[`$]/.test(value)) return `has a value this check does not read (${key})`;
+    if (overridden.has(key)) continue;
     if (!HARMLESS_GIT.test(key)) return `sets ${key}, which can make git run a program`;
     const bare = value.replace(/^"(.*)"$/, "$1");
     if (/\.(url|pushurl)$/.test(key) && !PLAIN_URL.test(bare))

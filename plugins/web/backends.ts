@@ -30,7 +30,7 @@ async function getJson(
       `the ${backend} search backend at ${url.origin} could not be reached: ${(error as Error).message}; check webSearch.backend`,
     );
   }
-  const text = await response.text();
+  const text = await boundedText(response, url, backend);
   if (!response.ok)
     throw new WebSearchError(`the ${backend} search backend answered HTTP ${response.status}: ${text.slice(0, 300)}`);
   try {
@@ -40,6 +40,41 @@ async function getJson(
       `the ${backend} search backend did not answer JSON${backend === "searxng" ? " (enable it in the instance's settings.yml: search.formats: [html, json])" : ""}`,
     );
   }
+}
+
+/** The most of a backend's answer read: a page of results is tens of kilobytes. */
+export const MAX_BACKEND_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The body as text, read up to MAX_BACKEND_BYTES. `response.text()` read all of it into this
+ * process's memory whatever its size, for as long as the server sent (red team x, X4): a public
+ * SearXNG instance is a third party, and one answer could fill the host's memory.
+ */
+async function boundedText(response: Response, url: URL, backend: string): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BACKEND_BYTES) {
+        await reader.cancel().catch(() => {});
+        throw new WebSearchError(
+          `the ${backend} search backend at ${url.origin} answered more than ${MAX_BACKEND_BYTES} bytes; it was not read further`,
+        );
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof WebSearchError) throw error;
+    throw new WebSearchError(
+      `the ${backend} search backend at ${url.origin} broke off its answer: ${(error as Error).message}`,
+    );
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 const str = (v: unknown) => (typeof v === "string" ? v : "");

@@ -4,6 +4,8 @@
  * stay as they are (decoded by their charset). Anything else (images, archives, binaries) is
  * refused by name. Both libraries load on first use, never at `import "ubiquity"`.
  */
+import { createRequire } from "node:module";
+import { lazyRequire } from "../_kits/lazy/index";
 import { WebFetchError } from "./fetch-page";
 
 /** A page as text. */
@@ -31,87 +33,129 @@ function looksLikeHtml(body: Buffer): boolean {
   return head.startsWith("<!doctype html") || head.startsWith("<html") || /<(head|body|title)[\s>]/.test(head);
 }
 
-/** Convert `body` (of type `contentType`) to text. */
-export async function pageText(body: Buffer, contentType: string, url: string): Promise<PageText> {
+/**
+ * Convert `body` (of type `contentType`) to text. HTML and PDF are converted in a worker thread
+ * that is stopped after `timeoutMs` or when `signal` aborts: both converters are synchronous
+ * where it counts and far from linear on hostile input (node-html-markdown took 2.5 s for 10 kB
+ * of nested `<div>`s and never finished 40 kB; the title's pattern is quadratic in `<title`s), so
+ * a page converted on the host's thread froze its event loop — every session, timer and abort
+ * in the process — for as long as the page wanted (red team x, X2). Text stays here: decoding it is linear.
+ */
+export async function pageText(
+  body: Buffer,
+  contentType: string,
+  url: string,
+  limits: { timeoutMs: number; signal?: AbortSignal } = { timeoutMs: 30_000 },
+): Promise<PageText> {
   const type = contentType.split(";")[0]!.trim();
   if (type === "text/html" || type === "application/xhtml+xml" || (type === "" && looksLikeHtml(body)))
-    return htmlToMarkdown(decode(body, contentType));
+    return inWorker({ kind: "html", html: decode(body, contentType), ignore: IGNORED }, url, limits);
   if (type === "application/pdf" || (type === "" && body.subarray(0, 5).toString("latin1") === "%PDF-"))
-    return pdfToText(body, url);
+    return inWorker({ kind: "pdf", body }, url, limits);
   if (TEXT_TYPES.test(type) || (type === "" && !body.subarray(0, 8000).includes(0)))
     return { format: "text", text: decode(body, contentType) };
   throw new WebFetchError(`${url} is ${type || "binary content"}, not a page: WebFetch reads HTML, text, JSON and PDF`);
 }
 
-type Converter = { translate(html: string): string };
-let converter: Promise<Converter> | undefined;
+// Elements that are not content: never part of the page's text.
+const IGNORED = [
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "iframe",
+  "object",
+  "embed",
+  "svg",
+  "canvas",
+  "form",
+  "button",
+  "select",
+  "input",
+  "head",
+  "textarea",
+];
 
-/** node-html-markdown (1.5 MB installed, against turndown's 9 MB with its DOM), set up once. */
-async function markdownConverter(): Promise<Converter> {
-  converter ??= import("node-html-markdown").then((m) => {
-    const { NodeHtmlMarkdown } = m as unknown as {
-      NodeHtmlMarkdown: new (options: object, translators?: object) => Converter;
-    };
-    return new NodeHtmlMarkdown({
-      bulletMarker: "-",
-      codeFence: "```",
-      maxConsecutiveNewlines: 2,
-      // Elements that are not content: never part of the page's text.
-      ignore: [
-        "script",
-        "style",
-        "noscript",
-        "template",
-        "iframe",
-        "object",
-        "embed",
-        "svg",
-        "canvas",
-        "form",
-        "button",
-        "select",
-        "input",
-        "head",
-        "textarea",
-      ],
-    });
-  });
-  return converter;
-}
+/** What the worker is given: the HTML (decoded here) or the PDF's bytes, and where its converter is. */
+type Job = { kind: "html"; html: string; ignore: string[] } | { kind: "pdf"; body: Buffer };
 
-/** HTML as Markdown, with the document's title. */
-export async function htmlToMarkdown(html: string): Promise<PageText> {
-  const rawTitle = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
-  const title = rawTitle ? decodeEntities(rawTitle).replace(/\s+/g, " ").trim() : undefined;
-  const markdown = (await markdownConverter())
-    .translate(html)
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
-  return { format: "markdown", ...(title ? { title } : {}), text: markdown };
-}
-
-function decodeEntities(text: string): string {
-  const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === "#") {
-      const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return named[name.toLowerCase()] ?? whole;
-  });
-}
-
-/** A PDF's text, page by page. */
-async function pdfToText(body: Buffer, url: string): Promise<PageText> {
-  try {
-    const { extractText, getDocumentProxy } = await import("unpdf");
-    const pdf = await getDocumentProxy(new Uint8Array(body));
-    const { totalPages, text } = await extractText(pdf, { mergePages: false });
-    const pages = (text as string[]).map((t, i) => `--- page ${i + 1} of ${totalPages} ---\n${t.trim()}`);
-    return { format: "pdf", text: pages.join("\n\n") };
-  } catch (error) {
-    throw new WebFetchError(
-      `${url} is a PDF whose text could not be extracted (${(error as Error).message}); it may be scanned images or damaged`,
-    );
+// The worker: node-html-markdown or unpdf (their CommonJS builds, by path), loaded in the worker
+// from where this module resolves them; the answer is a PageText or an error's message.
+const CONVERT_WORKER = `const { parentPort, workerData: job } = require("node:worker_threads");
+const entities = (text) => text.replace(/&(#x[0-9a-f]+|#\\d+|[a-z]+);/gi, (whole, name) => {
+  if (name[0] === "#") {
+    const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+    return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
   }
+  return ({ amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " })[name.toLowerCase()] ?? whole;
+});
+async function convert() {
+  if (job.kind === "html") {
+    const { NodeHtmlMarkdown } = require(job.module);
+    const raw = /<title[^>]*>([\\s\\S]*?)<\\/title>/i.exec(job.html)?.[1];
+    const title = raw ? entities(raw).replace(/\\s+/g, " ").trim() : undefined;
+    const converter = new NodeHtmlMarkdown({ bulletMarker: "-", codeFence: "\\u0060\\u0060\\u0060", maxConsecutiveNewlines: 2, ignore: job.ignore });
+    const text = converter.translate(job.html).replace(/\\n{3,}/g, "\\n\\n").trim();
+    return { format: "markdown", ...(title ? { title } : {}), text };
+  }
+  const { extractText, getDocumentProxy } = require(job.module);
+  const pdf = await getDocumentProxy(new Uint8Array(job.body));
+  const { totalPages, text } = await extractText(pdf, { mergePages: false });
+  const pages = text.map((t, i) => "--- page " + (i + 1) + " of " + totalPages + " ---\\n" + t.trim());
+  return { format: "pdf", text: pages.join("\\n\\n") };
+}
+convert().then((page) => parentPort.postMessage({ page }), (error) => parentPort.postMessage({ error: String(error && error.message || error) }));`;
+
+const workerThreads = lazyRequire<typeof import("node:worker_threads")>("node:worker_threads");
+
+/** Where the worker loads its converter from: resolved from this module, so the package's own copy. */
+function converterModule(kind: Job["kind"]): string {
+  return createRequire(import.meta.url).resolve(kind === "html" ? "node-html-markdown" : "unpdf");
+}
+
+/** `job` converted in a worker thread, stopped at `limits`. */
+function inWorker(job: Job, url: string, limits: { timeoutMs: number; signal?: AbortSignal }): Promise<PageText> {
+  const what = job.kind === "html" ? "HTML" : "PDF";
+  return new Promise((resolve, reject) => {
+    if (limits.signal?.aborted) return reject(new WebFetchError(`converting ${url} was interrupted`));
+    const worker = new (workerThreads().Worker)(CONVERT_WORKER, {
+      eval: true,
+      workerData: { ...job, module: converterModule(job.kind) },
+    });
+    const stop = (outcome: () => void) => {
+      clearTimeout(timer);
+      limits.signal?.removeEventListener("abort", aborted);
+      void worker.terminate();
+      outcome();
+    };
+    const timer = setTimeout(
+      () =>
+        stop(() =>
+          reject(
+            new WebFetchError(
+              `${url}'s ${what} could not be converted to text within ${limits.timeoutMs} ms (webFetch.timeoutMs), so it was given up: the page is too large or too deeply nested`,
+            ),
+          ),
+        ),
+      limits.timeoutMs,
+    );
+    const aborted = () => stop(() => reject(new WebFetchError(`converting ${url} was interrupted`)));
+    limits.signal?.addEventListener("abort", aborted, { once: true });
+    worker.once("message", (answer: { page?: PageText; error?: string }) =>
+      stop(() =>
+        answer.page
+          ? resolve(answer.page)
+          : reject(
+              new WebFetchError(
+                job.kind === "pdf"
+                  ? `${url} is a PDF whose text could not be extracted (${answer.error}); it may be scanned images or damaged`
+                  : `${url}'s HTML could not be converted to text (${answer.error})`,
+              ),
+            ),
+      ),
+    );
+    worker.once("error", (error) =>
+      stop(() => reject(new WebFetchError(`${url}'s ${what} could not be converted to text (${error.message})`))),
+    );
+  });
 }

@@ -64,7 +64,10 @@ export async function fetchCall(input: Input, ctx: ToolContext, cache: Map<strin
         status: got.status,
         contentType: got.contentType,
         truncated: got.truncated,
-        page: await pageText(got.body, got.contentType, got.url),
+        page: await pageText(got.body, got.contentType, got.url, {
+          timeoutMs: policy.timeoutMs,
+          signal: ctx.abortSignal,
+        }),
       };
       if (ttl > 0) remember(cache, cacheKey(input.url, policy), cached);
     }
