@@ -251,7 +251,8 @@ export const CLAUDE_ONLY_FLAGS: Record<string, string> = {
 /**
  * Flags of `codex exec` that `ubiquity run` does not take, each with what to do instead (a Codex
  * user's `codex exec -C dir -m gpt-5 --full-auto "…"` becomes `ubiquity -p …`). Codex's `-p`
- * (profile) and `-c` (config override) are ubiquity's print and continue flags: not listed.
+ * (profile) and `-c` (config override) are ubiquity's print and continue flags: not listed (a
+ * `-c key=value` is caught by `codexOverride`).
  */
 export const CODEX_EXEC_FLAGS: Record<string, string> = {
   "-C": "pass --cwd <dir>",
@@ -269,8 +270,37 @@ export const CODEX_EXEC_FLAGS: Record<string, string> = {
   "-o": "redirect standard output to the file: with -p it is the final message only",
   "--output-last-message": "redirect standard output to the file: with -p it is the final message only",
   "--oss": "pass --model ollama:<model> (or --base-url for another local server)",
-  "--profile": "put the profile's settings in a config file (ubiquity.config.ts); [profiles] are not read",
+  "--profile":
+    'pass --compat codex and set profile = "<name>" at the top of ~/.codex/config.toml: that profile\'s model, model_provider, approval_policy and sandbox_mode apply',
+  "-i": 'name the image in the prompt (the model Reads it: `ubiquity -p "what is in shot.png?"`), or send it as an image part with --input-format stream-json',
+  "--image":
+    'name the image in the prompt (the model Reads it: `ubiquity -p "what is in shot.png?"`), or send it as an image part with --input-format stream-json',
+  "--search":
+    "drop it: WebSearch is offered by default where the model's provider searches (see docs/guide/web-tools.md)",
+  "--color": "drop it: set NO_COLOR=1 for no colour; output that is not a terminal has none",
 };
+
+/** Codex's `-c key=value` override (`model="o3"`, `sandbox_workspace_write.network_access=true`): one word, a dotted key, `=`. */
+const CODEX_OVERRIDE = /^[A-Za-z_][\w-]*(\.[\w-]+)*=\S*$/;
+
+/**
+ * `-c`/`--continue` and `--config` followed by a Codex override: here `-c` continues the latest
+ * session (the override would be sent as the prompt) and `--config` names a config file.
+ */
+function codexOverride(argv: string[]): void {
+  const end = argv.indexOf("--");
+  const at = argv.findIndex(
+    (a, i) =>
+      (end < 0 || i < end) && ["-c", "--continue", "--config"].includes(a) && CODEX_OVERRIDE.test(argv[i + 1] ?? ""),
+  );
+  if (at < 0) return;
+  const flag = argv[at]!;
+  const here =
+    flag === "--config" ? "--config names a ubiquity config file" : `${flag} is --continue (the latest session)`;
+  throw new UsageError(
+    `${flag} ${argv[at + 1]} is a codex config override, which ubiquity does not take: ${here}. Put the setting in ~/.codex/config.toml (read with --compat codex) or pass the run flag for it (--model, --effort, --permission-mode, …); a prompt that starts with key=value goes after --; see \`${RUN_HELP}\``,
+  );
+}
 
 const RUN_HELP = "ubiquity run --help";
 
@@ -335,6 +365,7 @@ export function parseFlags(
 
 /** Parse `ubiquity run`'s `argv` against the table. */
 export function parseRunArgs(argv: string[], table: FlagTable = RUN_FLAGS): ParsedRun {
+  codexOverride(argv);
   const at = argv.findIndex((a, i) => a === "--sandbox" && argv[i + 1]! in CODEX_SANDBOX_MODES);
   const end = argv.indexOf("--");
   if (at >= 0 && (end < 0 || at < end))

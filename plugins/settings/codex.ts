@@ -1,7 +1,7 @@
 /**
  * Codex's `config.toml` (`~/.codex/config.toml`, and a project's `.codex/config.toml`) under
  * `compat: ["codex"]`, read into what Ubiquity has: `[mcp_servers.<name>]` (stdio and streamable
- * HTTP), `model` (an OpenAI model, as Codex's default provider), `model_reasoning_effort`, and
+ * HTTP), `model` on its `model_provider` and the selected `profile` (see ./codex-provider), `model_reasoning_effort`, and
  * `approval_policy` / `sandbox_mode` — these two only ever tighten (see `CodexTightening`).
  * Everything else is reported once per file and ignored, never fatal. Fail closed: a file that is
  * not TOML stops the run naming the file; a server entry that cannot be used fails only itself.
@@ -15,6 +15,7 @@ import { isProviderKey } from "../model/api";
 import type { PermissionMode } from "../permissions/api";
 import { REASONING_LEVELS } from "../reasoning/api";
 import { MAX_SETTINGS_BYTES } from "./read";
+import { codexModelOf, withProfile } from "./codex-provider";
 import type { SettingsFile } from "./schema";
 import { isRecord, isStrings } from "../_kits/json/index";
 
@@ -42,12 +43,17 @@ export interface CodexConfig {
   servers: Record<string, McpServerConfig>;
   failed: McpServerProblem[];
   tightening: CodexTightening;
+  /** A custom `model_provider`'s URL, key and headers, for `settings.model` alone. */
+  provider?: { model: string; settings: Record<string, unknown> };
 }
 
 /** Top-level keys read here; any other is reported as ignored. */
 const READ_KEYS = new Set([
   "model",
   "model_provider",
+  "model_providers",
+  "profile",
+  "profiles",
   "model_reasoning_effort",
   "approval_policy",
   "sandbox_mode",
@@ -83,16 +89,17 @@ export function readCodexConfigFile(
   report: (message: string) => void,
   env: Record<string, string | undefined> = process.env,
 ): CodexConfig | undefined {
-  const data = parseCodexToml(path);
-  if (data === undefined) return undefined;
+  const file = parseCodexToml(path);
+  if (file === undefined) return undefined;
+  const data = withProfile(file, (m) => report(`${path}: ${m}`));
   const ignored = Object.keys(data).filter((k) => !READ_KEYS.has(k));
   if (ignored.length)
     report(
       `${path}: Codex keys ubiquity does not read were ignored: ${ignored.join(", ")} (see docs/coming-from-claude-code.md)`,
     );
   const settings: SettingsFile = {};
-  const model = modelOf(data, (m) => report(`${path}: ${m}`));
-  if (model) settings.model = model;
+  const model = codexModelOf(data, env, (m) => report(`${path}: ${m}`));
+  if (model) settings.model = model.model;
   const effort = data.model_reasoning_effort;
   const reasoning = (REASONING_LEVELS as readonly unknown[]).includes(effort)
     ? (effort as (typeof REASONING_LEVELS)[number])
@@ -102,24 +109,8 @@ export function readCodexConfigFile(
   const tightening = tighteningOf(path, data, (m) => report(`${path}: ${m}`));
   const { servers, failed, deny } = serversOf(data.mcp_servers, env, (m) => report(`${path}: ${m}`));
   if (deny.length) settings.permissions = { deny };
-  return { settings, ...(reasoning ? { reasoning } : {}), servers, failed, tightening };
-}
-
-/** `model` as a provider:model name: Codex's default provider is OpenAI; another provider is reported. */
-function modelOf(data: Record<string, unknown>, report: (message: string) => void): string | undefined {
-  if (data.model === undefined) return undefined;
-  const provider = data.model_provider ?? "openai";
-  if (typeof data.model !== "string" || !data.model) {
-    report(`model ${JSON.stringify(data.model)} is not a model name; it was ignored`);
-    return undefined;
-  }
-  if (provider !== "openai") {
-    report(
-      `model_provider ${JSON.stringify(provider)} is not one ubiquity maps: model ${JSON.stringify(data.model)} was ignored; name it as provider:model in the config's model`,
-    );
-    return undefined;
-  }
-  return data.model.includes(":") ? data.model : `openai:${data.model}`;
+  const provider = model?.providerSettings ? { model: model.model, settings: model.providerSettings } : undefined;
+  return { settings, ...(reasoning ? { reasoning } : {}), servers, failed, tightening, ...(provider && { provider }) };
 }
 
 /** `approval_policy` and `sandbox_mode`, taken only where they take power away; the rest reported. */
@@ -270,4 +261,29 @@ function fromEnv(
   if ((value === undefined || value === "") && required)
     throw new Error(`${at}: ${variable} is not set; set it in the environment`);
   return value === "" ? undefined : value;
+}
+
+/**
+ * Why a Codex config file's model is not used (for the runner's "No model configured" under
+ * `compat: ["codex"]`, found before the settings plugin runs): what reading its profile and
+ * `model_provider` reports, or `undefined` when it names a model that is used, or none.
+ */
+export function codexModelProblem(
+  path: string,
+  env: Record<string, string | undefined> = process.env,
+): string | undefined {
+  let data: Record<string, unknown> | undefined;
+  try {
+    data = parseCodexToml(path);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  if (data === undefined) return undefined;
+  const said: string[] = [];
+  const model = codexModelOf(
+    withProfile(data, (m) => said.push(m)),
+    env,
+    (m) => said.push(m),
+  );
+  return model || !said.length ? undefined : said.join("; ");
 }
