@@ -10,7 +10,7 @@ import { createInterface } from "./readline";
 import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { modelStringFor } from "../plugins/model/api";
-import { codexModelProblem } from "../plugins/settings/api";
+import { codexModelProblem } from "../plugins/settings/index";
 import { summon } from "../sdk/facade";
 import { kernelFor, loadCliConfig, type LoadedCliConfig, type TrustIO, declaresOption } from "./config";
 import { oneLine, terminalText, TextRenderer, withoutKernelTerms } from "./render";

@@ -47,5 +47,3 @@ export function stateOf(kernel: Kernel): SettingsState {
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";
-
-export { codexModelProblem } from "./codex";

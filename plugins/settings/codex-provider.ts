@@ -11,6 +11,8 @@ import { isRecord } from "../_kits/json/index";
 export interface CodexModel {
   model: string;
   providerSettings?: Record<string, unknown>;
+  /** The variable whose value is sent as the key (`env_key`), for `ubiquity trust` to name. */
+  keyVariable?: string;
 }
 
 /** Keys of a `[model_providers.<id>]` entry that are read; `name` is a label. */
@@ -122,6 +124,7 @@ function customModel(
   return {
     model: wire === "chat" ? `openai-compatible:${model}` : `openai:${model}`,
     providerSettings: settings,
+    ...(typeof entry.env_key === "string" && { keyVariable: entry.env_key }),
   };
 }
 

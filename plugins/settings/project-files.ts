@@ -95,7 +95,9 @@ function describeCodexConfig(file: string): string {
   );
   const url = model?.providerSettings?.baseURL;
   if (model)
-    parts.push(`sets model ${printable(model.model)}${typeof url === "string" ? ` at ${printable(url)}` : ""}`);
+    parts.push(
+      `sets model ${printable(model.model)}${typeof url === "string" ? ` at ${printable(url)}` : ""}${model.keyVariable ? `, sending it the key in ${printable(model.keyVariable, 60)}` : ""}`,
+    );
   return parts.length ? parts.join(", ") : "Codex settings (its approval and sandbox modes only tighten)";
 }
 

@@ -113,6 +113,11 @@ wire_api = "chat"
       expect(out.stderr).toContain("No model configured");
       expect(out.stderr).toContain('profile "gone" is not a [profiles.gone] table of this file');
       expect(server.requests).toHaveLength(0);
+      // What trusting it would do is said before it is done: the URL, and whose key goes there.
+      const trust = await runCli(["trust", "."], dir, { HOME: home, UBIQUITY_TRUST: "" });
+      expect(trust.stdout + trust.stderr).toContain(
+        `sets model openai:gpt-5 at ${server.baseURL}, sending it the key in OPENAI_API_KEY`,
+      );
     } finally {
       await server.close();
     }
