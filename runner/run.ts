@@ -306,7 +306,13 @@ export async function resolveRunOptions(
   values: RunValues,
   table: FlagTable,
   trust: TrustIO & { warn: (line: string) => void; terminal?: boolean },
-): Promise<{ options: UbiquityConfig; filepath: string | null; configuredModel?: unknown; resumeProblem?: string }> {
+): Promise<{
+  options: UbiquityConfig;
+  filepath: string | null;
+  configuredModel?: unknown;
+  configuredMode?: unknown;
+  resumeProblem?: string;
+}> {
   const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
   const loaded = await loadForRun(active.loaded, values, trust.ask, trust.warn);
   const options = loaded.config;
@@ -331,8 +337,17 @@ export async function resolveRunOptions(
   // A settings file's `model` (ours, or Codex's config.toml under compat) is applied by its
   // plugin as the kernel resolves the options: the "no model" check must see it.
   const configuredModel = probe.options.model;
+  // The same for the starting permission mode (a settings file's defaultMode, Codex's approval_policy
+  // and sandbox_mode): an editor's session (acp) shows it and starts in it.
+  const configuredMode = (probe.options as { permissionMode?: unknown }).permissionMode;
   await probe.dispose();
-  return { options, filepath: loaded.filepath, configuredModel, ...(resumeProblem ? { resumeProblem } : {}) };
+  return {
+    options,
+    filepath: loaded.filepath,
+    configuredModel,
+    configuredMode,
+    ...(resumeProblem ? { resumeProblem } : {}),
+  };
 }
 
 /**

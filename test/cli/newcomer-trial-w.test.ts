@@ -12,13 +12,19 @@
  *   it now says why the file's model was not used;
  * - `ubiquity -p -c model="o3" "…"` (codex's `-c key=value`) continued the latest session with
  *   the prompt `model="o3" …`, silently; `--config key=value` said "config file not found";
- *   `-i/--image`, `--search` and `--color` were "unknown flag" without the way to do it here.
+ *   `-i/--image`, `--search` and `--color` were "unknown flag" without the way to do it here;
+ * - under `ubiquity acp` (Zed), `approval_policy = "never"` or `sandbox_mode = "read-only"` in
+ *   config.toml (and a settings file's `defaultMode`) did not hold: the editor's session started in
+ *   `default`, set explicitly, so the command a `-p` run denies was asked about and ran. The
+ *   session now starts in the mode the settings files give, and says so in `session/new`.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProviderServer } from "ubiquity/testing";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+import { acpProject, startAgent, updatesOf } from "../acp/helpers";
 
 afterAll(removeTempProjects);
 beforeAll(requireDist);
@@ -167,6 +173,40 @@ describe.concurrent("codex exec's habits that ubiquity's flags would misread", (
       expect(out.code, flags[0]).toBe(2);
       expect(out.stderr).toContain(`${flags[0]} is a codex exec flag ubiquity does not take: `);
       expect(out.stderr).toContain(fix);
+    }
+  });
+});
+
+describe("ubiquity acp with a Codex user's approval_policy", () => {
+  it('approval_policy = "never": the session starts in dontAsk, as `-p` runs, and the command is denied without asking', async () => {
+    const project = acpProject();
+    const home = realpathSync(mkdtempSync(join(tmpdir(), "ubq-trial-w-home-")));
+    mkdirSync(join(home, ".codex"));
+    writeFileSync(join(home, ".codex", "config.toml"), 'approval_policy = "never"\n');
+    const proc = startAgent(project, ["--compat", "codex"], { HOME: home });
+    try {
+      await proc.initialized;
+      const { sessionId, modes } = await proc.agent.request("session/new", { cwd: project.dir, mcpServers: [] });
+      expect(modes?.currentModeId).toBe("dontAsk");
+      const answer = await proc.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "please echo" }],
+      });
+      expect(answer.stopReason).toBe("end_turn");
+      expect(proc.permissions).toHaveLength(0);
+      const failed = updatesOf(proc, sessionId).find(
+        (u) => u.sessionUpdate === "tool_call_update" && u.status === "failed",
+      );
+      expect(JSON.stringify(failed)).toContain("permission mode dontAsk");
+      // The editor may still choose another mode for the session.
+      await proc.agent.request("session/set_mode", { sessionId, modeId: "default" });
+      expect(updatesOf(proc, sessionId)).toContainEqual({
+        sessionUpdate: "current_mode_update",
+        currentModeId: "default",
+      });
+    } finally {
+      await proc.close();
+      rmSync(home, { recursive: true, force: true });
     }
   });
 });
