@@ -69,6 +69,7 @@ export const settingsPlugin = definePlugin({
         { cwd, home },
       );
       if (wanted.has("project") && options.compat === undefined) unreadClaudeSettings(kernel, cwd);
+      if (options.compat?.includes("codex")) unreadCodexHome(kernel, home);
       if (wanted.size === 0 && claude.length === 0 && options.settings === undefined) return options;
       const files: LoadedSettings[] = [];
       const codex = new CodexFiles(kernel, options.trust);
@@ -177,6 +178,20 @@ function unreadClaudeSettings(kernel: Kernel, cwd: string): void {
     kernel,
     NAME,
     `${what}: set compat: ["claude"] in the project's config to read Claude Code's files (CLAUDE.md, .claude/settings.json, skills, agents, commands) — ubiquity.config.ts: \`export default defineConfig({ compat: ["claude"] })\`, or .ubiquityrc.json: {"compat": ["claude"]} — or pass --compat claude to \`ubiquity run\`; then trust the folder (\`ubiquity trust .\`); compat: [] keeps them unread without this warning`,
+  );
+}
+
+/**
+ * Codex reads its files from `$CODEX_HOME` when it is set; they are read from `~/.codex` here, so a
+ * user who moved them would see their config, AGENTS.md and prompts silently missing: say so.
+ */
+function unreadCodexHome(kernel: Kernel, home: string): void {
+  const moved = process.env.CODEX_HOME?.trim();
+  if (!moved || resolve(home, moved) === join(home, ".codex")) return;
+  warnOnce(
+    kernel,
+    NAME,
+    `CODEX_HOME is ${moved}, which is not read: Codex's config.toml, AGENTS.md and prompts/ are read from ${join(home, ".codex")} (link it there: ln -s ${moved} ${join(home, ".codex")})`,
   );
 }
 

@@ -13,6 +13,8 @@
  * - `ubiquity -p -c model="o3" "…"` (codex's `-c key=value`) continued the latest session with
  *   the prompt `model="o3" …`, silently; `--config key=value` said "config file not found";
  *   `-i/--image`, `--search` and `--color` were "unknown flag" without the way to do it here;
+ * - `CODEX_HOME` pointing elsewhere left every Codex file unread without a word: a run under
+ *   `--compat codex` now says where they are read from;
  * - under `ubiquity acp` (Zed), `approval_policy = "never"` or `sandbox_mode = "read-only"` in
  *   config.toml (and a settings file's `defaultMode`) did not hold: the editor's session started in
  *   `default`, set explicitly, so the command a `-p` run denies was asked about and ran. The
@@ -136,6 +138,28 @@ wire_api = "chat"
     expect(out.stderr).toContain("No model configured");
     expect(out.stderr).toContain('model_provider "azure" is neither a built-in provider');
     expect(out.stderr).not.toContain("is read with --compat codex");
+  });
+});
+
+describe("CODEX_HOME", () => {
+  it("set elsewhere, a --compat codex run says its files are not read there, and where they are", async () => {
+    const { dir, home } = codexUser("");
+    const moved = join(dir, "codex-home");
+    mkdirSync(moved);
+    writeFileSync(join(moved, "config.toml"), 'model = "gpt-5"\n');
+    const out = await runCli(["-p", "--compat", "codex", "--model", "test", "hi"], dir, {
+      HOME: home,
+      CODEX_HOME: moved,
+    });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toContain(`CODEX_HOME is ${moved}, which is not read`);
+    expect(out.stderr).toContain(join(home, ".codex"));
+    // Pointing at ~/.codex (or unset) is what is read: nothing to say.
+    const same = await runCli(["-p", "--compat", "codex", "--model", "test", "hi"], dir, {
+      HOME: home,
+      CODEX_HOME: join(home, ".codex"),
+    });
+    expect(same.stderr).not.toContain("CODEX_HOME");
   });
 });
 
