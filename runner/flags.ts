@@ -270,8 +270,6 @@ export const CODEX_EXEC_FLAGS: Record<string, string> = {
   "-o": "redirect standard output to the file: with -p it is the final message only",
   "--output-last-message": "redirect standard output to the file: with -p it is the final message only",
   "--oss": "pass --model ollama:<model> (or --base-url for another local server)",
-  "--profile":
-    'pass --compat codex and set profile = "<name>" at the top of ~/.codex/config.toml: that profile\'s model, model_provider, approval_policy and sandbox_mode apply',
   "-i": 'name the image in the prompt (the model Reads it: `ubiquity -p "what is in shot.png?"`), or send it as an image part with --input-format stream-json',
   "--image":
     'name the image in the prompt (the model Reads it: `ubiquity -p "what is in shot.png?"`), or send it as an image part with --input-format stream-json',

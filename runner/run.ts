@@ -251,7 +251,7 @@ export async function runCommand(
       answerers,
     });
   if (requestedModel({ model: options.model ?? configuredModel }) === undefined)
-    return stop(noModelError(active, options.compat, resumeProblem), verbose);
+    return stop(noModelError(active, options as { compat?: unknown; codexProfile?: unknown }, resumeProblem), verbose);
   const json = jsonOf(shape, values["replay-user-messages"] === true);
   if (mode === "stream") return runStream(options, io, json, shape);
   return runOnce(prompt, options, io, format, answerers, {
@@ -399,13 +399,17 @@ function exampleModel(env: NodeJS.ProcessEnv = process.env): string {
  * untrusted folder's run skipped (it may be where the model is set), and the session `--resume`
  * or `--continue` named when there was none to take the model from.
  */
-function noModelError(active: ActivePlugins, compat: unknown, resumeProblem?: string): ConfigError {
+function noModelError(
+  active: ActivePlugins,
+  codex: { compat?: unknown; codexProfile?: unknown },
+  resumeProblem?: string,
+): ConfigError {
   const skipped = active.loaded?.skipped[0];
   const hint = skipped
     ? `. This folder's ${basename(skipped)} was skipped because the folder is not trusted, so a model it sets was not read: trust it with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run`
     : "";
   const fix = `pass --model (e.g. --model ${exampleModel()}, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable`;
-  const claude = otherToolsModel(active.loaded?.config.cwd ?? process.cwd(), compat);
+  const claude = otherToolsModel(active.loaded?.config.cwd ?? process.cwd(), codex);
   if (resumeProblem)
     return new ConfigError(`${resumeProblem}, so there is no model to resume on: ${fix}${hint}${claude}`);
   return new ConfigError(`No model configured: ${fix}${hint}${claude}`);
@@ -417,10 +421,11 @@ function noModelError(active: ActivePlugins, compat: unknown, resumeProblem?: st
  * (`"claude-sonnet-4-5"`, never the run's model: it names no provider); said with the --model it
  * means. Only read for this message; "" when no file sets one.
  */
-function otherToolsModel(cwd: string, compat: unknown): string {
+function otherToolsModel(cwd: string, { compat, codexProfile }: { compat?: unknown; codexProfile?: unknown }): string {
   const codex = join(homedir(), ".codex", "config.toml");
   // Read under compat codex: the file's model was there and not usable; say why (the settings plugin never ran).
-  const problem = Array.isArray(compat) && compat.includes("codex") ? codexModelProblem(codex) : undefined;
+  const profile = typeof codexProfile === "string" ? codexProfile : undefined;
+  const problem = Array.isArray(compat) && compat.includes("codex") ? codexModelProblem(codex, profile) : undefined;
   if (problem) return `. ${codex}: ${problem}`;
   const toml = readRegularFileSync(codex, 1024 * 1024);
   // The top-level `model = "…"`: before the first [table].

@@ -50,6 +50,8 @@ export class CodexFiles {
   constructor(
     private readonly kernel: Kernel,
     private readonly trust: ProjectTrust | undefined,
+    /** `--profile`'s name: the user's file's profile (a project file keeps its own `profile` key). */
+    private readonly profile?: string,
   ) {}
 
   /** Read one file; its settings part (model, deny rules) goes through `apply`, as a settings file's does. */
@@ -58,7 +60,12 @@ export class CodexFiles {
     path: string,
     apply: (source: SettingSource, path: string, settings: SettingsFile) => void,
   ): void {
-    const config = readCodexConfigFile(path, (message) => warn(this.kernel, NAME, message));
+    const config = readCodexConfigFile(
+      path,
+      (message) => warn(this.kernel, NAME, message),
+      process.env,
+      source === "user" ? this.profile : undefined,
+    );
     if (!config) return;
     this.tightenings.push(config.tightening);
     apply(source, path, config.settings);

@@ -5,6 +5,7 @@
  * `lmstudio`, or a `[model_providers.<id>]` of the file, reached at its `base_url` with the key of
  * its `env_key`. A custom provider never gets OpenAI's key unless it says `requires_openai_auth`.
  */
+import { ConfigError } from "../../src/index";
 import { isRecord } from "../_kits/json/index";
 
 /** The model a Codex file names, with the provider settings that reach it (a custom provider's URL and key). */
@@ -33,13 +34,14 @@ const LMSTUDIO_URL = "http://localhost:1234/v1";
 
 /**
  * The top-level keys with the selected profile's laid over them (`profile` names it; `selected`
- * is `--profile`'s name when given). A profile that is not in the file is reported, and the
- * top-level keys apply alone.
+ * is `--profile`'s name when given). A profile named by the file's `profile` key that is not in the
+ * file is reported, and the top-level keys apply alone; one `--profile` names is a `ConfigError`.
  */
 export function withProfile(
   data: Record<string, unknown>,
   report: (message: string) => void,
   selected?: string,
+  path?: string,
 ): Record<string, unknown> {
   const name = selected ?? data.profile;
   if (name === undefined) return data;
@@ -48,6 +50,12 @@ export function withProfile(
     return data;
   }
   const profile = isRecord(data.profiles) ? data.profiles[name] : undefined;
+  // Asked for by name (--profile), as codex --profile refuses it: the top-level model is not what was meant.
+  if (!isRecord(profile) && selected !== undefined)
+    throw new ConfigError(
+      `--profile ${name}: this file has no [profiles.${name}] table${isRecord(data.profiles) ? ` (its profiles: ${Object.keys(data.profiles).join(", ") || "none"})` : ""}`,
+      path,
+    );
   if (!isRecord(profile)) {
     report(`profile "${name}" is not a [profiles.${name}] table of this file; the top-level settings apply`);
     return data;

@@ -81,17 +81,18 @@ function parseCodexToml(path: string): Record<string, unknown> | undefined {
 
 /**
  * Read one Codex config file: `undefined` when it does not exist. `report` hears each thing that
- * is not applied, naming the key and why; `env` is where `env_vars`, `bearer_token_env_var` and
- * `env_http_headers` are looked up.
+ * is not applied, naming the key and why; `env` is where `env_vars`, `bearer_token_env_var`,
+ * `env_key` and `env_http_headers` are looked up; `profile` is `--profile`'s name (the user's file).
  */
 export function readCodexConfigFile(
   path: string,
   report: (message: string) => void,
   env: Record<string, string | undefined> = process.env,
+  profile?: string,
 ): CodexConfig | undefined {
   const file = parseCodexToml(path);
   if (file === undefined) return undefined;
-  const data = withProfile(file, (m) => report(`${path}: ${m}`));
+  const data = withProfile(file, (m) => report(`${path}: ${m}`), profile, path);
   const ignored = Object.keys(data).filter((k) => !READ_KEYS.has(k));
   if (ignored.length)
     report(
@@ -270,6 +271,7 @@ function fromEnv(
  */
 export function codexModelProblem(
   path: string,
+  profile?: string,
   env: Record<string, string | undefined> = process.env,
 ): string | undefined {
   let data: Record<string, unknown> | undefined;
@@ -281,7 +283,7 @@ export function codexModelProblem(
   if (data === undefined) return undefined;
   const said: string[] = [];
   const model = codexModelOf(
-    withProfile(data, (m) => said.push(m)),
+    withProfile(data, (m) => said.push(m), profile),
     env,
     (m) => said.push(m),
   );

@@ -70,9 +70,13 @@ export const settingsPlugin = definePlugin({
       );
       if (wanted.has("project") && options.compat === undefined) unreadClaudeSettings(kernel, cwd);
       if (options.compat?.includes("codex")) unreadCodexHome(kernel, home);
+      else if (options.codexProfile !== undefined)
+        throw new ConfigError(
+          `codexProfile "${options.codexProfile}" (--profile) selects a profile of Codex's ~/.codex/config.toml, which is read only with compat: ["codex"]: pass --compat codex too`,
+        );
       if (wanted.size === 0 && claude.length === 0 && options.settings === undefined) return options;
       const files: LoadedSettings[] = [];
-      const codex = new CodexFiles(kernel, options.trust);
+      const codex = new CodexFiles(kernel, options.trust, options.codexProfile);
       stateOf(kernel).mcpFailures = [];
       const places: { source: (typeof SETTING_SOURCES)[number]; path: string }[] = [];
       let mcpServers: Record<string, McpServerConfig> | undefined;

@@ -5,8 +5,9 @@
  * - `model_provider = "<id>"` with its `[model_providers.<id>]` (base_url, env_key, wire_api),
  *   what a Codex user has for a proxy, Azure, OpenRouter or a local server, was "not one ubiquity
  *   maps": the model was dropped and the run stopped "No model configured". `profile = "<name>"`
- *   and `[profiles]` were ignored too, so the model that ran was the top-level one. Both are read
- *   now: the profile's keys over the top-level ones, and the model on its provider's URL with
+ *   and `[profiles]` were ignored too, so the model that ran was the top-level one, and codex's
+ *   `--profile <name>` was refused. All are read now: the profile's keys over the top-level ones
+ *   (`--profile` picks one for the run), and the model on its provider's URL with
  *   its env_key's key (never OpenAI's key unless the provider says requires_openai_auth). And
  *   the "No model configured" such a file led to said to pass --compat codex, which was passed:
  *   it now says why the file's model was not used;
@@ -131,6 +132,43 @@ wire_api = "chat"
     }
   });
 
+  it("--profile <name> picks a profile for the run, as codex --profile; a missing one is exit 2 listing them", async () => {
+    const server = await startProviderServer(["answer from the other profile"]);
+    try {
+      const { dir, home } = codexUser(`profile = "proxy"
+
+[profiles.proxy]
+model = "gpt-5-mini"
+model_provider = "nowhere"
+
+[profiles.other]
+model = "gpt-5.4"
+model_provider = "proxy"
+model_reasoning_effort = "low"
+
+[model_providers.proxy]
+base_url = "${server.baseURL}"
+env_key = "PROXY_API_KEY"
+`);
+      const env = { HOME: home, UBIQUITY_MODEL: "", ...KEYS };
+      const out = await runCli(["-p", "--compat", "codex", "--profile", "other", "hi"], dir, env);
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout).toContain("answer from the other profile");
+      expect(server.requests[0]!.body).toMatchObject({ model: "gpt-5.4", reasoning: { effort: "low" } });
+      const missing = await runCli(["-p", "--compat", "codex", "--profile", "fats", "hi"], dir, env);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain(
+        "--profile fats: this file has no [profiles.fats] table (its profiles: proxy, other)",
+      );
+      const without = await runCli(["-p", "--profile", "other", "hi"], dir, env);
+      expect(without.code).toBe(2);
+      expect(without.stderr).toContain("pass --compat codex too");
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('with --compat codex, "No model configured" says why the file\'s model was not used, not to pass --compat codex', async () => {
     const { dir, home } = codexUser('model = "gpt-5"\nmodel_provider = "azure"\n');
     const out = await runCli(["-p", "--compat", "codex", "hi"], dir, { HOME: home, UBIQUITY_MODEL: "" });
@@ -190,7 +228,6 @@ describe.concurrent("codex exec's habits that ubiquity's flags would misread", (
       [["--image", "shot.png"], "name the image in the prompt"],
       [["--search"], "WebSearch is offered by default"],
       [["--color", "never"], "NO_COLOR=1"],
-      [["--profile", "fast"], 'set profile = "<name>" at the top of ~/.codex/config.toml'],
     ];
     for (const [flags, fix] of cases) {
       const out = await runCli(["-p", "--model", "test", ...flags, "hi"], dir);
