@@ -259,8 +259,8 @@ export const CODEX_EXEC_FLAGS: Record<string, string> = {
   "--cd": "pass --cwd <dir>",
   "-m": 'pass --model <provider:model> ("openai:gpt-5" for codex\'s -m gpt-5)',
   "--full-auto":
-    "pass --permission-mode acceptEdits (edits in the workspace run without asking; Bash runs in the OS sandbox by default)",
-  "-s": "for --sandbox read-only pass --permission-mode plan; workspace-write is the default (the OS sandbox is on); danger-full-access is --no-sandbox",
+    "pass --permission-mode acceptEdits --sandbox (edits in the workspace, and commands in the OS sandbox, run without asking; with acceptEdits alone a command still asks, so with -p it is denied)",
+  "-s": "for --sandbox read-only pass --permission-mode plan; for workspace-write pass --sandbox (commands in the OS sandbox run without asking); danger-full-access is --no-sandbox",
   "-a": "for --ask-for-approval never pass --permission-mode dontAsk (with -p nothing asks: what would ask is denied)",
   "--ask-for-approval": "for never pass --permission-mode dontAsk (with -p nothing asks: what would ask is denied)",
   "--dangerously-bypass-approvals-and-sandbox": "pass --dangerously-skip-permissions --no-sandbox",
@@ -305,7 +305,8 @@ const RUN_HELP = "ubiquity run --help";
 /** `codex exec --sandbox <mode>`: ubiquity's `--sandbox` is a switch, so the mode would start the prompt. */
 const CODEX_SANDBOX_MODES: Record<string, string> = {
   "read-only": "pass --permission-mode plan",
-  "workspace-write": "drop the mode: the OS sandbox is on by default (--sandbox requires it)",
+  "workspace-write":
+    "pass --sandbox alone: it requires the OS sandbox and lets the commands run in it without asking (the default sandbox asks, so with -p a command is denied)",
   "danger-full-access": "pass --no-sandbox",
 };
 

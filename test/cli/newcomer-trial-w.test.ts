@@ -16,18 +16,23 @@
  *   `-i/--image`, `--search` and `--color` were "unknown flag" without the way to do it here;
  * - `CODEX_HOME` pointing elsewhere left every Codex file unread without a word: a run under
  *   `--compat codex` now says where they are read from;
+ * - `--full-auto` said "pass --permission-mode acceptEdits (Bash runs in the OS sandbox by
+ *   default)", and `-s workspace-write` "the default": doing so, every command of a `-p` run was
+ *   denied (the default sandbox asks; only the sandbox named with --sandbox lets its commands
+ *   run without asking, as codex's workspace-write does). Both now say `--sandbox`;
  * - under `ubiquity acp` (Zed), `approval_policy = "never"` or `sandbox_mode = "read-only"` in
  *   config.toml (and a settings file's `defaultMode`) did not hold: the editor's session started in
  *   `default`, set explicitly, so the command a `-p` run denies was asked about and ran. The
  *   session now starts in the mode the settings files give, and says so in `session/new`.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProviderServer } from "ubiquity/testing";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
 import { acpProject, startAgent, updatesOf } from "../acp/helpers";
+import { sandboxAvailability } from "../../plugins/sandbox/availability";
 
 afterAll(removeTempProjects);
 beforeAll(requireDist);
@@ -269,5 +274,35 @@ describe("ubiquity acp with a Codex user's approval_policy", () => {
       await proc.close();
       rmSync(home, { recursive: true, force: true });
     }
+  });
+});
+
+describe.skipIf(!sandboxAvailability().ok)("codex exec --full-auto, as the error says to write it", () => {
+  it("--permission-mode acceptEdits --sandbox runs the command; acceptEdits alone (the old advice) denied it", async () => {
+    const dir = tempProject(
+      {
+        "ubiquity.config.mjs": `import { scriptedModel } from "ubiquity/testing";
+export default {
+  persistSession: false,
+  model: scriptedModel(({ request }) =>
+    request.prompt.at(-1).role === "tool"
+      ? { text: "ran it" }
+      : { toolCalls: [{ toolName: "Bash", input: { command: "echo built > marker.txt" } }] }),
+};
+`,
+      },
+      { linkUbiquity: true },
+    );
+    const refused = await runCli(["-p", "--full-auto", "build it"], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("pass --permission-mode acceptEdits --sandbox");
+    const sandbox = await runCli(["-p", "--sandbox", "workspace-write", "build it"], dir);
+    expect(sandbox.stderr).toContain("pass --sandbox alone");
+    const old = await runCli(["-p", "--permission-mode", "acceptEdits", "build it"], dir);
+    expect(old.code, old.stderr).toBe(0);
+    expect(existsSync(join(dir, "marker.txt"))).toBe(false);
+    const now = await runCli(["-p", "--permission-mode", "acceptEdits", "--sandbox", "build it"], dir);
+    expect(now.code, now.stderr).toBe(0);
+    expect(readFileSync(join(dir, "marker.txt"), "utf8")).toBe("built\n");
   });
 });
