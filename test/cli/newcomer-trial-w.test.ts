@@ -14,6 +14,7 @@
  * - `ubiquity -p -c model="o3" "…"` (codex's `-c key=value`) continued the latest session with
  *   the prompt `model="o3" …`, silently; `--config key=value` said "config file not found";
  *   `-i/--image`, `--search` and `--color` were "unknown flag" without the way to do it here;
+ *   `ubiquity exec resume --last` gave `codex exec`'s advice, not `--continue`;
  * - `CODEX_HOME` pointing elsewhere left every Codex file unread without a word: a run under
  *   `--compat codex` now says where they are read from;
  * - `--full-auto` said "pass --permission-mode acceptEdits (Bash runs in the OS sandbox by
@@ -224,6 +225,13 @@ describe.concurrent("codex exec's habits that ubiquity's flags would misread", (
     const kept = await runCli(["-p", "--model", "test", "-c", "--", "a=b"], dir);
     expect(kept.code, kept.stderr).toBe(0);
     expect(kept.stdout).toContain("a=b");
+  });
+
+  it("codex exec resume --last names --continue, not the exec command's general advice", async () => {
+    const dir = tempProject({});
+    const out = await runCli(["exec", "resume", "--last", "go on"], dir);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain('codex exec resume --last "…" is ubiquity -p --continue "…"');
   });
 
   it("-i/--image, --search and --color name what to do instead", async () => {
