@@ -8,7 +8,7 @@
  *   deny rules (which always apply), and nothing widens the sandbox or turns it off;
  * - explicit options win, and `.mcp.json` and the options' own servers win a server's name.
  */
-import type { Kernel } from "../../src/index";
+import { ConfigError, type Kernel } from "../../src/index";
 import { isProjectFileTrusted, type ProjectTrust } from "../../loader/index";
 import type { McpServerConfig } from "../mcp/api";
 import type { PermissionMode } from "../permissions/api";
@@ -66,6 +66,8 @@ export class CodexFiles {
       process.env,
       source === "user" ? this.profile : undefined,
     );
+    if (!config && source === "user" && this.profile !== undefined)
+      throw new ConfigError(`--profile ${this.profile}: there is no Codex config file to take it from`, path);
     if (!config) return;
     this.tightenings.push(config.tightening);
     apply(source, path, config.settings);

@@ -166,6 +166,9 @@ env_key = "PROXY_API_KEY"
       expect(missing.stderr).toContain(
         "--profile fats: this file has no [profiles.fats] table (its profiles: proxy, other)",
       );
+      const none = await runCli(["-p", "--compat", "codex", "--profile", "other", "hi"], dir, { ...env, HOME: dir });
+      expect(none.code).toBe(2);
+      expect(none.stderr).toContain("--profile other: there is no Codex config file to take it from");
       const without = await runCli(["-p", "--profile", "other", "hi"], dir, env);
       expect(without.code).toBe(2);
       expect(without.stderr).toContain("pass --compat codex too");
