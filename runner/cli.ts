@@ -162,6 +162,10 @@ const OTHER_TOOLS_COMMANDS: Readonly<Record<string, string>> = {
     "settings are files: ubiquity.config.ts (`ubiquity init` writes one; docs/guide/config-files.md) and .ubiquity/settings.json; `ubiquity inspect` shows what a run here would use",
 };
 
+/** `codex exec resume --last|<id> "…"`: the session flags of `ubiquity -p`. */
+const EXEC_RESUME =
+  'codex exec resume --last "…" is ubiquity -p --continue "…", and codex exec resume <id> "…" is ubiquity -p --resume <id> "…" (`ubiquity sessions list` shows the ids)';
+
 /** Whether `-p`/`--print` stands among the words (before a `--`). */
 function printsAfter(words: readonly string[]): boolean {
   const end = words.indexOf("--");
@@ -205,7 +209,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       if (found.error) throw found.error;
       const near = didYouMean(first, Object.keys(commandTable(found)));
       const skipped = skippedConfigHint(found);
-      const habit = OTHER_TOOLS_COMMANDS[first];
+      const habit = first === "exec" && rest[0] === "resume" ? EXEC_RESUME : OTHER_TOOLS_COMMANDS[first];
       if (habit) throw new UsageError(`\`ubiquity ${first}\` is not a command: ${habit}`);
       // `claude "fix it" -p` habit: the prompt first, -p after it (a near command's name is not a prompt).
       if (!near && !skipped && printsAfter(rest)) return await runBare(argv, io);

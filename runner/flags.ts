@@ -251,15 +251,16 @@ export const CLAUDE_ONLY_FLAGS: Record<string, string> = {
 /**
  * Flags of `codex exec` that `ubiquity run` does not take, each with what to do instead (a Codex
  * user's `codex exec -C dir -m gpt-5 --full-auto "…"` becomes `ubiquity -p …`). Codex's `-p`
- * (profile) and `-c` (config override) are ubiquity's print and continue flags: not listed.
+ * (profile) and `-c` (config override) are ubiquity's print and continue flags: not listed (a
+ * `-c key=value` is caught by `codexOverride`).
  */
 export const CODEX_EXEC_FLAGS: Record<string, string> = {
   "-C": "pass --cwd <dir>",
   "--cd": "pass --cwd <dir>",
   "-m": 'pass --model <provider:model> ("openai:gpt-5" for codex\'s -m gpt-5)',
   "--full-auto":
-    "pass --permission-mode acceptEdits (edits in the workspace run without asking; Bash runs in the OS sandbox by default)",
-  "-s": "for --sandbox read-only pass --permission-mode plan; workspace-write is the default (the OS sandbox is on); danger-full-access is --no-sandbox",
+    "pass --permission-mode acceptEdits --sandbox (edits in the workspace, and commands in the OS sandbox, run without asking; with acceptEdits alone a command still asks, so with -p it is denied)",
+  "-s": "for --sandbox read-only pass --permission-mode plan; for workspace-write pass --sandbox (commands in the OS sandbox run without asking); danger-full-access is --no-sandbox",
   "-a": "for --ask-for-approval never pass --permission-mode dontAsk (with -p nothing asks: what would ask is denied)",
   "--ask-for-approval": "for never pass --permission-mode dontAsk (with -p nothing asks: what would ask is denied)",
   "--dangerously-bypass-approvals-and-sandbox": "pass --dangerously-skip-permissions --no-sandbox",
@@ -269,15 +270,43 @@ export const CODEX_EXEC_FLAGS: Record<string, string> = {
   "-o": "redirect standard output to the file: with -p it is the final message only",
   "--output-last-message": "redirect standard output to the file: with -p it is the final message only",
   "--oss": "pass --model ollama:<model> (or --base-url for another local server)",
-  "--profile": "put the profile's settings in a config file (ubiquity.config.ts); [profiles] are not read",
+  "-i": 'name the image in the prompt (the model Reads it: `ubiquity -p "what is in shot.png?"`), or send it as an image part with --input-format stream-json',
+  "--image":
+    'name the image in the prompt (the model Reads it: `ubiquity -p "what is in shot.png?"`), or send it as an image part with --input-format stream-json',
+  "--search":
+    "drop it: WebSearch is offered by default where the model's provider searches (see docs/guide/web-tools.md)",
+  "--color": "drop it: set NO_COLOR=1 for no colour; output that is not a terminal has none",
 };
+
+/** Codex's `-c key=value` override (`model="o3"`, `sandbox_workspace_write.network_access=true`): one word, a dotted key, `=`. */
+const CODEX_OVERRIDE = /^[A-Za-z_][\w-]*(\.[\w-]+)*=\S*$/;
+
+/**
+ * `-c`/`--continue` and `--config` followed by a Codex override: here `-c` continues the latest
+ * session (the override would be sent as the prompt) and `--config` names a config file.
+ */
+function codexOverride(argv: string[]): void {
+  const end = argv.indexOf("--");
+  const at = argv.findIndex(
+    (a, i) =>
+      (end < 0 || i < end) && ["-c", "--continue", "--config"].includes(a) && CODEX_OVERRIDE.test(argv[i + 1] ?? ""),
+  );
+  if (at < 0) return;
+  const flag = argv[at]!;
+  const here =
+    flag === "--config" ? "--config names a ubiquity config file" : `${flag} is --continue (the latest session)`;
+  throw new UsageError(
+    `${flag} ${argv[at + 1]} is a codex config override, which ubiquity does not take: ${here}. Put the setting in ~/.codex/config.toml (read with --compat codex) or pass the run flag for it (--model, --effort, --permission-mode, …); a prompt that starts with key=value goes after --; see \`${RUN_HELP}\``,
+  );
+}
 
 const RUN_HELP = "ubiquity run --help";
 
 /** `codex exec --sandbox <mode>`: ubiquity's `--sandbox` is a switch, so the mode would start the prompt. */
 const CODEX_SANDBOX_MODES: Record<string, string> = {
   "read-only": "pass --permission-mode plan",
-  "workspace-write": "drop the mode: the OS sandbox is on by default (--sandbox requires it)",
+  "workspace-write":
+    "pass --sandbox alone: it requires the OS sandbox and lets the commands run in it without asking (the default sandbox asks, so with -p a command is denied)",
   "danger-full-access": "pass --no-sandbox",
 };
 
@@ -335,6 +364,7 @@ export function parseFlags(
 
 /** Parse `ubiquity run`'s `argv` against the table. */
 export function parseRunArgs(argv: string[], table: FlagTable = RUN_FLAGS): ParsedRun {
+  codexOverride(argv);
   const at = argv.findIndex((a, i) => a === "--sandbox" && argv[i + 1]! in CODEX_SANDBOX_MODES);
   const end = argv.indexOf("--");
   if (at >= 0 && (end < 0 || at < end))

@@ -10,6 +10,7 @@ import { createInterface } from "./readline";
 import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { modelStringFor } from "../plugins/model/api";
+import { codexModelProblem } from "../plugins/settings/index";
 import { summon } from "../sdk/facade";
 import { kernelFor, loadCliConfig, type LoadedCliConfig, type TrustIO, declaresOption } from "./config";
 import { oneLine, terminalText, TextRenderer, withoutKernelTerms } from "./render";
@@ -250,7 +251,7 @@ export async function runCommand(
       answerers,
     });
   if (requestedModel({ model: options.model ?? configuredModel }) === undefined)
-    return stop(noModelError(active, resumeProblem), verbose);
+    return stop(noModelError(active, options as { compat?: unknown; codexProfile?: unknown }, resumeProblem), verbose);
   const json = jsonOf(shape, values["replay-user-messages"] === true);
   if (mode === "stream") return runStream(options, io, json, shape);
   return runOnce(prompt, options, io, format, answerers, {
@@ -305,7 +306,13 @@ export async function resolveRunOptions(
   values: RunValues,
   table: FlagTable,
   trust: TrustIO & { warn: (line: string) => void; terminal?: boolean },
-): Promise<{ options: UbiquityConfig; filepath: string | null; configuredModel?: unknown; resumeProblem?: string }> {
+): Promise<{
+  options: UbiquityConfig;
+  filepath: string | null;
+  configuredModel?: unknown;
+  configuredMode?: unknown;
+  resumeProblem?: string;
+}> {
   const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
   const loaded = await loadForRun(active.loaded, values, trust.ask, trust.warn);
   const options = loaded.config;
@@ -330,8 +337,17 @@ export async function resolveRunOptions(
   // A settings file's `model` (ours, or Codex's config.toml under compat) is applied by its
   // plugin as the kernel resolves the options: the "no model" check must see it.
   const configuredModel = probe.options.model;
+  // The same for the starting permission mode (a settings file's defaultMode, Codex's approval_policy
+  // and sandbox_mode): an editor's session (acp) shows it and starts in it.
+  const configuredMode = (probe.options as { permissionMode?: unknown }).permissionMode;
   await probe.dispose();
-  return { options, filepath: loaded.filepath, configuredModel, ...(resumeProblem ? { resumeProblem } : {}) };
+  return {
+    options,
+    filepath: loaded.filepath,
+    configuredModel,
+    configuredMode,
+    ...(resumeProblem ? { resumeProblem } : {}),
+  };
 }
 
 /**
@@ -384,13 +400,17 @@ function exampleModel(env: NodeJS.ProcessEnv = process.env): string {
  * untrusted folder's run skipped (it may be where the model is set), and the session `--resume`
  * or `--continue` named when there was none to take the model from.
  */
-function noModelError(active: ActivePlugins, resumeProblem?: string): ConfigError {
+function noModelError(
+  active: ActivePlugins,
+  codex: { compat?: unknown; codexProfile?: unknown },
+  resumeProblem?: string,
+): ConfigError {
   const skipped = active.loaded?.skipped[0];
   const hint = skipped
     ? `. This folder's ${basename(skipped)} was skipped because the folder is not trusted, so a model it sets was not read: trust it with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run`
     : "";
   const fix = `pass --model (e.g. --model ${exampleModel()}, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable`;
-  const claude = otherToolsModel(active.loaded?.config.cwd ?? process.cwd());
+  const claude = otherToolsModel(active.loaded?.config.cwd ?? process.cwd(), codex);
   if (resumeProblem)
     return new ConfigError(`${resumeProblem}, so there is no model to resume on: ${fix}${hint}${claude}`);
   return new ConfigError(`No model configured: ${fix}${hint}${claude}`);
@@ -402,8 +422,12 @@ function noModelError(active: ActivePlugins, resumeProblem?: string): ConfigErro
  * (`"claude-sonnet-4-5"`, never the run's model: it names no provider); said with the --model it
  * means. Only read for this message; "" when no file sets one.
  */
-function otherToolsModel(cwd: string): string {
+function otherToolsModel(cwd: string, { compat, codexProfile }: { compat?: unknown; codexProfile?: unknown }): string {
   const codex = join(homedir(), ".codex", "config.toml");
+  // Read under compat codex: the file's model was there and not usable; say why (the settings plugin never ran).
+  const profile = typeof codexProfile === "string" ? codexProfile : undefined;
+  const problem = Array.isArray(compat) && compat.includes("codex") ? codexModelProblem(codex, profile) : undefined;
+  if (problem) return `. ${codex}: ${problem}`;
   const toml = readRegularFileSync(codex, 1024 * 1024);
   // The top-level `model = "…"`: before the first [table].
   const top = toml.ok ? toml.text.split(/^\s*\[/m)[0]! : "";

@@ -6,7 +6,8 @@ export const sandboxFlags: Record<string, RunFlag> = {
   sandbox: {
     type: "boolean",
     group: "Tools and permissions",
-    description: "Run Bash, command hooks and stdio MCP servers in the OS sandbox (see `ubiquity sandbox check`)",
+    description:
+      "Run Bash, command hooks and stdio MCP servers in the OS sandbox; a Bash call it sandboxes runs without asking (autoAllowBash; see `ubiquity sandbox check`)",
     apply: (o) => void (o.sandbox = typeof o.sandbox === "object" ? { ...o.sandbox, enabled: true } : true),
   },
   "no-sandbox": {

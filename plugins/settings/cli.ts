@@ -1,4 +1,4 @@
-/** What the settings plugin adds to the `ubiquity` runner: `run --setting-sources`, `--settings` and `--compat`. */
+/** What the settings plugin adds to the `ubiquity` runner: `run --setting-sources`, `--settings`, `--compat` and `--profile`. */
 import { describeError } from "../../src/index";
 import { parseCompatFlag } from "../_kits/sources/index";
 import { describeJsonError, readRegularFileSync, rememberRunConfigFile, UsageError } from "../../loader/index";
@@ -35,6 +35,15 @@ export const settingsFlags: Record<string, RunFlag> = {
     description:
       "Read Claude Code's or Codex's files too: claude, codex or claude,codex (CLAUDE.md, .claude/, AGENTS.md, ~/.codex/…; the compat option)",
     apply: (o, v) => void (o.compat = parseCompatFlag(String(v))),
+  },
+  // codex --profile <name>: Codex's own flag, for the same file (ubiquity's -p is print, as claude's).
+  profile: {
+    type: "string",
+    value: "<name>",
+    group: "Config and trust",
+    description:
+      "With --compat codex: the [profiles.<name>] of ~/.codex/config.toml to apply (its model, model_provider, approval_policy…), as codex --profile",
+    apply: (o, v) => void (o.codexProfile = String(v)),
   },
   settings: {
     type: "string",

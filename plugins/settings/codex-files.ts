@@ -1,14 +1,14 @@
 /**
  * Applying Codex's config files to a run (see ./codex for what is read). Decided here:
  * - the user's `~/.codex/config.toml` is the user's own, as `~/.claude/settings.json` is: its MCP
- *   servers start and its model and reasoning apply; a project's `.codex/config.toml` does so only
+ *   servers start and its model (on its model_provider's URL and key) and reasoning apply; a project's `.codex/config.toml` does so only
  *   while trusted (under approved digests, only while unchanged) — it names programs to run;
  * - neither file ever loosens: `approval_policy` and `sandbox_mode` apply only where stricter than
  *   the run's mode (from an untrusted file too: they only take power away), `disabled_tools` are
  *   deny rules (which always apply), and nothing widens the sandbox or turns it off;
  * - explicit options win, and `.mcp.json` and the options' own servers win a server's name.
  */
-import type { Kernel } from "../../src/index";
+import { ConfigError, type Kernel } from "../../src/index";
 import { isProjectFileTrusted, type ProjectTrust } from "../../loader/index";
 import type { McpServerConfig } from "../mcp/api";
 import type { PermissionMode } from "../permissions/api";
@@ -32,6 +32,8 @@ const STRICTNESS: Record<PermissionMode, number> = {
 
 /** The options a Codex file can fill. */
 interface CodexFilled {
+  model?: unknown;
+  providerSettings?: Record<string, unknown>;
   permissionMode?: PermissionMode;
   sandbox?: SandboxOption;
   reasoning?: string;
@@ -50,6 +52,8 @@ export class CodexFiles {
   constructor(
     private readonly kernel: Kernel,
     private readonly trust: ProjectTrust | undefined,
+    /** `--profile`'s name: the user's file's profile (a project file keeps its own `profile` key). */
+    private readonly profile?: string,
   ) {}
 
   /** Read one file; its settings part (model, deny rules) goes through `apply`, as a settings file's does. */
@@ -58,7 +62,14 @@ export class CodexFiles {
     path: string,
     apply: (source: SettingSource, path: string, settings: SettingsFile) => void,
   ): void {
-    const config = readCodexConfigFile(path, (message) => warn(this.kernel, NAME, message));
+    const config = readCodexConfigFile(
+      path,
+      (message) => warn(this.kernel, NAME, message),
+      process.env,
+      source === "user" ? this.profile : undefined,
+    );
+    if (!config && source === "user" && this.profile !== undefined)
+      throw new ConfigError(`--profile ${this.profile}: there is no Codex config file to take it from`, path);
     if (!config) return;
     if (config.hooksFeature !== undefined) this.hooksFeature = { on: config.hooksFeature, path };
     this.tightenings.push(config.tightening);
@@ -114,6 +125,11 @@ export class CodexFiles {
       .filter((r) => r !== undefined)
       .at(-1);
     if (reasoning && given.reasoning === undefined && declared("reasoning")) out.reasoning = reasoning;
+    // A custom model_provider's URL and key go with the model that file named, never with another one
+    // (an explicit --model of another provider must not be sent to that server, nor with its key).
+    const provider = this.trusted.map((c) => c.provider).findLast((p) => p !== undefined && p.model === out.model);
+    if (provider && given.providerSettings === undefined && declared("providerSettings"))
+      out.providerSettings = provider.settings;
     const servers = Object.assign({}, ...this.trusted.map((c) => c.servers)) as Record<string, McpServerConfig>;
     if (Object.keys(servers).length && declared("mcpServers") && !given.strictMcpConfig)
       out.mcpServers = { ...servers, ...(out.mcpServers ?? {}) };

@@ -1,7 +1,7 @@
 /**
  * Codex's `config.toml` (`~/.codex/config.toml`, and a project's `.codex/config.toml`) under
  * `compat: ["codex"]`, read into what Ubiquity has: `[mcp_servers.<name>]` (stdio and streamable
- * HTTP), `model` (an OpenAI model, as Codex's default provider), `model_reasoning_effort`, `[hooks]` (as in hooks.json), and
+ * HTTP), `model` on its `model_provider` and the selected `profile` (see ./codex-provider), `model_reasoning_effort`, `[hooks]` (as in hooks.json), and
  * `approval_policy` / `sandbox_mode` — these two only ever tighten (see `CodexTightening`).
  * Everything else is reported once per file and ignored, never fatal. Fail closed: a file that is
  * not TOML stops the run naming the file; a server entry that cannot be used fails only itself.
@@ -15,6 +15,7 @@ import { isProviderKey } from "../model/api";
 import type { PermissionMode } from "../permissions/api";
 import { REASONING_LEVELS } from "../reasoning/api";
 import { MAX_SETTINGS_BYTES, readJsonConfigFile } from "./read";
+import { codexModelOf, withProfile } from "./codex-provider";
 import type { SettingsFile } from "./schema";
 import { isRecord, isStrings } from "../_kits/json/index";
 
@@ -44,12 +45,17 @@ export interface CodexConfig {
   tightening: CodexTightening;
   /** `[features] codex_hooks`, when the file sets it: `false` turns Codex's hooks off. */
   hooksFeature?: boolean;
+  /** A custom `model_provider`'s URL, key and headers, for `settings.model` alone. */
+  provider?: { model: string; settings: Record<string, unknown> };
 }
 
 /** Top-level keys read here; any other is reported as ignored. */
 const READ_KEYS = new Set([
   "model",
   "model_provider",
+  "model_providers",
+  "profile",
+  "profiles",
   "model_reasoning_effort",
   "approval_policy",
   "sandbox_mode",
@@ -78,24 +84,26 @@ function parseCodexToml(path: string): Record<string, unknown> | undefined {
 
 /**
  * Read one Codex config file: `undefined` when it does not exist. `report` hears each thing that
- * is not applied, naming the key and why; `env` is where `env_vars`, `bearer_token_env_var` and
- * `env_http_headers` are looked up.
+ * is not applied, naming the key and why; `env` is where `env_vars`, `bearer_token_env_var`,
+ * `env_key` and `env_http_headers` are looked up; `profile` is `--profile`'s name (the user's file).
  */
 export function readCodexConfigFile(
   path: string,
   report: (message: string) => void,
   env: Record<string, string | undefined> = process.env,
+  profile?: string,
 ): CodexConfig | undefined {
-  const data = parseCodexToml(path);
-  if (data === undefined) return undefined;
+  const file = parseCodexToml(path);
+  if (file === undefined) return undefined;
+  const data = withProfile(file, (m) => report(`${path}: ${m}`), profile, path);
   const ignored = Object.keys(data).filter((k) => !READ_KEYS.has(k));
   if (ignored.length)
     report(
       `${path}: Codex keys ubiquity does not read were ignored: ${ignored.join(", ")} (see docs/coming-from-claude-code.md)`,
     );
   const settings: SettingsFile = {};
-  const model = modelOf(data, (m) => report(`${path}: ${m}`));
-  if (model) settings.model = model;
+  const model = codexModelOf(data, env, (m) => report(`${path}: ${m}`));
+  if (model) settings.model = model.model;
   const effort = data.model_reasoning_effort;
   const reasoning = (REASONING_LEVELS as readonly unknown[]).includes(effort)
     ? (effort as (typeof REASONING_LEVELS)[number])
@@ -108,6 +116,7 @@ export function readCodexConfigFile(
   // Hooks written inline (`[[hooks.PreToolUse]]`), as Codex reads them next to hooks.json: the same shape.
   if (data.hooks !== undefined) settings.hooks = data.hooks;
   const feature = isRecord(data.features) ? data.features.codex_hooks : undefined;
+  const provider = model?.providerSettings ? { model: model.model, settings: model.providerSettings } : undefined;
   return {
     settings,
     ...(reasoning ? { reasoning } : {}),
@@ -115,6 +124,7 @@ export function readCodexConfigFile(
     failed,
     tightening,
     ...(typeof feature === "boolean" ? { hooksFeature: feature } : {}),
+    ...(provider && { provider }),
   };
 }
 
@@ -132,23 +142,6 @@ export function readCodexHooksFile(path: string, report: (message: string) => vo
   const ignored = Object.keys(data).filter((k) => !["hooks", "$schema", "description"].includes(k));
   if (ignored.length) report(`${path}: keys ubiquity does not read were ignored: ${ignored.join(", ")}`);
   return data.hooks === undefined ? {} : { hooks: data.hooks };
-}
-
-/** `model` as a provider:model name: Codex's default provider is OpenAI; another provider is reported. */
-function modelOf(data: Record<string, unknown>, report: (message: string) => void): string | undefined {
-  if (data.model === undefined) return undefined;
-  const provider = data.model_provider ?? "openai";
-  if (typeof data.model !== "string" || !data.model) {
-    report(`model ${JSON.stringify(data.model)} is not a model name; it was ignored`);
-    return undefined;
-  }
-  if (provider !== "openai") {
-    report(
-      `model_provider ${JSON.stringify(provider)} is not one ubiquity maps: model ${JSON.stringify(data.model)} was ignored; name it as provider:model in the config's model`,
-    );
-    return undefined;
-  }
-  return data.model.includes(":") ? data.model : `openai:${data.model}`;
 }
 
 /** `approval_policy` and `sandbox_mode`, taken only where they take power away; the rest reported. */
@@ -334,4 +327,30 @@ function fromEnv(
   if ((value === undefined || value === "") && required)
     throw new Error(`${at}: ${variable} is not set; set it in the environment`);
   return value === "" ? undefined : value;
+}
+
+/**
+ * Why a Codex config file's model is not used (for the runner's "No model configured" under
+ * `compat: ["codex"]`, found before the settings plugin runs): what reading its profile and
+ * `model_provider` reports, or `undefined` when it names a model that is used, or none.
+ */
+export function codexModelProblem(
+  path: string,
+  profile?: string,
+  env: Record<string, string | undefined> = process.env,
+): string | undefined {
+  let data: Record<string, unknown> | undefined;
+  try {
+    data = parseCodexToml(path);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  if (data === undefined) return undefined;
+  const said: string[] = [];
+  const model = codexModelOf(
+    withProfile(data, (m) => said.push(m), profile),
+    env,
+    (m) => said.push(m),
+  );
+  return model || !said.length ? undefined : said.join("; ");
 }

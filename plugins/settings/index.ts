@@ -70,9 +70,14 @@ export const settingsPlugin = definePlugin({
         { cwd, home },
       );
       if (wanted.has("project") && options.compat === undefined) unreadClaudeSettings(kernel, cwd);
+      if (options.compat?.includes("codex")) unreadCodexHome(kernel, home);
+      else if (options.codexProfile !== undefined)
+        throw new ConfigError(
+          `codexProfile "${options.codexProfile}" (--profile) selects a profile of Codex's ~/.codex/config.toml, which is read only with compat: ["codex"]: pass --compat codex too`,
+        );
       if (wanted.size === 0 && claude.length === 0 && options.settings === undefined) return options;
       const files: LoadedSettings[] = [];
-      const codex = new CodexFiles(kernel, options.trust);
+      const codex = new CodexFiles(kernel, options.trust, options.codexProfile);
       stateOf(kernel).mcpFailures = [];
       const places: { source: (typeof SETTING_SOURCES)[number]; path: string }[] = [];
       let mcpServers: Record<string, McpServerConfig> | undefined;
@@ -124,30 +129,7 @@ export const settingsPlugin = definePlugin({
         if (source === "project" && !options.strictMcpConfig && isProjectFileTrusted(options.trust, mcpJson))
           mcpServers = readMcpJson(kernel, mcpJson);
       }
-      // The caller's own settings (claude's --settings, read by the runner into an object): above
-      // every file, whole as the user's are. A path is a file the options name — from code or from
-      // a config, which may be a project's: it applies whole only when it is the user's own or
-      // trust lets it (unset: the caller decided; under pins, only while approved and unchanged).
-      if (options.settings !== undefined) {
-        const inline = typeof options.settings === "object";
-        const path = inline ? "the settings option" : resolve(cwd, options.settings as string);
-        const data = inline ? options.settings : readJsonConfigFile(path, "settings file (the settings option)");
-        if (data === undefined) throw new ConfigError("the file the settings option names does not exist", path);
-        const whole = inline || isUsersOwn(path, home) || isProjectFileTrusted(options.trust, path);
-        if (!whole)
-          warn(
-            kernel,
-            NAME,
-            `${path}: the file the settings option names is not the user's own and its folder's trust does not cover it (not trusted, or new or changed since it was approved), so only its deny and ask rules and spending caps apply; pass it on the command line (--settings), inline, or trust the folder for the run (--trust)`,
-          );
-        apply(
-          "user",
-          path,
-          claudeSettingsOf(data, path, (message) => warn(kernel, NAME, message), cwd, home),
-          whole,
-          false,
-        );
-      }
+      if (options.settings !== undefined) callerSettings(kernel, options, cwd, home, apply);
       codex.dropHooksIfOff(files, (path) => claude.some((c) => c.tool === "codex" && c.path === path));
       stateOf(kernel).files = files;
       stateOf(kernel).places = places;
@@ -185,6 +167,20 @@ function unreadClaudeSettings(kernel: Kernel, cwd: string): void {
     kernel,
     NAME,
     `${what}: set compat: ["claude"] in the project's config to read Claude Code's files (CLAUDE.md, .claude/settings.json, skills, agents, commands) — ubiquity.config.ts: \`export default defineConfig({ compat: ["claude"] })\`, or .ubiquityrc.json: {"compat": ["claude"]} — or pass --compat claude to \`ubiquity run\`; then trust the folder (\`ubiquity trust .\`); compat: [] keeps them unread without this warning`,
+  );
+}
+
+/**
+ * Codex reads its files from `$CODEX_HOME` when it is set; they are read from `~/.codex` here, so a
+ * user who moved them would see their config, AGENTS.md and prompts silently missing: say so.
+ */
+function unreadCodexHome(kernel: Kernel, home: string): void {
+  const moved = process.env.CODEX_HOME?.trim();
+  if (!moved || resolve(home, moved) === join(home, ".codex")) return;
+  warnOnce(
+    kernel,
+    NAME,
+    `CODEX_HOME is ${moved}, which is not read: Codex's config.toml, AGENTS.md and prompts/ are read from ${join(home, ".codex")} (link it there: ln -s ${moved} ${join(home, ".codex")})`,
   );
 }
 
@@ -338,6 +334,40 @@ export default settingsPlugin;
 export { getSettingsApi, type SettingsApi, type LoadedSettings } from "./api";
 export { SettingsFileSchema, SETTING_SOURCES, type SettingsFile, type SettingSource } from "./schema";
 export { settingsPath } from "./read";
+export { codexModelProblem } from "./codex";
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";
+
+/**
+ * The caller's own settings (claude's --settings, read by the runner into an object): above every
+ * file, whole as the user's are. A path is a file the options name — from code or from a config,
+ * which may be a project's: it applies whole only when it is the user's own or trust lets it
+ * (unset: the caller decided; under pins, only while approved and unchanged).
+ */
+function callerSettings(
+  kernel: Kernel,
+  options: SettingsConfig,
+  cwd: string,
+  home: string,
+  apply: (source: "user", path: string, read: SettingsFile | undefined, whole?: boolean, place?: boolean) => void,
+): void {
+  const inline = typeof options.settings === "object";
+  const path = inline ? "the settings option" : resolve(cwd, options.settings as string);
+  const data = inline ? options.settings : readJsonConfigFile(path, "settings file (the settings option)");
+  if (data === undefined) throw new ConfigError("the file the settings option names does not exist", path);
+  const whole = inline || isUsersOwn(path, home) || isProjectFileTrusted(options.trust, path);
+  if (!whole)
+    warn(
+      kernel,
+      NAME,
+      `${path}: the file the settings option names is not the user's own and its folder's trust does not cover it (not trusted, or new or changed since it was approved), so only its deny and ask rules and spending caps apply; pass it on the command line (--settings), inline, or trust the folder for the run (--trust)`,
+    );
+  apply(
+    "user",
+    path,
+    claudeSettingsOf(data, path, (message) => warn(kernel, NAME, message), cwd, home),
+    whole,
+    false,
+  );
+}

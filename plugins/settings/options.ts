@@ -1,4 +1,4 @@
-/** The options the settings plugin reads (`settingSources`, `trust`). */
+/** The options the settings plugin reads (`settingSources`, `settings`, `compat`, `codexProfile`, `trust`). */
 import { z } from "zod";
 import { lazyOptions } from "../_kits/authoring/index";
 import type { ResolvedOptions } from "../../src/index";
@@ -6,7 +6,7 @@ import { CompatSchema, SourcesSchema } from "../_kits/sources/index";
 import { TrustPins } from "../../loader/index";
 
 /** The settings plugin's slice of the config schema. */
-export const settingsOptions = lazyOptions(["settingSources", "settings", "compat", "trust"], () => ({
+export const settingsOptions = lazyOptions(["settingSources", "settings", "compat", "codexProfile", "trust"], () => ({
   settingSources: SourcesSchema.optional(),
   settings: z
     .union([z.string().min(1), z.record(z.string(), z.unknown())])
@@ -15,6 +15,13 @@ export const settingsOptions = lazyOptions(["settingSources", "settings", "compa
       "Claude Code settings applied above every settings file (claude's --settings): their contents, as the caller's own, or a JSON file's path (from the cwd), whole only when it is the user's own or trust covers it (else only its deny and ask rules and caps)",
     ),
   compat: CompatSchema.optional(),
+  codexProfile: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'The [profiles.<name>] of ~/.codex/config.toml laid over its top-level keys, as codex --profile <name> (needs compat: ["codex"]) [the file\'s own profile key]',
+    ),
   trust: z
     .union([z.boolean(), z.custom<TrustPins>(TrustPins.is, { message: "expected true, false or TrustPins" })])
     .optional()

@@ -9,6 +9,7 @@ import type * as Toml from "smol-toml";
 import type { ProjectFile, ProjectPlace } from "../../loader/index";
 import { pathExists, peekJsonOrYaml, printable } from "../../loader/index";
 import { settingsPath } from "./read";
+import { codexModelOf, withProfile } from "./codex-provider";
 import { compatProjectPaths } from "../_kits/sources/index";
 
 /** The settings files and `.mcp.json` of `place.cwd`, each with what it would do. */
@@ -96,7 +97,16 @@ function describeCodexConfig(file: string): string {
         .map((n) => printable(n, 30))
         .join(", ")}${names.length > 5 ? ", …" : ""}`,
     );
-  if (typeof data.model === "string") parts.push(`sets model ${printable(data.model)}`);
+  const model = codexModelOf(
+    withProfile(data, () => {}),
+    {},
+    () => {},
+  );
+  const url = model?.providerSettings?.baseURL;
+  if (model)
+    parts.push(
+      `sets model ${printable(model.model)}${typeof url === "string" ? ` at ${printable(url)}` : ""}${model.keyVariable ? `, sending it the key in ${printable(model.keyVariable, 60)}` : ""}`,
+    );
   const hooks = hookCount(data.hooks);
   if (hooks) parts.push(`adds ${hooks} shell hook${hooks === 1 ? "" : "s"}`);
   return parts.length ? parts.join(", ") : "Codex settings (its approval and sandbox modes only tighten)";

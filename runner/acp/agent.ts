@@ -92,13 +92,18 @@ async function sessionOptions(
     );
   const values = { ...setup.values, ...extra, cwd };
   let options: UbiquityConfig;
+  let configuredMode: unknown;
   try {
-    ({ options } = await resolveRunOptions(await activePlugins(values, "acp"), values, setup.table, {
+    ({ options, configuredMode } = await resolveRunOptions(await activePlugins(values, "acp"), values, setup.table, {
       warn: setup.warn,
     }));
   } catch (error) {
     throw RequestError.internalError(undefined, oneLine(redactText(describeError(error), secretsOf(undefined))));
   }
+  // The session sets its mode on every run (session/set_mode changes it): without --permission-mode it
+  // starts in the one the settings files give (Codex's approval_policy = "never" is dontAsk), not in default.
+  if (options.permissionMode === undefined && typeof configuredMode === "string")
+    options.permissionMode = configuredMode as UbiquityConfig["permissionMode"];
   if (directories.length > 0)
     options.additionalDirectories = [...(options.additionalDirectories ?? []), ...directories];
   if (servers.length > 0) {

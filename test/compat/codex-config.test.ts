@@ -164,9 +164,13 @@ describe("model, reasoning, approval_policy and sandbox_mode", () => {
     const { options } = optionsFor(place(undefined, 'model = "gpt-5.4"\nmodel_reasoning_effort = "high"\n'));
     expect(options.model).toBe("openai:gpt-5.4");
     expect(options.reasoning).toBe("high");
-    const other = optionsFor(place(undefined, 'model = "llama3"\nmodel_provider = "ollama"\n'));
+    // Codex's built-in ollama provider is ours too; a provider neither built in nor defined is reported.
+    expect(optionsFor(place(undefined, 'model = "llama3"\nmodel_provider = "ollama"\n')).options.model).toBe(
+      "ollama:llama3",
+    );
+    const other = optionsFor(place(undefined, 'model = "gpt-5"\nmodel_provider = "azure"\n'));
     expect(other.options.model).toBeUndefined();
-    expect(other.warnings).toContain('model_provider "ollama" is not one ubiquity maps');
+    expect(other.warnings).toContain('model_provider "azure" is neither a built-in provider');
   });
 
   it('approval_policy = "never" is dontAsk (what would ask is denied); sandbox_mode = "read-only" is plan', () => {
