@@ -27,7 +27,7 @@ import { homedir, tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { UbiquityError } from "../../src/index";
 import { sensitiveReason } from "../permissions/api";
-import { unsafeGitConfig } from "../sandbox/guard";
+import { unsafeGitConfig } from "../sandbox/api";
 
 /** An agent's worktree. */
 export interface Worktree {
@@ -87,7 +87,7 @@ async function untrustedConfig(cwd: string): Promise<string | undefined> {
   const files = new Set([join(common!, "config"), join(common!, "config.worktree")]);
   if (gitDir) for (const name of ["config", "config.worktree"]) files.add(join(gitDir, name));
   for (const file of files) {
-    const why = unsafeGitConfig(file, OVERRIDDEN);
+    const why = await unsafeGitConfig(file, OVERRIDDEN);
     if (why) return `${file} ${why}`;
   }
   return undefined;

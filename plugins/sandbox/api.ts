@@ -145,3 +145,12 @@ function requested(kernel: Kernel): boolean {
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";
+
+/**
+ * The sandbox guard's check of a git config file: why a setting in it may run a program (what its
+ * allow-list does not know as harmless), or undefined. `overridden`: keys the caller sets itself.
+ * The guard loads on first use.
+ */
+export async function unsafeGitConfig(path: string, overridden?: ReadonlySet<string>): Promise<string | undefined> {
+  return (await import("./guard")).unsafeGitConfig(path, overridden);
+}

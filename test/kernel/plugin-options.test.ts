@@ -270,6 +270,7 @@ describe("the package entry's types", () => {
       commands: ["x"],
       commandSources: ["user"],
       claudePlugins: ["x"],
+      codexProfile: "fast",
       disableSkillShellExecution: true,
       allowedHttpHookUrls: ["https://hooks.example.com/*"],
       httpHookAllowedEnvVars: ["HOOK_TOKEN"],
