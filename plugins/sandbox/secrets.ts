@@ -552,13 +552,17 @@ export function privateSystemPaths(
 ): { path: string; dir: boolean }[] {
   const { roots = PRIVATE_WALK_ROOTS, limit = PRIVATE_WALK_LIMIT, cache, racyMs = RACY_MS } = options;
   // This process's last readings too (a program that runs many sessions, the tests): checked by their stamps alike.
-  const known = { ...lastScans, ...readScans(cache) };
+  const stored = readScans(cache);
+  const known = { ...lastScans, ...stored };
   const scans: Record<string, FolderScan> = {};
   const out: { path: string; dir: boolean }[] = [];
-  const skipped = (p: string) => skip.some((s) => p === s || p.startsWith(`${s}/`) || s.startsWith(`${p}/`));
-  const pending = roots.filter((r) => !skip.some((s) => r === s || r.startsWith(`${s}/`)));
+  const inSkipped = (p: string) => skip.some((s) => p === s || p.startsWith(`${s}/`));
+  // Hidden neither: a skipped folder, what is in one, nor a folder that holds one.
+  const skipped = (p: string) => inSkipped(p) || skip.some((s) => s.startsWith(`${p}/`));
+  const pending = roots.filter((r) => !inSkipped(r));
   const now = Date.now();
   let read = 0;
+  let fresh = 0;
   while (pending.length > 0) {
     const dir = pending.pop()!;
     const info = lstatSync(dir, { throwIfNoEntry: false });
@@ -573,6 +577,7 @@ export function privateSystemPaths(
       }
       scan = readFolder(dir, stamp);
       read += scan.hidden.length + scan.walked.length;
+      fresh++;
     }
     // A change in the clock's last tick leaves the times as they were: such a reading is not kept.
     if (now - info.ctimeMs > racyMs) scans[dir] = scan;
@@ -582,10 +587,11 @@ export function privateSystemPaths(
     }
     for (const name of scan.walked) {
       const path = join(dir, name);
-      if (!skip.some((s) => path === s || path.startsWith(`${s}/`))) pending.push(path);
+      if (!inSkipped(path)) pending.push(path);
     }
   }
-  if (cache) writeScans(cache, scans);
+  // Written only when a folder was read afresh or one is gone: a run that changed nothing writes nothing.
+  if (cache && (fresh > 0 || Object.keys(scans).length !== Object.keys(stored).length)) writeScans(cache, scans);
   lastScans = scans;
   return fewerMasks(out, roots, skipped);
 }
