@@ -575,7 +575,13 @@ export function privateSystemPaths(
         out.push({ path: dir, dir: true });
         continue;
       }
-      scan = readFolder(dir, stamp);
+      const reading = readFolder(dir, stamp);
+      if (!reading) {
+        // A folder it may search but cannot list (an I/O error, a security module): not known, so hidden.
+        if (!roots.includes(dir) && !skipped(dir)) out.push({ path: dir, dir: true });
+        continue;
+      }
+      scan = reading;
       read += scan.hidden.length + scan.walked.length;
       fresh++;
     }
@@ -640,13 +646,13 @@ let lastScans: Record<string, FolderScan> = {};
 /** File times tick coarsely: a folder changed this recently may change again unseen within its stamp. */
 const RACY_MS = 2000;
 
-function readFolder(dir: string, stamp: string): FolderScan {
+function readFolder(dir: string, stamp: string): FolderScan | undefined {
   const scan: FolderScan = { stamp, hidden: [], walked: [] };
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
-    return scan; // unreadable here: its parent judged it
+    return undefined;
   }
   for (const name of names) {
     const stats = lstatSync(join(dir, name), { throwIfNoEntry: false });
