@@ -312,6 +312,19 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
   return args;
 }
 
+/**
+ * With the network off, the package managers that would otherwise retry an unreachable registry
+ * (npm waits out its retries, ~70 s for one `npx --yes`) are told they are offline: they answer
+ * from their caches at once (a package run before with `npx` runs), or fail at once naming the
+ * cache (ENOTCACHED). npm's variable is pnpm's too; yarn 2+ and uv have their own. The user's own
+ * `env` wins.
+ */
+export const OFFLINE_ENV: Readonly<Record<string, string>> = Object.freeze({
+  npm_config_offline: "true",
+  YARN_ENABLE_OFFLINE_MODE: "1",
+  UV_OFFLINE: "1",
+});
+
 /** Variables that send HTTP clients to the proxy (both spellings: curl reads only the lower-case http_proxy). */
 export function proxyEnv(url: string): Record<string, string> {
   return {

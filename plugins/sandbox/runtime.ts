@@ -26,7 +26,16 @@ import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import type { SandboxAvailability } from "./availability";
-import { bwrapArgs, homeRootsNamed, innerCommand, pathRoots, programRootsOf, proxyEnv, type Profile } from "./bwrap";
+import {
+  bwrapArgs,
+  homeRootsNamed,
+  innerCommand,
+  OFFLINE_ENV,
+  pathRoots,
+  programRootsOf,
+  proxyEnv,
+  type Profile,
+} from "./bwrap";
 import { BRIDGE_HINT, bridgedLaunch, bridgeTools, PROXY_PORT, PROXY_SOCKET_NAME } from "./bridge";
 import { isExcluded, type SandboxSettings } from "./config";
 import { hardLinkedProtected, layoutRoot, type RootLayout } from "./protect";
@@ -432,6 +441,7 @@ export class SandboxRuntime {
       });
     }
     const env = {
+      ...(network.mode === "none" ? OFFLINE_ENV : {}),
       ...spec.env,
       TMPDIR: "/tmp",
       ...(cache ? { npm_config_cache: join(cache, "npm"), XDG_CACHE_HOME: join(cache, "xdg") } : {}),

@@ -70,4 +70,36 @@ describe.skipIf(SKIP)("sandbox network.allowedDomains", () => {
     expect(out.c0!.content).toBe("hello from the test server");
     expect(s.hits).toEqual(["/open"]);
   });
+
+  it("with the network off, package managers are told they are offline: npx answers from its cache at once (ENOTCACHED), not after its retries", async () => {
+    const messages = await runBash(
+      [
+        'npm config get offline; echo "uv=$UV_OFFLINE yarn=$YARN_ENABLE_OFFLINE_MODE"',
+        // A name no cache holds: without the offline flag npm retries the unreachable registry (~70 s) and fails on EAI_AGAIN.
+        "npx --yes ubiquity-test-package-never-published-0b7e 2>&1; echo rc=$?",
+      ],
+      { cwd: place.ws(), permissionMode: "bypassPermissions" },
+    );
+    const out = outputs(messages);
+    expect(out.c0!.content).toBe("true\nuv=1 yarn=1");
+    expect(out.c1!.content).toContain("ENOTCACHED");
+    expect(out.c1!.content).not.toContain("EAI_AGAIN");
+    // The user's own env wins; and with the network on, nothing is said.
+    const own = outputs(
+      await runBash(["npm config get offline"], {
+        cwd: place.ws(),
+        permissionMode: "bypassPermissions",
+        env: { npm_config_offline: "false" },
+      }),
+    );
+    expect(own.c0!.content).toBe("false");
+    const all = outputs(
+      await runBash(['npm config get offline; echo "uv=$UV_OFFLINE"'], {
+        cwd: place.ws(),
+        permissionMode: "bypassPermissions",
+        sandbox: { network: "all" },
+      }),
+    );
+    expect(all.c0!.content).toBe("false\nuv=");
+  });
 });
