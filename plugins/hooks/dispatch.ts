@@ -1,4 +1,3 @@
-import { realpathSync } from "node:fs";
 import { describeError, didYouMean, redactText, secretsOf, secretsOfRun, type RunContext } from "../../src/index";
 import type { HookEventName } from "./options";
 import { matches, matchTarget } from "./matcher";
@@ -73,7 +72,7 @@ export async function dispatch(
       if (output.systemMessage) context.logger.warn(`${event} hook: ${output.systemMessage}`);
       if (output.updatedInput && typeof output.updatedInput === "object") outcome.input = output.updatedInput;
       if (output.additionalContext) outcome.context.push(output.additionalContext);
-      if (output.decision === "approve" && approvalCounts(command, event, context) && ifCovers(hook, current, context))
+      if (output.decision === "approve" && approvalCounts(hook, event, context) && ifCovers(hook, current, context))
         outcome.approved = true;
       if (output.ask) outcome.ask = true;
       if (output.elicitation) outcome.elicitation = output.elicitation;
@@ -189,43 +188,31 @@ const insideHookAgent = (run: RunContext | undefined): boolean => {
 };
 
 /**
- * Whether a command hook's approval counts: not when a file its script decides from holds what
- * was not trusted (pins.ts, `untrustedHookData`). Then the call goes to the permission rules as if
- * the hook had not answered; its deny and ask count whatever the data.
+ * Whether a hook's approval counts. Not in a folder that is not trusted, from a hook that can
+ * decide from the folder's files: a command hook (the user's own, since such a folder applies none
+ * of its own) is a process that reaches the folder however its words read — by the variables it
+ * gets (`sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`, Claude Code's documented spelling), its
+ * path, its input's `cwd` (`cd "$(jq -r .cwd)"`) — and an agent hook reads it; what it runs or reads
+ * there is the folder's, which the user never trusted (red team x, X5, first held by the words
+ * alone). Nor when a file a command hook's script decides from holds what was not trusted (pins.ts,
+ * `untrustedHookData`). Then the call goes to the permission rules as if the hook had not answered;
+ * its deny and ask count whatever the folder.
  */
-function approvalCounts(hook: CommandHook | undefined, event: HookEventName, context: HookRunContext): boolean {
+function approvalCounts(hook: HookHandler | HookCallback, event: HookEventName, context: HookRunContext): boolean {
+  if (typeof hook === "function" || (hook.type !== "command" && hook.type !== "agent")) return true;
   const why =
-    hook &&
-    (untrustedProjectCode(hook, context) ??
-      untrustedHookData(hook, spawnFolder(context.cwd, context.trusted !== false)));
+    context.trusted === false
+      ? "the folder is not trusted, and what the hook runs or reads there is the folder's own; trust the folder with `ubiquity trust .` to let it approve"
+      : hook.type === "command"
+        ? untrustedHookData(hook, spawnFolder(context.cwd, true))
+        : undefined;
   if (!why) return true;
   const shown = why.replaceAll(`${context.cwd}/`, "");
+  const name = hook.type === "command" ? hook.command : hook.prompt;
   context.logger.warn(
-    `the ${event} hook ${JSON.stringify(hook.command)} approved, which does not count: ${shown}; the call is decided by the permission rules`,
+    `the ${event} ${hook.type} hook ${JSON.stringify(name)} approved, which does not count: ${shown}; the call is decided by the permission rules`,
   );
   return false;
-}
-
-/**
- * Why `hook` (the user's own: a folder not trusted applies none of its own) decides from the
- * folder's files, when the folder is not trusted: its words name the project folder, by the
- * variables it gets (`sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`, Claude Code's documented
- * spelling) or by its path. What runs or is read there is the folder's, which the user never
- * trusted: its approval is no proof (red team x, X5), though its deny and ask still count.
- */
-function untrustedProjectCode(hook: CommandHook, context: HookRunContext): string | undefined {
-  if (context.trusted !== false) return undefined;
-  const text = [hook.command, ...(hook.args ?? [])].join(" ");
-  let real = context.cwd;
-  try {
-    real = realpathSync(context.cwd);
-  } catch {
-    // the folder as given
-  }
-  const names = /(CLAUDE|UBIQUITY)_PROJECT_DIR/.test(text) || text.includes(context.cwd) || text.includes(real);
-  return names
-    ? "its command names the project folder, which is not trusted (what it runs or reads there is the folder's own); trust the folder with `ubiquity trust .` to let it approve"
-    : undefined;
 }
 
 /** The script `hook` names that changed since its hooks were read, as a path to show (relative to the project), or undefined. */

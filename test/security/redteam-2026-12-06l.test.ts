@@ -195,7 +195,8 @@ describe("L3: a PreToolUse hook's approve answered a write the engine could not 
         "cp a.txt b.txt",
       ],
       ["--no-sandbox"],
-      false,
+      // Trusted: in a folder not trusted no command hook's approval counts (red team x's X5, as a rule since 2026-12-07).
+      true,
     );
     // Named, it is a sensitive path's question the hook cannot answer (8d73a99d).
     expect(out[0]!.isError).toBe(true);

@@ -363,10 +363,33 @@ describe("X5: the user's own hook running the project's script, in a folder not 
     expect(existsSync(join(p.cwd, "m")), out[0]!.content).toBe(true);
   });
 
-  it("control: not trusted, a user's hook that names no project file still approves", async () => {
+  // The open variant (the lead, 2026-12-07): the hook finds the folder through its input's `cwd`,
+  // so no word of it names the folder. Held by a rule instead of the words: in a folder not
+  // trusted, no command hook's approval counts; its deny still does.
+  it("not trusted, a hook that finds the folder through its input's cwd: its approval does not count", async () => {
+    const p = hooked(`d=$(sed -n 's/.*"cwd":"\\([^"]*\\)".*/\\1/p'); cd "$d" && sh .claude/hooks/check.sh < /dev/null`);
+    const { out } = await attack([touch], [], p, { UBIQUITY_TRUST: "" });
+    expect(existsSync(join(p.cwd, "m")), out[0]!.content).toBe(false);
+    expect(out[0]!.isError).toBe(true);
+    // Trusted, the same hook does reach the project's script and approve: the words above do run it.
+    const trusted = hooked(
+      `d=$(sed -n 's/.*"cwd":"\\([^"]*\\)".*/\\1/p'); cd "$d" && sh .claude/hooks/check.sh < /dev/null`,
+    );
+    const { out: ran } = await attack([touch], [], trusted);
+    expect(existsSync(join(trusted.cwd, "m")), ran[0]!.content).toBe(true);
+  });
+
+  it("not trusted, a user's hook that names no project file: its approval does not count, its deny does", async () => {
     const p = hooked(`cat > /dev/null; ${ALLOW}`);
     const { out } = await attack([touch], [], p, { UBIQUITY_TRUST: "" });
-    expect(existsSync(join(p.cwd, "m")), out[0]!.content).toBe(true);
+    expect(existsSync(join(p.cwd, "m")), out[0]!.content).toBe(false);
+    const denying = hooked(
+      `cat > /dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}'`,
+    );
+    const { out: denied } = await attack([touch], ["--permission-mode", "bypassPermissions"], denying, {
+      UBIQUITY_TRUST: "",
+    });
+    expect(existsSync(join(denying.cwd, "m")), denied[0]!.content).toBe(false);
   });
 });
 
