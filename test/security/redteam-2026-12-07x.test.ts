@@ -52,8 +52,9 @@
  * skill's `args` making a new shell line (judged as the model's own Bash call, with the same
  * grants); settings keys of an untrusted file (only deny, ask and caps apply).
  *
- * Left open: a user's hook that finds the project through its input's `cwd` (`cd "$(jq -r .cwd)"`)
- * and runs the folder's script there is not seen by X5's words; Grep without ripgrep (a fallback:
+ * Left open, then closed (the lead, 2026-12-07): a user's hook that finds the project through its
+ * input's `cwd` (`cd "$(jq -r .cwd)"`) and runs the folder's script there was not seen by X5's
+ * words; now no command hook's approval counts in a folder not trusted. Left open: Grep without ripgrep (a fallback:
  * @vscode/ripgrep is bundled) runs the model's regular expression on the host's thread;
  * redaction masks the literal forms of a secret only (base64, URL- or JSON-escaped copies pass;
  * the kernel's line cap leaves no room in src/redact.ts), and telemetry's tool arguments are
