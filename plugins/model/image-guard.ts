@@ -1,10 +1,11 @@
 /**
  * Images on their way to a model (`model.request`, TRANSFORM stage: before compaction spends a call
  * and before cache markers are placed on the final shape):
- * - a model that takes no images (`supportsImages`) never receives one. A user message with an
- *   image ends the run before anything is sent, naming the model and the fix (a provider would
- *   answer with a 400, or worse, read the base64 as text); an image in a tool result — read while
- *   another model was in charge, or handed to a summary — becomes a short note in its place.
+ * - a model that takes no images (`supportsImages`) never receives one. A prompt with an image
+ *   ends the run before anything is sent, naming the model and the fix (a provider would answer
+ *   with a 400, or worse, read the base64 as text); an image in a tool result or an earlier user
+ *   message — sent while another model was in charge, refused before, or handed to a summary —
+ *   becomes a short note in its place, so the session goes on.
  * - a provider speaking the OpenAI chat format (`*.chat`) cannot carry images inside a tool
  *   message (its package would send the base64 as JSON text), so the images of a tool result
  *   move to a user message right after the tool messages, which that format does carry.
@@ -93,11 +94,21 @@ function hoistImages(messages: ModelMessage[]): ModelMessage[] {
   return out;
 }
 
+// User messages already seen to hold no image (as imageFree, for the prompts of a long run).
+const userImageFree = new WeakSet<ModelMessage>();
+
+/** The images of one message when it is a user message. */
+function imagesOfUser(m: ModelMessage | undefined): number {
+  if (m?.role !== "user" || typeof m.content === "string" || userImageFree.has(m)) return 0;
+  const count = m.content.filter(isImage).length;
+  if (count === 0) userImageFree.add(m);
+  return count;
+}
+
 /** The user messages' images of `messages`, counted. */
 function userImages(messages: ModelMessage[]): number {
   let count = 0;
-  for (const m of messages)
-    if (m.role === "user" && typeof m.content !== "string") count += m.content.filter(isImage).length;
+  for (const m of messages) count += imagesOfUser(m);
   return count;
 }
 
@@ -106,16 +117,19 @@ export function guardImages(request: ModelRequest, options: ModelResolvedOptions
   const label = request.modelLabel;
   if (!supportsImages(label, options.modelCapabilities)) {
     const turn = (request.purpose ?? "turn") === "turn";
-    const images = turn ? userImages(request.messages) : 0;
+    // Only the prompt being answered (the last user message) ends the run: an image of an earlier
+    // one, sent while a model that sees images was in charge or refused before (a live session
+    // kept it), becomes a note as a tool result's does, so the session goes on.
+    const images = turn ? imagesOfUser(request.messages.findLast((m) => m.role === "user")) : 0;
     if (images > 0) {
       throw new RunEnd(
-        `${label} does not accept images, and the conversation carries ${images === 1 ? "an image" : `${images} images`} in a user message; nothing was sent. ` +
+        `${label} does not accept images, and the prompt carries ${images === 1 ? "an image" : `${images} images`}; nothing was sent. ` +
           `Use a model that sees images (e.g. openai:gpt-4o, anthropic:claude-sonnet-4-5, google:gemini-2.5-flash), or, if ${label} does, say so with modelCapabilities: { "${label}": { images: true } }.`,
       );
     }
     const note = `[image not sent: ${label} does not accept images]`;
     const results = mapResults(request.messages, (part) => withoutImages(part, note)) ?? request.messages;
-    const messages = turn ? results : stripUserImages(results, note);
+    const messages = stripUserImages(results, note);
     return messages === request.messages ? request : { ...request, messages };
   }
   const provider = String((request.model as { provider?: unknown }).provider ?? "");

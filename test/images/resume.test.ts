@@ -3,7 +3,8 @@
  * names the image and its metadata — never the base64, so a resumed session sees that text. A
  * compaction checkpoint stores the history as the model saw it, images included: resuming it to a
  * model that sees images sends them again; to a text-only model its tool-result images become a
- * note (a user image there ends the run with the usual clear error, before anything is sent).
+ * note, and so do the images of earlier user messages (only the prompt being answered ends the run
+ * with the usual clear error, before anything is sent; the session goes on after it).
  */
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -141,7 +142,7 @@ describe("a session that read an image", () => {
       expect(prompt).toContain("[image not sent: scripted:text-only does not accept images]");
     });
 
-    it("resumed on a text-only model with a user image in it: a clear error, nothing sent", async () => {
+    it("resumed on a text-only model with an earlier user image in it: the image becomes a note, the run goes on", async () => {
       const { s, sessionId } = await checkpointed([
         {
           role: "user",
@@ -153,11 +154,48 @@ describe("a session that read an image", () => {
         { role: "assistant", content: "a square" },
       ]);
       const next = await s.run("again", ["ok"], "text-only", { resume: sessionId });
-      expect(next.result.isError).toBe(true);
-      expect(next.result.result).toContain("scripted:text-only does not accept images");
-      expect(next.model.requests).toHaveLength(0);
-      expect(ofType(next.messages, "assistant")).toHaveLength(0);
+      // Before, the session could not go on on that model: every prompt ended "does not accept images".
+      expect(next.result.isError, next.result.result).toBe(false);
+      const prompt = JSON.stringify(next.model.requests[0]!.prompt);
+      expect(prompt).not.toContain(base64);
+      expect(prompt).toContain("and this?");
+      expect(prompt).toContain("[image not sent: scripted:text-only does not accept images]");
+      expect(ofType(next.messages, "assistant")).toHaveLength(1);
     });
+  });
+});
+
+describe("a prompt with an image refused by a text-only model", () => {
+  it("ends that run naming the fix, and the resumed session answers the next prompt (the image kept out, as a note)", async () => {
+    const s = setup();
+    async function* withImage(): AsyncIterable<UserInput> {
+      yield {
+        type: "user",
+        text: "what is this?",
+        content: [{ type: "image", image: base64, mediaType: "image/png" }],
+      };
+    }
+    const model = scriptedModel(["never asked"], { modelId: "text-only" });
+    const refused = resultOf(
+      await collect(
+        summon(withImage(), {
+          presets: [],
+          plugins: [...modelLayer().plugins, sessions()],
+          sessionDir: s.sessionDir,
+          model,
+        }),
+      ),
+    );
+    expect(refused.isError).toBe(true);
+    expect(refused.result).toContain("scripted:text-only does not accept images, and the prompt carries an image");
+    expect(model.requests).toHaveLength(0);
+    // Before, the session was stuck: every later prompt ended the same way, for the image kept in it.
+    const next = await s.run("then just say hello", ["a text answer"], "text-only", { resume: refused.sessionId });
+    expect(next.result.isError, next.result.result).toBe(false);
+    expect(next.result.result).toBe("a text answer");
+    const sent = JSON.stringify(next.model.requests[0]!.prompt);
+    expect(sent).not.toContain(base64);
+    expect(sent).toContain("then just say hello");
   });
 });
 
