@@ -1,40 +1,132 @@
 /**
- * The pure-Node search backend, used when no ripgrep binary runs. It selects the files ripgrep
- * would (see node-walk.ts) and reports lines and counts the way ripgrep does.
+ * The pure-Node search backend, used when no ripgrep binary runs (ripgrep's binary is downloaded
+ * when the package installs, which fails where only the npm registry is reachable). It selects
+ * the files ripgrep would (see node-walk.ts) and reports lines and counts the way ripgrep does.
+ *
+ * The pattern is the model's, and JavaScript's engine backtracks where ripgrep's does not:
+ * `(a|a)*$` over a line of 40 a's runs for hours. The files are walked and read here, and matched
+ * in a worker thread, which is terminated when the call is aborted or the search passes its time
+ * limit: on this thread such a pattern froze the whole process (every session, every timer, the
+ * call's own abort) for as long as it ran (red team x, left open).
  */
 import { readFile } from "node:fs/promises";
 import { dirname, sep } from "node:path";
 import { ToolFailure } from "../_kits/file-tools/index";
+import { lazyRequire } from "../_kits/lazy/index";
 import { toPosix, walkFiles } from "./node-walk";
 import type { FileHits, SearchLine, SearchQuery, SearchResult } from "./search";
 
 /** Files searched at once. */
 const PARALLEL_READS = 32;
+/** Files read and not yet matched, at most (the worker may be slower than the reads). */
+const IN_FLIGHT = 64;
+/** The longest a search may take to match (a pattern that backtracks), in milliseconds. */
+export const MATCH_TIME_MS = 60_000;
+
+const workerThreads = lazyRequire<typeof import("node:worker_threads")>("node:worker_threads");
+
+/** The matching worker: this module's own matching functions, by their source, over the files it is sent. */
+const matchWorker = () => `const { parentPort, workerData: w } = require("node:worker_threads");
+${lineStarts}
+${lineOf}
+${withContext}
+${searchText}
+const matcher = { line: new RegExp(w.line[0], w.line[1]), global: new RegExp(w.global[0], w.global[1]), precheck: w.precheck };
+parentPort.on("message", (file) => parentPort.postMessage(${searchText.name}(file.path, file.text, matcher, w.query) ?? null));`;
 
 /** Search with JavaScript regular expressions over a Node file walk. */
-export async function searchWithNode(query: SearchQuery, signal?: AbortSignal): Promise<SearchResult> {
+export async function searchWithNode(
+  query: SearchQuery,
+  signal?: AbortSignal,
+  limitMs = MATCH_TIME_MS,
+): Promise<SearchResult> {
   const matcher = compilePattern(query);
   const root = query.targetIsFile ? dirname(query.target) : query.target;
   const files = query.targetIsFile
     ? [query.target]
     : await walkFiles(query.target, { glob: query.glob, type: query.type, signal });
+  if (signal?.aborted) throw new ToolFailure("The search was aborted.");
   // Hits carry paths relative to the root, as ripgrep prints them.
   const strip = root.endsWith(sep) ? root.length : root.length + 1;
-  const hits: FileHits[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < files.length && !signal?.aborted) {
-      const path = files[next++]!;
-      const bytes = await readFile(path).catch(() => undefined);
-      // ripgrep skips files with a NUL byte when it finds them by walking.
-      if (!bytes || bytes.includes(0)) continue;
-      const found = searchText(toPosix(path.slice(strip)), decode(bytes), matcher, query);
-      if (found) hits.push(found);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, files.length) }, worker));
-  if (signal?.aborted) throw new ToolFailure("The search was aborted.");
+  const hits = files.length === 0 ? [] : await matchInWorker(files, strip, matcher, query, signal, limitMs);
   return { root, files: hits };
+}
+
+/** `files` read here and matched in a worker, stopped by `signal` or after `limitMs`. */
+function matchInWorker(
+  files: readonly string[],
+  strip: number,
+  matcher: Matcher,
+  query: SearchQuery,
+  signal: AbortSignal | undefined,
+  limitMs: number,
+): Promise<FileHits[]> {
+  const worker = new (workerThreads().Worker)(matchWorker(), {
+    eval: true,
+    workerData: {
+      line: [matcher.line.source, matcher.line.flags],
+      global: [matcher.global.source, matcher.global.flags],
+      precheck: matcher.precheck,
+      query,
+    },
+  });
+  return new Promise<FileHits[]>((resolve, reject) => {
+    const hits: FileHits[] = [];
+    let sent = 0;
+    let answered = 0;
+    let reading = true;
+    let ended = false;
+    // Readers waiting for the worker to catch up.
+    const waiting: (() => void)[] = [];
+    const wake = () => {
+      for (const w of waiting.splice(0)) w();
+    };
+    const end = (outcome: () => void) => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", aborted);
+      void worker.terminate();
+      wake();
+      outcome();
+    };
+    const aborted = () => end(() => reject(new ToolFailure("The search was aborted.")));
+    const timer = setTimeout(
+      () =>
+        end(() =>
+          reject(
+            new ToolFailure(
+              `The search ran for more than ${limitMs / 1000} s and was given up: the regular expression backtracks (JavaScript's engine, used here without ripgrep, tries a pattern such as (a|a)* every way), or the folder is very large. Use a simpler pattern, or a narrower path or glob.`,
+            ),
+          ),
+        ),
+      limitMs,
+    );
+    signal?.addEventListener("abort", aborted, { once: true });
+    worker.on("message", (found: FileHits | null) => {
+      answered++;
+      if (found) hits.push(found);
+      wake();
+      if (!reading && answered === sent) end(() => resolve(hits));
+    });
+    worker.once("error", (error) => end(() => reject(new ToolFailure(`The search failed: ${error.message}`))));
+    let next = 0;
+    const reader = async () => {
+      while (next < files.length && !ended) {
+        while (sent - answered >= IN_FLIGHT && !ended) await new Promise<void>((r) => waiting.push(r));
+        const path = files[next++]!;
+        const bytes = await readFile(path).catch(() => undefined);
+        // ripgrep skips files with a NUL byte when it finds them by walking.
+        if (!bytes || bytes.includes(0) || ended) continue;
+        sent++;
+        worker.postMessage({ path: toPosix(path.slice(strip)), text: decode(bytes) });
+      }
+    };
+    void Promise.all(Array.from({ length: Math.min(PARALLEL_READS, files.length) }, reader)).then(() => {
+      reading = false;
+      if (answered === sent) end(() => resolve(hits));
+    });
+  });
 }
 
 function decode(bytes: Buffer): string {
