@@ -239,18 +239,22 @@ export const sandboxPlugin = definePlugin({
       };
     });
 
-    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN }, (sections: SystemSection[]) => {
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN }, (sections: SystemSection[], run) => {
       if (!runtime) return sections;
       return [
         ...sections.filter((s) => s.id !== "sandbox"),
         {
           id: "sandbox",
-          text: sandboxNote(runtime.settings, [
-            ...new Set([
-              ...readOnlyModules(runtime.settings.home, runtime.settings.writable),
-              ...configuredPackageFolders(runtime.settings.writable).filter((p) => existsSync(p)),
-            ]),
-          ]),
+          text: sandboxNote(
+            runtime.settings,
+            [
+              ...new Set([
+                ...readOnlyModules(runtime.settings.home, runtime.settings.writable),
+                ...configuredPackageFolders(runtime.settings.writable).filter((p) => existsSync(p)),
+              ]),
+            ],
+            run.cwd,
+          ),
         },
       ];
     });
