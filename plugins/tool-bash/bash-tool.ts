@@ -42,7 +42,7 @@ export const BashInput = z.object({
 // clause (the reason run_in_background exists, which the last line says).
 const DESCRIPTION = `Runs a command with bash (sh if missing) in the working directory, in a fresh shell each call (cd and variables do not carry over).
 - stdout and stderr come combined, in order; stdin is empty (prompts cannot be answered). A non-zero exit is an error result.
-- On timeout or return, all it started is stopped (cmd &, setsid too).
+- On timeout or return, everything it started is stopped (cmd &, setsid too).
 - Output over 30,000 characters keeps its start and end: redirect large output to a file and read the part you need.
 - run_in_background runs on (stdin open) until it ends, is stopped or the session ends: for servers, watchers, long builds, not commands you wait on.`;
 
