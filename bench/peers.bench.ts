@@ -23,7 +23,8 @@
  * `PEER_FILES` [2800]; `PEER_FRESH_HOME=1` gives every run an empty HOME (a first run ever: no
  * compile cache, no settings; by default each CLI keeps one HOME from its warm-up run on, as a
  * user's HOME is); `PEER_DEBUG=1` shows each CLI's output and the call answered at each step;
- * `PEER_DUMP=<dir>` writes each agent request body there.
+ * `PEER_DUMP=<dir>` writes each agent request body there; `PEER_UBIQUITY_ARGS` adds flags to every
+ * Ubiquity run (`--config <file>` for an option the flags do not reach, such as `deferTools`).
  * Needs a build (`npx unbuild`) and `/usr/bin/time`.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -96,6 +97,8 @@ const ubiquity = (model: string, prompt: string, exe: string) => [
   // The default of 40 turns would stop the 50-turn task.
   "--max-turns",
   "100",
+  // Extra flags for every Ubiquity run, e.g. `--config defer.json` (a config with `deferTools: true`).
+  ...(process.env.PEER_UBIQUITY_ARGS?.split(" ").filter(Boolean) ?? []),
   prompt,
 ];
 

@@ -24,20 +24,25 @@ export default async function requestBytesBench(): Promise<void> {
       const schema = Buffer.byteLength(JSON.stringify(t.inputSchema ?? {}));
       return { name: t.name, description, schema, total: Buffer.byteLength(JSON.stringify(tool)) };
     });
-    const system = request.prompt
+    const systemText = request.prompt
       .filter((m) => m.role === "system")
-      .reduce(
-        (n, m) => n + Buffer.byteLength(typeof m.content === "string" ? m.content : JSON.stringify(m.content)),
-        0,
-      );
+      .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
+      .join("");
+    const system = Buffer.byteLength(systemText);
     console.log(`${"tool".padEnd(18)} ${"description".padStart(11)} ${"schema".padStart(7)} ${"total".padStart(7)}`);
     for (const r of rows)
       console.log(
         `${r.name.padEnd(18)} ${String(r.description).padStart(11)} ${String(r.schema).padStart(7)} ${String(r.total).padStart(7)}${r.total > KB ? "  (over 1 KB: its source says why)" : ""}`,
       );
+    // The system prompt's sections (each starts with a "# " heading; the guidance's first line has none).
+    console.log(`${"system prompt section".padEnd(30)} ${"bytes".padStart(7)}`);
+    for (const section of systemText.split(/\n\n(?=# )/))
+      console.log(
+        `${section.split("\n")[0]!.slice(0, 30).padEnd(30)} ${String(Buffer.byteLength(section)).padStart(7)}`,
+      );
     const tools = rows.reduce((n, r) => n + r.total, 0);
     console.log(
-      `tool definitions ${(tools / KB).toFixed(1)} KB, system prompt ${(system / KB).toFixed(1)} KB, fixed part of every request ${((tools + system) / KB).toFixed(1)} KB`,
+      `tool definitions ${(tools / KB).toFixed(1)} KB (${tools} B), system prompt ${(system / KB).toFixed(1)} KB (${system} B), fixed part of every request ${((tools + system) / KB).toFixed(1)} KB (${tools + system} B)`,
     );
   } finally {
     rmSync(cwd, { recursive: true, force: true });

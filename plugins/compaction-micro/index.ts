@@ -18,7 +18,7 @@ export const NAME = "ubiquity:compaction-micro";
 export const DEFAULT_KEEP_RECENT = 5;
 
 const NOTE =
-  "# Context\nOlder tool results may be cleared (replaced by a marker): note what you need from a result; run the tool again to see it again.";
+  "# Context\nOlder tool results may be cleared (replaced by a marker): note what you need from a result, or run the tool again.";
 
 /** True when the tier is on for `run`. */
 const enabled = (options: MicrocompactionOptions) => options.autoMicrocompact !== false;

@@ -7,10 +7,9 @@ import type { PermissionMode } from "./options";
 import type { Policy } from "./policy";
 
 const MODES: Record<PermissionMode, string> = {
-  default:
-    "Tool calls that are not pre-approved need the user's approval before they run; read-only calls run without asking.",
+  default: "Calls that are not pre-approved need the user's approval; read-only calls run without asking.",
   acceptEdits:
-    "File edits inside the permitted folders are approved automatically, except writes to sensitive files (.env, .git/, package.json, the agent's config and memory files, …); other calls that are not pre-approved need the user's approval.",
+    "File edits inside the permitted folders are approved automatically, except writes to sensitive files (.env, .git/, package.json, the agent's config and memory files, …); other calls not pre-approved need the user's approval.",
   bypassPermissions:
     "Calls run without approval, except those a rule denies or asks about and writes to sensitive files (.env, .git/, .ssh/, package.json, the agent's config and memory files, …).",
   plan: "Plan mode: only read-only tools run. Investigate, then present a plan for the user to approve instead of making changes.",
@@ -31,15 +30,13 @@ export function modeNote(mode: PermissionMode, policy: Policy): string {
   // such rules there is nothing to say about how a shell command is judged.
   if (mode !== "bypassPermissions")
     lines.push(
-      "Shell commands are judged command by command, each in a list, pipeline or substitution on its own; one whose effect is known only when it runs (a computed program name, eval, a redirect outside the permitted folders, options that run programs) always needs approval.",
+      "Shell commands are judged one by one (each of a list, pipeline or substitution); one whose effect is known only when it runs (a computed program name, eval, a redirect outside the permitted folders, options that run programs) always needs approval.",
     );
   else if (policy.deny.length > 0 || policy.ask.length > 0)
     lines.push(
-      "Shell commands are judged command by command against those rules, each in a list, pipeline or substitution on its own; one whose effect is known only when it runs is denied or asked about when it could run a program those rules name.",
+      "Shell commands are judged one by one against those rules (each of a list, pipeline or substitution); one whose effect is known only when it runs is denied or asked about when it could run a program they name.",
     );
   // "Never repeat a failing action unchanged" is the base guidance's; said once.
-  lines.push(
-    "A call not allowed comes back as a result saying why it was denied: adjust, or tell the user what you need.",
-  );
+  lines.push("A denied call comes back as a result saying why: adjust, or tell the user what you need.");
   return lines.join("\n");
 }

@@ -26,7 +26,7 @@ import { markAgentWritable } from "../_kits/process/index";
 import { getPermissionsApi, parseRule } from "../permissions/api";
 import { sandboxAvailability, SandboxUnavailableError, INSTALL_HINT, type SandboxAvailability } from "./availability";
 import { BRIDGE_HINT, bridgeTools } from "./bridge";
-import { sandboxSettings } from "./config";
+import { sandboxSettings, type SandboxSettings } from "./config";
 import { getSandboxApi, setSandboxMode } from "./api";
 import { fewFiles } from "./host-runs";
 import { existsSync } from "node:fs";
@@ -239,20 +239,9 @@ export const sandboxPlugin = definePlugin({
       };
     });
 
-    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN }, (sections: SystemSection[]) => {
+    kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.RUN }, (sections: SystemSection[], run) => {
       if (!runtime) return sections;
-      return [
-        ...sections.filter((s) => s.id !== "sandbox"),
-        {
-          id: "sandbox",
-          text: sandboxNote(runtime.settings, [
-            ...new Set([
-              ...readOnlyModules(runtime.settings.home, runtime.settings.writable),
-              ...configuredPackageFolders(runtime.settings.writable).filter((p) => existsSync(p)),
-            ]),
-          ]),
-        },
-      ];
+      return [...sections.filter((s) => s.id !== "sandbox"), sandboxSection(runtime.settings, run.cwd)];
     });
   },
 });
@@ -263,6 +252,15 @@ export const sandboxPlugin = definePlugin({
  * a Makefile, node_modules), so it asks, naming them; dontAsk denies (host-runs.ts). Undefined
  * when the verdict stands.
  */
+/** The system prompt's sandbox section for a run in `cwd` (with the folders whose code runs, read-only). */
+function sandboxSection(settings: SandboxSettings, cwd: string): SystemSection {
+  const modules = new Set([
+    ...readOnlyModules(settings.home, settings.writable),
+    ...configuredPackageFolders(settings.writable).filter((p) => existsSync(p)),
+  ]);
+  return { id: "sandbox", text: sandboxNote(settings, [...modules], cwd) };
+}
+
 function hostRunVerdict(
   kernel: Kernel,
   runtime: SandboxRuntime,

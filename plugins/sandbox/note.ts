@@ -2,8 +2,11 @@
 import type { SandboxSettings } from "./config";
 import { hasSocketFilter } from "./seccomp";
 
-/** The text of the `sandbox` section. */
-export function sandboxNote(settings: SandboxSettings, readOnlyModules: readonly string[] = []): string {
+/**
+ * The text of the `sandbox` section. The working directory, when `cwd` is given, is called so
+ * rather than named again: the environment section names it.
+ */
+export function sandboxNote(settings: SandboxSettings, readOnlyModules: readonly string[] = [], cwd?: string): string {
   const net =
     settings.network.mode === "all"
       ? "Network access is open."
@@ -12,8 +15,8 @@ export function sandboxNote(settings: SandboxSettings, readOnlyModules: readonly
         : "No network: downloads, installs and connections (localhost too) fail.";
   const lines = [
     "# Sandbox",
-    "Bash commands run in an operating-system sandbox.",
-    `- Writable: only ${settings.writable.join(", ")} and /tmp (private to this run); elsewhere writes fail with "Read-only file system". There, files that run code later are read-only at any depth (git config and hook scripts, .ubiquity/, ubiquity.config.*, .mcp.json, .envrc, hook managers' config, shell start-up files); one a command creates is moved out when it ends.`,
+    "Bash runs in an operating-system sandbox.",
+    `- Writable: only ${settings.writable.map((d) => (d === cwd ? "the working directory" : d)).join(", ")} and /tmp (private to this run); elsewhere writes fail with "Read-only file system". There, files that run code later are read-only at any depth (git config and hooks, .ubiquity/, ubiquity.config.*, .mcp.json, .envrc, hook managers' config, shell start-up files); one a command creates is moved out when it ends.`,
     ...(readOnlyModules.length > 0
       ? [
           `- Read-only too: ${readOnlyModules.join(", ")} (ubiquity itself or an MCP server runs code from there), so installs there fail: ask the user to run them.`,
@@ -26,7 +29,7 @@ export function sandboxNote(settings: SandboxSettings, readOnlyModules: readonly
           '- No Unix sockets (docker, ssh-agent, local servers): socket() fails with "Operation not permitted"; 32-bit programs are killed.',
         ]
       : []),
-    'A result saying "blocked by the sandbox" hit this boundary: do not retry another way; tell the user what you needed.',
+    'A result saying "blocked by the sandbox" hit this boundary: do not work around it; tell the user what you needed.',
   ];
   if (settings.excludedCommands.length > 0)
     lines.push(

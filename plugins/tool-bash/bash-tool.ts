@@ -38,10 +38,11 @@ export const BashInput = z.object({
 // Over 1 KB with its parameters (1.1 KB; `npm run bench request-bytes`): each clause is a behaviour
 // a model gets wrong without being told (a fresh shell per call, processes stopped at return, the
 // output cut, background commands), and five parameters. The timeout's numbers are in its
-// parameter only.
-const DESCRIPTION = `Runs a command with bash (sh where bash is missing) in the working directory; each call is a fresh shell (cd and variables do not carry over).
-- stdout and stderr come combined, in order; stdin is empty (prompts cannot be answered). A non-zero exit code is an error result.
-- On timeout the command and all it started are killed; processes left running (cmd &, setsid) are stopped when it returns.
+// parameter only; that everything a command started is stopped when it returns or times out is one
+// clause (the reason run_in_background exists, which the last line says).
+const DESCRIPTION = `Runs a command with bash (sh if missing) in the working directory, in a fresh shell each call (cd and variables do not carry over).
+- stdout and stderr come combined, in order; stdin is empty (prompts cannot be answered). A non-zero exit is an error result.
+- On timeout or return, everything it started is stopped (cmd &, setsid too).
 - Output over 30,000 characters keeps its start and end: redirect large output to a file and read the part you need.
 - run_in_background runs on (stdin open) until it ends, is stopped or the session ends: for servers, watchers, long builds, not commands you wait on.`;
 

@@ -25,8 +25,9 @@ export const EditInput = z.object({
 // Under 1 KB with its parameters (`npm run bench request-bytes`): the conditions a call is refused
 // for (read first, exact and unique match), said so the model does not learn them by failing; an
 // empty old_string or one equal to new_string is refused in words that say so. The parameters'
-// names say the rest.
-const DESCRIPTION = `Replaces exact text in a file, atomically.
+// names say the rest. That the file is replaced atomically changes nothing a model decides, so it
+// is left to the docs.
+const DESCRIPTION = `Replaces exact text in a file.
 - The file must have been read in full in this run and be unchanged since.
 - old_string must match exactly, whitespace included, without the line-number prefix, and occur once unless replace_all; add surrounding lines to pick one.
 - Use "\\n" line breaks (a CRLF file keeps CRLF).`;

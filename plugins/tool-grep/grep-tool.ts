@@ -17,9 +17,10 @@ export const GrepInput = z.object({
   glob: z.string().optional().describe('e.g. "*.ts"; "!glob" excludes'),
   type: z.string().optional().describe("e.g. ts, py, rust"),
   output_mode: z.enum(["content", "files_with_matches", "count"]).optional(),
-  "-i": z.boolean().optional().describe("Ignore case"),
-  // ripgrep's own flags (the description says what -A/-B/-C add): the names say the rest.
-  "-n": z.boolean().optional().describe("Default true"),
+  // ripgrep's own flags (the description says what -A/-B/-C add, and that content lines carry
+  // their number, -n's default): the names say the rest.
+  "-i": z.boolean().optional(),
+  "-n": z.boolean().optional(),
   "-A": count,
   "-B": count,
   "-C": count,
@@ -29,13 +30,13 @@ export const GrepInput = z.object({
 
 type GrepArgs = z.output<typeof GrepInput>;
 
-// Over 1 KB with its parameters (1.3 KB, `npm run bench request-bytes`): ripgrep's twelve options
+// Over 1 KB with its parameters (1.2 KB, `npm run bench request-bytes`): ripgrep's twelve options
 // are each a parameter the model needs (their names and JSON types are most of the bytes; a flag
 // whose name is ripgrep's says what it does without a description), and what it cannot guess —
 // that pattern is a ripgrep regex, that a glob overrides .gitignore while a type does not, and
 // each output mode's line format and limit — is said here once, not again in the parameters.
-const DESCRIPTION = `Searches file contents for a ripgrep regex (escape ( ) [ ] { } . * + ? | to match them literally).
-- Skips what .gitignore, .ignore and .rgignore exclude, .git, binaries and symbolic links; searches hidden files. A glob also selects files .gitignore skips; type does not.
+const DESCRIPTION = `Searches file contents for a ripgrep regex (escape ( ) [ ] { } . * + ? | for literals).
+- Skips .git, binaries, symbolic links and what .gitignore, .ignore and .rgignore exclude (a glob overrides those, type does not); searches hidden files.
 - output_mode files_with_matches (default) lists files newest first; content shows path:line:text, context lines (-A/-B/-C) path-line-text, "--" between groups; count shows path:count.
 - At most 200 result lines (head_limit lowers it), with a note when cut; matching lines over 500 characters are cut.`;
 

@@ -41,13 +41,14 @@ export const ReadInput = z.object({
 // Under 1 KB with its parameters (`npm run bench request-bytes`). It says the seed's `cat -n`
 // format, the limits a model must know to read a long file whole (read-before-write depends on
 // it; the file tools that write state the rule itself), and what becomes of images and binaries.
-// The parameters say only what this does not (offset is 1-based); that a path may be relative is
-// the system prompt's, once for every tool. Which folders are permitted is left to the refusal,
-// which names them.
-const DESCRIPTION = `Reads a file in \`cat -n\` format (line number, tab, text).
+// What `cat -n` looks like (number, tab, text) is left out: models know it, and Edit's description
+// says to leave the prefix out of old_string. The parameters say only what this does not (offset
+// is 1-based); that a path may be relative is the system prompt's, once for every tool. Which
+// folders are permitted is left to the refusal, which names them.
+const DESCRIPTION = `Reads a file in \`cat -n\` format.
 - At most 2,000 lines unless limit says more (a partial read says how to go on); lines over 2,000 characters are cut.
 - Editing needs a full read: past 2,000 lines, set limit beyond the last line (no offset). Over 10 MB, read in parts.
-- Images (PNG, JPEG, GIF, WebP; up to 5 MB) are shown if the model sees images, else described, as are other binaries.`;
+- Images (PNG, JPEG, GIF, WebP; up to 5 MB) are shown if you see images, else described, as are other binaries.`;
 
 /** Read: a text file in `cat -n` format, recording what was seen for read-before-write. */
 export class ReadTool extends PathTool<typeof ReadInput> {

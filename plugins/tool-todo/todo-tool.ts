@@ -2,15 +2,16 @@
 import { Tool, describeError, type ToolContext, type ToolOutput, type ToolPermission } from "../../src/index";
 import { checkInputKind, getTodosApi, TodoInputError, TodoWriteInput, formatResult } from "../todos/index";
 
-// Over 1 KB with its parameters (1.4 KB; `npm run bench request-bytes`): four input shapes (the
+// Over 1 KB with its parameters (1.3 KB; `npm run bench request-bytes`): four input shapes (the
 // whole list, or add / update / remove of single tasks, as the seed specifies) each need their
 // item schema, and the statuses are an enum in each. The description says when to use the tool,
 // how a task is named (update's task and remove's items, said once here) and the rules a list
-// follows across runs, which no parameter can say.
-const DESCRIPTION = `A todo list for work of three or more steps or several tasks. It outlives the run: a later run in this project sees it.
+// follows across runs, which no parameter can say. That a name matching nothing is an error is
+// left to the error, which says so when it happens.
+const DESCRIPTION = `A todo list for work of three or more steps or several tasks; it outlives the run (a later run in this project sees it).
 todos replaces the whole list (a new plan); add, update and remove edit single tasks; never both in one call.
-Name a task by its id (shown in each result) or exact content; a name matching nothing is an error.
-Keep exactly one task in_progress while you work (other runs sharing the list have their own); mark each completed as soon as it is done.`;
+Name a task by its id (shown in each result) or exact content.
+Keep exactly one task in_progress while you work (other runs sharing the list have their own); mark each completed once done.`;
 
 /** The TodoWrite tool. Needs the `ubiquity:todos` plugin in the run (the default preset has it). */
 export class TodoWriteTool extends Tool<typeof TodoWriteInput> {

@@ -11,8 +11,9 @@ export const WriteInput = z.object({
 
 // Under 1 KB with its parameters (`npm run bench request-bytes`): read-before-write and what an
 // overwrite keeps (a new file needs no read: the rule names existing files); a refusal explains
-// itself, so the description does not.
-const DESCRIPTION = `Writes a whole file, atomically, creating missing parent folders.
+// itself, so the description does not. That the write is atomic changes nothing a model decides,
+// so it is left to the docs.
+const DESCRIPTION = `Writes a whole file, creating missing parent folders.
 - An existing file must have been read in full in this run and be unchanged since.
 - An existing file keeps its line endings and byte-order mark; write "\\n" line breaks.`;
 

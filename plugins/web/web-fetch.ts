@@ -33,7 +33,7 @@ export class WebFetchTool extends Tool<typeof WebFetchInput> {
   // That the page is untrusted is said by the result's own frame and by the system prompt's
   // guidance on tool output, so not a third time here.
   readonly description =
-    "Fetches a web page as Markdown or text (HTML converted, PDF text extracted); with prompt, a small model reads it and returns only its answer. A redirect to another host is reported, not followed. Private and local addresses are refused. Pages are cached for 15 minutes.";
+    "Fetches a web page as Markdown or text (HTML converted, PDF text extracted); with prompt, a small model reads it and returns only its answer. A redirect to another host is reported, not followed; private and local addresses are refused. Pages are cached 15 minutes.";
   readonly inputSchema = WebFetchInput;
   override maxResultChars = 120_000;
   readonly #cache = new Map<string, CachedPage>();

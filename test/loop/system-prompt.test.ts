@@ -42,14 +42,16 @@ describe("system prompt", () => {
     expect(text).toContain("Model: scripted:scripted");
     expect(text).toContain("No tools are available in this run");
     expect(text).toContain("Permission mode: plan");
-    expect(text).toContain("comes back as a result saying why it was denied");
+    // A denial is a result the model reads, and it says why.
+    expect(text).toMatch(/denied call comes back as a result saying why/);
     expect(text.trimEnd().endsWith("APPENDED-LAST")).toBe(true);
   });
 
   it("the base system prompt keeps the original's two hazards: secure code (no injection, no secrets in code) and never guessing or inventing URLs", async () => {
     const text = await instructionsOf({ cwd: temp("ubq-sp-") });
-    expect(text).toMatch(/Write secure code: no command, SQL or other injection.*never secrets.* in code/);
-    expect(text).toContain("Never guess or invent URLs:");
+    // The facts, not the wording: secure code means no injection and no secrets in code; URLs are never guessed.
+    expect(text).toMatch(/Write secure code: no injection \(shell, SQL, XSS\); no secrets in code/);
+    expect(text).toContain("Never guess or invent URLs");
     // They are guidance: systemPrompt replaces them with the rest of it.
     expect(await instructionsOf({ cwd: temp("ubq-sp-"), systemPrompt: "Only this." })).not.toContain("invent URLs");
   });

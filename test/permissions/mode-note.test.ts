@@ -32,7 +32,9 @@ describe("mode note", () => {
     expect(text).toContain("Pre-approved: Bash(git:*), Read.");
     expect(text).toContain("Always denied: Bash(rm:*).");
     expect(text).toContain("Always asks: Bash(git push:*).");
-    expect(text).toContain("Shell commands are judged command by command");
+    // Each simple command is judged on its own, and one known only at run time always asks.
+    expect(text).toMatch(/Shell commands are judged one by one \(each of a list, pipeline or substitution\)/);
+    expect(text).toContain("always needs approval");
   });
 
   it("in bypassPermissions says how shell commands are judged only when a rule denies or asks", async () => {
@@ -41,7 +43,7 @@ describe("mode note", () => {
     expect(bare).not.toContain("Shell commands are judged");
     const ruled = await instructions({ permissionMode: "bypassPermissions", disallowedTools: ["Bash(rm:*)"] });
     expect(ruled).toContain("Always denied: Bash(rm:*).");
-    expect(ruled).toContain("Shell commands are judged command by command against those rules");
+    expect(ruled).toContain("Shell commands are judged one by one against those rules");
     expect(ruled).not.toContain("always needs approval");
   });
 

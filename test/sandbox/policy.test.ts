@@ -106,11 +106,15 @@ describe.skipIf(SKIP)("sandbox and permissions", () => {
     const { summon } = await import("ubiquity");
     const { collect } = await import("../helpers/collect");
     const model = scriptedModel(["done"]);
-    await collect(summon("hi", { model, cwd: place.ws(), sandbox: true, persistSession: false, persistTodos: false }));
+    const cwd = place.ws();
+    await collect(summon("hi", { model, cwd, sandbox: true, persistSession: false, persistTodos: false }));
     const system = JSON.stringify(model.requests[0]!.prompt[0]);
     expect(system).toContain("# Sandbox");
     expect(system).toContain("No network: downloads");
     expect(system).toContain("Read-only file system");
+    // The writable folder is the working directory, which the environment section names once.
+    expect(system).toContain("Writable: only the working directory and /tmp");
+    expect(system.split(cwd).length - 1).toBe(1);
   });
 });
 

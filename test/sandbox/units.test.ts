@@ -10,9 +10,19 @@ import { layoutRoot } from "../../plugins/sandbox/protect";
 import { programRootsOf } from "../../plugins/sandbox/bwrap";
 import { seatbeltProfile } from "../../plugins/sandbox/seatbelt";
 import { violationsInOutput } from "../../plugins/sandbox/violations";
+import { sandboxNote } from "../../plugins/sandbox/note";
 
 const opts = (sandbox: unknown, extra: Record<string, unknown> = {}) =>
   ({ cwd: "/w", sandbox, ...extra }) as unknown as ResolvedOptions;
+
+describe("the system prompt's sandbox section", () => {
+  it("calls the working directory so (the environment section names it) and names the other writable folders", () => {
+    const settings = sandboxSettings(opts(true, { additionalDirectories: ["../lib"] }), "/h");
+    expect(sandboxNote(settings, [], "/w")).toContain("Writable: only the working directory, /lib and /tmp");
+    // Without the run's folder it names every writable folder, as before.
+    expect(sandboxNote(settings)).toContain("Writable: only /w, /lib and /tmp");
+  });
+});
 
 describe("sandbox settings", () => {
   it("true means: on, fail if unavailable, autoAllowBash, no network, cwd and additionalDirectories writable", () => {
