@@ -61,6 +61,8 @@ const HEAVY: Record<string, RegExp> = {
   "plugin command": /\/dist\/chunks\/plugin-command\.mjs$/,
   // What \`ubiquity rewind\` does (its flags are listed without it).
   "rewind command": /\/dist\/chunks\/rewind-command\.mjs$/,
+  // What \`ubiquity mcp list | login | logout | add\` does (the command and its flags are listed without it).
+  "mcp command": /\/dist\/chunks\/mcp-command\.mjs$/,
   // What a Bash call runs a command with (the shell process, its output, background shells).
   "Bash's process code": /\/dist\/chunks\/shell-code\.mjs$/,
   // apply_patch's writes (the hunks matched, the files written or rolled back): its first call.
@@ -227,6 +229,12 @@ if (!fired) throw new Error("the hook did not fire");`;
     expect(heavyIn(loadedBy([bin, "rewind", "--help"], temp(), temp()))).toEqual([]);
     // No stored session: a usage error (2), after its code has loaded to say so.
     expect(heavyIn(loadedBy([bin, "rewind"], temp(), temp(), 2))).toEqual(["rewind command"]);
+  });
+
+  it("the mcp command's code loads when it runs, not for its help", () => {
+    expect(heavyIn(loadedBy([bin, "mcp", "--help"], temp(), temp()))).toEqual([]);
+    // \`mcp remove\` is not a command here: a usage error (2), after its code has loaded to say so.
+    expect(heavyIn(loadedBy([bin, "mcp", "remove", "fs"], temp(), temp(), 2))).toEqual(["mcp command"]);
   });
 
   it("Bash's process code loads with the first command, apply_patch's writes with the first patch", () => {
