@@ -261,7 +261,7 @@ export {
   rewindConversation,
   CheckpointNotFoundError,
   ActiveRunError,
-} from "../plugins/checkpoints/api";
+} from "../plugins/checkpoints/rewind-api";
 export type {
   CheckpointInfo,
   CheckpointQuery,

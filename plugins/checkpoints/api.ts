@@ -12,6 +12,7 @@ import { storageRoot } from "../_kits/storage/index";
 import { SessionNotFoundError, SessionStore, type StoredSession } from "../sessions/index";
 import { rewindTo, type RewindResult } from "./rewind";
 import { ShadowStore, storeDirFor, type StoredCheckpoint } from "./store";
+import { CheckpointNotFoundError } from "./errors";
 
 /** Where to look: the project folder the session ran in, and the sessions root. */
 export interface CheckpointQuery {
@@ -32,10 +33,7 @@ export interface CheckpointInfo extends StoredCheckpoint {
   prompt?: string;
 }
 
-/** A message uuid that names no checkpoint and no message of the session. */
-export class CheckpointNotFoundError extends UbiquityError {
-  override name = "CheckpointNotFoundError";
-}
+export { CheckpointNotFoundError };
 
 /** The note the plugin keeps in the transcript for each checkpoint. */
 export interface CheckpointNote {

@@ -2,7 +2,7 @@
  * `/rewind [uuid]` in the runner's terminal mode: without a uuid, the session's checkpoints;
  * with one, the plan, a y/N question, then the rewind.
  */
-import { listCheckpoints, rewindFiles } from "./api";
+import { listCheckpoints, rewindFiles } from "./rewind-api";
 import { formatRewind, formatList } from "./format";
 
 /** What `/rewind` needs from the terminal. */

@@ -16,11 +16,18 @@ import { warn } from "../_kits/sources/index";
 import { storageRoot } from "../_kits/storage/index";
 import { checkpointSettings, checkpointsOptions } from "./options";
 import { holdRunLock, releaseRunLock } from "./lock";
-import { ShadowStore, storeDirFor, TooManyFilesError } from "./store";
+import { storeDirFor } from "./place";
+import { lazyImport } from "../_kits/lazy/index";
 import { rewindCommand } from "./command";
 import type { CheckpointNote } from "./api";
 
-export { listCheckpoints, rewindFiles, rewindConversation, CheckpointNotFoundError, ActiveRunError } from "./api";
+export {
+  listCheckpoints,
+  rewindFiles,
+  rewindConversation,
+  CheckpointNotFoundError,
+  ActiveRunError,
+} from "./rewind-api";
 export type {
   CheckpointInfo,
   CheckpointQuery,
@@ -35,6 +42,10 @@ export type {
 
 /** The plugin's name. */
 export const NAME = "ubiquity:checkpoints";
+
+// The shadow store (git, its objects, retention) loads with a run's first snapshot: a run that
+// writes nothing never loads it (issue 40).
+const storeCode = lazyImport(() => import("./store"));
 
 // The snapshot is taken at `tool.allowed`: once the verdict is final (rules, modes, the person's
 // answer), before the tool runs, so a denied call takes none.
@@ -105,18 +116,25 @@ async function snapshot(
   settings: NonNullable<ReturnType<typeof checkpointSettings>>,
 ): Promise<void> {
   // The main run's store, which its session's rewind reads (also for a worktree's folders).
+  const { ShadowStore, TooManyFilesError } = await storeCode();
   const store = new ShadowStore(storeDirFor(main.cwd, settings.dir));
   const promptUuid = context.state.prompts.get(top.sessionId);
-  const checkpoint = await store.snapshot(
-    foldersOf(top),
-    { maxBytes: settings.maxBytes, exclude: storesOf(main, settings.dir) },
-    {
-      sessionId: top.sessionId,
-      messageUuid: uuid,
-      ...(promptUuid ? { promptUuid } : {}),
-      createdAt: new Date().toISOString(),
-    },
-  );
+  const checkpoint = await store
+    .snapshot(
+      foldersOf(top),
+      { maxBytes: settings.maxBytes, exclude: storesOf(main, settings.dir) },
+      {
+        sessionId: top.sessionId,
+        messageUuid: uuid,
+        ...(promptUuid ? { promptUuid } : {}),
+        createdAt: new Date().toISOString(),
+      },
+    )
+    .catch((error: unknown) => {
+      // A folder too large: this run takes no more snapshots.
+      if (error instanceof TooManyFilesError) context.run(top).off = true;
+      throw error;
+    });
   const note: CheckpointNote = {
     messageUuid: uuid,
     ...(promptUuid ? { promptUuid } : {}),
@@ -207,7 +225,6 @@ export const checkpointsPlugin = definePlugin({
         pending = snapshot(kernel, context, { top, main, uuid }, settings).catch((error: unknown) => {
           // A failed snapshot must not stop the agent: say so (once, when git is missing), and the call goes on without one.
           const message = (error as Error).message;
-          if (error instanceof TooManyFilesError) context.run(top).off = true;
           if (/need git on PATH/.test(message)) {
             if (context.state.noGit) return;
             context.state.noGit = true;

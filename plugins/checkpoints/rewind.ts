@@ -9,9 +9,9 @@
  */
 import { lstatSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { UbiquityError } from "../../src/index";
 import { sandboxReason } from "../permissions/api";
 import { activeRuns } from "./lock";
+import { ActiveRunError } from "./errors";
 import { safeParent, safeRemove, safeWrite, UnsafePathError } from "./safe-fs";
 import { backupRefOf, ShadowStore, type NotCovered, type StoredCheckpoint } from "./store";
 
@@ -45,10 +45,7 @@ export interface RewindResult {
   backup?: string;
 }
 
-/** A rewind refused because a run is writing in the folder. */
-export class ActiveRunError extends UbiquityError {
-  override name = "ActiveRunError";
-}
+export { ActiveRunError };
 
 function refuseIfActive(store: string, roots: readonly string[]): void {
   const live = activeRuns(store);

@@ -25,9 +25,9 @@ import {
 } from "node:fs";
 import { join, relative } from "node:path";
 import { isInside } from "../_kits/paths/index";
-import { projectSlug, storageRoot } from "../_kits/storage/index";
 import { git, GitError, nulList, type GitPlace } from "./git";
 import { activeRuns } from "./lock";
+import { storeDirFor } from "./place";
 import { BINARY_MAX_BYTES, MAX_FILES_PER_SNAPSHOT } from "./options";
 import { writeCommit, writeRef, writeRootsTree } from "./objects";
 
@@ -103,10 +103,7 @@ export class TooManyFilesError extends GitError {
   override name = "TooManyFilesError";
 }
 
-/** The store folder of a project: `<root>/<project slug>`, the root being `dir` or ~/.ubiquity/checkpoints. */
-export function storeDirFor(cwd: string, dir?: string): string {
-  return join(storageRoot(dir, cwd, "checkpoints"), projectSlug(cwd));
-}
+export { storeDirFor };
 
 const ATTRIBUTES = "* -text -crlf -ident -filter -working-tree-encoding\n";
 

@@ -1,14 +1,16 @@
 /** What the mcp plugin adds to the `ubiquity` runner: `ubiquity mcp list` and `run --mcp-config`. */
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { describeError, type Kernel } from "../../src/index";
-import { isProjectFileTrusted, type ProjectTrust, UsageError } from "../../loader/index";
+import { UsageError } from "../../loader/index";
 import type { FlagValue, PluginCommand, RunFlag } from "../../loader/index";
+import { lazyImport } from "../_kits/lazy/index";
 import { parseMcpConfig } from "./config";
-import { formatMcpReport } from "./format";
 import type { McpApi } from "./index";
-import { runLoginCommand } from "./login-command";
-import { MCP_ADD_FLAGS, runMcpAdd } from "./mcp-add";
+import { MCP_ADD_FLAGS } from "./mcp-add-flags";
+
+// The command's work (list, login, add) loads when it runs, not with every run's plugins.
+const work = lazyImport(() => import("./mcp-command"));
 
 /** `--mcp-config`: a `.mcp.json`-shaped file (the user's own: trust does not apply), or the JSON itself. */
 function readMcpConfig(spec: string) {
@@ -79,26 +81,7 @@ export const mcpFlags: Record<string, RunFlag> = {
   },
 };
 
-/**
- * `claude mcp remove fs` and `add-json`: servers live in files here, so the error says which file
- * to edit (`mcp add` is mcp-add.ts).
- */
-function notAdded(sub: string, rest: readonly string[]): string {
-  const [name = "<name>", target = "<command>", ...args] = rest;
-  const entry = /^https?:\/\//.test(target)
-    ? { type: "http", url: target }
-    : { command: target, ...(args.length ? { args } : {}) };
-  const json = JSON.stringify({ mcpServers: { [name]: entry } });
-  return sub === "remove"
-    ? `ubiquity mcp ${sub} is not a command: servers live in files — remove "${name}" from the project's .mcp.json (or mcpServers in the config, or [mcp_servers.${name}] in ~/.codex/config.toml under --compat codex)`
-    : `ubiquity mcp ${sub} is not a command (claude mcp add is): servers live in files — put ${json} in the project's .mcp.json (claude mcp add --scope project writes the same), or the entry under mcpServers in the config; then \`ubiquity mcp list\` starts it`;
-}
-
-/**
- * `ubiquity mcp list`: connect the servers of a kernel built from the config, print each with its
- * status and tools, exit (1 when a server failed, so scripts can use it as a health check). The
- * runner disposes the kernel.
- */
+/** `ubiquity mcp list | login | logout | add` (mcp-command.ts does the work). */
 export function mcpCommands(
   name: string,
   apiOf: (kernel: Kernel) => McpApi | undefined,
@@ -112,35 +95,7 @@ export function mcpCommands(
       positionals: true,
       config: true,
       flags: { json: { type: "boolean", description: "Print the report as JSON" }, ...MCP_ADD_FLAGS },
-      async run({ values, positionals }, io) {
-        const [sub, ...rest] = positionals;
-        if ((sub === "login" || sub === "logout") && rest.length <= 1)
-          return runLoginCommand(sub, rest[0], await io.kernel({ quiet: true }), io);
-        if (sub === "add")
-          return runMcpAdd(rest, values, typeof values.cwd === "string" ? values.cwd : process.cwd(), io.stdout);
-        if (sub === "remove" || sub === "add-json") throw new UsageError(notAdded(sub, rest));
-        if (sub !== "list" || rest.length > 0) {
-          const got = sub === undefined ? "no subcommand" : `"${positionals.join(" ")}"`;
-          throw new UsageError(
-            `ubiquity mcp: ${got}; the subcommands are \`ubiquity mcp list\`, \`ubiquity mcp login <server>\` and \`ubiquity mcp logout <server>\``,
-          );
-        }
-        // The report shows every failure; the console logger would print each a second time.
-        const kernel = await io.kernel({ quiet: true });
-        const api = apiOf(kernel);
-        if (!api)
-          throw new Error(
-            `the ${name} plugin is not in the plugin list (the default preset has it); add it to plugins or take it out of disable`,
-          );
-        await kernel.ready();
-        const servers = api.servers();
-        // An untrusted folder's .mcp.json was skipped: "none configured" alone would contradict the file.
-        const options = kernel.options as { cwd?: string; trust?: ProjectTrust };
-        const mcpJson = join(resolve(options.cwd ?? process.cwd()), ".mcp.json");
-        const skipped = existsSync(mcpJson) && !isProjectFileTrusted(options.trust, mcpJson) ? mcpJson : undefined;
-        io.stdout(values.json ? `${JSON.stringify(servers, null, 2)}\n` : formatMcpReport(servers, skipped));
-        return servers.some((s) => s.status !== "connected") ? 1 : 0;
-      },
+      run: async (args, io) => (await work()).runMcpCommand(name, apiOf, args, io),
     },
   };
 }

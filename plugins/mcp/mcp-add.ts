@@ -8,40 +8,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describeError } from "../../src/index";
-import { type CommandFlag, type FlagValue, UsageError } from "../../loader/index";
+import { type FlagValue, UsageError } from "../../loader/index";
 import { writeFileAtomic } from "../_kits/storage/index";
 import { parseMcpConfig } from "./config";
 
-/** The flags of `claude mcp add` (shown under `ubiquity mcp --help`). */
-export const MCP_ADD_FLAGS: Record<string, CommandFlag> = {
-  transport: {
-    type: "string",
-    short: "t",
-    value: "<stdio|sse|http>",
-    description: "mcp add: the server's transport (claude's -t) [stdio, or http for a URL]",
-  },
-  env: {
-    type: "string",
-    short: "e",
-    value: "<KEY=value>",
-    multiple: true,
-    description: "mcp add: a variable of a stdio server",
-  },
-  header: {
-    type: "string",
-    short: "H",
-    value: "<'Name: value'>",
-    multiple: true,
-    description: "mcp add: a request header of a remote server",
-  },
-  scope: {
-    type: "string",
-    short: "s",
-    value: "<local|user|project>",
-    description:
-      "mcp add: project writes the project's .mcp.json (claude's --scope project); the others print the entry",
-  },
-};
+export { MCP_ADD_FLAGS } from "./mcp-add-flags";
 
 const list = (value: FlagValue | undefined): string[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [String(value)];

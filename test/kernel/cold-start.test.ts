@@ -61,6 +61,12 @@ const HEAVY: Record<string, RegExp> = {
   "plugin command": /\/dist\/chunks\/plugin-command\.mjs$/,
   // What \`ubiquity rewind\` does (its flags are listed without it).
   "rewind command": /\/dist\/chunks\/rewind-command\.mjs$/,
+  // What \`ubiquity mcp list | login | logout | add\` does (the command and its flags are listed without it).
+  "mcp command": /\/dist\/chunks\/mcp-command\.mjs$/,
+  // The checkpoints' shadow store (git, its objects, retention): a run's first snapshot.
+  "checkpoint store": /\/dist\/chunks\/store\.mjs$/,
+  // listCheckpoints, rewindFiles, rewindConversation: their first call.
+  "checkpoint functions": /\/dist\/chunks\/api\.mjs$/,
   // What a Bash call runs a command with (the shell process, its output, background shells).
   "Bash's process code": /\/dist\/chunks\/shell-code\.mjs$/,
   // apply_patch's writes (the hunks matched, the files written or rolled back): its first call.
@@ -79,7 +85,7 @@ process.on("exit", () => writeFileSync(process.env.LOADED_OUT, JSON.stringify(ur
 const temp = tempDirs();
 
 /** Run `args` under this Node with the recording hook in `cwd`; the URLs of the modules it loaded. */
-function loadedBy(args: string[], cwd: string, home: string, status = 0): string[] {
+function loadedBy(args: string[], cwd: string, home: string, status = 0, vars: Record<string, string> = {}): string[] {
   const hook = join(home, "record-loads.mjs");
   const out = join(home, "loaded.json");
   writeFileSync(hook, HOOK);
@@ -94,6 +100,7 @@ function loadedBy(args: string[], cwd: string, home: string, status = 0): string
       LOADED_OUT: out,
       TERM: "dumb",
       ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
+      ...vars,
     },
     encoding: "utf8",
     timeout: 240_000,
@@ -226,7 +233,37 @@ if (!fired) throw new Error("the hook did not fire");`;
   it("the rewind command's code loads when it runs, not for its help", () => {
     expect(heavyIn(loadedBy([bin, "rewind", "--help"], temp(), temp()))).toEqual([]);
     // No stored session: a usage error (2), after its code has loaded to say so.
-    expect(heavyIn(loadedBy([bin, "rewind"], temp(), temp(), 2))).toEqual(["rewind command"]);
+    expect(heavyIn(loadedBy([bin, "rewind"], temp(), temp(), 2))).toEqual([
+      "rewind command",
+      "checkpoint store",
+      "checkpoint functions",
+    ]);
+  });
+
+  it("the mcp command's code loads when it runs, not for its help", () => {
+    expect(heavyIn(loadedBy([bin, "mcp", "--help"], temp(), temp()))).toEqual([]);
+    // \`mcp remove\` is not a command here: a usage error (2), after its code has loaded to say so.
+    expect(heavyIn(loadedBy([bin, "mcp", "remove", "fs"], temp(), temp(), 2))).toEqual(["mcp command"]);
+  });
+
+  it("the checkpoint store loads with a run's first snapshot, the checkpoint functions on their first call", () => {
+    const program = `import { join } from "node:path";
+import { summon, listCheckpoints } from ${JSON.stringify(dist("sdk/index.mjs"))};
+import { scriptedModel } from ${JSON.stringify(dist("src/testing/index.mjs"))};
+const model = scriptedModel([{ toolCalls: [{ toolName: "Write", input: { file_path: join(process.cwd(), "a.txt"), content: "x" } }] }, "done"]);
+let sessionId;
+for await (const m of summon("hi", { model, permissionMode: "bypassPermissions", checkpoints: true })) {
+  if (m.type === "result" && m.isError) throw new Error(m.result);
+  sessionId = m.sessionId;
+}
+if (process.env.LIST) { const found = await listCheckpoints(sessionId, { cwd: process.cwd() }); if (found.length !== 1) throw new Error(JSON.stringify(found)); }`;
+    const wrote = loadedBy(["--input-type=module", "-e", program], temp(), temp());
+    expect(heavyIn(wrote).filter((name) => name !== "node's http stack")).toEqual(["checkpoint store"]);
+    const listed = loadedBy(["--input-type=module", "-e", program], temp(), temp(), 0, { LIST: "1" });
+    expect(heavyIn(listed).filter((name) => name !== "node's http stack")).toEqual([
+      "checkpoint store",
+      "checkpoint functions",
+    ]);
   });
 
   it("Bash's process code loads with the first command, apply_patch's writes with the first patch", () => {
