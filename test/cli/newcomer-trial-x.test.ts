@@ -12,7 +12,10 @@
  *   "because the folder is not trusted" (and an unknown flag the same): it was trusted, the file
  *   had changed. Both now say so;
  * - `ubiquity schema` in the project printed the built-ins' schema, without the plugin's options,
- *   although `inspect` there showed the plugin: it now reads the config it finds, as `inspect` does.
+ *   although `inspect` there showed the plugin: it now reads the config it finds, as `inspect` does;
+ * - `--config <file>` in an untrusted folder loaded the file (the caller's) and still warned that
+ *   the folder's files, that one first, "were not applied": the warning leaves it (and the local
+ *   modules it imports) out.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -289,6 +292,18 @@ describe("ubiquity schema in the project", () => {
     expect(untrusted.code).toBe(0);
     expect(JSON.parse(untrusted.stdout).properties.weatherUnits).toBeUndefined();
     expect(untrusted.stderr).toMatch(/not trusted/);
+  });
+
+  it("--config in an untrusted folder: the named file applies, and no warning says it (or what it imports) was not applied", async () => {
+    const dir = project();
+    const home = tempProject({}, { packageJson: false });
+    const named = await runInstalled(["schema", "--config", "ubiquity.config.ts"], dir, {
+      UBIQUITY_TRUST: "",
+      HOME: home,
+    });
+    expect(named.code, named.stderr).toBe(0);
+    expect(JSON.parse(named.stdout).properties.weatherUnits).toBeDefined();
+    expect(named.stderr).toBe("");
   });
 });
 
