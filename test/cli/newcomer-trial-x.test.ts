@@ -17,14 +17,14 @@
  *   the folder's files, that one first, "were not applied": the warning leaves it (and the local
  *   modules it imports) out.
  */
-import { execFile, execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packedTarball, removePackedDirs } from "../helpers/packed";
+import { installPacked, removePackedDirs } from "../helpers/packed";
 import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
 
 let server: Server;
@@ -45,19 +45,6 @@ afterAll(async () => {
   removeTempProjects();
   removePackedDirs();
 });
-
-/** node_modules as `npm i ubiquity` leaves it: the packed package (declarations as published), the repo's other packages beside it. */
-function installPacked(dir: string): void {
-  const modules = join(dir, "node_modules");
-  const own = join(modules, "ubiquity");
-  mkdirSync(own, { recursive: true });
-  execFileSync("tar", ["-xzf", packedTarball(), "-C", own, "--strip-components=1"]);
-  const root = join(repoRoot, "node_modules");
-  for (const name of readdirSync(root)) {
-    if (name.startsWith(".") || name === "ubiquity") continue;
-    symlinkSync(join(root, name), join(modules, name), "dir");
-  }
-}
 
 /** The plugin package as its author's `tsc` emitted it (index.js + index.d.ts), what `npm pack` ships. */
 const PLUGIN = {
