@@ -6,6 +6,9 @@
  * and an editor) met:
  * - a plugin whose `factoryOptions` require a key (`baseUrl`) typed its factory's options as
  *   optional: `weather()` passed tsc and failed only when the run started. It is a tsc error now;
+ * - the plugin's own `tsc` (skipLibCheck off, as a hand-written tsconfig has it) failed on the AI
+ *   SDK's declarations (`json-schema` has no types installed), and no page gave a plugin package's
+ *   package.json or tsconfig.json: docs/plugins/publishing.md has both, built here;
  * - no page said how to write a `tool.permission` vote (what the first verdict is, how to abstain,
  *   what a deny does): docs/plugins.md has a vote and an output rewrite now, run here as written;
  * - after an edit of a trusted folder's config, "No model configured" said the file was skipped
@@ -218,6 +221,27 @@ export const d = defineConfig({ weatherUnits: "kelvin", plugins: [weather({ base
     expect(errors.join("\n")).toMatch(/Expected 1 arguments, but got 0/);
     expect(errors.join("\n")).toMatch(/"kelvin"/);
     expect(typeErrors(dir, ["ubiquity.config.ts", "agent.ts"])).toEqual([]);
+  });
+});
+
+describe("docs/plugins/publishing.md's package of a TypeScript plugin", () => {
+  it("its tsconfig.json builds the docs' plugin on a fresh install, and the declarations keep the options required", () => {
+    const doc = readFileSync(join(repoRoot, "docs", "plugins", "publishing.md"), "utf8");
+    const [pkg, tsconfig] = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(tsconfig, "publishing.md has no tsconfig.json").toBeDefined();
+    // What npm leaves after `npm i -D ubiquity typescript zod`: no @types/json-schema.
+    const dir = tempProject({ "src/index.ts": docsVoteBlock(), "tsconfig.json": tsconfig! }, { packageJson: false });
+    writeFileSync(join(dir, "package.json"), pkg!);
+    installPacked(dir);
+    const parsed = ts.parseJsonConfigFileContent(JSON.parse(tsconfig!), ts.sys, dir);
+    expect(parsed.errors).toEqual([]);
+    const program = ts.createProgram(parsed.fileNames, { ...parsed.options, preserveSymlinks: true });
+    const emitted = program.emit();
+    const problems = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics].map(
+      (d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`,
+    );
+    expect(problems).toEqual([]);
+    expect(readFileSync(join(dir, "dist", "index.d.ts"), "utf8")).toMatch(/\(options: \{\s*blockedCities: string\[\];/);
   });
 });
 
