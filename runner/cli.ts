@@ -65,20 +65,22 @@ const inspect: FlagCommand = {
 
 const schema: FlagCommand = {
   summary:
-    "Print the JSON Schema of ubiquity config files (with --config: of that config's plugins, third-party options included)",
+    "Print the JSON Schema of ubiquity config files: of the plugins of the config found (or named with --config), third-party options included; the default preset's without one",
   flags: {
     config: CONFIG_FLAGS.config!,
     cwd: CONFIG_FLAGS.cwd!,
     trust: CONFIG_FLAGS.trust!,
   },
   async run({ values }, io) {
-    if (typeof values.config !== "string") {
+    // The plugins the config runs with (its presets, or the default preset, then its plugins):
+    // a third-party plugin's `options` slice is in the schema as the built-ins' are. The config
+    // the search finds counts as --config's does (as for `inspect`): in a project whose config
+    // lists a plugin, the schema an editor is pointed at must know that plugin's keys.
+    const { config, filepath } = await loadCliConfig(values, "schema");
+    if (!filepath) {
       io.stdout(await defaultConfigJsonSchemaText());
       return 0;
     }
-    // The plugins the config runs with (its presets, or the default preset, then its plugins):
-    // a third-party plugin's `options` slice is in the schema as the built-ins' are.
-    const { config } = await loadCliConfig(values, "schema");
     const presets = config.presets ?? [await defaultPreset()];
     const plugins = expandPlugins({ ...config, presets }).plugins.map((p) => p.plugin);
     io.stdout(configJsonSchemaText(plugins));

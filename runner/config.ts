@@ -61,6 +61,22 @@ export interface LoadedCliConfig {
 }
 
 /**
+ * The trust decision as the warning tells it: a config file named with `--config` is the caller's
+ * and was loaded whatever the folder's trust (the loader's rule), so the warning must not list it
+ * (or the modules it imports) among the files "not applied". The decision itself is unchanged.
+ */
+function withoutNamedConfig(trust: TrustDecision, filepath: string | null, named: unknown): TrustDecision {
+  if (typeof named !== "string" || !filepath) return trust;
+  // The file itself, and the local modules it imports (listed as `<config> → <specifier>`).
+  const applied = (path: string) => path === filepath || path.startsWith(`${filepath} → `);
+  return {
+    ...trust,
+    files: trust.files.filter((f) => !applied(f.path)),
+    unapproved: trust.unapproved.filter((f) => !applied(f.path)),
+  };
+}
+
+/**
  * Load the config the way every command does: decide whether the folder is trusted, then
  * `--config` or the search from `--cwd` (a project's config only when trusted), string
  * specifiers resolved, the default preset when the config names no presets, settings from the
@@ -82,7 +98,7 @@ export async function loadCliConfig(
     defaultPresets: defaults,
     trust: trust.option,
   });
-  const warning = untrustedWarning(trust, cwd);
+  const warning = untrustedWarning(withoutNamedConfig(trust, loaded.filepath, values.config), cwd);
   if (warning) (io.warn ?? ((line: string) => void process.stderr.write(`${line}\n`)))(warning);
   const config: UbiquityConfig = { ...(loaded.config ?? {}) };
   config.presets ??= await defaults();

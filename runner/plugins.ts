@@ -79,13 +79,39 @@ export async function activePlugins(values: RunValues, command: string): Promise
 }
 
 /**
- * For an unknown command or flag: the folder's config that was skipped (the folder is not
- * trusted) may be what adds it. "" when no config was skipped.
+ * The folder's config file a run skipped, why, and how to apply it: the folder is not trusted, or
+ * it is and the file is new or changed since it was approved (every edit of a trusted config needs
+ * approving again; "not trusted" sent the user to trust a folder the store already trusts).
+ * Undefined when no config was skipped.
+ */
+export function skippedConfig(active: ActivePlugins): { file: string; why: string; fix: string } | undefined {
+  const loaded = active.loaded;
+  const file = loaded?.skipped[0];
+  if (!loaded || !file) return undefined;
+  const name = basename(file);
+  if (loaded.trust.trusted && !loaded.trust.legacy)
+    return {
+      file: name,
+      why: "the folder is trusted but the file is new or changed since it was approved",
+      fix: "review it, then approve it with `ubiquity trust .`",
+    };
+  if (loaded.trust.trusted)
+    return {
+      file: name,
+      why: "the folder was trusted before ubiquity recorded what its files contain",
+      fix: "approve its files with `ubiquity trust .`",
+    };
+  return { file: name, why: "the folder is not trusted", fix: "trust the folder with `ubiquity trust .`" };
+}
+
+/**
+ * For an unknown command or flag: the folder's config that was skipped may be what adds it. ""
+ * when no config was skipped.
  */
 export function skippedConfigHint(active: ActivePlugins): string {
-  const file = active.loaded?.skipped[0];
-  return file
-    ? `; this folder's ${basename(file)} was not loaded, as the folder is not trusted: if its plugins add it, trust the folder with \`ubiquity trust .\` (or UBIQUITY_TRUST=1 for one run)`
+  const skipped = skippedConfig(active);
+  return skipped
+    ? `; this folder's ${skipped.file} was not loaded, as ${skipped.why}: if its plugins add it, ${skipped.fix} (or UBIQUITY_TRUST=1 for one run)`
     : "";
 }
 

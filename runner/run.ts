@@ -8,7 +8,7 @@
  */
 import { createInterface } from "./readline";
 import { homedir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { modelStringFor } from "../plugins/model/api";
 import { codexModelProblem } from "../plugins/settings/index";
 import { summon } from "../sdk/facade";
@@ -24,7 +24,14 @@ import type { UbiquityConfig } from "../src/config/schema";
 import { terminalApprover } from "./approver";
 import type { Message, ResultMessage } from "../src/messages";
 import { applyRunFlags, parseRunArgs, prescan, runFlagTable, runUsage, type FlagTable, type RunValues } from "./flags";
-import { activePlugins, answerersOf, presetByName, skippedConfigHint, type ActivePlugins } from "./plugins";
+import {
+  activePlugins,
+  answerersOf,
+  presetByName,
+  skippedConfig,
+  skippedConfigHint,
+  type ActivePlugins,
+} from "./plugins";
 import type { TerminalAnswerer } from "../loader/index";
 import { combinePrompt, readStdin } from "./stdin";
 import { storedSessionLookup } from "./conversation";
@@ -405,9 +412,9 @@ function noModelError(
   codex: { compat?: unknown; codexProfile?: unknown },
   resumeProblem?: string,
 ): ConfigError {
-  const skipped = active.loaded?.skipped[0];
+  const skipped = skippedConfig(active);
   const hint = skipped
-    ? `. This folder's ${basename(skipped)} was skipped because the folder is not trusted, so a model it sets was not read: trust it with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run`
+    ? `. This folder's ${skipped.file} was skipped because ${skipped.why}, so a model it sets was not read: ${skipped.fix}, or pass --trust (or UBIQUITY_TRUST=1) for this run`
     : "";
   const fix = `pass --model (e.g. --model ${exampleModel()}, or --model test for the offline model), set model in the config file, or the UBIQUITY_MODEL environment variable`;
   const claude = otherToolsModel(active.loaded?.config.cwd ?? process.cwd(), codex);

@@ -32,11 +32,11 @@
  *   as it does for .claude/settings.json.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packedTarball, removePackedDirs } from "../helpers/packed";
+import { installPacked, removePackedDirs } from "../helpers/packed";
 import { summon, type Message } from "ubiquity";
 import { completeTsBlocks } from "../docs/blocks";
 import { tsNodeArgs } from "../helpers/ts-child";
@@ -49,18 +49,6 @@ afterAll(() => {
   removePackedDirs();
 });
 
-/** node_modules as `npm i ubiquity` leaves it: the packed package (declarations as published), the repo's other packages beside it. */
-function installPacked(dir: string): void {
-  const modules = join(dir, "node_modules");
-  const own = join(modules, "ubiquity");
-  mkdirSync(own, { recursive: true });
-  execFileSync("tar", ["-xzf", packedTarball(), "-C", own, "--strip-components=1"]);
-  const root = join(repoRoot, "node_modules");
-  for (const name of readdirSync(root)) {
-    if (name.startsWith(".") || name === "ubiquity") continue;
-    symlinkSync(join(root, name), join(modules, name), "dir");
-  }
-}
 beforeAll(requireDist);
 
 describe("docs/getting-started.md's tsconfig.json, on a fresh install", () => {

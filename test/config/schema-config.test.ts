@@ -1,7 +1,7 @@
 /**
  * `ubiquity schema --config <file>`: the JSON Schema of that config's plugins, so a third-party
- * plugin's options (its `options` slice) are in it as the built-ins' are; without --config the
- * committed schema of the default preset.
+ * plugin's options (its `options` slice) are in it as the built-ins' are; without --config, the
+ * config the search finds (in a trusted folder), else the committed schema of the default preset.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects, repoRoot, requireDist, runCli, tempProject } from "../helpers/project";
@@ -24,7 +24,12 @@ describe("ubiquity schema --config", () => {
     // The built-ins of the default preset are still there.
     expect(schema.properties.permissionMode).toBeDefined();
 
-    const plain = JSON.parse((await runCli(["schema"], cwd)).stdout) as { properties: Record<string, unknown> };
+    // Found by the search: the same schema once the folder is trusted (runCli trusts), the default preset's when not.
+    const found = JSON.parse((await runCli(["schema"], cwd)).stdout) as { properties: Record<string, unknown> };
+    expect(found.properties.greeting).toBeDefined();
+    const plain = JSON.parse((await runCli(["schema"], cwd, { UBIQUITY_TRUST: "", HOME: tempProject({}) })).stdout) as {
+      properties: Record<string, unknown>;
+    };
     expect(plain.properties.greeting).toBeUndefined();
   });
 });

@@ -20,6 +20,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  symlinkSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -115,6 +116,22 @@ function packInputsHash(): string {
   };
   for (const f of [...packInputs.files, ...packInputs.folders]) add(join(repoRoot, f));
   return hash.digest("hex").slice(0, 16);
+}
+
+/**
+ * node_modules as `npm i ubiquity` leaves it, in `dir`: the packed package (declarations as
+ * published) and this repository's other packages beside it (as links).
+ */
+export function installPacked(dir: string): void {
+  const modules = join(dir, "node_modules");
+  const own = join(modules, "ubiquity");
+  mkdirSync(own, { recursive: true });
+  execFileSync("tar", ["-xzf", packedTarball(), "-C", own, "--strip-components=1"]);
+  const root = join(repoRoot, "node_modules");
+  for (const name of readdirSync(root)) {
+    if (name.startsWith(".") || name === "ubiquity") continue;
+    symlinkSync(join(root, name), join(modules, name), "dir");
+  }
 }
 
 /** A fresh temp folder (real path), removed by `removePackedDirs`. */

@@ -57,11 +57,14 @@ const FACTORY = Symbol.for("ubiquity.pluginFactory");
 
 /**
  * The factory `definePlugin` returns: it takes the plugin's factory options when it declares a
- * `factoryOptions` schema. Its plugin is a plain `Plugin` (the typed context is the author's
- * business), so plugins of different shapes share one list type.
+ * `factoryOptions` schema — required when the schema requires a key (`plugin()` would fail at run
+ * time, so it fails in tsc), optional when `{}` passes. Its plugin is a plain `Plugin` (the typed
+ * context is the author's business), so plugins of different shapes share one list type.
  */
 export type DefinedPlugin<F extends z.ZodType | undefined> = F extends z.ZodType
-  ? (options?: z.input<F>) => Plugin
+  ? {} extends z.input<F>
+    ? (options?: z.input<F>) => Plugin
+    : (options: z.input<F>) => Plugin
   : () => Plugin;
 
 /**
