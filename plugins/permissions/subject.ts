@@ -35,6 +35,7 @@ import {
   gitFolderOf,
   isGitFolder,
   gitMarkersOf,
+  pathFolderOf,
   sensitiveReason,
   systemReason,
   venvOf,
@@ -178,6 +179,8 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
   if (envrc) return `${envrc} names it: direnv reads it, or puts its folder on PATH, when the user enters the folder`;
   const venv = venvOf(path.real);
   if (venv) return `it is inside ${venv}'s bin folder, a virtualenv whose programs and activate script run later`;
+  const onPath = pathFolderOf(path.absolute) ?? pathFolderOf(path.real);
+  if (onPath) return `it is in ${onPath}, a folder on PATH: a program there runs in place of the one a command names`;
   const git = gitFolderOf(path.real);
   if (git) return `it is inside ${git}, a git folder (its config and hooks run code)`;
   const making = gitFolderInTheMaking(path.real, roots);
