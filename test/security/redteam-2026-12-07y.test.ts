@@ -4,10 +4,12 @@
  * attacker (a fake provider on 127.0.0.1) with marker files, and bash or git themselves as the
  * oracle. Each finding's test failed before its fix (checked by reverting the fix).
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { privateSystemPaths } from "../../plugins/sandbox/secrets";
 import { SKIP } from "../sandbox/helpers";
 import { attackBench } from "./attack-bench";
 
@@ -189,6 +191,29 @@ describe("Y2: a program written into a project folder that is on PATH", () => {
       await expectVerdicts(["cp a.txt b.txt"], "allow", "acceptEdits", { allow: ["Bash(cp:*)"] }, p);
     } finally {
       process.env.PATH = was;
+    }
+  });
+});
+
+describe("Y4: a system file made private in place, after the walk's reading was kept", () => {
+  it("is hidden at the next walk (a chmod changes no folder), and so is a folder made private in place", () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "ubq-rt7y-sys-")));
+    const cache = `${root}-cache.json`;
+    try {
+      mkdirSync(join(root, "app", "conf.d"), { recursive: true });
+      writeFileSync(join(root, "app", "secret.conf"), "password=hunter2\n", { mode: 0o644 });
+      writeFileSync(join(root, "app", "conf.d", "db.conf"), "password=hunter2\n", { mode: 0o644 });
+      // racyMs -1: keep the readings of folders made just now.
+      const walk = () => privateSystemPaths([], { roots: [root], cache, racyMs: -1 }).map((p) => p.path);
+      expect(walk()).toEqual([]);
+      chmodSync(join(root, "app", "secret.conf"), 0o600);
+      chmodSync(join(root, "app", "conf.d"), 0o700);
+      const hidden = walk();
+      expect(hidden).toContain(join(root, "app", "secret.conf"));
+      expect(hidden).toContain(join(root, "app", "conf.d"));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(cache, { force: true });
     }
   });
 });
