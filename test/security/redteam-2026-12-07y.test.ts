@@ -217,3 +217,52 @@ describe("Y4: a system file made private in place, after the walk's reading was 
     }
   });
 });
+
+describe("Y3: unzip writes the names its archive holds", () => {
+  /** A project holding a.zip, whose entries are a direnv file and an editor's task (both run code later). */
+  const withArchive = () => {
+    const p = project();
+    const src = realpathSync(mkdtempSync(join(tmpdir(), "ubq-rt7y-zip-")));
+    mkdirSync(join(src, ".vscode"));
+    writeFileSync(join(src, ".envrc"), "touch PWNED\n");
+    writeFileSync(join(src, ".vscode", "tasks.json"), "{}\n");
+    const zip = spawnSync("zip", ["-qr", join(p.cwd, "a.zip"), ".envrc", ".vscode"], { cwd: src, encoding: "utf8" });
+    rmSync(src, { recursive: true, force: true });
+    expect(zip.status, zip.stderr).toBe(0);
+    return p;
+  };
+
+  it("the oracle: unzip writes .envrc and .vscode/tasks.json, names no word of the command shows", () => {
+    const p = withArchive();
+    spawnSync("bash", ["-c", "unzip -qo a.zip"], { cwd: p.cwd });
+    expect(existsSync(join(p.cwd, ".envrc"))).toBe(true);
+    expect(existsSync(join(p.cwd, ".vscode", "tasks.json"))).toBe(true);
+  });
+
+  it("through the bin, bypassPermissions without the sandbox: unzip asks as tar -x does; listing it does not", async () => {
+    const p = withArchive();
+    const { out } = await attack(
+      ["unzip -qo a.zip", "unzip -l a.zip"],
+      ["--no-sandbox", "--permission-mode", "bypassPermissions"],
+      p,
+    );
+    expect(out[0]!.isError).toBe(true);
+    expect(out[0]!.content).toMatch(/names the archive holds/);
+    expect(existsSync(join(p.cwd, ".envrc")), "the archive's .envrc was written unasked").toBe(false);
+    expect(existsSync(join(p.cwd, ".vscode"))).toBe(false);
+    expect(out[1]!.content).toContain(".envrc");
+  });
+
+  it("the engine: extracting asks in every spelling, whatever the folder; listing, testing and piping do not write", async () => {
+    await expectVerdicts(
+      ["unzip a.zip", "unzip -o a.zip -d sub", "unzip -d/tmp/x a.zip", "unzip -qq a.zip"],
+      "ask",
+      "bypassPermissions",
+    );
+    await expectVerdicts(
+      ["unzip -l a.zip", "unzip -t a.zip", "unzip -p a.zip x", "unzip -Z a.zip"],
+      "allow",
+      "bypassPermissions",
+    );
+  });
+});
