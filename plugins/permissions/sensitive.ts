@@ -8,8 +8,9 @@
  * `/proc/self/cwd`, `.GIT` or `Ubiquity.Config.ts` cannot route around it — also for files
  * that do not exist yet (a settings file created where none was is the classic hole).
  */
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { readRegularBytesSync } from "../../loader/index";
 
 // `.ubiquity` holds settings, the project memory file, agents and skills (also `*.local`).
 // Also folders whose files run code later: dev containers, cargo's config (build.rustc-wrapper,
@@ -356,12 +357,9 @@ const MAX_ENVRC_BYTES = 64 * 1024;
  */
 export function pathsNamedByEnvrc(envrc: string): string[] {
   const dir = dirname(envrc);
-  let text = "";
-  try {
-    if (statSync(envrc).size <= MAX_ENVRC_BYTES) text = readFileSync(envrc, "utf8");
-  } catch {
-    return [];
-  }
+  // A regular file only, opened without blocking (a FIFO would hold the host).
+  const text = readRegularBytesSync(envrc, MAX_ENVRC_BYTES)?.toString("utf8");
+  if (text === undefined) return [];
   const out: string[] = [];
   const unquote = (w: string) => w.replace(/^["']|["']$/g, "");
   for (const raw of text.split("\n")) {

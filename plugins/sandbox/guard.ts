@@ -20,18 +20,9 @@
  *   `package.json`, which the sandbox leaves writable too.
  */
 import { createHash } from "node:crypto";
-import {
-  cpSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  renameSync,
-  rmSync,
-  type Stats,
-} from "node:fs";
+import { cpSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { readRegularBytesSync } from "../../loader/index";
 import { pathsNamedByEnvrc, sandboxReason, venvActivateReason } from "../permissions/api";
 
 /** Past this length a path may not be statted (PATH_MAX is 4096 on Linux); new folders deeper are removed. */
@@ -183,7 +174,8 @@ export class WorkspaceGuard {
     let changed = false;
     if (sha256 !== undefined && info.size <= 1024 * 1024) {
       try {
-        changed = createHash("sha256").update(readFileSync(p)).digest("hex") !== sha256;
+        const bytes = readRegularBytesSync(p, 1024 * 1024);
+        changed = bytes === undefined || createHash("sha256").update(bytes).digest("hex") !== sha256;
       } catch {
         changed = true;
       }
@@ -546,11 +538,13 @@ export class WorkspaceGuard {
     const folders = new Set(fresh.map((step) => step.slice(0, step.indexOf(":"))));
     // A to-do list the file tools wrote was judged by the permission engine; a strategy was not.
     if (!fresh.includes("rebase-merge: strategy") && this.#isApproved(todo)) folders.delete("rebase-merge");
-    for (const folder of folders)
+    for (const folder of folders) {
+      const step = fresh.find((s) => s.startsWith(`${folder}: `))!.slice(folder.length + 2, folder.length + 82);
       found.push({
         path: join(gitDir, folder),
-        reason: `a stopped ${folder === "sequencer" ? "cherry-pick or revert" : "rebase"} gained a step that runs a program (exec lines, or a merge strategy git has not built in), which git runs outside the sandbox on --continue`,
+        reason: `a stopped ${folder === "sequencer" ? "cherry-pick or revert" : "rebase"} gained a step that runs a program (${step}: exec lines, a merge strategy git has not built in), which git runs outside the sandbox on --continue`,
       });
+    }
   }
 
   #forget(dir: string) {
@@ -665,6 +659,7 @@ function continueSteps(dir: string): Set<string> {
   const out = new Set<string>();
   const todo = join(dir, "rebase-merge", "git-rebase-todo");
   if ((stat(todo)?.size ?? 0) > 1024 * 1024) out.add("rebase-merge: (a to-do list too large to read)");
+  else if (stat(todo) && readText(todo) === "\0") out.add("rebase-merge: (a to-do list that is not a plain file)");
   else
     for (const line of readText(todo).split("\n"))
       if (/^\s*(x|exec)\s/.test(line)) out.add(`rebase-merge: ${line.trim()}`);
@@ -696,12 +691,13 @@ function continueSteps(dir: string): Set<string> {
   return out;
 }
 
+/**
+ * A file of the workspace as text, or "\0" when it is absent, not a regular file or over 4 MiB
+ * (not understood). Opened without blocking: a FIFO a sandboxed command made (`mkfifo
+ * .git/rebase-merge/git-rebase-todo`) froze the host's sweep, and with it the process (red team y, Y5).
+ */
 function readText(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return "\0"; // unreadable: not understood
-  }
+  return readRegularBytesSync(path, 4 * 1024 * 1024)?.toString("utf8") ?? "\0";
 }
 
 /**
@@ -710,12 +706,9 @@ function readText(path: string): string {
  * cannot read yields what it read so far.
  */
 export function gitlinksInIndex(indexPath: string, hashLength = 20): string[] {
-  let data: Buffer;
-  try {
-    data = readFileSync(indexPath);
-  } catch {
-    return [];
-  }
+  // A regular file only (a FIFO would block the sweep), of any size: a large repository's index is large.
+  const data = readRegularBytesSync(indexPath, Number.MAX_SAFE_INTEGER);
+  if (!data) return [];
   if (data.length < 12 || data.toString("latin1", 0, 4) !== "DIRC") return [];
   const version = data.readUInt32BE(4);
   const count = data.readUInt32BE(8);

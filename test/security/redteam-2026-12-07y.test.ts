@@ -54,19 +54,21 @@
  * without the agent's folders, red team j; the user's own shell finds it, as a virtualenv's
  * programs, W10).
  */
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { privateSystemPaths } from "../../plugins/sandbox/secrets";
 import { SKIP } from "../sandbox/helpers";
+import { binPath } from "../helpers/project";
+import { attacker, toolResults } from "./scripted-attacker";
 import { attackBench } from "./attack-bench";
 
 const KEY = "sk-test-redteam7y";
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
 
-const { project, attack, expectVerdicts } = attackBench({
+const { project, attack, expectVerdicts, serve, env } = attackBench({
   name: "rt7y",
   model: "openai:gpt-4.1",
   key: KEY,
@@ -315,4 +317,59 @@ describe("Y3: unzip writes the names its archive holds", () => {
       "bypassPermissions",
     );
   });
+});
+
+describe("Y5: a FIFO a sandboxed command leaves where the host reads", () => {
+  it.skipIf(SKIP)(
+    "through the bin: the run goes on (the sweep and the engine do not wait on it), and the FIFOs that git would read are taken out",
+    async () => {
+      const p = project();
+      git(p.cwd, "init", "-q");
+      await serve(
+        attacker([
+          "mkdir -p .git/rebase-merge && mkfifo .git/rebase-merge/git-rebase-todo && echo made1",
+          "mkdir -p sub && mkfifo sub/.git && echo made2",
+          "rm -f .git/index && mkfifo .git/index && echo made3",
+          "echo second",
+        ]),
+      );
+      // Bounded, and killed hard: a host blocked in open() on a FIFO answers no SIGTERM.
+      const run = await new Promise<{ code: number | null; killed: boolean; stdout: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [
+            binPath,
+            "run",
+            "--model",
+            "openai:gpt-4.1",
+            "--output-format",
+            "stream-json",
+            "--permission-mode",
+            "bypassPermissions",
+            "--sandbox",
+            "go",
+          ],
+          {
+            cwd: p.cwd,
+            env: { ...process.env, ...env(p), UBIQUITY_TRUST: "1", DEBUG: "" },
+            timeout: 90_000,
+            killSignal: "SIGKILL",
+          },
+          (error, stdout) =>
+            resolve({
+              code: error ? ((error as { code?: number }).code ?? null) : 0,
+              killed: error?.killed === true,
+              stdout,
+            }),
+        );
+      });
+      expect(run.killed, "the run hung on a FIFO").toBe(false);
+      const out = toolResults(run.stdout);
+      expect(out.map((o) => o.content.split("\n")[0])).toEqual(["made1", "made2", "made3", "second"]);
+      expect(out[0]!.content).toMatch(/not a plain file/);
+      expect(existsSync(join(p.cwd, ".git", "rebase-merge"))).toBe(false);
+      expect(existsSync(join(p.cwd, "sub", ".git"))).toBe(false);
+    },
+    120_000,
+  );
 });
