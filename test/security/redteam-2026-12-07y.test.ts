@@ -3,7 +3,7 @@
  * sandbox, what a program found on PATH is, and the open items of rounds w and x. Through the
  * built bin against the scripted attacker (a fake provider on 127.0.0.1) with marker files, and
  * bash or git themselves as the oracle. Each finding's test failed before its fix (checked by
- * reverting the fixes and rebuilding: the 6 finding tests failed, the 4 oracles and controls held).
+ * reverting the fixes and rebuilding: the 7 finding tests failed, the 4 oracles and controls held).
  *
  * Y1 FIXED  git runs the merge strategy a stopped rebase or cherry-pick names as the program
  *           `git-merge-<name>`, looked up as a path when the name holds a slash: `../x` is the file
@@ -37,6 +37,15 @@
  *           folder's own mode is checked. Cost, measured here as root on ~12,500 entries of /etc,
  *           /var, /opt, /usr/local: a kept walk went from ~5-10 ms to ~45-65 ms (2 busy cores); a
  *           user not root stats only the public files of its own user or groups.
+ * Y5 FIXED  The host read files a sandboxed command can make with blocking opens: the guard's sweep
+ *           (after every sandboxed call) read a rebase's to-do list, a strategy, `commondir`, a
+ *           `.git` file and the index with readFileSync, and the engine a repository's `.git` file,
+ *           config and `commondir`, a package.json and an .envrc. `mkfifo
+ *           .git/rebase-merge/git-rebase-todo` (or `sub/.git`, `.git/index`) froze the whole
+ *           process in open(), every session and timer with it, for good (it ignored SIGTERM: the
+ *           bin had to be killed). These reads now open without blocking and read regular files
+ *           only (loader's readRegularFileSync, and readRegularBytesSync beside it); what is not one
+ *           is not understood: a to-do list that is not a plain file is a step, and is taken out.
  *
  * Tried: about 130 commands through the engine (archive extractors and copiers in
  * bypassPermissions, curl/wget output names, 42 git options that run a program in default mode,
@@ -46,13 +55,14 @@
  * through the bin (Write + chmod, cp /bin/sh, install -m, cp -p), and by reading the code: the
  * file tools' O_NOFOLLOW opens, Grep's rg arguments (--no-config, --regexp, --), the session
  * environment file, worktree isolation's finish step, LSP servers (sandboxed), hook script pins.
- * Found 4 holes (Y1 2 constructs, Y2 1, Y3 4 spellings, Y4 2), fixed 4.
+ * Found 5 holes (Y1 2 constructs, Y2 1, Y3 4 spellings, Y4 2, Y5 3 places), fixed 5.
  *
  * Left open: Y2 knows the PATH this process started with, not a PATH the `env` option or a
  * SessionStart hook's environment file gives Bash; in the sandbox a write into a PATH folder under
  * a run-time name is not guarded (later commands run sandboxed, and host programs are looked up
  * without the agent's folders, red team j; the user's own shell finds it, as a virtualenv's
- * programs, W10).
+ * programs, W10). A FIFO left as `.git/index` is no longer waited on, but stays (git itself then
+ * fails on it); the gitlinks it might hold later are not looked for.
  */
 import { execFile, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
