@@ -665,7 +665,9 @@ function continueSteps(dir: string): Set<string> {
       if (/^\s*(x|exec)\s/.test(line)) out.add(`rebase-merge: ${line.trim()}`);
   for (const folder of ["rebase-merge", "rebase-apply"]) {
     const strategy = join(dir, folder, "strategy");
-    if (stat(strategy) && !BUILTIN_STRATEGIES.has(readText(strategy).trim())) out.add(`${folder}: strategy`);
+    // As git writes it (the name, a newline); anything else is not understood.
+    if (stat(strategy) && !BUILTIN_STRATEGIES.has(readText(strategy).replace(/\n$/, "")))
+      out.add(`${folder}: strategy`);
   }
   const opts = join(dir, "sequencer", "opts");
   if (!stat(opts)) return out;
