@@ -43,7 +43,13 @@ export { configJsonSchema, configJsonSchemaText } from "./json-schema";
 export { createModuleLoader, moduleError, isPathSpecifier, packageName, compiledCacheDir } from "./module";
 export type { ModuleLoader } from "./module";
 export { resolveEntries, isPresetLike } from "./resolve";
-export { readRegularFile, readRegularFileSync, describeJsonError, describeFileKind } from "./safe-read";
+export {
+  readRegularBytesSync,
+  readRegularFile,
+  readRegularFileSync,
+  describeJsonError,
+  describeFileKind,
+} from "./safe-read";
 export type { RegularFileRead } from "./safe-read";
 export {
   isFolderTrusted,

@@ -72,6 +72,27 @@ export function readRegularFileSync(path: string, maxBytes: number): RegularFile
   }
 }
 
+/**
+ * The bytes of `path` when it is a regular file of at most `maxBytes`, else undefined (absent, a
+ * FIFO, a device, a folder, too large, unreadable): never blocks on what a sandboxed command
+ * planted in the workspace (a FIFO named `.git/index` froze the host's sweep; red team y, Y5).
+ */
+export function readRegularBytesSync(path: string, maxBytes: number): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch {
+    return undefined;
+  }
+  try {
+    return refusal(fstatSync(fd), maxBytes) ? undefined : readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** A JSON parse error with the line and column of `text` where it happened, when Node says where. */
 export function describeJsonError(error: unknown, text: string): string {
   const message = error instanceof Error ? error.message : String(error);

@@ -6,7 +6,7 @@
  * grants what a write to the config file does (red team k, K4), so it is sensitive like the config
  * file itself. The installed packages are the sandbox's read-only ones (loader's installed-code).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import {
   CONFIG_SEARCH_PLACES,
@@ -14,6 +14,7 @@ import {
   configGraph,
   configSearchFolders,
   installedClosure,
+  readRegularFileSync,
   runConfigFiles,
   shadowingPlaces,
 } from "../../loader/index";
@@ -21,7 +22,10 @@ import {
 /** package.json is a config file only with a "ubiquity" key (an unreadable one may be: fail closed). */
 function packageHasKey(file: string): boolean {
   try {
-    return (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown> | null)?.ubiquity !== undefined;
+    // A regular file only, opened without blocking: a FIFO named package.json held the host.
+    const read = readRegularFileSync(file, 16 * 1024 * 1024);
+    if (!read.ok) return true;
+    return (JSON.parse(read.text) as Record<string, unknown> | null)?.ubiquity !== undefined;
   } catch {
     return true;
   }

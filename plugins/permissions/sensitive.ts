@@ -8,8 +8,9 @@
  * `/proc/self/cwd`, `.GIT` or `Ubiquity.Config.ts` cannot route around it — also for files
  * that do not exist yet (a settings file created where none was is the classic hole).
  */
-import { readFileSync, statSync } from "node:fs";
-import { basename, dirname, join, resolve, sep } from "node:path";
+import { realpathSync, statSync } from "node:fs";
+import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { readRegularBytesSync } from "../../loader/index";
 
 // `.ubiquity` holds settings, the project memory file, agents and skills (also `*.local`).
 // Also folders whose files run code later: dev containers, cargo's config (build.rustc-wrapper,
@@ -356,12 +357,9 @@ const MAX_ENVRC_BYTES = 64 * 1024;
  */
 export function pathsNamedByEnvrc(envrc: string): string[] {
   const dir = dirname(envrc);
-  let text = "";
-  try {
-    if (statSync(envrc).size <= MAX_ENVRC_BYTES) text = readFileSync(envrc, "utf8");
-  } catch {
-    return [];
-  }
+  // A regular file only, opened without blocking (a FIFO would hold the host).
+  const text = readRegularBytesSync(envrc, MAX_ENVRC_BYTES)?.toString("utf8");
+  if (text === undefined) return [];
   const out: string[] = [];
   const unquote = (w: string) => w.replace(/^["']|["']$/g, "");
   for (const raw of text.split("\n")) {
@@ -410,6 +408,36 @@ export function envrcNaming(path: string, roots: readonly string[]): string | un
     if (pathsNamedByEnvrc(envrc).some((named) => path === named || path.startsWith(`${named}${sep}`))) return envrc;
   }
   return undefined;
+}
+
+/** The folders of this process's PATH (absolute entries, as written and resolved), kept while PATH's text stays the same. */
+let programFolders: { text: string; folders: string[] } | undefined;
+
+/**
+ * The folder on the PATH Bash's commands get (this process's, relative entries aside) that `path`
+ * is, or is a program directly in: a program there runs in place of the one a command names
+ * (`git status`, allowed by name, ran the `git` written into the project's `bin/` that a user's
+ * `PATH_add bin` or `export PATH=$PWD/bin:$PATH` had put first; red team y, Y2). Whatever the
+ * folder is called — a rule, not a list of names (`node_modules/.bin`, a virtualenv's bin).
+ */
+export function pathFolderOf(path: string): string | undefined {
+  const text = process.env.PATH ?? "";
+  if (programFolders?.text !== text) {
+    const folders = text
+      .split(delimiter)
+      .filter((d) => isAbsolute(d))
+      .flatMap((d) => {
+        const written = resolve(d);
+        try {
+          return [written, realpathSync(written)];
+        } catch {
+          return [written]; // not there (yet): a folder made there later is on PATH all the same
+        }
+      });
+    programFolders = { text, folders: [...new Set(folders)] };
+  }
+  const parent = dirname(path);
+  return programFolders.folders.find((f) => f === path || f === parent);
 }
 
 /** The virtualenv whose bin/ (or Scripts/) folder `path` is in: a folder with pyvenv.cfg beside it. */

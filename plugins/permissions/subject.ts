@@ -3,16 +3,7 @@
  * writes judged against the roots and the sensitive list), the paths of a file tool (in both
  * forms), or the content strings any other tool declares (`permissionRuleContent`).
  */
-import {
-  existsSync,
-  lstatSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  realpathSync,
-  type Stats,
-  statSync,
-} from "node:fs";
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
@@ -28,6 +19,7 @@ import {
   configuredPackagePlace,
   ownCode,
   readOnlyModules,
+  readRegularBytesSync,
 } from "../../loader/index";
 import {
   envrcNaming,
@@ -35,6 +27,7 @@ import {
   gitFolderOf,
   isGitFolder,
   gitMarkersOf,
+  pathFolderOf,
   sensitiveReason,
   systemReason,
   venvOf,
@@ -178,6 +171,8 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
   if (envrc) return `${envrc} names it: direnv reads it, or puts its folder on PATH, when the user enters the folder`;
   const venv = venvOf(path.real);
   if (venv) return `it is inside ${venv}'s bin folder, a virtualenv whose programs and activate script run later`;
+  const onPath = pathFolderOf(path.absolute) ?? pathFolderOf(path.real);
+  if (onPath) return `it is in ${onPath}, a folder on PATH: a program there runs in place of the one a command names`;
   const git = gitFolderOf(path.real);
   if (git) return `it is inside ${git}, a git folder (its config and hooks run code)`;
   const making = gitFolderInTheMaking(path.real, roots);
@@ -656,12 +651,8 @@ function ownRepository(dir: string, repo: string | undefined): boolean {
 function configuredRemoteNames(repo: string | undefined): Set<string> {
   const names = new Set<string>();
   if (repo === undefined) return names;
-  let text: string;
-  try {
-    text = readFileSync(join(commonGitFolder(repo), "config"), "utf8");
-  } catch {
-    return names;
-  }
+  const text = gitText(join(commonGitFolder(repo), "config"));
+  if (text === undefined) return names;
   for (const m of text.matchAll(/^\s*\[\s*remote\s+"((?:[^"\\]|\\.)*)"\s*\]/gim))
     names.add(m[1]!.replace(/\\(.)/g, "$1"));
   return names;
@@ -675,12 +666,8 @@ function configuredRemoteNames(repo: string | undefined): Set<string> {
  */
 function configuredLocalRemote(repo: string | undefined): string | undefined {
   if (repo === undefined) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(join(commonGitFolder(repo), "config"), "utf8");
-  } catch {
-    return "its repository's configuration cannot be read";
-  }
+  const text = gitText(join(commonGitFolder(repo), "config"));
+  if (text === undefined) return "its repository's configuration cannot be read";
   // git still reads remotes from .git/remotes/NAME and .git/branches/NAME files, which the engine does not.
   for (const legacy of ["remotes", "branches"]) {
     try {
@@ -709,14 +696,23 @@ function configuredLocalRemote(repo: string | undefined): string | undefined {
   return undefined;
 }
 
+/**
+ * A repository's file as text, or undefined when it is absent, not a regular file or over 1 MiB:
+ * opened without blocking (a FIFO a sandboxed command left as `.git` held the host at the next
+ * permission check; red team y, Y5).
+ */
+function gitText(path: string): string | undefined {
+  return readRegularBytesSync(path, 1024 * 1024)?.toString("utf8");
+}
+
 /** The folder holding a repository's config: `.git`, the one a `.git` file names (a worktree's common folder), or a bare repository itself. */
 function commonGitFolder(repo: string): string {
   const dotGit = join(repo, ".git");
   if (!existsSync(dotGit)) return repo;
   if (!lstatSync(dotGit).isFile()) return dotGit;
-  const gitdir = resolve(repo, /^gitdir:\s*(.*)$/m.exec(readFileSync(dotGit, "utf8"))?.[1]?.trim() ?? "");
+  const gitdir = resolve(repo, /^gitdir:\s*(.*)$/m.exec(gitText(dotGit) ?? "")?.[1]?.trim() ?? "");
   const common = join(gitdir, "commondir");
-  return existsSync(common) ? resolve(gitdir, readFileSync(common, "utf8").trim()) : gitdir;
+  return existsSync(common) ? resolve(gitdir, (gitText(common) ?? "\0").trim()) : gitdir;
 }
 
 /**

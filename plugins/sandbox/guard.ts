@@ -20,18 +20,9 @@
  *   `package.json`, which the sandbox leaves writable too.
  */
 import { createHash } from "node:crypto";
-import {
-  cpSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  renameSync,
-  rmSync,
-  type Stats,
-} from "node:fs";
+import { cpSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { readRegularBytesSync } from "../../loader/index";
 import { pathsNamedByEnvrc, sandboxReason, venvActivateReason } from "../permissions/api";
 
 /** Past this length a path may not be statted (PATH_MAX is 4096 on Linux); new folders deeper are removed. */
@@ -183,7 +174,8 @@ export class WorkspaceGuard {
     let changed = false;
     if (sha256 !== undefined && info.size <= 1024 * 1024) {
       try {
-        changed = createHash("sha256").update(readFileSync(p)).digest("hex") !== sha256;
+        const bytes = readRegularBytesSync(p, 1024 * 1024);
+        changed = bytes === undefined || createHash("sha256").update(bytes).digest("hex") !== sha256;
       } catch {
         changed = true;
       }
@@ -216,7 +208,7 @@ export class WorkspaceGuard {
   /** Each git config bound read-only, as the last sweep saw it, and whether it ran code then. */
   #configs = new Map<string, { print: string; unsafe: boolean }>();
 
-  /** The exec lines of each git folder's rebase to-do list (`rebase-merge/git-rebase-todo`), as the last sweep saw them. */
+  /** What each git folder's stopped rebase, cherry-pick or revert runs on --continue ({@link continueSteps}), as the last sweep saw it. */
   #todos = new Map<string, Set<string>>();
 
   /** The entries of each protected folder bound read-only, as the last sweep saw them. */
@@ -256,7 +248,7 @@ export class WorkspaceGuard {
       if (stat(root)?.isDirectory())
         this.#walk(root, root, undefined, isGitFolder(new Set(list(root))) ? "git" : "plain");
     this.#checkLinked(undefined);
-    for (const [dir, state] of this.#dirs) if (state.mode === "git") this.#todos.set(dir, execLines(dir));
+    for (const [dir, state] of this.#dirs) if (state.mode === "git") this.#todos.set(dir, continueSteps(dir));
     // A named path the walk reached before the config that names it: bound whole from now on.
     for (const [path, reason] of this.#named) {
       if (!stat(path)) continue;
@@ -529,21 +521,30 @@ export class WorkspaceGuard {
   }
 
   /**
-   * A rebase stopped midway runs its to-do list's exec lines on the user's next `git rebase
-   * --continue`, outside the sandbox. Continuing one only moves lines to `done`: a line that was
-   * not there before is the sandbox's (a planted or an agent's own --exec rebase), and the rebase's
-   * state goes to the quarantine folder (the branches and commits stay as they are).
+   * A rebase, cherry-pick or revert stopped midway runs programs on the user's next `git rebase
+   * --continue` (or `cherry-pick --continue`), outside the sandbox: its to-do list's exec lines,
+   * and the merge strategy its state names (`rebase-merge/strategy`, `sequencer/opts`), which for a
+   * name git has not built in is the program `git-merge-<name>` — `../x` is a file in the work
+   * tree. Continuing one only moves lines to `done`: a step that was not there before is the
+   * sandbox's (a planted state, or an agent's own --exec rebase), and the folder holding it goes to
+   * the quarantine folder (the branches and commits stay as they are).
    */
   #judgeRebase(gitDir: string, found: Guarded[]) {
-    const now = execLines(gitDir);
+    const now = continueSteps(gitDir);
     const was = this.#todos.get(gitDir) ?? new Set();
     this.#todos.set(gitDir, now);
     const todo = join(gitDir, "rebase-merge", "git-rebase-todo");
-    if ([...now].some((line) => !was.has(line)) && !this.#isApproved(todo))
+    const fresh = [...now].filter((step) => !was.has(step));
+    const folders = new Set(fresh.map((step) => step.slice(0, step.indexOf(":"))));
+    // A to-do list the file tools wrote was judged by the permission engine; a strategy was not.
+    if (!fresh.includes("rebase-merge: strategy") && this.#isApproved(todo)) folders.delete("rebase-merge");
+    for (const folder of folders) {
+      const step = fresh.find((s) => s.startsWith(`${folder}: `))!.slice(folder.length + 2, folder.length + 82);
       found.push({
-        path: join(gitDir, "rebase-merge"),
-        reason: "a rebase's to-do list gained exec lines, which git runs outside the sandbox on git rebase --continue",
+        path: join(gitDir, folder),
+        reason: `a stopped ${folder === "sequencer" ? "cherry-pick or revert" : "rebase"} gained a step that runs a program (${step}: exec lines, a merge strategy git has not built in), which git runs outside the sandbox on --continue`,
       });
+    }
   }
 
   #forget(dir: string) {
@@ -641,20 +642,64 @@ function unsafeNested(dir: string, root: string, worktree: boolean): string | un
   return undefined;
 }
 
-/** The exec lines (`exec cmd`, `x cmd`) of the rebase to-do list in git folder `dir`. */
-function execLines(dir: string): Set<string> {
+/** The merge strategies git has built in: any other name runs the program `git-merge-<name>`, found on PATH or as a path. */
+const BUILTIN_STRATEGIES = new Set(["ort", "recursive", "resolve", "octopus", "ours", "subtree"]);
+
+/** The settings of `sequencer/opts` (git's sequencer.c) that run nothing; strategy is judged by its value. */
+const SEQUENCER_OPTIONS =
+  /^options\.(no-commit|edit|allow-empty|allow-empty-message|drop-redundant-commits|keep-redundant-commits|signoff|record-origin|allow-ff|mainline|strategy-option|allow-rerere-auto|default-msg-cleanup|empty)$/;
+
+/**
+ * The steps of git folder `dir`'s stopped rebase, cherry-pick or revert that run a program on
+ * --continue, each as `folder: step`: the rebase to-do list's exec lines (`exec cmd`, `x cmd`), a
+ * merge strategy git has not built in, and any line of the sequencer's options (a git config
+ * file) this check does not understand as harmless (fail closed).
+ */
+function continueSteps(dir: string): Set<string> {
+  const out = new Set<string>();
   const todo = join(dir, "rebase-merge", "git-rebase-todo");
-  if ((stat(todo)?.size ?? 0) > 1024 * 1024) return new Set(["(a to-do list too large to read)"]);
-  const text = readText(todo);
-  return new Set(text.split("\n").flatMap((line) => (/^\s*(x|exec)\s/.test(line) ? [line.trim()] : [])));
+  if ((stat(todo)?.size ?? 0) > 1024 * 1024) out.add("rebase-merge: (a to-do list too large to read)");
+  else if (stat(todo) && readText(todo) === "\0") out.add("rebase-merge: (a to-do list that is not a plain file)");
+  else
+    for (const line of readText(todo).split("\n"))
+      if (/^\s*(x|exec)\s/.test(line)) out.add(`rebase-merge: ${line.trim()}`);
+  for (const folder of ["rebase-merge", "rebase-apply"]) {
+    const strategy = join(dir, folder, "strategy");
+    // As git writes it (the name, a newline); anything else is not understood.
+    if (stat(strategy) && !BUILTIN_STRATEGIES.has(readText(strategy).replace(/\n$/, "")))
+      out.add(`${folder}: strategy`);
+  }
+  const opts = join(dir, "sequencer", "opts");
+  if (!stat(opts)) return out;
+  if ((stat(opts)?.size ?? 0) > 64 * 1024) return out.add("sequencer: (options too large to read)");
+  let section = "";
+  for (const raw of readText(opts).split("\n")) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    const head = /^\[\s*([A-Za-z0-9-]+)\s*\]$/.exec(line);
+    if (head) {
+      section = head[1]!.toLowerCase();
+      continue;
+    }
+    const setting = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
+    const key = `${section}.${setting?.[1]?.toLowerCase()}`;
+    const value = (setting?.[2] ?? "").trim().replace(/^"(.*)"$/, "$1");
+    if (setting && /^[A-Za-z0-9_.=, -]*$/.test(value)) {
+      if (SEQUENCER_OPTIONS.test(key) || key === "options.gpg-sign") continue;
+      if (key === "options.strategy" && BUILTIN_STRATEGIES.has(value)) continue;
+    }
+    out.add(`sequencer: ${line}`);
+  }
+  return out;
 }
 
+/**
+ * A file of the workspace as text, or "\0" when it is absent, not a regular file or over 4 MiB
+ * (not understood). Opened without blocking: a FIFO a sandboxed command made (`mkfifo
+ * .git/rebase-merge/git-rebase-todo`) froze the host's sweep, and with it the process (red team y, Y5).
+ */
 function readText(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return "\0"; // unreadable: not understood
-  }
+  return readRegularBytesSync(path, 4 * 1024 * 1024)?.toString("utf8") ?? "\0";
 }
 
 /**
@@ -663,12 +708,9 @@ function readText(path: string): string {
  * cannot read yields what it read so far.
  */
 export function gitlinksInIndex(indexPath: string, hashLength = 20): string[] {
-  let data: Buffer;
-  try {
-    data = readFileSync(indexPath);
-  } catch {
-    return [];
-  }
+  // A regular file only (a FIFO would block the sweep), of any size: a large repository's index is large.
+  const data = readRegularBytesSync(indexPath, Number.MAX_SAFE_INTEGER);
+  if (!data) return [];
   if (data.length < 12 || data.toString("latin1", 0, 4) !== "DIRC") return [];
   const version = data.readUInt32BE(4);
   const count = data.readUInt32BE(8);

@@ -15,7 +15,8 @@
  * one unless no other process the run started was alive meanwhile.
  */
 import { createHash } from "node:crypto";
-import { lstatSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { lstatSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { readRegularBytesSync } from "../../loader/index";
 import { dirname, join } from "node:path";
 import { lazyRequire } from "../_kits/lazy/index";
 import { hostEnv, liveProcessGroups, liveShellGroups } from "../_kits/process/index";
@@ -51,7 +52,8 @@ export function changedSince(roots: readonly string[], mark: string): { files: s
 
 const sha256 = (path: string) => {
   try {
-    return createHash("sha256").update(readFileSync(path)).digest("hex");
+    const bytes = readRegularBytesSync(path, Number.MAX_SAFE_INTEGER);
+    return bytes && createHash("sha256").update(bytes).digest("hex");
   } catch {
     return undefined;
   }

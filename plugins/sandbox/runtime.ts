@@ -63,6 +63,7 @@ import {
   ownCode,
   ownModuleFolders,
   ownState,
+  readRegularFileSync,
 } from "../../loader/index";
 
 /** A process to start: what `child_process.spawn` (or the MCP SDK's stdio transport) receives. */
@@ -745,13 +746,10 @@ export class SandboxRuntime {
     if (this.#standIns) return this.#standIns;
     this.#standIns = [];
     for (const { path, filter } of homeConfigCopies(this.#settings.home)) {
-      let text: string;
-      try {
-        if (!statSync(path).isFile()) continue;
-        text = readFileSync(path, "utf8");
-      } catch {
-        continue;
-      }
+      // A regular file only, opened without blocking (the home may be a writable folder: a FIFO there).
+      const read = readRegularFileSync(path, 16 * 1024 * 1024);
+      if (!read.ok) continue;
+      const text = read.text;
       const source = join(this.#dirs!.root, `home-${relative(this.#settings.home, path).replace(/\//g, "_")}`);
       writeFileSync(source, filter(text), { mode: 0o444 });
       this.#standIns.push({ source, path });
@@ -770,12 +768,10 @@ export class SandboxRuntime {
     for (const gitDir of layout.pinned) {
       const path = join(gitDir, "config");
       if (!layout.readOnly.includes(path)) continue;
-      let text: string;
-      try {
-        text = readFileSync(path, "utf8");
-      } catch {
-        continue; // bound as it is: nothing read, nothing shown that was not before
-      }
+      // Bound as it is when it cannot be read as a regular file (nothing read, nothing shown that was not before).
+      const read = readRegularFileSync(path, 16 * 1024 * 1024);
+      if (!read.ok) continue;
+      const text = read.text;
       const filtered = gitConfigWithoutCredentials(text);
       if (filtered === text) continue;
       const source = join(

@@ -529,6 +529,27 @@ interface FolderScan {
   stamp: string;
   hidden: string[];
   walked: string[];
+  /**
+   * Its files everyone may read that this user could read without the others' bit (root: all; else
+   * those of its user or one of its groups): checked again when the reading is reused.
+   */
+  open?: string[];
+}
+
+/** Could this process read a file of `stats` were the others' read bit taken away? */
+function readableAnyway(stats: { uid: number; gid: number }): boolean {
+  const uid = process.getuid?.() ?? 0;
+  return uid === 0 || stats.uid === uid || (process.getgroups?.() ?? []).includes(stats.gid);
+}
+
+/** Is every file `scan` found public still a file everyone may read? */
+function publicStill(dir: string, scan: FolderScan): boolean {
+  if (!scan.open) return false; // a reading from before the files were kept: read again
+  for (const name of scan.open) {
+    const stats = lstatSync(join(dir, name), { throwIfNoEntry: false });
+    if (stats?.isFile() && (stats.mode & 0o004) === 0) return false;
+  }
+  return true;
 }
 
 /**
@@ -543,8 +564,8 @@ interface FolderScan {
  *
  * `cache` (a file in the user's own state, which no sandboxed command sees) keeps each folder's
  * reading with its stamp (status-change and modification times, inode): a folder whose entries
- * did not change since is not read again, so a run stats the folders, not every file. A file made
- * private in place (a chmod changes no folder) shows until its folder changes.
+ * did not change since is not listed again: a run stats the folders, and the public files this user
+ * could read were they made private in place (`chmod 600` changes no folder; red team y, Y4).
  */
 export function privateSystemPaths(
   skip: readonly string[],
@@ -567,9 +588,18 @@ export function privateSystemPaths(
     const dir = pending.pop()!;
     const info = lstatSync(dir, { throwIfNoEntry: false });
     if (!info?.isDirectory()) continue; // not there, or a link (merged /usr): judged where it leads
+    // Made private in place since its parent was read (a chmod changes the folder, not its parent).
+    if ((info.mode & 0o005) !== 0o005 && !roots.includes(dir) && !skipped(dir)) {
+      out.push({ path: dir, dir: true });
+      continue;
+    }
     const stamp = `${info.ctimeMs}:${info.mtimeMs}:${info.ino}`;
     const kept = known[dir];
     let scan = isScan(kept) && kept.stamp === stamp ? kept : undefined;
+    // A file made private in place (`chmod 600`) changes no folder: each public file of a kept reading
+    // that this user could read as private is looked at again (a stat each, no listing); one that is
+    // private now has the folder read again. (As root that is every file: root reads them all.)
+    if (scan && !publicStill(dir, scan)) scan = undefined;
     if (!scan) {
       if (read >= limit) {
         out.push({ path: dir, dir: true });
@@ -647,7 +677,7 @@ let lastScans: Record<string, FolderScan> = {};
 const RACY_MS = 2000;
 
 function readFolder(dir: string, stamp: string): FolderScan | undefined {
-  const scan: FolderScan = { stamp, hidden: [], walked: [] };
+  const scan: FolderScan = { stamp, hidden: [], walked: [], open: [] };
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -663,6 +693,7 @@ function readFolder(dir: string, stamp: string): FolderScan | undefined {
       // there, and one gone from under a mount laid over it stopped every command.
       else if ((stats.mode & 0o1002) !== 0o1002) scan.walked.push(name);
     } else if (stats.isFile() && (stats.mode & 0o004) === 0) scan.hidden.push(name);
+    else if (stats.isFile() && readableAnyway(stats)) scan.open!.push(name);
   }
   return scan;
 }
@@ -671,7 +702,7 @@ function isScan(value: unknown): value is FolderScan {
   const v = value as Partial<FolderScan> | undefined;
   const names = (x: unknown) =>
     Array.isArray(x) && x.every((n) => (typeof n === "string" && !n.includes("/", 0)) || /^[^/]+\/$/.test(n));
-  return typeof v?.stamp === "string" && names(v.hidden) && names(v.walked);
+  return typeof v?.stamp === "string" && names(v.hidden) && names(v.walked) && (v.open === undefined || names(v.open));
 }
 
 function readScans(cache: string | undefined): Record<string, FolderScan> {

@@ -100,7 +100,8 @@ describe("J1: an absolute PATH entry inside the workspace is no place a host pro
     const p = project();
     writeFileSync(join(p.cwd, ".ubiquityrc.json"), JSON.stringify({ checkpoints: true }));
     const marker = join(p.home, "git-marker");
-    const plant = `mkdir -p bin && printf '${fakeGit(marker).replaceAll("\n", "\\n")}' > bin/git && chmod +x bin/git; touch '${marker}-inside'; echo planted`;
+    // The folder named at run time: a write the engine sees into a folder on PATH asks (red team y, Y2).
+    const plant = `d=b; mkdir -p \${d}in && printf '${fakeGit(marker).replaceAll("\n", "\\n")}' > \${d}in/git && chmod +x \${d}in/git; touch '${marker}-inside'; echo planted`;
     const server = await serve(attacker([plant, { name: "Write", input: { file_path: "x.txt", content: "x\n" } }]));
     const run = await runCli(
       [

@@ -36,6 +36,9 @@ function values(short: string[], long: string[]): Outputs {
 
 const here = literalWord(".");
 
+/** The files an archive names, written by a program that extracts it: only known at run time. */
+const archiveNames: ShellWord = { ...literalWord("(the names the archive holds)"), literal: false };
+
 /**
  * curl -T SRC file:///PATH copies SRC to PATH (`file:/p`, `file://host/p` alike), into the folder
  * when the URL ends in `/`: with an upload, every file: URL is a file written. A {…} or […] glob
@@ -93,10 +96,12 @@ const OUTPUTS: Record<string, Outputs> = {
     const dir = values(["-C"], ["--directory"])(words);
     return dir.length > 0 ? dir : [here];
   },
-  // unzip writes into -d DIR or the current folder.
+  // unzip writes into -d DIR or the current folder, under the names the archive holds (as tar -x):
+  // which are not known before it runs (`.git/hooks/…`, `.envrc`, a link and a file through it).
   unzip: (words) => {
     const dir = values(["-d"], [])(words);
-    return words.some((w) => /^-[a-zA-Z]*[lptvZ]/.test(w.value)) ? [] : dir.length > 0 ? dir : [here];
+    if (words.some((w) => /^-[a-zA-Z]*[lptvZ]/.test(w.value))) return [];
+    return [...(dir.length > 0 ? dir : [here]), archiveNames];
   },
   // find -fprint FILE and friends.
   find: (words) =>
