@@ -94,10 +94,7 @@ export async function readAgentFiles(
       const badName = definitionNameProblem(name);
       if (badName) {
         const displayName = displayNameOf(name);
-        name =
-          [slugOf(name), slugOf(stem)].find(
-            (candidate) => candidate && !definitionNameProblem(candidate),
-          ) ?? "";
+        name = [slugOf(name), slugOf(stem)].find((candidate) => candidate && !definitionNameProblem(candidate)) ?? "";
         if (!name || !displayName) {
           report(`skipped the agent file ${path}: ${badName}, and neither it nor the file's name gives an identifier`);
           continue;

@@ -91,3 +91,54 @@ describe("Codex custom agents (.codex/agents/<name>.toml): four of the round's r
     expect(p.requests().join("\n")).not.toContain("You are the specd Pinky craftsman worker.");
   });
 });
+
+describe("path-scoped rules (.claude/rules with `paths:`): moai-adk has 52 of them, 1 MB together", () => {
+  // Claude Code adds a rule whose frontmatter sets `paths` once Claude works on a file it matches;
+  // ubiquity put every one in the system prompt from the start, so moai-adk's project sent 1.1 MB of
+  // instructions with each request (its 25 unscoped rules and CLAUDE.md files are ~250 KB of it).
+  function moai() {
+    const p = project("moai");
+    mkdirSync(join(p.dir, "pkg"));
+    writeFileSync(join(p.dir, "pkg", "a_test.go"), "package pkg\n");
+    writeFileSync(join(p.dir, "pkg", "b_test.go"), "package pkg\n");
+    writeFileSync(join(p.dir, "pkg", "main.go"), "package pkg\n");
+    return p;
+  }
+  const reads = (...files: string[]) =>
+    JSON.stringify(files.map((f) => ({ toolCalls: [{ toolName: "Read", input: { file_path: f } }] })));
+  const count = (text: string, what: string) => text.split(what).length - 1;
+
+  it("a scoped rule is not in the system prompt; it comes once, with the first file it matches", async () => {
+    const p = moai();
+    const out = await runCli(["run", "--compat", "claude", "-p", "read them"], p.dir, {
+      ...p.env,
+      UBQ_STEPS: reads("pkg/main.go", "pkg/a_test.go", "pkg/b_test.go"),
+    });
+    expect(out.code, out.stderr).toBe(0);
+    const [first, afterMain, afterTest, last] = p.requests();
+    expect(first).not.toContain("# Boundary Verification");
+    expect(afterMain).not.toContain("# Boundary Verification"); // main.go is not a test file
+    expect(count(afterTest!, "# Boundary Verification")).toBe(1);
+    expect(afterTest).toContain(
+      `The project rule ${join(p.dir, ".claude/rules/moai/quality/boundary-verification.md")} applies to pkg/a_test.go`,
+    );
+    expect(count(last!, "# Boundary Verification")).toBe(1); // not again for b_test.go
+    // The other rule is for files under .claude/agents: none was touched.
+    expect(last).not.toContain("# Agent Authoring");
+  });
+
+  it("a Read deny rule that covers the rule keeps it out", async () => {
+    const p = moai();
+    writeFileSync(
+      join(p.dir, ".claude", "settings.json"),
+      JSON.stringify({ permissions: { deny: ["Read(.claude/rules/moai/quality/**)"] } }),
+    );
+    const out = await runCli(["run", "--compat", "claude", "-p", "read it"], p.dir, {
+      ...p.env,
+      UBQ_STEPS: reads("pkg/a_test.go"),
+    });
+    expect(out.code, out.stderr).toBe(0);
+    expect(p.requests().join("\n")).not.toContain("# Boundary Verification");
+    expect(out.stderr).toContain("did not add the rule");
+  });
+});
