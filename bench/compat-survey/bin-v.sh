@@ -42,7 +42,7 @@ UBQ_STEPS='[{"toolCalls":[{"toolName":"Agent","input":{"subagent_type":"pinky-sc
 # 5. j5ik2o/oni-comb-rs: .claude/settings.json, .claude/rules, 29 skills under .claude/skills and .codex/skills (links into a
 #    git submodule this checkout lacks), .codex/config.toml and prompts (put in the HOME, where Codex reads prompts), .mcp.json.
 project j5ik2o
-copy j5ik2o+oni-comb-rs .claude .codex .mcp.json CLAUDE.md AGENTS.md
+copy j5ik2o+oni-comb-rs .claude .codex .agent .mcp.json CLAUDE.md COMMON.md AGENTS.md
 mkdir -p "$P/home/.codex" && cp -r "$CO/j5ik2o+oni-comb-rs/.codex/prompts" "$P/home/.codex/"
 ubq j5ik2o-claude "$P" run --compat claude -p "hello"
 ubq j5ik2o-codex "$P" run --compat codex -p "/prompts:kiro-spec-init a parser"
@@ -93,3 +93,25 @@ for pl in 0g-storage 0g-image 0g-compute; do ubq "og-$pl" "$P" run --compat clau
 project dapi
 copy dapi+memory-bank AGENTS.md
 ubq dapi "$P" run --compat codex -p "hello"
+
+# 14. 45ck/prompt-language: .codex (config.toml with [features] codex_hooks and [agents] limits, hooks.json, 17 agents
+#     under agents/, a README.md among them), and the repository as a Claude Code plugin and a Codex plugin.
+project pl
+D="$CO/45ck+prompt-language"; copy 45ck+prompt-language .codex AGENTS.md CLAUDE.md
+ubq pl-codex "$P" run --compat codex -p "hello"
+ubq pl-plugin "$P" run --compat claude --plugin-dir "$D" -p "hello"
+
+# 15. ANcpLua/claude-forge: .claude (settings with hooks, agents, rules, a skill with references, commands).
+project forge
+copy ANcpLua+claude-forge .claude CLAUDE.md AGENTS.md
+ubq forge "$P" run --compat claude -p "hello"
+
+# 16. 5uck1ess/devkit: a plugin (agents, commands, hooks/hooks.json) given with --plugin-dir.
+project devkit
+ubq devkit "$P" run --compat claude --plugin-dir "$CO/5uck1ess+devkit" -p "hello"
+
+# 17. 0xjgv/harness: per-language templates (go/: .claude with settings, hooks and scripts, .codex).
+project harness
+copy 0xjgv+harness/go .claude .codex AGENTS.md CLAUDE.md
+ubq harness-claude "$P" run --compat claude -p "hello"
+ubq harness-codex "$P" run --compat codex -p "hello"

@@ -10,8 +10,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
 import { STEPS_CONFIG } from "../helpers/scripted-project";
+import { tempDirs } from "../helpers/temp-dirs";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/survey-v/", import.meta.url));
+const temp = tempDirs();
 
 beforeAll(() => requireDist());
 afterAll(() => removeTempProjects());
@@ -140,5 +142,24 @@ describe("path-scoped rules (.claude/rules with `paths:`): moai-adk has 52 of th
     expect(out.code, out.stderr).toBe(0);
     expect(p.requests().join("\n")).not.toContain("# Boundary Verification");
     expect(out.stderr).toContain("did not add the rule");
+  });
+});
+
+describe('a plugin whose mcpServers names an MCP bundle (5uck1ess/devkit: `"mcpServers": "./devkit.mcpb"`)', () => {
+  // An .mcpb file is a zip of a server and its manifest.json. ubiquity read it as the plugin's .mcp.json, so
+  // every run with the plugin stopped (exit 2: "the plugin's MCP config cannot be used: it is 2793134 bytes").
+  it("the plugin loads without its servers, and that is said", async () => {
+    const p = project();
+    const plugin = join(temp(), "devkit");
+    cpSync(join(FIXTURES, "devkit"), plugin, { recursive: true });
+    // The bundle itself (2.8 MB) is not kept: a zip's first bytes stand for it.
+    writeFileSync(join(plugin, "devkit.mcpb"), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00]));
+    const out = await runCli(["run", "--compat", "claude", "--plugin-dir", plugin, "-p", "hello"], p.dir, p.env);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toContain(
+      `plugin devkit: its MCP servers are an MCP bundle (${join(plugin, "devkit.mcpb")}: a zip archive`,
+    );
+    // Its agents are read (reviewer.md's `background` is named as not applied).
+    expect(out.stderr).toContain(`agent file ${join(plugin, "agents", "reviewer.md")}: background`);
   });
 });
