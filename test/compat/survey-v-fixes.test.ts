@@ -5,7 +5,8 @@
  * commit and licence).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
@@ -161,5 +162,26 @@ describe('a plugin whose mcpServers names an MCP bundle (5uck1ess/devkit: `"mcpS
     );
     // Its agents are read (reviewer.md's `background` is named as not applied).
     expect(out.stderr).toContain(`agent file ${join(plugin, "agents", "reviewer.md")}: background`);
+  });
+});
+
+describe("a Stop hook that blocks every stop (0xjgv/harness: `.codex/hooks.json` runs its Go checks on Stop)", () => {
+  // When the checks fail for good (here: a `go` that always fails), each stop is blocked and the agent sent back
+  // until the turns run out; the run ended "Reached the maximum number of turns; raise maxTurns", which would
+  // not help, and nothing named the hook.
+  it("the end names the Stop hook's loop and its reason, not only the turns", async () => {
+    const p = project("harness");
+    execFileSync("git", ["init", "-q"], { cwd: p.dir });
+    mkdirSync(join(p.dir, "bin"));
+    writeFileSync(join(p.dir, "bin", "go"), "#!/bin/sh\necho 'FAIL: lint' >&2\nexit 1\n");
+    chmodSync(join(p.dir, "bin", "go"), 0o755);
+    const out = await runCli(["run", "--compat", "codex", "--max-turns", "3", "-p", "hello"], p.dir, {
+      ...p.env,
+      PATH: `${join(p.dir, "bin")}:${process.env.PATH}`,
+    });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("a Stop hook blocked every stop, 3 times in a row");
+    expect(out.stderr).toContain('"Stop hook checks failed; review the output above and fix it before stopping."');
+    expect(out.stderr).toContain("stop_hook_active");
   });
 });
