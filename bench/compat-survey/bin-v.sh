@@ -26,7 +26,7 @@ ubq nwiizo-codex "$P" run --compat codex -p "hello"
 # 3. upyoke/yoke: .codex/hooks.json and .codex/agents are links into runtime/harness/codex; CLAUDE.md a link to
 #    AGENTS.md; .claude/skills/yoke a link to .agents/skills/yoke; .claude/settings.json.
 project yoke
-copy upyoke+yoke .claude .codex .agents runtime/harness CLAUDE.md AGENTS.md
+copy upyoke+yoke .claude .codex .agents agents runtime/harness CLAUDE.md AGENTS.md
 ubq yoke-claude "$P" run --compat claude -p "hello"
 ubq yoke-codex "$P" run --compat codex -p "hello"
 
@@ -73,16 +73,21 @@ project stijn
 copy stijnvanhulle+template .claude .agents .codex-plugin .claude-plugin tools CLAUDE.md AGENTS.md
 ubq stijn-claude "$P" run --compat claude -p "hello"
 ubq stijn-codex "$P" run --compat codex -p "hello"
+ubq stijn-cmd "$P" run --compat claude -p "/changeset minor"
+UBQ_STEPS='[{"toolCalls":[{"toolName":"Write","input":{"file_path":"pnpm-lock.yaml","content":"x"}}]},{"toolCalls":[{"toolName":"Write","input":{"file_path":"notes.md","content":"x"}}]}]' \
+  ubq stijn-guard "$P" run --compat claude --permission-mode acceptEdits -p "write"
 ubq stijn-plugin "$P" run --compat claude --plugin-dir "$CO/stijnvanhulle+template/tools/claude" -p "hello"
 
 # 10. 001TMF/blatant-why: templates/.claude (22 agents, nested commands by/*.md, skills with scripts) as a project's .claude.
 project bywhy
 cp -a "$CO/001TMF+blatant-why/templates/.claude" "$P/"
 ubq bywhy "$P" run --compat claude -p "hello"
+ubq bywhy-cmd "$P" run --compat claude -p "/load 1abc"
 
-# 11. BlandineRdl/EquimApp: .claude (settings, commands), .mcp.json, CLAUDE.md.
+# 11. BlandineRdl/EquimApp: .claude (commands/flows a link into aidd-docs; settings.json, agents, output-styles and
+#     CLAUDE.md links to the author's machine, dangling here), .mcp.json with an "enable" key per server.
 project equim
-copy BlandineRdl+EquimApp .claude .mcp.json CLAUDE.md
+copy BlandineRdl+EquimApp .claude aidd-docs .mcp.json CLAUDE.md
 ubq equim "$P" run --compat claude -p "hello"
 
 # 12. 0gfoundation/0g-claude-marketplace: a marketplace of three plugins, added with `ubiquity plugin add`.
@@ -105,6 +110,7 @@ ubq pl-plugin "$P" run --compat claude --plugin-dir "$D" -p "hello"
 project forge
 copy ANcpLua+claude-forge .claude CLAUDE.md AGENTS.md
 ubq forge "$P" run --compat claude -p "hello"
+ubq forge-cmd "$P" run --compat claude -p "/quality-wall"
 
 # 16. 5uck1ess/devkit: a plugin (agents, commands, hooks/hooks.json) given with --plugin-dir.
 project devkit

@@ -172,19 +172,9 @@ export async function loadMemory(
       if (bytes > codexLeft) ({ content, cut } = { content: cutBytes(path, read.text, codexLeft), cut: true });
       codexLeft -= bytes;
     }
-    const globs = kind.rule ? rulePaths(read.text) : [];
-    const ruleScope: RuleScope | undefined = globs.length
-      ? { globs, base: kind.folder === undefined || kind.folder === place.home ? place.cwd : kind.folder }
-      : inherited;
-    if (content.trim())
-      files.push({
-        path,
-        source,
-        content,
-        cut,
-        ...(includedBy ? { includedBy } : {}),
-        ...(ruleScope ? { scope: ruleScope } : {}),
-      });
+    const ruleScope = kind.rule ? (ruleScopeOf(read.text, kind.folder, place) ?? inherited) : inherited;
+    const extra = { ...(includedBy ? { includedBy } : {}), ...(ruleScope ? { scope: ruleScope } : {}) };
+    if (content.trim()) files.push({ path, source, content, cut, ...extra });
     for (const ref of kind.noIncludes ? [] : findIncludes(content)) {
       const target = absolutePath(dirname(path), ref, place.home);
       if (!TEXT_EXTENSIONS.has(extname(target).toLowerCase())) {
@@ -243,6 +233,17 @@ export function ruleText(text: string): string {
   return paths.length
     ? `(This rule applies when working with files matching ${paths.map((p) => `\`${p}\``).join(", ")}.)\n\n${body}`
     : body;
+}
+
+/** Where a rule applies when its frontmatter sets `paths`: relative to its project folder (the cwd for the user's). */
+function ruleScopeOf(
+  text: string,
+  folder: string | undefined,
+  place: { cwd: string; home: string },
+): RuleScope | undefined {
+  const globs = rulePaths(text);
+  if (!globs.length) return undefined;
+  return { globs, base: folder === undefined || folder === place.home ? place.cwd : folder };
 }
 
 /**
