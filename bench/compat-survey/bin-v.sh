@@ -58,7 +58,7 @@ ubq orchestra-claude "$P" run --compat claude,codex -p "hello"
 project moai
 copy modu-ai+moai-adk .claude .mcp.json .moai CLAUDE.md CLAUDE.local.md
 ubq moai "$P" run --compat claude -p "hello"
-# 52 of its 77 rules are path-scoped (`paths: "**/*_test.go,…"`): a Read of a Go test file brings the ones it matches.
+# 63 of its 77 rules are path-scoped (`paths: "**/*_test.go,…"`): a Read of a Go test file brings the ones it matches.
 mkdir -p "$P/pkg" && printf 'package pkg\n' > "$P/pkg/x_test.go"
 UBQ_STEPS='[{"toolCalls":[{"toolName":"Read","input":{"file_path":"pkg/x_test.go"}}]}]' ubq moai-rules "$P" run --compat claude -p "read the test"
 

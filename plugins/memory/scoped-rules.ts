@@ -1,7 +1,7 @@
 /**
  * Claude Code's path-scoped rules (`.claude/rules/*.md` whose frontmatter sets `paths`): not in the
  * system prompt, but added to the conversation the first time a tool works on a file they match,
- * as Claude Code adds them. A project with many of them (moai-adk: 52 rules, 1 MB) would otherwise
+ * as Claude Code adds them. A project with many of them (moai-adk: 63 rules, 1 MB) would otherwise
  * send them all with every request, whatever the task touches.
  */
 import { isAbsolute, relative, resolve } from "node:path";

@@ -40,7 +40,7 @@ const agentWrites = (agent: string, file: string) =>
     { toolCalls: [{ toolName: "Write", input: { file_path: file, content: "x\n" } }] },
   ]);
 
-describe("Codex custom agents (.codex/agents/<name>.toml): four of the round's repositories had them", () => {
+describe("Codex custom agents (.codex/agents/<name>.toml): five of the round's repositories had them", () => {
   // Codex reads each TOML file of ~/.codex/agents and a project's .codex/agents as an agent (name,
   // description, developer_instructions, and config keys such as sandbox_mode); ubiquity read none,
   // and said nothing, so under --compat codex `pinky-scout` was "not an agent".
@@ -84,6 +84,21 @@ describe("Codex custom agents (.codex/agents/<name>.toml): four of the round's r
     );
   });
 
+  it("a project's are project files: named as not applied in an untrusted folder, listed by `ubiquity trust .`", async () => {
+    const p = project("specd");
+    const untrusted = { ...p.env, UBIQUITY_TRUST: "" };
+    // (The scripted config is one of the folder's files too, so the untrusted run has no model: it ends there.)
+    const out = await runCli(["run", "--compat", "codex", "-p", "go"], p.dir, untrusted);
+    expect(out.stderr).toContain("this folder is not trusted, so its own files were not applied");
+    expect(out.stderr).toContain(".codex/agents (read with --compat codex)");
+    expect(p.requests().join("\n")).not.toContain("Pinky");
+    const trust = await runCli(["trust", ".", "--compat", "codex"], p.dir, untrusted);
+    expect(trust.code, trust.stderr).toBe(0);
+    expect(trust.stdout).toContain(
+      '.codex/agents (defines subagents (their prompts and tools) (with compat: ["codex"]))',
+    );
+  });
+
   it("under --compat claude (Claude Code reads no .codex folder) they are not agents", async () => {
     const p = project("specd");
     const out = await runCli(["run", "--compat", "claude", "-p", "go"], p.dir, {
@@ -95,7 +110,7 @@ describe("Codex custom agents (.codex/agents/<name>.toml): four of the round's r
   });
 });
 
-describe("path-scoped rules (.claude/rules with `paths:`): moai-adk has 52 of them, 1 MB together", () => {
+describe("path-scoped rules (.claude/rules with `paths:`): moai-adk has 63 of them, 1 MB together", () => {
   // Claude Code adds a rule whose frontmatter sets `paths` once Claude works on a file it matches;
   // ubiquity put every one in the system prompt from the start, so moai-adk's project sent 1.1 MB of
   // instructions with each request (its 25 unscoped rules and CLAUDE.md files are ~250 KB of it).
