@@ -113,7 +113,7 @@ describe("Codex custom agents (.codex/agents/<name>.toml): five of the round's r
 describe("path-scoped rules (.claude/rules with `paths:`): moai-adk has 63 of them, 1 MB together", () => {
   // Claude Code adds a rule whose frontmatter sets `paths` once Claude works on a file it matches;
   // ubiquity put every one in the system prompt from the start, so moai-adk's project sent 1.1 MB of
-  // instructions with each request (its 25 unscoped rules and CLAUDE.md files are ~250 KB of it).
+  // instructions with each request (its 14 unscoped rules and CLAUDE.md files are ~250 KB of it).
   function moai() {
     const p = project("moai");
     mkdirSync(join(p.dir, "pkg"));
