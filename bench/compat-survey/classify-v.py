@@ -7,7 +7,8 @@
 Each project is the /tmp/ubq-v-<project>-* folder its runs name (else the newest); its files are found where Claude Code
 or Codex reads them (links followed, as they are). A file is `warned` when a warning of its project's runs names
 it, `fixed` when one of this round's fixes changed what happens to it (FIXED below), `dangling` when it is a link
-whose target is not there (nothing to load, for Claude Code or Codex either), else `clean`.
+whose target is not there (nothing to load, for Claude Code or Codex either; `dangling, warned` when a warning
+names it), else `clean`.
 """
 import glob
 import os
@@ -113,6 +114,8 @@ def main():
         # The project folder its runs used (a run named by bin-v.sh's second argument still makes every project's folder).
         used = re.findall(rf"/tmp/ubq-v-{re.escape(project)}-[A-Za-z0-9]{{4}}", stderr)
         folders = [max(set(used), key=used.count)] if used else sorted(glob.glob(f"/tmp/ubq-v-{project}-*"), key=os.path.getmtime)
+        for other in set(used):  # runs made one at a time each had a folder of their own: read them as one
+            stderr = stderr.replace(other, folders[-1])
         rows = []
         if project in PROJECTS and folders:
             root = folders[-1] + ("/home" if project in HOME_PROJECTS else "")
@@ -135,6 +138,9 @@ def main():
             note = ""
             if dangling:
                 outcome, note = "dangling", "a link whose target is not in the checkout (a submodule, or the author's machine)"
+                named = next((l for l in stderr.splitlines() if f"{os.path.dirname(full)}: " in l and "nowhere" in l), None)
+                if named:
+                    outcome, note = "dangling, warned", named.replace(folders[-1], "<P>")[:300]
             else:
                 outcome = "clean"
                 for rx, why in FIXED:

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
@@ -198,5 +198,27 @@ describe("a Stop hook that blocks every stop (0xjgv/harness: `.codex/hooks.json`
     expect(out.stderr).toContain("a Stop hook blocked every stop, 3 times in a row");
     expect(out.stderr).toContain('"Stop hook checks failed; review the output above and fix it before stopping."');
     expect(out.stderr).toContain("stop_hook_active");
+  });
+});
+
+describe("skills that are links leading nowhere (j5ik2o/oni-comb-rs: 29 skills linked into a git submodule)", () => {
+  // j5ik2o's .claude/skills/<name> are links to ../../.agent/skills/<name>, themselves links into a submodule a plain
+  // clone lacks: no skill loaded, and nothing said. (The test writes the same links; nothing of the repository is kept.)
+  it("are named, once for the folder, with where they lead and the likely cause", async () => {
+    const p = project();
+    mkdirSync(join(p.dir, ".claude", "skills"), { recursive: true });
+    for (const name of ["aggregate-design", "clean-architecture"])
+      symlinkSync(`../../.agent/skills/${name}`, join(p.dir, ".claude", "skills", name));
+    mkdirSync(join(p.dir, ".claude", "skills", "present"));
+    writeFileSync(
+      join(p.dir, ".claude", "skills", "present", "SKILL.md"),
+      "---\nname: present\ndescription: Here\n---\nBody.\n",
+    );
+    const out = await runCli(["run", "--compat", "claude", "-p", "hello"], p.dir, p.env);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toContain(
+      `${join(p.dir, ".claude", "skills")}: 2 skill links lead nowhere, so those skills are not there (aggregate-design -> ../../.agent/skills/aggregate-design, clean-architecture -> ../../.agent/skills/clean-architecture): a git submodule not checked out`,
+    );
+    expect(out.stderr).not.toContain("present");
   });
 });
