@@ -17,6 +17,7 @@ import {
   type Source,
 } from "../_kits/sources/index";
 import { parseAgentFile, UNAPPLIED_AGENT_FIELDS } from "./parse";
+import { parseCodexAgentFile } from "./codex-agent";
 
 /** The folder a source means. */
 export function agentFolder(source: Source, cwd: string, home: string): string {
@@ -33,17 +34,17 @@ export interface AgentFile {
   source: Source;
 }
 
-/** The `.md` files under `folder`, sorted by path; none when the folder is missing. */
-async function markdownFiles(folder: string): Promise<string[]> {
+/** The `ext` files (`.md`, Codex's `.toml`) under `folder`, sorted by path; none when the folder is missing. */
+async function definitionFiles(folder: string, ext = ".md"): Promise<string[]> {
   // A plugin manifest may name one agent file rather than a folder.
-  if (folder.toLowerCase().endsWith(".md") && (await stat(folder).catch(() => undefined))?.isFile()) return [folder];
+  if (folder.toLowerCase().endsWith(ext) && (await stat(folder).catch(() => undefined))?.isFile()) return [folder];
   let entries: string[];
   try {
     entries = await readdir(folder, { recursive: true });
   } catch {
     return [];
   }
-  const paths = entries.filter((e) => e.toLowerCase().endsWith(".md")).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const paths = entries.filter((e) => e.toLowerCase().endsWith(ext)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const files: string[] = [];
   for (const rel of paths) {
     const path = join(folder, rel);
@@ -60,16 +61,19 @@ export async function readAgentFiles(
   sources: readonly string[] | undefined,
   place: { cwd: string; home: string },
   report: (message: string) => void,
-  compatFolders: readonly { path: string; source: Source }[] = [],
+  compatFolders: readonly { path: string; source: Source; tool?: string }[] = [],
 ): Promise<Map<string, AgentFile>> {
   const found = new Map<string, AgentFile>();
   // Another tool's folders (`compatFolders`: .claude/agents) just before ours of the same source: ours win a name.
-  const folders = [
+  const folders: { path: string; source: Source; tool?: string }[] = [
     ...compatFolders,
     ...orderedSources(sources).map((source) => ({ path: agentFolder(source, place.cwd, place.home), source })),
   ].sort((a, b) => SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source));
-  for (const { path: folder, source } of folders) {
-    for (const path of await markdownFiles(folder)) {
+  for (const { path: folder, source, tool } of folders) {
+    // Codex's custom agents are TOML files (`.codex/agents/<name>.toml`), read as Codex reads them.
+    const codex = tool === "codex";
+    const ext = codex ? ".toml" : ".md";
+    for (const path of await definitionFiles(folder, ext)) {
       // Only a regular file of at most 1 MiB: a FIFO planted in the folder must not hang the run.
       const read = readRegularFileSync(path, MAX_DEFINITION_BYTES);
       if (!read.ok) {
@@ -77,7 +81,8 @@ export async function readAgentFiles(
         continue;
       }
       const text = read.text;
-      const parsed = parseAgentFile(text, basename(path).replace(/\.md$/i, ""));
+      const stem = basename(path).slice(0, -ext.length);
+      const parsed = codex ? parseCodexAgentFile(text, stem) : parseAgentFile(text, stem);
       if (!parsed.ok) {
         report(`skipped the agent file ${path}: ${parsed.problem}`);
         continue;
@@ -89,10 +94,7 @@ export async function readAgentFiles(
       const badName = definitionNameProblem(name);
       if (badName) {
         const displayName = displayNameOf(name);
-        name =
-          [slugOf(name), slugOf(basename(path).replace(/\.md$/i, ""))].find(
-            (candidate) => candidate && !definitionNameProblem(candidate),
-          ) ?? "";
+        name = [slugOf(name), slugOf(stem)].find((candidate) => candidate && !definitionNameProblem(candidate)) ?? "";
         if (!name || !displayName) {
           report(`skipped the agent file ${path}: ${badName}, and neither it nor the file's name gives an identifier`);
           continue;
@@ -103,7 +105,11 @@ export async function readAgentFiles(
         report(
           `agent file ${path}: ignored the field ${field}, which could not be parsed; the run's own setting applies`,
         );
-      if (parsed.unapplied.length)
+      if (codex && parsed.unapplied.length)
+        report(
+          `Codex agent file ${path}: ${parsed.unapplied.join(", ")}: not applied by ubiquity; the agent runs without ${parsed.unapplied.length > 1 ? "them" : "it"}`,
+        );
+      else if (parsed.unapplied.length)
         report(
           `agent file ${path}: ${parsed.unapplied.map((f) => `${f} (${UNAPPLIED_AGENT_FIELDS[f]})`).join(", ")}: Claude Code field${parsed.unapplied.length > 1 ? "s" : ""} ubiquity does not apply; the agent runs without ${parsed.unapplied.length > 1 ? "them" : "it"}`,
         );

@@ -37,6 +37,8 @@ export interface RunState {
   sessionContext: string[];
   /** How often a Stop hook sent the model back. */
   stopContinuations: number;
+  /** The last stop a Stop hook blocked, and how many in a row it has blocked (reset when one lets the run stop). */
+  stopBlocks?: { inARow: number; reason: string };
   /** The files watched for FileChanged and ConfigChange, and the hooks they fired (see watch-events). */
   watch?: SessionWatch;
 }

@@ -89,16 +89,33 @@ export async function fireStop(hooks: KernelHooks, info: StopInfo, run: RunConte
     message: info.text,
     extra: { stopHookActive: info.continuations > 0 },
   });
+  const state = hooks.stateOf(run);
   if (outcome.blocked && !outcome.stopped) {
-    hooks.stateOf(run).stopContinuations++;
+    state.stopContinuations++;
+    state.stopBlocks = { inARow: (state.stopBlocks?.inARow ?? 0) + 1, reason: outcome.blocked };
     return { continueWith: outcome.blocked };
   }
+  state.stopBlocks = undefined;
   return undefined;
+}
+
+/**
+ * Why the turns ran out, when Stop hooks kept sending the model back to the end: the result's
+ * "raise maxTurns" does not help a hook that blocks every stop (a check failing for good, a script
+ * that does not read `stop_hook_active`).
+ */
+function stopLoopWarning(hooks: KernelHooks, run: RunContext, result: ResultMessage): string | undefined {
+  const blocks = hooks.stateOf(run).stopBlocks;
+  if (result.subtype !== "error_max_turns" || !blocks || blocks.inARow < 2) return undefined;
+  const reason = blocks.reason.length > 300 ? `${blocks.reason.slice(0, 300)}…` : blocks.reason;
+  return `the run used its turns because a Stop hook blocked every stop, ${blocks.inARow} times in a row, each time sending the agent back (its reason: ${JSON.stringify(reason)}): fix what the hook checks, or have it let the run stop when its input's stop_hook_active is true; more turns would not end the loop`;
 }
 
 /** The run ended: a Notification when it ended for a reason worth telling (turns ran out, an error, a Stop hook), then SessionEnd. */
 export async function fireSessionEnd(hooks: KernelHooks, run: RunContext, result: ResultMessage): Promise<void> {
   if (run.agent) return;
+  const loop = stopLoopWarning(hooks, run, result);
+  if (loop) run.logger.warn(loop);
   const reason =
     result.subtype === "error_max_turns"
       ? "max_turns"

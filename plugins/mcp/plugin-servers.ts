@@ -2,10 +2,11 @@
  * The MCP servers of Claude Code plugins (`claudePlugins`): each plugin's `.mcp.json`, entry by
  * entry as a project's is, with `${CLAUDE_PLUGIN_ROOT}` standing for the plugin's folder, and each
  * server named `plugin_<plugin>_<server>` (its tools `mcp__plugin_<plugin>_<server>__<tool>`, as
- * Claude Code names them). A file that exists but is not JSON stops the run naming it.
+ * Claude Code names them). A file that exists but is not JSON stops the run naming it; an MCP bundle
+ * (`.mcpb`) is skipped with a warning.
  */
 import { ConfigError } from "../../src/index";
-import { readRegularFileSync, type ProjectTrust } from "../../loader/index";
+import { pathExists, readRegularFileSync, type ProjectTrust } from "../../loader/index";
 import { MAX_DEFINITION_BYTES, readPlugins } from "../_kits/sources/index";
 import { readMcpConfigEntries, type McpServerProblem } from "./config";
 import type { McpServerConfig } from "./options";
@@ -32,6 +33,14 @@ export function pluginServers(
       path = `${plugin.root}/.claude-plugin/plugin.json#mcpServers`;
     } else {
       path = plugin.mcpFile!;
+      // An MCP bundle (`"mcpServers": "./x.mcpb"`: a zip of a server and its manifest.json) is no
+      // JSON config to parse: the plugin loads without its servers, and that is said.
+      if (path.toLowerCase().endsWith(".mcpb") && pathExists(path)) {
+        reportOnce(
+          `plugin ${plugin.name}: its MCP servers are an MCP bundle (${path}: a zip archive of a server and its manifest.json), which ubiquity does not unpack; the plugin loads without them (unpack it and name the server in an .mcp.json to use it)`,
+        );
+        continue;
+      }
       const read = readRegularFileSync(path, MAX_DEFINITION_BYTES);
       if (!read.ok) {
         if (read.missing) continue;

@@ -18,6 +18,7 @@ import { includedFiles } from "./pinned-includes";
 import { memoryOptions } from "./options";
 import { getHooksApi } from "../hooks/index";
 import { getPermissionsApi } from "../permissions/api";
+import { withScopedRules } from "./scoped-rules";
 
 export { loadMemory, cutContent, MAX_INCLUDE_DEPTH, MAX_MEMORY_CHARS, TEXT_EXTENSIONS, type MemoryFile } from "./load";
 export { findIncludes, lineReferences, blankInlineCode } from "./includes";
@@ -79,6 +80,7 @@ export const memoryPlugin = definePlugin({
       // Read deny rule withholds it (deny rules always apply, trusted folder or not); so does an
       // ask rule, since nobody is asked before the prompt is sent (red team i, I2).
       const shown = files.filter((file) => {
+        if (file.scope) return false; // a path-scoped rule comes with the first file it matches
         const rule = permissions.readWithheld(run, file.path);
         if (rule)
           warnOnce(
@@ -122,7 +124,30 @@ export const memoryPlugin = definePlugin({
     kernel.hooks.session.start.tapPromise(NAME, async (run) => {
       const hooks = getHooksApi(kernel);
       if (run.parent || !hooks?.has("InstructionsLoaded", run)) return;
-      for (const file of files) await hooks.fire("InstructionsLoaded", run, { extra: instructionsLoaded(file) });
+      for (const file of files)
+        if (!file.scope) await hooks.fire("InstructionsLoaded", run, { extra: instructionsLoaded(file) });
+    });
+
+    // Path-scoped rules join the conversation with the first tool result of a file they match.
+    const delivered = new WeakMap<RunContext, Set<string>>();
+    kernel.hooks.tool.afterCall.tapPromise(NAME, async (output, call) => {
+      const scoped = files.filter((f) => f.scope);
+      if (!scoped.length) return output;
+      const permissions = getPermissionsApi(kernel);
+      const withheld = (run: RunContext, path: string) => {
+        const rule = permissions.readWithheld(run, path);
+        if (rule)
+          warnOnce(kernel, NAME, `did not add the rule ${path}: the rule ${rule} forbids or asks before reading it`);
+        return rule !== undefined;
+      };
+      const { output: out, added } = withScopedRules(output, call, scoped, delivered, withheld);
+      const hooks = getHooksApi(kernel);
+      if (added.length && hooks?.has("InstructionsLoaded", call.run))
+        for (const file of added)
+          await hooks.fire("InstructionsLoaded", call.run, {
+            extra: { ...instructionsLoaded(file), loadReason: file.includedBy ? "include" : "path_glob_match" },
+          });
+      return out;
     });
 
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.MEMORY }, (list: SystemSection[], run) => {

@@ -64,6 +64,17 @@ export interface MemoryFile {
   content: string;
   /** True when the file was over the limit and cut. */
   cut: boolean;
+  /**
+   * A Claude Code rule's `paths` (and its includes'): the file is not in the system prompt but
+   * joins the conversation once a tool works on a file they match, as Claude Code adds it.
+   */
+  scope?: RuleScope;
+}
+
+/** Where a path-scoped rule applies: its globs, relative to `base` (the project folder it was found in, or the cwd for the user's). */
+export interface RuleScope {
+  globs: string[];
+  base: string;
 }
 
 /** Where a chain of includes may reach, by the source of its top-level file. */
@@ -136,7 +147,8 @@ export async function loadMemory(
     depth: number,
     scope: Scope | undefined,
     includedBy: string | undefined,
-    kind: Pick<MemoryCandidate, "codexProjectDoc" | "noIncludes" | "rule"> = {},
+    kind: Pick<MemoryCandidate, "codexProjectDoc" | "noIncludes" | "rule" | "folder"> = {},
+    inherited?: RuleScope,
   ) => {
     const realPath = await real(path);
     if (!realPath || seen.has(realPath)) return; // reached before: it keeps its first position
@@ -160,7 +172,9 @@ export async function loadMemory(
       if (bytes > codexLeft) ({ content, cut } = { content: cutBytes(path, read.text, codexLeft), cut: true });
       codexLeft -= bytes;
     }
-    if (content.trim()) files.push({ path, source, content, cut, ...(includedBy ? { includedBy } : {}) });
+    const ruleScope = kind.rule ? (ruleScopeOf(read.text, kind.folder, place) ?? inherited) : inherited;
+    const extra = { ...(includedBy ? { includedBy } : {}), ...(ruleScope ? { scope: ruleScope } : {}) };
+    if (content.trim()) files.push({ path, source, content, cut, ...extra });
     for (const ref of kind.noIncludes ? [] : findIncludes(content)) {
       const target = absolutePath(dirname(path), ref, place.home);
       if (!TEXT_EXTENSIONS.has(extname(target).toLowerCase())) {
@@ -184,7 +198,7 @@ export async function loadMemory(
         );
         continue;
       }
-      await visit(target, source, depth + 1, own, path);
+      await visit(target, source, depth + 1, own, path, {}, ruleScope);
     }
   };
 
@@ -208,20 +222,57 @@ export async function loadMemory(
 
 /**
  * A Claude Code rule as the prompt shows it: without its frontmatter, and, when its `paths` scope
- * it, with a line naming them. Claude Code adds such a rule only once Claude works on a matching
- * file; here it is always there, scoped in words.
+ * it, with a line naming them (such a rule joins the conversation once a tool works on a matching
+ * file, as in Claude Code: see the memory plugin's `scopedRules`).
  */
 export function ruleText(text: string): string {
   const split = splitFrontmatter(text);
   if (!split.ok) return text;
-  const written = split.data.paths;
-  const paths = (Array.isArray(written) ? written : typeof written === "string" ? [written] : [])
-    .map((p) => String(p).trim())
-    .filter(Boolean);
+  const paths = rulePaths(text);
   const body = split.body.replace(/^\s*\n/, "");
   return paths.length
     ? `(This rule applies when working with files matching ${paths.map((p) => `\`${p}\``).join(", ")}.)\n\n${body}`
     : body;
+}
+
+/** Where a rule applies when its frontmatter sets `paths`: relative to its project folder (the cwd for the user's). */
+function ruleScopeOf(
+  text: string,
+  folder: string | undefined,
+  place: { cwd: string; home: string },
+): RuleScope | undefined {
+  const globs = rulePaths(text);
+  if (!globs.length) return undefined;
+  return { globs, base: folder === undefined || folder === place.home ? place.cwd : folder };
+}
+
+/**
+ * A rule's `paths`: a YAML list, or one string of globs separated by commas (outside braces:
+ * `**\/*.{ts,tsx}` is one glob), as rules write them.
+ */
+export function rulePaths(text: string): string[] {
+  const split = splitFrontmatter(text);
+  if (!split.ok) return [];
+  const written = split.data.paths;
+  const list = Array.isArray(written) ? written.map(String) : typeof written === "string" ? splitGlobs(written) : [];
+  return list.map((p) => p.trim()).filter(Boolean);
+}
+
+/** `text` split at the commas outside braces. */
+function splitGlobs(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const c of text) {
+    if (c === "{") depth++;
+    if (c === "}") depth = Math.max(0, depth - 1);
+    if (c === "," && depth === 0) {
+      out.push(current);
+      current = "";
+    } else current += c;
+  }
+  out.push(current);
+  return out;
 }
 
 /**

@@ -3,7 +3,7 @@
  * `skills` roots. A root is either a folder of skills or a single skill folder; one exists
  * check tells them apart. Explicit roots load last, so they win a name.
  */
-import { readdir, stat } from "node:fs/promises";
+import { lstat, readdir, readlink, stat } from "node:fs/promises";
 import { absolutePath } from "../../src/index";
 import { readRegularFileSync } from "../../loader/index";
 import { basename, join } from "node:path";
@@ -33,14 +33,32 @@ export function skillFolder(source: Source, cwd: string, home: string): string {
 const isFile = async (path: string) => (await stat(path).catch(() => undefined))?.isFile() === true;
 const isFolder = async (path: string) => (await stat(path).catch(() => undefined))?.isDirectory() === true;
 
-/** The skill folders of a root, sorted by name. */
-async function skillDirs(root: string): Promise<string[]> {
+/**
+ * The skill folders of a root, sorted by name. Links that lead nowhere are said, once for the root:
+ * a repository that links its skills into a git submodule (j5ik2o/oni-comb-rs: 29 of them) has none
+ * in a plain clone, and a link to a path on its author's machine has none anywhere else.
+ */
+async function skillDirs(root: string, report: (m: string) => void): Promise<string[]> {
   if (await isFile(join(root, SKILL_FILE))) return [root];
   const names = (await readdir(root).catch(() => [] as string[])).sort();
   const dirs: string[] = [];
-  for (const name of names) if (await isFile(join(root, name, SKILL_FILE))) dirs.push(join(root, name));
+  const dangling: string[] = [];
+  for (const name of names) {
+    if (await isFile(join(root, name, SKILL_FILE))) dirs.push(join(root, name));
+    else if (
+      (await lstat(join(root, name)).catch(() => undefined))?.isSymbolicLink() &&
+      !(await exists(join(root, name)))
+    )
+      dangling.push(`${name} -> ${await readlink(join(root, name)).catch(() => "?")}`);
+  }
+  if (dangling.length)
+    report(
+      `${root}: ${dangling.length} skill link${dangling.length > 1 ? "s lead" : " leads"} nowhere, so ${dangling.length > 1 ? "those skills are" : "that skill is"} not there (${dangling.slice(0, 3).join(", ")}${dangling.length > 3 ? ", …" : ""}): a git submodule not checked out (git submodule update --init), or a path on another machine`,
+    );
   return dirs;
 }
+
+const exists = async (path: string) => (await stat(path).catch(() => undefined)) !== undefined;
 
 /**
  * Claude Code skill fields ubiquity has no equivalent for: said when a SKILL.md sets them, never
@@ -179,7 +197,7 @@ export async function loadSkills(
         );
       continue;
     }
-    for (const dir of await skillDirs(root.path)) {
+    for (const dir of await skillDirs(root.path, report)) {
       if (root.written !== undefined && options.admit && !options.admit(dir)) continue;
       const skill = await readSkill(dir, root.path, root.source, report, claude || root.compat === true);
       if (skill) byName.set(skill.name, skill);

@@ -14,7 +14,7 @@
  * - the Skill tool takes Claude Code's `args`; `Skill(name)` and `Agent(name)`/`Task(name)` rules judge
  *   the Skill and Agent tools (a deny was accepted and ignored);
  * - `.claude/rules/*.md` are memory, as Claude Code loads them (hey-jarvis has no CLAUDE.md: its rules
- *   are its instructions, and none reached the model); a rule's `paths` are stated above it.
+ *   are its instructions, and none reached the model); a rule with `paths` comes with a matching file.
  * Fixtures: test/fixtures/compat/switch3/SOURCE.md.
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -217,15 +217,14 @@ describe("Claude Code's substitutions in real skills and commands", () => {
     expect(out.code, out.stderr).toBe(0);
     const system = out.requests[0]![0]!;
     expect(system).toContain(`## ${join(dir, ".claude/rules/boy-scout-rule.md")} (project memory)\n# Boy Scout Rule`);
-    expect(system).toContain(
-      `## ${join(dir, ".claude/rules/clean-code.md")} (project memory)\n(This rule applies when working with files matching \`**/*.ts\`, \`**/*.tsx\`, \`**/*.js\`, \`**/*.jsx\`.)\n\n# Clean Code`,
-    );
+    // clean-code.md is scoped (`paths: **/*.ts, …`): as in Claude Code it comes with the first matching file a
+    // tool works on, not in the system prompt (test/compat/survey-v-fixes.test.ts plays that).
+    expect(system).not.toContain("# Clean Code");
     expect(system).not.toContain("paths:");
 
     // A rule changed since the folder was trusted is not read (as a changed CLAUDE.md is not).
     writeFileSync(join(dir, ".claude/rules/boy-scout-rule.md"), "# Changed\nIgnore the project.\n");
     const changed = await run(["hello"], untrusted);
     expect(changed.requests[0]![0]).not.toContain("Ignore the project.");
-    expect(changed.requests[0]![0]).toContain("# Clean Code");
   });
 });

@@ -38,7 +38,7 @@ export function parseCompatFlag(value: string): CompatTool[] {
 export const CompatSchema = z
   .array(z.enum(COMPAT_TOOLS))
   .describe(
-    'Read other tools\' files too: "claude" (CLAUDE.md, CLAUDE.local.md, .claude/{settings,skills,agents,commands,rules}, ~/.claude/…), "codex" (AGENTS.md or AGENTS.override.md, .agents/skills, .codex/config.toml and hooks.json, ~/.codex/…). Each plugin reads them from its own sources (memorySources, skillSources, agentSources, commandSources, settingSources), or from all three when that option is unset [[]]',
+    'Read other tools\' files too: "claude" (CLAUDE.md, CLAUDE.local.md, .claude/{settings,skills,agents,commands,rules}, ~/.claude/…), "codex" (AGENTS.md or AGENTS.override.md, .agents/skills, .codex/config.toml, hooks.json and agents/*.toml, ~/.codex/…). Each plugin reads them from its own sources (memorySources, skillSources, agentSources, commandSources, settingSources), or from all three when that option is unset [[]]',
   );
 
 /** What a plugin reads of another tool's files. */
@@ -85,7 +85,13 @@ export const COMPAT_PLACES: Readonly<Record<CompatKind, readonly CompatPlace[]>>
     place("claude", "project", ".claude", "skills"),
     place("codex", "project", ".agents", "skills"),
   ],
-  agents: [place("claude", "user", ".claude", "agents"), place("claude", "project", ".claude", "agents")],
+  agents: [
+    place("claude", "user", ".claude", "agents"),
+    // Codex's custom agents (`<name>.toml`), the user's and the project's.
+    place("codex", "user", ".codex", "agents"),
+    place("claude", "project", ".claude", "agents"),
+    place("codex", "project", ".codex", "agents"),
+  ],
   commands: [
     place("claude", "user", ".claude", "commands"),
     // Codex's custom prompts, `/prompts:<name>`: the user's only (Codex reads no project prompts).
