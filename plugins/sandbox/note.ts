@@ -16,7 +16,7 @@ export function sandboxNote(settings: SandboxSettings, readOnlyModules: readonly
   const lines = [
     "# Sandbox",
     "Bash runs in an operating-system sandbox.",
-    `- Writable: only ${settings.writable.map((d) => (d === cwd ? "the working directory" : d)).join(", ")} and /tmp (private to this run); elsewhere writes fail with "Read-only file system". There, files that run code later are read-only at any depth (git config and hooks, .ubiquity/, ubiquity.config.*, .mcp.json, .envrc, hook managers' config, shell start-up files); one a command creates is moved out when it ends.`,
+    `- Writable: only ${settings.writable.map((d) => (d === cwd ? "the working directory" : d)).join(", ")} and /tmp (private to this run); elsewhere writes fail with "Read-only file system". There, files that run code later are read-only at any depth (git config and hook scripts, .ubiquity/, ubiquity.config.*, .mcp.json, .envrc, hook managers' config, shell start-up files); one a command creates is moved out when it ends.`,
     ...(readOnlyModules.length > 0
       ? [
           `- Read-only too: ${readOnlyModules.join(", ")} (ubiquity itself or an MCP server runs code from there), so installs there fail: ask the user to run them.`,
