@@ -28,6 +28,7 @@ import {
 } from "./policy";
 import { ruleNamesTool } from "./rules";
 import { buildSubject, type Place, type Subject } from "./subject";
+import { noteCommandPath } from "./sensitive";
 import { suggest } from "./suggest";
 import { SEARCH_TOOLS } from "./filter-results";
 import { analyzeShell } from "./shell/analyze";
@@ -97,6 +98,8 @@ const READ_ONLY_TOOLS = new Set(["Read", "Glob", "Grep", "LSP", "AskUserQuestion
 /** Decide one call. Never throws: a failing check denies. */
 export async function decide(request: DecideRequest, setup: EngineSetup): Promise<Decision> {
   let decision: Decision;
+  // The folders on the PATH the run gives its commands are where a planted program runs (Y2).
+  noteCommandPath(setup.place.commandPath);
   try {
     decision = await chain(request, setup);
   } catch (error) {

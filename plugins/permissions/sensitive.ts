@@ -413,15 +413,27 @@ export function envrcNaming(path: string, roots: readonly string[]): string | un
 /** The folders of this process's PATH (absolute entries, as written and resolved), kept while PATH's text stays the same. */
 let programFolders: { text: string; folders: string[] } | undefined;
 
+/** The PATHs runs give their commands through their `env` option, besides this process's (`noteCommandPath`). */
+const givenPaths = new Set<string>();
+
 /**
- * The folder on the PATH Bash's commands get (this process's, relative entries aside) that `path`
+ * Note a PATH a run gives its commands (its `env` option's, which Bash, hooks and servers get in
+ * place of this process's): its folders count for `pathFolderOf` from now on, in every run of the
+ * process (a folder once on a command's PATH is judged as one; red team y's Y2, left open there).
+ */
+export function noteCommandPath(text: string | undefined): void {
+  if (text) givenPaths.add(text);
+}
+
+/**
+ * The folder on the PATH Bash's commands get (this process's, or a run's `env` option's: relative entries aside) that `path`
  * is, or is a program directly in: a program there runs in place of the one a command names
  * (`git status`, allowed by name, ran the `git` written into the project's `bin/` that a user's
  * `PATH_add bin` or `export PATH=$PWD/bin:$PATH` had put first; red team y, Y2). Whatever the
  * folder is called — a rule, not a list of names (`node_modules/.bin`, a virtualenv's bin).
  */
 export function pathFolderOf(path: string): string | undefined {
-  const text = process.env.PATH ?? "";
+  const text = [process.env.PATH ?? "", ...givenPaths].join(delimiter);
   if (programFolders?.text !== text) {
     const folders = text
       .split(delimiter)

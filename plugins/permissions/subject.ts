@@ -51,6 +51,8 @@ export interface Place {
    * in every mode (see `readRootReason`).
    */
   pinned?: readonly string[];
+  /** The PATH the run's `env` option gives its commands, when it gives one (see `noteCommandPath`). */
+  commandPath?: string;
 }
 
 /** The subject of a decision. */
