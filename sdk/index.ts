@@ -12,7 +12,7 @@ export { summon, defineConfig, loadConfig } from "./facade";
 export type { Options, PluginOptions, UbiquityConfig, SummonOptions, Query } from "./facade";
 export type { SessionControls } from "./summon";
 export { LiveInput, userTurn, type UserInput, type AgentSdkContentBlock } from "./live";
-export type { RunInput, UserTurn, UserContentParts, PluginEntry, PresetEntry } from "../src/index";
+export type { RunInput, UserTurn, UserContentParts, PluginEntry, PluginObject, PresetEntry } from "../src/index";
 export type { LoadConfigOptions, LoadedConfig, ConfigEnv } from "../loader/index";
 // A kernel of one's own (DESIGN §1), and the pieces a config lists inline: plugins, presets, tools.
 export { createKernel, Tool } from "../src/index";

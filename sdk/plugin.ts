@@ -58,7 +58,14 @@ export {
 } from "../src/index";
 export type { RunContext, AgentIdentity, RunInput, UserTurn, UserContentParts } from "../src/index";
 export type { RegistryApi, RegistryEntry } from "../src/index";
-export type { UbiquityConfig as KernelConfig, KernelOptions, PluginEntry, PresetEntry, Logger } from "../src/index";
+export type {
+  UbiquityConfig as KernelConfig,
+  KernelOptions,
+  PluginEntry,
+  PluginObject,
+  PresetEntry,
+  Logger,
+} from "../src/index";
 // A plugin that asks a model goes through the one path every model call takes (request hooks, usage).
 export { callModel, resolveModel } from "../src/index";
 export type { ModelCall, ModelRequestInit } from "../src/index";

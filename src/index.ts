@@ -20,7 +20,7 @@ export * from "./errors";
 export { ConfigSchema, KernelFieldsSchema, ModelSchema, OptionsSchema } from "./config/schema";
 export * from "./paths";
 export * from "./tokens";
-export type { KernelOptions, UbiquityConfig, PluginEntry, PresetEntry, Logger } from "./config/schema";
+export type { KernelOptions, UbiquityConfig, PluginEntry, PluginObject, PresetEntry, Logger } from "./config/schema";
 export * from "./logger";
 export * from "./live";
 export { driveRun, INTERRUPTED_MARKER } from "./loop";

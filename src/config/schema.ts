@@ -94,8 +94,14 @@ export const OptionsSchema = z.strictObject({
     .optional(),
 });
 
-/** A plugin list entry: a plugin, a factory, a module specifier, `[specifier, options]`, or `false`. */
-export type PluginEntry = Plugin | PluginFactory | string | [string, unknown] | false | null | undefined;
+/**
+ * A plugin list entry: a plugin, a factory, a module specifier, `[specifier, options]`, or `false`.
+ * A function is never taken for a plugin object (it has a `name` and an `apply` too): a factory
+ * whose options are required must be called (`weather({ key })`), or tsc says so.
+ */
+export type PluginEntry = PluginObject | PluginFactory | string | [string, unknown] | false | null | undefined;
+/** A plugin object (a function is a factory: it has a `name` and an `apply` too). */
+export type PluginObject = Plugin & { call?: never };
 /** A preset list entry: a preset, a module specifier, or `[specifier, options]`. */
 export type PresetEntry = Preset | string | [string, unknown] | false | null | undefined;
 

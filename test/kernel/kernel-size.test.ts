@@ -95,8 +95,10 @@ describe("the kernel", () => {
   // what only the kernel's redaction can hold: credentials a plugin learns while running
   // (noteSecret), a URL's query values, an authorization value's credential, the secret-named
   // keys of a JSON document in a string (red team s): 2,626.
+  // A plugin list entry's object branch excludes functions (PluginObject), so tsc refuses a
+  // factory given uncalled whose options are required (newcomer trial x): 2,627.
   // The 2,000 goal is not met: nothing left in src/ is a helper only plugins use.
-  const LIMIT = 2626;
+  const LIMIT = 2627;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files]
