@@ -5,17 +5,7 @@
  * digest (direnv's model for `.envrc`). A new, changed or unreadable file is untrusted.
  */
 import { createHash } from "node:crypto";
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  type Stats,
-  statSync,
-} from "node:fs";
+import { readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import {
   DATA_NAME,
@@ -27,6 +17,7 @@ import {
   scriptDataPremise,
   scriptReferences,
 } from "./script-references";
+import { readRegularBytesSync } from "./safe-read";
 
 /** Largest file digested; a bigger one is untrusted (project files are a few kilobytes). */
 export const MAX_PIN_FILE_BYTES = 4 * 1024 * 1024;
@@ -35,30 +26,13 @@ export const MAX_PIN_FOLDER_FILES = 512;
 export const MAX_PIN_FOLDER_BYTES = 16 * 1024 * 1024;
 export const MAX_PIN_FOLDER_DEPTH = 8;
 
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 const BRAND = Symbol.for("ubiquity.trustPins");
 
 /** Why a project file does not apply: not recorded when the folder was trusted, different now, or not readable. */
 export type PinProblem = "new" | "changed" | "unreadable";
 
 /** The bytes of a regular file (symlinks followed: the content that will be read), or undefined. */
-function regularBytes(path: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, OPEN_FLAGS);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile() || stats.size > MAX_PIN_FILE_BYTES) return undefined;
-    return readFileSync(fd);
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
+const regularBytes = (path: string): Buffer | undefined => readRegularBytesSync(path, MAX_PIN_FILE_BYTES);
 
 const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 
