@@ -76,6 +76,22 @@ function answer(prompt: LanguageModelV4Prompt, tools: { name: string; inputSchem
   }
   const text = lastUserText(prompt).trim();
   const names = tools.map((t) => t.name);
+  // "use Weather" / "call Weather {"city":"Paris"}": a tool of the run by its name, with the JSON
+  // given or a value made from its schema, so a plugin's tool can be tried from the command line.
+  const use = /\b(?:use|call)\s+([\w.-]+)(?:\s+(\{[\s\S]*\}))?/i.exec(text);
+  const tool = use && tools.find((t) => t.name.toLowerCase() === use[1]!.toLowerCase());
+  if (tool) {
+    let input = exampleOf(tool.inputSchema);
+    try {
+      if (use[2]) input = JSON.parse(use[2]);
+    } catch {
+      // not JSON: the value made from the schema
+    }
+    return {
+      text: `I'll call ${tool.name}.`,
+      toolCalls: [{ toolName: tool.name, input: input as Record<string, unknown> }],
+    };
+  }
   if (names.includes("Glob") && /\b(list|files?|ls|show)\b/i.test(text)) {
     return { text: "I'll list the files.", toolCalls: [{ toolName: "Glob", input: { pattern: "*" } }] };
   }

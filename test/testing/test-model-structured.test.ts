@@ -8,7 +8,7 @@ import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { summon } from "ubiquity";
+import { defineTool, summon } from "ubiquity";
 import { z } from "zod";
 import { exampleOf } from "../../src/testing/test-model";
 import { collect, resultOf } from "../helpers/collect";
@@ -79,5 +79,30 @@ describe("the offline test model and structured output", () => {
     expect(out.status, out.stderr).toBe(0);
     const result = JSON.parse(out.stdout);
     expect(result).toMatchObject({ subtype: "success", structuredOutput: { kind: "a", fixed: 7, count: 3 } });
+  });
+
+  it("`use <Tool>` calls a tool of the run by name: with the JSON given, or a value made from its schema (trial x, finding 9)", async () => {
+    const cwd = realpathSync(mkdtempSync(join(tmpdir(), "ubq-test-model-use-")));
+    const seen: unknown[] = [];
+    const Weather = defineTool({
+      name: "Weather",
+      description: "The weather in a city",
+      inputSchema: z.object({ city: z.string(), days: z.number().int().min(1).optional() }),
+      isReadOnly: true,
+      execute: (input) => {
+        seen.push(input);
+        return `sunny in ${input.city}`;
+      },
+    });
+    const run = async (prompt: string) =>
+      resultOf(await collect(summon(prompt, { model: "test", cwd, tools: [Weather], persistSession: false })));
+    const given = await run('call weather {"city":"Paris","days":2}');
+    expect(given.isError, given.result).toBe(false);
+    expect(given.result).toContain("Weather returned:\nsunny in Paris");
+    const made = await run("use Weather");
+    expect(made.result).toContain("sunny in example");
+    expect(seen).toEqual([{ city: "Paris", days: 2 }, { city: "example" }]);
+    // Words that name no tool of the run are the prompt, as before.
+    expect((await run("use the force")).result).toContain('Offline test model: you said "use the force"');
   });
 });
