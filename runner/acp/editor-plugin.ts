@@ -31,12 +31,25 @@ async function textOf(call: ToolCall, path: string): Promise<string | null> {
   return text !== null && text.length <= MAX_DIFF_CHARS ? text : null;
 }
 
-/** The run's file access through the editor, and the diffs of its Write and Edit calls by tool use id. */
-export function editorPlugin(host: HostFiles | undefined, diffs: Map<string, FileDiff>): Plugin {
+/**
+ * The run's file access through the editor, the diffs of its Write and Edit calls by tool use id,
+ * and `blocked`, told the reason when a tap refuses the session's own prompt (a hook, a command
+ * missing its argument): that ending is an answer for the user to read, not a failure of the agent.
+ */
+export function editorPlugin(
+  host: HostFiles | undefined,
+  diffs: Map<string, FileDiff>,
+  blocked: (reason: string) => void = () => {},
+): Plugin {
   return {
     name: NAME,
     apply(kernel) {
       if (host) kernel.hooks.session.start.tap(NAME, (run) => setHostFiles(run, host));
+      // Last: after every tap that may refuse the prompt.
+      kernel.hooks.turn.prompt.tap({ name: NAME, order: "last" }, (prompt, run) => {
+        if (prompt.blocked !== undefined && prompt.source === "user" && !run.parent) blocked(prompt.blocked);
+        return prompt;
+      });
       // After the votes (and the input they judged), before the question: what the question shows is what will change.
       // Last (after the rules and the observers): a denied call reads nothing.
       kernel.hooks.tool.permission.tapPromise({ name: NAME, order: "last" }, async (verdict, call) => {

@@ -91,6 +91,8 @@ export class AcpSession {
   #pushed = 0;
   #taken = 0;
   #cancelAtTake = false;
+  /** The prompt being answered was refused by a tap (its run's result says why). */
+  #blocked = false;
 
   constructor(setup: SessionSetup) {
     this.id = setup.id;
@@ -192,6 +194,7 @@ export class AcpSession {
     const busy = this.#waiters.length > 0;
     for (const w of this.#waiters) w.cancelled = true;
     const waiter: Waiter = { cancelled: false, done: () => {} };
+    this.#blocked = false;
     const result = await new Promise<ResultMessage | undefined>((done) => {
       waiter.done = done;
       this.#waiters.push(waiter);
@@ -208,6 +211,11 @@ export class AcpSession {
     if (result.subtype === "error_max_turns") return "max_turn_requests";
     if (result.stopReason === "max_tokens") return "max_tokens";
     if (result.stopReason === "refusal") return "refusal";
+    if (result.isError && this.#blocked) {
+      // Refused before the model saw it (a hook, a command's missing argument): the reason is the answer.
+      await this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: result.result } });
+      return "end_turn";
+    }
     if (result.isError) throw RequestError.internalError(undefined, this.redact(result.result));
     return "end_turn";
   }
@@ -256,7 +264,7 @@ export class AcpSession {
       ...base,
       cwd: this.cwd,
       includePartialMessages: true,
-      plugins: [...(base.plugins ?? []), editorPlugin(this.#host, this.diffs)],
+      plugins: [...(base.plugins ?? []), editorPlugin(this.#host, this.diffs, () => (this.#blocked = true))],
     };
     if (this.#mode) options.permissionMode = this.#mode;
     if (declaresOption(options, "canUseTool")) options.canUseTool ??= editorApprover(this);

@@ -86,6 +86,37 @@ describe("ubiquity acp: slash commands", () => {
     }
   });
 
+  it("a prompt refused before the model (a command missing its argument) is answered with the reason, not an internal error", async () => {
+    const dir = tempProject({ [ACP_CONFIG_FILE]: ACP_CONFIG }, { linkUbiquity: true });
+    const proc = startAgent({ dir, sessions: join(dir, "sessions") });
+    try {
+      await proc.initialized;
+      const mcpServers = [
+        { name: "features", command: process.execPath, args: [FEATURE_SERVER, "features"], env: [] },
+      ];
+      const { sessionId } = (await proc.agent.request("session/new", { cwd: dir, mcpServers })) as {
+        sessionId: string;
+      };
+      const refused = (await proc.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "/mcp__features__review" }],
+      })) as { stopReason: string };
+      expect(refused.stopReason).toBe("end_turn");
+      expect(messageText(proc, sessionId)).toBe(
+        "Prompt blocked: /mcp__features__review needs file: /mcp__features__review <file> [focus]",
+      );
+      // The session goes on: the refused prompt never reached the model.
+      const answer = (await proc.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "/mcp__features__review a.ts" }],
+      })) as { stopReason: string };
+      expect(answer.stopReason).toBe("end_turn");
+      expect(messageText(proc, sessionId)).toContain("answer to Review a.ts");
+    } finally {
+      await proc.close();
+    }
+  });
+
   it("an MCP server's URL elicitation is the editor's permission question, showing the URL; allowing it accepts", async () => {
     const config = ACP_CONFIG.replace(
       'if (said.includes("mcp"))',
