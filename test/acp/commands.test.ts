@@ -91,9 +91,7 @@ describe("ubiquity acp: slash commands", () => {
     const proc = startAgent({ dir, sessions: join(dir, "sessions") });
     try {
       await proc.initialized;
-      const mcpServers = [
-        { name: "features", command: process.execPath, args: [FEATURE_SERVER, "features"], env: [] },
-      ];
+      const mcpServers = [{ name: "features", command: process.execPath, args: [FEATURE_SERVER, "features"], env: [] }];
       const { sessionId } = (await proc.agent.request("session/new", { cwd: dir, mcpServers })) as {
         sessionId: string;
       };
