@@ -18,7 +18,7 @@ import { includedFiles } from "./pinned-includes";
 import { memoryOptions } from "./options";
 import { getHooksApi } from "../hooks/index";
 import { getPermissionsApi } from "../permissions/api";
-import { withScopedRules } from "./scoped-rules";
+import { forgetCompactedRules, withScopedRules } from "./scoped-rules";
 
 export { loadMemory, cutContent, MAX_INCLUDE_DEPTH, MAX_MEMORY_CHARS, TEXT_EXTENSIONS, type MemoryFile } from "./load";
 export { findIncludes, lineReferences, blankInlineCode } from "./includes";
@@ -149,6 +149,14 @@ export const memoryPlugin = definePlugin({
           });
       return out;
     });
+    // A rule whose reminder a compaction took out of the history comes again with its next file.
+    kernel.hooks.context.compacted.tap(NAME, (_info, run) =>
+      forgetCompactedRules(
+        run,
+        files.filter((f) => f.scope),
+        delivered,
+      ),
+    );
 
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.MEMORY }, (list: SystemSection[], run) => {
       const section = files.length ? sectionOf(run) : undefined;

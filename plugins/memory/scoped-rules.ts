@@ -50,8 +50,28 @@ export function withScopedRules(
   const text = added
     .map(
       (r) =>
-        `<system-reminder>\nThe ${r.source} rule ${r.path}${r.includedBy ? ` (included by ${r.includedBy})` : ""} applies to ${written}:\n\n${r.content}\n</system-reminder>`,
+        `<system-reminder>\n${markerOf(r)}${r.includedBy ? ` (included by ${r.includedBy})` : ""} applies to ${written}:\n\n${r.content}\n</system-reminder>`,
     )
     .join("\n\n");
   return { output: { ...output, content: `${output.content}\n\n${text}` }, added };
+}
+
+/** The words that open a rule's reminder in a tool result (and find it in the history again). */
+const markerOf = (rule: MemoryFile) => `The ${rule.source} rule ${rule.path}`;
+
+/**
+ * After a compaction: a delivered rule whose reminder is no longer in the history (microcompaction
+ * cleared its tool result, a summary replaced it) counts as not delivered, so the next result of a
+ * file it covers brings it again.
+ */
+export function forgetCompactedRules(
+  run: RunContext,
+  rules: readonly MemoryFile[],
+  delivered: WeakMap<RunContext, Set<string>>,
+): void {
+  const seen = delivered.get(run);
+  if (!seen?.size) return;
+  const history = JSON.stringify(run.history);
+  for (const rule of rules)
+    if (seen.has(rule.path) && !history.includes(JSON.stringify(markerOf(rule)).slice(1, -1))) seen.delete(rule.path);
 }
