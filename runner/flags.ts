@@ -239,7 +239,6 @@ export function spreadVariadic(argv: readonly string[], flags: Record<string, Co
  * unknown-flag error for one of them says so rather than "unknown flag".
  */
 export const CLAUDE_ONLY_FLAGS: Record<string, string> = {
-  "--agent": 'define the agent under "agents" in a config file; the main agent takes its prompt from --system-prompt',
   "--debug": "set DEBUG=ubiquity* for the debug log, or pass --verbose",
   "-d": "set DEBUG=ubiquity* for the debug log, or pass --verbose",
   "--debug-file": "set DEBUG=ubiquity* and redirect standard error to the file",

@@ -29,6 +29,15 @@ function agentsOf(spec: string): Record<string, unknown> {
 
 /** The `run` flags of the options this plugin owns. */
 export const agentsFlags: Record<string, RunFlag> = {
+  agent: {
+    type: "string",
+    value: "<name>",
+    group: "Tools and permissions",
+    claude: "--agent",
+    description:
+      "Run the main agent as this agent (of --agents, the config's agents or the agent files): its prompt, tools and model",
+    apply: (o, v) => void (o.agent = String(v)),
+  },
   agents: {
     type: "string",
     value: "<json|file>",

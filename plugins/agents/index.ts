@@ -33,6 +33,7 @@ import type { DelegationContext } from "./delegate";
 import { agentFolder, readAgentFiles } from "./files";
 import type { Delegation } from "./launch";
 import { keepTool } from "./narrow";
+import { mainAgentGuidance, mainAgentOf, mainAgentTools, startMainAgent } from "./main-agent";
 import type { ProjectPlace } from "../../loader/index";
 import { agentsOptions } from "./options";
 import { agentsFlags } from "./cli";
@@ -280,13 +281,16 @@ export const agentsPlugin = definePlugin({
     });
 
     kernel.hooks.tool.list.tap(NAME, (tools: Tool[], run) =>
-      run.agent ? subagentTools(tools, stateOf(run).delegation) : tools,
+      run.agent
+        ? subagentTools(tools, stateOf(run).delegation)
+        : mainAgentTools(tools, mainAgentOf(run, context.optionsOf(run).agent, agents)),
     );
 
     // The run's signal before any stretch of live work wraps it: background agents follow this
     // one, so a user interrupt of the caller's work leaves them running.
-    kernel.hooks.session.start.tap(NAME, (run) => {
+    kernel.hooks.session.start.tapPromise(NAME, async (run) => {
       stateOf(run).base = run.abortSignal;
+      await startMainAgent(run, context.optionsOf(run).agent, agents);
       // The init message names the agents the Agent tool offers (claude -p's `agents`).
       const names = Object.keys(agents);
       if (!run.agent && names.length && run.tools.some((t) => t.name === AGENT_TOOL)) run.initExtra.agents = names;
@@ -333,7 +337,9 @@ export const agentsPlugin = definePlugin({
     });
 
     // Last, after `appendSystemPrompt`: a subagent's prompt ends with the note.
-    kernel.hooks.turn.system.tap({ name: NAME, order: "last" }, withSubagentNote);
+    kernel.hooks.turn.system.tap({ name: NAME, order: "last" }, (sections, run) =>
+      withSubagentNote(mainAgentGuidance(sections, mainAgentOf(run, context.optionsOf(run).agent, agents)), run),
+    );
   },
 });
 

@@ -35,9 +35,14 @@ export type AgentDefinition = z.input<typeof AgentDefinitionSchema>;
 
 /** The agents plugin's slice of the config schema (`trust` is the settings plugin's, read here too). */
 export const agentsOptions = lazyOptions(
-  ["agents", "agentSources", "agentIsolation", "worktreeDir", "trust", "compat", "claudePlugins"],
+  ["agents", "agent", "agentSources", "agentIsolation", "worktreeDir", "trust", "compat", "claudePlugins"],
   () => ({
     agents: z.record(z.string(), AgentDefinitionSchema).optional(),
+    /**
+     * The main agent runs as this one of `agents` (or of the agent files): its prompt is the
+     * guidance, its tools and model are the run's (Claude Code's `--agent` and `agent` setting).
+     */
+    agent: z.string().min(1).optional(),
     agentSources: SourcesSchema.optional(),
     /** Where subagents work when neither their definition nor the call says: `worktree` or `none` [none]. */
     agentIsolation: z.enum(ISOLATIONS).optional(),

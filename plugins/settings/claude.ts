@@ -107,6 +107,9 @@ export function claudeSettingsOf(
     } else if (key === "enabledPlugins") {
       const folders = installedPlugins(value, root, home, ignored);
       if (folders.length) out.claudePlugins = folders;
+    } else if (key === "agent") {
+      if (typeof value === "string" && value) out.agent = value;
+      else ignored.push(`${key} (not an agent's name)`);
     } else if (key === "model" && typeof value === "string") {
       // A Claude model name names no provider, so it is never the run's model: say which --model it means.
       const meant = /^[\w.[\]-]{1,80}$/.test(value) ? modelStringFor(value) : undefined;

@@ -41,7 +41,7 @@ type SettingsConfig = UbiquityConfig &
   PermissionsOptions &
   SandboxOptions &
   McpOptions &
-  Pick<SkillsOptions, "claudePlugins" | "disableSkillShellExecution">;
+  Pick<SkillsOptions, "claudePlugins" | "disableSkillShellExecution"> & { agent?: string };
 
 /** Options of the settings plugin. */
 export const SettingsPluginOptions = z.strictObject({
@@ -305,6 +305,8 @@ function merge(options: SettingsConfig, files: SettingsFile[], declared: (key: s
   const mode = last((f) => f.permissions?.defaultMode);
   if (options.permissionMode === undefined && mode !== undefined && declared("permissionMode"))
     out.permissionMode = mode;
+  const agent = last((f) => f.agent);
+  if (options.agent === undefined && agent !== undefined && declared("agent")) out.agent = agent;
   const dirs = last((f) => f.permissions?.additionalDirectories);
   if (options.additionalDirectories === undefined && dirs !== undefined) out.additionalDirectories = dirs;
   // A file can turn the sandbox on; turning it off takes power away from none of them, so a

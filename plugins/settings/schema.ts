@@ -43,6 +43,8 @@ export const SettingsFileSchema = z.looseObject({
   enableAllProjectMcpServers: z.boolean().optional(),
   /** No shell line of a command or skill runs (Claude Code's key; a restriction: any file's `true` holds, trusted or not). */
   disableSkillShellExecution: z.boolean().optional(),
+  /** The main agent runs as this named agent (Claude Code's key; the agents plugin's `agent` option). */
+  agent: z.string().min(1).optional(),
   /** Read by the hooks plugin, not here. */
   hooks: z.unknown().optional(),
   /**
