@@ -22,6 +22,16 @@ export const commandsCommands: Record<string, PluginCommand> = {
 
 /** `run --plugin-dir <dir>` (claude's flag): a Claude Code or Codex plugin folder for this run, added to `claudePlugins`. */
 export const commandsFlags: Record<string, RunFlag> = {
+  "disable-slash-commands": {
+    type: "boolean",
+    group: "Context",
+    claude: "--disable-slash-commands",
+    description: "No slash command or skill for this run (the commands and skills plugins are disabled)",
+    apply: (o) => {
+      const disabled = (o.disable as string[] | undefined) ?? [];
+      o.disable = [...new Set([...disabled, "ubiquity:commands", "ubiquity:skills"])];
+    },
+  },
   "plugin-dir": {
     type: "string",
     value: "<dir>",
