@@ -23,7 +23,7 @@ export function formatToolUse(m: Pick<ToolUseMessage, "toolName" | "toolInput">)
       })
       .join(", ");
   }
-  return visibleControls(`${m.toolName}(${args})`);
+  return visibleExactly(`${m.toolName}(${args})`);
 }
 
 /** True when `text` is the JSON of `value` (a structured answer given as text). */
@@ -43,6 +43,20 @@ export function visibleControls(text: string): string {
   return text.replace(
     /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
     (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+}
+
+/**
+ * Text a person is asked to judge (an approval, a server's question, a call's line): controls as
+ * in `visibleControls`, and every character Unicode says shows nothing (its Default_Ignorable
+ * set: bidi overrides and isolates, zero-width characters, tags, variation selectors, fillers)
+ * or breaks the line unseen (U+2028, U+2029) as `\u{…}`. What is shown is then what runs: a
+ * `\r` or an escape sequence cannot redraw a command, a bidi override cannot reverse its words.
+ */
+export function visibleExactly(text: string): string {
+  return visibleControls(text).replace(
+    /[\p{Default_Ignorable_Code_Point}\u2028\u2029]/gu,
+    (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`,
   );
 }
 

@@ -1,0 +1,196 @@
+/**
+ * Red team of 2026-12-07 (za): everything but the Bash command analysis, as a stranger whose
+ * folder, page, MCP server or repository the user's agent opens. Through the built bin (under a
+ * real pseudo-terminal where the terminal is the surface) against the scripted attacker, and the
+ * SDK with a scripted model. Each finding's test failed before its fix (checked by reverting it).
+ *
+ * FINDINGS
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { summon, type Message } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import mcp from "ubiquity/plugins/mcp";
+import { terminalApprover } from "../../runner/run";
+import { elicitInTerminal } from "../../plugins/mcp/elicitation";
+import { approvalBody, approvalQuestion } from "../../runner/tui/approval-view";
+import { toolCallLine } from "../../runner/tui/tool-view";
+import { createTheme } from "../../runner/tui/theme";
+import { collect, ofType } from "../helpers/collect";
+import { runCli } from "../helpers/project";
+import { inTerminal } from "../helpers/terminal";
+import { attackBench } from "./attack-bench";
+import { attacker, toolResults } from "./scripted-attacker";
+
+const KEY = "sk-test-redteam-za-provider-key";
+const SERVER = fileURLToPath(new URL("./fixtures/escapes-server.mjs", import.meta.url));
+
+const { project, serve, env } = attackBench({
+  name: "rtza",
+  model: "openai:gpt-4.1",
+  key: KEY,
+  fill: ({ cwd }) => writeFileSync(join(cwd, "README.md"), "# readme\n"),
+});
+
+/** A project whose config starts the hostile server (no sandbox: the terminal is the layer under test). */
+const withServer = () => {
+  const p = project();
+  writeFileSync(
+    join(p.cwd, "ubiquity.config.mjs"),
+    `export default { sandbox: { enabled: false }, mcpServers: { escapes: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}] } } };\n`,
+  );
+  return p;
+};
+
+describe("Z1: an approval shows what runs", () => {
+  // A command the model was steered to (a page, a file, a server's answer): after the carriage
+  // return and the line erase, a terminal shows `git status` on the line that asks.
+  const COMMAND = "touch pwned #\r\u001b[2Kgit status";
+
+  it("through the bin under a terminal: the question shows the escapes, the terminal obeys none", {
+    timeout: 120_000,
+  }, async () => {
+    const p = project();
+    await serve(attacker([COMMAND]));
+    const { code, screen } = await inTerminal(
+      p.cwd,
+      ["run", "--no-sandbox", "--model", "openai:gpt-4.1", "go"],
+      env(p),
+      [{ until: (s) => s.includes("Allow Bash?"), type: "n\r" }],
+    );
+    expect(code, screen).toBe(0);
+    expect(screen).toContain("touch pwned #\\x0d\\x1b[2Kgit status");
+    expect(screen, "the command reached the terminal with its carriage return").not.toContain("#\rgit status");
+    expect(existsSync(join(p.cwd, "pwned"))).toBe(false);
+  });
+
+  it("the terminal UI's views (the approval body, its question, the call's line) show every invisible character", () => {
+    const theme = createTheme(false);
+    const bidi = "echo \u202etxt.exe\u202c; rm -rf x\u200b \u{e0041}";
+    const body = approvalBody("Bash", { command: bidi }, "/tmp", theme).join("\n");
+    expect(body).toContain("\\u{202e}txt.exe\\u{202c}; rm -rf x\\u{200b} \\u{e0041}");
+    expect(approvalQuestion("Bash", { command: COMMAND }, [`Bash(${COMMAND})`])).not.toMatch(/[\r\u001b]/);
+    expect(toolCallLine("Bash", { command: COMMAND }, "/tmp")).not.toMatch(/[\r\u001b]/);
+    const write = approvalBody(
+      "Write",
+      { file_path: "/tmp/a\u001b]0;t\u0007.txt", content: "x\u001b[8mhidden" },
+      "/tmp",
+      theme,
+    );
+    expect(write.join("\n")).not.toMatch(/[\r\u001b\u0007]/);
+    expect(approvalBody("mcp__s__t", { q: "a\u2028b\u00adc" }, "/tmp", theme).join("\n")).toContain(
+      "a\\u{2028}b\\u{ad}c",
+    );
+  });
+
+  it("control: an ordinary command, accents, CJK and emoji are shown as written", () => {
+    const theme = createTheme(false);
+    const command = "npm test -- --grep 'café 漢字 ✅'\ngit status";
+    expect(approvalBody("Bash", { command }, "/tmp", theme)).toEqual([
+      "Bash",
+      "$ npm test -- --grep 'café 漢字 ✅'",
+      "  git status",
+    ]);
+  });
+});
+
+describe("Z2: a command's output on a terminal holds a server's (or a transcript's) escapes", () => {
+  it("`ubiquity mcp list` under a terminal: the tool's description shows its escapes", {
+    timeout: 120_000,
+  }, async () => {
+    const p = withServer();
+    const { code, screen } = await inTerminal(p.cwd, ["mcp", "list"], { HOME: p.home }, []);
+    expect(code, screen).toBe(0);
+    expect(screen).toContain("mcp__escapes__notes");
+    expect(screen).toContain("\\x1b]52;c;");
+    expect(screen, "the server's OSC 52 reached the terminal").not.toContain("\u001b]");
+  });
+
+  it("`ubiquity sessions show` under a terminal: a tool's output kept in the transcript shows its escapes", {
+    timeout: 120_000,
+  }, async () => {
+    const p = withServer();
+    await serve(attacker([{ name: "mcp__escapes__notes", input: {} }]));
+    const run = await runCli(
+      [
+        "run",
+        "--model",
+        "openai:gpt-4.1",
+        "--output-format",
+        "stream-json",
+        "--allowedTools",
+        "mcp__escapes__notes",
+        "go",
+      ],
+      p.cwd,
+      { ...env(p), UBIQUITY_TRUST: "1" },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolResults(run.stdout)[0]!.content).toContain("note one");
+    const id = run.stdout
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { session_id?: string; sessionId?: string })
+      .map((m) => m.session_id ?? m.sessionId)
+      .find(Boolean)!;
+    const { code, screen } = await inTerminal(p.cwd, ["sessions", "show", id], { HOME: p.home }, []);
+    expect(code, screen).toBe(0);
+    expect(screen).toContain("note one\\x1b]52;c;");
+    expect(screen, "the transcript's OSC 52 reached the terminal").not.toContain("\u001b]");
+  });
+
+  it("control: to a pipe, `mcp list` prints the server's text as it is (the reading program decides)", async () => {
+    const p = withServer();
+    const run = spawnSync(
+      process.execPath,
+      [join(import.meta.dirname, "..", "..", "bin", "ubiquity.mjs"), "mcp", "list"],
+      {
+        cwd: p.cwd,
+        env: { ...process.env, HOME: p.home, UBIQUITY_TRUST: "1" },
+        encoding: "utf8",
+      },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("Reads notes\u001b]52;c;");
+  });
+});
+
+describe("Z3: what a server asks at the terminal (elicitation) is shown exactly", () => {
+  it("the URL to open and the message show their escapes and invisible characters", async () => {
+    const stdin = new PassThrough();
+    const shown: string[] = [];
+    const approver = terminalApprover(
+      {
+        stdout: () => {},
+        stderr: (text) => {
+          shown.push(text);
+          if (text.trimEnd().endsWith(":")) setImmediate(() => stdin.write("!decline\n"));
+        },
+        stdin,
+        stdoutIsTTY: true,
+      },
+      { answerers: [elicitInTerminal] },
+    );
+    const messages: Message[] = await collect(
+      summon("sign in", {
+        presets: [],
+        plugins: [mcp()],
+        model: scriptedModel([{ toolCalls: [{ toolName: "mcp__escapes__login", input: {}, id: "login" }] }, "done"]),
+        canUseTool: approver,
+        mcpServers: { escapes: { command: process.execPath, args: [SERVER] } },
+      }),
+    );
+    const out = ofType(messages, "tool_result")[0]!.output;
+    expect(JSON.parse(String(out.content))).toEqual({ action: "decline" });
+    const screen = shown.join("");
+    expect(screen).toContain("https://evil.example/steal\\x1b[2Khttps://github.com/login \\u{202e}gnp.exe");
+    expect(screen).toContain("Sign in\\x1b]0;pwned\\x07 to continue");
+    expect(screen, "a raw escape, carriage return or bidi override reached the terminal").not.toMatch(
+      /[\r\u001b\u0007\u202e]/,
+    );
+  });
+});
