@@ -22,7 +22,7 @@ import { toolCallLine } from "../../runner/tui/tool-view";
 import { createTheme } from "../../runner/tui/theme";
 import { collect, ofType } from "../helpers/collect";
 import { runCli } from "../helpers/project";
-import { inTerminal } from "../helpers/terminal";
+import { inTerminal, PROMPT } from "../helpers/terminal";
 import { attackBench } from "./attack-bench";
 import { attacker, toolResults } from "./scripted-attacker";
 
@@ -192,5 +192,21 @@ describe("Z3: what a server asks at the terminal (elicitation) is shown exactly"
     expect(screen, "a raw escape, carriage return or bidi override reached the terminal").not.toMatch(
       /[\r\u001b\u0007\u202e]/,
     );
+  });
+});
+
+describe("Z4: the terminal mode's lists show a server's escapes", () => {
+  it("`/help` under a terminal lists an MCP prompt whose description holds OSC 52: shown, not obeyed", {
+    timeout: 120_000,
+  }, async () => {
+    const p = withServer();
+    await serve(() => "done");
+    const { code, screen } = await inTerminal(p.cwd, ["chat", "--model", "openai:gpt-4.1"], env(p), [
+      { until: (s) => s.includes(PROMPT), type: "/help\r" },
+      { until: (s) => s.includes("the diff") && s.includes(PROMPT), type: "/exit\r" },
+    ]);
+    expect(code, screen).toBe(0);
+    expect(screen).toContain("Reviews\\x1b]52;c;");
+    expect(screen, "the server's OSC 52 reached the terminal").not.toContain("\u001b]");
   });
 });
