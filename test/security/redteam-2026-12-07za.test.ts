@@ -8,6 +8,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PassThrough } from "node:stream";
@@ -20,6 +22,7 @@ import { elicitInTerminal } from "../../plugins/mcp/elicitation";
 import { approvalBody, approvalQuestion } from "../../runner/tui/approval-view";
 import { toolCallLine } from "../../runner/tui/tool-view";
 import { createTheme } from "../../runner/tui/theme";
+import { boundedResponse } from "../../plugins/mcp/message-bound";
 import { collect, ofType } from "../helpers/collect";
 import { runCli } from "../helpers/project";
 import { inTerminal, PROMPT } from "../helpers/terminal";
@@ -208,5 +211,109 @@ describe("Z4: the terminal mode's lists show a server's escapes", () => {
     expect(code, screen).toBe(0);
     expect(screen).toContain("Reviews\\x1b]52;c;");
     expect(screen, "the server's OSC 52 reached the terminal").not.toContain("\u001b]");
+  });
+});
+
+describe("Z5: an MCP server's message is read up to a bound", () => {
+  const BIG = fileURLToPath(new URL("./fixtures/big-stdio-server.mjs", import.meta.url));
+  const MIB = 1024 * 1024;
+
+  /** A streamable HTTP MCP server on 127.0.0.1 whose tool answers `mib` MiB, as JSON or as one event. */
+  const httpServer = async (mib: number, events: boolean) => {
+    const body = (request: IncomingMessage) =>
+      new Promise<string>((done) => {
+        let text = "";
+        request.on("data", (c: Buffer) => (text += c));
+        request.on("end", () => done(text));
+      });
+    const server = createServer(async (request, response) => {
+      if (request.method !== "POST") return response.writeHead(405).end();
+      const { id, method, params } = JSON.parse(await body(request)) as {
+        id?: number;
+        method: string;
+        params: { protocolVersion?: string };
+      };
+      if (id === undefined) return response.writeHead(202).end();
+      const result =
+        method === "initialize"
+          ? {
+              protocolVersion: params.protocolVersion,
+              capabilities: { tools: {} },
+              serverInfo: { name: "big", version: "1" },
+            }
+          : method === "tools/list"
+            ? { tools: [{ name: "dump", inputSchema: { type: "object", properties: {} } }] }
+            : method === "tools/call"
+              ? { content: [{ type: "text", text: "x".repeat(mib * MIB) }] }
+              : {};
+      const json = JSON.stringify({ jsonrpc: "2.0", id, result });
+      if (events && method === "tools/call")
+        response.writeHead(200, { "content-type": "text/event-stream" }).end(`event: message\ndata: ${json}\n\n`);
+      else response.writeHead(200, { "content-type": "application/json" }).end(json);
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, close: () => server.close() };
+  };
+
+  const dump = async (mcpServers: Record<string, unknown>) => {
+    const messages: Message[] = await collect(
+      summon("dump it", {
+        presets: [],
+        plugins: [mcp()],
+        model: scriptedModel([{ toolCalls: [{ toolName: "mcp__big__dump", input: {}, id: "dump" }] }, "done"]),
+        mcpServers: mcpServers as never,
+      }),
+    );
+    const result = ofType(messages, "tool_result")[0];
+    expect(result, JSON.stringify(messages).slice(0, 1500)).toBeDefined();
+    return result!.output;
+  };
+
+  for (const events of [false, true])
+    it(`a remote server's ${events ? "server-sent event of 11 MiB ends its connection" : "JSON answer of 11 MiB fails the call, naming the bound"}`, {
+      timeout: 120_000,
+    }, async () => {
+      const big = await httpServer(11, events);
+      try {
+        const out = await dump({ big: { type: "http", url: big.url } });
+        expect(out.isError, String(out.content).slice(0, 200)).toBe(true);
+        expect(String(out.content)).toMatch(
+          events ? /stopped during the run \(the connection closed\)/ : /more than 10 MiB/,
+        );
+      } finally {
+        big.close();
+      }
+    });
+
+  it("held: a stdio server's line of 11 MiB ends it (the SDK's own bound, 10 MiB)", { timeout: 120_000 }, async () => {
+    const out = await dump({ big: { command: process.execPath, args: [BIG, "11"] } });
+    expect(out.isError, String(out.content).slice(0, 200)).toBe(true);
+    expect(String(out.content)).toMatch(/stopped during the run \(its process exited\)/);
+  });
+
+  it("control: an event stream is bounded by event, not in total (a long-lived stream of small events reads on)", async () => {
+    const stream = (text: string) => new Response(text, { headers: { "content-type": "text/event-stream" } });
+    let ended = 0;
+    const read = (text: string) => boundedResponse(stream(text), "s", () => ended++, 16).text();
+    await expect(read("data: 123456\n\ndata: 123456\r\n\r\ndata: 123456\n\n")).resolves.toContain("123456");
+    expect(ended).toBe(0);
+    await expect(read("data: 1234567890123\n\n")).rejects.toThrow(/more than/);
+    expect(ended).toBe(1);
+  });
+
+  it("control: answers of 2 MiB (JSON, an event, a stdio line) are read whole", { timeout: 120_000 }, async () => {
+    for (const events of [false, true]) {
+      const big = await httpServer(2, events);
+      try {
+        const out = await dump({ big: { type: "http", url: big.url } });
+        expect(out.isError, String(out.content).slice(0, 200)).toBe(false);
+        expect(String(out.content)).toMatch(/^x{1000}/);
+      } finally {
+        big.close();
+      }
+    }
+    const out = await dump({ big: { command: process.execPath, args: [BIG, "2"] } });
+    expect(out.isError, String(out.content).slice(0, 200)).toBe(false);
+    expect(String(out.content)).toMatch(/^x{1000}/);
   });
 });
