@@ -6,9 +6,10 @@
  *
  * FINDINGS
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
+import { setTimeout as delay } from "node:timers/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +24,7 @@ import { approvalBody, approvalQuestion } from "../../runner/tui/approval-view";
 import { toolCallLine } from "../../runner/tui/tool-view";
 import { createTheme } from "../../runner/tui/theme";
 import { boundedResponse } from "../../plugins/mcp/message-bound";
+import { linearRegExp } from "../../plugins/mcp/input-schema";
 import { collect, ofType } from "../helpers/collect";
 import { runCli } from "../helpers/project";
 import { inTerminal, PROMPT } from "../helpers/terminal";
@@ -315,5 +317,64 @@ describe("Z5: an MCP server's message is read up to a bound", () => {
     const out = await dump({ big: { command: process.execPath, args: [BIG, "2"] } });
     expect(out.isError, String(out.content).slice(0, 200)).toBe(false);
     expect(String(out.content)).toMatch(/^x{1000}/);
+  });
+});
+
+describe("Z6: a server's schema runs no backtracking regular expression on the host's thread", () => {
+  const REGEX = fileURLToPath(new URL("./fixtures/regex-server.mjs", import.meta.url));
+  const BIN = join(import.meta.dirname, "..", "..", "bin", "ubiquity.mjs");
+
+  /** The bin in a project with the regex server, the model calling `calls`; undefined when it had not finished in 90 s. */
+  const runWith = async (calls: { name: string; input: Record<string, unknown> }[]) => {
+    const p = project();
+    writeFileSync(
+      join(p.cwd, "ubiquity.config.mjs"),
+      `export default { sandbox: { enabled: false }, mcpServers: { regex: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(REGEX)}] } } };\n`,
+    );
+    await serve(attacker(calls));
+    const child = spawn(
+      process.execPath,
+      [BIN, "run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "--allowedTools", "mcp__regex", "go"],
+      { cwd: p.cwd, env: { ...process.env, ...env(p), UBIQUITY_TRUST: "1" } },
+    );
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+    // Generous: the run takes a second or two; a frozen host does not finish in days.
+    const finished = await Promise.race([exited.then(() => true), delay(90_000).then(() => false)]);
+    if (!finished) child.kill("SIGKILL");
+    return finished ? toolResults(out) : undefined;
+  };
+
+  it("a tool's output schema: the run goes on (the answer fails its schema)", { timeout: 120_000 }, async () => {
+    const out = await runWith([{ name: "mcp__regex__check", input: {} }]);
+    expect(out, "the host froze in the schema's regular expression").toBeDefined();
+    expect(out![0]!.isError).toBe(true);
+    expect(out![0]!.content).toMatch(/output schema|structured content/i);
+  });
+
+  it("a tool's input schema, given the text it asks for: the run goes on", { timeout: 120_000 }, async () => {
+    const out = await runWith([{ name: "mcp__regex__take", input: { s: `${"a".repeat(40)}!` } }]);
+    expect(out, "the host froze in the schema's regular expression").toBeDefined();
+    expect(out![0]!.isError).toBe(true);
+  });
+
+  it("the engine: linear-time patterns are run; one with no linear-time form (or a meaning that needs `u`) takes every string", () => {
+    const evil = linearRegExp("^(a|a)*$", "u");
+    expect(evil.test(`${"a".repeat(60)}!`)).toBe(false);
+    expect(evil.test("aaa")).toBe(true);
+    expect(linearRegExp("^(a)\\1$", "u").test("ab")).toBe(true); // a backreference: not run
+    expect(linearRegExp("^\\p{L}+$", "u").test("123")).toBe(true); // needs `u`: not run
+    expect(linearRegExp("^[a-z]+$", "u").test("ABC")).toBe(false);
+  });
+
+  it("control: a pattern is still checked (a match is taken, a mismatch refused)", { timeout: 120_000 }, async () => {
+    const out = await runWith([
+      { name: "mcp__regex__fine", input: { s: "abc" } },
+      { name: "mcp__regex__fine", input: { s: "ABC" } },
+    ]);
+    expect(out![0]!.content).toContain('took {"s":"abc"}');
+    expect(out![1]!.isError).toBe(true);
+    expect(out![1]!.content).toMatch(/pattern/);
   });
 });
