@@ -248,7 +248,7 @@ export class TextRenderer {
       case "tool_result":
         if (!this.#progress) break;
         this.sink.info(
-          `  ${m.output.isError ? this.style.error("✗") : this.style.ok("✓")} ${m.toolName}: ${formatToolResult(m)}`,
+          `  ${m.output.isError ? this.style.error("✗") : this.style.ok("✓")} ${visibleControls(m.toolName)}: ${formatToolResult(m)}`,
         );
         break;
       case "system":
@@ -268,13 +268,15 @@ export class TextRenderer {
         }
         if (m.subtype === "task_started") {
           this.#endLine();
-          this.sink.info(this.style.dim(`  ⧗ ${m.task.id} started in the background: ${m.task.description}`));
+          this.sink.info(
+            this.style.dim(`  ⧗ ${m.task.id} started in the background: ${visibleControls(m.task.description)}`),
+          );
         }
         if (m.subtype === "task_ended") {
           this.#endLine();
           this.sink.info(
             this.style.dim(
-              `  ⧗ ${m.task.id} ${m.task.state === "killed" ? m.task.outcome : `${m.task.state}: ${m.task.outcome}`}`,
+              `  ⧗ ${m.task.id} ${visibleControls(m.task.state === "killed" ? String(m.task.outcome) : `${m.task.state}: ${m.task.outcome}`)}`,
             ),
           );
         }
@@ -283,7 +285,7 @@ export class TextRenderer {
           const mark = m.decision === "allow" ? this.style.ok("✓") : this.style.error("✗");
           this.sink.info(
             this.style.dim(
-              `  ${mark} reviewer (${m.reviewer}) ${m.decision === "allow" ? "allowed" : "denied"} ${m.toolName}${m.reason ? `: ${m.reason}` : ""}`,
+              `  ${mark} reviewer (${m.reviewer}) ${m.decision === "allow" ? "allowed" : "denied"} ${visibleControls(`${m.toolName}${m.reason ? `: ${m.reason}` : ""}`)}`,
             ),
           );
         }
@@ -291,7 +293,7 @@ export class TextRenderer {
           this.#endLine();
           this.sink.info(
             this.style.error(
-              `warning: the session's transcript could not be written (${m.error})${m.bestEffort ? "; the run goes on without it" : ""}`,
+              `warning: the session's transcript could not be written (${visibleControls(m.error)})${m.bestEffort ? "; the run goes on without it" : ""}`,
             ),
           );
         }
@@ -304,7 +306,8 @@ export class TextRenderer {
         }
         if (m.structuredOutput !== undefined && !sameJson(this.#lastText, m.structuredOutput))
           this.sink.out(`${JSON.stringify(m.structuredOutput)}\n`);
-        if (m.isError) this.sink.info(this.style.error(`error (${m.subtype}): ${withoutKernelTerms(m.result)}`));
+        if (m.isError)
+          this.sink.info(this.style.error(`error (${m.subtype}): ${visibleControls(withoutKernelTerms(m.result))}`));
         if (this.#progress) this.sink.info(this.style.dim(formatSummary(m)));
         break;
       default:

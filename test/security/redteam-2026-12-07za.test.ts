@@ -73,6 +73,24 @@ describe("Z1: an approval shows what runs", () => {
     expect(existsSync(join(p.cwd, "pwned"))).toBe(false);
   });
 
+  it("`--verbose` under a terminal: a background task's command is shown with its escapes", {
+    timeout: 120_000,
+  }, async () => {
+    const p = project();
+    await serve(
+      attacker([{ name: "Bash", input: { command: "sleep 0 #\u001b]0;pwned\u0007", run_in_background: true } }]),
+    );
+    const { code, screen } = await inTerminal(
+      p.cwd,
+      ["run", "--no-sandbox", "--verbose", "--model", "openai:gpt-4.1", "go"],
+      env(p),
+      [{ until: (s) => s.includes("Allow Bash?"), type: "y\r" }],
+    );
+    expect(code, screen).toBe(0);
+    expect(screen).toMatch(/\[verbose\] background shell \S+ started: .*\\x1b\]0;pwned\\x07/);
+    expect(screen, "the command's OSC reached the terminal").not.toContain("\u001b]");
+  });
+
   it("the terminal UI's views (the approval body, its question, the call's line) show every invisible character", () => {
     const theme = createTheme(false);
     const bidi = "echo \u202etxt.exe\u202c; rm -rf x\u200b \u{e0041}";
