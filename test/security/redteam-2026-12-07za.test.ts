@@ -4,7 +4,55 @@
  * real pseudo-terminal where the terminal is the surface) against the scripted attacker, and the
  * SDK with a scripted model. Each finding's test failed before its fix (checked by reverting it).
  *
- * FINDINGS
+ * Z1 FIXED  What an approval shows was not what runs. The approval's body and question (`ubiquity
+ *           run` and the terminal UI: approvalBody/approvalQuestion) and the UI's call line printed
+ *           the call as the model wrote it: `touch pwned #\r\e[2Kgit status` showed `git status` on
+ *           the line that asked (the carriage return and line erase obeyed), a bidi override
+ *           (U+202E) reversed what followed, zero-width characters and tags (U+E0041) hid text,
+ *           and a Write's path and content, an MCP tool's fields (U+2028, soft hyphen), the
+ *           "always" rule, the run's background-task and reviewer lines and `--verbose` did the
+ *           same. Rule: text a person judges is shown by `visibleExactly` — every control
+ *           character and every character Unicode calls default-ignorable (plus U+2028/9) as an
+ *           escape; the run's own lines by `visibleControls`.
+ * Z2 FIXED  A plugin command's output went to the terminal raw: `ubiquity mcp list` printed a
+ *           server's tool description holding OSC 52 (sets the clipboard) and a title sequence;
+ *           `ubiquity sessions show` printed a transcript's tool output (an MCP server's, a web
+ *           page's) the same way. Rule: a plugin command's stdout and stderr on a terminal pass
+ *           through `terminalText` (commandIO); a pipe still gets the text as it is.
+ * Z3 FIXED  A terminal answerer's words came from a server: an MCP elicitation's message and the
+ *           URL it asks the user to open were printed raw (ESC sequences, a bidi override in the
+ *           URL; a `\r` there is dropped by URL parsing). Rule: what an answerer prints and asks
+ *           (elicitation, AskUserQuestion) is shown by `visibleExactly`.
+ * Z4 FIXED  The terminal mode's lists (`/help` with an MCP prompt's description, `/tasks`,
+ *           `/resume`) printed their entries raw. Rule: `say` shows control characters.
+ * Z5 FIXED  A remote MCP server's answer was read whole into the host's memory (the SDK's
+ *           `response.json()`, `text()`, and its event-stream parser), whatever its size; a stdio
+ *           line is bounded by the SDK (10 MiB, held). Rule: everything a remote server answers
+ *           is read up to that bound, an event stream per event; a larger event ends the
+ *           connection (the SDK would wait for the answer it held).
+ * Z6 FIXED  A server's tool schema holds regular expressions the client runs with ajv on the
+ *           host's thread, in JavaScript's backtracking engine: `pattern: "^(a|a)*$"` against the
+ *           server's own structured output (40 a's and a "!"), or against the input its tool
+ *           description asked the model for, froze the process (every session and timer) for
+ *           days. Rule: a schema's patterns run in V8's linear-time engine; one it cannot run (a
+ *           backreference, a lookaround, a meaning that needs `u`) is not run (these checks are a
+ *           courtesy: the server checks its own input), never the backtracking engine.
+ *
+ * Tally: about 33 constructs tried (19 through the bin, 8 through the SDK, the rest by reading the
+ * code); 19 got through, in 6 findings (Z1: 10, Z2: 2, Z3: 2, Z4: 1, Z5: 2, Z6: 2), all fixed.
+ * Held: the trust question (its `printable` already hides controls and bidi), `ubiquity trust .`
+ * (it lists folders and kinds, not a folder's file names), the run's warnings on a terminal
+ * (`terminalText`), a stdio server's long line (the SDK's 10 MiB), OAuth discovery documents
+ * (`pinnedFetch`, 1 MiB); by reading the code: MCP `resource_link` blocks (described, never
+ * fetched), an elicitation URL (shown, never opened), an agent file's `permissionMode` (a cap),
+ * a project's commands (trust-gated), `--resume` (an id in the user's store, no path), and
+ * `${VAR}` in `.mcp.json` (provider keys refused since red team e).
+ * Left open: `visibleExactly` shows the joiners inside emoji sequences as escapes in an approval
+ * (legible, not pretty); the linear engine runs an ASCII pattern without `u`, so `.` against an
+ * astral character judges differently (a refused call the server would take), and it is turned
+ * on by `v8.setFlagsFromString` at the first compiled schema (it only adds the `l` flag); a
+ * remote event or stdio line over the bound ends the connection with "the connection closed" /
+ * "its process exited", not the bound's own words (the JSON case names it).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
