@@ -7,6 +7,7 @@ import { createInterface } from "./readline";
 import type { CanUseTool } from "../sdk/facade";
 import type { TerminalAnswerer } from "../loader/index";
 import type { RunnerIO } from "./run";
+import { visibleExactly } from "./render";
 import { colorEnabled } from "./style";
 
 /** How the approver reaches the terminal, when the runner owns it. */
@@ -57,9 +58,15 @@ export function terminalApprover(io: RunnerIO, hooks: ApproverHooks = {}): CanUs
           rl.close();
         }
       };
+  // What an answerer shows comes from a server or the model (an MCP elicitation's message and
+  // URL, a question's options): the user answers it, so it is shown exactly, escapes visible.
+  const shown = {
+    print: (text: string) => io.stderr(visibleExactly(text)),
+    ask: (question: string, signal: AbortSignal) => ask(visibleExactly(question), signal),
+  };
   const decide: CanUseTool = async (toolName, input, ctx) => {
     for (const answer of hooks.answerers ?? []) {
-      const answered = await answer({ toolName, input, signal: ctx.signal }, { print: (text) => io.stderr(text), ask });
+      const answered = await answer({ toolName, input, signal: ctx.signal }, shown);
       if (answered) return { behavior: "allow", updatedInput: answered.input };
     }
     const rules = ctx.suggestions;

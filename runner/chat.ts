@@ -172,7 +172,9 @@ async function command(
 ): Promise<boolean | "send"> {
   const [name = "", ...rest] = text.split(/\s+/);
   const arg = rest.join(" ").trim();
-  const say = (line: string) => io.stdout(`${style.dim(line)}\n`);
+  // What a command lists comes from elsewhere too (an MCP prompt's or a skill's description, a
+  // background task's command, a session's first prompt): its control characters are shown.
+  const say = (line: string) => io.stdout(`${style.dim(terminalText(line))}\n`);
   switch (name) {
     case "/exit":
     case "/quit":

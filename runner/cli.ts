@@ -16,7 +16,7 @@ import { defaultLogger } from "../src/logger";
 import { describeError } from "../src/errors";
 import { UsageError } from "../loader/index";
 import { exitCodeOf } from "./exit";
-import { oneLine, withoutKernelTerms } from "./render";
+import { oneLine, terminalText, withoutKernelTerms } from "./render";
 import { redactText, secretsOf } from "../src/redact";
 import { processRunnerIO, runCommand } from "./run";
 import { untrustedWarning } from "./trust";
@@ -137,9 +137,14 @@ function commandIO(
     const { config, filepath } = await loadCliConfig(values, name, quiet ? { warn: () => {} } : {});
     return { config, filepath };
   };
+  // What a command prints holds text from third parties (an MCP server's tool descriptions and
+  // errors in `mcp list`, a transcript's tool output in `sessions show`): on a terminal its control
+  // characters are shown, never obeyed (a pipe gets the text as it is, as `run` does).
+  const onTerminal = (write: (text: string) => void, tty: boolean | undefined) =>
+    tty ? (text: string) => write(terminalText(text)) : write;
   return {
-    stdout: io.stdout,
-    stderr: io.stderr,
+    stdout: onTerminal(io.stdout, io.stdoutIsTTY),
+    stderr: onTerminal(io.stderr, io.stderrIsTTY),
     config,
     async kernel({ quiet } = {}) {
       const { config: loaded, filepath } = await config({ quiet: false });
@@ -393,4 +398,6 @@ const processIO: CliIO = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
   interactive: process.stdin.isTTY === true && process.stdout.isTTY === true,
+  stdoutIsTTY: process.stdout.isTTY === true,
+  stderrIsTTY: process.stderr.isTTY === true,
 };

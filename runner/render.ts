@@ -23,7 +23,7 @@ export function formatToolUse(m: Pick<ToolUseMessage, "toolName" | "toolInput">)
       })
       .join(", ");
   }
-  return visibleControls(`${m.toolName}(${args})`);
+  return visibleExactly(`${m.toolName}(${args})`);
 }
 
 /** True when `text` is the JSON of `value` (a structured answer given as text). */
@@ -43,6 +43,20 @@ export function visibleControls(text: string): string {
   return text.replace(
     /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
     (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+}
+
+/**
+ * Text a person is asked to judge (an approval, a server's question, a call's line): controls as
+ * in `visibleControls`, and every character Unicode says shows nothing (its Default_Ignorable
+ * set: bidi overrides and isolates, zero-width characters, tags, variation selectors, fillers)
+ * or breaks the line unseen (U+2028, U+2029) as `\u{…}`. What is shown is then what runs: a
+ * `\r` or an escape sequence cannot redraw a command, a bidi override cannot reverse its words.
+ */
+export function visibleExactly(text: string): string {
+  return visibleControls(text).replace(
+    /[\p{Default_Ignorable_Code_Point}\u2028\u2029]/gu,
+    (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`,
   );
 }
 
@@ -234,7 +248,7 @@ export class TextRenderer {
       case "tool_result":
         if (!this.#progress) break;
         this.sink.info(
-          `  ${m.output.isError ? this.style.error("✗") : this.style.ok("✓")} ${m.toolName}: ${formatToolResult(m)}`,
+          `  ${m.output.isError ? this.style.error("✗") : this.style.ok("✓")} ${visibleControls(m.toolName)}: ${formatToolResult(m)}`,
         );
         break;
       case "system":
@@ -254,13 +268,15 @@ export class TextRenderer {
         }
         if (m.subtype === "task_started") {
           this.#endLine();
-          this.sink.info(this.style.dim(`  ⧗ ${m.task.id} started in the background: ${m.task.description}`));
+          this.sink.info(
+            this.style.dim(`  ⧗ ${m.task.id} started in the background: ${visibleControls(m.task.description)}`),
+          );
         }
         if (m.subtype === "task_ended") {
           this.#endLine();
           this.sink.info(
             this.style.dim(
-              `  ⧗ ${m.task.id} ${m.task.state === "killed" ? m.task.outcome : `${m.task.state}: ${m.task.outcome}`}`,
+              `  ⧗ ${m.task.id} ${visibleControls(m.task.state === "killed" ? String(m.task.outcome) : `${m.task.state}: ${m.task.outcome}`)}`,
             ),
           );
         }
@@ -269,7 +285,7 @@ export class TextRenderer {
           const mark = m.decision === "allow" ? this.style.ok("✓") : this.style.error("✗");
           this.sink.info(
             this.style.dim(
-              `  ${mark} reviewer (${m.reviewer}) ${m.decision === "allow" ? "allowed" : "denied"} ${m.toolName}${m.reason ? `: ${m.reason}` : ""}`,
+              `  ${mark} reviewer (${m.reviewer}) ${m.decision === "allow" ? "allowed" : "denied"} ${visibleControls(`${m.toolName}${m.reason ? `: ${m.reason}` : ""}`)}`,
             ),
           );
         }
@@ -277,7 +293,7 @@ export class TextRenderer {
           this.#endLine();
           this.sink.info(
             this.style.error(
-              `warning: the session's transcript could not be written (${m.error})${m.bestEffort ? "; the run goes on without it" : ""}`,
+              `warning: the session's transcript could not be written (${visibleControls(m.error)})${m.bestEffort ? "; the run goes on without it" : ""}`,
             ),
           );
         }
@@ -290,7 +306,8 @@ export class TextRenderer {
         }
         if (m.structuredOutput !== undefined && !sameJson(this.#lastText, m.structuredOutput))
           this.sink.out(`${JSON.stringify(m.structuredOutput)}\n`);
-        if (m.isError) this.sink.info(this.style.error(`error (${m.subtype}): ${withoutKernelTerms(m.result)}`));
+        if (m.isError)
+          this.sink.info(this.style.error(`error (${m.subtype}): ${visibleControls(withoutKernelTerms(m.result))}`));
         if (this.#progress) this.sink.info(this.style.dim(formatSummary(m)));
         break;
       default:

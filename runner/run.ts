@@ -247,7 +247,10 @@ export async function runCommand(
   } catch (error) {
     return stop(error, verbose);
   }
-  if (verbose) options.plugins = [...(options.plugins ?? []), verbosePlugin((line) => io.stderr(`${line}\n`))];
+  // Its lines carry a task's command, a tool's name, a sandbox refusal's path: shown, not obeyed.
+  const verboseText = io.stderrIsTTY ? terminalText : (line: string) => line;
+  if (verbose)
+    options.plugins = [...(options.plugins ?? []), verbosePlugin((line) => io.stderr(`${verboseText(line)}\n`))];
 
   const answerers = answerersOf(active.plugins);
   // The terminal mode's code (and the checkpoints' rewind it offers) loads only when it runs.

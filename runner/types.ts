@@ -5,6 +5,10 @@ export interface CliIO {
   stderr(text: string): void;
   /** True when stdin and stdout are the user's terminal (the process's own streams): `ubiquity` alone opens the terminal mode. */
   interactive?: boolean;
+  /** True when standard output is a terminal: a plugin command's text then shows its control characters. */
+  stdoutIsTTY?: boolean;
+  /** True when standard error is a terminal (the same for its messages). */
+  stderrIsTTY?: boolean;
 }
 
 /** One flag of a command, as parsed and as shown by `--help`. */

@@ -11,6 +11,7 @@ import type { FetchLike } from "@modelcontextprotocol/client";
 import type { LookupFunction } from "node:net";
 import { lazyRequire } from "../_kits/lazy/index";
 import { nonPublicReason } from "../web/api";
+import { boundedResponse } from "./message-bound";
 
 // Loaded on the first request that names another host: an import would cost every run's start.
 const dns = lazyRequire<typeof import("node:dns/promises")>("node:dns/promises");
@@ -141,7 +142,13 @@ async function nonPublicAddresses(
  * requests to a host it named go through `pinnedFetch`, so the address judged is the one reached
  * (unless `base` is given: a test's stand-in for the network, which takes every request).
  */
-export function serverFetch(serverUrl: string, resolve: ResolveAll = resolveAll, base?: FetchLike): FetchLike {
+export function serverFetch(
+  serverUrl: string,
+  resolve: ResolveAll = resolveAll,
+  base?: FetchLike,
+  /** Called when an event stream's message passes the bound (the caller ends the connection). */
+  onTooLarge?: () => void,
+): FetchLike {
   const own = new URL(serverUrl);
   let serverIsPublic: Promise<boolean> | undefined;
   /** Judge `url`; true when it is a host the (public) server named, to be reached only through `pinnedFetch`. */
@@ -159,18 +166,20 @@ export function serverFetch(serverUrl: string, resolve: ResolveAll = resolveAll,
   // `base` (a test's stand-in for the network) takes every request, judged but not pinned.
   const send = (url: URL, init: RequestInit | undefined, named: boolean) =>
     named && !base ? pinnedFetch(url, init, resolve) : (base ?? fetch)(url, init);
+  // Every answer is read up to a bound (./message-bound): the server is a third party.
+  const bounded = (response: Response) => boundedResponse(response, `MCP server ${own.origin}`, onTooLarge);
   return async (input, init) => {
     let url = new URL(String(input instanceof Request ? input.url : input));
     let named = await judge(url);
     // The caller follows redirects itself (the SDK does, within the origin): each of its hops comes here.
     if (init?.redirect === "manual" || init?.redirect === "error")
-      return named && !base ? pinnedFetch(url, init, resolve) : (base ?? fetch)(input, init);
+      return bounded(await (named && !base ? pinnedFetch(url, init, resolve) : (base ?? fetch)(input, init)));
     for (let hops = 0; ; hops++) {
       const response = await send(url, { ...init, redirect: "manual" }, named);
       const location = response.status >= 300 && response.status < 400 ? response.headers.get("location") : null;
       const method = (init?.method ?? "GET").toUpperCase();
       if (!location || hops === 5 || (method !== "GET" && response.status !== 307 && response.status !== 308))
-        return response;
+        return bounded(response);
       await response.body?.cancel().catch(() => {});
       url = new URL(location, url);
       named = await judge(url);

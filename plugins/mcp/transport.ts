@@ -101,8 +101,11 @@ export function createTransport(
   const auth = authProvider ? { authProvider } : {};
   // Every request, the OAuth discovery the server's answers start included, goes through the
   // guard of what a server may make us fetch.
-  const fetch = serverFetch(config.url);
-  return config.type === "sse"
-    ? new SSEClientTransport(url, { requestInit, fetch, ...auth })
-    : new StreamableHTTPClientTransport(url, { requestInit, fetch, ...auth });
+  // An event over the bound ends the connection: the SDK would wait for the answer it held.
+  const fetch = serverFetch(config.url, undefined, undefined, () => void transport.close());
+  const transport =
+    config.type === "sse"
+      ? new SSEClientTransport(url, { requestInit, fetch, ...auth })
+      : new StreamableHTTPClientTransport(url, { requestInit, fetch, ...auth });
+  return transport;
 }

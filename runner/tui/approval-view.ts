@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { describeRule } from "../describe-rule";
+import { visibleExactly } from "../render";
 import { changeCounts, diffLines, hunks } from "./diff";
 import { shortPath } from "./tool-view";
 import type { Theme } from "./theme";
@@ -43,21 +44,29 @@ function diffBody(before: string, after: string, theme: Theme): { lines: string[
   const lines = hunks(all).map((l) => {
     if (l === null) return theme.dim("   ⋮");
     const n = String(l.line).padStart(4);
-    if (l.kind === "+") return theme.added(`${n} + ${l.text}`);
-    if (l.kind === "-") return theme.removed(`${n} - ${l.text}`);
-    return theme.dim(`${n}   ${l.text}`);
+    const text = visibleExactly(l.text);
+    if (l.kind === "+") return theme.added(`${n} + ${text}`);
+    if (l.kind === "-") return theme.removed(`${n} - ${text}`);
+    return theme.dim(`${n}   ${text}`);
   });
   return { lines, ...changeCounts(all) };
 }
 
-/** The lines shown above an approval question: a heading and the body (diff, command, arguments). */
+/**
+ * The lines shown above an approval question: a heading and the body (diff, command, arguments).
+ * Every piece of the call (and of the file it changes) is shown by `visibleExactly`: a `\r`, an
+ * escape sequence or a bidi override in a command would otherwise show the user another one.
+ */
 export function approvalBody(toolName: string, input: Record<string, unknown>, cwd: string, theme: Theme): string[] {
   const path = typeof input.file_path === "string" ? input.file_path : undefined;
   if (toolName === "Write" && path && typeof input.content === "string") {
     const before = currentText(resolve(cwd, path));
     const { lines, added, removed } = diffBody(before ?? "", input.content, theme);
     const what = before === undefined ? `new file, ${added} line${added === 1 ? "" : "s"}` : `+${added} −${removed}`;
-    return [theme.bold(`Write ${shortPath(resolve(cwd, path), cwd)}`) + theme.dim(` (${what})`), ...cap(lines, theme)];
+    return [
+      theme.bold(`Write ${visibleExactly(shortPath(resolve(cwd, path), cwd))}`) + theme.dim(` (${what})`),
+      ...cap(lines, theme),
+    ];
   }
   if (toolName === "Edit" && path) {
     const before = currentText(resolve(cwd, path));
@@ -69,7 +78,8 @@ export function approvalBody(toolName: string, input: Record<string, unknown>, c
         : diffBody(String(input.old_string ?? ""), String(input.new_string ?? ""), theme);
     const all = input.replace_all === true ? ", every occurrence" : "";
     return [
-      theme.bold(`Edit ${shortPath(resolve(cwd, path), cwd)}`) + theme.dim(` (+${added} −${removed}${all})`),
+      theme.bold(`Edit ${visibleExactly(shortPath(resolve(cwd, path), cwd))}`) +
+        theme.dim(` (+${added} −${removed}${all})`),
       ...cap(lines, theme),
     ];
   }
@@ -78,6 +88,7 @@ export function approvalBody(toolName: string, input: Record<string, unknown>, c
     const lines = input.input
       .split("\n")
       .filter((l) => !/^\*\*\* (Begin|End) Patch\s*$/.test(l))
+      .map((l) => visibleExactly(l))
       .map((l) =>
         l.startsWith("***")
           ? theme.bold(l)
@@ -92,11 +103,13 @@ export function approvalBody(toolName: string, input: Record<string, unknown>, c
   if (toolName === "Bash" && typeof input.command === "string") {
     const head =
       theme.bold("Bash") +
-      (typeof input.description === "string" && input.description ? theme.dim(` (${input.description})`) : "");
+      (typeof input.description === "string" && input.description
+        ? theme.dim(` (${visibleExactly(input.description)})`)
+        : "");
     return [
       head,
       ...cap(
-        input.command.split("\n").map((l, i) => `${i === 0 ? theme.dim("$") : " "} ${l}`),
+        input.command.split("\n").map((l, i) => `${i === 0 ? theme.dim("$") : " "} ${visibleExactly(l)}`),
         theme,
       ),
     ];
@@ -105,14 +118,14 @@ export function approvalBody(toolName: string, input: Record<string, unknown>, c
     let s = typeof v === "string" ? v : (JSON.stringify(v) ?? String(v));
     s = s.replace(/\n/g, " ⏎ ");
     if (s.length > 120) s = `${s.slice(0, 119)}…`;
-    return `${theme.dim(`${k}:`)} ${s}`;
+    return `${theme.dim(`${visibleExactly(k)}:`)} ${visibleExactly(s)}`;
   });
-  return [theme.bold(toolName), ...cap(fields, theme)];
+  return [theme.bold(visibleExactly(toolName)), ...cap(fields, theme)];
 }
 
 /** `Allow Bash? [y]es / [n]o / [a]lways allow Bash(npm test) (exactly this command) this session`. */
 export function approvalQuestion(toolName: string, input: Record<string, unknown>, rules: readonly string[]): string {
   const always =
     rules.length > 0 ? ` / [a]lways allow ${rules.map((r) => describeRule(r, input)).join(", ")} this session` : "";
-  return `Allow ${toolName}? [y]es / [n]o${always}`;
+  return visibleExactly(`Allow ${toolName}? [y]es / [n]o${always}`);
 }

@@ -3,6 +3,7 @@
  * (`Bash(npm test)`, `Edit(src/a.ts)`), and a few lines of its output under it.
  */
 import { isAbsolute, relative } from "node:path";
+import { visibleExactly } from "../render";
 import type { Theme } from "./theme";
 
 /** Input fields that say what a call is about, in the order they are looked for. */
@@ -51,7 +52,7 @@ export function keyArgument(toolName: string, input: unknown, cwd: string): stri
 
 /** `Bash(npm test)`: the call on one line. */
 export function toolCallLine(toolName: string, input: unknown, cwd: string): string {
-  return `${toolName}(${keyArgument(toolName, input, cwd)})`;
+  return visibleExactly(`${toolName}(${keyArgument(toolName, input, cwd)})`);
 }
 
 /** The first lines of a tool's output, indented under its line; an error in the error colour. */
