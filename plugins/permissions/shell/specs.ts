@@ -893,9 +893,12 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     operands: "",
   },
   hostname: { options: "-f -s -d -i -I --fqdn --short --domain --ip-address --all-ip-addresses", operands: "" },
+  // date's one operand is a format only when it starts with `+`; any other (`date 0101000020`,
+  // POSIX's MMDDhhmm[[CC]YY]) sets the system clock, as -s does (red team z, Z1).
   date: {
     options: `-u --utc --universal -R --rfc-email -I?= --iso-8601?= --rfc-3339= -d= --date= -r=r --reference=r ${HELP}`,
     operands: "data*",
+    check: dateSetsClock,
   },
   sleep: data(),
   seq: data("-s= -w -f= --separator= --equal-width --format="),
@@ -1754,6 +1757,27 @@ function responseFiles(words: readonly ShellWord[]): { at: number; why: string }
   return at === -1
     ? undefined
     : { at, why: `${words[0]!.value} reads ${words[at]!.text} as a response file of more arguments` };
+}
+
+// date's options that take the next word as their value (after optionWords: `-d x`, `--date x`).
+const DATE_VALUES = new Set(["-d", "--date", "-r", "--reference", "--rfc-3339"]);
+
+/**
+ * An operand of date that is not a literal `+FORMAT` is a time to set the clock to (`date
+ * 0101000020`, `date "$t"`): run as root (a container's usual user) it sets the system clock,
+ * which no rule naming date lets a command change. Judged on the words as date parses them.
+ */
+function dateSetsClock(words: readonly ShellWord[]): { at: number; why: string } | undefined {
+  let ended = false;
+  for (let at = 1; at < words.length; at++) {
+    const w = words[at]!;
+    if (!ended && w.literal && w.value === "--") ended = true;
+    else if (!ended && w.literal && w.value.startsWith("-") && w.value !== "-") {
+      if (DATE_VALUES.has(w.value)) at++;
+    } else if (!w.literal || !w.value.startsWith("+"))
+      return { at, why: `date ${w.text} sets the system clock (an operand not starting with + is a time to set)` };
+  }
+  return undefined;
 }
 
 /** make VAR=value overrides a makefile variable, and a variable can name a program (SHELL, CC, MAKE). */
