@@ -265,6 +265,16 @@ export function gitConfigWithoutCredentials(text: string): string {
   return out.join("\n");
 }
 
+/**
+ * The folders of HOME_READABLE where a toolchain keeps the user's own working copies, not
+ * packages others published: GOPATH's `src` (every checkout before Go modules, and `go get` of
+ * one's own repositories) and julia's `dev` (`Pkg.develop`). Other projects live there with their
+ * `.env` files and keys, so the secret patterns are hidden there as in the writable folders. The
+ * package caches beside them are not walked: what they hold is public, and walking them (a
+ * toolchain, a module cache) at every command would cost seconds.
+ */
+export const HOME_CHECKOUTS = ["go/src", ".go/src", ".julia/dev"] as const;
+
 /** Patterns of secret files inside the permitted folders. */
 export const SECRET_PATTERNS = [
   "**/.env",
@@ -321,6 +331,10 @@ export function secretPaths(input: {
   const compiled = compiledCacheDir({ ...process.env, HOME: input.home });
   const shown = [input.home, ...input.roots].some((dir) => under(compiled, dir)) || !under(compiled, "/tmp");
   if (shown && existsSync(compiled)) out.add(compiled);
+  // The user's own checkouts in the home's readable folders (GOPATH's src, julia's dev): other
+  // projects, whose secrets are hidden by name as the writable folders' are (red team z, Z3).
+  for (const rel of HOME_CHECKOUTS)
+    for (const file of safeGlob([...SECRET_PATTERNS], join(input.home, rel), Infinity, visible)) out.add(file);
   for (const root of input.roots) {
     for (const file of safeGlob([...SECRET_PATTERNS], root, Infinity, visible)) out.add(file);
     // The folders above, up to the repository root or the home folder: a monorepo's .env

@@ -25,6 +25,14 @@
  *           walk of the system's folders now hides a file by its name too (SECRET_PATTERNS' names
  *           but `*.pem`, whose public certificate bundles TLS needs, and the token files of
  *           SENSITIVE_HOME), and readings kept in its cache by an earlier version are read again.
+ * Z3 FIXED  The same class in the home: of the folders the sandbox keeps readable there, GOPATH
+ *           (`~/go`) and julia's `.julia/dev` hold the user's own checkouts of other projects
+ *           (`~/go/src/github.com/me/api/.env`: the layout before Go modules, still common), and
+ *           their `.env` files and keys were readable to every sandboxed command, while the same
+ *           names are hidden in the writable folders and the folders above them. The secret
+ *           patterns are now hidden in those checkout folders (HOME_CHECKOUTS) too. Not walked:
+ *           the package caches beside them (module cache, toolchains, ~/.cache): what they hold is
+ *           published, and walking them at every command would cost seconds.
  */
 import { execFile, spawnSync } from "node:child_process";
 import {
@@ -225,6 +233,39 @@ describe("Z2: a world-readable secret in the system's folders (/opt, /var) is hi
       } finally {
         rmSync(app, { recursive: true, force: true });
       }
+    },
+  );
+});
+
+describe("Z3: another project's .env under GOPATH's src (or julia's dev) in the home is hidden in the sandbox", () => {
+  it.skipIf(SKIP)(
+    "through the bin: a sandboxed cat of ~/go/src/…/.env and ~/.julia/dev/…/.env is refused; the code beside is read",
+    async () => {
+      const p = project();
+      const place = (rel: string, text: string) => {
+        mkdirSync(join(p.home, rel, ".."), { recursive: true });
+        writeFileSync(join(p.home, rel), text);
+      };
+      place("go/src/github.com/me/api/.env", "API_TOKEN=z3-go\n");
+      place("go/src/github.com/me/api/certs/server.key", "z3-key\n");
+      place("go/src/github.com/me/api/main.go", "package main // z3 code\n");
+      place(".julia/dev/MyPkg/.env", "JULIA_TOKEN=z3-julia\n");
+      const { out } = await attack(
+        [
+          "cat ~/go/src/github.com/me/api/.env",
+          "cat ~/go/src/github.com/me/api/certs/server.key",
+          "cat ~/.julia/dev/MyPkg/.env",
+          "cat ~/go/src/github.com/me/api/main.go",
+        ],
+        ["--permission-mode", "bypassPermissions", "--sandbox"],
+        p,
+      );
+      for (const [i, secret] of ["z3-go", "z3-key", "z3-julia"].entries()) {
+        expect(out[i]!.content, secret).not.toContain(secret);
+        expect(out[i]!.content).toContain("unreadable inside the sandbox");
+      }
+      // The control: the project's code beside it stays readable (GOPATH is still a readable folder).
+      expect(out[3]!.content).toContain("z3 code");
     },
   );
 });
