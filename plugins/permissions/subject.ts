@@ -276,9 +276,6 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
       unknownReads.push(
         `it reads ${word.text}, a device whose bytes are other files' (a disk holds every file on it), so which files it reads is only known at run time`,
       );
-  for (const word of analysis.recursiveReads)
-    if (word.literal && procPath(word.value) !== undefined && readsDevice(word, place, cdBases))
-      unknownReads.push(`it reads the devices below ${word.text} (a disk holds every file on it)`);
   // Code the engine cannot see, or text it cannot read, may read and write anything.
   for (const why of [
     ...analysis.hidden,
@@ -453,14 +450,19 @@ function readsDevice(word: ShellWord, place: Place, cdBases: readonly string[]):
   return (value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]).some((base) => {
     const lexical = resolve(base, value);
     const real = resolveReal(lexical) ?? lexical;
-    const under = (p: string) => p === "/dev" || p.startsWith("/dev/");
-    if ((under(lexical) || under(real)) && !DATALESS_DEVICES.test(real)) return true;
+    if (DATALESS_DEVICES.test(real)) return false;
+    let info: Stats | undefined;
     try {
-      const info = statSync(real, { throwIfNoEntry: false });
-      return (info?.isBlockDevice() || info?.isCharacterDevice()) === true && !DATALESS_DEVICES.test(real);
+      info = statSync(real, { throwIfNoEntry: false });
     } catch {
-      return false;
+      info = undefined;
     }
+    // A folder is listed, not read (`ls /dev`); recursive readers skip the devices they meet (grep -r, cp -R).
+    if (info?.isDirectory()) return false;
+    if (info?.isBlockDevice() || info?.isCharacterDevice()) return true;
+    // Below /dev but no device here (not there yet, /dev/shm's shared memory): not known, so fail closed.
+    const under = (p: string) => p.startsWith("/dev/");
+    return under(lexical) || under(real);
   });
 }
 

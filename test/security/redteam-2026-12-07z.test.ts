@@ -43,8 +43,10 @@
  *           its device cgroup). A read of a path below /dev, or of one that is or leads to a block
  *           or character device, is now a read of files only known at run time (a Read deny rule
  *           denies it, an ask rule asks), but for the devices that hold no file's bytes (null,
- *           zero, full, random, urandom, tty) and the descriptors already judged. The sandbox
- *           holds (its /dev is bubblewrap's own: no disks).
+ *           zero, full, random, urandom, tty), the descriptors already judged, and folders
+ *           (`ls /dev`; `grep -r` and `cp -R` skip or recreate the devices they meet). A device
+ *           named to `ls` or `stat` counts too (the engine does not know which programs read a
+ *           device's bytes: `file -s` does). The sandbox holds (its /dev is bubblewrap's own).
  */
 import { execFile, spawnSync } from "node:child_process";
 import {
@@ -322,7 +324,7 @@ describe("Z4: a disk's device file holds a Read-denied file's bytes", () => {
   });
 
   it.skipIf(NO_DISK)(
-    "the engine: a read of the device (named, through a link, redirected, recursive) is denied by Read(./.env); ordinary reads are not",
+    "the engine: a read of the device (named, through a link, redirected) is denied by Read(./.env); ordinary reads are not",
     async () => {
       const p = { cwd: disk!.cwd, home: temp("ubq-rt7z-home-") };
       const d = disk!.device;
@@ -334,7 +336,6 @@ describe("Z4: a disk's device file holds a Read-denied file's bytes", () => {
         `cat < ${d}`,
         `cp ${d} copy.img`,
         "grep -a SECRET= disk",
-        "grep -r -a SECRET= /dev",
         "cat /dev/mem",
       ];
       const rules = {
