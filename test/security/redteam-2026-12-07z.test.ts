@@ -47,6 +47,17 @@
  *           (`ls /dev`; `grep -r` and `cp -R` skip or recreate the devices they meet). A device
  *           named to `ls` or `stat` counts too (the engine does not know which programs read a
  *           device's bytes: `file -s` does). The sandbox holds (its /dev is bubblewrap's own).
+ * Z5 FIXED  A sandboxed command may chmod its own files, and a set-user-ID bit needs no capability
+ *           on a file one owns: `cp /bin/sh rsh && chmod u+s,g+s rsh` (also `install -m 4755`,
+ *           open(O_CREAT, 04755), `cp -p` of such a file, tar -xp) left, in the workspace on the
+ *           host, a shell that runs with the agent's user — root, as containers, CI and this
+ *           machine run it — for every user of the machine who can reach the folder (`./rsh -p`).
+ *           Nothing the guard watches changed name: no list could see it. Class: a mode, not a
+ *           name, that makes a file run code later with rights its runner lacks. The seccomp
+ *           filter now refuses every call that sets a mode with S_ISUID or S_ISGID (chmod,
+ *           fchmod, fchmodat, fchmodat2, and the mode of a new file: open, openat, creat, mknod,
+ *           mknodat), and openat2 (its mode is behind a pointer) gets ENOSYS, so callers fall
+ *           back to openat; `chmod +x` and ordinary modes work as before.
  */
 import { execFile, spawnSync } from "node:child_process";
 import {
@@ -63,7 +74,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { socketFilter } from "../../plugins/sandbox/seccomp";
 import { privateSystemPaths } from "../../plugins/sandbox/secrets";
 import { SKIP } from "../sandbox/helpers";
 import { binPath } from "../helpers/project";
@@ -289,31 +301,34 @@ describe("Z4: a disk's device file holds a Read-denied file's bytes", () => {
    * A project on a filesystem of its own (an ext4 image on a loop device, mounted): its .env is on
    * that device. Root only (mkfs, losetup and mount), where loop devices work; undefined elsewhere.
    */
-  const disk = (() => {
-    if (process.getuid?.() !== 0) return undefined;
+  const run = (cmd: string, ...args: string[]) => spawnSync(cmd, args, { encoding: "utf8" });
+  // Root only (mkfs, losetup and mount), where a loop device is free.
+  const NO_DISK =
+    process.getuid?.() === 0 && run("losetup", "-f").status === 0 && run("mkfs.ext4", "-V").status === 0
+      ? undefined
+      : "needs root, a free loop device and mkfs.ext4";
+  let disk: { dir: string; cwd: string; device: string } | undefined;
+  beforeAll(() => {
+    if (NO_DISK) return;
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "ubq-rt7z-disk-")));
     const image = join(dir, "fs.img");
     const cwd = join(dir, "project");
     mkdirSync(cwd);
-    const run = (cmd: string, ...args: string[]) => spawnSync(cmd, args, { encoding: "utf8" });
-    const made =
-      run("truncate", "-s", "8M", image).status === 0 &&
-      run("mkfs.ext4", "-q", image).status === 0 &&
-      run("mount", "-o", "loop", image, cwd).status === 0;
-    const device = made ? run("findmnt", "-n", "-o", "SOURCE", cwd).stdout.trim() : "";
-    if (!made || !device.startsWith("/dev/")) {
-      run("umount", cwd);
-      rmSync(dir, { recursive: true, force: true });
-      return undefined;
-    }
+    expect(run("truncate", "-s", "8M", image).status).toBe(0);
+    expect(run("mkfs.ext4", "-q", image).status).toBe(0);
+    expect(run("mount", "-o", "loop", image, cwd).status).toBe(0);
+    disk = { dir, cwd, device: run("findmnt", "-n", "-o", "SOURCE", cwd).stdout.trim() };
     writeFileSync(join(cwd, ".env"), "SECRET=z4diskleak\n");
     writeFileSync(join(cwd, "a.txt"), "hello\n");
-    symlinkSync(device, join(cwd, "disk"));
+    symlinkSync(disk.device, join(cwd, "disk"));
     run("sync");
-    return { dir, cwd, device, cleanup: () => (run("umount", cwd), rmSync(dir, { recursive: true, force: true })) };
-  })();
-  afterAll(() => disk?.cleanup());
-  const NO_DISK = disk ? undefined : "needs root and a loop-mounted filesystem";
+  });
+  afterAll(() => {
+    if (!disk) return;
+    // A process still in the folder keeps it busy: then it is detached now and freed when that ends.
+    if (run("umount", disk.cwd).status !== 0) run("umount", "-l", disk.cwd);
+    rmSync(disk.dir, { recursive: true, force: true });
+  });
 
   it.skipIf(NO_DISK)("the oracle: grep on the disk's device prints the .env's secret", () => {
     const run = spawnSync("bash", ["-c", `grep -a -o 'SECRET=[a-z0-9]*' ${disk!.device} | head -1`], {
@@ -375,4 +390,109 @@ describe("Z4: a disk's device file holds a Read-denied file's bytes", () => {
       expect(out[1]!.content).toContain("hello");
     },
   );
+});
+
+describe("Z5: a sandboxed command leaves no set-user-ID or set-group-ID file on the host", () => {
+  it.skipIf(NO_USERNS)(
+    "the oracle: a file's owner sets the set-ID bits without any capability (no root needed)",
+    () => {
+      const p = confinedOracle("cp /bin/sh rsh && chmod u+s,g+s rsh && stat -c %a rsh");
+      expect(p.stdout.trim()).toBe("6755");
+    },
+  );
+
+  it.skipIf(SKIP)(
+    "through the bin: chmod u+s, install -m 4755 and a create with mode 04755 leave no set-ID bit; chmod +x works",
+    async () => {
+      const { cwd, out } = await attack(
+        [
+          "cp /bin/sh rsh && chmod u+s,g+s rsh; stat -c %a rsh",
+          "install -m 4755 /bin/sh rsh2; stat -c %a rsh2",
+          `python3 -c 'import os; os.close(os.open("rsh3", os.O_CREAT | os.O_WRONLY, 0o4755))'; stat -c %a rsh3`,
+          "printf 'echo ok\\n' > run.sh && chmod +x run.sh && ./run.sh && stat -c %a run.sh",
+        ],
+        ["--permission-mode", "bypassPermissions", "--sandbox"],
+      );
+      for (const name of ["rsh", "rsh2", "rsh3"]) {
+        const path = join(cwd, name);
+        const mode = (() => {
+          try {
+            return statSync(path).mode & 0o7777;
+          } catch {
+            return 0; // never made: no set-ID file either
+          }
+        })();
+        expect(mode & 0o6000, `${name}: ${mode.toString(8)}`).toBe(0);
+      }
+      expect(out[0]!.content).toContain("Operation not permitted");
+      // The control: an executable script is made and runs.
+      expect(out[3]!.content).toContain("ok");
+      expect(statSync(join(cwd, "run.sh")).mode & 0o111).not.toBe(0);
+    },
+  );
+});
+
+/** The filter run as the kernel would on one call (load word, and, jeq, jge, ret), as in test/sandbox/unix-sockets.test.ts. */
+function filterVerdict(program: Buffer, arch: number, nr: number, args: number[] = []): string {
+  const data = Buffer.alloc(64);
+  data.writeInt32LE(nr, 0);
+  data.writeUInt32LE(arch, 4);
+  for (const [i, a] of args.entries()) data.writeUInt32LE(a, 16 + 8 * i);
+  let acc = 0;
+  for (let pc = 0; pc < program.length / 8; pc++) {
+    const code = program.readUInt16LE(pc * 8);
+    const [jt, jf, k] = [program[pc * 8 + 2]!, program[pc * 8 + 3]!, program.readUInt32LE(pc * 8 + 4)];
+    if (code === 0x20) acc = data.readUInt32LE(k);
+    else if (code === 0x54) acc = (acc & k) >>> 0;
+    else if (code === 0x15) pc += acc === k ? jt : jf;
+    else if (code === 0x35) pc += acc >= k ? jt : jf;
+    else if (code === 0x06) return k === 0x7fff0000 ? "allow" : k === 0x80000000 ? "kill" : `errno ${k & 0xffff}`;
+    else throw new Error(`unexpected instruction ${code.toString(16)} at ${pc}`);
+  }
+  throw new Error("fell off the end");
+}
+
+describe("Z5: the filter's program on both ABIs", () => {
+  it("x86_64 and aarch64: each call that sets a mode refuses S_ISUID/S_ISGID there and passes an ordinary mode; openat2 is ENOSYS", () => {
+    const cases: [string, number, [number, number][]][] = [
+      [
+        "x64",
+        0xc000003e,
+        [
+          [90, 1],
+          [91, 1],
+          [268, 2],
+          [452, 2],
+          [2, 2],
+          [257, 3],
+          [85, 1],
+          [133, 1],
+          [259, 2],
+        ],
+      ],
+      [
+        "arm64",
+        0xc00000b7,
+        [
+          [52, 1],
+          [53, 2],
+          [452, 2],
+          [56, 3],
+          [33, 2],
+        ],
+      ],
+    ];
+    for (const [arch, audit, calls] of cases)
+      for (const unix of ["blocked", "allowed"] as const) {
+        const p = socketFilter(unix, arch)!;
+        for (const [nr, arg] of calls) {
+          const withMode = (mode: number) => Array.from({ length: 4 }, (_, i) => (i === arg ? mode : 3));
+          expect(filterVerdict(p, audit, nr, withMode(0o4755)), `${arch} ${nr} 4755`).toBe("errno 1");
+          expect(filterVerdict(p, audit, nr, withMode(0o2755)), `${arch} ${nr} 2755`).toBe("errno 1");
+          expect(filterVerdict(p, audit, nr, withMode(0o755)), `${arch} ${nr} 755`).toBe("allow");
+          expect(filterVerdict(p, audit, nr, withMode(0o1777)), `${arch} ${nr} sticky`).toBe("allow");
+        }
+        expect(filterVerdict(p, audit, 437)).toBe("errno 38");
+      }
+  });
 });
