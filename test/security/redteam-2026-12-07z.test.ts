@@ -58,6 +58,52 @@
  *           fchmod, fchmodat, fchmodat2, and the mode of a new file: open, openat, creat, mknod,
  *           mknodat), and openat2 (its mode is behind a pointer) gets ENOSYS, so callers fall
  *           back to openat; `chmod +x` and ordinary modes work as before.
+ *
+ * Tried: about 450 Bash commands through the engine, most in four settings (default with allow
+ * rules naming the program, default without rules, acceptEdits, bypassPermissions with
+ * `Read(./.env)` and `Bash(touch:*)` denied; about 1,500 verdicts): the state-changing operands
+ * of every spec's program (date, hostname, id, umask, chmod, touch, nice, timeout, tee, mv
+ * --exchange), env prefixes (LD_*, GLIBC_TUNABLES, LOCPATH, NLSPATH, HOSTALIASES, TZ=:file,
+ * LANGUAGE, PAGER, GIT_*, HOME, XDG_CONFIG_HOME), `env -C`/`git -C`/`cp -t`/`sort -T`, writes to
+ * the kernel's code-running files in bypassPermissions (/proc/sys/kernel/core_pattern, modprobe,
+ * binfmt_misc/register, /sys/kernel/uevent_helper, sysrq-trigger), `<>` and `N<>` redirections,
+ * bash 5.3's `${ cmd; }`, comment continuations, brace-expanded options, 41 git sub-commands
+ * that write outside the project or reach credentials (credential fill, bugreport, diagnose,
+ * worktree, clone, bundle, maintenance, fsmonitor--daemon, lfs), 54 npm sub-commands (publish,
+ * config set, -g, link, token, version, pack --pack-destination, --prefix), 25 go forms (env -w,
+ * telemetry, work, vet, mod download), `npm run test:*` prefix spellings, 29 writes through links
+ * out of the project (rm -rf l/, chmod -R, find -L -delete, sed -i --follow-symlinks, cp into
+ * l/), set-ID chmods in acceptEdits, 18 reads of Read-denied files by other names (icase and glob
+ * pathspecs, a bind mount of the project: judged by inode), device files, dash's reading of
+ * bash-only syntax; through the bin with real bubblewrap: 11 reads of secrets in the system's
+ * folders and the home's readable folders, set-ID files; by reading the code: the seccomp
+ * filter (io_uring, keyrings, foreign ABIs), the proxy (the address checked is the address
+ * connected), excludedCommands matching, the guard's rebase, sequencer and index checks, the
+ * BashInput tool. Got past: 5 classes, about 30 constructs (Z1: 6 date spellings; Z2: 3 files
+ * in /opt, /var/www, /var/lib; Z3: 2 checkout folders; Z4: 10 readers of a disk's device;
+ * Z5: chmod, install -m, open(O_CREAT) with a set-ID mode); all 5 fixed.
+ *
+ * NOT FIXED (for the lead):
+ * - No bash on PATH (Alpine and other slim images): the Bash tool then runs /bin/sh, and the
+ *   engine still reads the text as bash. They differ: dash runs `((touch m))` as a nested
+ *   subshell running touch (shown here), and bash's builtins (pushd, shopt, declare, let, source,
+ *   mapfile…) are programs looked up on PATH. Nothing the engine allowed ran a program here
+ *   (names inside `((…))` ask; `((1))` runs a program named `1`), but no proof the engine makes
+ *   holds for sh. A decision: refuse to run the Bash tool without bash, or read the text as POSIX
+ *   sh when that is the shell.
+ * - The package caches and toolchains HOME_READABLE keeps (~/.cache/pip, ~/.npm/_npx,
+ *   ~/.m2/repository, ~/.cargo/registry, ~/.local/lib, ~/.nvm) are not searched for secret names:
+ *   what they hold is published, and a walk of them at every command costs seconds. Nor are
+ *   `filesystem.allowRead` folders (the user's choice; their size is not bounded).
+ * - Snapshots of the project (`.zfs/snapshot/<name>/.env` at a ZFS dataset's top, btrfs
+ *   snapshots) hold a Read-denied file under another path and another device: a rule written
+ *   `Read(./.env)` does not name them (`Read(**\/.env)` does). Not tried here (no such file
+ *   system).
+ * - The sandbox lets a sandboxed process use perf_event_open, userfaultfd and bpf, which Docker's
+ *   default profile refuses as kernel attack surface; no policy is bypassed through them here.
+ * - This round's first oracle run of `date 0101000020` as root moved this machine's clock to
+ *   2020 for about 45 seconds before it was put back (from process start times); files stamped
+ *   in that window carry 2020 times. The tests now run such oracles in a user namespace.
  */
 import { execFile, spawnSync } from "node:child_process";
 import {
