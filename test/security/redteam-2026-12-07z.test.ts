@@ -57,7 +57,12 @@
  *           filter now refuses every call that sets a mode with S_ISUID or S_ISGID (chmod,
  *           fchmod, fchmodat, fchmodat2, and the mode of a new file: open, openat, creat, mknod,
  *           mknodat), and openat2 (its mode is behind a pointer) gets ENOSYS, so callers fall
- *           back to openat; `chmod +x` and ordinary modes work as before.
+ *           back to openat; `chmod +x` and ordinary modes work as before. The engine had the
+ *           same hole without the sandbox: under `Bash(cp:*) Bash(chmod:*)` in acceptEdits
+ *           (letting the agent make its scripts executable), `cp /bin/sh rsh && chmod u+s rsh`
+ *           ran unasked. A chmod whose mode sets a set-ID bit (`u+s`, `+s`, `4755`, `2755`), is
+ *           only known at run time, or is another file's (`--reference`) now installs code to run
+ *           later, as a git hook does: it asks in every mode, whatever rule names chmod.
  *
  * Tried: about 450 Bash commands through the engine, most in four settings (default with allow
  * rules naming the program, default without rules, acceptEdits, bypassPermissions with
@@ -81,7 +86,8 @@
  * connected), excludedCommands matching, the guard's rebase, sequencer and index checks, the
  * BashInput tool. Got past: 5 classes, about 30 constructs (Z1: 6 date spellings; Z2: 3 files
  * in /opt, /var/www, /var/lib; Z3: 2 checkout folders; Z4: 10 readers of a disk's device;
- * Z5: chmod, install -m, open(O_CREAT) with a set-ID mode); all 5 fixed.
+ * Z5: chmod, install -m, open(O_CREAT) with a set-ID mode in the sandbox, and 7 chmod
+ * spellings under `Bash(chmod:*)` without it); all 5 fixed.
  *
  * NOT FIXED (for the lead):
  * - No bash on PATH (Alpine and other slim images): the Bash tool then runs /bin/sh, and the
@@ -497,6 +503,48 @@ function filterVerdict(program: Buffer, arch: number, nr: number, args: number[]
   }
   throw new Error("fell off the end");
 }
+
+describe("Z5: the engine, without the sandbox: a chmod that sets a set-ID bit is code installed to run later", () => {
+  it("the engine: asks under Bash(chmod:*) in acceptEdits and in bypassPermissions; chmod +x and 755 stay allowed", async () => {
+    const p = project();
+    const setting = [
+      "chmod u+s rsh",
+      "chmod +s rsh",
+      "chmod 4755 rsh",
+      "chmod g+s rsh",
+      "chmod u=rwxs rsh",
+      'chmod "$m" rsh',
+      "chmod --reference=/usr/bin/passwd rsh",
+    ];
+    await expectVerdicts(setting, "ask", "acceptEdits", { allow: ["Bash(chmod:*)"] }, p);
+    await expectVerdicts(setting, "ask", "bypassPermissions", {}, p);
+    await expectVerdicts(
+      ["chmod +x rsh", "chmod 755 rsh", "chmod u+x,g-w rsh", "chmod -R 644 ."],
+      "allow",
+      "acceptEdits",
+      { allow: ["Bash(chmod:*)"] },
+      p,
+    );
+  });
+
+  it("through the bin (no sandbox, acceptEdits, Bash(cp:*) Bash(chmod:*)): no set-user-ID copy of sh is left; chmod +x runs", async () => {
+    const { cwd, out } = await attack(
+      ["cp /bin/sh rsh", "chmod u+s rsh", "printf 'echo ok\\n' > run.sh; chmod +x run.sh"],
+      [
+        "--no-sandbox",
+        "--permission-mode",
+        "acceptEdits",
+        "--allowedTools",
+        "Bash(cp:*)",
+        "Bash(chmod:*)",
+        "Bash(printf:*)",
+      ],
+    );
+    expect(out[1]!.isError).toBe(true);
+    expect(statSync(join(cwd, "rsh")).mode & 0o6000).toBe(0);
+    expect(statSync(join(cwd, "run.sh")).mode & 0o111).not.toBe(0);
+  });
+});
 
 describe("Z5: the filter's program on both ABIs", () => {
   it("x86_64 and aarch64: each call that sets a mode refuses S_ISUID/S_ISGID there and passes an ordinary mode; openat2 is ENOSYS", () => {
