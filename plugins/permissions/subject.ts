@@ -272,6 +272,10 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
   for (const word of analysis.reads)
     if (!word.literal || procPath(word.value) === undefined)
       unknownReads.push(`it reads a file only known at run time (${word.text})`);
+    else if (readsDevice(word, place, cdBases))
+      unknownReads.push(
+        `it reads ${word.text}, a device whose bytes are other files' (a disk holds every file on it), so which files it reads is only known at run time`,
+      );
   // Code the engine cannot see, or text it cannot read, may read and write anything.
   for (const why of [
     ...analysis.hidden,
@@ -427,6 +431,39 @@ interface ShellFindings {
   outsideWrites: string[];
   /** Sensitive only where no sandbox holds the write: system files, and files a program the engine does not know may write. */
   unsandboxed?: string;
+}
+
+/** The devices that hold no file's bytes: reading one reads nothing a rule names. */
+const DATALESS_DEVICES = /^\/dev\/(null|zero|full|random|urandom|tty)$/;
+
+/**
+ * Red team z (Z4): a device file is no file a rule can name, but its bytes may be every file's. A
+ * disk (`/dev/sda`, `/dev/nvme0n1`, a loop device, `/dev/disk/by-uuid/…`, `/dev/mapper/…`) holds
+ * the contents of every file on it, a Read-denied `.env` among them (`grep -a SECRET= /dev/sda`
+ * run as root printed it), and `/dev/mem`, a terminal's `/dev/pts/N` or `/dev/vcs` hold what
+ * processes and people typed. A read of a path below /dev, or of one that is (or leads to) a
+ * block or character device, is a read of files only known at run time — but for the devices that
+ * hold no file's bytes (DATALESS_DEVICES) and the descriptors opaquePath already judges.
+ */
+function readsDevice(word: ShellWord, place: Place, cdBases: readonly string[]): boolean {
+  const value = word.tilde ? place.home + word.value.slice(1) : word.value;
+  return (value.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases]).some((base) => {
+    const lexical = resolve(base, value);
+    const real = resolveReal(lexical) ?? lexical;
+    if (DATALESS_DEVICES.test(real)) return false;
+    let info: Stats | undefined;
+    try {
+      info = statSync(real, { throwIfNoEntry: false });
+    } catch {
+      info = undefined;
+    }
+    // A folder is listed, not read (`ls /dev`); recursive readers skip the devices they meet (grep -r, cp -R).
+    if (info?.isDirectory()) return false;
+    if (info?.isBlockDevice() || info?.isCharacterDevice()) return true;
+    // Below /dev but no device here (not there yet, /dev/shm's shared memory): not known, so fail closed.
+    const under = (p: string) => p.startsWith("/dev/");
+    return under(lexical) || under(real);
+  });
 }
 
 /** A path the engine can judge, or undefined: through /proc, /dev/fd/… or a NUL it is not known (a later `..` may lead anywhere). */

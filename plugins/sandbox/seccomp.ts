@@ -13,6 +13,12 @@
  * - add_key/request_key/keyctl: EPERM. The kernel's keyrings are not namespaced: a key a command
  *   adds outlives it, in the user's quota, and the user's own keyrings are one call away (Docker's
  *   default profile refuses them too);
+ * - a mode with the set-user-ID or set-group-ID bit (chmod, fchmod, fchmodat, fchmodat2, and
+ *   open, openat, creat, mknod, mknodat, whose mode a new file gets): EPERM. Such a file outlives
+ *   the command on the host and runs with its owner's rights for whoever starts it: a sandboxed
+ *   `cp /bin/sh x && chmod u+s x`, run as root, left a root shell for every user of the machine
+ *   (red team z, Z5). openat2, whose mode is behind a pointer the filter cannot read: ENOSYS (its
+ *   callers fall back to openat);
  * - any other ABI than the machine's own (i386 `int 0x80` with its socketcall(), x32, arm32):
  *   the process is killed (SIGSYS), as its system call numbers are not the ones checked here.
  * Machines with no filter here (not x86_64 or aarch64) get no filter, and the sandbox says so in
@@ -32,13 +38,17 @@ const RET_KILL_PROCESS = 0x80000000;
 const RET_ALLOW = 0x7fff0000;
 const retErrno = (errno: number) => 0x00050000 | errno;
 const EPERM = 1;
+const ENOSYS = 38;
 const EAFNOSUPPORT = 97;
+/** S_ISUID | S_ISGID: a mode that makes a file run with its owner's (or group's) rights. */
+const SET_ID = 0o6000;
 
 // Offsets in struct seccomp_data: nr, arch, then args[] (u64 each; the low half is first, little-endian).
 const NR = 0;
 const ARCH = 4;
 const ARG0 = 16;
 const ARG1 = 24;
+const argAt = (index: number) => ARG0 + 8 * index;
 
 const AF_UNIX = 1;
 const AF_INET = 2;
@@ -58,6 +68,10 @@ interface Abi {
   refused: number[];
   /** Numbers from this bit up are another ABI sharing the arch (x32 on x86_64). */
   foreignBit?: number;
+  /** The calls that set a file's mode, each with the index of its mode argument. */
+  modes: [nr: number, arg: number][];
+  /** openat2: its mode is in a struct the filter cannot read. */
+  openat2: number;
 }
 
 /** The ABIs with a filter, by `process.arch`. */
@@ -68,8 +82,35 @@ const ABIS: Record<string, Abi> = {
     socketpair: 53,
     refused: [425, 426, 427, 248, 249, 250],
     foreignBit: 0x40000000,
+    // chmod, fchmod, fchmodat, fchmodat2, open, openat, creat, mknod, mknodat.
+    modes: [
+      [90, 1],
+      [91, 1],
+      [268, 2],
+      [452, 2],
+      [2, 2],
+      [257, 3],
+      [85, 1],
+      [133, 1],
+      [259, 2],
+    ],
+    openat2: 437,
   },
-  arm64: { audit: 0xc00000b7, socket: 198, socketpair: 199, refused: [425, 426, 427, 217, 218, 219] },
+  arm64: {
+    audit: 0xc00000b7,
+    socket: 198,
+    socketpair: 199,
+    refused: [425, 426, 427, 217, 218, 219],
+    // fchmod, fchmodat, fchmodat2, openat, mknodat (the generic table has no chmod, open, creat or mknod).
+    modes: [
+      [52, 1],
+      [53, 2],
+      [452, 2],
+      [56, 3],
+      [33, 2],
+    ],
+    openat2: 437,
+  },
 };
 
 /** One instruction: `struct sock_filter { u16 code; u8 jt; u8 jf; u32 k; }`. */
@@ -126,7 +167,18 @@ export function filterProgram(abi: Abi, unix: "blocked" | "allowed" = "blocked")
     ...abi.refused.map((nr) => ifEq(nr, "deny")),
     ifEq(abi.socket, "socket"),
     ifEq(abi.socketpair, open ? "allow" : "socketpair"),
+    ...abi.modes.map(([nr, arg]) => ifEq(nr, `mode${arg}`)),
+    ifEq(abi.openat2, "nosys"),
     ret(RET_ALLOW),
+    // A mode argument (its low half: mode_t is 32 bits) with a set-ID bit is refused.
+    ...[...new Set(abi.modes.map(([, arg]) => arg))].flatMap((arg): Line[] => [
+      { label: `mode${arg}` },
+      load(argAt(arg)),
+      { code: AND_K, k: SET_ID },
+      ifEq(0, "allow", "deny"),
+    ]),
+    { label: "nosys" },
+    ret(retErrno(ENOSYS)),
     { label: "socket" },
     // The family is an int: the kernel reads the low half of the register only, as here.
     load(ARG0),

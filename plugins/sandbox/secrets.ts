@@ -265,6 +265,16 @@ export function gitConfigWithoutCredentials(text: string): string {
   return out.join("\n");
 }
 
+/**
+ * The folders of HOME_READABLE where a toolchain keeps the user's own working copies, not
+ * packages others published: GOPATH's `src` (every checkout before Go modules, and `go get` of
+ * one's own repositories) and julia's `dev` (`Pkg.develop`). Other projects live there with their
+ * `.env` files and keys, so the secret patterns are hidden there as in the writable folders. The
+ * package caches beside them are not walked: what they hold is public, and walking them (a
+ * toolchain, a module cache) at every command would cost seconds.
+ */
+export const HOME_CHECKOUTS = ["go/src", ".go/src", ".julia/dev"] as const;
+
 /** Patterns of secret files inside the permitted folders. */
 export const SECRET_PATTERNS = [
   "**/.env",
@@ -321,6 +331,10 @@ export function secretPaths(input: {
   const compiled = compiledCacheDir({ ...process.env, HOME: input.home });
   const shown = [input.home, ...input.roots].some((dir) => under(compiled, dir)) || !under(compiled, "/tmp");
   if (shown && existsSync(compiled)) out.add(compiled);
+  // The user's own checkouts in the home's readable folders (GOPATH's src, julia's dev): other
+  // projects, whose secrets are hidden by name as the writable folders' are (red team z, Z3).
+  for (const rel of HOME_CHECKOUTS)
+    for (const file of safeGlob([...SECRET_PATTERNS], join(input.home, rel), Infinity, visible)) out.add(file);
   for (const root of input.roots) {
     for (const file of safeGlob([...SECRET_PATTERNS], root, Infinity, visible)) out.add(file);
     // The folders above, up to the repository root or the home folder: a monorepo's .env
@@ -521,6 +535,9 @@ function linksMatching(patterns: string[], cwd: string, deep: number): string[] 
  */
 export const PRIVATE_WALK_ROOTS = ["/etc", "/var", "/opt", "/usr/local"] as const;
 
+/** The rules a kept reading was made by (2: secrets by name, SYSTEM_SECRET_NAME). */
+const SCAN_VERSION = 2;
+
 /** How many entries the walk reads afresh in one run before it stops and hides every folder it has not read. */
 const PRIVATE_WALK_LIMIT = 300_000;
 
@@ -593,7 +610,8 @@ export function privateSystemPaths(
       out.push({ path: dir, dir: true });
       continue;
     }
-    const stamp = `${info.ctimeMs}:${info.mtimeMs}:${info.ino}`;
+    // The reading's rules are part of its stamp: a reading kept by an earlier version is read again.
+    const stamp = `${SCAN_VERSION}:${info.ctimeMs}:${info.mtimeMs}:${info.ino}`;
     const kept = known[dir];
     let scan = isScan(kept) && kept.stamp === stamp ? kept : undefined;
     // A file made private in place (`chmod 600`) changes no folder: each public file of a kept reading
@@ -676,6 +694,17 @@ let lastScans: Record<string, FolderScan> = {};
 /** File times tick coarsely: a folder changed this recently may change again unseen within its stamp. */
 const RACY_MS = 2000;
 
+/**
+ * Files hidden in the system's folders by their name, however readable: a deployed app's `.env`
+ * (`/var/www/site/.env`, `/opt/app/.env`), an SSH or TLS private key and a service account's
+ * token file (`/var/lib/jenkins/.npmrc`: npm writes it 0644) are everyone's to read there only by
+ * mistake, and a sandboxed command read them (red team z, Z2). SECRET_PATTERNS' names and
+ * SENSITIVE_HOME's token files, but `*.pem`: the system's certificate bundles are public `.pem`
+ * files that TLS needs.
+ */
+const SYSTEM_SECRET_NAME =
+  /^(?:\.env(?:\..*)?|id_(?:rsa|ed25519|ecdsa|dsa)|.+\.key|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.pgpass)$/;
+
 function readFolder(dir: string, stamp: string): FolderScan | undefined {
   const scan: FolderScan = { stamp, hidden: [], walked: [], open: [] };
   let names: string[];
@@ -692,7 +721,7 @@ function readFolder(dir: string, stamp: string): FolderScan | undefined {
       // Not a sticky folder everyone writes (`/var/tmp`): other processes' scratch files come and go
       // there, and one gone from under a mount laid over it stopped every command.
       else if ((stats.mode & 0o1002) !== 0o1002) scan.walked.push(name);
-    } else if (stats.isFile() && (stats.mode & 0o004) === 0) scan.hidden.push(name);
+    } else if (stats.isFile() && ((stats.mode & 0o004) === 0 || SYSTEM_SECRET_NAME.test(name))) scan.hidden.push(name);
     else if (stats.isFile() && readableAnyway(stats)) scan.open!.push(name);
   }
   return scan;

@@ -893,9 +893,12 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     operands: "",
   },
   hostname: { options: "-f -s -d -i -I --fqdn --short --domain --ip-address --all-ip-addresses", operands: "" },
+  // date's one operand is a format only when it starts with `+`; any other (`date 0101000020`,
+  // POSIX's MMDDhhmm[[CC]YY]) sets the system clock, as -s does (red team z, Z1).
   date: {
     options: `-u --utc --universal -R --rfc-email -I?= --iso-8601?= --rfc-3339= -d= --date= -r=r --reference=r ${HELP}`,
     operands: "data*",
+    check: dateSetsClock,
   },
   sleep: data(),
   seq: data("-s= -w -f= --separator= --equal-width --format="),
@@ -1089,6 +1092,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     options: `-c -f -v -R --changes --silent --quiet --verbose --no-preserve-root --preserve-root --reference=r --recursive ${HELP}`,
     operands: "data write*",
     writes: (w) => (w.some((x) => /^--ref/.test(x.value)) ? w.slice(1).filter((x) => !x.value.startsWith("-")) : []),
+    persists: chmodSetsId,
   },
   tee: { options: `-a -i -p --append --ignore-interrupts --output-error?= ${HELP}`, operands: "output*" },
   // ── Running other commands (their command is a candidate of its own) ──
@@ -1754,6 +1758,49 @@ function responseFiles(words: readonly ShellWord[]): { at: number; why: string }
   return at === -1
     ? undefined
     : { at, why: `${words[0]!.value} reads ${words[at]!.text} as a response file of more arguments` };
+}
+
+/**
+ * A mode with the set-user-ID or set-group-ID bit (`u+s`, `+s`, `4755`, `2755`), one only known
+ * at run time, or another file's (`--reference`, which may be /usr/bin/passwd's): the file then
+ * runs with its owner's rights for whoever starts it — a shell copied into the project and
+ * `chmod u+s`, run as root, is a root shell for every user of the machine (red team z, Z5). Code
+ * installed to run later, as a git hook is: it asks in every mode, whatever rule names chmod.
+ */
+function chmodSetsId(words: readonly ShellWord[]): string | undefined {
+  const why = (what: string) =>
+    `chmod ${what}, which makes the file run with its owner's rights for whoever starts it (set-user-ID or set-group-ID)`;
+  const reference = words.find((w) => /^--reference(=|$)/.test(w.value));
+  if (reference) return why(`${reference.text} copies another file's mode, set-ID bits included`);
+  const mode = words.slice(1).find((w) => !(w.literal && w.value.startsWith("-")));
+  if (!mode) return undefined;
+  if (!mode.literal) return why(`${mode.text} sets a mode only known at run time`);
+  const v = mode.value;
+  const setsId = /^[0-7]+$/.test(v)
+    ? v.length >= 4 && (Number.parseInt(v.slice(-4, -3), 8) & 6) !== 0
+    : v.split(",").some((clause) => /[+=][^,]*s/.test(clause));
+  return setsId ? why(`${mode.text} sets a set-ID bit`) : undefined;
+}
+
+// date's options that take the next word as their value (after optionWords: `-d x`, `--date x`).
+const DATE_VALUES = new Set(["-d", "--date", "-r", "--reference", "--rfc-3339"]);
+
+/**
+ * An operand of date that is not a literal `+FORMAT` is a time to set the clock to (`date
+ * 0101000020`, `date "$t"`): run as root (a container's usual user) it sets the system clock,
+ * which no rule naming date lets a command change. Judged on the words as date parses them.
+ */
+function dateSetsClock(words: readonly ShellWord[]): { at: number; why: string } | undefined {
+  let ended = false;
+  for (let at = 1; at < words.length; at++) {
+    const w = words[at]!;
+    if (!ended && w.literal && w.value === "--") ended = true;
+    else if (!ended && w.literal && w.value.startsWith("-") && w.value !== "-") {
+      if (DATE_VALUES.has(w.value)) at++;
+    } else if (!w.literal || !w.value.startsWith("+"))
+      return { at, why: `date ${w.text} sets the system clock (an operand not starting with + is a time to set)` };
+  }
+  return undefined;
 }
 
 /** make VAR=value overrides a makefile variable, and a variable can name a program (SHELL, CC, MAKE). */
