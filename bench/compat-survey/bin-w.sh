@@ -89,6 +89,10 @@ copy "$D" .claude .codex
 ubq maru-claude "$P" run --compat claude -p "hello"
 ubq maru-codex "$P" run --compat codex -p "hello"
 ubq maru-cmd "$P" run --compat claude -p "/commit-push-pr"
+# Its Codex command rules (~/.codex/rules/*.rules): git reset --hard is forbidden, git status allowed.
+git -C "$P" commit -q --allow-empty -m init
+UBQ_STEPS='[{"toolCalls":[{"toolName":"Bash","input":{"command":"git reset --hard"}}]},{"toolCalls":[{"toolName":"Bash","input":{"command":"git status --short"}}]}]' \
+  ubq maru-rules "$P" run --compat codex -p "reset"
 
 # 12. 1a2b3cw/claude-code-presets: .claude with .mcp.json inside it, hooks in .mjs, commands, agents, skills.
 project presets
@@ -115,6 +119,7 @@ project lalit
 home lalitkapoor+dotfiles .codex .codex; home lalitkapoor+dotfiles .claude .claude
 ubq lalit-codex "$P" run --compat codex -p "hello"
 ubq lalit-claude "$P" run --compat claude -p "hello"
+UBQ_STEPS="$(call Skill '{"skill":"typescript"}')" ubq lalit-skill "$P" run --compat codex -p "use the skill"
 
 # 17. Sailfishc/flowtest: CLAUDE.md, .claude/settings.local.json, .agents/AGENTS.md.
 project flow

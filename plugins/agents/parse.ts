@@ -163,5 +163,5 @@ export function parseAgentFile(text: string, stem: string): ParsedAgent {
   }
   const unapplied = Object.keys(UNAPPLIED_AGENT_FIELDS).filter((key) => key in data);
   const misplaced = Object.keys(split.data).filter((key) => SKILL_ONLY_FIELD.test(key));
-  return { ok: true, name, definition, dropped, unapplied, misplaced };
+  return { ok: true, name, definition, dropped, unapplied, ...(misplaced.length ? { misplaced } : {}) };
 }
