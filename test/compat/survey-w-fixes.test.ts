@@ -63,6 +63,27 @@ describe("Codex skills in ~/.codex/skills and a project's .codex/skills (85 inde
   });
 });
 
+describe("Codex skills in a project that is not trusted for them", () => {
+  // A skill's allowed-tools are granted when it runs: a project's .codex/skills applies only where its
+  // other files do, as .agents/skills (the trust pins cover it, and `ubiquity trust .` lists it).
+  it("one added after the folder was trusted is not read", async () => {
+    const p = project();
+    const untrusted = { ...p.env, UBIQUITY_TRUST: "" };
+    const trust = await runCli(["trust", ".", "--compat", "codex"], p.dir, untrusted);
+    expect(trust.code, trust.stderr).toBe(0);
+    cpSync(join(FIXTURES, "ccsdd", ".codex"), join(p.dir, ".codex"), { recursive: true });
+    const out = await runCli(["run", "--compat", "codex", "-p", "go"], p.dir, {
+      ...untrusted,
+      UBQ_STEPS: calls(["Skill", { skill: "cc-sdd-new-agent" }]),
+    });
+    expect(out.code, out.stderr).toBe(0);
+    expect(p.requests().join("\n")).not.toContain("CC-SDD New Agent Integration");
+    // Trusting the folder again lists it among the files it approves.
+    const again = await runCli(["trust", ".", "--compat", "codex"], p.dir, untrusted);
+    expect(again.stdout).toContain(".codex/skills");
+  });
+});
+
 describe("a plugin.json whose skills list names SKILL.md files (0xrdan/claude-router lists its eleven so)", () => {
   // Each entry was read as a folder of skills: "…/SKILL.md is not a folder" eleven times at every run,
   // though the skills loaded from skills/.
