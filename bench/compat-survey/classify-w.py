@@ -66,6 +66,7 @@ FIXED = [
     (r"\.codex/skills/[^/.][^/]*/SKILL\.md$", "Codex skill in .codex/skills: was not read, in silence (now a skill)"),
     (r"\.codex/rules/.*\.rules$", "Codex command rules: were not read, in silence (forbidden: deny rules; prompt: ask; the user's allow: allow)"),
     (r"0xrdan\+claude-router\t\.claude-plugin/plugin\.json$", "skills listed by their SKILL.md: eleven 'is not a folder' warnings each run; now each is its skill"),
+    (r"Chemaclass\+laravel-claude-toolkit\t\.claude/settings\.json$", "two PostToolUse matchers written as permission rules (Bash(composer require*), Bash(git commit*)) select no tool, in Claude Code too: the hooks never ran, in silence; now named with the form that runs (matcher Bash, the rule in if)"),
     (r"Chemaclass\+laravel-claude-toolkit\t.*\.claude/agents/explorer\.md$", "allowed_tools in an agent (ignored, as by Claude Code: every tool) was silent; now named"),
 ]
 # Files that loaded but could not do their work in these runs, for a reason of this machine: (pattern, note).

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
@@ -190,6 +190,44 @@ describe("an agent file's allowed-tools (a skill and command field; agents name 
   });
 });
 
+describe('a hook matcher written as a permission rule (Chemaclass\' PostToolUse "Bash(git commit*)")', () => {
+  // A matcher selects tool names; read as a regular expression, `Bash(git commit*)` selects none, in Claude
+  // Code too: the hook never ran, and nothing said so. (The settings below are written after Chemaclass/
+  // laravel-claude-toolkit's, which has no licence.)
+  it("is named with the file and the form that runs; the rule in `if` runs the hook", async () => {
+    const p = project();
+    execGit(p.dir);
+    mkdirSync(join(p.dir, ".claude"));
+    const settings = join(p.dir, ".claude", "settings.json");
+    const hook = (file: string) => ({ type: "command", command: `echo ran > ${file}` });
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        hooks: {
+          PostToolUse: [
+            { matcher: "Bash(git commit*)", hooks: [hook("as-matcher.txt")] },
+            { matcher: "Bash", hooks: [{ ...hook("as-if.txt"), if: "Bash(git commit*)" }] },
+          ],
+        },
+      }),
+    );
+    const out = await runCli(
+      ["run", "--compat", "claude", "--permission-mode", "bypassPermissions", "-p", "go"],
+      p.dir,
+      {
+        ...p.env,
+        UBQ_STEPS: calls(["Bash", { command: "git commit -q --allow-empty -m second" }]),
+      },
+    );
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toContain(
+      `${settings}: the PostToolUse matcher "Bash(git commit*)" is written as a permission rule, but a matcher selects tool names`,
+    );
+    expect(existsSync(join(p.dir, "as-matcher.txt"))).toBe(false);
+    expect(existsSync(join(p.dir, "as-if.txt")), p.requests().at(-1)?.slice(-600)).toBe(true);
+  });
+});
+
 /** A git repository with one commit, so git commands have something to act on. */
 function execGit(dir: string) {
   const run = (...args: string[]) =>
@@ -204,5 +242,7 @@ function execGit(dir: string) {
       },
     });
   run("init", "-q");
+  run("config", "user.name", "t");
+  run("config", "user.email", "t@t");
   run("commit", "-q", "--allow-empty", "-m", "init");
 }
