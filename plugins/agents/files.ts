@@ -101,6 +101,10 @@ export async function readAgentFiles(
         }
         definition = { ...definition, displayName };
       }
+      if (parsed.misplaced?.length)
+        report(
+          `agent file ${path}: ${parsed.misplaced.join(", ")} is a field of skills and commands, not of agents, and is ignored (as Claude Code ignores it), so the agent may use every tool: name them with \`tools:\` to limit it`,
+        );
       for (const field of parsed.dropped)
         report(
           `agent file ${path}: ignored the field ${field}, which could not be parsed; the run's own setting applies`,

@@ -11,7 +11,15 @@ import { camelKeys, splitFrontmatter } from "../_kits/sources/index";
 
 /** What parsing one agent file gave. */
 export type ParsedAgent =
-  | { ok: true; name: string; definition: AgentDefinition; dropped: string[]; unapplied: string[] }
+  | {
+      ok: true;
+      name: string;
+      definition: AgentDefinition;
+      dropped: string[];
+      unapplied: string[];
+      /** Keys as written that belong to skills and commands, not agents (`allowed-tools`): ignored, said. */
+      misplaced?: string[];
+    }
   | { ok: false; problem: string };
 
 /** `text` split at the commas outside parentheses: `Agent(a, b), Read` is two entries, as Claude Code reads it. */
@@ -81,6 +89,13 @@ export const UNAPPLIED_AGENT_FIELDS: Readonly<Record<string, string>> = {
   initialPrompt: "an agent's first prompt is the Agent call's",
 };
 
+/**
+ * Skills' and commands' `allowed-tools` (any spelling) written in an agent file, where Claude Code
+ * reads `tools:` alone: three of laravel-claude-toolkit's agents limit a read-only reviewer this way,
+ * and the agent got every tool with nothing said.
+ */
+const SKILL_ONLY_FIELD = /^allowed[-_ ]?tools$/i;
+
 /** Parse an agent file's text; `stem` (the file name without `.md`) is the default name. */
 export function parseAgentFile(text: string, stem: string): ParsedAgent {
   const split = splitFrontmatter(text);
@@ -147,5 +162,6 @@ export function parseAgentFile(text: string, stem: string): ParsedAgent {
     else dropped.push("outputSchema");
   }
   const unapplied = Object.keys(UNAPPLIED_AGENT_FIELDS).filter((key) => key in data);
-  return { ok: true, name, definition, dropped, unapplied };
+  const misplaced = Object.keys(split.data).filter((key) => SKILL_ONLY_FIELD.test(key));
+  return { ok: true, name, definition, dropped, unapplied, ...(misplaced.length ? { misplaced } : {}) };
 }

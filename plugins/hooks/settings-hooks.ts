@@ -81,6 +81,37 @@ export function absentToolNote(event: string, matcher: string | undefined): stri
     .join(", no ")}. The file's other hooks apply`;
 }
 
+/** Claude Code's tool names a permission rule starts with. */
+const RULE_TOOLS = [
+  "Bash",
+  "Read",
+  "Write",
+  "Edit",
+  "MultiEdit",
+  "Glob",
+  "Grep",
+  "NotebookEdit",
+  "WebFetch",
+  "WebSearch",
+  "Task",
+  "Agent",
+  "Skill",
+  "TodoWrite",
+];
+
+/**
+ * A tool event's matcher written as a permission rule (`Bash(git commit*)`, Chemaclass/laravel-claude-toolkit's,
+ * a common reading of the docs): a matcher selects tool names, and read as a regular expression this one
+ * selects none, in Claude Code too, so the guard its author meant never runs. Said, with the form that does.
+ */
+function ruleShapedMatcherNote(event: string, matcher: string | undefined): string | undefined {
+  const rule = matcher === undefined ? undefined : /^([A-Za-z_][A-Za-z0-9_]*)\(.*\)$/s.exec(matcher.trim());
+  // A regular expression with a group (`Notebook(Edit|Read)`) selects a tool: only one that selects none is said.
+  if (!TOOL_MATCHED.has(event) || !rule || !RULE_TOOLS.includes(rule[1]!)) return undefined;
+  if (RULE_TOOLS.some((name) => matches(matcher, name))) return undefined;
+  return `the ${event} matcher ${json(matcher)} is written as a permission rule, but a matcher selects tool names, so it selects none (in Claude Code too) and its hooks never run: write "matcher": ${json(rule[1])} and put the rule in each hook's "if": ${json(matcher)}`;
+}
+
 /**
  * The command hooks of one settings file's `hooks` value, entry by entry; `report` is called once
  * per skipped entry with a message naming it. A Claude Code event ubiquity never fires goes to
@@ -147,6 +178,8 @@ export function readFileHooks(
         if (note) note(`Notification ${group.matcher}`, unsent);
         else report(unsent);
       }
+      const ruleShaped = hooks.length > 0 ? ruleShapedMatcherNote(event, group.matcher) : undefined;
+      if (ruleShaped !== undefined) report(ruleShaped);
       const absent = hooks.length > 0 ? absentToolNote(event, group.matcher) : undefined;
       if (absent !== undefined) {
         if (note) note(`${event} ${group.matcher}`, absent);

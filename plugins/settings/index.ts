@@ -32,6 +32,7 @@ import { claudeSettingsOf, readClaudeSettingsFile } from "./claude";
 import { settingsFlags } from "./cli";
 import { CodexFiles } from "./codex-files";
 import { readCodexHooksFile } from "./codex";
+import { readCodexRulesFolder } from "./codex-rules";
 
 export const NAME = "ubiquity:settings";
 
@@ -110,8 +111,18 @@ export const settingsPlugin = definePlugin({
               other.path,
               readCodexHooksFile(other.path, (message) => warn(kernel, NAME, message)),
             );
-          else if (other.tool === "codex") codex.read(source, other.path, apply);
-          else
+          else if (other.tool === "codex") {
+            codex.read(source, other.path, apply);
+            // Its command rules, next to it: forbidden and prompt rules restrict from any file.
+            const rules = join(dirname(other.path), "rules");
+            apply(
+              source,
+              rules,
+              readCodexRulesFolder(rules, source === "user", (message) => warn(kernel, NAME, message)),
+              undefined,
+              false,
+            );
+          } else
             apply(
               source,
               other.path,

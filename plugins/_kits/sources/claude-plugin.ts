@@ -7,7 +7,7 @@
  * A folder inside the project is one of its files (trust applies); one outside is the user's.
  */
 import { existsSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import {
   isProjectFileTrusted,
@@ -85,6 +85,13 @@ function pathsOf(
   return inside;
 }
 
+/**
+ * A manifest `skills` entry that names a skill's own file (`"./skills/route/SKILL.md"`, as
+ * 0xrdan/claude-router lists its eleven) means that skill's folder: read as a folder, each was
+ * "not a folder" in a warning at every run, though the skill itself loaded from `skills/`.
+ */
+const skillFolderOf = (path: string) => (basename(path) === "SKILL.md" ? dirname(path) : path);
+
 /** Read a plugin folder's manifest; a problem is reported and the plugin skipped (a manifest that cannot be parsed is never half-read). */
 export function readClaudePlugin(folder: string, report: (message: string) => void): ClaudePlugin | undefined {
   const root = resolve(folder);
@@ -138,7 +145,10 @@ export function readClaudePlugin(folder: string, report: (message: string) => vo
     root,
     kind,
     commandDirs: withDefault(join(root, "commands"), pathsOf(manifest, "commands", root, report)),
-    skillsDirs: withDefault(join(root, "skills"), pathsOf(manifest, "skills", root, report)),
+    // A skill folder inside another listed folder is read with it (each skill once, its warnings once).
+    skillsDirs: withDefault(join(root, "skills"), pathsOf(manifest, "skills", root, report)?.map(skillFolderOf)).filter(
+      (dir, _, all) => !all.includes(dirname(dir)),
+    ),
     agentPaths: withDefault(join(root, "agents"), pathsOf(manifest, "agents", root, report)),
     hooksFiles: inlineHooks ? [] : (pathsOf(manifest, "hooks", root, report) ?? [join(root, "hooks", "hooks.json")]),
     ...(inlineHooks ? { inlineHooks: isRecord(inlineHooks.hooks) ? inlineHooks.hooks : inlineHooks } : {}),

@@ -38,7 +38,7 @@ export function parseCompatFlag(value: string): CompatTool[] {
 export const CompatSchema = z
   .array(z.enum(COMPAT_TOOLS))
   .describe(
-    'Read other tools\' files too: "claude" (CLAUDE.md, CLAUDE.local.md, .claude/{settings,skills,agents,commands,rules}, ~/.claude/…), "codex" (AGENTS.md or AGENTS.override.md, .agents/skills, .codex/config.toml, hooks.json and agents/*.toml, ~/.codex/…). Each plugin reads them from its own sources (memorySources, skillSources, agentSources, commandSources, settingSources), or from all three when that option is unset [[]]',
+    'Read other tools\' files too: "claude" (CLAUDE.md, CLAUDE.local.md, .claude/{settings,skills,agents,commands,rules}, ~/.claude/…), "codex" (AGENTS.md or AGENTS.override.md, .agents/skills and .codex/skills, .codex/config.toml, hooks.json and agents/*.toml, ~/.codex/…). Each plugin reads them from its own sources (memorySources, skillSources, agentSources, commandSources, settingSources), or from all three when that option is unset [[]]',
   );
 
 /** What a plugin reads of another tool's files. */
@@ -81,8 +81,12 @@ export const COMPAT_PLACES: Readonly<Record<CompatKind, readonly CompatPlace[]>>
   ],
   skills: [
     place("claude", "user", ".claude", "skills"),
+    // Codex's first place for skills, `$CODEX_HOME/skills` and a project's `.codex/skills` (still read
+    // next to `.agents/skills`, which wins a name): ~/.codex/skills/<name>/SKILL.md was skipped in silence.
+    place("codex", "user", ".codex", "skills"),
     place("codex", "user", ".agents", "skills"),
     place("claude", "project", ".claude", "skills"),
+    place("codex", "project", ".codex", "skills"),
     place("codex", "project", ".agents", "skills"),
   ],
   agents: [
