@@ -376,7 +376,16 @@ describe.skipIf(SKIP)("sandbox red team (issue 36): default sandbox, bypassPermi
     });
     // The hook really ran (else the probe proves nothing).
     expect(existsSync(join(cwd, "hook-ran"))).toBe(true);
-    await new Promise((r) => setTimeout(r, 2500));
+    // The late writer is the hook's backgrounded subshell (a bash carrying the hook's command line):
+    // while it lives it may still write, 2 s after the hook. Wait until no such process is left (the
+    // kernel can show a process of an ended PID namespace for a moment on a busy machine; two empty
+    // scans in a row, so a process caught between two states is not missed), not a fixed 2.5 s:
+    // after that nothing can appear. One that lives on writes at 2 s and the checks below fail, as
+    // they do on one still there after 60 s.
+    for (let clear = 0, end = Date.now() + 60_000; clear < 2 && Date.now() < end; ) {
+      clear = survivors("sleep 3638").length === 0 ? clear + 1 : 0;
+      if (clear < 2) await new Promise((r) => setTimeout(r, 50));
+    }
     expect(leftBehind(cwd, before).filter((p) => !p.startsWith(".ubiquity"))).toEqual([]);
     expect(survivors("sleep 3638")).toEqual([]);
     expect(existsSync(mark)).toBe(false);
