@@ -155,7 +155,7 @@ function commandIO(
  * Ubiquity's: what to type here instead, rather than "run it as a prompt".
  */
 const OTHER_TOOLS_COMMANDS: Readonly<Record<string, string>> = {
-  exec: 'codex exec "…" is ubiquity -p "…" (ubiquity run); --model provider:model for -m, --output-schema <file> as in codex, --output-format stream-json for JSON events (not codex\'s --json event names); see docs/coming-from-claude-code.md',
+  exec: 'codex exec "…" is ubiquity -p "…" (ubiquity run); --model provider:model for -m, --output-schema <file> as in codex, --output-format stream-json --message-format codex for codex\'s --json events; see docs/coming-from-claude-code.md',
   resume:
     'pass --resume <id> (`ubiquity sessions list` shows the ids) or --continue for the latest, as in `ubiquity -p --continue "…"`',
   doctor:
