@@ -20,6 +20,12 @@
  * - `-c` in a later CI step that runs in another folder (or HOME) found no session and started a new
  *   one silently (claude stops: "No conversation found to continue"): the run now says so on stderr,
  *   naming the folder and `--resume <id>`;
+ * - `--max-budget-usd` on a model with no known price stopped the run naming `modelPricing` and
+ *   `maxBudgetTokens`, options a CI step has no flag for: it now says where modelPricing goes and
+ *   names `--max-budget-tokens`;
+ * - no page said how a CI job runs: the checkout is untrusted (its config skipped without `--trust`
+ *   or UBIQUITY_TRUST=1), nothing prompts, and sessions live under HOME. The runner guide has an
+ *   "In a CI job" paragraph and block, run here as written;
  * - an exhaustive `switch` over `ResultMessage["subtype"]` in the service failed tsc on
  *   `error_session_write` and `error_stale_writer`, which the message stream's page did not list:
  *   it lists them now, and says a plugin may add its own.
@@ -285,6 +291,37 @@ describe("a claude -p job", () => {
     });
     expect(again.stderr).not.toContain("no stored session");
     expect(JSON.parse(again.stdout).sessionId).toBe(JSON.parse(first.stdout).sessionId);
+  });
+});
+
+describe("the runner guide's CI job", () => {
+  it("runs as written (on the offline model): the second step resumes the first step's session", async () => {
+    const guide = readFileSync(join(project(), "node_modules", "ubiquity", "docs", "guide", "runner.md"), "utf8");
+    const block = /\*\*In a CI job\.\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(guide)?.[1];
+    expect(block, "docs/guide/runner.md has no CI block").toBeDefined();
+    const steps = block!.split("\n").filter((l) => l.startsWith("npx ubiquity "));
+    expect(steps).toHaveLength(2);
+    const home = freshHome();
+    // Each step as written, on the offline model; the shell's redirection and $(jq …) done here.
+    const argv = (line: string) =>
+      [...line.replace(/ > first\.json$/, "").matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!).slice(2);
+    const first = await ubiquity(["--model", "test", ...argv(steps[0]!)], project(), { HOME: home });
+    expect(first.code, first.stderr).toBe(0);
+    const result = JSON.parse(first.stdout) as { sessionId: string; totalCostUsd: number | null; result: string };
+    expect(result.totalCostUsd).toBeNull();
+    const second = argv(steps[1]!).map((a) => (a.includes("$(jq -r .sessionId first.json)") ? result.sessionId : a));
+    const next = await ubiquity(["--model", "test", "--output-format", "json", ...second], project(), { HOME: home });
+    expect(next.code, next.stderr).toBe(0);
+    expect(JSON.parse(next.stdout).sessionId).toBe(result.sessionId);
+  });
+
+  it("a spending cap on a model with no price names the runner's way out", async () => {
+    const run = await ubiquity(["-p", "--model", "test", "--max-budget-usd", "0.5", "hi"], project(), {
+      HOME: freshHome(),
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--max-budget-tokens in the runner");
+    expect(run.stderr).toContain("in ubiquity.config.ts");
   });
 });
 
