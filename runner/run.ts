@@ -157,6 +157,23 @@ function checkCombinations(values: RunValues, format: string, inputFormat: strin
     );
 }
 
+const NO_PROMPT = 'no prompt. Pass one (ubiquity run "list the files") or pipe it on standard input';
+const NO_STDIN_PROMPT =
+  'no prompt: `-` reads it from standard input, which was empty (or a terminal); pipe the prompt in (echo "…" | ubiquity -p -)';
+
+/** Why the terminal mode cannot start with this command line, or undefined. */
+function terminalModeProblem(terminal: boolean, format: string, prompt: string): UsageError | undefined {
+  if (!terminal)
+    return new UsageError(
+      'the terminal mode needs a terminal on stdin and stdout; pass a prompt (ubiquity run "…") to run once',
+    );
+  if (format !== "text")
+    return new UsageError("the terminal mode prints text; --output-format json|stream-json is for runs with a prompt");
+  if (prompt)
+    return new UsageError('`ubiquity chat` takes no prompt: type it at the › prompt, or use `ubiquity run "…"`');
+  return undefined;
+}
+
 /** What kind of run the command line asks for. */
 type Mode = "once" | "stream" | "chat";
 
@@ -221,18 +238,9 @@ export async function runCommand(
         ? "chat"
         : "once";
 
-  if (mode === "chat" && (!inTerminal || !io.terminal))
-    return stop(
-      new UsageError(
-        'the terminal mode needs a terminal on stdin and stdout; pass a prompt (ubiquity run "…") to run once',
-      ),
-    );
-  if (mode === "chat" && format !== "text")
-    return stop(
-      new UsageError("the terminal mode prints text; --output-format json|stream-json is for runs with a prompt"),
-    );
-  if (mode === "chat" && prompt)
-    return stop(new UsageError('`ubiquity chat` takes no prompt: type it at the › prompt, or use `ubiquity run "…"`'));
+  const chatProblem =
+    mode === "chat" ? terminalModeProblem(inTerminal && io.terminal !== undefined, format, prompt) : undefined;
+  if (chatProblem) return stop(chatProblem);
   if (mode === "once") {
     try {
       prompt = combinePrompt(
@@ -242,14 +250,7 @@ export async function runCommand(
     } catch (error) {
       return stop(new UsageError(`cannot read standard input: ${describeError(error)}`));
     }
-    if (!prompt)
-      return stop(
-        new UsageError(
-          fromStdin
-            ? 'no prompt: `-` reads it from standard input, which was empty (or a terminal); pipe the prompt in (echo "…" | ubiquity -p -)'
-            : 'no prompt. Pass one (ubiquity run "list the files") or pipe it on standard input',
-        ),
-      );
+    if (!prompt) return stop(new UsageError(fromStdin ? NO_STDIN_PROMPT : NO_PROMPT));
   }
 
   let options: UbiquityConfig;
