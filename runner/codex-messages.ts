@@ -8,7 +8,8 @@
  * tools (Read, Grep, a custom tool): they come as `tool_call` items (`tool`, `arguments`, `result`,
  * `status`), which Codex's own consumers skip as an unknown type. A subagent's work stays inside
  * its Agent call, as in Codex. Codex prints no cost: `turn.completed` and `turn.failed` also carry
- * `total_cost_usd` (null when unknown) and `num_turns`.
+ * `total_cost_usd` (the run's so far; null when unknown) and `num_turns`. In a live session
+ * (`--input-format stream-json`) each prompt is a turn, with its own usage.
  */
 import type { Message, Usage } from "../src/messages";
 
@@ -19,12 +20,16 @@ type ToolResult = Extract<Message, { type: "tool_result" }>;
 
 const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "apply_patch", "NotebookEdit"]);
 
-/** Codex's usage: `input_tokens` include the cached ones, as Ubiquity's `inputTokens` do. */
-function codexUsage(usage: Partial<Usage> | undefined): Json {
+/**
+ * Codex's usage of one turn: `input_tokens` include the cached ones, as Ubiquity's `inputTokens` do.
+ * A live session's results sum the session so far: a turn's share is what it added since `before`.
+ */
+function codexUsage(usage: Partial<Usage> | undefined, before: Partial<Usage> | undefined): Json {
+  const of = (key: "inputTokens" | "cacheReadTokens" | "outputTokens") => (usage?.[key] ?? 0) - (before?.[key] ?? 0);
   return {
-    input_tokens: usage?.inputTokens ?? 0,
-    cached_input_tokens: usage?.cacheReadTokens ?? 0,
-    output_tokens: usage?.outputTokens ?? 0,
+    input_tokens: of("inputTokens"),
+    cached_input_tokens: of("cacheReadTokens"),
+    output_tokens: of("outputTokens"),
   };
 }
 
@@ -103,15 +108,24 @@ function completedItem(id: string, started: Json | undefined, use: ToolUse | und
 
 /**
  * A formatter for one output: each message becomes the Codex events it stands for (none, one or
- * several). Stateful: item ids count up, and a tool's result completes the item its call started.
+ * several). Stateful: item ids count up, a tool's result completes the item its call started, and
+ * in a live session each prompt is a turn of its own.
  */
 export function codexFormatter(): (m: Message) => Json[] {
   let next = 0;
   let thread: string | undefined;
+  // Between a turn's end and the next prompt of a live session (whose `user` message starts a turn).
+  let inTurn = false;
+  let usageBefore: Partial<Usage> | undefined;
   // The StructuredOutput tool gave the answer: print it as the final agent_message (a native answer already is one).
   let structuredByTool = false;
   const open = new Map<string, { id: string; started?: Json; use: ToolUse }>();
   const itemId = () => `item_${next++}`;
+  const startTurn = (): Json[] => {
+    if (inTurn) return [];
+    inTurn = true;
+    return [{ type: "turn.started" }];
+  };
   return (m) => {
     // A subagent's work is inside its Agent call (a tool_call item), as Codex's collab tools are.
     if (m.parentToolUseId !== undefined) return [];
@@ -120,8 +134,10 @@ export function codexFormatter(): (m: Message) => Json[] {
         if (m.subtype !== "init") return [];
         const events: Json[] = thread === m.sessionId ? [] : [{ type: "thread.started", thread_id: m.sessionId }];
         thread = m.sessionId;
-        return [...events, { type: "turn.started" }];
+        return [...events, ...startTurn()];
       }
+      case "user":
+        return startTurn();
       case "assistant":
         return assistantItems(m, itemId);
       case "tool_use": {
@@ -142,25 +158,31 @@ export function codexFormatter(): (m: Message) => Json[] {
         return [{ type: "item.completed", item: completedItem(call?.id ?? itemId(), call?.started, call?.use, m) }];
       }
       case "result": {
-        const extra = { total_cost_usd: m.totalCostUsd, num_turns: m.numTurns };
-        if (m.isError)
-          return [{ type: "turn.failed", error: { message: m.result }, usage: codexUsage(m.usage), ...extra }];
-        const structured = (m as { structuredOutput?: unknown }).structuredOutput;
-        const answer =
-          structured === undefined || !structuredByTool
-            ? []
-            : [
-                {
-                  type: "item.completed",
-                  item: { id: itemId(), type: "agent_message", text: JSON.stringify(structured) },
-                },
-              ];
-        return [...answer, { type: "turn.completed", usage: codexUsage(m.usage), ...extra }];
+        inTurn = false;
+        const usage = codexUsage(m.usage, usageBefore);
+        usageBefore = m.usage;
+        const answer = structuredByTool ? structuredAnswer(m, itemId) : [];
+        return [...answer, turnEnd(m, usage)];
       }
       default:
         return [];
     }
   };
+}
+
+/** `turn.completed` or `turn.failed`, with the cost Codex does not print. */
+function turnEnd(m: Extract<Message, { type: "result" }>, usage: Json): Json {
+  const extra = { total_cost_usd: m.totalCostUsd, num_turns: m.numTurns };
+  return m.isError
+    ? { type: "turn.failed", error: { message: m.result }, usage, ...extra }
+    : { type: "turn.completed", usage, ...extra };
+}
+
+/** The value the StructuredOutput tool took, as the final agent_message's JSON text (Codex's way). */
+function structuredAnswer(m: Extract<Message, { type: "result" }>, itemId: () => string): Json[] {
+  const structured = (m as { structuredOutput?: unknown }).structuredOutput;
+  if (m.isError || structured === undefined) return [];
+  return [{ type: "item.completed", item: { id: itemId(), type: "agent_message", text: JSON.stringify(structured) } }];
 }
 
 /** An assistant message's reasoning and text, as Codex's items (its tool calls come as their own messages). */

@@ -195,6 +195,29 @@ describe("a codex exec --json job", () => {
       { type: "error", message: expect.stringContaining("--output-format stream-json"), exit_code: 2 },
     ]);
 
+    // A live session (--input-format stream-json): each prompt is a turn, with its own usage.
+    const live = await ubiquity(
+      [
+        "-p",
+        "--model",
+        "test",
+        "--input-format",
+        "stream-json",
+        "--output-format",
+        "stream-json",
+        "--message-format",
+        "codex",
+      ],
+      project(),
+      env,
+      `${JSON.stringify({ type: "user", text: "hi" })}\n${JSON.stringify({ type: "user", text: "hi" })}\n`,
+    );
+    expect(live.code, live.stderr).toBe(0);
+    const turns = lines(live.stdout).filter((e) => e.type.startsWith("turn."));
+    expect(turns.map((e) => e.type)).toEqual(["turn.started", "turn.completed", "turn.started", "turn.completed"]);
+    const [one, two] = [turns[1]!.usage, turns[3]!.usage] as { input_tokens: number }[];
+    expect(two!.input_tokens).toBeLessThan(one!.input_tokens * 1.5);
+
     const codexJson = await ubiquity(["-p", "--model", "test", "--json", "hi"], project(), env);
     expect(codexJson.code).toBe(2);
     expect(codexJson.stderr).toContain("--output-format stream-json --message-format codex");
