@@ -17,6 +17,8 @@
  * - `--disallowedTools bash` (lower case) left Bash offered and running, and `--allowedTools Wirte`
  *   approved nothing, without a word (claude is silent too): a rule of the flags that names no tool
  *   of the run but is near one is now named with the tool meant;
+ * - `codex exec review --base main` (and `codex review`), a PR review job's command, was "`ubiquity
+ *   exec` is not a command" with `codex exec`'s general advice: it now names the diff to pipe in;
  * - `-c` in a later CI step that runs in another folder (or HOME) found no session and started a new
  *   one silently (claude stops: "No conversation found to continue"): the run now says so on stderr,
  *   naming the folder and `--resume <id>`;
@@ -254,6 +256,23 @@ describe("codex exec's other habits", () => {
       expect(run.stderr).toContain(`${flag} is a codex exec flag ubiquity does not take`);
       expect(run.stderr).toContain(fix);
     }
+  });
+});
+
+describe("codex review", () => {
+  it("codex exec review and codex review name the diff to pipe into ubiquity -p; review -p stays a prompt", async () => {
+    const env = { HOME: freshHome() };
+    for (const argv of [
+      ["exec", "review", "--base", "main"],
+      ["review", "--uncommitted"],
+    ]) {
+      const run = await ubiquity(argv, project(), env);
+      expect(run.code, argv.join(" ")).toBe(2);
+      expect(run.stderr).toContain('git diff <branch>...HEAD | ubiquity -p "review this diff"');
+    }
+    const prompt = await ubiquity(["review", "-p", "--model", "test"], project(), env);
+    expect(prompt.code, prompt.stderr).toBe(0);
+    expect(prompt.stdout).toContain('you said "review"');
   });
 });
 
