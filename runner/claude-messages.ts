@@ -8,9 +8,10 @@
  * `tool_result` messages) stays the default: it is the SDK's `Message`.
  */
 import type { Message, Usage } from "../src/messages";
+import { codexEarlyError } from "./codex-messages";
 
 /** What `--message-format` takes. */
-export const MESSAGE_FORMATS = ["ubiquity", "claude"] as const;
+export const MESSAGE_FORMATS = ["ubiquity", "claude", "codex"] as const;
 export type MessageFormat = (typeof MESSAGE_FORMATS)[number];
 
 type Json = Record<string, unknown>;
@@ -197,6 +198,7 @@ export function toClaudeMessage(m: Message, { replayUser = false } = {}): Json |
 
 /** The JSON object a usage or configuration error prints on stdout before a run starts, in either shape. */
 export function earlyErrorResult(format: MessageFormat, subtype: string, text: string, exitCode: number): Json {
+  if (format === "codex") return codexEarlyError(text, exitCode);
   return format === "claude"
     ? { type: "result", subtype, is_error: true, result: text, errors: [text], exit_code: exitCode }
     : { type: "result", subtype, isError: true, result: text, exitCode };

@@ -160,7 +160,7 @@ function commandIO(
  * Ubiquity's: what to type here instead, rather than "run it as a prompt".
  */
 const OTHER_TOOLS_COMMANDS: Readonly<Record<string, string>> = {
-  exec: 'codex exec "…" is ubiquity -p "…" (ubiquity run); --model provider:model for -m, --output-schema <file> as in codex, --output-format stream-json for JSON events (not codex\'s --json event names); see docs/coming-from-claude-code.md',
+  exec: 'codex exec "…" is ubiquity -p "…" (ubiquity run); --model provider:model for -m, --output-schema <file> as in codex, --output-format stream-json --message-format codex for codex\'s --json events; see docs/coming-from-claude-code.md',
   resume:
     'pass --resume <id> (`ubiquity sessions list` shows the ids) or --continue for the latest, as in `ubiquity -p --continue "…"`',
   doctor:
@@ -168,6 +168,10 @@ const OTHER_TOOLS_COMMANDS: Readonly<Record<string, string>> = {
   config:
     "settings are files: ubiquity.config.ts (`ubiquity init` writes one; docs/guide/config-files.md) and .ubiquity/settings.json; `ubiquity inspect` shows what a run here would use",
 };
+
+/** `codex review` / `codex exec review`: the diff it reviews, piped into `ubiquity -p` with the instructions. */
+const CODEX_REVIEW =
+  'codex review is a prompt here: pipe the changes into a run with the review instructions: --base <branch> is git diff <branch>...HEAD | ubiquity -p "review this diff", --commit <sha> is git show <sha> | ubiquity -p "review this commit", --uncommitted is git diff HEAD | ubiquity -p "review these changes" (the diff reaches the model after the prompt, in a <stdin> block)';
 
 /** `codex exec resume --last|<id> "…"`: the session flags of `ubiquity -p`. */
 const EXEC_RESUME =
@@ -216,7 +220,13 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       if (found.error) throw found.error;
       const near = didYouMean(first, Object.keys(commandTable(found)));
       const skipped = skippedConfigHint(found);
-      const habit = first === "exec" && rest[0] === "resume" ? EXEC_RESUME : OTHER_TOOLS_COMMANDS[first];
+      const habit =
+        first === "exec" && rest[0] === "resume"
+          ? EXEC_RESUME
+          : (first === "exec" && rest[0] === "review") ||
+              (first === "review" && rest.some((a) => /^--(base|commit|uncommitted)\b/.test(a)))
+            ? CODEX_REVIEW
+            : OTHER_TOOLS_COMMANDS[first];
       if (habit) throw new UsageError(`\`ubiquity ${first}\` is not a command: ${habit}`);
       // `claude "fix it" -p` habit: the prompt first, -p after it (a near command's name is not a prompt).
       if (!near && !skipped && printsAfter(rest)) return await runBare(argv, io);

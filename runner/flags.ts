@@ -72,7 +72,7 @@ export const RUN_FLAGS: FlagTable = {
     value: "<shape>",
     group: "Prompt and output",
     description:
-      "ubiquity (default) | claude: the json and stream-json messages in Claude Code's shape (session_id, is_error, total_cost_usd, assistant message.content…), for scripts written for claude -p; also UBIQUITY_MESSAGE_FORMAT=claude",
+      "ubiquity (default) | claude: the json and stream-json messages in Claude Code's shape (session_id, is_error, total_cost_usd, assistant message.content…), for scripts written for claude -p | codex: stream-json as codex exec --json's events (thread.started, item.completed, turn.completed); also UBIQUITY_MESSAGE_FORMAT",
   },
   "replay-user-messages": {
     type: "boolean",
@@ -264,7 +264,7 @@ export const CODEX_EXEC_FLAGS: Record<string, string> = {
   "--ask-for-approval": "for never pass --permission-mode dontAsk (with -p nothing asks: what would ask is denied)",
   "--dangerously-bypass-approvals-and-sandbox": "pass --dangerously-skip-permissions --no-sandbox",
   "--json":
-    "pass --output-format stream-json (one message per line: Ubiquity's messages, or Claude Code's with --message-format claude; not codex's event names)",
+    "pass --output-format stream-json --message-format codex (codex exec --json's events: thread.started, item.completed, turn.completed; or UBIQUITY_MESSAGE_FORMAT=codex for the whole job)",
   "--skip-git-repo-check": "drop it: ubiquity runs in any folder",
   "-o": "redirect standard output to the file: with -p it is the final message only",
   "--output-last-message": "redirect standard output to the file: with -p it is the final message only",
@@ -275,6 +275,11 @@ export const CODEX_EXEC_FLAGS: Record<string, string> = {
   "--search":
     "drop it: WebSearch is offered by default where the model's provider searches (see docs/guide/web-tools.md)",
   "--color": "drop it: set NO_COLOR=1 for no colour; output that is not a terminal has none",
+  "--ephemeral": "pass --no-session-persistence (no transcript is written, so the session cannot be resumed)",
+  "--ignore-user-config":
+    "drop it: ~/.codex/config.toml is read only with --compat codex (--setting-sources project,local leaves out ubiquity's own user settings)",
+  "--ignore-rules":
+    "drop it: codex's execpolicy .rules files are not read (the rules here are --allowedTools, --disallowedTools and the settings files')",
 };
 
 /** Codex's `-c key=value` override (`model="o3"`, `sandbox_workspace_write.network_access=true`): one word, a dotted key, `=`. */

@@ -41,6 +41,7 @@ import { colorEnabled, createStyle } from "./style";
 import { EXIT, exitCodeOf } from "./exit";
 import { TrustDeclinedError, untrustedWarning } from "./trust";
 import { earlyErrorResult, MESSAGE_FORMATS, toClaudeMessage, type MessageFormat } from "./claude-messages";
+import { codexFormatter } from "./codex-messages";
 
 export { terminalApprover } from "./approver";
 
@@ -103,9 +104,13 @@ function shapeIn(argv: string[]): MessageFormat {
     const a = argv[i]!;
     if (a === "--") break;
     const value = a === "--message-format" ? argv[i + 1] : a.startsWith("--message-format=") ? a.slice(17) : undefined;
-    if (value !== undefined) return value === "claude" ? "claude" : "ubiquity";
+    if (value !== undefined) return knownShape(value);
   }
-  return process.env.UBIQUITY_MESSAGE_FORMAT === "claude" ? "claude" : "ubiquity";
+  return knownShape(process.env.UBIQUITY_MESSAGE_FORMAT);
+}
+
+function knownShape(value: string | undefined): MessageFormat {
+  return value === "claude" || value === "codex" ? value : "ubiquity";
 }
 
 /** Report an error that stopped the run before it started: one stderr line, and a JSON object on stdout for json formats. */
@@ -133,10 +138,10 @@ function fail(
 function checkCombinations(values: RunValues, format: string, inputFormat: string): void {
   const shape = values["message-format"];
   if (shape !== undefined && !(MESSAGE_FORMATS as readonly unknown[]).includes(shape))
-    throw new UsageError(`--message-format must be ubiquity or claude, not ${JSON.stringify(shape)}`);
+    throw new UsageError(`--message-format must be ubiquity, claude or codex, not ${JSON.stringify(shape)}`);
   const envShape = process.env.UBIQUITY_MESSAGE_FORMAT;
   if (shape === undefined && envShape && !(MESSAGE_FORMATS as readonly string[]).includes(envShape))
-    throw new UsageError(`UBIQUITY_MESSAGE_FORMAT must be ubiquity or claude, not ${JSON.stringify(envShape)}`);
+    throw new UsageError(`UBIQUITY_MESSAGE_FORMAT must be ubiquity, claude or codex, not ${JSON.stringify(envShape)}`);
   if (!["text", "json", "stream-json"].includes(format))
     throw new UsageError(`--output-format must be text, json or stream-json, not ${JSON.stringify(format)}`);
   if (!["text", "stream-json"].includes(inputFormat))
@@ -145,6 +150,28 @@ function checkCombinations(values: RunValues, format: string, inputFormat: strin
     throw new UsageError("--include-partial-messages needs --output-format stream-json");
   if (inputFormat === "stream-json" && format !== "stream-json")
     throw new UsageError("--input-format stream-json needs --output-format stream-json");
+  // codex exec --json prints a stream of events; there is no one-object form of it.
+  if (format === "json" && (shape ?? envShape) === "codex")
+    throw new UsageError(
+      "--message-format codex prints codex exec --json's event stream: pass --output-format stream-json (the last turn.completed line has the usage and cost)",
+    );
+}
+
+const NO_PROMPT = 'no prompt. Pass one (ubiquity run "list the files") or pipe it on standard input';
+const NO_STDIN_PROMPT =
+  'no prompt: `-` reads it from standard input, which was empty (or a terminal); pipe the prompt in (echo "…" | ubiquity -p -)';
+
+/** Why the terminal mode cannot start with this command line, or undefined. */
+function terminalModeProblem(terminal: boolean, format: string, prompt: string): UsageError | undefined {
+  if (!terminal)
+    return new UsageError(
+      'the terminal mode needs a terminal on stdin and stdout; pass a prompt (ubiquity run "…") to run once',
+    );
+  if (format !== "text")
+    return new UsageError("the terminal mode prints text; --output-format json|stream-json is for runs with a prompt");
+  if (prompt)
+    return new UsageError('`ubiquity chat` takes no prompt: type it at the › prompt, or use `ubiquity run "…"`');
+  return undefined;
 }
 
 /** What kind of run the command line asks for. */
@@ -201,26 +228,19 @@ export async function runCommand(
   if (allMessages) values = { ...values, verbose: false };
   const verbose = values.verbose === true;
   const inTerminal = io.stdin.isTTY === true && io.stdoutIsTTY;
-  let prompt = positionals.join(" ").trim();
+  // A lone `-` is the prompt read from standard input (codex exec's `-`, the Unix convention), never the word "-".
+  const fromStdin = positionals.length === 1 && positionals[0] === "-";
+  let prompt = fromStdin ? "" : positionals.join(" ").trim();
   const mode: Mode =
     values["input-format"] === "stream-json"
       ? "stream"
-      : chat || (!prompt && !values.print && inTerminal && format === "text")
+      : chat || (!prompt && !fromStdin && !values.print && inTerminal && format === "text")
         ? "chat"
         : "once";
 
-  if (mode === "chat" && (!inTerminal || !io.terminal))
-    return stop(
-      new UsageError(
-        'the terminal mode needs a terminal on stdin and stdout; pass a prompt (ubiquity run "…") to run once',
-      ),
-    );
-  if (mode === "chat" && format !== "text")
-    return stop(
-      new UsageError("the terminal mode prints text; --output-format json|stream-json is for runs with a prompt"),
-    );
-  if (mode === "chat" && prompt)
-    return stop(new UsageError('`ubiquity chat` takes no prompt: type it at the › prompt, or use `ubiquity run "…"`'));
+  const chatProblem =
+    mode === "chat" ? terminalModeProblem(inTerminal && io.terminal !== undefined, format, prompt) : undefined;
+  if (chatProblem) return stop(chatProblem);
   if (mode === "once") {
     try {
       prompt = combinePrompt(
@@ -230,8 +250,7 @@ export async function runCommand(
     } catch (error) {
       return stop(new UsageError(`cannot read standard input: ${describeError(error)}`));
     }
-    if (!prompt)
-      return stop(new UsageError('no prompt. Pass one (ubiquity run "list the files") or pipe it on standard input'));
+    if (!prompt) return stop(new UsageError(fromStdin ? NO_STDIN_PROMPT : NO_PROMPT));
   }
 
   let options: UbiquityConfig;
@@ -482,11 +501,20 @@ function exitOfResult(result: ResultMessage | undefined): number {
   return EXIT.ok;
 }
 
-/** A message as the JSON formats print it: Ubiquity's own shape, or Claude Code's (`--message-format claude`); undefined prints nothing. */
-type JsonOf = (message: Message) => object | undefined;
+/**
+ * A message as the JSON formats print it: Ubiquity's own shape, Claude Code's (`--message-format
+ * claude`) or Codex's events (`--message-format codex`: none, one or several lines a message); undefined prints nothing.
+ */
+type JsonOf = (message: Message) => object | object[] | undefined;
 
 function jsonOf(shape: MessageFormat, replayUser: boolean): JsonOf {
+  if (shape === "codex") return codexFormatter();
   return shape === "claude" ? (m) => toClaudeMessage(m, { replayUser }) : (m) => m;
+}
+
+/** Print a shaped message as stream-json lines (one per object). */
+function printLines(io: RunnerIO, shaped: object | object[] | undefined): void {
+  for (const line of Array.isArray(shaped) ? shaped : shaped ? [shaped] : []) io.stdout(`${JSON.stringify(line)}\n`);
 }
 
 /** One prompt, one run. With `-p` (or no terminal) the text output is the final result only, as `claude -p`'s; `--verbose` shows the rest. */
@@ -548,8 +576,7 @@ async function runOnce(
         !alreadyWarned(options.logger, message.sandbox.warning)
       )
         io.stderr(`warning: ${message.sandbox.warning}\n`);
-      const line = format === "stream-json" ? json(message as Message) : undefined;
-      if (line) io.stdout(`${JSON.stringify(line)}\n`);
+      if (format === "stream-json") printLines(io, json(message as Message));
       else if (format === "text") renderer.render(message as Message);
     }
   } finally {
@@ -650,8 +677,7 @@ async function runStream(options: UbiquityConfig, io: RunnerIO, json: JsonOf, sh
       ...options,
       abortSignal: options.abortSignal ?? controller.signal,
     })) {
-      const line = json(message as Message);
-      if (line) io.stdout(`${JSON.stringify(line)}\n`);
+      printLines(io, json(message as Message));
       if (message.type !== "result") continue;
       if (message.isError) failed = true;
       if (message.subtype === "error_configuration") configuration = true;

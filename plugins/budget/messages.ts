@@ -36,6 +36,7 @@ export function unpricedRefusal(label: string, cap: number, role: string): strin
   return (
     `maxBudgetUsd is set (${usd(cap)}) but ${role} ${label} has no known price, so the budget cannot be checked and no request was sent ` +
     `(a cap that cannot be checked is no cap). Name the model in modelPricing with its USD per million tokens, e.g. ` +
-    `modelPricing: { ${JSON.stringify(model)}: { input: 3, output: 15 } }, or cap tokens instead with maxBudgetTokens (it needs no price)`
+    `modelPricing: { ${JSON.stringify(model)}: { input: 3, output: 15 } } (for the runner, in ubiquity.config.ts), ` +
+    `or cap tokens instead with maxBudgetTokens (it needs no price; --max-budget-tokens in the runner)`
   );
 }

@@ -35,6 +35,7 @@ import { answerAsk } from "./ask";
 import { SEARCH_TOOLS, withholdDenied } from "./filter-results";
 import { modeNote } from "./mode-note";
 import { missingDirectoryWarnings } from "./missing-dirs";
+import { ruleTypoWarnings } from "./rule-typos";
 import { getPermissionsApi } from "./api";
 import "./init-fields";
 import { judgePath, resolveRoots } from "./paths";
@@ -83,7 +84,7 @@ export type PermissionsPluginOptions = z.input<typeof PermissionsPluginOptions>;
 /** The compiled policies: one per options object and one per run with granted rules, rebuilt when rules change. */
 function policies(
   kernel: Kernel,
-  context: PluginContext<undefined, undefined, PermissionsOptions>,
+  context: PluginContext<{ typosChecked: boolean }, undefined, PermissionsOptions>,
   kinds: ToolKinds,
   home: () => string,
 ) {
@@ -136,6 +137,8 @@ export const permissionsPlugin = definePlugin({
   name: NAME,
   options: permissionsOptions,
   factoryOptions: PermissionsPluginOptions,
+  // Whether the options' rules were checked for tool names with a typo (said once a kernel).
+  state: () => ({ typosChecked: false }),
   commands: permissionsCommands,
   flags: permissionsFlags,
   apply(kernel, context) {
@@ -154,10 +157,14 @@ export const permissionsPlugin = definePlugin({
       return rule && `${rule.text} in ${rule.source}`;
     });
     // `system/init` announces the run's permission mode (see ./init-fields.ts).
-    kernel.hooks.session.start.tap(
-      NAME,
-      (run) => void (run.initFields.permissionMode = context.optionsOf(run).permissionMode ?? "default"),
-    );
+    kernel.hooks.session.start.tap(NAME, (run) => {
+      run.initFields.permissionMode = context.optionsOf(run).permissionMode ?? "default";
+      // Once a kernel, on the main run: its tools are known now (those offered and those a rule removed).
+      if (run.agent || context.state.typosChecked) return;
+      context.state.typosChecked = true;
+      const names = new Set([...kernel.registries.tools.values(), ...run.tools].map((tool) => tool.name));
+      for (const warning of ruleTypoWarnings(context.optionsOf(run), [...names])) context.warn(warning);
+    });
 
     // The plugin's own default (the kernel knows no permission mode): unset means "default".
     kernel.hooks.kernel.config.tap(NAME, (config) =>

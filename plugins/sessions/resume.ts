@@ -29,8 +29,12 @@ export async function resumeSession(run: RunContext, options: SessionsResolvedOp
   };
   const loaded = await getSessionsApi(run.kernel)?.load(request, run);
   if (!loaded && !resume) {
-    // Nothing to continue in this folder yet: the first run starts the conversation (as in the original).
-    run.logger.debug(`continueConversation: no stored session for ${run.cwd}, starting a new one`);
+    // Nothing to continue in this folder yet: the first run starts the conversation (as in the
+    // original). Said, not logged at debug: a CI step continuing from another working directory (or
+    // HOME, or sessionDir) would otherwise go on without the earlier step's context, silently.
+    run.logger.warn(
+      `continueConversation (--continue): no stored session for ${run.cwd} in this session directory, so a new session starts; to continue one from elsewhere pass its id (resume, --resume <id>; ubiquity sessions list)`,
+    );
     return;
   }
   if (!loaded)

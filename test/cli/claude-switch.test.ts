@@ -111,7 +111,7 @@ describe.concurrent("--message-format claude: Claude Code's message shapes", () 
     expect(text).toBe("answer to tell me");
     const bad = await p.run(["-p", "hi"], {}, { UBIQUITY_MESSAGE_FORMAT: "clade" });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("UBIQUITY_MESSAGE_FORMAT must be ubiquity or claude");
+    expect(bad.stderr).toContain("UBIQUITY_MESSAGE_FORMAT must be ubiquity, claude or codex");
   });
 
   it("--input-format stream-json: one result per line in claude's shape; --replay-user-messages echoes the inputs", async () => {
