@@ -18,6 +18,7 @@ import {
   requestedModel,
   resolveRunModel,
   RunEnd,
+  abortedEnd,
   stopReasonOf,
   streamedText,
   unwrapRunEnd,
@@ -228,7 +229,7 @@ async function work(run: RunContext, turns: UserTurn[], sent: { record?: SentRec
     await enter(run, turns, "user");
     let continuations = 0;
     for (;;) {
-      if (run.abortSignal.aborted) throw new RunEnd("Run aborted.");
+      if (run.abortSignal.aborted) throw abortedEnd(run);
       if (run.interrupted) throw new RunEnd(`Run interrupted: ${run.interrupted}`);
       if (run.numTurns - firstTurn >= run.options.maxTurns) throw maxTurnsReached(run);
       if (run.numTurns > 0) run.tools = await hooks.tool.list.promise(run.kernel.registries.tools.values(), run);

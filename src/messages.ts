@@ -188,7 +188,7 @@ export interface ResultMessage extends MessageBase, ResultFields {
   /** USD; `null` means unknown (something went unpriced), never free. */
   totalCostUsd: number | null;
   permissionDenials: PermissionDenial[];
-  /** Usage per model that answered, keyed by `provider:model` (its requests and tokens; tool calls are counted in `usage` only). */
+  /** Usage per model that answered, keyed by `provider:model`: its requests, tokens and the tool calls its responses made. */
   modelUsage: Record<string, Usage>;
 }
 

@@ -49,6 +49,16 @@ export class RunEnd extends UbiquityError {
   }
 }
 
+/**
+ * The run was aborted: its signal's reason, when the caller gave one (`AbortSignal.timeout`, an
+ * `abort(reason)`), says why; the plain `abort()` leaves "Run aborted.".
+ */
+export function abortedEnd(run: RunContext): RunEnd {
+  const reason: unknown = run.abortSignal.reason;
+  const why = reason instanceof Error ? (reason.name === "AbortError" ? "" : reason.message) : String(reason ?? "");
+  return new RunEnd(why ? `Run aborted: ${why}` : "Run aborted.");
+}
+
 /** The `RunEnd` a tap threw to end the run in its own words (the kernel wraps it in a PluginError), else `error` as it came. */
 export function unwrapRunEnd(error: unknown): unknown {
   return error instanceof PluginError && error.original instanceof RunEnd ? error.original : error;
@@ -166,7 +176,7 @@ export async function callModel(
     try {
       outcome = await limitedCall(run, request, partial);
     } catch (error) {
-      if (run.abortSignal.aborted) throw new RunEnd("Run aborted.");
+      if (run.abortSignal.aborted) throw abortedEnd(run);
       if (error instanceof RunEnd || attempt >= 10) throw error;
       // A recovery that hands the call to another model has the request built again through
       // `model.request` for that model, so every stage (its dialect, its cache markers) sees it.
@@ -311,7 +321,7 @@ async function readStream(
       case "error":
         throw part.error;
       case "abort":
-        throw watch.error ?? new RunEnd("Run aborted.");
+        throw watch.error ?? abortedEnd(run);
       default:
         break;
     }

@@ -97,8 +97,10 @@ describe("the kernel", () => {
   // keys of a JSON document in a string (red team s): 2,626.
   // A plugin list entry's object branch excludes functions (PluginObject), so tsc refuses a
   // factory given uncalled whose options are required (newcomer trial x): 2,627.
+  // A run aborted with a reason (`AbortSignal.timeout`, `abort(reason)`) says it, which only the
+  // loop that ends the run can (newcomer trial y): 2,633.
   // The 2,000 goal is not met: nothing left in src/ is a helper only plugins use.
-  const LIMIT = 2627;
+  const LIMIT = 2633;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files]

@@ -282,6 +282,32 @@ describe("limits", () => {
     expect(model.requests).toHaveLength(1);
   });
 
+  it("a reason given to the abort (AbortSignal.timeout's, abort(reason)) is in the result", async () => {
+    const ended = async (reason: unknown) => {
+      const controller = new AbortController();
+      const stopper = defineTool({
+        name: "Stopper",
+        description: "aborts the run",
+        inputSchema: z.object({}),
+        execute: () => {
+          controller.abort(reason);
+          return "stopping";
+        },
+      });
+      const model = scriptedModel([{ toolCalls: [{ toolName: "Stopper", input: {} }] }, "never reached"]);
+      const messages = await collect(
+        summon("go", { model, tools: [stopper], presets: [], abortSignal: controller.signal }),
+      );
+      expect(model.requests).toHaveLength(1);
+      return resultOf(messages).result;
+    };
+    // What AbortSignal.timeout aborts with, made here without a clock.
+    expect(await ended(new DOMException("signal timed out", "TimeoutError"))).toBe("Run aborted: signal timed out");
+    expect(await ended(new Error("the deploy window closed"))).toBe("Run aborted: the deploy window closed");
+    expect(await ended("shutting down")).toBe("Run aborted: shutting down");
+    expect(await ended(new DOMException("This operation was aborted", "AbortError"))).toBe("Run aborted.");
+  });
+
   it("abort refuses the next tool call of the same response and passes the signal to tools", async () => {
     const controller = new AbortController();
     let seen: AbortSignal | undefined;
