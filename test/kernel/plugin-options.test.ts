@@ -262,6 +262,7 @@ describe("the package entry's types", () => {
       mcpToolSearch: 0.1,
       deferTools: ["TodoWrite"],
       agents: { reviewer: { description: "Reviews", prompt: "Review the diff", permissionMode: "plan" as const } },
+      agent: "reviewer",
       agentSources: ["user"],
       agentIsolation: "worktree",
       worktreeDir: "x",
