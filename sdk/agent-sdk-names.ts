@@ -24,8 +24,6 @@ const RENAMED: Readonly<Record<string, string>> = {
     "resume: the id rewindConversation(sessionId, messageUuid) returns (a fork of the session just before that message)",
   betas:
     'providerSettings: { headers: { "anthropic-beta": "<beta>,<beta>" } } (the anthropic provider\'s request headers)',
-  agent:
-    "systemPrompt: the agent's prompt (and availableTools: its tools): the main agent is not chosen by name; agents: { name: { description, prompt } } defines subagents",
 };
 
 /** Lines naming the fix for each Claude Agent SDK option of `options` the run refused ("" when none). */
