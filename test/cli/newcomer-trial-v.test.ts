@@ -380,12 +380,22 @@ describe("other Claude Agent SDK options in a ported program", () => {
     ["resumeSessionAt", "0b5e", "rewindConversation(sessionId, messageUuid)"],
     ["betas", ["context-1m-2025-08-07"], '"anthropic-beta"'],
     ["spawnClaudeCodeProcess", () => {}, "ubiquity runs in your process"],
-    ["agent", "reviewer", "systemPrompt: the agent's prompt"],
   ])("%s names what to write here", async (key, value, fix) => {
     const text = await resultOf({ [key]: value });
     expect(text).toMatch(/^error_configuration: /);
     expect(text).toContain(`"${key}" is the Claude Agent SDK's option: here it is`);
     expect(text).toContain(fix);
+  });
+
+  it("agent (the main thread as a named agent) is an option here too: an unknown name says where agents are defined", async () => {
+    const text = await resultOf({ agent: "reviewer" });
+    expect(text).toMatch(/^error_configuration: No agent named "reviewer"/);
+    expect(text).toContain('define it under "agents"');
+    const defined = await resultOf({
+      agent: "reviewer",
+      agents: { reviewer: { description: "Reviews", prompt: "Review" } },
+    });
+    expect(defined).toMatch(/^success: /);
   });
 
   it("tools as names or as the claude_code preset names availableTools / leaving it out; availableTools runs", async () => {
