@@ -109,6 +109,15 @@ export const sessionsFlags: Record<string, RunFlag> = {
       o.forkSession = true;
     },
   },
+  "session-dir": {
+    type: "string",
+    value: "<dir>",
+    group: "Sessions",
+    description:
+      "Where sessions are stored and --resume/--continue look [~/.ubiquity/sessions]: a CI job's workspace keeps them between steps",
+    // From where the command was typed.
+    apply: (o, v) => void (o.sessionDir = resolve(String(v))),
+  },
   "session-id": {
     type: "string",
     value: "<uuid>",
