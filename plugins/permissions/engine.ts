@@ -29,6 +29,7 @@ import {
 import { ruleNamesTool } from "./rules";
 import { buildSubject, type Place, type Subject } from "./subject";
 import { noteCommandPath } from "./sensitive";
+import { findShell } from "../_kits/process/index";
 import { suggest } from "./suggest";
 import { SEARCH_TOOLS } from "./filter-results";
 import { analyzeShell } from "./shell/analyze";
@@ -114,6 +115,22 @@ export async function decide(request: DecideRequest, setup: EngineSetup): Promis
   // mode's question, which a PreToolUse hook's approve answers, and wrote the git hook; named, the
   // same write is a sensitive path's question, which it does not (fail closed: the write could be it).
   const subject = decision.subject;
+  // The analysis reads a command as bash does; another shell runs it where PATH has no bash
+  // (/bin/sh: dash, busybox), and reads it otherwise (`((touch m))` is arithmetic to bash, a
+  // command to dash). Outside the sandbox an allow then proves nothing: it asks (red team z).
+  if (
+    decision.behavior === "allow" &&
+    subject?.kind === "shell" &&
+    setup.mode !== "bypassPermissions" &&
+    setup.sandboxed?.(subject.analysis.source) !== true &&
+    !findShell(setup.place.commandPath ?? process.env.PATH).endsWith("/bash")
+  )
+    decision = verdict(
+      "ask",
+      "mode",
+      `${request.toolName} needs approval: commands are judged as bash reads them, and this system has no bash on PATH (${findShell(setup.place.commandPath ?? process.env.PATH)} runs them). Install bash for rules and modes to approve commands.`,
+      subject,
+    );
   if (
     decision.behavior === "ask" &&
     subject?.kind === "shell" &&

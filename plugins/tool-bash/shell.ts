@@ -1,27 +1,4 @@
-import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute, join } from "node:path";
-
-const found = new Map<string, string>();
-
-/** The shell that runs commands: `bash` from PATH's absolute folders (a relative one is the folder's), else `/bin/sh`. */
-export function findShell(path = process.env.PATH ?? ""): string {
-  let shell = found.get(path);
-  if (!shell) {
-    shell = "/bin/sh";
-    for (const dir of path.split(delimiter)) {
-      if (!isAbsolute(dir)) continue;
-      try {
-        accessSync(join(dir, "bash"), constants.X_OK);
-        shell = join(dir, "bash");
-        break;
-      } catch {
-        // not in this folder
-      }
-    }
-    found.set(path, shell);
-  }
-  return shell;
-}
+export { findShell } from "../_kits/process/index";
 
 /**
  * The options before `-c` for `shell`: bash gets `--norc`. Bash runs ~/.bashrc even without a

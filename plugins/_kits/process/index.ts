@@ -23,7 +23,7 @@ export {
 } from "./env";
 export { describeKilled, readReaperReport, reaperAvailable, stopSpawn, underReaper, type ReaperReport } from "./reaper";
 export { folderTrusted, spawnFolder, untrustedSpawnFolder, withoutFolderImports } from "./folder";
-export { shellSpawn } from "./shell";
+export { findShell, shellSpawn } from "./shell";
 export { noteCommandLinePackages, noteServerPackages, runnerPackages } from "./runner-packages";
 export { spawnOwned, type OwnedChild, type OwnedSpawn } from "./owned";
 export { MAX_SESSION_SCRIPT_BYTES, readEnvFiles, sessionScriptOf, setSessionScript } from "./session-env";
