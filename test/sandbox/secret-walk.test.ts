@@ -26,7 +26,7 @@ import { SecretWalk } from "../../plugins/sandbox/secret-walk";
 import { type Message, type SummonOptions, summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { collect, resultOf } from "../helpers/collect";
-import { outputs, runBash, sandboxPlace, SKIP } from "./helpers";
+import { outputs, sandboxPlace, SKIP } from "./helpers";
 
 const made: string[] = [];
 afterEach(() => {
