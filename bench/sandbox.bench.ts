@@ -259,7 +259,7 @@ async function commandBreakdown(bwrap: string): Promise<void> {
     rows.push(["guard: sweep, nothing changed", cpuMs(() => guard.sweep()).toFixed(2)]);
     const input = { home, roots: [ws], readRules: [], denyRead: [], cwd: ws };
     rows.push([
-      "secrets: the whole walk (as before, at every change)",
+      "secrets: a whole walk (before: at every change, by the glob and a link walk)",
       median([1, 2, 3, 4, 5].map(() => cpuMs(() => secretPaths(input)))).toFixed(2),
     ]);
     const kept = new SecretWalk(SECRET_PATTERNS);
