@@ -16,11 +16,14 @@ import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from "nod
 import { join } from "node:path";
 import { picomatch } from "../_kits/lazy/index";
 
-/** One folder as the walk last read it: its stamp, its files (matching and not), matching links and folders to walk (names). */
+/**
+ * One folder as the walk last read it: its stamp (with whether it lies in a folder named like a
+ * secret, where every file matches), its matching files and links, and its folders to walk
+ * (names). Only these are kept, not every file name of the workspace.
+ */
 interface Folder {
   stamp: string;
   files: string[];
-  others: string[];
   links: string[];
   dirs: string[];
 }
@@ -83,16 +86,16 @@ export class SecretWalk {
         return;
       }
       if (!info.isDirectory()) return;
-      const stamp = `${info.ino}:${info.mtimeMs}:${info.ctimeMs}`;
+      const stamp = `${info.ino}:${info.mtimeMs}:${info.ctimeMs}:${within ? "all" : "named"}`;
       let folder = this.#folders.get(dir);
       if (folder?.stamp !== stamp) {
-        folder = this.#read(dir, stamp);
+        folder = this.#read(dir, stamp, within);
         if (!folder) return;
       }
       const coarse = info.mtimeMs % 1000 === 0 || info.ctimeMs % 1000 === 0;
       if (now - Math.max(info.mtimeMs, info.ctimeMs) > (coarse ? this.#racyCoarseMs : this.#racyMs))
         kept.set(dir, folder);
-      for (const name of within ? [...folder.files, ...folder.others] : folder.files) out.files.push(join(dir, name));
+      for (const name of folder.files) out.files.push(join(dir, name));
       for (const name of folder.links) {
         try {
           out.linkTargets.push(realpathSync(join(dir, name)));
@@ -110,19 +113,20 @@ export class SecretWalk {
     return out;
   }
 
-  #read(dir: string, stamp: string): Folder | undefined {
+  /** `dir`'s entries; `within`: it lies in a folder named like a secret, so every file in it matches. */
+  #read(dir: string, stamp: string, within: boolean): Folder | undefined {
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       return undefined; // unreadable to this user: to the sandboxed command too
     }
-    const folder: Folder = { stamp, files: [], others: [], links: [], dirs: [] };
+    const folder: Folder = { stamp, files: [], links: [], dirs: [] };
     for (const entry of entries) {
       if (entry.isDirectory()) {
         if (!SKIPPED.has(entry.name)) folder.dirs.push(entry.name);
       } else if (entry.isFile()) {
-        (this.#matches(entry.name) ? folder.files : folder.others).push(entry.name);
+        if (within || this.#matches(entry.name)) folder.files.push(entry.name);
       } else if (entry.isSymbolicLink() && this.#matches(entry.name)) folder.links.push(entry.name);
     }
     return folder;
