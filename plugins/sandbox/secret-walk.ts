@@ -1,6 +1,6 @@
 /**
  * The walk of the permitted folders for secret files by name (`.env`, `*.pem`, …: SECRET_PATTERNS),
- * kept between one run's commands. A folder's entries change only with its stamp (inode,
+ * kept between one run's commands. A folder's entries change only with its stamp (device, inode,
  * modification and status-change times: an entry added, removed or renamed changes the folder's
  * mtime), so a folder whose stamp is the one it had when it was read is not read again; every
  * folder is still statted at every walk, and one changed, replaced (a new inode) or turned into a
@@ -86,7 +86,7 @@ export class SecretWalk {
         return;
       }
       if (!info.isDirectory()) return;
-      const stamp = `${info.ino}:${info.mtimeMs}:${info.ctimeMs}:${within ? "all" : "named"}`;
+      const stamp = `${info.dev}:${info.ino}:${info.mtimeMs}:${info.ctimeMs}:${within ? "all" : "named"}`;
       let folder = this.#folders.get(dir);
       if (folder?.stamp !== stamp) {
         folder = this.#read(dir, stamp, within);
