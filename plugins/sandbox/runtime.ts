@@ -49,9 +49,11 @@ import {
   HOME_READABLE,
   privateSystemPaths,
   SENSITIVE_HOME,
+  SECRET_PATTERNS,
   secretPaths,
   writeRuleMatcher,
 } from "./secrets";
+import { SecretWalk } from "./secret-walk";
 import { seatbeltProfile } from "./seatbelt";
 import { SocketFilters } from "./seccomp";
 import type { Violation } from "./violations";
@@ -310,6 +312,7 @@ export class SandboxRuntime {
       readRules: this.#readRules,
       denyRead: s.denyRead,
       cwd: s.cwd,
+      walk: (this.#secretWalk ??= new SecretWalk(SECRET_PATTERNS)),
     });
     // What of the system's folders not everyone may read: walked once a run (they are not the run's
     // to change). Linux only: macOS's Seatbelt profile is not exercised here.
@@ -340,6 +343,8 @@ export class SandboxRuntime {
   }
 
   #systemPrivate: { path: string; dir: boolean }[] | undefined;
+  /** The secret-name walk of the writable folders, each folder's reading kept by its stamp (secret-walk.ts). */
+  #secretWalk: SecretWalk | undefined;
 
   /**
    * An excluded Bash command (excludedCommands): "outside" when it runs outside the sandbox as

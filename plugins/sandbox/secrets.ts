@@ -19,6 +19,7 @@ import {
 import { dirname, isAbsolute, join } from "node:path";
 import { LINE_BREAKS, micromatch, tinyglobby } from "../_kits/lazy/index";
 import { compiledCacheDir } from "../../loader/index";
+import { SecretWalk } from "./secret-walk";
 
 /** Home-relative paths that hold credentials. */
 export const SENSITIVE_HOME = [
@@ -313,8 +314,11 @@ export function secretPaths(input: {
   readRules: readonly string[];
   denyRead: readonly string[];
   cwd: string;
+  /** The run's walk of the permitted folders for SECRET_PATTERNS, kept between calls (a fresh one when not given). */
+  walk?: SecretWalk;
 }): string[] {
   const out = new Set<string>();
+  const walk = input.walk ?? new SecretWalk(SECRET_PATTERNS);
   // Where a link leads is hidden only where the sandbox shows it at all: /tmp is private and the
   // home folder a tmpfs there (bar the permitted folders), and a mount over what is not there fails.
   const under = (p: string, dir: string) => p === dir || p.startsWith(`${dir}/`);
@@ -336,7 +340,8 @@ export function secretPaths(input: {
   for (const rel of HOME_CHECKOUTS)
     for (const file of safeGlob([...SECRET_PATTERNS], join(input.home, rel), Infinity, visible)) out.add(file);
   for (const root of input.roots) {
-    for (const file of safeGlob([...SECRET_PATTERNS], root, Infinity, visible)) out.add(file);
+    const found = walk.walk(root);
+    for (const file of [...found.files, ...found.linkTargets.filter(visible)]) out.add(file);
     // The folders above, up to the repository root or the home folder: a monorepo's .env
     // sits above the package the agent works in.
     for (const dir of ancestors(root, input.home)) {
