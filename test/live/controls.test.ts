@@ -125,7 +125,11 @@ describe("Query controls", () => {
     for await (const m of session) messages.push(m);
     expect(slow.seen.aborted).toBe(true);
     expect(messages.filter((m) => m.type === "result")).toHaveLength(1);
-    expect(messages.at(-1)).toMatchObject({ type: "result", isError: true, result: "Run aborted." });
+    expect(messages.at(-1)).toMatchObject({
+      type: "result",
+      isError: true,
+      result: "Run aborted: the session was closed",
+    });
     expect(input.state.returned).toBe(true);
   });
 

@@ -350,7 +350,7 @@ describe("live sessions under attack", () => {
     for await (const m of session) messages.push(m);
     pairsWhole(messages);
     expect(messages.filter((m) => m.type === "result")).toHaveLength(1);
-    expect(messages.at(-1)).toMatchObject({ type: "result", result: "Run aborted." });
+    expect(messages.at(-1)).toMatchObject({ type: "result", result: "Run aborted: the session was closed" });
   });
 
   it("an input iterable that throws ends the session with an error result naming the failure (no hang)", async () => {
