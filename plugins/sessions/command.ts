@@ -114,7 +114,7 @@ export const sessionsFlags: Record<string, RunFlag> = {
     value: "<dir>",
     group: "Sessions",
     description:
-      "Where sessions are stored and --resume/--continue look [~/.ubiquity/sessions]: a CI job's workspace keeps them between steps",
+      "Where sessions are stored and looked up [~/.ubiquity/sessions]: a CI job's workspace keeps them between steps",
     // From where the command was typed.
     apply: (o, v) => void (o.sessionDir = resolve(String(v))),
   },
