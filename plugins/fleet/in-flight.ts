@@ -18,17 +18,19 @@ const main = (records: readonly TranscriptRecord[]) => records.filter((r) => r.m
 const LOST = new Set(["error_lost_lease", "error_stale_writer"]);
 
 /**
- * The kernel's result of a run whose signal aborted. In a fleet nobody aborts a run but its worker,
- * and only when it lost the job (its lock expired): such a result is where that worker stopped,
- * not the run's end, and the next worker must not complete the job with it.
+ * The kernel's result of a run whose signal aborted ("Run aborted.", or "Run aborted: <reason>"
+ * when the abort gave one: a worker aborts with "lock lost"). In a fleet nobody aborts a run but
+ * its worker, and only when it lost the job (its lock expired): such a result is where that worker
+ * stopped, not the run's end, and the next worker must not complete the job with it.
  */
 export const ABORTED_RESULT = "Run aborted.";
+const aborted = (result: string) => result === ABORTED_RESULT || result.startsWith("Run aborted: ");
 
 /** The main conversation's `result`, when the run got that far (then there is nothing to resume). */
 export function finishedResult(records: readonly TranscriptRecord[]): ResultMessage | undefined {
   const last = main(records).at(-1)?.message;
   if (last?.type !== "result" || LOST.has(last.subtype)) return undefined;
-  if (last.subtype === "error_during_execution" && last.result === ABORTED_RESULT) return undefined;
+  if (last.subtype === "error_during_execution" && aborted(last.result)) return undefined;
   return last as ResultMessage;
 }
 

@@ -171,6 +171,9 @@ describe("fleet: an aborted try's result", () => {
       result: "Reached the maximum number of turns (3)",
     });
     expect(finishedResult([prompt, aborted])).toBeUndefined();
+    // The worker aborts with a reason, which the kernel's result names.
+    const lockLost = record({ ...(aborted.message as object), uuid: "r3", result: "Run aborted: lock lost" });
+    expect(finishedResult([prompt, lockLost])).toBeUndefined();
     expect(finishedResult([prompt, ended])?.subtype).toBe("error_max_turns");
   });
 });

@@ -214,7 +214,7 @@ describe.skipIf(missing)("fleet takeover: a killed and a frozen worker lose noth
       const stored = main.flatMap((r) => (r.message.type === "result" ? [r.message] : []));
       expect(main.at(-1)!.message).toMatchObject({ type: "result", subtype: "success", result: run.outcome!.result });
       const lostTry = (m: (typeof stored)[number]) =>
-        (m.subtype === "error_during_execution" && m.result === "Run aborted.") ||
+        (m.subtype === "error_during_execution" && /^Run aborted[.:]/.test(m.result)) ||
         m.subtype === "error_lost_lease" ||
         m.subtype === "error_stale_writer";
       expect(stored.slice(0, -1).filter((m) => !lostTry(m))).toEqual([]);
