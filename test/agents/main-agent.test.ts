@@ -9,7 +9,7 @@ import { beforeAll, afterAll, describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { collect, resultOf } from "../helpers/collect";
-import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+import { removeTempProjects, requireDist, runCli, streamMessages, tempProject } from "../helpers/project";
 import { tempDirs } from "../helpers/temp-dirs";
 import { tempHome } from "../helpers/temp-home";
 import { toolNames } from "./helpers";
@@ -120,10 +120,7 @@ describe("ubiquity run --agent, and Claude Code's `agent` setting", () => {
     );
     // `use Write` names no tool of the run (Write is not the agent's): the test model answers in words.
     expect(out.code, out.stderr).toBe(0);
-    const lines = out.stdout
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
+    const lines = streamMessages(out.stdout);
     expect(lines.find((m) => m.type === "system" && m.subtype === "init").tools.sort()).toEqual(["Grep", "Read"]);
     expect(lines.at(-1)).toMatchObject({ type: "result", isError: false });
     expect(lines.some((m) => m.type === "tool_use")).toBe(false);
@@ -142,12 +139,7 @@ describe("ubiquity run --agent, and Claude Code's `agent` setting", () => {
     );
     writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ agent: "auditor" }));
     const env = { HOME: home(), UBIQUITY_TRUST: "" };
-    const initOf = (stdout: string) =>
-      stdout
-        .split("\n")
-        .filter(Boolean)
-        .map((l) => JSON.parse(l))
-        .find((m) => m.type === "system" && m.subtype === "init");
+    const initOf = (stdout: string) => streamMessages(stdout).find((m) => m.type === "system" && m.subtype === "init");
     const args = ["run", "-p", "--compat", "claude", "--model", "test", "--output-format", "stream-json", "use Write"];
     // Not trusted yet: the folder's settings say nothing that gives or changes power.
     const before = await runCli(args, dir, env);

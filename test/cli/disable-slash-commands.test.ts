@@ -4,7 +4,7 @@
  * project's command expands.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+import { removeTempProjects, requireDist, runCli, streamMessages, tempProject } from "../helpers/project";
 import { tempHome } from "../helpers/temp-home";
 
 const home = tempHome();
@@ -38,10 +38,7 @@ describe("ubiquity run --disable-slash-commands", () => {
         { HOME: home() },
       );
       expect(out.code, out.stderr).toBe(0);
-      const lines = out.stdout
-        .split("\n")
-        .filter(Boolean)
-        .map((l) => JSON.parse(l));
+      const lines = streamMessages(out.stdout);
       return { init: lines.find((m) => m.type === "system" && m.subtype === "init"), result: lines.at(-1) };
     };
     const on = await run();

@@ -89,3 +89,11 @@ export function runCli(
     child.stdin?.end(stdin.input ?? "");
   });
 }
+
+/** The messages of a `--output-format stream-json` run's stdout, one per line. */
+export function streamMessages(stdout: string) {
+  return stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+import { removeTempProjects, requireDist, runCli, streamMessages, tempProject } from "../helpers/project";
 import { tempHome } from "../helpers/temp-home";
 
 const home = tempHome();
@@ -36,11 +36,7 @@ async function run(path: string | undefined) {
     { HOME: home() },
   );
   expect(out.code, out.stderr).toBe(0);
-  const result = out.stdout
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l))
-    .find((m) => m.type === "tool_result");
+  const result = streamMessages(out.stdout).find((m) => m.type === "tool_result");
   return { dir, result };
 }
 
