@@ -145,6 +145,12 @@ for await (const m of summon("hi", { model: "test" })) if (m.type === "result" &
     expect(heavyIn(urls)).toEqual([]);
   });
 
+  it("ubiquity --version answers from the manifest: no module of the runner loads", () => {
+    const urls = loadedBy([bin, "--version"], temp(), temp());
+    expect(urls.some((url) => url.endsWith("/bin/ubiquity.mjs"))).toBe(true);
+    expect(urls.filter((url) => url.includes("/dist/") || url.includes("/node_modules/"))).toEqual([]);
+  });
+
   it("the config loaders load when there is a config file to load", () => {
     const project = temp();
     writeFileSync(join(project, ".ubiquityrc.yaml"), "maxTurns: 3\n");
