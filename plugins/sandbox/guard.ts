@@ -481,6 +481,16 @@ export class WorkspaceGuard {
       this.#judgeRebase(dir, found);
     }
     this.#checkLinked(found);
+    this.#boundChanges(found, now);
+    for (const link of this.#links.splice(0)) {
+      if (this.#knownGitLink(link.path)) this.#bound.set(link.path, link.reason);
+      else found.push(link);
+    }
+    return found.map((g) => this.#remove(g));
+  }
+
+  /** What changed in or of the protected paths bound read-only since the last sweep (see sweep). */
+  #boundChanges(found: Guarded[], sweptAt: number) {
     // A protected folder bound read-only is so only for what is spawned after it existed: a
     // sandboxed background shell spawned before (a git folder made since, its hooks) may write in
     // it. What appears or changes in one since the last sweep is judged like a new entry.
@@ -518,7 +528,7 @@ export class WorkspaceGuard {
       if (was?.print === print) continue;
       const why = unsafeGitConfig(path);
       // Read in the tick of its last change: judged again at the next sweep (as a racy folder is read).
-      this.#configs.set(path, { print: racyStamp(s, now) ? `${print}:racy` : print, unsafe: why !== undefined });
+      this.#configs.set(path, { print: racyStamp(s, sweptAt) ? `${print}:racy` : print, unsafe: why !== undefined });
       if (was && !was.unsafe && why) found.push({ path, reason: `this git config ${why}` });
     }
     // A protected file the file tools wrote that changed since: not theirs any more.
@@ -530,11 +540,6 @@ export class WorkspaceGuard {
       this.#stamps.delete(path);
       found.push({ path, reason: `${reason}; it changed after the file tools wrote it` });
     }
-    for (const link of this.#links.splice(0)) {
-      if (this.#knownGitLink(link.path)) this.#bound.set(link.path, link.reason);
-      else found.push(link);
-    }
-    return found.map((g) => this.#remove(g));
   }
 
   /**
