@@ -92,3 +92,26 @@ describe("a command file and a skill of the same name in .claude (OnePromptClaud
     expect(sent).not.toContain("Invoke the `code-refactor` skill");
   });
 });
+
+describe("a user's hook whose script is not there (FradSer/dotfiles: Stop runs $HOME/.claude/consolidate-memory.sh)", () => {
+  // A hook naming a file of the home folder that does not exist failed with "No such file or
+  // directory", and the warning blamed the sandbox ("shows of the home folder only toolchains and
+  // caches: … add the folder to sandbox.filesystem.allowWrite, or run without the sandbox"): the
+  // script is not there, sandbox or not.
+  it("is named as failing, without sending the user to the sandbox's settings", async () => {
+    const p = project();
+    mkdirSync(join(p.home, ".claude"), { recursive: true });
+    writeFileSync(
+      join(p.home, ".claude", "settings.json"),
+      JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: "command", command: "$HOME/.claude/consolidate-memory.sh" }] }] },
+      }),
+    );
+    const out = await runCli(["run", "--compat", "claude", "-p", "hello"], p.dir, p.env);
+    expect(out.code, out.stderr).toBe(0);
+    const warning = out.stderr.split("\n").find((line) => line.includes("consolidate-memory.sh")) ?? "";
+    expect(warning).toContain("Stop hook command");
+    expect(warning).toContain("No such file or directory");
+    expect(warning).not.toContain("OS sandbox");
+  });
+});
