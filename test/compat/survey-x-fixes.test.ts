@@ -29,7 +29,7 @@ function project() {
   return { dir, home, env, requests };
 }
 
-describe("allowed-tools with GitHub Copilot's server/* next to Claude Code's tools (dx-aem-flow: 38 of its skills)", () => {
+describe("allowed-tools with GitHub Copilot's server/* next to Claude Code's tools (dx-aem-flow: 37 of its skills)", () => {
   // easingthemes/dx-aem-flow writes its skills for Claude Code and Copilot CLI at once:
   // `allowed-tools: ["read", "edit", "search", "write", "agent", "ado/*"]`. In Claude Code `ado/*`
   // pre-approves nothing and the skill runs; here the whole `/dx-core:dx-help` was blocked ("is not a
