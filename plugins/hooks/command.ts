@@ -127,7 +127,8 @@ function sandboxNote(result: Spawned, cwd: string): string {
     return ` (the hook ran in the OS sandbox, which keeps ${secret} unreadable, as it keeps every .env, .env.*, *.pem, *.key and id_* file of the run's folders and the paths of Read deny and ask rules from the commands it runs, hooks included; Claude Code runs hooks unsandboxed. To let hooks read it, add it to sandbox.filesystem.allowRead (["${secret}"]), or run without the sandbox, --no-sandbox)`;
   const home = process.env.HOME;
   const write = /Read-only file system|EROFS/.test(result.stderr);
-  const hidden = !!home && /No such file or directory|ENOENT/.test(result.stderr) && namesHiddenHomePath(result.stderr, home);
+  const hidden =
+    !!home && /No such file or directory|ENOENT/.test(result.stderr) && namesHiddenHomePath(result.stderr, home);
   if (!write && !hidden) return "";
   return " (the hook ran in the OS sandbox, which lets it write only the run's folders and a private /tmp, never the files that run code later such as .claude/, .git/hooks or .mcp.json, and shows of the home folder only toolchains and caches: have it write under the project or $TMPDIR, add the folder to sandbox.filesystem.allowWrite, or run without the sandbox, --no-sandbox)";
 }
