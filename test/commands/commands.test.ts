@@ -391,6 +391,16 @@ describe("skills as /name", () => {
     await collect(query);
     expect(listed).toEqual([{ name: "release", description: "Cut a release", argumentHint: "<version>" }]);
   });
+
+  it("a command file of ubiquity's own folders wins a skill's name (Claude Code's folders give it to the skill)", async () => {
+    const cwd = project({
+      ".ubiquity/skills/release/SKILL.md": "---\ndescription: Cut a release\n---\nThe skill's steps.\n",
+      ".ubiquity/commands/release.md": "---\ndescription: Cut a release\n---\nThe command's steps.\n",
+    });
+    const { model } = await run("/release", cwd, { skillSources: ["project"], commandSources: ["project"] });
+    expect(lastUserText(model)).toContain("The command's steps.");
+    expect(lastUserText(model)).not.toContain("The skill's steps.");
+  });
 });
 
 describe("sessions", () => {
