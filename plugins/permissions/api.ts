@@ -8,6 +8,7 @@ import type { Kernel, RunContext, ToolCall } from "../../src/index";
 import { narrowMode, PERMISSION_MODES, permissionModeOf, type PermissionMode } from "./options";
 import { parseRule, parseRules, type Rule } from "./rules";
 import type { RuleLists } from "./policy";
+import { meantTool } from "./rule-typos";
 
 export { parseRule, parseRules, ruleNamesTool, type Rule, type RuleList } from "./rules";
 export { compileContent } from "./match-command";
@@ -200,8 +201,15 @@ function grantable(run: RunContext, rules: readonly string[] | undefined, source
       text === "*"
         ? 'it would approve every call of every tool; list the tools to pre-approve, e.g. "Read, Grep, Bash(git status)"'
         : notARule(rule, source);
-    if (why === undefined) kept.push(rule);
-    else {
+    if (why === undefined) {
+      kept.push(rule);
+      const meant = meantTool(parseRule(rule, "allow", source), toolNamesOf(run));
+      if (meant) {
+        const message = `${source}: ${JSON.stringify(rule)} names no tool of this run, so it pre-approves nothing: did you mean ${JSON.stringify(meant)}? (tool names are case-sensitive, as in Claude Code)`;
+        run.logger.warn(`[ubiquity:permissions] ${message}`);
+        run.kernel.emit({ type: "warning", source: "ubiquity:permissions", message });
+      }
+    } else {
       const message = `${source}: ${JSON.stringify(rule)} pre-approves nothing (${why}). The other entries apply; every call is judged by the permission rules.`;
       run.logger.warn(`[ubiquity:permissions] ${message}`);
       run.kernel.emit({ type: "warning", source: "ubiquity:permissions", message });
@@ -209,6 +217,11 @@ function grantable(run: RunContext, rules: readonly string[] | undefined, source
   }
   return kept;
 }
+
+/** The names of the tools `run` may call: the registered ones and the run's own. */
+const toolNamesOf = (run: RunContext) => [
+  ...new Set([...run.kernel.registries.tools.values(), ...run.tools].map((tool) => tool.name)),
+];
 
 /** Why `rule` is not a permission rule, or undefined when it is one. */
 function notARule(rule: string, source: string): string | undefined {
