@@ -16,6 +16,11 @@
  * - in a folder not yet trusted, the warning about `.claude/settings.json` said to "set compat:
  *   ["claude"] in the project's config", which the project's config did: it was skipped for want of
  *   trust. The warning now names that config and the trust step;
+ * - the Action's step, `gh issue view 42 --json body | ubiquity -p "/triage 42"`, made the piped body
+ *   part of the command's arguments: `$ARGUMENTS` was "42" and the whole `<stdin>` block, in the
+ *   prose and in a shell line (`!`gh issue view $ARGUMENTS``: an issue's text in a command line).
+ *   The arguments are now the typed ones; the piped text follows the expanded command, as it
+ *   follows a prompt;
  * - a typo in the plugin's name in the config (`ubiquity-plugin-triag`) said "run `npm i
  *   ubiquity-plugin-triag`" — an install of a name nobody published, or someone else's — with the
  *   package meant installed beside it: the error now names the installed plugin package meant first.
@@ -83,7 +88,11 @@ function project(): string {
     mkdirSync(join(path, ".."), { recursive: true });
     writeFileSync(path, text);
   }
-  mkdirSync(join(dir, ".claude"));
+  mkdirSync(join(dir, ".claude", "commands"), { recursive: true });
+  writeFileSync(
+    join(dir, ".claude", "commands", "triage.md"),
+    "---\ndescription: Triage a GitHub issue\nallowed-tools: Bash(gh issue view:*), Bash(gh issue edit:*)\n---\nTriage issue #$ARGUMENTS: read it with `gh issue view $ARGUMENTS`, pick one label.\n",
+  );
   writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }));
   writeFileSync(join(dir, "CLAUDE.md"), "# mylib\nRun `npm test` before finishing.\n");
   // As docs/guide/config-files.md writes the `$schema` line, with the plugin as a `[specifier, options]` entry.
@@ -110,7 +119,7 @@ interface Run {
 }
 
 /** The bin the project installed, run without a terminal, in a folder trusted only as the store says. */
-function ubiquity(args: string[], cwd: string, home: string): Promise<Run> {
+function ubiquity(args: string[], cwd: string, home: string, input = ""): Promise<Run> {
   return new Promise((resolve) => {
     const bin = join(project(), "node_modules", "ubiquity", "bin", "ubiquity.mjs");
     const child = execFile(
@@ -119,7 +128,7 @@ function ubiquity(args: string[], cwd: string, home: string): Promise<Run> {
       { cwd, env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "", HOME: home }, timeout: 120_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
-    child.stdin?.end();
+    child.stdin?.end(input);
   });
 }
 
@@ -164,6 +173,18 @@ describe("a JSON config listing a plugin whose options name its log file, in a f
     const again = await ubiquity(["trust", "."], dir, home);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain("its plugins and presets run as code; with the files it names: triage.log)");
+
+    // The Action's step: the issue's body piped in, the command's $ARGUMENTS the issue number alone.
+    const piped = await ubiquity(
+      ["-p", "--model", "test", "--output-format", "json", "/triage 42"],
+      dir,
+      home,
+      "Crash on empty input; `touch pwned`\n",
+    );
+    expect(piped.code, piped.stderr).toBe(0);
+    expect((JSON.parse(piped.stdout) as { result: string }).result).toContain(
+      "Triage issue #42: read it with `gh issue view 42`, pick one label.\n\n<stdin>\nCrash on empty input; `touch pwned`\n</stdin>",
+    );
   });
 });
 
