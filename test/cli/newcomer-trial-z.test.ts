@@ -21,6 +21,11 @@
  *   prose and in a shell line (`!`gh issue view $ARGUMENTS``: an issue's text in a command line).
  *   The arguments are now the typed ones; the piped text follows the expanded command, as it
  *   follows a prompt;
+ * - docs/plugins.md's kernel hooks table said what each hook is for, not what a tap receives: the
+ *   plugin's `session.end` tap took its argument order from the declarations (`turn.end` gets the
+ *   turn first, `session.end` the run); from the table alone ("a run ended (gets the result)") a
+ *   JavaScript tap `(result) => …` gets the run. The table has each hook's arguments, checked here
+ *   against the hooks the kernel declares;
  * - a typo in the plugin's name in the config (`ubiquity-plugin-triag`) said "run `npm i
  *   ubiquity-plugin-triag`" — an install of a name nobody published, or someone else's — with the
  *   package meant installed beside it: the error now names the installed plugin package meant first.
@@ -34,8 +39,9 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../loader/index";
+import { createHooks } from "../../src/hooks";
 import { installPacked, removePackedDirs, tempDir } from "../helpers/packed";
-import { requireDist } from "../helpers/project";
+import { repoRoot, requireDist } from "../helpers/project";
 
 /** The plugin package as its author's `tsc` emitted it from the trial's `src/index.ts` (what `npm pack` ships). */
 const PLUGIN: Record<string, string> = {
@@ -200,5 +206,27 @@ describe("a typo in a plugin package's name in a JSON config", () => {
     await expect(loadConfig({ cwd: dir, configFile: "nope.json" })).rejects.toThrow(
       /package ubiquity-plugin-nope is not installed; run `npm i ubiquity-plugin-nope`$/,
     );
+  });
+});
+
+describe("docs/plugins.md's kernel hooks table", () => {
+  it("gives each hook's tap arguments, in the order the kernel declares them", () => {
+    const doc = readFileSync(join(repoRoot, "docs", "plugins.md"), "utf8");
+    const rows = [...doc.matchAll(/^\| `([\w.]+)` \| `\(([^`]*)\)` \|/gm)].map((m) => ({
+      hook: m[1]!,
+      args: [...m[2]!.matchAll(/(\w+):/g)].map((a) => a[1]),
+    }));
+    const declared: { hook: string; args: string[] }[] = [];
+    // tapable keeps a hook's argument names in `_args` (the names src/hooks.ts gives each constructor).
+    type Hook = { _args: string[] };
+    for (const [group, hooks] of Object.entries(
+      createHooks() as unknown as Record<string, Hook | Record<string, Hook>>,
+    )) {
+      if (Array.isArray(hooks._args)) declared.push({ hook: group, args: (hooks as Hook)._args });
+      else
+        for (const [name, hook] of Object.entries(hooks as Record<string, Hook>))
+          declared.push({ hook: `${group}.${name}`, args: hook._args });
+    }
+    expect(rows).toEqual(declared);
   });
 });
