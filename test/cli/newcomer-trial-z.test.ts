@@ -28,7 +28,10 @@
  *   against the hooks the kernel declares;
  * - a typo in the plugin's name in the config (`ubiquity-plugin-triag`) said "run `npm i
  *   ubiquity-plugin-triag`" — an install of a name nobody published, or someone else's — with the
- *   package meant installed beside it: the error now names the installed plugin package meant first.
+ *   package meant installed beside it: the error now names the installed plugin package meant first;
+ * - the plugin listed by its name alone (`"plugins": ["ubiquity-plugin-triage"]`, as a plugin without
+ *   options is listed) failed "expected array, received undefined → at labels": the error
+ *   now says it was listed without options and how a JSON or YAML config passes them.
  * The rest of the workflow ran as `claude -p` runs it: `/triage 42` expanded from
  * .claude/commands with its `allowed-tools`, the skill and the subagent, `.mcp.json`'s server,
  * `mcp__issues` as a server-wide --allowedTools rule, the deny rule of .claude/settings.json, and
@@ -194,12 +197,17 @@ describe("a JSON config listing a plugin whose options name its log file, in a f
   });
 });
 
-describe("a typo in a plugin package's name in a JSON config", () => {
-  it("names the installed plugin package meant, before any `npm i` of the typo", async () => {
+describe("a plugin package listed in a JSON config with a typo, or without its required options", () => {
+  it("names the installed plugin package meant, before any `npm i` of the typo, and how to pass options", async () => {
     const dir = project();
     writeFileSync(join(dir, "typo.json"), JSON.stringify({ plugins: ["ubiquity-plugin-triag"] }));
     await expect(loadConfig({ cwd: dir, configFile: "typo.json" })).rejects.toThrow(
       `plugins[0] "ubiquity-plugin-triag": package ubiquity-plugin-triag is not installed; did you mean "ubiquity-plugin-triage" (installed)? If not, run \`npm i ubiquity-plugin-triag\``,
+    );
+    // The right name, listed bare: its factory needs options, and the error says how a JSON config passes them.
+    writeFileSync(join(dir, "bare.json"), JSON.stringify({ plugins: ["ubiquity-plugin-triage"] }));
+    await expect(loadConfig({ cwd: dir, configFile: "bare.json" })).rejects.toThrow(
+      /invalid options for plugin ubiquity-plugin-triage:[\s\S]*→ at labels \(listed without options: pass them as \["ubiquity-plugin-triage", \{ … \}\] in a JSON or YAML config\)$/,
     );
     // A name near no installed plugin package keeps the plain advice (not the `node` package for "ubiquity-plugin-nope").
     writeFileSync(join(dir, "nope.json"), JSON.stringify({ plugins: ["ubiquity-plugin-nope"] }));
