@@ -29,6 +29,10 @@
  * - a typo in the plugin's name in the config (`ubiquity-plugin-triag`) said "run `npm i
  *   ubiquity-plugin-triag`" — an install of a name nobody published, or someone else's — with the
  *   package meant installed beside it: the error now names the installed plugin package meant first;
+ * - the plugin's `session.end` tap logged two lines for a run that called the `labeler` subagent:
+ *   the session and turn hooks fire for each subagent's run too (`run.agent` set, the result the
+ *   subagent's), which no page for plugin authors said. docs/plugins.md says so, with a tap that
+ *   returns early on `run.agent`, run here as written;
  * - the plugin listed by its name alone (`"plugins": ["ubiquity-plugin-triage"]`, as a plugin without
  *   options is listed) failed "expected array, received undefined → at labels": the error
  *   now says it was listed without options and how a JSON or YAML config passes them.
@@ -128,13 +132,23 @@ interface Run {
 }
 
 /** The bin the project installed, run without a terminal, in a folder trusted only as the store says. */
-function ubiquity(args: string[], cwd: string, home: string, input = ""): Promise<Run> {
+function ubiquity(
+  args: string[],
+  cwd: string,
+  home: string,
+  input = "",
+  env: Record<string, string> = {},
+): Promise<Run> {
   return new Promise((resolve) => {
     const bin = join(project(), "node_modules", "ubiquity", "bin", "ubiquity.mjs");
     const child = execFile(
       process.execPath,
       [bin, ...args],
-      { cwd, env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "", HOME: home }, timeout: 120_000 },
+      {
+        cwd,
+        env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "", HOME: home, ...env },
+        timeout: 120_000,
+      },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
     child.stdin?.end(input);
@@ -214,6 +228,44 @@ describe("a plugin package listed in a JSON config with a typo, or without its r
     await expect(loadConfig({ cwd: dir, configFile: "nope.json" })).rejects.toThrow(
       /package ubiquity-plugin-nope is not installed; run `npm i ubiquity-plugin-nope`$/,
     );
+  });
+});
+
+describe("docs/plugins.md's run log, a session.end tap beside a subagent", () => {
+  it("logs the user's run once: the subagent's session.end is skipped as the docs write it", async () => {
+    const dir = project();
+    const doc = readFileSync(join(repoRoot, "docs", "plugins.md"), "utf8");
+    const block = /```ts\n(import[^`]*?ubiquity-plugin-run-log[\s\S]*?)```/.exec(doc)?.[1];
+    expect(block, "docs/plugins.md has no run-log example").toBeDefined();
+    writeFileSync(join(dir, "run-log.ts"), block!);
+    const log = join(tempDir("ubiquity-trial-z-log-"), "runs.jsonl");
+    writeFileSync(
+      join(dir, "run-log.config.mjs"),
+      `import { defineConfig } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import runLog from "./run-log.ts";
+export default defineConfig({
+  agents: { labeler: { description: "Picks the label of an issue", prompt: "Answer with one label." } },
+  plugins: [runLog({ file: ${JSON.stringify(log)} })],
+  model: scriptedModel([
+    { toolCalls: [{ toolName: "Agent", input: { subagent_type: "labeler", description: "label", prompt: "crash" } }] },
+    { text: "bug" },
+    { text: "labelled bug" },
+  ]),
+});
+`,
+    );
+    const home = tempDir("ubiquity-trial-z-home-");
+    const run = await ubiquity(["-p", "--config", "run-log.config.mjs", "label #42"], dir, home, "", {
+      UBIQUITY_TRUST: "1",
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe("labelled bug");
+    const lines = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { turns: number });
+    expect(lines).toEqual([{ session: expect.any(String), turns: 2, ok: true }]);
   });
 });
 
