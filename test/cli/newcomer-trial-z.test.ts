@@ -18,9 +18,9 @@
  *   trust. The warning now names that config and the trust step;
  * - the Action's step, `gh issue view 42 --json body | ubiquity -p "/triage 42"`, made the piped body
  *   part of the command's arguments: `$ARGUMENTS` was "42" and the whole `<stdin>` block, in the
- *   prose and in a shell line (`!`gh issue view $ARGUMENTS``: an issue's text in a command line).
- *   The arguments are now the typed ones; the piped text follows the expanded command, as it
- *   follows a prompt;
+ *   prose and in a ```` ```! ```` shell block (an issue's text in a command line; there bash stopped
+ *   at the `<stdin>` line's syntax error, by luck). The arguments are now the typed ones; the piped
+ *   text follows the expanded command, as it follows a prompt;
  * - docs/plugins.md's kernel hooks table said what each hook is for, not what a tap receives: the
  *   plugin's `session.end` tap took its argument order from the declarations (`turn.end` gets the
  *   turn first, `session.end` the run); from the table alone ("a run ended (gets the result)") a
