@@ -68,6 +68,7 @@ export {
   isDataPinKey,
   isProjectFileTrusted,
   digestProjectPath,
+  filesNamedBy,
   pinKey,
   isUsersOwn,
   MAX_PIN_FILE_BYTES,
