@@ -1,0 +1,128 @@
+/**
+ * Red team of 2026-12-07 (zc): everything but the Bash command analysis, as a stranger — a cloned
+ * repository, a hostile page or MCP server, the model sending tool calls. Through the built bin
+ * against the scripted attacker (a fake provider on 127.0.0.1) and the SDK with a scripted model.
+ * Each finding's test failed before its fix (checked by reverting it).
+ *
+ * ZC1 FIXED Read opened another file than the one judged. The permission engine judged the path
+ *           (as written and where its links led), then Read resolved it again and opened it by
+ *           name, following links, twice more (stat, then readFile or a stream). A process running
+ *           beside the agent — the model's own background Bash shell, sandboxed — swapped the file
+ *           for a link in between: through the bin in bypassPermissions with the sandbox on, a
+ *           `perl` loop flipping a.txt between a plain file and a link to ~/.ssh/id_rsa made 2 of 30
+ *           `Read a.txt` calls print the key (outside the run's folders, and hidden by the sandbox
+ *           from the shell that made the link); a link to a `Read(./.env)`-denied .env made after
+ *           the verdict was read the same way. Writes already took the engine's judgement
+ *           (issue 36); reads did not. Class: a file tool that opens a path again after it was
+ *           judged. Rule: Read takes the engine's judgement of the call (a path that leads
+ *           elsewhere now is refused, naming the swap), and opens the file once, through its held
+ *           folder with no link followed, checked to be the judged file; every read (whole,
+ *           windowed, an image's header) goes through that one descriptor.
+ *
+ * Tally: see the end of this header (updated as the round goes).
+ */
+import { realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { summon, type Message } from "ubiquity";
+import type { Plugin } from "ubiquity/plugin";
+import { scriptedModel } from "ubiquity/testing";
+import defaultPreset from "ubiquity/presets/default";
+import { raceSeams } from "../../plugins/_kits/file-tools/index";
+import { collect, ofType } from "../helpers/collect";
+import { tempDirs } from "../helpers/temp-dirs";
+
+const temp = tempDirs();
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const SECRET = "TOKEN=zc1-read-denied-secret";
+const KEY = "PRIVATE-KEY-zc1-outside-the-roots";
+
+/** A project with a plain a.txt and a secret .env, and a key outside it. */
+function readProject() {
+  const cwd = realpathSync(temp("ubq-zc1-"));
+  const outside = realpathSync(temp("ubq-zc1-out-"));
+  writeFileSync(join(cwd, "a.txt"), "plain\n");
+  writeFileSync(join(cwd, ".env"), `${SECRET}\n`);
+  writeFileSync(join(outside, "id_rsa"), `${KEY}\n`);
+  return { cwd, outside };
+}
+
+/** Swap `file` for a link to `target` (what a process beside the agent does). */
+function swapForLink(file: string, target: string) {
+  rmSync(file, { force: true });
+  symlinkSync(target, file);
+}
+
+/** A plugin standing in for a process beside the agent: after the verdict on each Read, `swap` runs. */
+function besideTheAgent(swap: () => void): Plugin {
+  return {
+    name: "acme:beside",
+    apply(kernel) {
+      kernel.hooks.tool.allowed.tapPromise("acme:beside", async (_verdict, call) => {
+        if (call.toolName === "Read") swap();
+      });
+    },
+  };
+}
+
+/** One Read of a.txt in `cwd`, in default mode under a `Read(./.env)` deny rule; its tool result. */
+async function readOnce(cwd: string, plugins: Plugin[] = [], input: Record<string, unknown> = { file_path: "a.txt" }) {
+  const messages: Message[] = await collect(
+    summon("read it", {
+      presets: [defaultPreset],
+      plugins,
+      cwd,
+      model: scriptedModel([{ toolCalls: [{ toolName: "Read", input }] }, "done"]),
+      disallowedTools: ["Read(./.env)"],
+      persistSession: false,
+      persistTodos: false,
+      marketPricing: false,
+      logger: quiet,
+    }),
+  );
+  const [result] = ofType(messages, "tool_result");
+  return result!;
+}
+
+describe("ZC1: Read opens the file that was judged", () => {
+  it("a link swapped in after the verdict is refused, not followed to a Read-denied file", async () => {
+    const { cwd } = readProject();
+    const result = await readOnce(cwd, [besideTheAgent(() => swapForLink(join(cwd, "a.txt"), ".env"))]);
+    expect(String(result.output.content)).not.toContain("zc1-read-denied-secret");
+    expect(result.output.isError).toBe(true);
+    expect(String(result.output.content)).toMatch(
+      /Not read: a\.txt resolves now to .*\.env but was judged as .*a\.txt/,
+    );
+  });
+
+  it("a link swapped in after the path was resolved again is refused, not followed out of the roots", async () => {
+    const { cwd, outside } = readProject();
+    let swapped = 0;
+    raceSeams.at = (point, real) => {
+      if (point === "held" && real === join(cwd, "a.txt")) {
+        swapForLink(real, join(outside, "id_rsa"));
+        swapped++;
+      }
+    };
+    try {
+      const result = await readOnce(cwd);
+      expect(swapped).toBe(1); // Read went through the judged open (before the fix it opened by name)
+      expect(String(result.output.content)).not.toContain(KEY);
+      expect(result.output.isError).toBe(true);
+      expect(String(result.output.content)).toMatch(/replaced by a link/);
+    } finally {
+      raceSeams.at = undefined;
+    }
+  });
+
+  it("held: an unswapped Read, whole or (over 10 MB) windowed, still reads the file", async () => {
+    const { cwd } = readProject();
+    const whole = await readOnce(cwd);
+    expect(whole.output.isError).toBe(false);
+    expect(String(whole.output.content)).toContain("plain");
+    writeFileSync(join(cwd, "big.txt"), `${"line of text\n".repeat(900_000)}last\n`);
+    const window = await readOnce(cwd, [], { file_path: "big.txt", offset: 900_001, limit: 5 });
+    expect(window.output.isError).toBe(false);
+    expect(String(window.output.content)).toMatch(/900001\tlast/);
+  });
+});
