@@ -251,7 +251,7 @@ export const permissionsPlugin = definePlugin({
  */
 /** The tools that open the very file the engine judged (they take its judgement: `takeJudged`). */
 function opensJudged(kinds: ToolKinds, toolName: string): boolean {
-  return kinds.edit.has(toolName) || toolName === "Read";
+  return kinds.edit.has(toolName) || toolName === "Read" || toolName === "Grep";
 }
 
 function onlyTools(names: readonly string[] | undefined): ((name: string) => boolean) | undefined {

@@ -19,9 +19,17 @@
  *           folder with no link followed, checked to be the judged file; every read (whole,
  *           windowed, an image's header) goes through that one descriptor.
  *
+ * ZC2 FIXED The same class in Grep: it resolved the path again, stat-ed it, and handed ripgrep the
+ *           file's name (or ran it in the folder by name), which rg opened following links. With the
+ *           same background loop, 14 of 100 `Grep "KEY|plain" a.txt` calls printed
+ *           `a.txt:1:PRIVATE-KEY-…` from ~/.ssh/id_rsa, through the bin, sandbox on. Rule: Grep takes
+ *           the engine's judgement as Read does, and searches what it holds: a file opened with no
+ *           link followed is rg's stdin (the Node backend reads the handle), a folder is held open
+ *           and entered (rg's cwd, the Node walk) through its descriptor's path, never its name.
+ *
  * Tally: see the end of this header (updated as the round goes).
  */
-import { realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { summon, type Message } from "ubiquity";
@@ -59,10 +67,29 @@ function besideTheAgent(swap: () => void): Plugin {
     name: "acme:beside",
     apply(kernel) {
       kernel.hooks.tool.allowed.tapPromise("acme:beside", async (_verdict, call) => {
-        if (call.toolName === "Read") swap();
+        if (call.toolName === "Read" || call.toolName === "Grep") swap();
       });
     },
   };
+}
+
+/** One call of `tool` in `cwd`, in default mode under a `Read(./.env)` deny rule; its tool result. */
+async function callOnce(cwd: string, tool: string, input: Record<string, unknown>, plugins: Plugin[] = []) {
+  const messages: Message[] = await collect(
+    summon("look", {
+      presets: [defaultPreset],
+      plugins,
+      cwd,
+      model: scriptedModel([{ toolCalls: [{ toolName: tool, input }] }, "done"]),
+      disallowedTools: ["Read(./.env)"],
+      persistSession: false,
+      persistTodos: false,
+      marketPricing: false,
+      logger: quiet,
+    }),
+  );
+  const [result] = ofType(messages, "tool_result");
+  return result!;
 }
 
 /** One Read of a.txt in `cwd`, in default mode under a `Read(./.env)` deny rule; its tool result. */
@@ -124,5 +151,46 @@ describe("ZC1: Read opens the file that was judged", () => {
     const window = await readOnce(cwd, [], { file_path: "big.txt", offset: 900_001, limit: 5 });
     expect(window.output.isError).toBe(false);
     expect(String(window.output.content)).toMatch(/900001\tlast/);
+  });
+});
+
+describe("ZC2: Grep searches the file or folder that was judged", () => {
+  const grep = { pattern: "TOKEN|KEY|plain", path: "a.txt", output_mode: "content" };
+
+  it("a link swapped in after the verdict is refused, not searched", async () => {
+    const { cwd } = readProject();
+    const result = await callOnce(cwd, "Grep", grep, [besideTheAgent(() => swapForLink(join(cwd, "a.txt"), ".env"))]);
+    expect(String(result.output.content)).not.toContain("zc1-read-denied-secret");
+    expect(result.output.isError).toBe(true);
+    expect(String(result.output.content)).toMatch(/Not read: .*a\.txt resolves now to .*\.env but was judged as/);
+  });
+
+  it("a file swapped for a link out of the roots after it was resolved again is refused", async () => {
+    const { cwd, outside } = readProject();
+    let swapped = 0;
+    raceSeams.at = (point, real) => {
+      if (point === "held" && real === join(cwd, "a.txt")) {
+        swapForLink(real, join(outside, "id_rsa"));
+        swapped++;
+      }
+    };
+    try {
+      const result = await callOnce(cwd, "Grep", grep);
+      expect(swapped).toBe(1); // Grep opened the judged file (before the fix rg opened the name)
+      expect(String(result.output.content)).not.toContain(KEY);
+      expect(result.output.isError).toBe(true);
+    } finally {
+      raceSeams.at = undefined;
+    }
+  });
+
+  it("held: Grep still searches a file and a folder", async () => {
+    const { cwd } = readProject();
+    mkdirSync(join(cwd, "d"));
+    writeFileSync(join(cwd, "d", "x.txt"), "plain in d\n");
+    const file = await callOnce(cwd, "Grep", grep);
+    expect(String(file.output.content)).toBe("a.txt:1:plain");
+    const folder = await callOnce(cwd, "Grep", { ...grep, path: "d" });
+    expect(String(folder.output.content)).toBe("d/x.txt:1:plain in d");
   });
 });

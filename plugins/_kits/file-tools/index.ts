@@ -39,7 +39,7 @@ export {
   type JudgedRead,
   type JudgedHandle,
 } from "./judged-file";
-export { PathSwapped, folderSeams } from "./held-folder";
+export { PathSwapped, folderSeams, holdFolder, type HeldFolder } from "./held-folder";
 export { looksBinary, binaryKind } from "./binary";
 export { setHostFiles, hostFilesOf, hostBytes, type HostFiles } from "./host-files";
 export { imageInfo, type ImageInfo } from "./image";
