@@ -249,9 +249,12 @@ export const permissionsPlugin = definePlugin({
  * The `availableTools` filter: a tool is offered when an entry names it; MCP tools stay unless an
  * entry names an MCP tool or server (as `claude --tools` limits the built-in tools only).
  */
+/** The reading tools that open the very file the engine judged (Glob holds its folders itself, red team o). */
+const READS_JUDGED = new Set(["Read", "Grep", "LSP"]);
+
 /** The tools that open the very file the engine judged (they take its judgement: `takeJudged`). */
 function opensJudged(kinds: ToolKinds, toolName: string): boolean {
-  return kinds.edit.has(toolName) || toolName === "Read" || toolName === "Grep";
+  return kinds.edit.has(toolName) || READS_JUDGED.has(toolName);
 }
 
 function onlyTools(names: readonly string[] | undefined): ((name: string) => boolean) | undefined {

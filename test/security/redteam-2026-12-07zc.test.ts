@@ -27,6 +27,13 @@
  *           link followed is rg's stdin (the Node backend reads the handle), a folder is held open
  *           and entered (rg's cwd, the Node walk) through its descriptor's path, never its name.
  *
+ * ZC3 FIXED The same class in the LSP tool: it stat-ed the file's name (regular? small enough?) and
+ *           then read the name again, whole, to send it to the language server. A link swapped in
+ *           between sent a `Read`-denied .env (or a file outside the roots) to the server, whose
+ *           hover and diagnostics quote it back; a link to /dev/zero passed the size check and was
+ *           read without end. Rule: the file is opened once with no link followed, checked, and read
+ *           through that descriptor; the call takes the engine's judgement as Read does.
+ *
  * Tally: see the end of this header (updated as the round goes).
  */
 import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -37,6 +44,7 @@ import type { Plugin } from "ubiquity/plugin";
 import { scriptedModel } from "ubiquity/testing";
 import defaultPreset from "ubiquity/presets/default";
 import { raceSeams } from "../../plugins/_kits/file-tools/index";
+import { existsSync, readFileSync } from "node:fs";
 import { collect, ofType } from "../helpers/collect";
 import { tempDirs } from "../helpers/temp-dirs";
 
@@ -192,5 +200,74 @@ describe("ZC2: Grep searches the file or folder that was judged", () => {
     expect(String(file.output.content)).toBe("a.txt:1:plain");
     const folder = await callOnce(cwd, "Grep", { ...grep, path: "d" });
     expect(String(folder.output.content)).toBe("d/x.txt:1:plain in d");
+  });
+});
+
+describe("ZC3: the LSP tool tells its server of the file that was judged", () => {
+  const HOSTILE = join(import.meta.dirname, "fixtures", "hostile-lsp.mjs");
+
+  /** One LSP documentSymbol of src.ts (hover is refused under a Read deny rule), the hostile server logging what it was told; the result and the log. */
+  async function hover(cwd: string, plugins: Plugin[] = []) {
+    const answers = join(cwd, "..", `${cwd.split("/").pop()}-answers.json`);
+    const log = join(cwd, "..", `${cwd.split("/").pop()}-told.log`);
+    writeFileSync(answers, JSON.stringify({ "textDocument/documentSymbol": [] }));
+    const messages: Message[] = await collect(
+      summon("look", {
+        presets: [defaultPreset],
+        plugins,
+        cwd,
+        model: scriptedModel([
+          {
+            toolCalls: [{ toolName: "LSP", input: { operation: "documentSymbol", filePath: "src.ts" } }],
+          },
+          "done",
+        ]),
+        disallowedTools: ["Read(./.env)"],
+        sandbox: false,
+        persistSession: false,
+        persistTodos: false,
+        marketPricing: false,
+        logger: quiet,
+        lspServers: {
+          hostile: {
+            command: process.execPath,
+            args: [HOSTILE],
+            extensionToLanguage: { ".ts": "typescript" },
+            env: { HOSTILE_ANSWERS: answers, HOSTILE_LOG: log },
+          },
+        },
+      }),
+    );
+    const [result] = ofType(messages, "tool_result");
+    rmSync(answers, { force: true });
+    const told = existsSync(log) ? readFileSync(log, "utf8") : "";
+    rmSync(log, { force: true });
+    return { result: result!, told };
+  }
+
+  it("a link swapped in after the verdict is refused; the server is not told of the denied file", async () => {
+    const { cwd } = readProject();
+    writeFileSync(join(cwd, "src.ts"), "export const x = 1;\n");
+    const { result, told } = await hover(cwd, [
+      {
+        name: "acme:beside",
+        apply(kernel) {
+          kernel.hooks.tool.allowed.tapPromise("acme:beside", async (_verdict, call) => {
+            if (call.toolName === "LSP") swapForLink(join(cwd, "src.ts"), ".env");
+          });
+        },
+      },
+    ]);
+    expect(told).not.toContain("zc1-read-denied-secret");
+    expect(result.output.isError).toBe(true);
+    expect(String(result.output.content)).toMatch(/Not read: src\.ts resolves now to .*\.env but was judged as/);
+  });
+
+  it("held: an unswapped call still tells the server of the file", async () => {
+    const { cwd } = readProject();
+    writeFileSync(join(cwd, "src.ts"), "export const x = 1;\n");
+    const { result, told } = await hover(cwd);
+    expect(result.output.isError, String(result.output.content)).toBe(false);
+    expect(told).toContain("export const x = 1;");
   });
 });
