@@ -34,6 +34,15 @@
  *           read without end. Rule: the file is opened once with no link followed, checked, and read
  *           through that descriptor; the call takes the engine's judgement as Read does.
  *
+ * ZC4 FIXED What the stores keep of a project was readable by every user of the machine: with
+ *           checkpoints on (the terminal mode's default), a 0600 source file of a 0700 project was
+ *           kept as a 0444 git object in 0755 folders under a 0755 ~/.ubiquity (`git --git-dir=…
+ *           cat-file -p` printed it, shown through the bin under umask 022), and the todo lists as
+ *           0644 files in 0755 folders; transcripts alone had been made private (red team s, S8).
+ *           Class: a store's copy of project data more readable than the project. Rule: a store's
+ *           folder for one project (checkpoints, todos) is made 0700, and one found open (made by
+ *           an older version, or another umask) is closed; todo files are written 0600.
+ *
  * Tally: see the end of this header (updated as the round goes).
  */
 import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -44,7 +53,8 @@ import type { Plugin } from "ubiquity/plugin";
 import { scriptedModel } from "ubiquity/testing";
 import defaultPreset from "ubiquity/presets/default";
 import { raceSeams } from "../../plugins/_kits/file-tools/index";
-import { existsSync, readFileSync } from "node:fs";
+import { projectSlug } from "../../plugins/_kits/storage/index";
+import { existsSync, mkdirSync as makeDir, readdirSync, readFileSync, statSync } from "node:fs";
 import { collect, ofType } from "../helpers/collect";
 import { tempDirs } from "../helpers/temp-dirs";
 
@@ -269,5 +279,63 @@ describe("ZC3: the LSP tool tells its server of the file that was judged", () =>
     const { result, told } = await hover(cwd);
     expect(result.output.isError, String(result.output.content)).toBe(false);
     expect(told).toContain("export const x = 1;");
+  });
+});
+
+describe("ZC4: the stores keep a project's data for its owner alone", () => {
+  /** Every folder and file under `root`, with its mode bits. */
+  const modes = (root: string): [string, number][] =>
+    readdirSync(root, { recursive: true, withFileTypes: true }).map((e) => {
+      const path = join(e.parentPath, e.name);
+      return [path, statSync(path).mode & 0o777];
+    });
+
+  it("checkpoints and todo lists are closed to the group and others, also a store found open", async () => {
+    const { cwd } = readProject();
+    writeFileSync(join(cwd, "private.ts"), 'const PRIVATE = "zc4";\n', { mode: 0o600 });
+    const stores = realpathSync(temp("ubq-zc4-stores-"));
+    const checkpoints = join(stores, "checkpoints");
+    const todos = join(stores, "todos");
+    // This project's store, left open by an older version: it must be closed, not kept as it was.
+    makeDir(join(checkpoints, projectSlug(cwd)), { recursive: true, mode: 0o755 });
+    const mask = process.umask(0o022);
+    try {
+      await collect(
+        summon("plan and write", {
+          presets: [defaultPreset],
+          cwd,
+          model: scriptedModel([
+            {
+              toolCalls: [
+                {
+                  toolName: "TodoWrite",
+                  input: { todos: [{ content: "a private plan", status: "pending", activeForm: "planning" }] },
+                },
+              ],
+            },
+            { toolCalls: [{ toolName: "Write", input: { file_path: "new.txt", content: "x\n" } }] },
+            "done",
+          ]),
+          permissionMode: "acceptEdits",
+          checkpoints: { dir: checkpoints },
+          todoDir: todos,
+          persistSession: false,
+          marketPricing: false,
+          logger: quiet,
+        }),
+      );
+    } finally {
+      process.umask(mask);
+    }
+    for (const root of [checkpoints, todos]) {
+      const [store] = readdirSync(root);
+      expect(store, `a store under ${root}`).toBeDefined();
+      // The project's folder of the store: owner only, so nothing below it is reachable by others.
+      expect(statSync(join(root, store!)).mode & 0o077, join(root, store!)).toBe(0);
+    }
+    expect(existsSync(join(checkpoints, projectSlug(cwd), "objects")), "a checkpoint was taken").toBe(true);
+    const files = modes(todos).filter(([p]) => p.endsWith(".json"));
+    expect(files).toHaveLength(1);
+    for (const [path, mode] of files) expect(mode & 0o077, path).toBe(0);
   });
 });
