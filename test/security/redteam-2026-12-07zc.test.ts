@@ -43,6 +43,17 @@
  *           folder for one project (checkpoints, todos) is made 0700, and one found open (made by
  *           an older version, or another umask) is closed; todo files are written 0600.
  *
+ * ZC5 FIXED Another user's files above the run's folder ran as the user's config. The config search
+ *           walks up from the start folder to the nearest `.git` or package.json: a `.git` folder
+ *           and a ubiquity.config.mjs planted in /tmp (writable by every user) made a run in
+ *           /tmp/job/sub — a job unpacked there, no repository of its own — find /tmp as its project
+ *           root and load /tmp/ubiquity.config.mjs; with `--trust` (or UBIQUITY_TRUST=1, CI's usual
+ *           way to trust the job's own folder) it ran, as the user (marker written, through the bin).
+ *           Class: a search upward that takes what other users can plant for the project's own (git's
+ *           CVE-2022-24765). Rule: above the start folder, the walk never enters a folder other users
+ *           can write (world-writable, or owned by another user than this one or root); it then
+ *           searches the start folder alone.
+ *
  * Tally: see the end of this header (updated as the round goes).
  */
 import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -54,8 +65,9 @@ import { scriptedModel } from "ubiquity/testing";
 import defaultPreset from "ubiquity/presets/default";
 import { raceSeams } from "../../plugins/_kits/file-tools/index";
 import { projectSlug } from "../../plugins/_kits/storage/index";
-import { existsSync, mkdirSync as makeDir, readdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync as makeDir, readdirSync, readFileSync, statSync } from "node:fs";
 import { collect, ofType } from "../helpers/collect";
+import { requireDist, runCli } from "../helpers/project";
 import { tempDirs } from "../helpers/temp-dirs";
 
 const temp = tempDirs();
@@ -337,5 +349,41 @@ describe("ZC4: the stores keep a project's data for its owner alone", () => {
     const files = modes(todos).filter(([p]) => p.endsWith(".json"));
     expect(files).toHaveLength(1);
     for (const [path, mode] of files) expect(mode & 0o077, path).toBe(0);
+  });
+});
+
+describe("ZC5: the config search does not climb into a folder other users can write", () => {
+  /** A job folder two levels below `parent`, where a `.git` and a config that writes a marker were planted. */
+  function planted(mode: number) {
+    const root = realpathSync(temp("ubq-zc5-"));
+    const parent = join(root, "shared");
+    mkdirSync(join(parent, ".git"), { recursive: true });
+    chmodSync(parent, mode);
+    const marker = join(root, "MARKER");
+    writeFileSync(
+      join(parent, "ubiquity.config.mjs"),
+      `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default {};\n`,
+    );
+    const job = join(parent, "job", "sub");
+    mkdirSync(job, { recursive: true });
+    const home = realpathSync(temp("ubq-zc5-home-"));
+    return { job, marker, home, parent };
+  }
+
+  it("a config planted in a world-writable folder above the job is not loaded, even under --trust", async () => {
+    requireDist();
+    const p = planted(0o1777);
+    const run = await runCli(["run", "--model", "test", "--trust", "hi"], p.job, { HOME: p.home });
+    chmodSync(p.parent, 0o755);
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(p.marker)).toBe(false);
+  });
+
+  it("held: the same config in the user's own folder above the job is the project's, and loads", async () => {
+    requireDist();
+    const p = planted(0o755);
+    const run = await runCli(["run", "--model", "test", "--trust", "hi"], p.job, { HOME: p.home });
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(p.marker)).toBe(true);
   });
 });
