@@ -29,7 +29,7 @@ export const CONFIG_SEARCH_PLACES: readonly string[] = [
  * user (`/tmp`, sticky or not), or another user owns it. What such a folder holds is theirs, not
  * the project's: git stops its own upward search the same way (safe.directory, CVE-2022-24765).
  */
-function othersCanWrite(dir: string): boolean {
+export function othersCanWrite(dir: string): boolean {
   const info = statSync(dir, { throwIfNoEntry: false });
   if (!info) return true;
   const uid = process.getuid?.();
