@@ -57,7 +57,31 @@
  *           same way into the system prompt of a trusted run; it now leaves out such a folder and
  *           everything above it.
  *
- * Tally: see the end of this header (updated as the round goes).
+ * Tally: about 50 constructs tried — 28 through the bin (link swaps against Read and Grep by a
+ * background loop, sandbox on and off, under a `Read(./.env)` deny rule and outside the roots;
+ * hard links to a denied .env for Read, Grep and Glob; proxy credentials in the environment;
+ * path-like session ids for `--resume` and `sessions show`; memory `@` imports of `~/`, `../` and
+ * absolute paths, trusted and not; the stores' modes under umask 022; a config and a `.git`
+ * planted in a world-writable parent), 8 Bash verdicts (link-making loops under a Read deny rule:
+ * all denied), the rest by reading the code; 9 got through, in 5 findings (ZC1: 2, ZC2: 2, ZC3: 1,
+ * ZC4: 2, ZC5: 2), all fixed.
+ * Held: the engine's verdicts on commands that make or move links under a Read deny rule (denied:
+ * "a later path may lead anywhere"), hard links to a denied file (judged by inode for Read and
+ * Grep, left out of Glob and folder Greps), proxy variables carrying credentials (dropped from the
+ * subprocess environment), session ids (looked up in the store, never a path), memory imports out
+ * of the project (not expanded); by reading the code: an MCP server's OAuth authorization URL
+ * (printed, never opened), MCP prompts as commands (no shell lines run), sampling (not announced),
+ * a marketplace's git source (URL forms only; a `ref` is `--branch`'s value), telemetry's
+ * attributes (redacted), memory files (opened with O_NOFOLLOW and checked), apply_patch (takes the
+ * judgement), the Agent tool (no path or transcript id in its input), sessions (0700/0600).
+ * Left open: the remote MCP server's own host is fetched by name with `fetch` (its other hosts
+ * are pinned, red team x): a name the user configured that later resolves to the loopback makes
+ * the client send its requests there (the user chose the host); where /proc is missing (macOS)
+ * the held folders are checked by lstat around each step (a narrower window), and Grep's folder
+ * is entered by name; `~/.ubiquity` itself stays as the umask makes it (the stores below it are
+ * closed); a group-writable parent (a team's shared folder) is still searched; Node's own module
+ * resolution of a trusted config's bare imports walks up into `/tmp/node_modules` (Node's rule,
+ * not the config search's).
  */
 import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
