@@ -57,14 +57,27 @@
  *           same way into the system prompt of a trusted run; it now leaves out such a folder and
  *           everything above it.
  *
- * Tally: about 50 constructs tried — 28 through the bin (link swaps against Read and Grep by a
+ * ZC6 FIXED A value the configuration hands a program was masked only when its variable's name looks
+ *           like a credential's (API_KEY, TOKEN, SECRET, …). A trusted .mcp.json stdio server given
+ *           `"env": {"MYTOK": "…"}` (also `GH_PAT`, `AZURE_DEVOPS_EXT_PAT`, names real servers use)
+ *           that echoed it on stderr put the value, unmasked, in the run's init message
+ *           (stream-json), the warning on stderr and the debug log; the run's own `env` (`DEPLOY_PAT`)
+ *           came back unmasked from `printenv` in a Bash result, to the model, the stream and the
+ *           transcript. Headers were already masked whatever their names (red team s). Class: a
+ *           secret recognized by its name only. Rule: every value of the run's `env` and of a
+ *           server's or hook's own environment that may be a credential — one word of 16 characters
+ *           or more, with letters and digits, no path and no URL — is registered as a secret when the
+ *           environment is built, and masked wherever it shows.
+ *
+ * Tally: about 55 constructs tried — 33 through the bin (link swaps against Read and Grep by a
  * background loop, sandbox on and off, under a `Read(./.env)` deny rule and outside the roots;
  * hard links to a denied .env for Read, Grep and Glob; proxy credentials in the environment;
  * path-like session ids for `--resume` and `sessions show`; memory `@` imports of `~/`, `../` and
  * absolute paths, trusted and not; the stores' modes under umask 022; a config and a `.git`
- * planted in a world-writable parent), 8 Bash verdicts (link-making loops under a Read deny rule:
- * all denied), the rest by reading the code; 9 got through, in 5 findings (ZC1: 2, ZC2: 2, ZC3: 1,
- * ZC4: 2, ZC5: 2), all fixed.
+ * planted in a world-writable parent; an MCP server's URL query, URL password, header and env
+ * value echoed back, the run's env in a Bash result), 8 Bash verdicts (link-making loops under a Read deny rule:
+ * all denied), the rest by reading the code; 11 got through, in 6 findings (ZC1: 2, ZC2: 2, ZC3: 1,
+ * ZC4: 2, ZC5: 2, ZC6: 2), all fixed.
  * Held: the engine's verdicts on commands that make or move links under a Read deny rule (denied:
  * "a later path may lead anywhere"), hard links to a denied file (judged by inode for Read and
  * Grep, left out of Glob and folder Greps), proxy variables carrying credentials (dropped from the
@@ -95,6 +108,7 @@ import { projectSlug } from "../../plugins/_kits/storage/index";
 import { chmodSync, existsSync, mkdirSync as makeDir, readdirSync, readFileSync, statSync } from "node:fs";
 import { collect, ofType } from "../helpers/collect";
 import { requireDist, runCli } from "../helpers/project";
+import { attackBench } from "./attack-bench";
 import { tempDirs } from "../helpers/temp-dirs";
 
 const temp = tempDirs();
@@ -441,5 +455,46 @@ describe("ZC5: memory files are not read from a folder other users can write", (
     const system = JSON.stringify(model.requests[0]);
     expect(system).toContain("The job's own notes.");
     expect(system).not.toContain("PLANTED");
+  });
+});
+
+describe("ZC6: a configured value is masked whatever its variable's name", () => {
+  const SERVER_TOKEN = "mytok0123456789abcdefZC6";
+  const RUN_PAT = "pat0123456789abcdefRUNZC6";
+  const bench = attackBench({
+    name: "zc6",
+    model: "openai:gpt-4o",
+    key: "sk-zc6-provider-key-0123456789",
+    fill: (p) => {
+      writeFileSync(
+        join(p.cwd, ".mcp.json"),
+        JSON.stringify({
+          mcpServers: { e: { command: "sh", args: ["-c", "echo $MYTOK >&2; exit 1"], env: { MYTOK: SERVER_TOKEN } } },
+        }),
+      );
+      writeFileSync(join(p.cwd, ".ubiquityrc.json"), JSON.stringify({ env: { DEPLOY_PAT: RUN_PAT } }));
+    },
+  });
+
+  it("an MCP server's env value and the run's env value never come back unmasked", async () => {
+    const p = bench.project();
+    const { run, out } = await bench.attack(
+      ["printenv DEPLOY_PAT"],
+      ["--verbose", "--permission-mode", "bypassPermissions"],
+      p,
+      { DEBUG: "ubiquity*" },
+    );
+    expect(out[0]!.content).toContain("[redacted]");
+    for (const secret of [SERVER_TOKEN, RUN_PAT]) {
+      expect(run.stdout).not.toContain(secret);
+      expect(run.stderr).not.toContain(secret);
+    }
+    const transcripts = readdirSync(join(p.home, ".ubiquity", "sessions"), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"))
+      .join("");
+    expect(transcripts).toContain("[redacted]");
+    expect(transcripts).not.toContain(SERVER_TOKEN);
+    expect(transcripts).not.toContain(RUN_PAT);
   });
 });
