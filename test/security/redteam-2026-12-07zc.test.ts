@@ -63,11 +63,13 @@
  *           that echoed it on stderr put the value, unmasked, in the run's init message
  *           (stream-json), the warning on stderr and the debug log; the run's own `env` (`DEPLOY_PAT`)
  *           came back unmasked from `printenv` in a Bash result, to the model, the stream and the
- *           transcript. Headers were already masked whatever their names (red team s). Class: a
- *           secret recognized by its name only. Rule: every value of the run's `env` and of a
- *           server's or hook's own environment that may be a credential — one word of 16 characters
- *           or more, with letters and digits, no path and no URL — is registered as a secret when the
- *           environment is built, and masked wherever it shows.
+ *           transcript; so did a server's key on its command line (`--api-key=KEY`, `--token KEY`).
+ *           Headers were already masked whatever their names (red team s). Class: a secret
+ *           recognized by its name only. Rule: every value of the run's `env` and of a server's or
+ *           hook's own environment, and every option value on a stdio server's command line, that
+ *           may be a credential — one word of 16 characters or more, with letters and digits, no
+ *           path and no URL — is registered as a secret when the program is started, and masked
+ *           wherever it shows (a header option's value as a header's).
  *
  * Tally: about 55 constructs tried — 33 through the bin (link swaps against Read and Grep by a
  * background loop, sandbox on and off, under a `Read(./.env)` deny rule and outside the roots;
@@ -76,8 +78,8 @@
  * absolute paths, trusted and not; the stores' modes under umask 022; a config and a `.git`
  * planted in a world-writable parent; an MCP server's URL query, URL password, header and env
  * value echoed back, the run's env in a Bash result), 8 Bash verdicts (link-making loops under a Read deny rule:
- * all denied), the rest by reading the code; 11 got through, in 6 findings (ZC1: 2, ZC2: 2, ZC3: 1,
- * ZC4: 2, ZC5: 2, ZC6: 2), all fixed.
+ * all denied), the rest by reading the code; 13 got through, in 6 findings (ZC1: 2, ZC2: 2, ZC3: 1,
+ * ZC4: 2, ZC5: 2, ZC6: 4), all fixed.
  * Held: the engine's verdicts on commands that make or move links under a Read deny rule (denied:
  * "a later path may lead anywhere"), hard links to a denied file (judged by inode for Read and
  * Grep, left out of Glob and folder Greps), proxy variables carrying credentials (dropped from the
@@ -461,6 +463,8 @@ describe("ZC5: memory files are not read from a folder other users can write", (
 describe("ZC6: a configured value is masked whatever its variable's name", () => {
   const SERVER_TOKEN = "mytok0123456789abcdefZC6";
   const RUN_PAT = "pat0123456789abcdefRUNZC6";
+  const ARG_KEY = "argkey0123456789abcdefZC6";
+  const ARG_TOKEN = "argtok0123456789abcdefZC6";
   const bench = attackBench({
     name: "zc6",
     model: "openai:gpt-4o",
@@ -469,14 +473,21 @@ describe("ZC6: a configured value is masked whatever its variable's name", () =>
       writeFileSync(
         join(p.cwd, ".mcp.json"),
         JSON.stringify({
-          mcpServers: { e: { command: "sh", args: ["-c", "echo $MYTOK >&2; exit 1"], env: { MYTOK: SERVER_TOKEN } } },
+          mcpServers: {
+            e: { command: "sh", args: ["-c", "echo $MYTOK >&2; exit 1"], env: { MYTOK: SERVER_TOKEN } },
+            // `npx -y some-server --api-key KEY`, the other common way to hand a server its key.
+            a: {
+              command: "sh",
+              args: ["-c", 'echo "$1" "$3" >&2; exit 1', "x", `--api-key=${ARG_KEY}`, "--token", ARG_TOKEN],
+            },
+          },
         }),
       );
       writeFileSync(join(p.cwd, ".ubiquityrc.json"), JSON.stringify({ env: { DEPLOY_PAT: RUN_PAT } }));
     },
   });
 
-  it("an MCP server's env value and the run's env value never come back unmasked", async () => {
+  it("an MCP server's env and command-line values and the run's env value never come back unmasked", async () => {
     const p = bench.project();
     const { run, out } = await bench.attack(
       ["printenv DEPLOY_PAT"],
@@ -485,7 +496,7 @@ describe("ZC6: a configured value is masked whatever its variable's name", () =>
       { DEBUG: "ubiquity*" },
     );
     expect(out[0]!.content).toContain("[redacted]");
-    for (const secret of [SERVER_TOKEN, RUN_PAT]) {
+    for (const secret of [SERVER_TOKEN, RUN_PAT, ARG_KEY, ARG_TOKEN]) {
       expect(run.stdout).not.toContain(secret);
       expect(run.stderr).not.toContain(secret);
     }

@@ -264,6 +264,27 @@ export function buildSubprocessEnv(
 }
 
 /**
+ * Register as secrets the values a program's command line hands it after an option (`--api-key
+ * KEY`, `--token=KEY`, `--header "Authorization: Bearer KEY"`) that may be credentials (see
+ * `mayBeCredential`): an MCP server configured `npx -y some-server --api-key KEY` echoed KEY on
+ * stderr into the run's messages (red team zc, ZC6).
+ */
+export function noteArgumentSecrets(args: readonly string[]): void {
+  const note = (option: string, value: string) => {
+    // A header option's value after its name (`Authorization: Bearer KEY`), as a header's is.
+    const header = /^(?:-H|--?headers?)$/i.test(option) ? /^[A-Za-z][\w-]*:\s*(.+)$/s.exec(value)?.[1] : undefined;
+    if (header !== undefined) noteSecret(header);
+    else if (mayBeCredential(value)) noteSecret(value);
+  };
+  args.forEach((arg, i) => {
+    const glued = /^(-[^=]*)=(.*)$/s.exec(arg);
+    if (glued) note(glued[1]!, glued[2]!);
+    const previous = args[i - 1];
+    if (previous !== undefined && /^-[^=]*$/.test(previous)) note(previous, arg);
+  });
+}
+
+/**
  * Whether a value the configuration hands a program (the run's `env`, a server's or a hook's own)
  * may be a credential, whatever its variable's name: one word of 16 characters or more, with
  * letters and digits, that is no path and no URL (a URL's password and query values are masked
