@@ -96,7 +96,9 @@
  * is entered by name; `~/.ubiquity` itself stays as the umask makes it (the stores below it are
  * closed); a group-writable parent (a team's shared folder) is still searched; Node's own module
  * resolution of a trusted config's bare imports walks up into `/tmp/node_modules` (Node's rule,
- * not the config search's).
+ * not the config search's); in an ACP session whose editor serves file contents, Read's text is
+ * the editor's read of the judged path, by name; a configured value shorter than 16 characters
+ * under a name that does not look like a credential's is still not masked.
  */
 import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
