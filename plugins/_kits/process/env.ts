@@ -287,7 +287,7 @@ export function noteArgumentSecrets(args: readonly string[]): void {
 /**
  * Whether a value the configuration hands a program (the run's `env`, a server's or a hook's own)
  * may be a credential, whatever its variable's name: one word of 16 characters or more, with
- * letters and digits, that is no path and no URL (a URL's password and query values are masked
+ * letters and digits, that is no path, no URL and no option (a URL's password and query values are masked
  * by their own rule). Such a value is masked wherever it shows up, as a header's value is: an
  * MCP server's `MYTOK`, `GH_PAT` or `AZURE_DEVOPS_EXT_PAT` was echoed unmasked in its failure, the
  * run's init message, the warnings and the log, while `API_TOKEN` was masked (red team zc, ZC6).
@@ -298,7 +298,8 @@ export function mayBeCredential(value: string): boolean {
     !/\s/.test(value) &&
     /[A-Za-z]/.test(value) &&
     /\d/.test(value) &&
-    !/^(?:[/~]|\.\.?\/|[A-Za-z][A-Za-z0-9+.-]*:\/\/)/.test(value) &&
-    !value.includes(delimiter + "/")
+    // A path, a URL, or options for a program (`--max-old-space-size=4096` in NODE_OPTIONS).
+    !/^(?:[/~-]|\.\.?\/|[A-Za-z][A-Za-z0-9+.-]*:\/\/)/.test(value) &&
+    !value.includes(`${delimiter}/`)
   );
 }
