@@ -824,7 +824,11 @@ function covered(rules: CompiledRule[], subject: Subject): { ok: boolean; rule?:
     default: {
       if (bare) return { ok: true, rule: bare.text };
       const strings = subject.strings ?? [];
-      if (strings.length === 0) return { ok: false, why: "the tool declares no rule content for this call" };
+      if (strings.length === 0)
+        return {
+          ok: false,
+          why: "the tool declares no rule content for this call (its permissionRuleContent gives none; a rule naming the tool alone covers it)",
+        };
       const used = new Set<string>();
       for (const s of strings) {
         const rule = rules.find((r) => r.command?.test(s));
