@@ -83,6 +83,26 @@ const CASES: Case[] = [
     steps: [call("Read", { file_path: "$PROJECT/a.txt" }), "done"],
   },
   {
+    name: "max-turns-stream",
+    flags: ["--output-format", "stream-json", "--verbose", "--max-turns", "1"],
+    prompt: "read a.txt",
+    files: { "a.txt": "alpha\n" },
+    steps: [call("Read", { file_path: "$PROJECT/a.txt" }), "done"],
+  },
+  {
+    name: "text-verbose",
+    flags: ["--verbose"],
+    prompt: "read a.txt",
+    files: { "a.txt": "alpha\n" },
+    steps: [{ text: "Reading it.", ...call("Read", { file_path: "$PROJECT/a.txt" }) }, "It says alpha."],
+  },
+  {
+    name: "json-partial",
+    flags: ["--output-format", "json", "--verbose", "--include-partial-messages"],
+    prompt: "say hi",
+    steps: ["Hello there."],
+  },
+  {
     name: "max-turns-text",
     flags: ["--max-turns", "1"],
     prompt: "read a.txt",
@@ -210,6 +230,41 @@ const CASES: Case[] = [
     flags: ["--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions"],
     prompt: "run touch",
     steps: [call("Bash", { command: "touch marker && echo made" }), "ok"],
+  },
+  {
+    name: "bypass-disallowed-bash",
+    flags: ["--output-format", "json", "--permission-mode", "bypassPermissions", "--disallowedTools", "Bash(touch:*)"],
+    prompt: "run touch",
+    steps: [call("Bash", { command: "touch marker" }), "ok"],
+  },
+  {
+    name: "plan-allowed-write",
+    flags: ["--output-format", "json", "--permission-mode", "plan", "--allowedTools", "Write"],
+    prompt: "write b.txt",
+    steps: [call("Write", { file_path: "$PROJECT/b.txt", content: "x\n" }), "ok"],
+  },
+  {
+    name: "dontask-read-write",
+    flags: ["--output-format", "json", "--permission-mode", "dontAsk"],
+    prompt: "read then write",
+    files: { "a.txt": "alpha\n" },
+    steps: [
+      call("Read", { file_path: "$PROJECT/a.txt" }),
+      call("Write", { file_path: "$PROJECT/b.txt", content: "x\n" }),
+      "ok",
+    ],
+  },
+  {
+    name: "accept-edits-bash-touch",
+    flags: ["--output-format", "json", "--permission-mode", "acceptEdits"],
+    prompt: "run touch",
+    steps: [call("Bash", { command: "touch marker" }), "ok"],
+  },
+  {
+    name: "accept-edits-write-outside",
+    flags: ["--output-format", "json", "--permission-mode", "acceptEdits"],
+    prompt: "write outside",
+    steps: [call("Write", { file_path: "$PROJECT/../outside.txt", content: "x\n" }), "ok"],
   },
   {
     name: "glob-grep",

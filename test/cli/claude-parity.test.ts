@@ -25,14 +25,16 @@
  * | stdin as the prompt; stdin with a prompt | same outcome; ubiquity sends the piped text inside `<stdin>` after the prompt: left as is |
  * | --input-format stream-json (with --verbose) | same lines |
  * | stream-json without --verbose | claude refuses (exit 1), ubiquity prints the stream: left as is (lenient, and every claude script passes --verbose) |
- * | --allowedTools Bash(touch:*), --disallowedTools Read, --permission-mode acceptEdits (Write, Edit), plan (Write), bypassPermissions (Bash) | same effects on the files and the same permission_denials |
+ * | --allowedTools Bash(touch:*), --disallowedTools Read, --permission-mode acceptEdits (Write, Edit), plan (Write, also with --allowedTools Write), dontAsk (Read runs, Write denied), bypassPermissions (Bash; with --disallowedTools Bash(touch:*) denied) | same effects on the files and the same permission_denials |
+ * | --permission-mode acceptEdits with Bash `touch marker` | **fixed**: claude runs it, as its permission-modes page documents (acceptEdits approves "common filesystem commands (mkdir, touch, mv, cp)"); ubiquity asked (denied in -p). Now mkdir, touch and cp run when the engine proves the command as it would under `Bash(mkdir:*)`-style allow rules, every file read or written inside the project and named; `mv` still asks (a move leaves later paths unprovable to the engine: fail closed), and so does anything more (`touch x && echo y`, a path outside, .git/) |
+ * | acceptEdits, Write outside the project | refused by both; claude lists it in permission_denials, ubiquity's Write refuses it as outside the permitted folders (a tool error, not a denial): left as is |
  * | Glob and Grep calls | ubiquity runs them; this claude build offers no Glob/Grep tools (it answers "No such tool available" and points at Bash): left as is |
  * | --resume <session_id>, --continue | same: the session id printed again, the earlier turns sent |
  * | --system-prompt, --append-system-prompt | accepted by both, run succeeds |
  * | --model haiku | claude resolves it; ubiquity stops with a configuration error naming `anthropic:claude-haiku-4-5` (a model string names its provider): left as is |
  * | --max-turns 0 | claude runs without a limit; ubiquity refuses it as a usage error: left as is (undocumented in claude) |
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects, requireDist, runCli, streamMessages, tempProject } from "../helpers/project";
@@ -51,7 +53,7 @@ async function claudeRun(args: string[], steps: unknown[], files: Record<string,
     UBQ_SESSIONS: join(dir, "sessions"),
     UBQ_LOG: log,
   });
-  return { ...out, requests: readFileSync(log, "utf8").split("\n").filter(Boolean).length };
+  return { ...out, dir, requests: readFileSync(log, "utf8").split("\n").filter(Boolean).length };
 }
 
 type Line = { type: string; event?: Record<string, unknown>; message?: Record<string, unknown> };
@@ -130,6 +132,44 @@ describe.concurrent("claude -p parity: --message-format claude", () => {
         session_id: expect.any(String),
         uuid: expect.any(String),
       });
+  });
+
+  it("acceptEdits runs mkdir, touch and cp inside the project without asking, as claude's does; anything more still asks (denied in -p)", async () => {
+    const bash = (command: string, n: number) => ({
+      toolCalls: [{ toolName: "Bash", input: { command }, id: `toolu_fs${n}` }],
+    });
+    const steps = [
+      bash("touch marker", 1),
+      bash("mkdir d && cp a.txt d/b.txt", 2),
+      bash("touch ../escaped", 3),
+      bash("cp /etc/hostname copied", 4),
+      bash("touch m2 && echo made", 5),
+      bash("touch .git/hooks/pre-commit", 6),
+      // A move leaves the engine unable to follow later paths: it still asks (claude's runs it).
+      bash("mv a.txt moved.txt", 7),
+      "done",
+    ];
+    const out = await claudeRun(["--output-format", "json", "--permission-mode", "acceptEdits", "tidy up"], steps, {
+      "a.txt": "alpha\n",
+      ".git/hooks/.keep": "",
+    });
+    expect(out.code, out.stderr).toBe(0);
+    const result = JSON.parse(out.stdout) as { permission_denials: { tool_use_id: string }[]; cwd?: string };
+    expect(result.permission_denials.map((d) => d.tool_use_id)).toEqual([
+      "toolu_fs3",
+      "toolu_fs4",
+      "toolu_fs5",
+      "toolu_fs6",
+      "toolu_fs7",
+    ]);
+    const dir = out.dir;
+    expect(existsSync(join(dir, "marker"))).toBe(true);
+    expect(readFileSync(join(dir, "d", "b.txt"), "utf8")).toBe("alpha\n");
+    expect(existsSync(join(dir, "moved.txt"))).toBe(false);
+    expect(existsSync(join(dir, "..", "escaped"))).toBe(false);
+    expect(existsSync(join(dir, "copied"))).toBe(false);
+    expect(existsSync(join(dir, "m2"))).toBe(false);
+    expect(existsSync(join(dir, ".git", "hooks", "pre-commit"))).toBe(false);
   });
 
   it("a run that failed before using any tokens costs 0, as claude prints it (total_cost_usd is a number)", async () => {
