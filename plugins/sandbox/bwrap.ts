@@ -377,8 +377,12 @@ const CHECK_FOLDERS = [
 const CLOSE_INHERITED =
   'for f in /proc/self/fd/*; do f=${f##*/}; if [ "$f" -gt 2 ] 2>/dev/null; then { exec {f}>&-; } 2>/dev/null; fi; done';
 
+/** `text` as one shell word. */
+const shellQuote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+
 /**
- * The command as bwrap runs it, after the check of the folders bound by descriptor (`checks`).
+ * The command as bwrap runs it, after the check of the folders bound by descriptor (`checks`)
+ * and `notes` printed on stderr.
  * With the proxy, it starts once the bridge (started from the host side, bridge.ts) listens on
  * 127.0.0.1:PROXY_PORT, read from /proc/net/tcp so no network tool is needed inside.
  */
@@ -388,9 +392,12 @@ export function innerCommand(
   args: readonly string[],
   checks: readonly { dest: string; fd: number }[],
   bash: string,
+  notes: readonly string[] = [],
 ): string[] {
   const hexPort = PROXY_PORT.toString(16).toUpperCase().padStart(4, "0");
   const script = [
+    // Said here when no launcher outside prints them (a spawn handed its descriptors directly).
+    ...(notes.length > 0 ? [`printf '%s\\n' ${shellQuote(notes.join("\n"))} >&2`] : []),
     CHECK_FOLDERS,
     ...(profile.network.mode === "proxy"
       ? [
