@@ -164,6 +164,24 @@ export const sandboxPlugin = definePlugin({
       if (status.warning) kernel.emit({ type: "warning", source: NAME, message: status.warning });
     });
 
+    // The model asked for a Bash command: the first spawn's one-time walks start now, on the next
+    // turn of the event loop, so they overlap what the call waits for before it runs (the permission
+    // engine's first parse loads its grammar). A run that asks for none never pays for them.
+    let warming = false;
+    kernel.hooks.event.tap(NAME, (event) => {
+      if (warming || !runtime || event.type !== "message" || event.message.type !== "assistant") return;
+      if (!event.message.content.some((b) => b.type === "tool_call" && b.toolName === "Bash")) return;
+      warming = true;
+      const warm = runtime;
+      setImmediate(() => {
+        try {
+          warm.warm();
+        } catch {
+          // The first spawn works it out again, and its error is the call's.
+        }
+      });
+    });
+
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
       await runtime?.start();
     });

@@ -337,18 +337,37 @@ export class SandboxRuntime {
       cwd: s.cwd,
       walk: (this.#secretWalk ??= new SecretWalk(SECRET_PATTERNS)),
     });
-    // What of the system's folders not everyone may read: walked once a run (they are not the run's
-    // to change). Linux only: macOS's Seatbelt profile is not exercised here.
-    this.#systemPrivate ??=
-      this.#availability.backend === "bubblewrap"
-        ? privateSystemPaths([...s.writable, s.home, ...s.allowRead], {
-            cache: join(s.home, ".ubiquity", "cache", "system-private.json"),
-          })
-        : [];
+    this.#systemPrivate ??= this.#systemWalk();
     this.#secrets = found.map((path) => ({
       path,
       dir: statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false,
     }));
+  }
+
+  /**
+   * What of the system's folders not everyone may read: walked once a run (they are not the run's
+   * to change). Linux only: macOS's Seatbelt profile is not exercised here.
+   */
+  #systemWalk(): { path: string; dir: boolean }[] {
+    const s = this.#settings;
+    return this.#availability.backend === "bubblewrap"
+      ? privateSystemPaths([...s.writable, s.home, ...s.allowRead], {
+          cache: join(s.home, ".ubiquity", "cache", "system-private.json"),
+        })
+      : [];
+  }
+
+  /**
+   * The first sandboxed spawn's one-time work that nothing in the workspace changes, done ahead
+   * (the plugin calls it once the model has asked for a Bash command, so it runs while the call
+   * is judged rather than after): the walk of the system's folders and ubiquity's own dependency
+   * folders. The same results the first spawn would work out, so what it binds is unchanged; the
+   * workspace's walks (the guard's, the secrets') stay with the spawn, whose sweep they anchor.
+   */
+  warm(): void {
+    if (this.#availability.backend !== "bubblewrap" || this.#closed) return;
+    this.#systemPrivate ??= this.#systemWalk();
+    ownModuleFolders(this.#settings.home);
   }
 
   /**
@@ -844,7 +863,11 @@ export class SandboxRuntime {
     this.#cleanSync();
   }
 
+  /** Closed: nothing more is worked out ahead (a run that ended before its warm-up began). */
+  #closed = false;
+
   #cleanSync() {
+    this.#closed = true;
     process.removeListener("exit", this.#onExit);
     for (const pin of [...this.#granted.values(), ...this.#seen.values(), ...this.#retired.splice(0)]) unpin(pin);
     this.#granted.clear();
