@@ -291,13 +291,17 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
     (under(real, "/tmp")
       ? !hideHome && under(profile.home, "/tmp") && under(real, profile.home)
       : !under(real, "/run") && visible(real) && (onHost(real) || profile.allowRead.some((p) => under(real, p))));
+  const secrets = profile.secrets.filter((x) => visible(x.path));
+  // A protected path that is a secret too (`.env`) gets the secret's mask, mounted later on the same
+  // place: the read-only bind under it would be covered whole, so it is left out (one mount less).
+  const masked = new Set(secrets.map((x) => x.path));
   for (const layout of profile.layouts) {
     for (const p of layout.pinned) bindFd(p);
     for (const p of layout.readOnly)
-      if (inSight(realpathOrSelf(p))) args.push("--ro-bind", layout.standIns?.get(p) ?? p, p);
+      if (!masked.has(p) && inSight(realpathOrSelf(p))) args.push("--ro-bind", layout.standIns?.get(p) ?? p, p);
     for (const p of layout.placeholders) args.push("--ro-bind", profile.emptyDir, p);
   }
-  for (const s of profile.secrets.filter((x) => visible(x.path))) {
+  for (const s of secrets) {
     // A folder with an allowRead path inside gets an empty traverse-only tmpfs instead, so the
     // path can be bound back (bwrap makes its mount point inside, not in the real folder).
     if (s.dir && profile.allowRead.some((p) => under(p, s.path) && p !== s.path))
