@@ -164,23 +164,7 @@ export const sandboxPlugin = definePlugin({
       if (status.warning) kernel.emit({ type: "warning", source: NAME, message: status.warning });
     });
 
-    // The model asked for a Bash command: the first spawn's one-time walks start now, on the next
-    // turn of the event loop, so they overlap what the call waits for before it runs (the permission
-    // engine's first parse loads its grammar). A run that asks for none never pays for them.
-    let warming = false;
-    kernel.hooks.event.tap(NAME, (event) => {
-      if (warming || !runtime || event.type !== "message" || event.message.type !== "assistant") return;
-      if (!event.message.content.some((b) => b.type === "tool_call" && b.toolName === "Bash")) return;
-      warming = true;
-      const warm = runtime;
-      setImmediate(() => {
-        try {
-          warm.warm();
-        } catch {
-          // The first spawn works it out again, and its error is the call's.
-        }
-      });
-    });
+    warmOnBash(kernel, () => runtime);
 
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
       await runtime?.start();
@@ -263,6 +247,28 @@ export const sandboxPlugin = definePlugin({
     });
   },
 });
+
+/**
+ * The model asked for a Bash command: the first spawn's one-time walks (SandboxRuntime.warm) start
+ * then, on the next turn of the event loop, so they overlap what the call waits for before it runs
+ * (the permission engine's first parse loads its grammar). A run that asks for none never pays.
+ */
+function warmOnBash(kernel: Kernel, runtimeOf: () => SandboxRuntime | undefined): void {
+  let warming = false;
+  kernel.hooks.event.tap(NAME, (event) => {
+    const runtime = runtimeOf();
+    if (warming || !runtime || event.type !== "message" || event.message.type !== "assistant") return;
+    if (!event.message.content.some((b) => b.type === "tool_call" && b.toolName === "Bash")) return;
+    warming = true;
+    setImmediate(() => {
+      try {
+        runtime.warm();
+      } catch {
+        // The first spawn works it out again, and its error is the call's.
+      }
+    });
+  });
+}
 
 /**
  * An excluded Bash command (run outside the sandbox) after files in the writable folders changed
