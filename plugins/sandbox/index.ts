@@ -13,6 +13,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import {
   PERMISSION_STAGE,
+  REQUEST_STAGE,
   SYSTEM_STAGE,
   type Kernel,
   type ResolvedOptions,
@@ -249,16 +250,17 @@ export const sandboxPlugin = definePlugin({
 });
 
 /**
- * The model asked for a Bash command: the first spawn's one-time walks (SandboxRuntime.warm) start
- * then, on the next turn of the event loop, so they overlap what the call waits for before it runs
- * (the permission engine's first parse loads its grammar). A run that asks for none never pays.
+ * The model asks for a Bash command: the first spawn's one-time walks (SandboxRuntime.warm) start
+ * then, on the next turn of the event loop. The first sign is the stream's `tool-input-start`
+ * for Bash, while the model still writes the command (the rest of the answer is waited for
+ * anyway); the answer's message is the second, for a model that does not stream. A run that asks
+ * for none never pays for them; once started, requests are left as they are.
  */
 function warmOnBash(kernel: Kernel, runtimeOf: () => SandboxRuntime | undefined): void {
   let warming = false;
-  kernel.hooks.event.tap(NAME, (event) => {
+  const start = () => {
     const runtime = runtimeOf();
-    if (warming || !runtime || event.type !== "message" || event.message.type !== "assistant") return;
-    if (!event.message.content.some((b) => b.type === "tool_call" && b.toolName === "Bash")) return;
+    if (warming || !runtime) return;
     warming = true;
     setImmediate(() => {
       try {
@@ -267,6 +269,25 @@ function warmOnBash(kernel: Kernel, runtimeOf: () => SandboxRuntime | undefined)
         // The first spawn works it out again, and its error is the call's.
       }
     });
+  };
+  // Last among the request's taps: whatever onChunk an earlier one set is called as before.
+  kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.OBSERVE }, (request) => {
+    if (warming || !runtimeOf()) return request;
+    const previous = request.streamSettings?.onChunk;
+    return {
+      ...request,
+      streamSettings: {
+        ...request.streamSettings,
+        onChunk: (event) => {
+          if (event.chunk.type === "tool-input-start" && event.chunk.toolName === "Bash") start();
+          return previous?.(event);
+        },
+      },
+    };
+  });
+  kernel.hooks.event.tap(NAME, (event) => {
+    if (warming || event.type !== "message" || event.message.type !== "assistant") return;
+    if (event.message.content.some((b) => b.type === "tool_call" && b.toolName === "Bash")) start();
   });
 }
 

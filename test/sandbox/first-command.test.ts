@@ -62,6 +62,44 @@ describe.skipIf(SKIP)("the first command's one-time walks", () => {
     }
   });
 
+  it("start while the model still streams the Bash call (at its tool-input-start)", async () => {
+    // The scripted model, its stream paused after each tool-input-start (a model writing the
+    // command): the walk must have run before the rest of the answer arrives.
+    const scripted = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: "true" }, id: "c0" }] },
+      "done",
+    ]);
+    const walkedMidStream: boolean[] = [];
+    const model: typeof scripted = {
+      ...scripted,
+      async doStream(options) {
+        const result = await scripted.doStream(options);
+        const pause = new TransformStream({
+          async transform(part, controller) {
+            controller.enqueue(part);
+            if (part.type !== "tool-input-start") return;
+            for (let turn = 0; turn < 50 && !existsSync(cacheFile()); turn++)
+              await new Promise((resolve) => setImmediate(resolve));
+            walkedMidStream.push(existsSync(cacheFile()));
+          },
+        });
+        return { ...result, stream: result.stream.pipeThrough(pause) };
+      },
+    };
+    const messages = await collect(
+      summon("go", {
+        model,
+        cwd: place.ws(),
+        sandbox: true,
+        permissionMode: "bypassPermissions",
+        persistSession: false,
+        persistTodos: false,
+      }),
+    );
+    expect(messages.at(-1)).toMatchObject({ type: "result", isError: false });
+    expect(walkedMidStream).toEqual([true]);
+  });
+
   it("a kernel disposed before its warm-up began walks nothing", async () => {
     const kernel = createKernel({ plugins: [sandbox()], cwd: place.ws(), sandbox: true });
     await kernel.ready();
