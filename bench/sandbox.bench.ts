@@ -18,7 +18,9 @@
  * timed alone (the guard's first walk, the secret walk with and without its kept readings, the
  * system folders' walk with its cache file, the dependency closure), bubblewrap's own start (with
  * and without a network namespace, with 0–80 read-only binds, the runtime's argument list with and
- * without its masks of the system's private files), and the sweep after. CPU ms for JS (less moved
+ * without its masks of the system's private files, and handed its descriptors directly as the
+ * Bash tool does, `passFds`, against the launcher: alone and with the `wrap` before it), and the
+ * sweep after. CPU ms for JS (less moved
  * by the other helpers' load than wall), wall medians for spawns. `SANDBOX_BENCH=breakdown` runs only that part.
  */
 import { execFileSync, spawnSync } from "node:child_process";
