@@ -24,7 +24,9 @@
  * compile cache, no settings; by default each CLI keeps one HOME from its warm-up run on, as a
  * user's HOME is); `PEER_DEBUG=1` shows each CLI's output and the call answered at each step;
  * `PEER_DUMP=<dir>` writes each agent request body there; `PEER_UBIQUITY_ARGS` adds flags to every
- * Ubiquity run (`--config <file>` for an option the flags do not reach, such as `deferTools`).
+ * Ubiquity run (`--config <file>` for an option the flags do not reach, such as `deferTools`);
+ * `PEER_BASE=<checkout>` adds a column, `ubiquity-base`, for Ubiquity run from another built
+ * checkout (a before/after in the same interleaved rounds).
  * Needs a build (`npx unbuild`) and `/usr/bin/time`.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -86,9 +88,9 @@ interface Peer {
   setup?(ctx: RunContext): void;
 }
 
-const ubiquity = (model: string, prompt: string, exe: string) => [
+const ubiquity = (model: string, prompt: string, exe: string, checkout = repo) => [
   exe,
-  join(repo, "bin", "ubiquity.mjs"),
+  join(checkout, "bin", "ubiquity.mjs"),
   "run",
   "--model",
   model,
@@ -109,6 +111,18 @@ const PEERS: Peer[] = [
     command: ({ prompt }, exe) => ubiquity("anthropic:claude-sonnet-4-5", prompt, exe),
     env: ({ url }) => ({ ANTHROPIC_BASE_URL: `${url}/v1`, ANTHROPIC_API_KEY: "bench-key" }),
   },
+  // PEER_BASE=<another built checkout>: the same agent from there (a before/after A/B in the same rounds).
+  ...(process.env.PEER_BASE
+    ? [
+        {
+          name: "ubiquity-base",
+          wire: "anthropic" as const,
+          command: ({ prompt }: RunContext, exe: string) =>
+            ubiquity("anthropic:claude-sonnet-4-5", prompt, exe, process.env.PEER_BASE),
+          env: ({ url }: RunContext) => ({ ANTHROPIC_BASE_URL: `${url}/v1`, ANTHROPIC_API_KEY: "bench-key" }),
+        },
+      ]
+    : []),
   // The same agent on the peers' wires, for the bytes rows (see the file comment).
   {
     name: "ubiquity-chat",
@@ -582,7 +596,10 @@ export default async function peersBench(): Promise<void> {
   const wanted = process.env.PEERS?.split(",").map((s) => s.trim());
   const peers = PEERS.filter((p) => !p.pkg || !wanted || wanted.includes(p.name));
   // Ubiquity on a peer's wire runs only when a peer speaking that wire does.
-  const selected = peers.filter((p) => p.pkg || p.name === "ubiquity" || peers.some((q) => q.pkg && q.wire === p.wire));
+  const selected = peers.filter(
+    (p) =>
+      p.pkg || p.name === "ubiquity" || p.name === "ubiquity-base" || peers.some((q) => q.pkg && q.wire === p.wire),
+  );
   const ready: { peer: Peer; exe: string }[] = [];
   for (const peer of selected) {
     const { exe, skip } = install(peer);

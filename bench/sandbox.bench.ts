@@ -18,16 +18,19 @@
  * timed alone (the guard's first walk, the secret walk with and without its kept readings, the
  * system folders' walk with its cache file, the dependency closure), bubblewrap's own start (with
  * and without a network namespace, with 0–80 read-only binds, the runtime's argument list with and
- * without its masks of the system's private files), and the sweep after. CPU ms for JS (less moved
+ * without its masks of the system's private files, and handed its descriptors directly as the
+ * Bash tool does, `passFds`, against the launcher: alone and with the `wrap` before it), and the
+ * sweep after. CPU ms for JS (less moved
  * by the other helpers' load than wall), wall medians for spawns. `SANDBOX_BENCH=breakdown` runs only that part.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createKernel, type ToolContext } from "../src/index";
 import type { SandboxOption } from "../plugins/sandbox/index";
-import sandbox, { getSandboxApi } from "../plugins/sandbox/index";
+import sandbox, { getSandboxApi, type SpawnSpec } from "../plugins/sandbox/index";
+import { withDescriptors } from "../plugins/_kits/process/index";
 import { sandboxAvailability } from "../plugins/sandbox/availability";
 import { BashTool } from "../plugins/tool-bash/index";
 import { FILTER_FD, socketFilter } from "../plugins/sandbox/seccomp";
@@ -231,13 +234,17 @@ async function commandBreakdown(bwrap: string): Promise<void> {
       const kernel = createKernel({ plugins: [sandbox()], cwd: ws });
       await kernel.ready();
       const api = getSandboxApi(kernel);
-      return { kernel, wrap: () => api.wrap(spec, { kind: "bash", subject: "true", toolUseId: `w${n++}` }) };
+      return {
+        kernel,
+        wrap: () => api.wrap(spec, { kind: "bash", subject: "true", toolUseId: `w${n++}` }),
+        direct: () => api.wrap(spec, { kind: "bash", subject: "true", toolUseId: `w${n++}`, passFds: true }),
+      };
     };
     // The system folders' cache file is the user's from the second run on: one run to make it.
     const warm = await run();
     rows.push(["wrap: first command of the process (cold caches, no system cache file)", cpuMs(warm.wrap).toFixed(1)]);
     await warm.kernel.dispose();
-    const { kernel, wrap } = await run();
+    const { kernel, wrap, direct } = await run();
     rows.push(["wrap: first command of a run (the system cache file kept)", cpuMs(wrap).toFixed(1)]);
     cpuMs(wrap); // the placeholders the first made changed the workspace's top folder
     const still: number[] = [];
@@ -286,7 +293,7 @@ async function commandBreakdown(bwrap: string): Promise<void> {
     ]);
     for (const [what, ms] of rows) console.log(`${what.padEnd(78)} ${ms} ms CPU`);
     // While the run holds the folders the launcher reopens by descriptor.
-    spawnFigures(bwrap, wrapped, ws);
+    spawnFigures(bwrap, wrapped, ws, { wrap, direct });
     await kernel.dispose();
   } finally {
     process.env.HOME = savedHome;
@@ -300,6 +307,7 @@ function spawnFigures(
   bwrap: string,
   wrapped: { command: string; args: string[]; env?: Record<string, string | undefined> },
   ws: string,
+  wraps: { wrap: () => SpawnSpec; direct: () => SpawnSpec },
 ): void {
   const mask = join(ws, "..", `${ws.split("/").pop()}-mask`);
   writeFileSync(mask, "");
@@ -346,6 +354,14 @@ function spawnFigures(
   );
   const masks = wrapped.args.slice(at, end).filter((a) => /\/unreadable(\.d)?$/.test(a)).length;
   const env = wrapped.env as NodeJS.ProcessEnv;
+  const directOnce = wraps.direct();
+  const spawnWrapped = (w: SpawnSpec) => {
+    try {
+      return spawnSync(w.command, w.args, { env, stdio: withDescriptors(["ignore", "pipe", "pipe"], w.fds) });
+    } finally {
+      w.release?.();
+    }
+  };
   const variants: [string, () => unknown][] = [
     ["bash -c true (no sandbox)", () => spawnSync("/bin/bash", ["-c", "true"])],
     ["bwrap, shared namespaces but mount", () => spawnSync(bwrap, [...base, "--", "/bin/true"])],
@@ -374,6 +390,24 @@ function spawnFigures(
       () => spawnSync(wrapped.command, wrapped.args, { env }),
     ],
     [`the same without its ${masks} masks of system files`, () => spawnSync(wrapped.command, unmasked, { env })],
+    // The same list handed its descriptors by this process (no launcher bash); the filter reopened each time, as wrap does.
+    [
+      "the runtime's spawn, descriptors handed directly (passFds)",
+      () => {
+        const filter = openSync(`/proc/self/fd/${directOnce.fds![FILTER_FD]}`, "r");
+        const fds = directOnce.fds!.map((fd, n) => (n === FILTER_FD ? filter : fd));
+        try {
+          return spawnSync(directOnce.command, directOnce.args, {
+            env,
+            stdio: withDescriptors(["ignore", "pipe", "pipe"], fds),
+          });
+        } finally {
+          closeSync(filter);
+        }
+      },
+    ],
+    ["wrap + spawn, through the launcher", () => spawnWrapped(wraps.wrap())],
+    ["wrap + spawn, descriptors handed directly (passFds)", () => spawnWrapped(wraps.direct())],
   ];
   for (const [name, f] of variants) {
     const r = f() as { status: number | null; stderr?: Buffer };
@@ -387,5 +421,6 @@ function spawnFigures(
       times.get(name)!.push(performance.now() - started);
     }
   for (const [name, xs] of times) console.log(`${name.padEnd(78)} ${median(xs).toFixed(1)} ms wall`);
+  directOnce.release?.();
   rmSync(mask, { force: true });
 }

@@ -168,7 +168,7 @@ export class KernelHooks {
     if (input.message !== undefined) input.message = redactText(input.message, secrets);
     input.extra = maskSecrets(input.extra, secrets);
     const wrap = (spec: SpawnSpec, command: string) =>
-      getSandboxApi(kernel).wrap(spec, { kind: "hook", subject: command });
+      getSandboxApi(kernel).wrap(spec, { kind: "hook", subject: command, passFds: true }); // spawned at once (command.ts)
     const outcome = dispatcher().then(({ dispatch }) =>
       dispatch(this.configFor(run), event, input, {
         cwd: run.cwd,

@@ -291,13 +291,17 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
     (under(real, "/tmp")
       ? !hideHome && under(profile.home, "/tmp") && under(real, profile.home)
       : !under(real, "/run") && visible(real) && (onHost(real) || profile.allowRead.some((p) => under(real, p))));
+  const secrets = profile.secrets.filter((x) => visible(x.path));
+  // A protected path that is a secret too (`.env`) gets the secret's mask, mounted later on the same
+  // place: the read-only bind under it would be covered whole, so it is left out (one mount less).
+  const masked = new Set(secrets.map((x) => x.path));
   for (const layout of profile.layouts) {
     for (const p of layout.pinned) bindFd(p);
     for (const p of layout.readOnly)
-      if (inSight(realpathOrSelf(p))) args.push("--ro-bind", layout.standIns?.get(p) ?? p, p);
+      if (!masked.has(p) && inSight(realpathOrSelf(p))) args.push("--ro-bind", layout.standIns?.get(p) ?? p, p);
     for (const p of layout.placeholders) args.push("--ro-bind", profile.emptyDir, p);
   }
-  for (const s of profile.secrets.filter((x) => visible(x.path))) {
+  for (const s of secrets) {
     // A folder with an allowRead path inside gets an empty traverse-only tmpfs instead, so the
     // path can be bound back (bwrap makes its mount point inside, not in the real folder).
     if (s.dir && profile.allowRead.some((p) => under(p, s.path) && p !== s.path))
@@ -377,8 +381,12 @@ const CHECK_FOLDERS = [
 const CLOSE_INHERITED =
   'for f in /proc/self/fd/*; do f=${f##*/}; if [ "$f" -gt 2 ] 2>/dev/null; then { exec {f}>&-; } 2>/dev/null; fi; done';
 
+/** `text` as one shell word. */
+const shellQuote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+
 /**
- * The command as bwrap runs it, after the check of the folders bound by descriptor (`checks`).
+ * The command as bwrap runs it, after the check of the folders bound by descriptor (`checks`)
+ * and `notes` printed on stderr.
  * With the proxy, it starts once the bridge (started from the host side, bridge.ts) listens on
  * 127.0.0.1:PROXY_PORT, read from /proc/net/tcp so no network tool is needed inside.
  */
@@ -388,9 +396,12 @@ export function innerCommand(
   args: readonly string[],
   checks: readonly { dest: string; fd: number }[],
   bash: string,
+  notes: readonly string[] = [],
 ): string[] {
   const hexPort = PROXY_PORT.toString(16).toUpperCase().padStart(4, "0");
   const script = [
+    // Said here when no launcher outside prints them (a spawn handed its descriptors directly).
+    ...(notes.length > 0 ? [`printf '%s\\n' ${shellQuote(notes.join("\n"))} >&2`] : []),
     CHECK_FOLDERS,
     ...(profile.network.mode === "proxy"
       ? [

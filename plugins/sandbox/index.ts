@@ -13,6 +13,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import {
   PERMISSION_STAGE,
+  REQUEST_STAGE,
   SYSTEM_STAGE,
   type Kernel,
   type ResolvedOptions,
@@ -164,6 +165,8 @@ export const sandboxPlugin = definePlugin({
       if (status.warning) kernel.emit({ type: "warning", source: NAME, message: status.warning });
     });
 
+    warmOnBash(kernel, () => runtime);
+
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
       await runtime?.start();
     });
@@ -245,6 +248,48 @@ export const sandboxPlugin = definePlugin({
     });
   },
 });
+
+/**
+ * The model asks for a Bash command: the first spawn's one-time walks (SandboxRuntime.warm) start
+ * then, on the next turn of the event loop. The first sign is the stream's `tool-input-start`
+ * for Bash, while the model still writes the command (the rest of the answer is waited for
+ * anyway); the answer's message is the second, for a model that does not stream. A run that asks
+ * for none never pays for them; once started, requests are left as they are.
+ */
+function warmOnBash(kernel: Kernel, runtimeOf: () => SandboxRuntime | undefined): void {
+  let warming = false;
+  const start = () => {
+    const runtime = runtimeOf();
+    if (warming || !runtime) return;
+    warming = true;
+    setImmediate(() => {
+      try {
+        runtime.warm();
+      } catch {
+        // The first spawn works it out again, and its error is the call's.
+      }
+    });
+  };
+  // Last among the request's taps: whatever onChunk an earlier one set is called as before.
+  kernel.hooks.model.request.tap({ name: NAME, stage: REQUEST_STAGE.OBSERVE }, (request) => {
+    if (warming || !runtimeOf()) return request;
+    const previous = request.streamSettings?.onChunk;
+    return {
+      ...request,
+      streamSettings: {
+        ...request.streamSettings,
+        onChunk: (event) => {
+          if (event.chunk.type === "tool-input-start" && event.chunk.toolName === "Bash") start();
+          return previous?.(event);
+        },
+      },
+    };
+  });
+  kernel.hooks.event.tap(NAME, (event) => {
+    if (warming || event.type !== "message" || event.message.type !== "assistant") return;
+    if (event.message.content.some((b) => b.type === "tool_call" && b.toolName === "Bash")) start();
+  });
+}
 
 /**
  * An excluded Bash command (run outside the sandbox) after files in the writable folders changed

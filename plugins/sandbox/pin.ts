@@ -126,3 +126,34 @@ export function folderLaunch(
     ],
   };
 }
+
+/**
+ * The spawn of `argv` (bwrap) with no launcher: the same descriptors as `folderLaunch` gives
+ * (each pin on FOLDER_FD_BASE + i and again on the next as many, the filter on FILTER_FD), for a
+ * caller that hands them to the child itself (child_process spawn's stdio array: `fds[n]` is the
+ * parent's descriptor the child gets as n). The pins stay open here until the sandbox closes;
+ * the filter is opened afresh (bwrap reads it to its end, and a description shared between
+ * spawns would be read from where the last left off), and `release` closes it once the child is
+ * started: spawn() returns after the child's exec, when it holds its own copy.
+ */
+export function folderDescriptors(
+  pins: readonly FolderPin[],
+  argv: readonly string[],
+  filter?: string,
+): { command: string; args: string[]; fds: (number | undefined)[]; release: () => void } {
+  const fds: (number | undefined)[] = [];
+  [...pins, ...pins].forEach((p, i) => {
+    fds[FOLDER_FD_BASE + i] = p.fd;
+  });
+  let opened = filter === undefined ? undefined : openSync(filter, constants.O_RDONLY);
+  if (opened !== undefined) fds[FILTER_FD] = opened;
+  return {
+    command: argv[0]!,
+    args: argv.slice(1),
+    fds,
+    release: () => {
+      if (opened !== undefined) closeSync(opened);
+      opened = undefined;
+    },
+  };
+}

@@ -41,7 +41,16 @@ import { isExcluded, type SandboxSettings } from "./config";
 import { hardLinkedProtected, layoutRoot, type RootLayout } from "./protect";
 import { WorkspaceGuard, type Quarantined } from "./guard";
 import { fewFiles, HostRuns } from "./host-runs";
-import { FOLDER_FD_BASE, folderLaunch, pinFolder, pinnedAt, systemBash, unpin, type FolderPin } from "./pin";
+import {
+  FOLDER_FD_BASE,
+  folderDescriptors,
+  folderLaunch,
+  pinFolder,
+  pinnedAt,
+  systemBash,
+  unpin,
+  type FolderPin,
+} from "./pin";
 import type { FilteringProxy, ProxyDenial } from "./proxy";
 import {
   homeConfigCopies,
@@ -77,6 +86,14 @@ export interface SpawnSpec {
   env?: Record<string, string | undefined>;
   /** Set by the sandbox when every process the spawn starts ends with it (bubblewrap's PID namespace). */
   contained?: boolean;
+  /**
+   * Descriptors the process must get: `fds[n]`, when set, is this process's descriptor to hand it
+   * as n (child_process spawn's stdio array). Only for a use with `passFds`; without them bwrap
+   * refuses to start.
+   */
+  fds?: (number | undefined)[];
+  /** Call once the process is started (or will not be): closes what the sandbox opened for `fds`. */
+  release?: () => void;
 }
 
 /** Who is spawning, for excludedCommands, violation reports and events. */
@@ -86,6 +103,12 @@ export interface SpawnUse {
   subject?: string;
   /** The tool call, for Bash: its violations are reported in its result. */
   toolUseId?: string;
+  /**
+   * The caller spawns at once with the returned spec's `fds` and then calls its `release`: bwrap
+   * gets the folders' and the filter's descriptors straight from this process, without the
+   * launcher shell that reopens them by path for a caller that can pass only a command line.
+   */
+  passFds?: boolean;
 }
 
 /** The absolute path of `command` (on PATH's absolute entries when it has no slash); ENOENT when there is none. */
@@ -314,18 +337,37 @@ export class SandboxRuntime {
       cwd: s.cwd,
       walk: (this.#secretWalk ??= new SecretWalk(SECRET_PATTERNS)),
     });
-    // What of the system's folders not everyone may read: walked once a run (they are not the run's
-    // to change). Linux only: macOS's Seatbelt profile is not exercised here.
-    this.#systemPrivate ??=
-      this.#availability.backend === "bubblewrap"
-        ? privateSystemPaths([...s.writable, s.home, ...s.allowRead], {
-            cache: join(s.home, ".ubiquity", "cache", "system-private.json"),
-          })
-        : [];
+    this.#systemPrivate ??= this.#systemWalk();
     this.#secrets = found.map((path) => ({
       path,
       dir: statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false,
     }));
+  }
+
+  /**
+   * What of the system's folders not everyone may read: walked once a run (they are not the run's
+   * to change). Linux only: macOS's Seatbelt profile is not exercised here.
+   */
+  #systemWalk(): { path: string; dir: boolean }[] {
+    const s = this.#settings;
+    return this.#availability.backend === "bubblewrap"
+      ? privateSystemPaths([...s.writable, s.home, ...s.allowRead], {
+          cache: join(s.home, ".ubiquity", "cache", "system-private.json"),
+        })
+      : [];
+  }
+
+  /**
+   * The first sandboxed spawn's one-time work that nothing in the workspace changes, done ahead
+   * (the plugin calls it once the model has asked for a Bash command, so it runs while the call
+   * is judged rather than after): the walk of the system's folders and ubiquity's own dependency
+   * folders. The same results the first spawn would work out, so what it binds is unchanged; the
+   * workspace's walks (the guard's, the secrets') stay with the spawn, whose sweep they anchor.
+   */
+  warm(): void {
+    if (this.#availability.backend !== "bubblewrap" || this.#closed) return;
+    this.#systemPrivate ??= this.#systemWalk();
+    ownModuleFolders(this.#settings.home);
   }
 
   /**
@@ -494,15 +536,15 @@ export class SandboxRuntime {
     const proxied = network.mode === "proxy" ? proxyEnv(`http://127.0.0.1:${PROXY_PORT}`) : {};
     const checks: { dest: string; fd: number }[] = [];
     const args = [...bwrapArgs(profile, spec.cwd, checks), "--"];
-    args.push(...innerCommand(profile, spec.command, spec.args, checks, systemBash()));
+    const pins = [...folders.values()].map((f) => f.pin);
+    // The proxy's bridge is started by its own launcher (bridge.ts): that spawn keeps the folders' launcher too.
+    const direct = use.passFds === true && network.mode !== "proxy";
+    args.push(...innerCommand(profile, spec.command, spec.args, checks, systemBash(), direct ? notes : []));
+    const argv = [this.#availability.program!, ...args];
     return {
-      ...this.#launch(
-        [...folders.values()].map((f) => f.pin),
-        notes,
-        network.mode === "proxy",
-        filter,
-        [this.#availability.program!, ...args],
-      ),
+      ...(direct
+        ? folderDescriptors(pins, argv, filter)
+        : this.#launch(pins, notes, network.mode === "proxy", filter, argv)),
       cwd: spec.cwd,
       env: { ...env, ...proxied },
       contained: true,
@@ -821,7 +863,11 @@ export class SandboxRuntime {
     this.#cleanSync();
   }
 
+  /** Closed: nothing more is worked out ahead (a run that ended before its warm-up began). */
+  #closed = false;
+
   #cleanSync() {
+    this.#closed = true;
     process.removeListener("exit", this.#onExit);
     for (const pin of [...this.#granted.values(), ...this.#seen.values(), ...this.#retired.splice(0)]) unpin(pin);
     this.#granted.clear();

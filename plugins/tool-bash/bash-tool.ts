@@ -79,7 +79,7 @@ export class BashTool extends Tool<typeof BashInput> {
       const wrap =
         this.sandbox &&
         ((spec: SpawnSpec) =>
-          this.sandbox!.wrap(spec, { kind: "bash", subject: input.command, toolUseId: ctx.toolUseId }));
+          this.sandbox!.wrap(spec, { kind: "bash", subject: input.command, toolUseId: ctx.toolUseId, passFds: true }));
       const tasks = tasksOf(ctx.run);
       // What SessionStart hooks wrote to CLAUDE_ENV_FILE runs first, in the same shell (the rules judged the command alone).
       // Red-team fix: with the sandbox on, the hooks that wrote it ran sandboxed; a command that runs

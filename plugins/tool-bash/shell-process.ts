@@ -9,7 +9,14 @@ import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { killGroup, liveMembers, waitGroupGone } from "./process-group";
-import { readReaperReport, stopSpawn, trackProcessGroup, underReaper, type ReaperReport } from "../_kits/process/index";
+import {
+  readReaperReport,
+  stopSpawn,
+  trackProcessGroup,
+  underReaper,
+  withDescriptors,
+  type ReaperReport,
+} from "../_kits/process/index";
 import { findShell, shellFlags } from "./shell";
 import type { SpawnSpec } from "../sandbox/api";
 
@@ -120,12 +127,19 @@ export class ShellProcess {
     this.#reaper = reaper !== undefined;
     const spec = reaper ?? wrapped;
     // detached: the shell (or the reaper) leads a new process group we can end.
-    this.#child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env as NodeJS.ProcessEnv,
-      detached: true,
-      stdio: [options.stdin ?? "ignore", "pipe", "pipe", ...(reaper ? (["pipe"] as const) : [])],
-    });
+    try {
+      this.#child = spawn(spec.command, spec.args, {
+        cwd: spec.cwd,
+        env: spec.env as NodeJS.ProcessEnv,
+        detached: true,
+        stdio: withDescriptors<"ignore" | "pipe">(
+          [options.stdin ?? "ignore", "pipe", "pipe", ...(reaper ? (["pipe"] as const) : [])],
+          spec.fds,
+        ),
+      });
+    } finally {
+      wrapped.release?.(); // the child has its own copies
+    }
     const child = this.#child;
     child.stdin?.on("error", () => {}); // a command that never reads stdin closes it early
     this.#watch = reaper && child.stdio[3] ? readReaperReport(child.stdio[3] as Readable) : undefined;

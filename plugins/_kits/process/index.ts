@@ -27,6 +27,6 @@ export { describeKilled, readReaperReport, reaperAvailable, stopSpawn, underReap
 export { folderTrusted, spawnFolder, untrustedSpawnFolder, withoutFolderImports } from "./folder";
 export { findShell, shellSpawn } from "./shell";
 export { noteCommandLinePackages, noteServerPackages, runnerPackages } from "./runner-packages";
-export { spawnOwned, type OwnedChild, type OwnedSpawn } from "./owned";
+export { spawnOwned, withDescriptors, type OwnedChild, type OwnedSpawn } from "./owned";
 export { MAX_SESSION_SCRIPT_BYTES, readEnvFiles, sessionScriptOf, setSessionScript } from "./session-env";
 export { scriptFolders, withScriptFolders } from "./script-folders";

@@ -22,6 +22,28 @@ export interface OwnedSpawn {
   cwd?: string;
   env?: Record<string, string | undefined>;
   contained?: boolean;
+  /** Descriptors the child gets (`fds[n]` as its n), and what closes the ones opened for it (the sandbox's SpawnSpec). */
+  fds?: (number | undefined)[];
+  release?: () => void;
+}
+
+/**
+ * The stdio array for child_process spawn: `base` (stdin, stdout, stderr and any pipes after
+ * them), then each of `fds` at its number, nothing at the numbers between. A descriptor asked
+ * for where `base` already has one is a caller's mistake: thrown, never one of the two dropped.
+ */
+export function withDescriptors<T>(
+  base: readonly T[],
+  fds: readonly (number | undefined)[] | undefined,
+): (T | number | "ignore")[] {
+  const stdio: (T | number | "ignore")[] = [...base];
+  (fds ?? []).forEach((fd, n) => {
+    if (fd === undefined) return;
+    if (n < base.length) throw new Error(`descriptor ${n} is the child's ${n < 3 ? "stdio" : "pipe"} already`);
+    while (stdio.length < n) stdio.push("ignore");
+    stdio[n] = fd;
+  });
+  return stdio;
 }
 
 /** A child started by {@link spawnOwned}. */
@@ -82,14 +104,19 @@ export function spawnOwned(spec: OwnedSpawn, { stdin }: { stdin?: number } = {})
   const { spawn } = requireNode("node:child_process") as typeof import("node:child_process");
   const reaped = spec.contained ? undefined : underReaper(spec);
   const run = reaped ?? (spec.contained ? spec : withDeathSignal(spec));
-  const stdio: (StdioPipe | number)[] = [stdin ?? "pipe", "pipe", "pipe", ...(reaped ? (["pipe"] as const) : [])];
-  const child = spawn(run.command, run.args, {
-    cwd: run.cwd,
-    env: run.env as NodeJS.ProcessEnv,
-    stdio,
-    // detached: it leads a process group of its own, which we can end as one.
-    detached: true,
-  });
+  const base: (StdioPipe | number)[] = [stdin ?? "pipe", "pipe", "pipe", ...(reaped ? (["pipe"] as const) : [])];
+  let child: ChildProcess;
+  try {
+    child = spawn(run.command, run.args, {
+      cwd: run.cwd,
+      env: run.env as NodeJS.ProcessEnv,
+      stdio: withDescriptors(base, run.fds),
+      // detached: it leads a process group of its own, which we can end as one.
+      detached: true,
+    });
+  } finally {
+    spec.release?.(); // the child has its own copies
+  }
   const reaper = reaped !== undefined;
   // Read, so the reaper never blocks on a full pipe.
   const report = reaper && child.stdio[3] ? readReaperReport(child.stdio[3] as Readable) : undefined;

@@ -1,0 +1,136 @@
+/**
+ * The first sandboxed command's one-time walks (the system's folders, ubiquity's own dependency
+ * folders) start when the model asks for a Bash command, ahead of the call (SandboxRuntime.warm),
+ * and never in a run whose model asks for none. The walk of the system's folders leaves its
+ * readings in the user's cache file: whether that file exists says whether the walk ran.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { summon, type Message } from "ubiquity";
+import { createKernel } from "../../src/index";
+import sandbox from "../../plugins/sandbox/index";
+import { scriptedModel } from "ubiquity/testing";
+import { collect } from "../helpers/collect";
+import { outputs, runBash, sandboxPlace, SKIP } from "./helpers";
+
+const place = sandboxPlace();
+const cacheFile = () => join(place.home(), ".ubiquity", "cache", "system-private.json");
+
+describe.skipIf(SKIP)("the first command's one-time walks", () => {
+  it("a run whose model asks for no command walks nothing", async () => {
+    const messages = await collect(
+      summon("hi", {
+        model: scriptedModel(["hello"]),
+        cwd: place.ws(),
+        sandbox: true,
+        persistSession: false,
+        persistTodos: false,
+      }),
+    );
+    expect(messages.at(-1)).toMatchObject({ type: "result", isError: false });
+    expect(existsSync(cacheFile())).toBe(false);
+  });
+
+  it("start when the model asks for a Bash command, on the next turn of the event loop, and not for another tool", async () => {
+    const kernel = createKernel({ plugins: [sandbox()], cwd: place.ws(), sandbox: true });
+    await kernel.ready();
+    try {
+      const asked = (toolName: string) =>
+        kernel.emit({
+          type: "message",
+          message: {
+            type: "assistant",
+            uuid: `u-${toolName}`,
+            sessionId: "s",
+            text: "",
+            model: "test:test",
+            stopReason: "tool_use",
+            content: [{ type: "tool_call", toolUseId: `t-${toolName}`, toolName, input: {} }],
+          } as Message,
+        });
+      const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+      asked("Read");
+      await nextTurn();
+      expect(existsSync(cacheFile()), "no walk for a Read").toBe(false);
+      asked("Bash");
+      expect(existsSync(cacheFile()), "not in the emitter's own turn").toBe(false);
+      await nextTurn();
+      expect(existsSync(cacheFile())).toBe(true);
+    } finally {
+      await kernel.dispose();
+    }
+  });
+
+  it("start while the model still streams the Bash call (at its tool-input-start)", async () => {
+    // The scripted model, its stream paused after each tool-input-start (a model writing the
+    // command): the walk must have run before the rest of the answer arrives.
+    const scripted = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: "true" }, id: "c0" }] },
+      "done",
+    ]);
+    const walkedMidStream: boolean[] = [];
+    const model: typeof scripted = {
+      ...scripted,
+      async doStream(options) {
+        const result = await scripted.doStream(options);
+        const pause = new TransformStream({
+          async transform(part, controller) {
+            controller.enqueue(part);
+            if (part.type !== "tool-input-start") return;
+            for (let turn = 0; turn < 50 && !existsSync(cacheFile()); turn++)
+              await new Promise((resolve) => setImmediate(resolve));
+            walkedMidStream.push(existsSync(cacheFile()));
+          },
+        });
+        return { ...result, stream: result.stream.pipeThrough(pause) };
+      },
+    };
+    const messages = await collect(
+      summon("go", {
+        model,
+        cwd: place.ws(),
+        sandbox: true,
+        permissionMode: "bypassPermissions",
+        persistSession: false,
+        persistTodos: false,
+      }),
+    );
+    expect(messages.at(-1)).toMatchObject({ type: "result", isError: false });
+    expect(walkedMidStream).toEqual([true]);
+  });
+
+  it("a kernel disposed before its warm-up began walks nothing", async () => {
+    const kernel = createKernel({ plugins: [sandbox()], cwd: place.ws(), sandbox: true });
+    await kernel.ready();
+    kernel.emit({
+      type: "message",
+      message: {
+        type: "assistant",
+        uuid: "u",
+        sessionId: "s",
+        text: "",
+        model: "test:test",
+        stopReason: "tool_use",
+        content: [{ type: "tool_call", toolUseId: "t", toolName: "Bash", input: { command: "true" } }],
+      } as Message,
+    });
+    await kernel.dispose();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(existsSync(cacheFile())).toBe(false);
+  });
+
+  it("the command that follows is sandboxed as before: the secrets hidden, the system's private files masked", async () => {
+    const messages = await runBash(["cat .env; cat /etc/shadow | head -c 20; echo end"], {
+      cwd: place.ws(),
+      sandbox: true,
+      permissionMode: "bypassPermissions",
+    });
+    const out = outputs(messages).c0!.content;
+    expect(out).toContain(".env: Permission denied");
+    expect(out).not.toContain("hunter2");
+    expect(out).not.toMatch(/root:/);
+    expect(out).toContain("end");
+    expect(existsSync(cacheFile())).toBe(true);
+  });
+});
