@@ -55,7 +55,9 @@ describe("allowed-tools with GitHub Copilot's server/* next to Claude Code's too
     expect(out.stderr).toMatch(/dx-help\/SKILL\.md\) allowed-tools: "ado\/\*" pre-approves nothing/);
     expect(out.stderr).toContain("an MCP server's tools are written mcp__<server>__*");
     // Copilot's lower-case names are rules that match no tool (names are case-sensitive): said, with the tool meant.
-    expect(out.stderr).toMatch(/allowed-tools: "read" names no tool of this run, so it pre-approves nothing: did you mean "Read"\?/);
+    expect(out.stderr).toMatch(
+      /allowed-tools: "read" names no tool of this run, so it pre-approves nothing: did you mean "Read"\?/,
+    );
     expect(out.stderr).toMatch(/allowed-tools: "edit" names no tool of this run.*did you mean "Edit"\?/);
   });
 
