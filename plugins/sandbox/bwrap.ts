@@ -21,8 +21,8 @@ export interface Profile {
    */
   byFd: ReadonlyMap<string, { fd: number; check: number; dest: string }>;
   layouts: RootLayout[];
-  /** Existing paths made unreadable. */
-  secrets: { path: string; dir: boolean }[];
+  /** Existing paths made unreadable; a `scratch` folder (`/var/tmp`) is replaced with a private empty one instead. */
+  secrets: { path: string; dir: boolean; scratch?: true }[];
   /** Paths readable again inside a secret folder. */
   allowRead: string[];
   /** Host folder bound at /tmp (lives as long as the run). */
@@ -242,6 +242,9 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
   if (profile.network.mode === "all" && existsSync("/run/systemd/resolve"))
     args.push("--ro-bind", "/run/systemd/resolve", "/run/systemd/resolve");
   args.push("--bind", profile.privateTmp, "/tmp");
+  // The system's other scratch folders everyone writes (/var/tmp): private and empty like /tmp, laid
+  // before the run's own folders so one inside is bound on top (red team zb, ZB1).
+  for (const s of profile.secrets) if (s.scratch) args.push("--perms", "01777", "--tmpfs", s.path);
   // The home folder: hidden behind an empty folder, but for what stays readable (remounted
   // read-only at the end, once every mount point in it is made). Under /tmp it must be made
   // visible anyway, as the private /tmp covers it.
@@ -297,7 +300,7 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
       if (inSight(realpathOrSelf(p))) args.push("--ro-bind", layout.standIns?.get(p) ?? p, p);
     for (const p of layout.placeholders) args.push("--ro-bind", profile.emptyDir, p);
   }
-  for (const s of profile.secrets.filter((x) => visible(x.path))) {
+  for (const s of profile.secrets.filter((x) => !x.scratch && visible(x.path))) {
     // A folder with an allowRead path inside gets an empty traverse-only tmpfs instead, so the
     // path can be bound back (bwrap makes its mount point inside, not in the real folder).
     if (s.dir && profile.allowRead.some((p) => under(p, s.path) && p !== s.path))

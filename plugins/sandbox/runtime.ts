@@ -48,6 +48,7 @@ import {
   gitConfigWithoutCredentials,
   HOME_READABLE,
   privateSystemPaths,
+  type SystemPrivatePath,
   SENSITIVE_HOME,
   SECRET_PATTERNS,
   secretPaths,
@@ -230,7 +231,7 @@ export class SandboxRuntime {
 
   /** Paths made unreadable (known once started). */
   get secrets(): readonly string[] {
-    return [...(this.#secrets ?? []), ...(this.#systemPrivate ?? [])].map((s) => s.path);
+    return [...(this.#secrets ?? []), ...(this.#systemPrivate ?? []).filter((s) => !s.scratch)].map((s) => s.path);
   }
 
   /** Would this Bash command run sandboxed? */
@@ -332,17 +333,19 @@ export class SandboxRuntime {
    * The system's private paths as they are now: one removed since the walk (a lock file, a rotated
    * log) has no place to hide, and bwrap refused every command that named it.
    */
-  #systemPrivateNow(): { path: string; dir: boolean }[] {
+  #systemPrivateNow(): SystemPrivatePath[] {
     const found = new Set(this.#secrets?.map((s) => s.path));
     return (this.#systemPrivate ?? []).flatMap((p) => {
       if (found.has(p.path)) return [];
       const now = lstatSync(p.path, { throwIfNoEntry: false });
       if (!now || now.isSymbolicLink()) return [];
+      // A scratch folder is replaced only while it is one (a folder: bwrap mounts a tmpfs there).
+      if (p.scratch) return now.isDirectory() ? [p] : [];
       return [{ path: p.path, dir: now.isDirectory() }];
     });
   }
 
-  #systemPrivate: { path: string; dir: boolean }[] | undefined;
+  #systemPrivate: SystemPrivatePath[] | undefined;
   /** The secret-name walk of the writable folders, each folder's reading kept by its stamp (secret-walk.ts). */
   #secretWalk: SecretWalk | undefined;
 

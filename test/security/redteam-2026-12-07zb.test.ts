@@ -1,0 +1,173 @@
+/**
+ * Red team of 2026-12-07 (zb): HEADER
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { bwrapArgs, type Profile } from "../../plugins/sandbox/bwrap";
+import { socketFilter } from "../../plugins/sandbox/seccomp";
+import { privateSystemPaths } from "../../plugins/sandbox/secrets";
+import { SKIP } from "../sandbox/helpers";
+import { attackBench } from "./attack-bench";
+
+const KEY = "sk-test-redteam7zb";
+
+const { project, attack } = attackBench({
+  name: "rt7zb",
+  model: "openai:gpt-4.1",
+  key: KEY,
+  fill: () => {},
+});
+
+/** Can this user write /var/tmp (the machine's own scratch folder, used as it is by the bin tests)? */
+const VAR_TMP = (() => {
+  try {
+    const probe = mkdtempSync("/var/tmp/ubq-rt7zb-probe-");
+    rmSync(probe, { recursive: true, force: true });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe("ZB1: a sticky scratch folder of the system's (/var/tmp) is private in the sandbox, as /tmp is", () => {
+  it("the walk names a sticky folder everyone writes as scratch, and bwrap lays a private one over it before the run's folders", () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "ubq-rt7zb-sys-")));
+    try {
+      mkdirSync(join(root, "tmp", "mine"), { recursive: true });
+      writeFileSync(join(root, "tmp", "mine", "swap"), "x", { mode: 0o600 });
+      chmodSync(join(root, "tmp", "mine"), 0o700);
+      chmodSync(join(root, "tmp"), 0o1777);
+      const found = privateSystemPaths([], { roots: [root] });
+      expect(found).toContainEqual({ path: join(root, "tmp"), dir: true, scratch: true });
+      const profile = {
+        writable: [],
+        byFd: new Map(),
+        layouts: [],
+        secrets: found,
+        allowRead: [],
+        privateTmp: "/run/ubq-private-tmp",
+        emptyDir: "/e",
+        unreadableFile: "/uf",
+        unreadableDir: "/ud",
+        network: { mode: "none" },
+        home: "/nonexistent-home",
+      } as unknown as Profile;
+      const args = bwrapArgs(profile, "/");
+      const at = args.findIndex((a, i) => a === "--tmpfs" && args[i + 1] === join(root, "tmp"));
+      expect(at, args.join(" ")).toBeGreaterThan(args.indexOf("/tmp"));
+      expect(args.slice(at - 2, at)).toEqual(["--perms", "01777"]);
+      // Not hidden as a secret (an unreadable folder laid over it).
+      expect(args.join(" ")).not.toContain(`/ud ${join(root, "tmp")}`);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(SKIP || !VAR_TMP)(
+    "through the bin: the user's private file in /var/tmp and another process's public one are not there; a write there stays inside",
+    async () => {
+      const mine = mkdtempSync("/var/tmp/ubq-rt7zb-");
+      const open = join(mine, "..", `${mine.split("/").pop()}-open`);
+      chmodSync(mine, 0o700);
+      writeFileSync(join(mine, "swap"), "VARTMP_SECRET=zb1-private\n", { mode: 0o600 });
+      writeFileSync(open, "VARTMP_SECRET=zb1-open\n", { mode: 0o644 });
+      const marker = `/var/tmp/ubq-rt7zb-marker-${process.pid}`;
+      try {
+        const { out } = await attack(
+          [`cat ${mine}/swap`, `cat ${open}`, `echo zb1 > ${marker} && cat ${marker}`],
+          ["--permission-mode", "bypassPermissions", "--sandbox"],
+        );
+        expect(out[0]!.content).not.toContain("zb1-private");
+        expect(out[1]!.content).not.toContain("zb1-open");
+        // The scratch folder works inside (a private one), and nothing reaches the host's.
+        expect(out[2]!.content).toContain("zb1");
+        expect(existsSync(marker)).toBe(false);
+      } finally {
+        rmSync(mine, { recursive: true, force: true });
+        rmSync(open, { force: true });
+        rmSync(marker, { force: true });
+      }
+    },
+  );
+});
+
+/** Run the seccomp program `program` on one system call (a classic BPF interpreter for the instructions it uses). */
+function filterVerdict(program: Buffer, arch: number, nr: number, args: number[] = []): string {
+  const data = Buffer.alloc(64);
+  data.writeInt32LE(nr, 0);
+  data.writeUInt32LE(arch, 4);
+  for (const [i, a] of args.entries()) data.writeUInt32LE(a, 16 + 8 * i);
+  let acc = 0;
+  for (let pc = 0; pc < program.length / 8; pc++) {
+    const code = program.readUInt16LE(pc * 8);
+    const [jt, jf, k] = [program[pc * 8 + 2]!, program[pc * 8 + 3]!, program.readUInt32LE(pc * 8 + 4)];
+    if (code === 0x20) acc = data.readUInt32LE(k);
+    else if (code === 0x54) acc = (acc & k) >>> 0;
+    else if (code === 0x15) pc += acc === k ? jt : jf;
+    else if (code === 0x35) pc += acc >= k ? jt : jf;
+    else if (code === 0x06) return k === 0x7fff0000 ? "allow" : k === 0x80000000 ? "kill" : `errno ${k & 0xffff}`;
+    else throw new Error(`unexpected instruction ${code.toString(16)} at ${pc}`);
+  }
+  throw new Error("fell off the end");
+}
+
+/** perf_event_open on this process, userfaultfd in user mode, and bpf with no command: what each answers. */
+const KERNEL_CALLS = `
+import ctypes, os, struct
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+def call(nr, *args):
+    r = libc.syscall(ctypes.c_long(nr), *args)
+    return "ok" if r >= 0 else os.strerror(ctypes.get_errno())
+PERF, BPF, UFFD = (298, 321, 323) if os.uname().machine == "x86_64" else (241, 280, 282)
+attr = ctypes.create_string_buffer(struct.pack("<IIQQQQQ", 1, 128, 0, 0, 0, 0, 1 | 1 << 5 | 1 << 6) + b"\\0" * 72)
+print("perf_event_open:", call(PERF, attr, 0, -1, -1, ctypes.c_ulong(0)))
+print("userfaultfd:", call(UFFD, 1))
+print("bpf:", call(BPF, 0xffff, None, 0))
+`;
+const PYTHON = ["/usr/bin/python3", "/bin/python3"].find((p) => existsSync(p));
+
+describe("ZB2: perf_event_open, bpf and userfaultfd are refused in the sandbox", () => {
+  it("the filter's program refuses them on both ABIs (EPERM), whatever the Unix socket setting", () => {
+    const cases: [string, number, number[]][] = [
+      ["x64", 0xc000003e, [298, 321, 323]],
+      ["arm64", 0xc00000b7, [241, 280, 282]],
+    ];
+    for (const [arch, audit, calls] of cases)
+      for (const unix of ["blocked", "allowed"] as const) {
+        const p = socketFilter(unix, arch)!;
+        for (const nr of calls) expect(filterVerdict(p, audit, nr), `${arch} ${nr}`).toBe("errno 1");
+        // getpid, an ordinary call, still passes.
+        expect(filterVerdict(p, audit, arch === "x64" ? 39 : 172)).toBe("allow");
+      }
+  });
+
+  it.skipIf(SKIP || !PYTHON || process.arch !== "x64")(
+    "through the bin: the calls that work outside (in a user namespace, as the oracle) get EPERM inside",
+    async () => {
+      const p = project();
+      writeFileSync(join(p.cwd, "kcalls.py"), KERNEL_CALLS);
+      // The oracle: outside any sandbox (a user namespace of its own, never the host's root), the kernel takes them.
+      const outside = spawnSync("unshare", ["-Ur", PYTHON!, "kcalls.py"], { cwd: p.cwd, encoding: "utf8" });
+      expect(outside.stdout).toContain("perf_event_open: ok");
+      expect(outside.stdout).toContain("userfaultfd: ok");
+      expect(outside.stdout).not.toContain("bpf: Operation not permitted");
+      const { out } = await attack([`${PYTHON} kcalls.py`], ["--permission-mode", "bypassPermissions", "--sandbox"], p);
+      expect(out[0]!.content).toContain("perf_event_open: Operation not permitted");
+      expect(out[0]!.content).toContain("userfaultfd: Operation not permitted");
+      expect(out[0]!.content).toContain("bpf: Operation not permitted");
+    },
+  );
+});
