@@ -21,6 +21,8 @@ export interface Profile {
    */
   byFd: ReadonlyMap<string, { fd: number; check: number; dest: string }>;
   layouts: RootLayout[];
+  /** Files of the writable folders with other names (hard links), and folders holding many: read-only (link-walk.ts). */
+  linked?: string[];
   /** Existing paths made unreadable; a `scratch` folder (`/var/tmp`) is replaced with a private empty one instead. */
   secrets: { path: string; dir: boolean; scratch?: true }[];
   /** Paths readable again inside a secret folder. */
@@ -300,6 +302,8 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
       if (inSight(realpathOrSelf(p))) args.push("--ro-bind", layout.standIns?.get(p) ?? p, p);
     for (const p of layout.placeholders) args.push("--ro-bind", profile.emptyDir, p);
   }
+  // A write through one of these would change the same file's other names, outside (red team zb, ZB3).
+  for (const p of profile.linked ?? []) args.push("--ro-bind", p, p);
   for (const s of profile.secrets.filter((x) => !x.scratch && visible(x.path))) {
     // A folder with an allowRead path inside gets an empty traverse-only tmpfs instead, so the
     // path can be bound back (bwrap makes its mount point inside, not in the real folder).

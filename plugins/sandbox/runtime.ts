@@ -54,6 +54,7 @@ import {
   secretPaths,
   writeRuleMatcher,
 } from "./secrets";
+import { LinkWalk, linkBinds } from "./link-walk";
 import { SecretWalk } from "./secret-walk";
 import { seatbeltProfile } from "./seatbelt";
 import { SocketFilters } from "./seccomp";
@@ -346,6 +347,24 @@ export class SandboxRuntime {
   }
 
   #systemPrivate: SystemPrivatePath[] | undefined;
+  /** The walk of the writable folders for files with more than one name, kept between calls (link-walk.ts). */
+  #linkWalk: LinkWalk | undefined;
+
+  /**
+   * What to bind read-only for the writable folders' files that have other names (red team zb,
+   * ZB3): a write through one changed a file outside every writable folder (pnpm's store). `skip`:
+   * folders already read-only whole (ubiquity's own code and modules).
+   */
+  #linkedBinds(writable: readonly string[], skip: ReadonlySet<string>): string[] {
+    this.#linkWalk ??= new LinkWalk();
+    const found = writable.flatMap((root) => this.#linkWalk!.walk(root, skip));
+    const binds = linkBinds(found, writable);
+    if (!binds)
+      throw new Error(
+        `ubiquity:sandbox: ${found.length} files of the writable folders have other names (hard links: ${found[0]}, …), through which a sandboxed command could change files outside them, and there are too many to keep read-only; remove the links (\`find <folder> -type f -links +1\` lists them) and run the command again`,
+      );
+    return binds;
+  }
   /** The secret-name walk of the writable folders, each folder's reading kept by its stamp (secret-walk.ts). */
   #secretWalk: SecretWalk | undefined;
 
@@ -441,6 +460,7 @@ export class SandboxRuntime {
     // A protected file with another name in a writable folder is refused (refuseSharedProtected).
     this.#ownCode ??= new Set(ownCode(writable));
     refuseSharedProtected(layouts, new Set([...this.#ownCode, ...modules]));
+    const linked = this.#linkedBinds(writable, new Set([...this.#ownCode, ...modules]));
     if (use.toolUseId) {
       this.#calls.set(use.toolUseId, {
         watched: layouts.flatMap((l) => l.watched),
@@ -471,6 +491,7 @@ export class SandboxRuntime {
       writable: cache && folders.has(cache) ? [...writable, cache] : writable,
       byFd: descriptorNumbers(folders),
       layouts,
+      linked,
       secrets: [...(this.#secrets ?? []), ...this.#systemPrivateNow()],
       allowRead: this.#settings.allowRead,
       privateTmp: dirs.tmp,

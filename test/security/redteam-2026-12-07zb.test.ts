@@ -5,8 +5,10 @@ import { execFileSync, spawnSync } from "node:child_process";
 import {
   chmodSync,
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -16,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bwrapArgs, type Profile } from "../../plugins/sandbox/bwrap";
+import { LinkWalk, linkBinds, MAX_LINK_BINDS } from "../../plugins/sandbox/link-walk";
 import { socketFilter } from "../../plugins/sandbox/seccomp";
 import { privateSystemPaths } from "../../plugins/sandbox/secrets";
 import { SKIP } from "../sandbox/helpers";
@@ -168,6 +171,81 @@ describe("ZB2: perf_event_open, bpf and userfaultfd are refused in the sandbox",
       expect(out[0]!.content).toContain("perf_event_open: Operation not permitted");
       expect(out[0]!.content).toContain("userfaultfd: Operation not permitted");
       expect(out[0]!.content).toContain("bpf: Operation not permitted");
+    },
+  );
+});
+
+/** A pnpm-installed package: its file in the store (in the home) and the link in the project's `.pnpm`. */
+function pnpmPackage(cwd: string, home: string, name: string, text: string): { store: string; linked: string } {
+  const store = join(home, ".local", "share", "pnpm", "store", "v3", "files", name.slice(0, 2));
+  mkdirSync(store, { recursive: true });
+  const folder = join(cwd, "node_modules", ".pnpm", `${name}@1.0.0`, "node_modules", name);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(store, `${name}-index`), text);
+  linkSync(join(store, `${name}-index`), join(folder, "index.js"));
+  return { store: join(store, `${name}-index`), linked: join(folder, "index.js") };
+}
+
+describe("ZB3: a file of the workspace with another name outside it (pnpm's store, git clone --local) is read-only in the sandbox", () => {
+  it("the walk finds the files with more than one name, in node_modules and .git too; the binds stay few, a crowded store's top bound whole", () => {
+    const p = project();
+    const lodash = pnpmPackage(p.cwd, p.home, "lodash", "module.exports = 1;\n");
+    mkdirSync(join(p.cwd, ".git", "objects", "pack"), { recursive: true });
+    writeFileSync(join(p.home, "pack-1.pack"), "PACK");
+    linkSync(join(p.home, "pack-1.pack"), join(p.cwd, ".git", "objects", "pack", "pack-1.pack"));
+    writeFileSync(join(p.cwd, "own.txt"), "one name\n");
+    const found = new LinkWalk({ racyMs: -1 }).walk(p.cwd).sort();
+    expect(found).toEqual([join(p.cwd, ".git", "objects", "pack", "pack-1.pack"), lodash.linked].sort());
+    expect(linkBinds(found, [p.cwd])!.sort()).toEqual(found);
+
+    // 600 packages: the binds are lifted a level at a time, to `.pnpm` whole, never node_modules or the root.
+    const many = Array.from({ length: 600 }, (_, i) =>
+      join(p.cwd, "node_modules", ".pnpm", `p${i}@1`, "node_modules", `p${i}`, "index.js"),
+    );
+    const binds = linkBinds([...many, join(p.cwd, "top.txt")], [p.cwd])!;
+    expect(binds.length).toBeLessThanOrEqual(MAX_LINK_BINDS);
+    expect(binds.sort()).toEqual([join(p.cwd, "node_modules", ".pnpm"), join(p.cwd, "top.txt")]);
+    // A folder with many of them directly is bound whole at once.
+    const crowded = Array.from({ length: 40 }, (_, i) => join(p.cwd, "venv", "site", `m${i}.py`));
+    expect(linkBinds(crowded, [p.cwd])).toEqual([join(p.cwd, "venv", "site")]);
+    // Files directly in a root that cannot be brought under the bound: not bound, refused (undefined).
+    const flat = Array.from({ length: MAX_LINK_BINDS + 1 }, (_, i) => join(p.cwd, `f${i}`));
+    expect(linkBinds(flat, [p.cwd])).toBeUndefined();
+  });
+
+  it.skipIf(SKIP)(
+    "through the bin (default mode, --sandbox): a write through the project's name changes neither pnpm's store nor the cloned repository; the rest of node_modules stays writable",
+    async () => {
+      const p = project();
+      const { store, linked } = pnpmPackage(p.cwd, p.home, "lodash", "module.exports = 1;\n");
+      const rel = linked.slice(p.cwd.length + 1);
+      // The oracle for git: a local clone links the objects of the repository it clones.
+      const origin = join(p.home, "origin");
+      execFileSync("git", ["init", "-q", origin]);
+      writeFileSync(join(origin, "a.txt"), "a\n");
+      execFileSync("git", ["-C", origin, "add", "a.txt"]);
+      execFileSync("git", ["-C", origin, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "a"]);
+      execFileSync("git", ["clone", "-q", "--local", origin, join(p.cwd, "clone")]);
+      const objects = join("clone", ".git", "objects");
+      const dir = readdirSync(join(p.cwd, objects)).find((d) => /^[0-9a-f]{2}$/.test(d))!;
+      const object = join(objects, dir, readdirSync(join(p.cwd, objects, dir))[0]!);
+      const originObject = join(origin, ".git", "objects", object.slice(objects.length + 1));
+      const before = readFileSync(originObject);
+      expect(readFileSync(join(p.cwd, object))).toEqual(before);
+      const { out } = await attack(
+        [
+          `echo 'require("child_process").execSync("touch /tmp/zb3")' >> ${rel}`,
+          `python3 -c "open('${rel}', 'a').write('EVIL')"`,
+          `chmod u+w ${object}; printf broken > ${object}`,
+          "mkdir -p node_modules/.vite && echo cache > node_modules/.vite/deps.json && cat node_modules/.vite/deps.json",
+        ],
+        ["--sandbox"],
+        p,
+      );
+      expect(readFileSync(store, "utf8")).toBe("module.exports = 1;\n");
+      expect(readFileSync(originObject)).toEqual(before);
+      for (const r of out.slice(0, 3)) expect(r.content).toContain("Read-only file system");
+      expect(out[3]!.content).toContain("cache");
     },
   );
 });
