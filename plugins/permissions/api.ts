@@ -14,6 +14,7 @@ export { compileContent } from "./match-command";
 export { DEFAULT_TOOL_KINDS, namesPatchTool } from "./policy";
 /** The sensitive list, shared with the sandbox (which keeps these read-only at any depth). */
 export { pathsNamedByEnvrc, sandboxReason, sensitiveReason, venvActivateReason } from "./sensitive";
+export { isPluginFolder } from "./subject";
 
 /** What other plugins can do with the permission engine of a kernel. */
 export interface PermissionsApi {

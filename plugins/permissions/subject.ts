@@ -201,6 +201,11 @@ function hardLinked(path: string): boolean {
 
 const PLUGIN_MANIFESTS = [join(".claude-plugin", "plugin.json"), join(".codex-plugin", "plugin.json")];
 
+/** Does `dir` hold a Claude Code or Codex plugin's manifest (`.claude-plugin/plugin.json`, `.codex-plugin/plugin.json`)? */
+export function isPluginFolder(dir: string): boolean {
+  return PLUGIN_MANIFESTS.some((m) => existsSync(join(dir, m)));
+}
+
 /**
  * The plugin folder `path` lies in, found by its manifest: a folder inside a permitted root (not
  * the root itself, which would make every file of a repository that is a plugin ask) holding
@@ -209,7 +214,7 @@ const PLUGIN_MANIFESTS = [join(".claude-plugin", "plugin.json"), join(".codex-pl
 export function pluginFolderOf(path: string, roots: readonly string[]): string | undefined {
   for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
     if (!roots.some((root) => dir.startsWith(`${root.endsWith("/") ? root : `${root}/`}`))) return undefined;
-    if (PLUGIN_MANIFESTS.some((m) => existsSync(join(dir, m)))) return dir;
+    if (isPluginFolder(dir)) return dir;
   }
   return undefined;
 }
