@@ -1,5 +1,87 @@
 /**
- * Red team of 2026-12-07 (zb): HEADER
+ * Red team of 2026-12-07 (zb): the Bash permission engine and the OS sandbox, as a stranger, with
+ * classes the earlier rounds (redteam-2026-12-04 … 12-07za, sandbox-*) did not list, and two of
+ * round z's open items. Through the engine with bash (or the real program, in `unshare -Ur`) as
+ * the oracle, and the built bin against the scripted attacker (a fake provider on 127.0.0.1) with
+ * marker files. Each finding's test failed before its fix (checked by putting back the sandbox's
+ * files of the branch point and rebuilding: the 6 finding tests failed, each on its own assertion;
+ * the walk's unit test, new code, passed).
+ *
+ * ZB1 FIXED  The sandbox hid, in the system's folders, what not every user may read (red team y,
+ *            Y4), but did not walk a sticky folder everyone writes (`/var/tmp`): other processes'
+ *            files come and go there. So that folder was shown as it is, and a sandboxed `cat`
+ *            read the user's own private scratch files there (`/var/tmp/<0700 folder>/<0600
+ *            file>`: vim's swap files, a tool's saved tokens; as root, everyone's) and every
+ *            public one, while the same files in /etc were hidden. Class: a scratch folder the
+ *            host shares, shown whole because the walk's rule was never applied to it. The walk now
+ *            returns each such folder as `scratch`, and bwrap lays a private, empty, writable
+ *            tmpfs (mode 1777) over it before the run's own folders are bound (a workspace or home
+ *            inside stays seen), as /tmp is.
+ * ZB2 FIXED  (round z's open item) The seccomp filter let sandboxed processes call
+ *            perf_event_open (on their own process: perf_event_paranoid 2), userfaultfd (user-mode
+ *            faults) and bpf (reached, EINVAL for no command): shown in a user namespace here, and
+ *            inside the sandbox before the fix. Class: kernel interfaces no build needs, that need
+ *            no capability, where sandbox escapes start; Docker's default profile refuses them.
+ *            They get EPERM on x86_64 and aarch64.
+ * ZB3 FIXED  A bind makes a folder writable, and a file in it writable through it whatever other
+ *            names the file has. pnpm links every file of `node_modules/.pnpm` to its store in the
+ *            home (uv and conda link virtualenvs to their caches the same way; `git clone --local`
+ *            links the objects of the repository it cloned): in default mode with `--sandbox`,
+ *            `echo '…execSync(…)' >> node_modules/.pnpm/lodash@…/index.js` (the engine asked —
+ *            "it is a hard link" — and autoAllowBash ran it sandboxed) and `python3 -c
+ *            "open(…,'a').write(…)"` changed the store's file, in a folder the sandbox hides and
+ *            outside every writable one, and so lodash for every other project on the machine,
+ *            where it runs later unsandboxed; the same wrote into the cloned repository's objects.
+ *            Class: one inode, two names, one of them outside the permitted folders. The sandbox
+ *            now walks the writable folders (node_modules and .git included; each folder's reading
+ *            kept while its stamp holds: ~35 ms a command on a checkout with 35,000 files in
+ *            node_modules, ~300 ms the first time) for files with more than one name and binds
+ *            them read-only: file by file, a folder holding more than 16 directly whole, and past
+ *            400 binds the deepest lifted to their folders a level at a time (node_modules/.pnpm
+ *            whole, not node_modules); a command is refused when even that cannot bound them.
+ * ZB4 FIXED  The engine asks for every write in a Claude Code or Codex plugin folder of the
+ *            workspace (its hooks, scripts and MCP servers run code), but the sandbox protected
+ *            only its manifest folder: under `--sandbox` (autoAllowBash), `echo '{"hooks":…}' >
+ *            tools/myplug/hooks/hooks.json` and a line appended to its scripts ran unasked. Class: a
+ *            reason the engine asks for that the sandbox does not hold, turned into an allow by
+ *            autoAllowBash (ZB3's hard links were the other instance). The guard now binds a plugin
+ *            folder below a writable folder's top whole, by the engine's own test
+ *            (`isPluginFolder`, one rule for both).
+ *
+ * Tried: about 230 Bash commands through the engine in three settings (default with allow rules
+ * naming 50 programs and `Read(./.env)` denied, acceptEdits, bypassPermissions with curl and rm
+ * denied; about 700 verdicts), each class with bash or the program as the oracle in `unshare -Ur`:
+ * bash's hidden evaluations (subscripts in `test -v`, `read`, `[[ -eq ]]`, `${!x}`, `${x:y}`,
+ * `${x@P}`, `PS4` with `set -x`, `BASH_CMDS`, `hash -p`; all asked or denied), `$"…"` translation,
+ * `/dev/tcp` redirections, 31 curl spellings that read a file (`-w @`, `-H @`, `-b`, `--json @`,
+ * `file://` spellings), gawk's `/inet` files, `@load` and `@include`, wget/curl server-chosen
+ * names, 27 environment prefixes (GCONV_PATH, TAR_OPTIONS, RIPGREP_CONFIG_PATH, CURL_HOME,
+ * GOFLAGS, RUSTC_WRAPPER…: only an allow-list passes), symlinks and `..` after them, hard links in
+ * the engine (asked), an embedded bare repository under `git -C` and `cd`, branches holding a
+ * symlink under `git checkout … && echo >>`, `pushd`, `cd -`, `~-`, `make -n` (runs `$(shell)`:
+ * counted as project code); through the bin with real bubblewrap (11 runs): /var/tmp, the three
+ * kernel calls, nested user namespaces (uid_map refused), pnpm's store, git clone --local, a
+ * plugin folder, a virtualenv's bin. Got past: 4 classes (ZB1 2 files; ZB2 3 calls; ZB3 2
+ * writers × 2 layouts; ZB4 2 files), all fixed; none in the engine's Bash analysis itself.
+ *
+ * NOT FIXED (for the lead):
+ * - autoAllowBash turns every ask that carries no user rule into an allow when the command runs
+ *   sandboxed; it is right only where the sandbox holds the engine's reason. Two reasons it does
+ *   not hold stay by design and are written down (a virtualenv's bin folder, W10; a folder on
+ *   PATH, Y2): a sandboxed `echo … > .venv/bin/pytest` runs unasked and the user's activated
+ *   shell runs it later. A vote that knew which reason each ask had would close the class.
+ * - Toolchain folders HOME_READABLE keeps hold their tools' own global settings, which can hold
+ *   credentials and are not hidden by name: npm's `$PREFIX/etc/npmrc` (`npm config set -g
+ *   //registry…:_authToken=…`) under `~/.nvm/versions/node/*`, `~/.volta`, `~/.fnm`, asdf's and
+ *   mise's installs; pip's `pip.conf` in a pyenv version; maven's `conf/settings.xml` under
+ *   `~/.sdkman`. Round z's open item (package caches not searched) is the same class; a
+ *   name-based walk of those folders costs seconds the first time (`.cargo/registry`, `go/pkg`).
+ * - Nested user namespaces are allowed inside the sandbox (mounts are locked there, and writing
+ *   uid_map was refused here); bwrap's `--disable-userns` would refuse them, but needs
+ *   `--unshare-user` in every mode and breaks browsers' own sandboxes (Playwright, Puppeteer).
+ * - ZB3 sees a file given another name from outside after its folder was read (`ln
+ *   ws/file /elsewhere`, which changes no folder of the workspace) only when that folder changes;
+ *   no sandboxed process can make one (link(2) fails across the read-only binds).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import {
