@@ -1,11 +1,11 @@
 /**
  * Red team of 2026-12-07 (zb): the Bash permission engine and the OS sandbox, as a stranger, with
- * classes the earlier rounds (redteam-2026-12-04 … 12-07za, sandbox-*) did not list, and two of
- * round z's open items. Through the engine with bash (or the real program, in `unshare -Ur`) as
- * the oracle, and the built bin against the scripted attacker (a fake provider on 127.0.0.1) with
- * marker files. Each finding's test failed before its fix (checked by putting back the sandbox's
- * files of the branch point and rebuilding: the 6 finding tests failed, each on its own assertion;
- * the walk's unit test, new code, passed).
+ * classes the earlier rounds (redteam-2026-12-04 … 12-07za, sandbox-*) did not list, and two
+ * items the last round left (/var/tmp, the kernel calls). Through the engine with bash (or the
+ * real program, in `unshare -Ur`) as the oracle, and the built bin against the scripted attacker
+ * (a fake provider on 127.0.0.1) with marker files. Each finding's test failed before its fix (checked by putting back the sandbox's
+ * files of the branch point and rebuilding: the 6 tests of ZB1-ZB4 failed, each on its own
+ * assertion, and ZB5's with its one line put back; the walk's unit test, new code, passed).
  *
  * ZB1 FIXED  The sandbox hid, in the system's folders, what not every user may read (red team y,
  *            Y4), but did not walk a sticky folder everyone writes (`/var/tmp`): other processes'
@@ -47,6 +47,15 @@
  *            autoAllowBash (ZB3's hard links were the other instance). The guard now binds a plugin
  *            folder below a writable folder's top whole, by the engine's own test
  *            (`isPluginFolder`, one rule for both).
+ * ZB5 FIXED  The class behind ZB3 and ZB4: the kernel's contract says a firm ask (an ask rule's, a
+ *            sensitive path's) is answered only by whoever answers prompts, never by a vote cast
+ *            before the verdict; autoAllowBash, such a vote, kept ask rules' questions but turned
+ *            every sensitive path's into an allow, and the sandbox does not hold all of them: it
+ *            leaves a virtualenv's bin and the folders on PATH writable by design (W10, Y2), so
+ *            under `--sandbox` `printf '#!/bin/sh…' > .venv/bin/pytest` (the engine: "inside
+ *            .venv's bin folder") ran unasked, and the user's activated shell runs that pytest
+ *            later, unsandboxed. autoAllowBash now leaves every firm ask standing; what the
+ *            engine cannot name (a run-time write, `pip install`) still runs sandboxed unasked.
  *
  * Tried: about 230 Bash commands through the engine in three settings (default with allow rules
  * naming 50 programs and `Read(./.env)` denied, acceptEdits, bypassPermissions with curl and rm
@@ -61,15 +70,15 @@
  * symlink under `git checkout … && echo >>`, `pushd`, `cd -`, `~-`, `make -n` (runs `$(shell)`:
  * counted as project code); through the bin with real bubblewrap (11 runs): /var/tmp, the three
  * kernel calls, nested user namespaces (uid_map refused), pnpm's store, git clone --local, a
- * plugin folder, a virtualenv's bin. Got past: 4 classes (ZB1 2 files; ZB2 3 calls; ZB3 2
- * writers × 2 layouts; ZB4 2 files), all fixed; none in the engine's Bash analysis itself.
+ * plugin folder, a virtualenv's bin. Got past: 5 classes (ZB1 2 files; ZB2 3 calls; ZB3 2
+ * writers × 2 layouts; ZB4 2 files; ZB5 1 write, the named halves of ZB3 and ZB4 with it), all
+ * fixed; none in the engine's Bash analysis itself (every construct above asked or was denied).
  *
  * NOT FIXED (for the lead):
- * - autoAllowBash turns every ask that carries no user rule into an allow when the command runs
- *   sandboxed; it is right only where the sandbox holds the engine's reason. Two reasons it does
- *   not hold stay by design and are written down (a virtualenv's bin folder, W10; a folder on
- *   PATH, Y2): a sandboxed `echo … > .venv/bin/pytest` runs unasked and the user's activated
- *   shell runs it later. A vote that knew which reason each ask had would close the class.
+ * - A run-time write into a virtualenv's bin or a folder on PATH (`pip install`, `python -c
+ *   "open('.venv/bin/pytest','w')…"`) still runs sandboxed unasked: the sandbox leaves those
+ *   folders writable by design (W10, Y2), and only ZB5's question, for a write the command names,
+ *   holds there.
  * - Toolchain folders HOME_READABLE keeps hold their tools' own global settings, which can hold
  *   credentials and are not hidden by name: npm's `$PREFIX/etc/npmrc` (`npm config set -g
  *   //registry…:_authToken=…`) under `~/.nvm/versions/node/*`, `~/.volta`, `~/.fnm`, asdf's and
