@@ -177,11 +177,8 @@ export const sandboxPlugin = definePlugin({
       const hostRun = runtime && hostRunVerdict(kernel, runtime, verdict, call);
       if (hostRun) return hostRun;
       if (!runtime?.settings.autoAllowBash || verdict.behavior !== "ask" || call.toolName !== "Bash") return verdict;
-      // An ask rule the user wrote stands; only "not pre-approved" becomes "runs sandboxed". So does
-      // a firm ask (a sensitive path's): only whoever answers prompts may answer it, and the sandbox
-      // does not hold every reason the engine asks for (a virtualenv's bin, a folder on PATH, which
-      // it leaves writable: red team zb, ZB5).
-      if (verdict.rule !== undefined || verdict.firm) return verdict;
+      // An ask rule the user wrote stands; only "not pre-approved" becomes "runs sandboxed".
+      if (verdict.rule !== undefined) return verdict;
       const command = typeof call.input.command === "string" ? call.input.command : undefined;
       if (command === undefined || !getSandboxApi(kernel).sandboxes(command)) return verdict;
       return { behavior: "allow", message: "Allowed: runs inside the sandbox (autoAllowBash).", decidedBy: NAME };

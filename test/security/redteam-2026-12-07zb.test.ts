@@ -3,9 +3,9 @@
  * classes the earlier rounds (redteam-2026-12-04 … 12-07za, sandbox-*) did not list, and two
  * items the last round left (/var/tmp, the kernel calls). Through the engine with bash (or the
  * real program, in `unshare -Ur`) as the oracle, and the built bin against the scripted attacker
- * (a fake provider on 127.0.0.1) with marker files. Each finding's test failed before its fix (checked by putting back the sandbox's
- * files of the branch point and rebuilding: the 6 tests of ZB1-ZB4 failed, each on its own
- * assertion, and ZB5's with its one line put back; the walk's unit test, new code, passed).
+ * (a fake provider on 127.0.0.1) with marker files. Each finding's test failed before its fix
+ * (checked by putting back the sandbox's files of the branch point and rebuilding: the 6 tests of
+ * ZB1-ZB4 failed, each on its own assertion; the walk's unit test, new code, passed).
  *
  * ZB1 FIXED  The sandbox hid, in the system's folders, what not every user may read (red team y,
  *            Y4), but did not walk a sticky folder everyone writes (`/var/tmp`): other processes'
@@ -47,15 +47,20 @@
  *            autoAllowBash (ZB3's hard links were the other instance). The guard now binds a plugin
  *            folder below a writable folder's top whole, by the engine's own test
  *            (`isPluginFolder`, one rule for both).
- * ZB5 FIXED  The class behind ZB3 and ZB4: the kernel's contract says a firm ask (an ask rule's, a
+ * ZB5 OPEN   The class behind ZB3 and ZB4: the kernel's contract says a firm ask (an ask rule's, a
  *            sensitive path's) is answered only by whoever answers prompts, never by a vote cast
- *            before the verdict; autoAllowBash, such a vote, kept ask rules' questions but turned
+ *            before the verdict; autoAllowBash, such a vote, keeps ask rules' questions but turns
  *            every sensitive path's into an allow, and the sandbox does not hold all of them: it
  *            leaves a virtualenv's bin and the folders on PATH writable by design (W10, Y2), so
  *            under `--sandbox` `printf '#!/bin/sh…' > .venv/bin/pytest` (the engine: "inside
- *            .venv's bin folder") ran unasked, and the user's activated shell runs that pytest
- *            later, unsandboxed. autoAllowBash now leaves every firm ask standing; what the
- *            engine cannot name (a run-time write, `pip install`) still runs sandboxed unasked.
+ *            .venv's bin folder") runs unasked, and the user's activated shell runs that pytest
+ *            later, unsandboxed. Honouring `firm` in autoAllowBash closed it (checked: the test
+ *            below passed), but it also ended the sandbox's own answer to every sensitive write
+ *            the engine names, which 14 tests of test/sandbox and the red teams (acceptance, y, z,
+ *            this file's ZB3 and ZB4) are built on: a decision for the lead. The narrow fix is a
+ *            vote that knows which reasons the sandbox holds (the engine marking an ask whose path
+ *            the sandbox leaves writable; the kernel's PermissionVerdict has no field for it, and
+ *            src/ was not to be edited here). Kept below as `it.fails`.
  *
  * Tried: about 230 Bash commands through the engine in three settings (default with allow rules
  * naming 50 programs and `Read(./.env)` denied, acceptEdits, bypassPermissions with curl and rm
@@ -71,14 +76,13 @@
  * counted as project code); through the bin with real bubblewrap (11 runs): /var/tmp, the three
  * kernel calls, nested user namespaces (uid_map refused), pnpm's store, git clone --local, a
  * plugin folder, a virtualenv's bin. Got past: 5 classes (ZB1 2 files; ZB2 3 calls; ZB3 2
- * writers × 2 layouts; ZB4 2 files; ZB5 1 write, the named halves of ZB3 and ZB4 with it), all
- * fixed; none in the engine's Bash analysis itself (every construct above asked or was denied).
+ * writers × 2 layouts; ZB4 2 files; ZB5 1 write), 4 fixed, ZB5 open; none in the engine's Bash
+ * analysis itself (every construct above asked or was denied).
  *
  * NOT FIXED (for the lead):
- * - A run-time write into a virtualenv's bin or a folder on PATH (`pip install`, `python -c
- *   "open('.venv/bin/pytest','w')…"`) still runs sandboxed unasked: the sandbox leaves those
- *   folders writable by design (W10, Y2), and only ZB5's question, for a write the command names,
- *   holds there.
+ * - ZB5 (above). A run-time write into a virtualenv's bin or a folder on PATH (`pip install`,
+ *   `python -c "open('.venv/bin/pytest','w')…"`) runs sandboxed unasked whatever is decided there:
+ *   the sandbox leaves those folders writable by design (W10, Y2).
  * - Toolchain folders HOME_READABLE keeps hold their tools' own global settings, which can hold
  *   credentials and are not hidden by name: npm's `$PREFIX/etc/npmrc` (`npm config set -g
  *   //registry…:_authToken=…`) under `~/.nvm/versions/node/*`, `~/.volta`, `~/.fnm`, asdf's and
@@ -358,8 +362,9 @@ describe("ZB4: a plugin folder of the workspace, whose every write the engine as
   );
 });
 
-describe("ZB5: autoAllowBash leaves a firm ask (a sensitive path the command names) to whoever answers prompts", () => {
-  it.skipIf(SKIP)(
+describe("ZB5 (open): autoAllowBash answers a firm ask (a sensitive path the command names) the sandbox does not hold", () => {
+  // Fails today: the write runs (see the header). Passes once autoAllowBash leaves such an ask standing.
+  it.skipIf(SKIP).fails(
     "through the bin (default mode, --sandbox): a named write into a virtualenv's bin asks (no prompt here: refused); an ordinary command still runs unasked",
     async () => {
       const p = project();
