@@ -201,7 +201,7 @@ export const permissionsPlugin = definePlugin({
       // The file tools write what was judged here, not what the path leads to by the time they run.
       if (decision.behavior !== "deny" && decision.subject?.kind === "path" && kinds.edit.has(call.toolName))
         recordJudged(call.run, call.toolUseId, decision.subject.paths);
-      if (decision.behavior === "ask") api.recordAsk(call, decision.step);
+      if (decision.behavior === "ask") api.recordAsk(call, decision.step, decision.sandboxOpen);
       return merge(incoming, decision, mode);
     });
 

@@ -5,7 +5,8 @@
  * real program, in `unshare -Ur`) as the oracle, and the built bin against the scripted attacker
  * (a fake provider on 127.0.0.1) with marker files. Each finding's test failed before its fix
  * (checked by putting back the sandbox's files of the branch point and rebuilding: the 6 tests of
- * ZB1-ZB4 failed, each on its own assertion; the walk's unit test, new code, passed).
+ * ZB1-ZB4 failed, each on its own assertion, and ZB5's with its one line in the sandbox put back;
+ * the walk's unit test, new code, passed).
  *
  * ZB1 FIXED  The sandbox hid, in the system's folders, what not every user may read (red team y,
  *            Y4), but did not walk a sticky folder everyone writes (`/var/tmp`): other processes'
@@ -47,20 +48,17 @@
  *            autoAllowBash (ZB3's hard links were the other instance). The guard now binds a plugin
  *            folder below a writable folder's top whole, by the engine's own test
  *            (`isPluginFolder`, one rule for both).
- * ZB5 OPEN   The class behind ZB3 and ZB4: the kernel's contract says a firm ask (an ask rule's, a
- *            sensitive path's) is answered only by whoever answers prompts, never by a vote cast
- *            before the verdict; autoAllowBash, such a vote, keeps ask rules' questions but turns
- *            every sensitive path's into an allow, and the sandbox does not hold all of them: it
- *            leaves a virtualenv's bin and the folders on PATH writable by design (W10, Y2), so
- *            under `--sandbox` `printf '#!/bin/sh…' > .venv/bin/pytest` (the engine: "inside
- *            .venv's bin folder") runs unasked, and the user's activated shell runs that pytest
- *            later, unsandboxed. Honouring `firm` in autoAllowBash closed it (checked: the test
- *            below passed), but it also ended the sandbox's own answer to every sensitive write
- *            the engine names, which 14 tests of test/sandbox and the red teams (acceptance, y, z,
- *            this file's ZB3 and ZB4) are built on: a decision for the lead. The narrow fix is a
- *            vote that knows which reasons the sandbox holds (the engine marking an ask whose path
- *            the sandbox leaves writable; the kernel's PermissionVerdict has no field for it, and
- *            src/ was not to be edited here). Kept below as `it.fails`.
+ * ZB5 FIXED  The class behind the named halves of ZB3 and ZB4: autoAllowBash, a vote cast before
+ *            anyone is asked, turned every sensitive path's question into an allow (it kept only
+ *            ask rules'), and the sandbox does not hold every path the engine asks about: it leaves
+ *            a virtualenv's bin and the folders on PATH writable by design (W10, Y2), so under
+ *            `--sandbox` `printf '#!/bin/sh…' > .venv/bin/pytest` (the engine: "inside .venv's bin
+ *            folder") ran unasked, and the user's activated shell runs that pytest later,
+ *            unsandboxed. The engine now says, with a sensitive path's ask for a sandboxed command,
+ *            why the sandbox would not hold that path (`sandboxOpen`, recorded per call beside the
+ *            ask's step), and autoAllowBash leaves such a question standing. Honouring every firm
+ *            ask instead (tried) also ended the sandbox's own answer to the named writes it does
+ *            hold, which 14 tests of test/sandbox and the red teams build on.
  *
  * Tried: about 230 Bash commands through the engine in three settings (default with allow rules
  * naming 50 programs and `Read(./.env)` denied, acceptEdits, bypassPermissions with curl and rm
@@ -76,13 +74,13 @@
  * counted as project code); through the bin with real bubblewrap (11 runs): /var/tmp, the three
  * kernel calls, nested user namespaces (uid_map refused), pnpm's store, git clone --local, a
  * plugin folder, a virtualenv's bin. Got past: 5 classes (ZB1 2 files; ZB2 3 calls; ZB3 2
- * writers × 2 layouts; ZB4 2 files; ZB5 1 write), 4 fixed, ZB5 open; none in the engine's Bash
+ * writers × 2 layouts; ZB4 2 files; ZB5 1 write), all fixed; none in the engine's Bash
  * analysis itself (every construct above asked or was denied).
  *
  * NOT FIXED (for the lead):
- * - ZB5 (above). A run-time write into a virtualenv's bin or a folder on PATH (`pip install`,
- *   `python -c "open('.venv/bin/pytest','w')…"`) runs sandboxed unasked whatever is decided there:
- *   the sandbox leaves those folders writable by design (W10, Y2).
+ * - A run-time write into a virtualenv's bin or a folder on PATH (`pip install`, `python -c
+ *   "open('.venv/bin/pytest','w')…"`) still runs sandboxed unasked: the sandbox leaves those
+ *   folders writable by design (W10, Y2); ZB5 holds only the writes a command names.
  * - Toolchain folders HOME_READABLE keeps hold their tools' own global settings, which can hold
  *   credentials and are not hidden by name: npm's `$PREFIX/etc/npmrc` (`npm config set -g
  *   //registry…:_authToken=…`) under `~/.nvm/versions/node/*`, `~/.volta`, `~/.fnm`, asdf's and
@@ -362,9 +360,8 @@ describe("ZB4: a plugin folder of the workspace, whose every write the engine as
   );
 });
 
-describe("ZB5 (open): autoAllowBash answers a firm ask (a sensitive path the command names) the sandbox does not hold", () => {
-  // Fails today: the write runs (see the header). Passes once autoAllowBash leaves such an ask standing.
-  it.skipIf(SKIP).fails(
+describe("ZB5: autoAllowBash leaves standing a sensitive path's question that the sandbox would not hold", () => {
+  it.skipIf(SKIP)(
     "through the bin (default mode, --sandbox): a named write into a virtualenv's bin asks (no prompt here: refused); an ordinary command still runs unasked",
     async () => {
       const p = project();
