@@ -85,8 +85,9 @@
  *   credentials and are not hidden by name: npm's `$PREFIX/etc/npmrc` (`npm config set -g
  *   //registry…:_authToken=…`) under `~/.nvm/versions/node/*`, `~/.volta`, `~/.fnm`, asdf's and
  *   mise's installs; pip's `pip.conf` in a pyenv version; maven's `conf/settings.xml` under
- *   `~/.sdkman`. Round z's open item (package caches not searched) is the same class; a
- *   name-based walk of those folders costs seconds the first time (`.cargo/registry`, `go/pkg`).
+ *   `~/.sdkman` (where each tool documents them; not run here). Round z's open item (package
+ *   caches not searched) is the same class; a name-based walk of those folders costs seconds the
+ *   first time (`.cargo/registry`, `go/pkg`).
  * - Nested user namespaces are allowed inside the sandbox (mounts are locked there, and writing
  *   uid_map was refused here); bwrap's `--disable-userns` would refuse them, but needs
  *   `--unshare-user` in every mode and breaks browsers' own sandboxes (Playwright, Puppeteer).
