@@ -131,7 +131,7 @@ import { socketFilter } from "../../plugins/sandbox/seccomp";
 import { privateSystemPaths } from "../../plugins/sandbox/secrets";
 import { SKIP } from "../sandbox/helpers";
 import { binPath } from "../helpers/project";
-import { filterVerdict } from "./filter-verdict";
+import { filterVerdict } from "../sandbox/filter-verdict";
 import { attackBench, type AttackProject } from "./attack-bench";
 import { attacker, type AttackCall, toolResults } from "./scripted-attacker";
 

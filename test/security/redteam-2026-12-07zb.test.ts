@@ -116,7 +116,7 @@ import { LinkWalk, linkBinds, MAX_LINK_BINDS } from "../../plugins/sandbox/link-
 import { socketFilter } from "../../plugins/sandbox/seccomp";
 import { privateSystemPaths } from "../../plugins/sandbox/secrets";
 import { SKIP } from "../sandbox/helpers";
-import { filterVerdict } from "./filter-verdict";
+import { filterVerdict } from "../sandbox/filter-verdict";
 import { attackBench } from "./attack-bench";
 
 const KEY = "sk-test-redteam7zb";
