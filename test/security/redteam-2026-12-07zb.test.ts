@@ -1,12 +1,13 @@
 /**
  * Red team of 2026-12-07 (zb): the Bash permission engine and the OS sandbox, as a stranger, with
- * classes the earlier rounds (redteam-2026-12-04 … 12-07za, sandbox-*) did not list, and two
- * items the last round left (/var/tmp, the kernel calls). Through the engine with bash (or the
- * real program, in `unshare -Ur`) as the oracle, and the built bin against the scripted attacker
- * (a fake provider on 127.0.0.1) with marker files. Each finding's test failed before its fix
- * (checked by putting back the sandbox's files of the branch point and rebuilding: the 6 tests of
- * ZB1-ZB4 failed, each on its own assertion, and ZB5's with its one line in the sandbox put back;
- * the walk's unit test, new code, passed).
+ * classes the earlier rounds (redteam-2026-12-04 … 12-07za, sandbox-*) did not list, and three
+ * items the last round left (/var/tmp, the kernel calls, `chmod o+w`). Through the engine with
+ * bash (or the real program, in `unshare -Ur`) as the oracle, and the built bin against the
+ * scripted attacker (a fake provider on 127.0.0.1) with marker files. Each finding's test failed
+ * before its fix (checked by putting back the sandbox's files of the branch point and
+ * rebuilding: the 6 tests of ZB1-ZB4 failed, each on its own assertion; ZB5's with its one line
+ * in the sandbox put back, ZB6's two with specs.ts put back; the walk's unit test, new code,
+ * passed).
  *
  * ZB1 FIXED  The sandbox hid, in the system's folders, what not every user may read (red team y,
  *            Y4), but did not walk a sticky folder everyone writes (`/var/tmp`): other processes'
@@ -59,6 +60,22 @@
  *            ask's step), and autoAllowBash leaves such a question standing. Honouring every firm
  *            ask instead (tried) also ended the sandbox's own answer to the named writes it does
  *            hold, which 14 tests of test/sandbox and the red teams build on.
+ * ZB6 FIXED  (round z's open item, `chmod o+w`) A mode is the other half of who may change a
+ *            file: under `Bash(chmod:*)` in acceptEdits without the sandbox (a user letting the
+ *            agent make scripts executable), `chmod -R o+w .` ran unasked and left `.git/config`
+ *            writable to every user of the machine (bash as the oracle: mode o+w), who could then
+ *            set `core.fsmonitor` and run code as the agent's user at its next `git status` (a
+ *            shared CI runner's other jobs, a web server's user); `umask 000; touch made` under
+ *            `Bash(umask:*)` (and in bypassPermissions) left every file after it world-writable,
+ *            and `mkdir -m 777` the same for a folder. The engine judged the named files (`chmod
+ *            666 .git/config` asked) but not what a recursive mode or a mask reaches. Class: a
+ *            mode, not a name, that lets others change what runs later, as set-ID was (Z5). A
+ *            chmod or `mkdir -m` mode that gives the group or others write (numeric 0o022 bits;
+ *            a symbolic clause for g, o, a, or none, as the umask is not known), one only known
+ *            at run time, and a umask without both write bits, now install code to run later:
+ *            they ask in every mode, whatever rule names the program. `chmod +x`, 755, 644,
+ *            `u+w`, `go-w`, umask 022 stay allowed. The sandbox still lets a sandboxed command
+ *            open modes of the workspace's files (its protected files are read-only there).
  *
  * Tried: about 230 Bash commands through the engine in three settings (default with allow rules
  * naming 50 programs and `Read(./.env)` denied, acceptEdits, bypassPermissions with curl and rm
@@ -73,9 +90,10 @@
  * symlink under `git checkout … && echo >>`, `pushd`, `cd -`, `~-`, `make -n` (runs `$(shell)`:
  * counted as project code); through the bin with real bubblewrap (11 runs): /var/tmp, the three
  * kernel calls, nested user namespaces (uid_map refused), pnpm's store, git clone --local, a
- * plugin folder, a virtualenv's bin. Got past: 5 classes (ZB1 2 files; ZB2 3 calls; ZB3 2
- * writers × 2 layouts; ZB4 2 files; ZB5 1 write), all fixed; none in the engine's Bash
- * analysis itself (every construct above asked or was denied).
+ * plugin folder, a virtualenv's bin; and chmod, mkdir -m and umask modes under rules naming them
+ * (22 spellings). Got past: 6 classes (ZB1 2 files; ZB2 3 calls; ZB3 2 writers × 2 layouts; ZB4
+ * 2 files; ZB5 1 write; ZB6 14 spellings of chmod, mkdir -m and umask), all fixed; ZB6 the one in
+ * the engine's Bash analysis (every other construct above asked or was denied).
  *
  * NOT FIXED (for the lead):
  * - A run-time write into a virtualenv's bin or a folder on PATH (`pip install`, `python -c
@@ -91,6 +109,10 @@
  * - Nested user namespaces are allowed inside the sandbox (mounts are locked there, and writing
  *   uid_map was refused here); bwrap's `--disable-userns` would refuse them, but needs
  *   `--unshare-user` in every mode and breaks browsers' own sandboxes (Playwright, Puppeteer).
+ * - ZB6 in the sandbox: a sandboxed `chmod -R o+w .` (or a program's fchmod) still opens the
+ *   workspace's ordinary files to other users; a seccomp rule refusing modes with S_IWGRP or
+ *   S_IWOTH in chmod-family calls (as ZB2/Z5 do for set-ID) would close it, at the price of
+ *   group-shared projects' `chmod g+w`.
  * - ZB3 sees a file given another name from outside after its folder was read (`ln
  *   ws/file /elsewhere`, which changes no folder of the workspace) only when that folder changes;
  *   no sandboxed process can make one (link(2) fails across the read-only binds).
