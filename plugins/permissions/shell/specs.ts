@@ -1840,7 +1840,8 @@ function othersMayWrite(words: readonly ShellWord[], mode: ShellWord | undefined
 function umaskOpens(words: readonly ShellWord[]): string | undefined {
   const mask = words.slice(1).find((w) => !(w.literal && w.value.startsWith("-")));
   if (!mask) return undefined;
-  if (!mask.literal) return `umask ${mask.text} sets a mask only known at run time, which may let other users write every file written after it`;
+  if (!mask.literal)
+    return `umask ${mask.text} sets a mask only known at run time, which may let other users write every file written after it`;
   const v = mask.value;
   // A numeric mask blocks what it holds; a symbolic one (as `umask -S` prints) allows what it names.
   const opens = /^[0-7]+$/.test(v) ? (Number.parseInt(v, 8) & 0o022) !== 0o022 : grantsOthersWrite(v);
