@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 import module from "node:module";
 import { homedir } from "node:os";
 import { delimiter, isAbsolute, join } from "node:path";
@@ -46,22 +47,33 @@ try {
 } catch {
   // an unwritable home: run without the cache
 }
-const { main } = await import("../dist/runner/cli.mjs");
 
-// V8 doubles the young generation whenever as much has survived it since its last growth as it
-// holds, up to 32 MiB semi-spaces (Node 24): over a long run it grew 16 -> 32 -> 64 MiB and the
-// peak RSS with it (~30 MB from turn 8 to turn 50 of bench/peers' task) while the live heap
-// grew ~2 MB. Loading the runner has grown it to its working size (8 MiB semi-spaces); it stays
-// there. Capped from the start instead, the startup's scavenges cost a cold run ~10% more CPU.
-// bench/lean-profile.md has the figures. A semi-space flag of the user's own (NODE_OPTIONS) wins.
-if (!/semi-space/.test(ownFlags)) setFlagsFromString("--semi-space-growth-factor=1");
+// `ubiquity --version` (a CI step's first line, an editor's probe) is answered from the package's
+// manifest without loading the runner, whose modules cost ~0.13 CPU-s the answer never needs.
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+  const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  process.stdout.write(`${manifest.version}\n`);
+} else await runner();
 
-// A closed pipe (`ubiquity run … | head`) is the reader saying "enough", not a crash.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on("error", (error) => {
-    if (error && error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw error;
-  });
+async function runner() {
+  const { main } = await import("../dist/runner/cli.mjs");
+
+  // V8 doubles the young generation whenever as much has survived it since its last growth as it
+  // holds, up to 32 MiB semi-spaces (Node 24): over a long run it grew 16 -> 32 -> 64 MiB and the
+  // peak RSS with it (~30 MB from turn 8 to turn 50 of bench/peers' task) while the live heap
+  // grew ~2 MB. Loading the runner has grown it to its working size (8 MiB semi-spaces); it stays
+  // there. Capped from the start instead, the startup's scavenges cost a cold run ~10% more CPU.
+  // bench/lean-profile.md has the figures. A semi-space flag of the user's own (NODE_OPTIONS) wins.
+  if (!/semi-space/.test(ownFlags)) setFlagsFromString("--semi-space-growth-factor=1");
+
+  // A closed pipe (`ubiquity run … | head`) is the reader saying "enough", not a crash.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error) => {
+      if (error && error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
+
+  process.exitCode = await main(argv);
 }
-
-process.exitCode = await main(process.argv.slice(2));

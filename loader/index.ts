@@ -8,7 +8,7 @@
  */
 export { loadConfig, findConfigFile, trustFromEnv, pinToFile, CONFIG_SEARCH_PLACES } from "./load";
 export type { LoadConfigOptions, LoadedConfig, ConfigEnv } from "./load";
-export { configFilesIn, configSearchFolders } from "./search";
+export { configFilesIn, configSearchFolders, othersCanWrite } from "./search";
 export {
   absentState,
   DATA_NAME,
@@ -68,6 +68,7 @@ export {
   isDataPinKey,
   isProjectFileTrusted,
   digestProjectPath,
+  filesNamedBy,
   pinKey,
   isUsersOwn,
   MAX_PIN_FILE_BYTES,

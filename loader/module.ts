@@ -3,13 +3,13 @@
  * works on Node 22 without flags and a `.ts` file may import other local `.ts` files. Every
  * failure becomes a `ConfigError` that says which file broke and how to fix it.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Jiti } from "jiti";
-import { ConfigError, describeError } from "../src/index";
+import { closest, ConfigError, describeError } from "../src/index";
 
 /** Imports modules as seen from one folder (a config file's, or a preset module's). */
 export interface ModuleLoader {
@@ -44,6 +44,12 @@ export function createModuleLoader(baseDir: string, fromFile = join(baseDir, "ub
       if (dir)
         throw new ConfigError(
           `${what}: package ${pkg} is installed at ${dir} but ${specifier} cannot be imported from it; check its "exports"`,
+        );
+      // A mistyped name is first of all a typo, not a package to install (someone else's may have that name).
+      const near = nearPackage(pkg, installedPackages(baseDir));
+      if (near)
+        throw new ConfigError(
+          `${what}: package ${pkg} is not installed; did you mean "${near}" (installed)? If not, run \`npm i ${pkg}\``,
         );
       throw new ConfigError(`${what}: package ${pkg} is not installed; run \`npm i ${pkg}\``);
     },
@@ -113,6 +119,43 @@ export function isPathSpecifier(specifier: string): boolean {
 export function packageName(specifier: string): string {
   const parts = specifier.split("/");
   return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+/**
+ * The installed package `pkg` was most likely meant as. A plugin package's name is compared with
+ * the installed plugin packages only, without the `ubiquity-plugin-` (or `@scope/ubiquity-plugin-`)
+ * they all start with, so only the distinctive part counts: `ubiquity-plugin-triag` is
+ * `ubiquity-plugin-triage`, while `ubiquity-plugin-foo` is not `-bar` nor the `node` package.
+ */
+function nearPackage(pkg: string, installed: Iterable<string>): string | undefined {
+  const plugin = /^(?:@[^/]+\/)?ubiquity-plugin-/;
+  const tail = (name: string) => name.replace(plugin, "");
+  const byTail = new Map<string, string>();
+  for (const name of installed)
+    if (name !== pkg && plugin.test(name) === plugin.test(pkg)) byTail.set(tail(name), name);
+  const match = closest(tail(pkg), byTail.keys());
+  return match === undefined ? undefined : byTail.get(match);
+}
+
+/** The packages installed in the `node_modules` folders a specifier from `from` resolves in (`@scope/name` for scoped ones). */
+function installedPackages(from: string): Set<string> {
+  const names = new Set<string>();
+  const list = (dir: string) => {
+    try {
+      return readdirSync(dir);
+    } catch {
+      return [];
+    }
+  };
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    const modules = join(dir, "node_modules");
+    for (const name of list(modules)) {
+      if (name.startsWith(".")) continue;
+      if (!name.startsWith("@")) names.add(name);
+      else for (const scoped of list(join(modules, name))) names.add(`${name}/${scoped}`);
+    }
+    if (dirname(dir) === dir) return names;
+  }
 }
 
 function findPackageDir(pkg: string, from: string): string | undefined {

@@ -16,6 +16,7 @@ import type { Plugin } from "../src/index";
 import type { ProjectFile, ProjectPlace } from "./plugin-contract";
 import {
   digestProjectPath,
+  filesNamedBy,
   hookDataDigests,
   isProjectFileTrusted,
   isUsersOwn,
@@ -174,13 +175,17 @@ export function digestsOf(files: readonly ProjectFile[]): Record<string, string>
 /** A project file that does not apply under the approved digests, and why. */
 export interface UntrustedFile extends ProjectFile {
   problem: PinProblem;
+  /** For a changed file, the files pinned with it because it names them (`filesNamedBy`): one of them may be what changed. */
+  named?: string[];
 }
 
 /** Those of `files` whose current contents were not approved (new, changed or unreadable since the folder was trusted). */
 export function unapprovedFiles(files: readonly ProjectFile[], pins: TrustPins): UntrustedFile[] {
   return files.flatMap((file) => {
     const problem = pins.problem(file.path);
-    return problem ? [{ ...file, problem }] : [];
+    if (!problem) return [];
+    const named = problem === "changed" ? filesNamedBy(file.path) : [];
+    return [named.length > 0 ? { ...file, problem, named } : { ...file, problem }];
   });
 }
 

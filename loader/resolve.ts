@@ -152,7 +152,11 @@ export function isPresetLike(value: unknown): value is Preset {
 const EXPECTED_PLUGIN =
   "expected a default export that is a plugin ({ name, apply(kernel) }) or a factory (options) => plugin";
 
-function toPlugin(value: unknown, spec: { options: unknown; hasOptions: boolean }, what: string): Plugin {
+function toPlugin(
+  value: unknown,
+  spec: { specifier: string; options: unknown; hasOptions: boolean },
+  what: string,
+): Plugin {
   if (isPlugin(value)) {
     if (spec.hasOptions)
       throw new ConfigError(
@@ -165,9 +169,13 @@ function toPlugin(value: unknown, spec: { options: unknown; hasOptions: boolean 
     try {
       made = (value as (options?: unknown) => unknown)(spec.options);
     } catch (error) {
-      throw new ConfigError(
-        `${what}: the plugin factory threw: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      // Listed as a bare name, a factory whose options are required fails on none: say how to pass them.
+      const message = error instanceof Error ? error.message : String(error);
+      const bare =
+        spec.hasOptions || !/\boptions?\b/i.test(message)
+          ? ""
+          : ` (listed without options: pass them as [${JSON.stringify(spec.specifier)}, { … }] in a JSON or YAML config)`;
+      throw new ConfigError(`${what}: the plugin factory threw: ${message}${bare}`);
     }
     if (isPlugin(made)) return made;
     throw new ConfigError(`${what}: the factory returned ${describeValue(made)}, not a plugin; ${EXPECTED_PLUGIN}`);

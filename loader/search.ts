@@ -2,7 +2,8 @@
  * Where the config search looks: the start folder and its parents, up to and including the
  * nearest project root (a folder holding `.git` or `package.json`) or the user's home, whichever
  * comes first — never above. With neither above the start, only the start folder is searched:
- * walking up to `/` would pick up whatever another user left in `/tmp`.
+ * walking up to `/` would pick up whatever another user left in `/tmp`; nor does the walk enter a
+ * folder other users can write (a `.git` planted there would otherwise make it the project root).
  */
 import { existsSync, type Stats, statSync } from "node:fs";
 import { homedir } from "node:os";
@@ -23,12 +24,30 @@ export const CONFIG_SEARCH_PLACES: readonly string[] = [
   ),
 ];
 
-/** The folders the config search visits, nearest first. */
+/**
+ * True when users other than this one (and root) can put files in `dir`: it is writable by every
+ * user (`/tmp`, sticky or not), or another user owns it. What such a folder holds is theirs, not
+ * the project's: git stops its own upward search the same way (safe.directory, CVE-2022-24765).
+ */
+export function othersCanWrite(dir: string): boolean {
+  const info = statSync(dir, { throwIfNoEntry: false });
+  if (!info) return true;
+  const uid = process.getuid?.();
+  return (info.mode & 0o002) !== 0 || (uid !== undefined && info.uid !== uid && info.uid !== 0);
+}
+
+/**
+ * The folders the config search visits, nearest first. Above the start folder, the walk never
+ * enters a folder other users can write (`othersCanWrite`): a `.git` and a config planted in
+ * `/tmp` by another user made a run in `/tmp/job` (no repository of its own) load that config,
+ * and `--trust`, meant for the job's folder, ran it (red team zc, ZC5).
+ */
 export function configSearchFolders(cwd: string, home: string = homedir()): string[] {
   const start = resolve(cwd);
   const homeDir = resolve(home);
   const folders: string[] = [];
   for (let dir = start; ; dir = dirname(dir)) {
+    if (dir !== start && othersCanWrite(dir)) return [start];
     folders.push(dir);
     if (dir === homeDir || existsSync(join(dir, ".git")) || existsSync(join(dir, "package.json"))) return folders;
     if (dirname(dir) === dir) return [start];

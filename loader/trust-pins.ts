@@ -133,6 +133,17 @@ export function digestProjectPath(path: string, scripts?: Set<string>): string |
   return `sha256:${sha256(`${sha256(data)}\n${named.join("\n")}`)}`;
 }
 
+/**
+ * The files (and folders) pinned with the file at `path` because its words name them, relative to
+ * its project: what may have changed when its digest did though the file itself did not (a log a
+ * plugin of a JSON config writes, named by one of its options). Empty for a file naming none.
+ */
+export function filesNamedBy(path: string): string[] {
+  const data = regularBytes(path);
+  if (!data || basename(path) === "package.json") return [];
+  return (namedFiles(path, runnableText(path, data)) ?? []).map((entry) => entry.slice(0, entry.indexOf("\0")));
+}
+
 /** The key under which the trust store records a data file's state (beside the files' digests). */
 export const dataPinKey = (path: string) => `data:${pinKey(path)}`;
 /** The key under which the trust store records whether the paths a hook's script names that held nothing still did. */
@@ -174,10 +185,20 @@ export function hookDataDigests(path: string, scripts: ReadonlySet<string>): Rec
  * config's scripts are pinned by the module scan).
  */
 function runnableText(path: string, data: Buffer): string {
-  if (/\.(?:json|toml)$/i.test(path)) return data.toString("utf8");
+  if (/\.json$/i.test(path)) return data.toString("utf8").replace(SCHEMA_KEY, '$1"$$schema"$2""');
+  if (/\.toml$/i.test(path)) return data.toString("utf8");
   if (!/\.md$/i.test(path)) return "";
   return /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(data.toString("utf8"))?.[1] ?? "";
 }
+
+/**
+ * A `"$schema": "…"` member of a JSON file: its value is the schema an editor reads for
+ * completion, never code, so the file it names (`./node_modules/ubiquity/schema/…`, as the docs
+ * write it) is not pinned with the file: updating the package changed every such config's digest.
+ * Only in a key's place (after `{` or `,`; inside a JSON string a quote is escaped), and a value
+ * of any key so named is never run.
+ */
+const SCHEMA_KEY = /([{,]\s*)"\$schema"(\s*:\s*)"(?:[^"\\]|\\.)*"/g;
 
 /** Most files one settings file's words may name before it is untrusted (fail closed). */
 const MAX_NAMED_FILES = 64;

@@ -69,6 +69,11 @@ function tail(m: { uuid: string; sessionId: string; parentToolUseId?: string }):
   return { parent_tool_use_id: m.parentToolUseId ?? null, session_id: m.sessionId, uuid: m.uuid };
 }
 
+/** Whether a run used any tokens (its cost can then be unknown; without any it is 0). */
+function usedTokens(usage: Partial<Usage> | undefined, modelUsage: Record<string, Usage> | undefined): boolean {
+  return (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0) > 0 || Object.keys(modelUsage ?? {}).length > 0;
+}
+
 /** A `result` message in Claude's shape: `modelUsage` keeps Claude's own camelCase (`costUSD` is not known per model here). */
 function claudeResult(m: Extract<Message, { type: "result" }>): Json {
   const { usage, modelUsage, permissionDenials, parentToolUseId, agentId: _agent, ...rest } = m;
@@ -77,6 +82,8 @@ function claudeResult(m: Extract<Message, { type: "result" }>): Json {
     // Claude's own key: the time spent waiting for the model is not measured apart.
     duration_api_ms: m.durationMs,
     usage: claudeUsage(usage),
+    // Claude's cost is always a number: a run that used no tokens (it failed before any answer) cost 0.
+    total_cost_usd: m.totalCostUsd ?? (usedTokens(usage, modelUsage) ? null : 0),
     modelUsage: Object.fromEntries(
       Object.entries(modelUsage ?? {}).map(([model, u]) => [
         model,

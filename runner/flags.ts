@@ -258,7 +258,7 @@ export const CODEX_EXEC_FLAGS: Record<string, string> = {
   "--cd": "pass --cwd <dir>",
   "-m": 'pass --model <provider:model> ("openai:gpt-5" for codex\'s -m gpt-5)',
   "--full-auto":
-    "pass --permission-mode acceptEdits --sandbox (edits in the workspace, and commands in the OS sandbox, run without asking; with acceptEdits alone a command still asks, so with -p it is denied)",
+    "pass --permission-mode acceptEdits --sandbox (edits in the workspace, and commands in the OS sandbox, run without asking; with acceptEdits alone a command other than mkdir, touch and cp on project files still asks, so with -p it is denied)",
   "-s": "for --sandbox read-only pass --permission-mode plan; for workspace-write pass --sandbox (commands in the OS sandbox run without asking); danger-full-access is --no-sandbox",
   "-a": "for --ask-for-approval never pass --permission-mode dontAsk (with -p nothing asks: what would ask is denied)",
   "--ask-for-approval": "for never pass --permission-mode dontAsk (with -p nothing asks: what would ask is denied)",

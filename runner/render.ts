@@ -100,7 +100,8 @@ export function formatSummary(r: ResultMessage): string {
 /**
  * A message for the person at the terminal: the kernel's attribution `[plugin p] hook h: ` reads
  * `plugin p: ` (the hook's name is for `--verbose`), and where the kernel says to set
- * `options.model` (a program's words), the flag and the config file are named.
+ * `options.model` or the model plugin to pass `openaiCompatible(…)` (a program's words), the flags
+ * and the config file are named.
  */
 export function withoutKernelTerms(text: string): string {
   return text
@@ -109,6 +110,10 @@ export function withoutKernelTerms(text: string): string {
       /set options\.model \(e\.g\. model: "([^"]+)", or "test" for the offline model\)/,
       (_, example: string) =>
         `pass --model (e.g. --model ${example}, or --model test for the offline model), set model in the config file,`,
+    )
+    .replace(
+      "for any OpenAI-compatible server pass openaiCompatible(model, { baseURL }) as the model",
+      "for any OpenAI-compatible server pass --base-url <its API root> with --model naming the model on it",
     );
 }
 

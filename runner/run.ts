@@ -40,7 +40,8 @@ import { verbosePlugin } from "./verbose";
 import { colorEnabled, createStyle } from "./style";
 import { EXIT, exitCodeOf } from "./exit";
 import { TrustDeclinedError, untrustedWarning } from "./trust";
-import { earlyErrorResult, MESSAGE_FORMATS, toClaudeMessage, type MessageFormat } from "./claude-messages";
+import { earlyErrorResult, MESSAGE_FORMATS, type MessageFormat } from "./claude-messages";
+import { claudeFormatter } from "./claude-stream";
 import { codexFormatter } from "./codex-messages";
 
 export { terminalApprover } from "./approver";
@@ -509,7 +510,7 @@ type JsonOf = (message: Message) => object | object[] | undefined;
 
 function jsonOf(shape: MessageFormat, replayUser: boolean): JsonOf {
   if (shape === "codex") return codexFormatter();
-  return shape === "claude" ? (m) => toClaudeMessage(m, { replayUser }) : (m) => m;
+  return shape === "claude" ? claudeFormatter({ replayUser }) : (m) => m;
 }
 
 /** Print a shaped message as stream-json lines (one per object). */
@@ -565,7 +566,7 @@ async function runOnce(
     for await (const message of summon(prompt, options)) {
       if (message.type === "result") result = message;
       const shaped = format === "json" && everything ? json(message as Message) : undefined;
-      if (shaped) all.push(shaped);
+      if (shaped) all.push(...(Array.isArray(shaped) ? shaped : [shaped]));
       // An unsandboxed run says so on stderr in the JSON formats too (stdout stays the format's own; text's renderer says it).
       if (
         format !== "text" &&
@@ -583,7 +584,11 @@ async function runOnce(
     renderer.close();
     sigint.stop();
   }
-  if (format === "json" && result) io.stdout(`${JSON.stringify(everything ? all : json(result), null, indent)}\n`);
+  if (format === "json" && result) {
+    // A formatter gives a message's lines as a list (Claude's shape does): the result is one line.
+    const last = everything ? all : json(result);
+    io.stdout(`${JSON.stringify(Array.isArray(last) && !everything ? last[0] : last, null, indent)}\n`);
+  }
   return sigint.exitCode() ?? exitOfResult(result);
 }
 

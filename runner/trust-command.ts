@@ -8,8 +8,10 @@ import {
   MAX_PIN_FOLDER_FILES,
   UsageError,
   digestsOf,
+  filesNamedBy,
   isDataPinKey,
   pinKey,
+  printable,
   displayPath,
   findFilesToPin,
   readTrustStore,
@@ -76,7 +78,7 @@ export const trustCommand: FlagCommand = {
     const approved = files.filter((f) => Object.hasOwn(digests, pinKey(f.path)));
     const refused = files.filter((f) => !Object.hasOwn(digests, pinKey(f.path)));
     const what = approved.length
-      ? `: ${approved.map((f) => `${displayPath(f.path, real)} (${f.effect})`).join(", ")} now apply, as long as they stay as they are now`
+      ? `: ${approved.map((f) => `${displayPath(f.path, real)} (${f.effect}${withNamed(f.path)})`).join(", ")} now apply, as long as they stay as they are now`
       : "";
     io.stdout(`Trusted ${real} and the folders below it${what}.\n`);
     if (refused.length)
@@ -86,6 +88,17 @@ export const trustCommand: FlagCommand = {
     return 0;
   },
 };
+
+/**
+ * The files approved with a file because its words name them (a hook's or server's script, a
+ * plugin option's file): a change to one of them takes the file out as a change to it does.
+ */
+function withNamed(path: string): string {
+  const named = filesNamedBy(path);
+  if (named.length === 0) return "";
+  const shown = named.slice(0, 5).map((n) => printable(n, 200));
+  return `; with the files it names: ${shown.join(", ")}${named.length > shown.length ? ", …" : ""}`;
+}
 
 /** The files an entry approves (not the hooks' data states recorded beside them). */
 const approvedCount = (files: Record<string, string>) => Object.keys(files).filter((k) => !isDataPinKey(k)).length;

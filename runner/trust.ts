@@ -168,7 +168,7 @@ function changedQuestion(cwd: string, unapproved: readonly UntrustedFile[], lega
     legacy
       ? `This folder was trusted before ubiquity recorded what its files contain: ${printable(realFolder(cwd), 500)}`
       : `Files of this trusted folder are new or changed since you approved them: ${printable(realFolder(cwd), 500)}`,
-    ...unapproved.map((f) => `  ${printable(displayPath(f.path, cwd), 500)} (${f.problem}): ${f.effect}`),
+    ...unapproved.map((f) => `  ${printable(displayPath(f.path, cwd), 500)} (${problemText(f)}): ${f.effect}`),
     "Deny and ask rules from the settings files a run reads apply either way.",
     "",
   ];
@@ -186,16 +186,29 @@ async function askTrust(ask: TrustAsk, question: string): Promise<"trust" | "ski
   }
 }
 
+/** Why a file is unapproved: `new`, `unreadable`, `changed` — or, when it names files pinned with it, that one of them may be what changed. */
+function problemText(file: UntrustedFile): string {
+  if (!file.named?.length) return file.problem;
+  const shown = file.named.slice(0, 5).map((n) => printable(n, 200));
+  return `changed, or a file it names did: ${shown.join(", ")}${file.named.length > shown.length ? ", …" : ""}`;
+}
+
+/** Why a file named in a config or settings file keeps changing, when one of the changed files names any. */
+function namedNote(unapproved: readonly UntrustedFile[]): string {
+  if (!unapproved.some((f) => f.named?.length)) return "";
+  return " A file that a config or settings file names is approved with it (it may be a script it runs), so one a run writes — a plugin's log named by its options — changes it at every run: name such a file outside the project.";
+}
+
 /** The one warning line for a run that skipped files of the folder; undefined when nothing was skipped. */
 export function untrustedWarning(decision: TrustDecision, cwd: string): string | undefined {
   const name = (f: ProjectFile) => printable(displayPath(f.path, cwd), 500);
   if (decision.trusted) {
     if (decision.unapproved.length === 0) return undefined;
-    const names = decision.unapproved.map((f) => `${name(f)} (${f.problem})`).join(", ");
+    const names = decision.unapproved.map((f) => `${name(f)} (${problemText(f)})`).join(", ");
     const why = decision.legacy
       ? "this folder was trusted before ubiquity recorded what its files contain, so these were not applied"
       : "these files of this trusted folder are new or changed since they were approved, so they were not applied";
-    return `warning: ${why} (deny and ask rules from the settings files a run reads still apply): ${names}. Review them, then approve them with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run.`;
+    return `warning: ${why} (deny and ask rules from the settings files a run reads still apply): ${names}. Review them, then approve them with \`ubiquity trust .\`, or pass --trust (or UBIQUITY_TRUST=1) for this run.${namedNote(decision.unapproved)}`;
   }
   if (decision.files.length === 0) return undefined;
   // Another tool's files are read only under its compat: trust alone would not apply them.

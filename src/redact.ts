@@ -314,7 +314,7 @@ export function streamMasker(secrets: () => readonly string[]): { push(text: str
 /** Replace every occurrence of the given secrets in `text`. */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const s of secrets) if (s) out = out.split(s).join("[redacted]");
+  for (const s of secrets) if (s && out.includes(s)) out = out.split(s).join("[redacted]");
   return out;
 }
 

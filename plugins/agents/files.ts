@@ -82,6 +82,9 @@ export async function readAgentFiles(
       }
       const text = read.text;
       const stem = basename(path).slice(0, -ext.length);
+      // A folder's README (what the agents are, how to add one) is no agent: Claude Code passes over
+      // a file without frontmatter, and so does this, without a warning to give it a description.
+      if (!codex && /^readme$/i.test(stem) && !/^\uFEFF?---[ \t]*\r?\n/.test(text)) continue;
       const parsed = codex ? parseCodexAgentFile(text, stem) : parseAgentFile(text, stem);
       if (!parsed.ok) {
         report(`skipped the agent file ${path}: ${parsed.problem}`);

@@ -25,6 +25,7 @@ import {
 } from "node:fs";
 import { join, relative } from "node:path";
 import { isInside } from "../_kits/paths/index";
+import { privateFolder } from "../_kits/storage/index";
 import { git, GitError, nulList, type GitPlace } from "./git";
 import { activeRuns } from "./lock";
 import { storeDirFor } from "./place";
@@ -146,9 +147,10 @@ export class ShadowStore {
 
   /** Create the bare repository when it does not exist yet. */
   async init(): Promise<void> {
+    // Copies of the project's files: no more readable than the project (a store made open before, closed).
+    privateFolder(this.dir);
     if (existsSync(join(this.dir, "info", "attributes"))) return;
     if (!existsSync(join(this.dir, "HEAD"))) {
-      mkdirSync(this.dir, { recursive: true });
       await git(this.#place(), ["init", "--bare", "--quiet"]);
     }
     mkdirSync(join(this.dir, "info"), { recursive: true });

@@ -9,7 +9,7 @@ import { commandInfo, type CommandInfo, type SlashCommand } from "./command";
 
 /** What other code can ask of a kernel's commands. */
 export interface CommandsApi {
-  /** Every command `run` may invoke (without a run: every loaded one), sorted by name; a command file wins a skill's name. */
+  /** Every command `run` may invoke (without a run: every loaded one), sorted by name; a command file wins a skill's name, except one from Claude Code's folders (there the skill wins, as in Claude Code). */
   commands(run?: RunContext): readonly SlashCommand[];
   /** The same, as clients list them. */
   list(run?: RunContext): CommandInfo[];
@@ -52,7 +52,11 @@ export function createCommandsApi(kernel: Kernel): CommandsApi & { load(commands
       });
     }
     for (const provide of providers) for (const command of provide(run)) byName.set(command.name, command);
-    for (const command of loaded) byName.set(command.name, command);
+    // Claude Code: "if a skill and a command share the same name, the skill takes precedence"
+    // (`.claude/commands/deploy.md` and `.claude/skills/deploy/SKILL.md`: `/deploy` runs the skill).
+    // A command file of ours still wins a skill's name.
+    for (const command of loaded)
+      if (!command.claude || byName.get(command.name)?.source !== "skill") byName.set(command.name, command);
     return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   };
   const api = {

@@ -20,6 +20,8 @@ export interface SlashCommand {
   source: "user" | "project" | "local" | "commands" | "plugin" | "skill" | "mcp";
   /** A skill's folder (its bundled files are relative to it). */
   dir?: string;
+  /** Read from Claude Code's folders (`.claude/commands`, a plugin's `commands/`): a skill of its name wins it, as in Claude Code. */
+  claude?: boolean;
   /** Builds the prompt itself (an MCP server's prompt, fetched with the arguments) instead of `body`; throws a CommandError to refuse. */
   expand?(args: string, run: RunContext): Promise<{ text: string; context: string[] }>;
 }

@@ -60,6 +60,13 @@ export const NAME = "ubiquity:commands";
 const INVOCATION = /^\/([A-Za-z0-9_-][A-Za-z0-9_.-]*(?::[A-Za-z0-9_-][A-Za-z0-9_.-]*)*)(?:\s+([\s\S]*))?$/;
 
 /**
+ * The runner's piped input after the prompt (`gh issue view 42 | ubiquity -p "/triage 42"`): content
+ * for the model, never the command's arguments. It was `$ARGUMENTS` (an issue body in a shell
+ * line's `gh issue view $ARGUMENTS`): it now follows the expanded command, as it follows a prompt.
+ */
+const PIPED = /\n\n<stdin>\n[\s\S]*\n<\/stdin>$/;
+
+/**
  * `/name` that no command of the run has goes to the model as typed (as in Claude Code), which a
  * script's typo or a switcher's `.claude/commands/name.md` left unread (no `--compat claude`) did
  * in silence: say so, with the command meant when one is close (`/commit` for a plugin's
@@ -223,7 +230,9 @@ export const commandsPlugin = definePlugin({
       { name: NAME, stage: PROMPT_STAGE.EXPAND },
       async (prompt: TurnPrompt, run: RunContext) => {
         if (prompt.source !== "user" || run.agent || prompt.blocked !== undefined) return prompt;
-        const match = INVOCATION.exec(prompt.text.trim());
+        const typed = prompt.text.trim();
+        const piped = PIPED.exec(typed);
+        const match = INVOCATION.exec(piped ? typed.slice(0, piped.index) : typed);
         const command = match && api.find(match[1]!, run);
         // What the previous command granted ends with the next prompt (its model too, unless changed since).
         const state = stateOf(run);
@@ -253,9 +262,11 @@ export const commandsPlugin = definePlugin({
           await switchModel(run, command, state);
           const args = (match[2] ?? "").trim();
           const shellLinesOff = context.optionsOf(run).disableSkillShellExecution === true;
-          const { text, context: included } = command.expand
+          const expanded = command.expand
             ? await command.expand(args, run)
             : await expandCommand(command, args, run, shellLinesOff);
+          const { context: included } = expanded;
+          const text = piped ? `${expanded.text}${piped[0]}` : expanded.text;
           const expansion = await fireExpansion(kernel, run, command, text, args);
           if (expansion?.blocked !== undefined) throw new CommandError(`/${command.name}: ${expansion.blocked}`);
           const content = prompt.content && [

@@ -184,7 +184,7 @@ export async function loadCommands(
     for (const file of files) {
       const base = single ? dirname(root.path) : root.path;
       const command = readCommand(file, base, root.source, report, root.plugin, flat.has(file));
-      if (command) byName.set(command.name, command);
+      if (command) byName.set(command.name, root.claude || root.plugin ? { ...command, claude: true } : command);
     }
   }
   return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

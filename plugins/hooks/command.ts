@@ -22,7 +22,7 @@ import {
   type SubprocessEnvOptions,
 } from "../_kits/process/index";
 import type { CommandHook, HookInput, HookOutput } from "./types";
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -127,9 +127,20 @@ function sandboxNote(result: Spawned, cwd: string): string {
     return ` (the hook ran in the OS sandbox, which keeps ${secret} unreadable, as it keeps every .env, .env.*, *.pem, *.key and id_* file of the run's folders and the paths of Read deny and ask rules from the commands it runs, hooks included; Claude Code runs hooks unsandboxed. To let hooks read it, add it to sandbox.filesystem.allowRead (["${secret}"]), or run without the sandbox, --no-sandbox)`;
   const home = process.env.HOME;
   const write = /Read-only file system|EROFS/.test(result.stderr);
-  const hidden = !!home && /No such file or directory|ENOENT/.test(result.stderr) && result.stderr.includes(`${home}/`);
+  const hidden =
+    !!home && /No such file or directory|ENOENT/.test(result.stderr) && namesHiddenHomePath(result.stderr, home);
   if (!write && !hidden) return "";
   return " (the hook ran in the OS sandbox, which lets it write only the run's folders and a private /tmp, never the files that run code later such as .claude/, .git/hooks or .mcp.json, and shows of the home folder only toolchains and caches: have it write under the project or $TMPDIR, add the folder to sandbox.filesystem.allowWrite, or run without the sandbox, --no-sandbox)";
+}
+
+/**
+ * Whether `stderr` names a path of the home folder that is there outside the sandbox: one that is
+ * nowhere (FradSer's Stop hook runs `$HOME/.claude/consolidate-memory.sh`, a file its dotfiles do not
+ * hold) fails unsandboxed too, and blaming the sandbox sent the user to its settings for nothing.
+ */
+function namesHiddenHomePath(stderr: string, home: string): boolean {
+  const paths = stderr.match(new RegExp(`${home.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/[^\\s'"\`:,;()]*`, "g")) ?? [];
+  return paths.some((path) => existsSync(path.replace(/[.]+$/, "")));
 }
 
 /** Names the sandbox makes unreadable, whatever folder they are in (docs/guide/sandbox.md). */

@@ -7,6 +7,7 @@ import {
 } from "@modelcontextprotocol/client";
 import {
   buildSubprocessEnv,
+  noteArgumentSecrets,
   spawnFolder,
   scriptFolders,
   withoutFolderImports,
@@ -73,6 +74,8 @@ export function createTransport(
     const folder = spawnFolder(cwd, trusted, config.cwd);
     // Before the sandbox wraps this or any later spawn: what the program loads from there is protected.
     noteServerPackages(config.command, config.args ?? [], folder, { ...environment.env, ...config.env });
+    // A key on its command line is the server's as its env's is: masked wherever it shows (red team zc).
+    noteArgumentSecrets(config.args ?? []);
     const spec = wrap({
       command: config.command,
       args: config.args ?? [],

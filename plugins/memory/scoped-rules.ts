@@ -5,7 +5,7 @@
  * send them all with every request, whatever the task touches.
  */
 import { isAbsolute, relative, resolve } from "node:path";
-import micromatch from "micromatch";
+import { micromatch } from "../_kits/lazy/index";
 import type { RunContext, ToolCall, ToolOutput } from "../../src/index";
 import type { MemoryFile } from "./load";
 
@@ -22,7 +22,7 @@ function covers(rule: MemoryFile, file: string): boolean {
   if (!scope) return false;
   const rel = relative(scope.base, file);
   if (!rel || rel.startsWith("..") || isAbsolute(rel)) return false;
-  return micromatch.isMatch(rel, scope.globs, { dot: true });
+  return micromatch().isMatch(rel, scope.globs, { dot: true });
 }
 
 /**

@@ -6,6 +6,7 @@
 import { closeSync, type Dirent, existsSync, lstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { absolutePath } from "../../src/index";
+import { othersCanWrite } from "../../loader/index";
 import {
   chooseAlternatives,
   type CompatPath,
@@ -93,10 +94,16 @@ export function overridePresent(path: CompatPath): boolean {
   }
 }
 
-/** The folders from the filesystem root down to `cwd`. */
+/**
+ * The folders from the filesystem root down to `cwd`, less any from the first one above `cwd`
+ * that other users can write (`/tmp`) upwards: a CLAUDE.md planted there is theirs, not the
+ * project's (red team zc, ZC5).
+ */
 export function rootToCwd(cwd: string): string[] {
+  const start = resolve(cwd);
   const dirs: string[] = [];
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (dir !== start && othersCanWrite(dir)) return dirs;
     dirs.unshift(dir);
     if (dirname(dir) === dir) return dirs;
   }
@@ -109,8 +116,11 @@ export function rootToCwd(cwd: string): string[] {
  * the project root (codex-rs/core/src/agents_md.rs).
  */
 export function codexProjectDirs(cwd: string): string[] {
+  const start = resolve(cwd);
   const dirs: string[] = [];
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+  for (let dir = start; ; dir = dirname(dir)) {
+    // A `.git` other users could plant (red team zc, ZC5): the walk stops below such a folder.
+    if (dir !== start && othersCanWrite(dir)) return [start];
     dirs.unshift(dir);
     if (existsSync(join(dir, ".git"))) return dirs;
     if (dirname(dir) === dir) return [resolve(cwd)];

@@ -6,8 +6,9 @@
  */
 import type { Kernel, RunContext, ToolCall } from "../../src/index";
 import { narrowMode, PERMISSION_MODES, permissionModeOf, type PermissionMode } from "./options";
-import { parseRules, type Rule } from "./rules";
+import { parseRule, parseRules, type Rule } from "./rules";
 import type { RuleLists } from "./policy";
+import { meantTool } from "./rule-typos";
 
 export { parseRule, parseRules, ruleNamesTool, type Rule, type RuleList } from "./rules";
 export { compileContent } from "./match-command";
@@ -28,7 +29,8 @@ export interface PermissionsApi {
    * Allow `rules` for `run`'s own calls (not its subagents'), besides its options' rules, until
    * the next `grant` for it (undefined or [] ends the grant): a slash command's `allowed-tools`.
    * With `mode: "add"` they join what is granted already (a skill the model loads).
-   * Deny and ask rules still win; a malformed rule throws a ConfigError naming it and `source`.
+   * Deny and ask rules still win; an entry that pre-approves nothing here (`*`, or one that is not a
+   * permission rule, such as Copilot's `server/*`) is dropped with a warning naming it and `source`.
    */
   grant(run: RunContext, rules: readonly string[] | undefined, source: string, mode?: "replace" | "add"): void;
   /** The rules granted to `run` (see `grant`). */
@@ -161,7 +163,7 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
         version++;
       },
       grant(run, asked, source, mode = "replace") {
-        const rules = withoutBlanket(run, asked, source);
+        const rules = grantable(run, asked, source);
         if (mode === "add") {
           if (rules?.length)
             grants.set(run, Object.freeze([...(grants.get(run) ?? []), ...parseRules([...rules], "allow", source)]));
@@ -194,15 +196,55 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
 export * from "./options";
 
 /**
- * `allowed-tools: *` pre-approves nothing. In Claude Code allowed-tools pre-approves the tools it
- * lists; `*` would pre-approve every call of every tool — bypassPermissions granted by a file (a
- * project's command or skill). Failing closed, the entry is dropped with a warning naming the file:
- * every tool stays offered (allowed-tools never narrows them) and each call is judged by the rules.
+ * The entries of a file's `allowed-tools` that can be granted, each other one dropped with a warning
+ * naming the file. Failing closed both ways: every tool stays offered (allowed-tools never narrows
+ * them) and each call is judged by the rules.
+ * - `*` would pre-approve every call of every tool (Claude Code's allowed-tools pre-approves what it
+ *   lists): bypassPermissions granted by a file, a project's command or skill.
+ * - An entry that is not a permission rule (dx-aem-flow's skills list Copilot's `ado/*` next to Claude
+ *   Code's tools, for both agents) pre-approves nothing in Claude Code, whose skill still runs; it
+ *   blocked the whole command here, though dropping it only grants less.
  */
-function withoutBlanket(run: RunContext, rules: readonly string[] | undefined, source: string) {
-  if (!rules?.some((rule) => rule.trim() === "*")) return rules;
-  const message = `${source}: "*" pre-approves nothing (it would approve every call of every tool); list the tools to pre-approve, e.g. "Read, Grep, Bash(git status)". The other entries apply; every call is judged by the permission rules.`;
-  run.logger.warn(`[ubiquity:permissions] ${message}`);
-  run.kernel.emit({ type: "warning", source: "ubiquity:permissions", message });
-  return rules.filter((rule) => rule.trim() !== "*");
+function grantable(run: RunContext, rules: readonly string[] | undefined, source: string) {
+  if (!rules?.length) return rules;
+  const kept: string[] = [];
+  for (const rule of rules) {
+    const text = typeof rule === "string" ? rule.trim() : "";
+    const why =
+      text === "*"
+        ? 'it would approve every call of every tool; list the tools to pre-approve, e.g. "Read, Grep, Bash(git status)"'
+        : notARule(rule, source);
+    if (why === undefined) {
+      kept.push(rule);
+      const meant = meantTool(parseRule(rule, "allow", source), toolNamesOf(run));
+      if (meant) {
+        const message = `${source}: ${JSON.stringify(rule)} names no tool of this run, so it pre-approves nothing: did you mean ${JSON.stringify(meant)}? (tool names are case-sensitive, as in Claude Code)`;
+        run.logger.warn(`[ubiquity:permissions] ${message}`);
+        run.kernel.emit({ type: "warning", source: "ubiquity:permissions", message });
+      }
+    } else {
+      const message = `${source}: ${JSON.stringify(rule)} pre-approves nothing (${why}). The other entries apply; every call is judged by the permission rules.`;
+      run.logger.warn(`[ubiquity:permissions] ${message}`);
+      run.kernel.emit({ type: "warning", source: "ubiquity:permissions", message });
+    }
+  }
+  return kept;
+}
+
+/** The names of the tools `run` may call: the registered ones and the run's own. */
+const toolNamesOf = (run: RunContext) => [
+  ...new Set([...run.kernel.registries.tools.values(), ...run.tools].map((tool) => tool.name)),
+];
+
+/** Why `rule` is not a permission rule, or undefined when it is one. */
+function notARule(rule: string, source: string): string | undefined {
+  try {
+    parseRule(rule, "allow", source);
+    return undefined;
+  } catch {
+    // `server/*` and `server/tool` are how GitHub Copilot names an MCP server's tools.
+    return /^[\w.-]+\/[\w.*-]+$/.test(String(rule).trim())
+      ? "not a permission rule, as in Claude Code: an MCP server's tools are written mcp__<server>__* or mcp__<server>__<tool>; server/* is GitHub Copilot's form"
+      : 'not a permission rule, as in Claude Code: write Tool or Tool(content), e.g. "Read", "Bash(git:*)" or "mcp__github__*"';
+  }
 }

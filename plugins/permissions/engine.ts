@@ -14,6 +14,7 @@
 import { lstatSync, readdirSync, type Dirent } from "node:fs";
 import { tmpdir } from "node:os";
 import { resolveReal } from "../_kits/paths/index";
+import { insideRoots } from "./paths";
 import { posix } from "node:path";
 import type { Tool, ToolContext, ToolPermission } from "../../src/index";
 import type { PermissionMode } from "./options";
@@ -237,6 +238,13 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
       subject,
     );
   }
+  if (mode === "acceptEdits" && acceptedFilesystemCommand(toolName, subject, setup))
+    return verdict(
+      "allow",
+      "mode",
+      `Allowed: permission mode acceptEdits approves the filesystem commands ${ACCEPTED_PROGRAMS.join(", ")} inside the permitted folders.`,
+      subject,
+    );
   const why = allowRules.length > 0 && cover.why ? cover.why : `it is not pre-approved (permission mode ${mode})`;
   // Suggestions cost as much as the decision (they resolve paths and compile candidate rules) and
   // matter only when a handler is asked: computed on first read.
@@ -453,6 +461,31 @@ function bypassVerdict(toolName: string, setup: EngineSetup, subject: Subject, s
     );
   }
   return verdict("allow", "bypass", "Allowed: permission mode bypassPermissions.", subject);
+}
+
+/** The filesystem commands Claude Code's acceptEdits mode runs without asking (its documented list). */
+const ACCEPTED_PROGRAMS = ["mkdir", "touch", "mv", "cp"];
+
+/**
+ * acceptEdits and a shell command made only of `mkdir`, `touch`, `mv` and `cp`, as Claude Code
+ * documents the mode: allowed only where the engine proves it as it would under the allow rules
+ * `Bash(mkdir:*)`, `Bash(touch:*)`, … (every option known, every operand literal, no write outside
+ * the roots), and besides every file it reads is inside the roots and every file it writes is
+ * named. Anything short of that asks, as before.
+ */
+function acceptedFilesystemCommand(toolName: string, subject: Subject, setup: EngineSetup): boolean {
+  if (subject.kind !== "shell" || subject.analysis.candidates.length === 0) return false;
+  if (subject.outsideWrites.length > 0 || subject.unknownWrites.length > 0 || subject.unknownEdits.length > 0)
+    return false;
+  if (subject.unknownReads.length > 0 || subject.maybe.length > 0 || subject.projectCode.length > 0) return false;
+  const { cwd, home, roots } = setup.place;
+  const policy = compilePolicy(
+    { allow: ACCEPTED_PROGRAMS.map((program) => `${toolName}(${program}:*)`) },
+    { cwd, home, kinds: setup.policy.kinds },
+  );
+  const rules = rulesForCall(policy, "allow", toolName, subject).filter((r) => ruleNamesTool(r, toolName));
+  if (!covered(rules, subject).ok || rules.some((r) => r.content === undefined)) return false;
+  return [...subject.reads(), ...subject.recursiveReads, ...subject.writes].every((p) => insideRoots(p, roots));
 }
 
 /** A shell command the allow rules cover that writes a file: outside acceptEdits each write needs what Write would need. */
@@ -830,7 +863,11 @@ function covered(rules: CompiledRule[], subject: Subject): { ok: boolean; rule?:
     default: {
       if (bare) return { ok: true, rule: bare.text };
       const strings = subject.strings ?? [];
-      if (strings.length === 0) return { ok: false, why: "the tool declares no rule content for this call" };
+      if (strings.length === 0)
+        return {
+          ok: false,
+          why: "the tool declares no rule content for this call (its permissionRuleContent gives none; a rule naming the tool alone covers it)",
+        };
       const used = new Set<string>();
       for (const s of strings) {
         const rule = rules.find((r) => r.command?.test(s));

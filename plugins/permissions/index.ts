@@ -198,8 +198,9 @@ export const permissionsPlugin = definePlugin({
           sandboxed: (command) => api.sandboxes(command),
         },
       );
-      // The file tools write what was judged here, not what the path leads to by the time they run.
-      if (decision.behavior !== "deny" && decision.subject?.kind === "path" && kinds.edit.has(call.toolName))
+      // The file tools write and read what was judged here, not what the path leads to by the time
+      // they run (Read too: a link swapped in after the verdict led it outside the roots, red team zc).
+      if (decision.behavior !== "deny" && decision.subject?.kind === "path" && opensJudged(kinds, call.toolName))
         recordJudged(call.run, call.toolUseId, decision.subject.paths);
       if (decision.behavior === "ask") api.recordAsk(call, decision.step, decision.sandboxOpen);
       return merge(incoming, decision, mode);
@@ -248,6 +249,14 @@ export const permissionsPlugin = definePlugin({
  * The `availableTools` filter: a tool is offered when an entry names it; MCP tools stay unless an
  * entry names an MCP tool or server (as `claude --tools` limits the built-in tools only).
  */
+/** The reading tools that open the very file the engine judged (Glob holds its folders itself, red team o). */
+const READS_JUDGED = new Set(["Read", "Grep", "LSP"]);
+
+/** The tools that open the very file the engine judged (they take its judgement: `takeJudged`). */
+function opensJudged(kinds: ToolKinds, toolName: string): boolean {
+  return kinds.edit.has(toolName) || READS_JUDGED.has(toolName);
+}
+
 function onlyTools(names: readonly string[] | undefined): ((name: string) => boolean) | undefined {
   if (!names) return undefined;
   const rules = parseRules(names, "allow", "availableTools");

@@ -9,7 +9,7 @@ import type { Policy } from "./policy";
 const MODES: Record<PermissionMode, string> = {
   default: "Calls that are not pre-approved need the user's approval; read-only calls run without asking.",
   acceptEdits:
-    "File edits inside the permitted folders are approved automatically, except writes to sensitive files (.env, .git/, package.json, the agent's config and memory files, …); other calls not pre-approved need the user's approval.",
+    "File edits inside the permitted folders, and shell commands made only of mkdir, touch and cp on files there, are approved automatically, except writes to sensitive files (.env, .git/, package.json, the agent's config and memory files, …); other calls not pre-approved need the user's approval.",
   bypassPermissions:
     "Calls run without approval, except those a rule denies or asks about and writes to sensitive files (.env, .git/, .ssh/, package.json, the agent's config and memory files, …).",
   plan: "Plan mode: only read-only tools run. Investigate, then present a plan for the user to approve instead of making changes.",

@@ -4,10 +4,11 @@
  * nothing, silently: `--disallowedTools bash` left Bash offered and running, and an allow with a
  * typo only showed as refusals later. Said once, at start, with the tool meant (tool names are
  * case-sensitive, as in Claude Code). Settings files' rules are left alone: a Claude Code file
- * may name Claude Code's own tools.
+ * may name Claude Code's own tools. A command's or skill's `allowed-tools` is checked when it is
+ * granted (api.ts): Copilot's lower-case names (`read`, `edit`) there matched nothing in silence.
  */
 import { closest } from "../../src/index";
-import { parseRules, ruleNamesTool } from "./rules";
+import { parseRules, ruleNamesTool, type Rule } from "./rules";
 
 /** The options whose rules are checked, with the command-line flag that sets each. */
 const SOURCES = {
@@ -30,6 +31,13 @@ const CLAUDE_CODE_TOOLS = new Set([
   "SlashCommand",
 ]);
 
+/** The tool `rule` was meant for, when it names none of `toolNames` but is near one (`bash`, `read`, `Wirte`). */
+export function meantTool(rule: Rule, toolNames: readonly string[]): string | undefined {
+  if (rule.tool.startsWith("mcp__") || CLAUDE_CODE_TOOLS.has(rule.tool)) return undefined;
+  if (toolNames.some((name) => ruleNamesTool(rule, name))) return undefined;
+  return closest(rule.tool, toolNames);
+}
+
 /** One warning per rule that names no tool of the run but is near one (none when every rule names a tool or nothing near). */
 export function ruleTypoWarnings(
   options: Partial<Record<keyof typeof SOURCES, readonly string[] | undefined>>,
@@ -38,9 +46,7 @@ export function ruleTypoWarnings(
   const warnings: string[] = [];
   for (const [option, flag] of Object.entries(SOURCES) as [keyof typeof SOURCES, string][]) {
     for (const rule of parseRules(options[option], "allow", option)) {
-      if (rule.tool.startsWith("mcp__") || CLAUDE_CODE_TOOLS.has(rule.tool)) continue;
-      if (toolNames.some((name) => ruleNamesTool(rule, name))) continue;
-      const meant = closest(rule.tool, toolNames);
+      const meant = meantTool(rule, toolNames);
       if (!meant) continue;
       const where = flag === option ? option : `${flag}, ${option}`;
       warnings.push(

@@ -24,6 +24,7 @@ import { cpSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rm
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { readRegularBytesSync } from "../../loader/index";
 import { isPluginFolder, pathsNamedByEnvrc, sandboxReason, venvActivateReason } from "../permissions/api";
+import { racyStamp } from "./secret-walk";
 
 /** Past this length a path may not be statted (PATH_MAX is 4096 on Linux); new folders deeper are removed. */
 const MAX_PATH = 3800;
@@ -54,6 +55,8 @@ interface DirState {
   mtimeMs: number;
   ctimeMs: number;
   ino: number;
+  /** Read within a clock tick of its last change: the next sweep reads it again, whatever its stamp. */
+  racy: boolean;
   /** Protected names in this folder when last read, with their {@link identity} (a replaced one is new). */
   guarded: Map<string, string>;
   mode: Mode;
@@ -265,10 +268,18 @@ export class WorkspaceGuard {
     // A new folder nested past what a path can name cannot be read whole: it goes, whole.
     if (found && dir.length > MAX_PATH)
       return void found.push({ path: dir, reason: "it is nested deeper than the guard can read" });
+    const now = Date.now();
     const info = stat(dir);
     if (!info?.isDirectory()) return;
     const names = list(dir);
-    const state: DirState = { mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, guarded: new Map(), mode };
+    const state: DirState = {
+      mtimeMs: info.mtimeMs,
+      ctimeMs: info.ctimeMs,
+      ino: info.ino,
+      racy: racyStamp(info, now),
+      guarded: new Map(),
+      mode,
+    };
     this.#dirs!.set(dir, state);
     if (found) this.#unreadable(dir, found, state);
     else {
@@ -423,6 +434,7 @@ export class WorkspaceGuard {
       return [];
     }
     const found: Guarded[] = [];
+    const now = Date.now();
     for (const [dir, state] of [...this.#dirs]) {
       if (!this.#dirs.has(dir)) continue; // forgotten with a parent meanwhile
       const info = stat(dir);
@@ -431,7 +443,10 @@ export class WorkspaceGuard {
         this.#forget(dir);
         continue;
       }
-      if (info.mtimeMs === state.mtimeMs && info.ctimeMs === state.ctimeMs && info.ino === state.ino) continue;
+      // A stamp read in the tick of a change may hide a second change in that tick (a sandboxed
+      // background shell writing as the sweep reads): such a folder is read again.
+      if (!state.racy && info.mtimeMs === state.mtimeMs && info.ctimeMs === state.ctimeMs && info.ino === state.ino)
+        continue;
       this.#changes++;
       const root = this.#roots.find((r) => dir === r || dir.startsWith(`${r}${sep}`)) ?? dir;
       const parent = this.#dirs.get(dirname(dir));
@@ -447,6 +462,7 @@ export class WorkspaceGuard {
         mtimeMs: info.mtimeMs,
         ctimeMs: info.ctimeMs,
         ino: info.ino,
+        racy: racyStamp(info, now),
         guarded: new Map<string, string>(),
       });
       if (state.mode === "plain" && isGitFolder(new Set(names))) {
@@ -472,6 +488,16 @@ export class WorkspaceGuard {
       this.#judgeRebase(dir, found);
     }
     this.#checkLinked(found);
+    this.#boundChanges(found, now);
+    for (const link of this.#links.splice(0)) {
+      if (this.#knownGitLink(link.path)) this.#bound.set(link.path, link.reason);
+      else found.push(link);
+    }
+    return found.map((g) => this.#remove(g));
+  }
+
+  /** What changed in or of the protected paths bound read-only since the last sweep (see sweep). */
+  #boundChanges(found: Guarded[], sweptAt: number) {
     // A protected folder bound read-only is so only for what is spawned after it existed: a
     // sandboxed background shell spawned before (a git folder made since, its hooks) may write in
     // it. What appears or changes in one since the last sweep is judged like a new entry.
@@ -508,7 +534,8 @@ export class WorkspaceGuard {
       const was = this.#configs.get(path);
       if (was?.print === print) continue;
       const why = unsafeGitConfig(path);
-      this.#configs.set(path, { print, unsafe: why !== undefined });
+      // Read in the tick of its last change: judged again at the next sweep (as a racy folder is read).
+      this.#configs.set(path, { print: racyStamp(s, sweptAt) ? `${print}:racy` : print, unsafe: why !== undefined });
       if (was && !was.unsafe && why) found.push({ path, reason: `this git config ${why}` });
     }
     // A protected file the file tools wrote that changed since: not theirs any more.
@@ -520,11 +547,6 @@ export class WorkspaceGuard {
       this.#stamps.delete(path);
       found.push({ path, reason: `${reason}; it changed after the file tools wrote it` });
     }
-    for (const link of this.#links.splice(0)) {
-      if (this.#knownGitLink(link.path)) this.#bound.set(link.path, link.reason);
-      else found.push(link);
-    }
-    return found.map((g) => this.#remove(g));
   }
 
   /**

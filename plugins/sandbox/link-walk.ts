@@ -16,6 +16,7 @@
  */
 import { type Dirent, lstatSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { racyStamp } from "./secret-walk";
 
 interface Folder {
   stamp: string;
@@ -23,9 +24,6 @@ interface Folder {
   linked: string[];
   dirs: string[];
 }
-
-/** A folder changed within this many milliseconds of its reading is read again next time (a tick of the file times). */
-const RACY_MS = 2000;
 
 /** At most this many binds for linked files (each is a mount; bwrap takes at most ~9,000 arguments). */
 export const MAX_LINK_BINDS = 400;
@@ -35,11 +33,11 @@ const LINKS_PER_FOLDER = 16;
 /** The hard-linked files below the writable folders, each folder's reading kept between one run's commands. */
 export class LinkWalk {
   #folders = new Map<string, Folder>();
-  readonly #racyMs: number;
+  readonly #racyMs: number | undefined;
 
   /** @param options.racyMs how old a folder's last change must be for its reading to be kept (tests: -1 keeps every reading). */
   constructor(options: { racyMs?: number } = {}) {
-    this.#racyMs = options.racyMs ?? RACY_MS;
+    this.#racyMs = options.racyMs;
   }
 
   /** The files with more than one name below `root`, not entering `skip` (folders already read-only). */
@@ -55,7 +53,8 @@ export class LinkWalk {
       let folder = this.#folders.get(dir);
       if (folder?.stamp !== stamp) folder = readFolder(dir, stamp);
       if (!folder) return;
-      if (now - Math.max(info.mtimeMs, info.ctimeMs) > this.#racyMs) kept.set(dir, folder);
+      // A reading in the tick of a change is used once, not kept (the secret walk's rule).
+      if (!racyStamp(info, now, this.#racyMs)) kept.set(dir, folder);
       for (const name of folder.linked) out.push(join(dir, name));
       for (const name of folder.dirs) visit(join(dir, name));
     };

@@ -37,6 +37,16 @@ interface Folder {
 const RACY_MS = 50;
 const RACY_COARSE_MS = 2000;
 
+/**
+ * True when `info`'s last change may share a clock tick with `now` (read before `info` was): a
+ * stamp read then can stay the same through a second change, so it proves nothing about the next
+ * reading. `racyMs` replaces both windows (tests: -1 trusts every stamp).
+ */
+export function racyStamp(info: { mtimeMs: number; ctimeMs: number }, now: number, racyMs?: number): boolean {
+  const coarse = info.mtimeMs % 1000 === 0 || info.ctimeMs % 1000 === 0;
+  return now - Math.max(info.mtimeMs, info.ctimeMs) <= (racyMs ?? (coarse ? RACY_COARSE_MS : RACY_MS));
+}
+
 /** Folders the walk does not enter (as the glob's `ignore` and the link walk before it). */
 const SKIPPED = new Set(["node_modules", ".git"]);
 
@@ -51,16 +61,14 @@ export class SecretWalk {
   readonly #matches: (name: string) => boolean;
   #folders = new Map<string, Folder>();
 
-  readonly #racyMs: number;
-  readonly #racyCoarseMs: number;
+  readonly #racyMs: number | undefined;
 
   /**
    * @param patterns globs of the form `**` + `/<name glob>` (a name at any depth), as SECRET_PATTERNS.
    * @param options.racyMs how old a folder's last change must be for its reading to be kept (tests: -1 keeps every reading).
    */
   constructor(patterns: readonly string[], options: { racyMs?: number } = {}) {
-    this.#racyMs = options.racyMs ?? RACY_MS;
-    this.#racyCoarseMs = options.racyMs ?? RACY_COARSE_MS;
+    this.#racyMs = options.racyMs;
     const names = patterns.map((p) => {
       const name = p.replace(/^\*\*\//, "");
       if (name === p || name.includes("/")) throw new Error(`SecretWalk: ${p} is not a name at any depth`);
@@ -92,9 +100,7 @@ export class SecretWalk {
         folder = this.#read(dir, stamp, within);
         if (!folder) return;
       }
-      const coarse = info.mtimeMs % 1000 === 0 || info.ctimeMs % 1000 === 0;
-      if (now - Math.max(info.mtimeMs, info.ctimeMs) > (coarse ? this.#racyCoarseMs : this.#racyMs))
-        kept.set(dir, folder);
+      if (!racyStamp(info, now, this.#racyMs)) kept.set(dir, folder);
       for (const name of folder.files) out.files.push(join(dir, name));
       for (const name of folder.links) {
         try {

@@ -2,8 +2,9 @@
  * What the sandbox makes unreadable: the sensitive set in the home folder (keys, cloud and
  * registry credentials, Ubiquity's own trust store and transcripts), `.env*` files and private
  * keys inside the permitted folders, the paths of `Read(...)` deny rules, and `denyRead`.
- * Computed once per run, when the sandbox starts: files a sandboxed command creates later are
- * its own.
+ * Worked out before the run's first sandboxed spawn and again before each later one whose sweep
+ * saw the writable folders' names change (runtime.ts, #refreshSecrets); the system's folders once a
+ * run. A file a sandboxed command creates is its own.
  */
 import {
   existsSync,

@@ -12,7 +12,7 @@
  */
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { z } from "zod";
 import { ConfigError, describeError, fieldsOf, type Kernel, type UbiquityConfig } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
@@ -21,7 +21,7 @@ import { getPermissionsApi, type PermissionsOptions } from "../permissions/api";
 import type { SandboxOptions } from "../sandbox/api";
 import { readMcpConfigEntries } from "../mcp/api";
 import { readJsonConfigFile, readSettingsFile, settingsPath } from "./read";
-import { isProjectFileTrusted, isUsersOwn } from "../../loader/index";
+import { findConfigFile, isProjectFileTrusted, isUsersOwn } from "../../loader/index";
 import { SETTING_SOURCES, type SettingsFile } from "./schema";
 import { stateOf, type LoadedSettings } from "./api";
 import { settingsOptions, type SettingsOptions } from "./options";
@@ -70,7 +70,8 @@ export const settingsPlugin = definePlugin({
         { compat: options.compat, sources: options.settingSources },
         { cwd, home },
       );
-      if (wanted.has("project") && options.compat === undefined) unreadClaudeSettings(kernel, cwd);
+      if (wanted.has("project") && options.compat === undefined)
+        unreadClaudeSettings(kernel, cwd, skippedConfig(cwd, home, options.trust));
       if (options.compat?.includes("codex")) unreadCodexHome(kernel, home);
       else if (options.codexProfile !== undefined)
         throw new ConfigError(
@@ -164,7 +165,7 @@ export const settingsPlugin = definePlugin({
  * `claude -p` expects its deny rules and hooks to hold, so a run that reads project settings says
  * that they do not (an explicit `compat`, even `[]`, is a choice and silences it).
  */
-function unreadClaudeSettings(kernel: Kernel, cwd: string): void {
+function unreadClaudeSettings(kernel: Kernel, cwd: string, skipped: string | undefined): void {
   const found = ["settings.json", "settings.local.json"].find((name) => existsSync(join(cwd, ".claude", name)));
   // Without settings, a CLAUDE.md alone (what most Claude Code projects have): its instructions are dropped as silently.
   const memory = found
@@ -174,11 +175,32 @@ function unreadClaudeSettings(kernel: Kernel, cwd: string): void {
   const what = found
     ? `${join(cwd, ".claude", found)} is Claude Code's settings file and is not read, so its permission rules and hooks do not apply`
     : `${join(cwd, memory!)} is Claude Code's memory file and is not read, so its instructions do not reach the model`;
+  // The project's config may say compat: ["claude"] already, and be skipped for want of trust.
+  if (skipped) {
+    warnOnce(
+      kernel,
+      NAME,
+      `${what}: the project's config ${skipped}, which may set compat: ["claude"], was not applied (the folder is not trusted, or the file changed since it was approved: see the warning about the folder's files); approve it with \`ubiquity trust .\`, or pass --compat claude to \`ubiquity run\``,
+    );
+    return;
+  }
   warnOnce(
     kernel,
     NAME,
     `${what}: set compat: ["claude"] in the project's config to read Claude Code's files (CLAUDE.md, .claude/settings.json, skills, agents, commands) — ubiquity.config.ts: \`export default defineConfig({ compat: ["claude"] })\`, or .ubiquityrc.json: {"compat": ["claude"]} — or pass --compat claude to \`ubiquity run\`; then trust the folder (\`ubiquity trust .\`); compat: [] keeps them unread without this warning`,
   );
+}
+
+/** The project's config file when there is one and `trust` keeps it out of the run (its path from `cwd`), else undefined. */
+function skippedConfig(cwd: string, home: string, trust: SettingsOptions["trust"]): string | undefined {
+  let file: string | undefined;
+  try {
+    file = findConfigFile(cwd, home);
+  } catch {
+    return undefined; // two config files in one folder: the runner has stopped on it already
+  }
+  if (!file || isProjectFileTrusted(trust, file)) return undefined;
+  return relative(cwd, file) || file;
 }
 
 /**

@@ -8,7 +8,7 @@
 import { readdir, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { readRegularFileSync } from "../../loader/index";
-import { writeFileAtomic, removeStaleTemps } from "../_kits/storage/index";
+import { privateFolder, writeFileAtomic, removeStaleTemps } from "../_kits/storage/index";
 import { isTodo, sortTodos, type Todo } from "./todo";
 
 /** Names one list: the project folder and the key within it. */
@@ -91,11 +91,14 @@ export class FileTodoStore implements TodoStore {
 
   async write(list: TodoListRef, upserts: readonly Todo[], removals: readonly string[]): Promise<void> {
     const dir = this.dir(list);
+    // A project's plans, for its owner alone (red team zc, ZC4).
+    if (upserts.length) privateFolder(dir);
     for (const todo of upserts) {
       if (!TASK_FILE.test(`${todo.id}.json`)) throw new TypeError(`invalid task id ${JSON.stringify(todo.id)}`);
       await writeFileAtomic(
         join(dir, `${todo.id}.json`),
         `${JSON.stringify({ ...todo, updatedAt: new Date().toISOString() }, null, 2)}\n`,
+        { private: true },
       );
     }
     for (const id of removals) {

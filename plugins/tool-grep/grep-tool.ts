@@ -2,7 +2,17 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
-import { PathTool, placeName, resolvePermitted, ToolFailure, guard } from "../_kits/file-tools/index";
+import {
+  PathTool,
+  assertAsJudged,
+  displayPath,
+  holdFolder,
+  openJudged,
+  placeName,
+  resolvePermitted,
+  ToolFailure,
+  guard,
+} from "../_kits/file-tools/index";
 import { getPermissionsApi } from "../permissions/api";
 import { GREP_LIMITS, capLines, resultLines } from "./format";
 import { findRipgrep, runs } from "./rg-binary";
@@ -75,7 +85,14 @@ export class GrepTool extends PathTool<typeof GrepInput> {
     return guard(async () => {
       const query = await this.#query(input, ctx);
       const { search, name } = await this.#backend();
-      const result = withoutRefused(await search(query, ctx.abortSignal), ctx);
+      const held = await holdTarget(query, ctx);
+      let found: SearchResult;
+      try {
+        found = await search({ ...query, at: held.at }, ctx.abortSignal);
+      } finally {
+        await held.close();
+      }
+      const result = withoutRefused(found, ctx);
       const lines = resultLines(result, query, { cwd: ctx.cwd, lineNumbers: input["-n"] ?? true });
       const metadata = { backend: name, files: result.files.length, lines: lines.length };
       if (lines.length === 0) {
@@ -88,7 +105,7 @@ export class GrepTool extends PathTool<typeof GrepInput> {
     });
   }
 
-  async #query(input: GrepArgs, ctx: ToolContext): Promise<SearchQuery> {
+  async #query(input: GrepArgs, ctx: ToolContext): Promise<SearchQuery & { real: string }> {
     // The search code (both backends, the type table) loads with the first search (cold start).
     if (input.type !== undefined) {
       const { FILE_TYPES } = await import("./file-types");
@@ -99,6 +116,8 @@ export class GrepTool extends PathTool<typeof GrepInput> {
       }
     }
     const { absolute, real } = await resolvePermitted(ctx, input.path ?? ".");
+    // Where the engine judged the path to lead, or refused (a link swapped in since, red team zc).
+    assertAsJudged(ctx, absolute, real, absolute, "read");
     const info = await stat(real).catch(() => undefined);
     if (!info)
       throw new ToolFailure(
@@ -113,6 +132,7 @@ export class GrepTool extends PathTool<typeof GrepInput> {
     const context = input["-C"] ?? 0;
     return {
       pattern: input.pattern,
+      real,
       target: absolute,
       targetIsFile: !info.isDirectory(),
       mode: input.output_mode ?? "files_with_matches",
@@ -143,6 +163,24 @@ export class GrepTool extends PathTool<typeof GrepInput> {
     if (backend === "rg") throw new ToolFailure('No ripgrep binary runs here; use the Node backend (backend: "node").');
     return node();
   }
+}
+
+/**
+ * The judged target, held for the search: a folder through its descriptor (`HeldFolder.shared`),
+ * a file opened with no link followed (`openJudged`). The backends search these, never the name
+ * again: a process beside the agent swapped a.txt for a link to ~/.ssh/id_rsa after the check,
+ * and rg, handed the name, printed the key (red team zc, ZC2).
+ */
+async function holdTarget(query: SearchQuery & { real: string }, ctx: ToolContext) {
+  const shown = displayPath(ctx.cwd, query.target);
+  if (query.targetIsFile) {
+    const opened = await openJudged(query.real, shown);
+    if (!opened) throw new ToolFailure(`Path does not exist: ${query.target}.`);
+    return { at: { file: opened.handle }, close: () => opened.handle.close() };
+  }
+  const folder = holdFolder(query.real, { shown, real: query.real, verb: "read" }, false);
+  if (!folder) throw new ToolFailure(`Path does not exist: ${query.target}.`);
+  return { at: { folder: folder.shared }, close: async () => folder.close() };
 }
 
 /**

@@ -13,7 +13,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, sep } from "node:path";
 import { ToolFailure } from "../_kits/file-tools/index";
 import { lazyRequire } from "../_kits/lazy/index";
-import { toPosix, walkFiles } from "./node-walk";
+import { onDiskUnder, toPosix, walkFiles } from "./node-walk";
 import type { FileHits, SearchLine, SearchQuery, SearchResult } from "./search";
 
 /** Files searched at once. */
@@ -42,13 +42,16 @@ export async function searchWithNode(
 ): Promise<SearchResult> {
   const matcher = compilePattern(query);
   const root = query.targetIsFile ? dirname(query.target) : query.target;
+  // The folder is read through the one the tool holds (its name may lead elsewhere by now).
+  const through = query.targetIsFile ? undefined : query.at?.folder;
   const files = query.targetIsFile
     ? [query.target]
-    : await walkFiles(query.target, { glob: query.glob, type: query.type, signal });
+    : await walkFiles(root, { glob: query.glob, type: query.type, signal, through });
   if (signal?.aborted) throw new ToolFailure("The search was aborted.");
   // Hits carry paths relative to the root, as ripgrep prints them.
   const strip = root.endsWith(sep) ? root.length : root.length + 1;
-  const hits = files.length === 0 ? [] : await matchInWorker(files, strip, matcher, query, signal, limitMs);
+  const onDisk = onDiskUnder(root, through);
+  const hits = files.length === 0 ? [] : await matchInWorker(files, strip, matcher, query, signal, limitMs, onDisk);
   return { root, files: hits };
 }
 
@@ -60,6 +63,7 @@ function matchInWorker(
   query: SearchQuery,
   signal: AbortSignal | undefined,
   limitMs: number,
+  onDisk: (path: string) => string,
 ): Promise<FileHits[]> {
   const worker = new (workerThreads().Worker)(matchWorker(), {
     eval: true,
@@ -67,7 +71,8 @@ function matchInWorker(
       line: [matcher.line.source, matcher.line.flags],
       global: [matcher.global.source, matcher.global.flags],
       precheck: matcher.precheck,
-      query,
+      // Without `at`: an open file handle is not the worker's (nor clonable).
+      query: { ...query, at: undefined },
     },
   });
   return new Promise<FileHits[]>((resolve, reject) => {
@@ -115,7 +120,9 @@ function matchInWorker(
       while (next < files.length && !ended) {
         while (sent - answered >= IN_FLIGHT && !ended) await new Promise<void>((r) => waiting.push(r));
         const path = files[next++]!;
-        const bytes = await readFile(path).catch(() => undefined);
+        // A file the tool opened is read through its handle, a folder's files through the held folder.
+        const opened = query.targetIsFile ? query.at?.file : undefined;
+        const bytes = await readFile(opened ?? onDisk(path)).catch(() => undefined);
         // ripgrep skips files with a NUL byte when it finds them by walking.
         if (!bytes || bytes.includes(0) || ended) continue;
         sent++;

@@ -22,11 +22,11 @@ interface Frame {
 const IGNORE_FILES = [".rgignore", ".ignore", ".gitignore"] as const;
 const GITIGNORE = 2;
 
-async function loadFrame(dir: string, names: ReadonlySet<string>): Promise<Frame> {
+async function loadFrame(dir: string, names: ReadonlySet<string>, onDisk = (p: string) => p): Promise<Frame> {
   const kinds = (await Promise.all(
     IGNORE_FILES.map((f) =>
       names.has(f)
-        ? readFile(join(dir, f), "utf8").then(
+        ? readFile(onDisk(join(dir, f)), "utf8").then(
             (text) => parseIgnoreFile(text, join(dir, f)),
             () => [],
           )
@@ -80,6 +80,13 @@ export interface WalkOptions {
   glob?: string;
   type?: string;
   signal?: AbortSignal;
+  /** A path that leads to `root` without resolving its name (a held folder): the walk reads through it. */
+  through?: string;
+}
+
+/** Where a path under `root` is read: through `through` when given (the paths returned stay under `root`). */
+export function onDiskUnder(root: string, through: string | undefined): (path: string) => string {
+  return through === undefined ? (p) => p : (p) => (p === root ? through : through + p.slice(root.length));
 }
 
 /** Every file under `root` that ripgrep would search. */
@@ -97,10 +104,11 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
     return isDir || !isType || isType(name);
   };
 
+  const onDisk = onDiskUnder(root, options.through);
   const visit = async (dir: string, frames: Frame[]): Promise<void> => {
     if (options.signal?.aborted) return;
-    const entries: Dirent[] = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    const here = [...frames, await loadFrame(dir, new Set(entries.map((e) => e.name)))];
+    const entries: Dirent[] = await readdir(onDisk(dir), { withFileTypes: true }).catch(() => []);
+    const here = [...frames, await loadFrame(dir, new Set(entries.map((e) => e.name)), onDisk)];
     const subdirs: string[] = [];
     for (const entry of entries) {
       const path = join(dir, entry.name);

@@ -36,7 +36,9 @@ export function rgArguments(query: SearchQuery): string[] {
   if (query.mode === "files_with_matches") args.push("--files-with-matches");
   else if (query.mode === "count") args.push("--count");
   else args.push("--line-number", "--no-heading", `--before-context=${query.before}`, `--after-context=${query.after}`);
-  args.push("--regexp", query.pattern, "--", query.targetIsFile ? basename(query.target) : ".");
+  // A file opened by the tool is searched as rg's stdin: its name is not opened again.
+  const file = query.targetIsFile ? (query.at?.file ? "-" : basename(query.target)) : ".";
+  args.push("--regexp", query.pattern, "--", file);
   return args;
 }
 
@@ -50,17 +52,18 @@ export function searchWithRg(rgPath: string, query: SearchQuery, signal?: AbortS
   const cwd = rgCwd(query);
   return new Promise((resolve, reject) => {
     // The search folder is its cwd: `rg` on a relative PATH entry would be the repository's own.
+    // It is entered through the folder the tool holds (a name may lead elsewhere by now).
     const child = spawn(rgPath, rgArguments(query), {
-      cwd,
+      cwd: (!query.targetIsFile && query.at?.folder) || cwd,
       env: hostEnv(process.env, [cwd]),
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [query.at?.file?.fd ?? "ignore", "pipe", "pipe"],
       signal,
     });
     const out: Buffer[] = [];
     let size = 0;
     let incomplete = false;
     let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
       if (incomplete) return;
       out.push(chunk);
       size += chunk.length;
@@ -69,7 +72,7 @@ export function searchWithRg(rgPath: string, query: SearchQuery, signal?: AbortS
         child.kill("SIGKILL");
       }
     });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.on("error", (error) => {
       reject(signal?.aborted ? new ToolFailure("The search was aborted.") : error);
     });
@@ -100,7 +103,8 @@ function rgFailure(pattern: string, stderr: string): ToolFailure {
 }
 
 /** rg prints "./x" for files found under "."; the hits are relative to the folder rg ran in. */
-function relativePath(printed: string): string {
+function relativePath(printed: string, query: SearchQuery): string {
+  if (query.targetIsFile && query.at?.file && printed === "<stdin>") return basename(query.target);
   return printed.startsWith("./") ? printed.slice(2) : printed;
 }
 
@@ -109,14 +113,14 @@ function parse(text: string, query: SearchQuery): FileHits[] {
   if (query.mode === "files_with_matches") {
     const paths = text.split("\0");
     paths.pop(); // after the last NUL: "" (or a path cut short by an early stop)
-    return paths.map((p) => ({ path: relativePath(p), count: 0, lines: [] }));
+    return paths.map((p) => ({ path: relativePath(p, query), count: 0, lines: [] }));
   }
   const lines = text.split("\n");
   lines.pop(); // after the last newline: "" (or a line cut short by an early stop)
   if (query.mode === "count") {
     return lines.map((line) => {
       const nul = line.indexOf("\0");
-      return { path: relativePath(line.slice(0, nul)), count: Number(line.slice(nul + 1)), lines: [] };
+      return { path: relativePath(line.slice(0, nul), query), count: Number(line.slice(nul + 1)), lines: [] };
     });
   }
   const byPath = new Map<string, FileHits>();
@@ -127,7 +131,7 @@ function parse(text: string, query: SearchQuery): FileHits[] {
     if (!head) continue;
     const printed = line.slice(0, nul);
     let hits = byPath.get(printed);
-    if (!hits) byPath.set(printed, (hits = { path: relativePath(printed), count: 0, lines: [] }));
+    if (!hits) byPath.set(printed, (hits = { path: relativePath(printed, query), count: 0, lines: [] }));
     const match = head[2] === ":";
     if (match) hits.count++;
     hits.lines.push({ number: Number(head[1]), text: line.slice(nul + 1 + head[0].length), match });

@@ -1,4 +1,5 @@
 /** The contract between the Grep tool and its two search backends (ripgrep and pure Node). */
+import type { FileHandle } from "node:fs/promises";
 
 /** What Grep reports. */
 export type GrepMode = "content" | "files_with_matches" | "count";
@@ -20,6 +21,12 @@ export interface SearchQuery {
   glob?: string;
   /** A key of `FILE_TYPES`. */
   type?: string;
+  /**
+   * Where the backend reaches the judged target without resolving its name again (a name may
+   * lead elsewhere by now: a link swapped in by another process): the searched folder's held
+   * path (`HeldFolder.shared`, a child process's cwd too), or the searched file open.
+   */
+  at?: { folder?: string; file?: FileHandle };
 }
 
 /** One printed line of a file: a matching line or a context line. */

@@ -14,7 +14,13 @@ import type { RunContext, ToolCall, ToolContext, ToolOutput } from "../../src/in
 import type { LspServers } from "./servers";
 import type { DiagnosticsTracker } from "./diagnostics";
 import { definePlugin, lazyOptions } from "../_kits/authoring/index";
-import { buildSubprocessEnv, folderTrusted, noteServerPackages, withoutFolderImports } from "../_kits/process/index";
+import {
+  buildSubprocessEnv,
+  folderTrusted,
+  noteArgumentSecrets,
+  noteServerPackages,
+  withoutFolderImports,
+} from "../_kits/process/index";
 import { ClaudePluginsOption, readPlugins, warn } from "../_kits/sources/index";
 import { getSandboxApi } from "../sandbox/api";
 import { getPermissionsApi } from "../permissions/api";
@@ -97,8 +103,10 @@ export default definePlugin({
       // commands: the packages it runs by name and the paths its env names are kept from them from
       // now on, as an MCP server's are when it starts (red team p, P6).
       const env = (context.options as { env?: Record<string, string> }).env;
-      for (const { config } of servers)
+      for (const { config } of servers) {
         noteServerPackages(config.command, config.args ?? [], cwd, { ...env, ...config.env });
+        noteArgumentSecrets(config.args ?? []); // a key on its command line is masked (red team zc, ZC6)
+      }
       const [{ LspTool }, loaded, diagnostics] = await Promise.all([
         import("./lsp-tool"),
         import("./servers"),

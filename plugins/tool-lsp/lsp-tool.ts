@@ -1,7 +1,7 @@
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
-import { PathTool, ToolFailure, displayPath, guard, resolvePermitted } from "../_kits/file-tools/index";
+import { PathTool, ToolFailure, assertAsJudged, displayPath, guard, resolvePermitted } from "../_kits/file-tools/index";
 import type { LspConnection } from "./client";
 import { serverFor, type NamedServer } from "./config";
 
@@ -79,7 +79,9 @@ export class LspTool extends PathTool<typeof LspInput> {
 
   async call(input: z.output<typeof LspInput>, ctx: ToolContext): Promise<ToolOutput> {
     return guard(async () => {
-      const { real } = await resolvePermitted(ctx, input.filePath);
+      const { absolute, real } = await resolvePermitted(ctx, input.filePath);
+      // Where the engine judged the path to lead, or refused (a link swapped in since, red team zc).
+      assertAsJudged(ctx, absolute, real, input.filePath, "read");
       const match = serverFor(this.access.servers(ctx), real);
       if (!match) throw new ToolFailure(noServer(this.access.servers(ctx), input.filePath));
       const connection = await this.access.connect(ctx, match.server, real, match.languageId);

@@ -7,10 +7,10 @@
  * `maxRestarts` times.
  */
 import { statSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { openJudged } from "../_kits/file-tools/index";
 import { spawnOwned } from "../_kits/process/index";
 import { LspConnection } from "./client";
 import type { NamedServer } from "./config";
@@ -153,15 +153,24 @@ export class LspServers {
   /** Tell the server of `path` (open it, or send its new text when it changed on disk). */
   async #sync(running: Running, path: string, languageId: string): Promise<void> {
     const uri = pathToFileURL(path).href;
-    const info = await stat(path);
-    // Red team 2026-12-05 (LSP): reading a FIFO named x.ts blocked a worker thread for good (four
-    // such calls stall every file operation of the process); a huge file would be read whole.
-    if (!info.isFile()) throw new Error(`${path} is not a regular file; language servers are told of files only`);
-    if (info.size > MAX_DOCUMENT_BYTES)
-      throw new Error(`${path} has ${info.size} bytes, more than a language server is sent (${MAX_DOCUMENT_BYTES})`);
+    // The judged file, opened with no link followed and read through that one descriptor: a name
+    // stat-ed, then read again, could lead to another file (or /dev/zero) by then (red team zc).
+    const opened = await openJudged(path, path);
+    if (!opened) throw new Error(`${path} does not exist`);
+    let text: string;
+    const info = opened.info;
+    try {
+      // Red team 2026-12-05 (LSP): reading a FIFO named x.ts blocked a worker thread for good (four
+      // such calls stall every file operation of the process); a huge file would be read whole.
+      if (info.size > MAX_DOCUMENT_BYTES)
+        throw new Error(`${path} has ${info.size} bytes, more than a language server is sent (${MAX_DOCUMENT_BYTES})`);
+      const known = running.documents.get(uri);
+      if (known && known.mtimeMs === info.mtimeMs && known.size === info.size) return;
+      text = await opened.handle.readFile("utf8");
+    } finally {
+      await opened.handle.close();
+    }
     const known = running.documents.get(uri);
-    if (known && known.mtimeMs === info.mtimeMs && known.size === info.size) return;
-    const text = await readFile(path, "utf8");
     if (!known) {
       running.connection.notify("textDocument/didOpen", { textDocument: { uri, languageId, version: 1, text } });
       running.documents.set(uri, { version: 1, mtimeMs: info.mtimeMs, size: info.size });

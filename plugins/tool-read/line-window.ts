@@ -1,4 +1,4 @@
-import { createReadStream } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 
 /** Lines `start`..`start+count-1` of a file, and whether more follow. */
 export interface LineWindow {
@@ -10,11 +10,12 @@ export interface LineWindow {
 }
 
 /**
- * Stream a window of lines out of a file too big to load whole, stopping as soon as the
+ * Stream a window of lines out of an open file too big to load whole, stopping as soon as the
  * window is complete. Lines split like `splitLines` (a "\r" before "\n" is dropped).
  */
-export async function readLineWindow(path: string, start: number, count: number): Promise<LineWindow> {
-  const stream = createReadStream(path, { encoding: "utf8" });
+export async function readLineWindow(handle: FileHandle, start: number, count: number): Promise<LineWindow> {
+  // From the start, by position; the handle stays open for its owner (it is the file that was judged).
+  const stream = handle.createReadStream({ encoding: "utf8", start: 0, autoClose: false });
   const lines: string[] = [];
   const end = start + count;
   let number = 0;

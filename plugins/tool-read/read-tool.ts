@@ -1,4 +1,5 @@
-import { open, readFile, stat } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { type FileHandle, stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolContext, ToolOutput } from "../../src/index";
 import {
@@ -8,6 +9,8 @@ import {
   imageInfo,
   looksBinary,
   resolvePermitted,
+  assertAsJudged,
+  openJudged,
   readStateOf,
   recordRead,
   MAX_LINE_CHARS,
@@ -87,50 +90,71 @@ export class ReadTool extends PathTool<typeof ReadInput> {
         `${shown} is not a regular file (a device, socket or pipe); Read opens regular files only.`,
       );
 
-    const start = Math.max(1, input.offset ?? 1);
-    const count = input.limit ?? READ_LIMITS.defaultLines;
-    const windowed = input.offset !== undefined || input.limit !== undefined;
-    if (info.size > READ_LIMITS.wholeFileBytes) {
-      const image = imageOf(await readHead(real, IMAGE_HEADER_BYTES));
-      if (image) return imageOutput(shown, real, Buffer.alloc(0), info.size, image, ctx);
-      if (!windowed) {
-        throw new ToolFailure(
-          `${shown} is ${formatSize(info.size)}, over the 10 MB limit for reading a whole file. Read it in parts: give offset and limit (e.g. offset=1, limit=2000).`,
-        );
-      }
-      const head = await readHead(real);
-      if (looksBinary(head)) throw new ToolFailure(binaryMessage(shown, head, info.size));
-      const window = await readLineWindow(real, start, count);
-      const total = window.total;
-      if (total !== undefined && total > 0 && start > total) throw new ToolFailure(pastEnd(shown, start, total));
-      const full = start === 1 && !window.more;
-      recordRead(readStateOf(ctx), real, full, { size: info.size, mtimeMs: info.mtimeMs });
-      return render(shown, real, window.lines, start, total, full);
+    // The file opened is the file judged: where the engine found the path to lead, reached with
+    // no link followed and read through one descriptor (a path opened again may lead elsewhere).
+    assertAsJudged(ctx, absolute, real, shown, "read");
+    const opened = await openJudged(real, shown);
+    if (!opened) throw new ToolFailure(await missingFileMessage(absolute, ctx.cwd));
+    try {
+      return await readOpened(input, ctx, shown, real, opened.handle, opened.info);
+    } finally {
+      await opened.handle.close();
     }
-
-    const disk = await readFile(real);
-    const image = imageOf(disk);
-    if (image)
-      return imageOutput(
-        shown,
-        real,
-        disk.length <= READ_IMAGE_LIMIT_BYTES ? disk : Buffer.alloc(0),
-        disk.length,
-        image,
-        ctx,
-      );
-    if (looksBinary(disk)) throw new ToolFailure(binaryMessage(shown, disk, disk.length));
-    const bytes = await hostBytes(ctx, real, disk);
-    const lines = splitLines(decodeText(bytes).text);
-    const total = lines.length;
-    if (total > 0 && start > total) {
-      throw new ToolFailure(pastEnd(shown, start, total));
-    }
-    const shownLines = lines.slice(start - 1, start - 1 + count);
-    const full = start === 1 && start - 1 + shownLines.length === total;
-    recordRead(readStateOf(ctx), real, full, { size: bytes.length, mtimeMs: info.mtimeMs, bytes });
-    return render(shown, real, shownLines, start, total, full);
   }
+}
+
+/** The Read of the judged file open as `handle` (its stat `info`). */
+async function readOpened(
+  input: z.output<typeof ReadInput>,
+  ctx: ToolContext,
+  shown: string,
+  real: string,
+  handle: FileHandle,
+  info: Stats,
+): Promise<ToolOutput> {
+  const start = Math.max(1, input.offset ?? 1);
+  const count = input.limit ?? READ_LIMITS.defaultLines;
+  const windowed = input.offset !== undefined || input.limit !== undefined;
+  if (info.size > READ_LIMITS.wholeFileBytes) {
+    const image = imageOf(await readHead(handle, IMAGE_HEADER_BYTES));
+    if (image) return imageOutput(shown, real, Buffer.alloc(0), info.size, image, ctx);
+    if (!windowed) {
+      throw new ToolFailure(
+        `${shown} is ${formatSize(info.size)}, over the 10 MB limit for reading a whole file. Read it in parts: give offset and limit (e.g. offset=1, limit=2000).`,
+      );
+    }
+    const head = await readHead(handle);
+    if (looksBinary(head)) throw new ToolFailure(binaryMessage(shown, head, info.size));
+    const window = await readLineWindow(handle, start, count);
+    const total = window.total;
+    if (total !== undefined && total > 0 && start > total) throw new ToolFailure(pastEnd(shown, start, total));
+    const full = start === 1 && !window.more;
+    recordRead(readStateOf(ctx), real, full, { size: info.size, mtimeMs: info.mtimeMs });
+    return render(shown, real, window.lines, start, total, full);
+  }
+
+  const disk = await handle.readFile();
+  const image = imageOf(disk);
+  if (image)
+    return imageOutput(
+      shown,
+      real,
+      disk.length <= READ_IMAGE_LIMIT_BYTES ? disk : Buffer.alloc(0),
+      disk.length,
+      image,
+      ctx,
+    );
+  if (looksBinary(disk)) throw new ToolFailure(binaryMessage(shown, disk, disk.length));
+  const bytes = await hostBytes(ctx, real, disk);
+  const lines = splitLines(decodeText(bytes).text);
+  const total = lines.length;
+  if (total > 0 && start > total) {
+    throw new ToolFailure(pastEnd(shown, start, total));
+  }
+  const shownLines = lines.slice(start - 1, start - 1 + count);
+  const full = start === 1 && start - 1 + shownLines.length === total;
+  recordRead(readStateOf(ctx), real, full, { size: bytes.length, mtimeMs: info.mtimeMs, bytes });
+  return render(shown, real, shownLines, start, total, full);
 }
 
 /** Enough of a big file to find an image's size (a JPEG's frame header may follow 64 KB of EXIF). */
@@ -142,14 +166,9 @@ function imageOf(bytes: Uint8Array) {
   return image?.width && image.height ? { ...image, width: image.width, height: image.height } : undefined;
 }
 
-async function readHead(path: string, bytes = 8192): Promise<Buffer> {
-  const handle = await open(path, "r");
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(bytes), 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+async function readHead(handle: FileHandle, bytes = 8192): Promise<Buffer> {
+  const { buffer, bytesRead } = await handle.read(Buffer.alloc(bytes), 0, bytes, 0);
+  return buffer.subarray(0, bytesRead);
 }
 
 function pastEnd(shown: string, start: number, total: number): string {

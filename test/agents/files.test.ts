@@ -129,6 +129,23 @@ describe("agent files on disk", () => {
     ]);
   });
 
+  it("a folder's README without frontmatter is passed over in silence; one with frontmatter is read as any file", async () => {
+    const cwd = realpathSync(temp("ubq-agents-"));
+    writeTree(cwd, {
+      ".claude/agents/README.md": "# Our agents\n\nAdd one per file, with a description.\n",
+      ".claude/agents/reviewer.md": file("description: Reviews diffs"),
+      ".ubiquity/agents/readme.md": file("description: the README agent"),
+      ".ubiquity/agents/notes.md": "Just notes, no frontmatter.\n",
+    });
+    const problems: string[] = [];
+    const found = await readAgentFiles(["project"], { cwd, home: home() }, (m) => problems.push(m), [
+      { path: join(cwd, ".claude", "agents"), source: "project", tool: "claude" },
+    ]);
+    expect([...found.keys()].sort()).toEqual(["readme", "reviewer"]);
+    // Another file without frontmatter is still named: it may be an agent missing its header.
+    expect(problems).toEqual([expect.stringMatching(/notes\.md: it has no description/)]);
+  });
+
   it("agent names that are not identifiers: display names get an id, a line break is skipped with a warning naming the file", async () => {
     const cwd = realpathSync(temp("ubq-agents-"));
     writeTree(cwd, {

@@ -101,7 +101,10 @@ describe.concurrent("--message-format claude: Claude Code's message shapes", () 
       { UBIQUITY_MESSAGE_FORMAT: "claude" },
     );
     expect(out.code, out.stderr).toBe(0);
-    const deltas = linesOf(out.messages).filter((l) => l.type === "stream_event");
+    // As the Agent SDK's guide reads them: the content_block_delta events among the stream's.
+    const deltas = linesOf(out.messages).filter(
+      (l) => l.type === "stream_event" && (l.event as { type: string }).type === "content_block_delta",
+    );
     expect(deltas.length).toBeGreaterThan(1);
     const text = deltas
       .map((l) => (l.event as { delta: { type: string; text: string } }).delta)

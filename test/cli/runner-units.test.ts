@@ -67,6 +67,16 @@ describe("colours and words", () => {
     );
   });
 
+  it("the model plugin's openaiCompatible(…) advice reads as --base-url", () => {
+    expect(
+      withoutKernelTerms(
+        'model "foo:bar": unknown provider "foo". Known providers: openai; for any OpenAI-compatible server pass openaiCompatible(model, { baseURL }) as the model',
+      ),
+    ).toBe(
+      'model "foo:bar": unknown provider "foo". Known providers: openai; for any OpenAI-compatible server pass --base-url <its API root> with --model naming the model on it',
+    );
+  });
+
   it("the kernel's attribution reads as the plugin's name", () => {
     expect(withoutKernelTerms("[plugin ubiquity:model] hook model.resolve: unknown provider")).toBe(
       "plugin ubiquity:model: unknown provider",

@@ -254,13 +254,14 @@ describe("! shell lines", () => {
     ]);
   });
 
-  it("a malformed allowed-tools rule fails the command, naming it", async () => {
-    const cwd = project({ ".ubiquity/commands/bad.md": "---\nallowed-tools: Bash(unclosed\n---\n!`echo hi`\n" });
-    const { result, model } = await run("/bad", cwd, { commandSources: ["project"] });
-    expect(result.isError).toBe(true);
-    expect(result.result).toContain("/bad");
-    expect(result.result).toContain("allowed-tools");
-    expect(model.requests).toHaveLength(0);
+  it("a malformed allowed-tools entry pre-approves nothing, named with its file; the command runs (as in Claude Code)", async () => {
+    const cwd = project({ ".ubiquity/commands/bad.md": "---\nallowed-tools: Bash(unclosed\n---\nSay hi.\n" });
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (...a: unknown[]) => warnings.push(a.join(" ")) };
+    const { result, model } = await run("/bad", cwd, { commandSources: ["project"], logger });
+    expect(result.isError, result.result).toBe(false);
+    expect(lastUserText(model)).toContain("Say hi.");
+    expect(warnings.join("\n")).toMatch(/\/bad \(.*bad\.md\) allowed-tools: "Bash\(unclosed" pre-approves nothing/);
   });
 
   it("allowed-tools: * loads the command and pre-approves nothing (fail closed); its other entries apply", async () => {
@@ -389,6 +390,16 @@ describe("skills as /name", () => {
     const listed = await query.supportedCommands();
     await collect(query);
     expect(listed).toEqual([{ name: "release", description: "Cut a release", argumentHint: "<version>" }]);
+  });
+
+  it("a command file of ubiquity's own folders wins a skill's name (Claude Code's folders give it to the skill)", async () => {
+    const cwd = project({
+      ".ubiquity/skills/release/SKILL.md": "---\ndescription: Cut a release\n---\nThe skill's steps.\n",
+      ".ubiquity/commands/release.md": "---\ndescription: Cut a release\n---\nThe command's steps.\n",
+    });
+    const { model } = await run("/release", cwd, { skillSources: ["project"], commandSources: ["project"] });
+    expect(lastUserText(model)).toContain("The command's steps.");
+    expect(lastUserText(model)).not.toContain("The skill's steps.");
   });
 });
 

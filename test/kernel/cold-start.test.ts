@@ -34,6 +34,8 @@ const HEAVY: Record<string, RegExp> = {
   "a provider package": /node_modules\/(@ai-sdk\/(?!gateway\/|provider\/|provider-utils\/)|@openrouter\/)/,
   // The terminal UI and its approval view: `ubiquity chat` and a terminal's first question only.
   "terminal UI": /\/dist\/chunks\/(tui|approval-view)\.mjs$/,
+  // The glob matchers (through the lazy kit): a permission rule, a hook matcher, a scoped rule or a walk that needs one.
+  "glob matchers": /node_modules\/(micromatch|braces|picomatch|tinyglobby|fdir)\//,
   // Node's HTTP client (an ESM import of node:http loads node's whole fetch stack): WebFetch's first page, the sandbox's proxy.
   "node's http stack": /^node:https?$/,
   // Plugins' implementations behind `lazyImport` (the lazy kit): loaded by the first hook they serve.
@@ -143,6 +145,12 @@ for await (const m of summon("hi", { model: "test" })) if (m.type === "result" &
     expect(heavyIn(urls)).toEqual([]);
   });
 
+  it("ubiquity --version answers from the manifest: no module of the runner loads", () => {
+    const urls = loadedBy([bin, "--version"], temp(), temp());
+    expect(urls.some((url) => url.endsWith("/bin/ubiquity.mjs"))).toBe(true);
+    expect(urls.filter((url) => url.includes("/dist/") || url.includes("/node_modules/"))).toEqual([]);
+  });
+
   it("the config loaders load when there is a config file to load", () => {
     const project = temp();
     writeFileSync(join(project, ".ubiquityrc.yaml"), "maxTurns: 3\n");
@@ -185,7 +193,8 @@ for await (const m of summon("hi", { model: "test", mcpServers: ${JSON.stringify
     expect(urls.some((url) => /node_modules\/@modelcontextprotocol\/client\//.test(url))).toBe(true);
     // The full SDK is a devDependency (the tests' servers): a run never loads it.
     expect(urls.filter((url) => /node_modules\/@modelcontextprotocol\/sdk\//.test(url))).toEqual([]);
-    expect(heavyIn(urls)).toEqual(["MCP SDK", "ajv", "MCP elicitation"]);
+    // The server's spawn is the sandbox's first: its secret-name walk matches names with picomatch.
+    expect(heavyIn(urls)).toEqual(["MCP SDK", "ajv", "glob matchers", "MCP elicitation"]);
   });
 
   it("the JSON Schema validator loads when the output schema is a JSON Schema", () => {

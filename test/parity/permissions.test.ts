@@ -41,7 +41,7 @@ describe("modes", () => {
     expect(readFileSync(f, "utf8")).toBe("x");
   });
 
-  it("acceptEdits auto-accepts file edits and still prompts for Bash", async () => {
+  it("acceptEdits auto-accepts file edits and still prompts for Bash beyond mkdir, touch and cp", async () => {
     const cwd = realpathSync(temp());
     const f = join(cwd, "n.txt");
     const deny: CanUseTool = async () => ({ behavior: "deny", message: "no" });
@@ -54,7 +54,7 @@ describe("modes", () => {
     expect(existsSync(f)).toBe(true);
     const b = await one(
       "Bash",
-      { command: `touch ${join(cwd, "b")}` },
+      { command: `printf x > ${join(cwd, "b")}` },
       { cwd, permissionMode: "acceptEdits", canUseTool: deny },
     );
     expect(b.asked).toEqual(["Bash"]);

@@ -27,7 +27,7 @@ describe("mode note", () => {
     });
     expect(text.match(/# Permissions/g)).toHaveLength(1);
     expect(text).toContain(
-      "Permission mode: acceptEdits. File edits inside the permitted folders are approved automatically",
+      "Permission mode: acceptEdits. File edits inside the permitted folders, and shell commands made only of mkdir, touch and cp on files there, are approved automatically",
     );
     expect(text).toContain("Pre-approved: Bash(git:*), Read.");
     expect(text).toContain("Always denied: Bash(rm:*).");

@@ -2,7 +2,9 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { defineTool } from "ubiquity/plugin";
 import { decidePermission } from "ubiquity/plugins/permissions";
+import { z } from "zod";
 import { tempDir } from "./helpers";
 
 /** A folder whose repository configuration names the remote `origin` (git takes any other name for a path). */
@@ -79,6 +81,26 @@ describe("command rules", () => {
       cwd: tempDir(),
     });
     expect(a).toMatchObject({ behavior: "ask", rule: "Bash(git push *)" });
+  });
+
+  it("a content rule for a tool that declares no rule content asks, and says how the tool would declare it", async () => {
+    const tool = defineTool({
+      name: "Weather",
+      description: "The weather in a city",
+      inputSchema: z.object({ city: z.string() }),
+      execute: ({ city }) => city,
+    });
+    const decision = await decidePermission({
+      toolName: "Weather",
+      tool,
+      input: { city: "Paris" },
+      rules: { allow: ["Weather(Paris)"] },
+      cwd: tempDir(),
+    });
+    expect(decision).toMatchObject({ behavior: "ask" });
+    expect(JSON.stringify(decision)).toMatch(
+      /declares no rule content .*permissionRuleContent.*a rule naming the tool alone covers it/,
+    );
   });
 
   it("other tools: content rules match what permissionRuleContent declares; MCP names by server", async () => {

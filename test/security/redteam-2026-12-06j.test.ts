@@ -397,7 +397,7 @@ describe("held: a file a trusted JSON config pulls in with cosmiconfig's $import
       OPENAI_BASE_URL: (await serve(attacker([]))).baseURL,
       UBIQUITY_TRUST: "",
     });
-    expect(second.stderr).toContain(".ubiquityrc.json (changed)");
+    expect(second.stderr).toContain(".ubiquityrc.json (changed, or a file it names did: config/");
     expect(existsSync(marker), second.stderr).toBe(false);
   });
 });

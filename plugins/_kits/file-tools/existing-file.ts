@@ -5,11 +5,9 @@
  */
 import { stat } from "node:fs/promises";
 import type { ToolContext } from "../../../src/index";
-import { takeJudged } from "../paths/index";
 import { hostBytes, hostFilesOf } from "./host-files";
-import { PathSwapped } from "./held-folder";
 import { readJudged, writeJudged } from "./judged-file";
-import { displayPath, resolvePermitted } from "./paths";
+import { assertAsJudged, displayPath, resolvePermitted } from "./paths";
 import { assertReadInFull, readStateOf, recordWrite } from "./read-state";
 import { decodeText, encodeText, withLineEnding, type TextFile } from "./text-file";
 import { ToolFailure } from "./tool-failure";
@@ -33,13 +31,7 @@ export async function openWriteTarget(ctx: ToolContext, path: string): Promise<W
   const { absolute, real } = await resolvePermitted(ctx, path);
   // Relative to the cwd when inside it, as Glob and Grep show paths: the results stay in every later request.
   const shown = displayPath(ctx.cwd, absolute);
-  const judged = takeJudged(ctx.run, ctx.toolUseId, absolute);
-  if (judged && judged.real !== real) {
-    throw new PathSwapped(
-      `Not written: ${shown} resolves now to ${real} but was judged as ${judged.real ?? "a path that cannot be resolved"} when its permission was checked: ` +
-        "another process changed a folder or link on the path in between. Nothing was written. Find what is changing it (a background command?), stop it, then try again.",
-    );
-  }
+  assertAsJudged(ctx, absolute, real, shown, "written");
   const disk = await readJudged(real, shown);
   if (!disk) return { real, shown };
   const bytes = await hostBytes(ctx, real, disk.bytes);

@@ -44,6 +44,11 @@ export interface HeldFolder {
   path: string;
   /** The path naming `name` inside this very folder (through its descriptor on Linux). */
   entry(name: string): string;
+  /**
+   * A path that leads to this very folder in a child process too (its descriptor under
+   * /proc/<this process>: a child's /proc/self is its own); the judged path where /proc is missing.
+   */
+  shared: string;
   /** Where the file behind `fd` is now, when the platform can say (Linux). */
   whereIs(fd: number): string | undefined;
   /** Throws a PathSwapped when the folder no longer stands at its judged path. */
@@ -132,6 +137,7 @@ function walkDescriptors(dir: string, why: Judged, create: boolean): HeldFolder 
   const folder: HeldFolder = {
     path: dir,
     entry: (name) => `${fdPath(held)}/${name}`,
+    shared: `/proc/${process.pid}/fd/${held}`,
     whereIs: (file) => readlinkSync(fdPath(file)),
     check() {
       const now = readlinkSync(fdPath(held));
@@ -200,6 +206,7 @@ function walkChecked(dir: string, why: Judged, create: boolean): HeldFolder | un
   return {
     path: dir,
     entry: (name) => join(dir, name),
+    shared: dir,
     whereIs: () => undefined,
     check() {
       if (!check(false)) throw notTheFolder(why, dir, "it was removed");

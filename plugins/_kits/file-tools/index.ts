@@ -7,7 +7,7 @@ export { ToolFailure, guard } from "./tool-failure";
 export { globMatchingCost } from "./glob-cost";
 export { registerBuiltinTool } from "./builtin-tool-plugin";
 export { PathTool } from "./path-tool";
-export { resolvePermitted, outsideRoots, displayPath, placeName, type ResolvedPath } from "./paths";
+export { resolvePermitted, assertAsJudged, outsideRoots, displayPath, placeName, type ResolvedPath } from "./paths";
 export {
   contentHash,
   readStateOf,
@@ -29,8 +29,17 @@ export {
   type TextFile,
 } from "./text-file";
 export { openWriteTarget, commitWrite, writeRefusal, type WriteTarget } from "./existing-file";
-export { readJudged, writeJudged, removeJudged, raceSeams, type RacePoint, type JudgedRead } from "./judged-file";
-export { PathSwapped, folderSeams } from "./held-folder";
+export {
+  openJudged,
+  readJudged,
+  writeJudged,
+  removeJudged,
+  raceSeams,
+  type RacePoint,
+  type JudgedRead,
+  type JudgedHandle,
+} from "./judged-file";
+export { PathSwapped, folderSeams, holdFolder, type HeldFolder } from "./held-folder";
 export { looksBinary, binaryKind } from "./binary";
 export { setHostFiles, hostFilesOf, hostBytes, type HostFiles } from "./host-files";
 export { imageInfo, type ImageInfo } from "./image";

@@ -43,11 +43,15 @@ function linkAtEnd(why: Judged): PathSwapped {
   );
 }
 
-function notRegular(shown: string, info: { isDirectory(): boolean }): ToolFailure {
+function notRegular(
+  shown: string,
+  info: { isDirectory(): boolean },
+  verb: "read" | "written" = "written",
+): ToolFailure {
   return new ToolFailure(
     info.isDirectory()
       ? `${shown} is a directory; give the path of a file.`
-      : `${shown} is not a regular file (a device, socket or pipe); only regular files can be written.`,
+      : `${shown} is not a regular file (a device, socket or pipe); only regular files can be ${verb}.`,
   );
 }
 
@@ -62,8 +66,19 @@ async function assertAt(folder: HeldFolder, handle: FileHandle, path: string, wh
   if (!sameFile(await lstatBig(path), await handle.stat({ bigint: true }))) throw linkAtEnd(why);
 }
 
-/** Read the judged file `real`; undefined when it does not exist. */
-export async function readJudged(real: string, shown: string): Promise<JudgedRead | undefined> {
+/** A judged file opened for reading: the open handle (the caller closes it) and its stat. */
+export interface JudgedHandle {
+  handle: FileHandle;
+  info: Stats;
+}
+
+/**
+ * Open the judged file `real` for reading: through its held folder, the file itself with
+ * O_NOFOLLOW, checked to be a regular file at `real`. Undefined when it does not exist. Every
+ * later read goes through the handle: a path opened again may lead elsewhere by then (a link
+ * swapped in by another process), and the handle cannot.
+ */
+export async function openJudged(real: string, shown: string): Promise<JudgedHandle | undefined> {
   const why: Judged = { shown, real, verb: "read" };
   raceSeams.at?.("judged", real);
   const folder = holdFolder(dirname(real), why, false);
@@ -77,19 +92,31 @@ export async function readJudged(real: string, shown: string): Promise<JudgedRea
     } catch (error) {
       if (codeOf(error) === "ENOENT") return undefined;
       if (codeOf(error) === "ELOOP") throw linkAtEnd(why);
-      if (codeOf(error) === "ENXIO") throw notRegular(shown, { isDirectory: () => false }); // a socket
+      if (codeOf(error) === "ENXIO") throw notRegular(shown, { isDirectory: () => false }, "read"); // a socket
       throw error;
     }
     try {
       const info = await handle.stat();
-      if (!info.isFile()) throw notRegular(shown, info);
+      if (!info.isFile()) throw notRegular(shown, info, "read");
       await assertAt(folder, handle, real, why);
-      return { bytes: await handle.readFile(), info };
-    } finally {
+      return { handle, info };
+    } catch (error) {
       await handle.close();
+      throw error;
     }
   } finally {
     folder.close();
+  }
+}
+
+/** Read the judged file `real` whole; undefined when it does not exist. */
+export async function readJudged(real: string, shown: string): Promise<JudgedRead | undefined> {
+  const opened = await openJudged(real, shown);
+  if (!opened) return undefined;
+  try {
+    return { bytes: await opened.handle.readFile(), info: opened.info };
+  } finally {
+    await opened.handle.close();
   }
 }
 

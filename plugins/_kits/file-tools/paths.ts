@@ -4,7 +4,8 @@
  */
 import { relative } from "node:path";
 import { absolutePath, type ToolContext } from "../../../src/index";
-import { isInside, resolveReal } from "../paths/index";
+import { isInside, resolveReal, takeJudged } from "../paths/index";
+import { PathSwapped } from "./held-folder";
 import { ToolFailure } from "./tool-failure";
 
 /** A path a tool was given, resolved. */
@@ -40,6 +41,28 @@ export async function resolvePermitted(ctx: Pick<ToolContext, "cwd" | "roots">, 
     `${absolute} is outside the folders this run may access${via}. Permitted: ${ctx.roots.join(", ")}. ` +
       "Use a path inside one of them.",
   );
+}
+
+/**
+ * Refuse a call whose path leads now (`real`) elsewhere than where the permission engine found it
+ * to lead when it judged the call: another process changed a folder or link on the path in
+ * between, so what would be opened is not what the rules were asked about (a Read-denied file, a
+ * file outside the roots, a git hook). Nothing judged (no engine, a rewritten input): no check.
+ */
+export function assertAsJudged(
+  ctx: Pick<ToolContext, "run" | "toolUseId">,
+  absolute: string,
+  real: string,
+  shown: string,
+  verb: "read" | "written",
+): void {
+  const judged = takeJudged(ctx.run, ctx.toolUseId, absolute);
+  if (judged && judged.real !== real) {
+    throw new PathSwapped(
+      `Not ${verb}: ${shown} resolves now to ${real} but was judged as ${judged.real ?? "a path that cannot be resolved"} when its permission was checked: ` +
+        `another process changed a folder or link on the path in between. Nothing was ${verb}. Find what is changing it (a background command?), stop it, then try again.`,
+    );
+  }
 }
 
 /**

@@ -10,7 +10,7 @@
  */
 import { realpathSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { isCredentialName, urlPasswords, type SubprocessEnvMode } from "../../../src/index";
+import { isCredentialName, noteSecret, urlPasswords, type SubprocessEnvMode } from "../../../src/index";
 
 /**
  * The variables a subprocess gets from its parent, and why each is safe to pass:
@@ -254,7 +254,52 @@ export function buildSubprocessEnv(
     if (!inherit && isScrubbedVariable(name, value)) continue;
     out[name] = value;
   }
-  for (const layer of [options.env, ...add]) if (layer) Object.assign(out, layer);
+  for (const layer of [options.env, ...add]) {
+    if (!layer) continue;
+    Object.assign(out, layer);
+    for (const value of Object.values(layer)) if (mayBeCredential(value)) noteSecret(value);
+  }
   for (const name of Object.keys(out)) if (name.toUpperCase() === "PATH") out[name] = absolutePath(out[name]!);
   return out;
+}
+
+/**
+ * Register as secrets the values a program's command line hands it after an option (`--api-key
+ * KEY`, `--token=KEY`, `--header "Authorization: Bearer KEY"`) that may be credentials (see
+ * `mayBeCredential`): an MCP server configured `npx -y some-server --api-key KEY` echoed KEY on
+ * stderr into the run's messages (red team zc, ZC6).
+ */
+export function noteArgumentSecrets(args: readonly string[]): void {
+  const note = (option: string, value: string) => {
+    // A header option's value after its name (`Authorization: Bearer KEY`), as a header's is.
+    const header = /^(?:-H|--?headers?)$/i.test(option) ? /^[A-Za-z][\w-]*:\s*(.+)$/s.exec(value)?.[1] : undefined;
+    if (header !== undefined) noteSecret(header);
+    else if (mayBeCredential(value)) noteSecret(value);
+  };
+  args.forEach((arg, i) => {
+    const glued = /^(-[^=]*)=(.*)$/s.exec(arg);
+    if (glued) note(glued[1]!, glued[2]!);
+    const previous = args[i - 1];
+    if (previous !== undefined && /^-[^=]*$/.test(previous)) note(previous, arg);
+  });
+}
+
+/**
+ * Whether a value the configuration hands a program (the run's `env`, a server's or a hook's own)
+ * may be a credential, whatever its variable's name: one word of 16 characters or more, with
+ * letters and digits, that is no path, no URL and no option (a URL's password and query values are masked
+ * by their own rule). Such a value is masked wherever it shows up, as a header's value is: an
+ * MCP server's `MYTOK`, `GH_PAT` or `AZURE_DEVOPS_EXT_PAT` was echoed unmasked in its failure, the
+ * run's init message, the warnings and the log, while `API_TOKEN` was masked (red team zc, ZC6).
+ */
+export function mayBeCredential(value: string): boolean {
+  return (
+    value.length >= 16 &&
+    !/\s/.test(value) &&
+    /[A-Za-z]/.test(value) &&
+    /\d/.test(value) &&
+    // A path, a URL, or options for a program (`--max-old-space-size=4096` in NODE_OPTIONS).
+    !/^(?:[/~-]|\.\.?\/|[A-Za-z][A-Za-z0-9+.-]*:\/\/)/.test(value) &&
+    !value.includes(`${delimiter}/`)
+  );
 }

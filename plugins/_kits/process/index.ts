@@ -18,6 +18,8 @@ export {
   isPassedName,
   isScrubbedVariable,
   markAgentWritable,
+  mayBeCredential,
+  noteArgumentSecrets,
   PASSED_VARIABLES,
   type SubprocessEnvOptions,
 } from "./env";

@@ -5,6 +5,7 @@
  */
 export { writeFileAtomic, atomicTempName } from "./atomic-write";
 export { projectSlug, storageRoot } from "./storage-paths";
+export { privateFolder } from "./private-folder";
 export {
   ATOMIC_TEMP_EXCLUDE,
   STALE_TEMP_MS,
