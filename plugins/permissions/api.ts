@@ -15,6 +15,7 @@ export { compileContent } from "./match-command";
 export { DEFAULT_TOOL_KINDS, namesPatchTool } from "./policy";
 /** The sensitive list, shared with the sandbox (which keeps these read-only at any depth). */
 export { pathsNamedByEnvrc, sandboxReason, sensitiveReason, venvActivateReason } from "./sensitive";
+export { isPluginFolder } from "./subject";
 
 /** What other plugins can do with the permission engine of a kernel. */
 export interface PermissionsApi {
@@ -84,8 +85,14 @@ export interface PermissionsApi {
    * undefined when the engine did not ask. A reviewer answers only `mode` asks.
    */
   askStepOf(call: ToolCall): string | undefined;
-  /** The permissions plugin records each ask's step here. */
-  recordAsk(call: ToolCall, step: string): void;
+  /**
+   * Why the engine's ask for `call` is about a path the sandbox leaves writable (a virtualenv's
+   * bin, a folder on PATH), or undefined: autoAllowBash leaves such a question standing (red team
+   * zb, ZB5), as the sandbox would not hold the write.
+   */
+  sandboxOpenOf(call: ToolCall): string | undefined;
+  /** The permissions plugin records each ask's step here (and why the sandbox would not hold it, if so). */
+  recordAsk(call: ToolCall, step: string, sandboxOpen?: string): void;
 }
 
 const apis = new WeakMap<Kernel, PermissionsApi>();
@@ -100,6 +107,7 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
     const caps = new WeakMap<RunContext, PermissionMode>();
     const grants = new WeakMap<RunContext, readonly Rule[]>();
     const askSteps = new WeakMap<ToolCall, string>();
+    const sandboxOpen = new WeakMap<ToolCall, string>();
     let shellSandbox: ((command: string) => boolean) | undefined;
     let readDeny: ((run: RunContext) => string | undefined) | undefined;
     let readJudge: ((run: RunContext, path: string, asks: boolean) => string | undefined) | undefined;
@@ -163,7 +171,12 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
         else grants.delete(run);
       },
       askStepOf: (call) => askSteps.get(call),
-      recordAsk: (call, step) => void askSteps.set(call, step),
+      sandboxOpenOf: (call) => sandboxOpen.get(call),
+      recordAsk(call, step, open) {
+        askSteps.set(call, step);
+        if (open) sandboxOpen.set(call, open);
+        else sandboxOpen.delete(call);
+      },
       grantsOf(run) {
         return grants.get(run) ?? [];
       },

@@ -77,6 +77,11 @@ export interface Decision {
    * engine cannot name, which could be a sensitive path.
    */
   firm?: boolean;
+  /**
+   * With a sensitive path's ask for a sandboxed shell command: why the sandbox leaves that path
+   * writable, so that the sandbox's autoAllowBash does not answer the question (red team zb, ZB5).
+   */
+  sandboxOpen?: string;
 }
 
 /** Where and under which rules a call is judged. */
@@ -198,6 +203,7 @@ async function chain(request: DecideRequest, setup: EngineSetup): Promise<Decisi
         subject,
       ),
       suggestions: [],
+      ...(sandboxed && subject.kind === "shell" && subject.sandboxOpen ? { sandboxOpen: subject.sandboxOpen } : {}),
     };
 
   if (mode === "bypassPermissions") return bypassVerdict(toolName, setup, subject, sandboxed);

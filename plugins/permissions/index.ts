@@ -202,7 +202,7 @@ export const permissionsPlugin = definePlugin({
       // they run (Read too: a link swapped in after the verdict led it outside the roots, red team zc).
       if (decision.behavior !== "deny" && decision.subject?.kind === "path" && opensJudged(kinds, call.toolName))
         recordJudged(call.run, call.toolUseId, decision.subject.paths);
-      if (decision.behavior === "ask") api.recordAsk(call, decision.step);
+      if (decision.behavior === "ask") api.recordAsk(call, decision.step, decision.sandboxOpen);
       return merge(incoming, decision, mode);
     });
 

@@ -30,6 +30,7 @@ import {
   pathFolderOf,
   sensitiveReason,
   systemReason,
+  venvActivateReason,
   venvOf,
 } from "./sensitive";
 import type { ToolKinds } from "./policy";
@@ -70,6 +71,8 @@ export type Subject =
       unknownEdits: string[];
       /** Why it may write a sensitive path that only the sandbox would keep it from (a system file, an unknown program's argument). */
       unsandboxed?: string;
+      /** Why a sensitive path it names stays writable in the sandbox too (a virtualenv's bin, a folder on PATH): only the question holds it. */
+      sandboxOpen?: string;
       /** Files it writes through a redirect or a program's output, inside the roots: edits, as Write's would be. */
       edits: JudgedPath[];
       /** Every file it writes whose name is known (for Edit/Write deny and ask rules). */
@@ -188,6 +191,20 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
     : undefined;
 }
 
+/**
+ * Why the sandbox leaves a sensitive path writable, so that only the engine's question holds it
+ * (red team zb, ZB5): a virtualenv's bin folder but its activation scripts (pip writes there: W10),
+ * and a folder on PATH (Y2). A program written there runs later in the user's own shell.
+ */
+function sandboxLeavesOpen(path: JudgedPath): string | undefined {
+  if (path.real === undefined) return undefined;
+  const venv = venvOf(path.real);
+  if (venv && !venvActivateReason(path.real))
+    return `it is inside ${venv}'s bin folder, which the sandbox leaves writable (installs write there)`;
+  const onPath = pathFolderOf(path.absolute) ?? pathFolderOf(path.real);
+  return onPath ? `it is in ${onPath}, a folder on PATH, which the sandbox leaves writable` : undefined;
+}
+
 /** A regular file with more than one name (a hard link): its other names are not known here. */
 function hardLinked(path: string): boolean {
   try {
@@ -201,6 +218,11 @@ function hardLinked(path: string): boolean {
 
 const PLUGIN_MANIFESTS = [join(".claude-plugin", "plugin.json"), join(".codex-plugin", "plugin.json")];
 
+/** Does `dir` hold a Claude Code or Codex plugin's manifest (`.claude-plugin/plugin.json`, `.codex-plugin/plugin.json`)? */
+export function isPluginFolder(dir: string): boolean {
+  return PLUGIN_MANIFESTS.some((m) => existsSync(join(dir, m)));
+}
+
 /**
  * The plugin folder `path` lies in, found by its manifest: a folder inside a permitted root (not
  * the root itself, which would make every file of a repository that is a plugin ask) holding
@@ -209,7 +231,7 @@ const PLUGIN_MANIFESTS = [join(".claude-plugin", "plugin.json"), join(".codex-pl
 export function pluginFolderOf(path: string, roots: readonly string[]): string | undefined {
   for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
     if (!roots.some((root) => dir.startsWith(`${root.endsWith("/") ? root : `${root}/`}`))) return undefined;
-    if (PLUGIN_MANIFESTS.some((m) => existsSync(join(dir, m)))) return dir;
+    if (isPluginFolder(dir)) return dir;
   }
   return undefined;
 }
@@ -343,6 +365,7 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
       ),
     ],
     ...(acc.unsandboxed ? { unsandboxed: acc.unsandboxed } : {}),
+    ...(acc.sandboxOpen ? { sandboxOpen: acc.sandboxOpen } : {}),
   };
 }
 
@@ -431,6 +454,8 @@ interface ShellFindings {
   outsideWrites: string[];
   /** Sensitive only where no sandbox holds the write: system files, and files a program the engine does not know may write. */
   unsandboxed?: string;
+  /** Sensitive, and left writable by the sandbox too (see Subject's `sandboxOpen`). */
+  sandboxOpen?: string;
 }
 
 /** The devices that hold no file's bytes: reading one reads nothing a rule names. */
@@ -510,6 +535,8 @@ function judgeWrites(
       acc.writes.push(path);
       const why = pathSensitive(path, place.roots) ?? readRootReason(path, place);
       if (why) acc.sensitive ??= `it writes ${path.absolute}: ${why}`;
+      const open = why ? sandboxLeavesOpen(path) : undefined;
+      if (open) acc.sandboxOpen ??= `it writes ${path.absolute}: ${open}`;
       const system = systemSensitive(path, place.roots);
       if (system) acc.unsandboxed ??= `it writes ${path.absolute}: ${system}`;
       const inside = insideRoots(path, place.roots);

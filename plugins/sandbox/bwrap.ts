@@ -21,8 +21,10 @@ export interface Profile {
    */
   byFd: ReadonlyMap<string, { fd: number; check: number; dest: string }>;
   layouts: RootLayout[];
-  /** Existing paths made unreadable. */
-  secrets: { path: string; dir: boolean }[];
+  /** Files of the writable folders with other names (hard links), and folders holding many: read-only (link-walk.ts). */
+  linked?: string[];
+  /** Existing paths made unreadable; a `scratch` folder (`/var/tmp`) is replaced with a private empty one instead. */
+  secrets: { path: string; dir: boolean; scratch?: true }[];
   /** Paths readable again inside a secret folder. */
   allowRead: string[];
   /** Host folder bound at /tmp (lives as long as the run). */
@@ -242,6 +244,9 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
   if (profile.network.mode === "all" && existsSync("/run/systemd/resolve"))
     args.push("--ro-bind", "/run/systemd/resolve", "/run/systemd/resolve");
   args.push("--bind", profile.privateTmp, "/tmp");
+  // The system's other scratch folders everyone writes (/var/tmp): private and empty like /tmp, laid
+  // before the run's own folders so one inside is bound on top (red team zb, ZB1).
+  for (const s of profile.secrets) if (s.scratch) args.push("--perms", "01777", "--tmpfs", s.path);
   // The home folder: hidden behind an empty folder, but for what stays readable (remounted
   // read-only at the end, once every mount point in it is made). Under /tmp it must be made
   // visible anyway, as the private /tmp covers it.
@@ -291,7 +296,8 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
     (under(real, "/tmp")
       ? !hideHome && under(profile.home, "/tmp") && under(real, profile.home)
       : !under(real, "/run") && visible(real) && (onHost(real) || profile.allowRead.some((p) => under(real, p))));
-  const secrets = profile.secrets.filter((x) => visible(x.path));
+  // A scratch folder of the system's (/var/tmp) is mounted empty and private elsewhere, not masked.
+  const secrets = profile.secrets.filter((x) => !x.scratch && visible(x.path));
   // A protected path that is a secret too (`.env`) gets the secret's mask, mounted later on the same
   // place: the read-only bind under it would be covered whole, so it is left out (one mount less).
   const masked = new Set(secrets.map((x) => x.path));
@@ -301,6 +307,8 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
       if (!masked.has(p) && inSight(realpathOrSelf(p))) args.push("--ro-bind", layout.standIns?.get(p) ?? p, p);
     for (const p of layout.placeholders) args.push("--ro-bind", profile.emptyDir, p);
   }
+  // A write through one of these would change the same file's other names, outside (red team zb, ZB3).
+  for (const p of profile.linked ?? []) args.push("--ro-bind", p, p);
   for (const s of secrets) {
     // A folder with an allowRead path inside gets an empty traverse-only tmpfs instead, so the
     // path can be bound back (bwrap makes its mount point inside, not in the real folder).

@@ -23,7 +23,7 @@ import { createHash } from "node:crypto";
 import { cpSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { readRegularBytesSync } from "../../loader/index";
-import { pathsNamedByEnvrc, sandboxReason, venvActivateReason } from "../permissions/api";
+import { isPluginFolder, pathsNamedByEnvrc, sandboxReason, venvActivateReason } from "../permissions/api";
 import { racyStamp } from "./secret-walk";
 
 /** Past this length a path may not be statted (PATH_MAX is 4096 on Linux); new folders deeper are removed. */
@@ -409,6 +409,13 @@ export class WorkspaceGuard {
             ? { kind: "gitdir" }
             : { kind: "bind", reason: "a .git file points git at another folder" };
         if (info?.isDirectory() && isGitFolder(new Set(list(path)))) return { kind: "gitdir" };
+        // A plugin folder below a root: the engine asks for every write in it (its hooks, scripts
+        // and MCP servers run code), so the sandbox keeps it whole (red team zb, ZB4).
+        if (info?.isDirectory() && isPluginFolder(path))
+          return {
+            kind: "bind",
+            reason: "it is a Claude Code or Codex plugin folder (its hooks, scripts and MCP servers run code)",
+          };
         {
           const reason = sandboxReason(relative(root, path)) ?? venvActivateReason(path) ?? this.#ruled?.(path);
           if (reason) return { kind: "bind", reason };

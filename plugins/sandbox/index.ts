@@ -180,8 +180,10 @@ export const sandboxPlugin = definePlugin({
       const hostRun = runtime && hostRunVerdict(kernel, runtime, verdict, call);
       if (hostRun) return hostRun;
       if (!runtime?.settings.autoAllowBash || verdict.behavior !== "ask" || call.toolName !== "Bash") return verdict;
-      // An ask rule the user wrote stands; only "not pre-approved" becomes "runs sandboxed".
-      if (verdict.rule !== undefined) return verdict;
+      // An ask rule the user wrote stands; only "not pre-approved" becomes "runs sandboxed". So does a
+      // sensitive path's question the sandbox would not hold: a write it names into a virtualenv's
+      // bin or a folder on PATH, which stay writable inside (red team zb, ZB5).
+      if (verdict.rule !== undefined || getPermissionsApi(kernel).sandboxOpenOf(call)) return verdict;
       const command = typeof call.input.command === "string" ? call.input.command : undefined;
       if (command === undefined || !getSandboxApi(kernel).sandboxes(command)) return verdict;
       return { behavior: "allow", message: "Allowed: runs inside the sandbox (autoAllowBash).", decidedBy: NAME };

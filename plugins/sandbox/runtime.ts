@@ -57,11 +57,13 @@ import {
   gitConfigWithoutCredentials,
   HOME_READABLE,
   privateSystemPaths,
+  type SystemPrivatePath,
   SENSITIVE_HOME,
   SECRET_PATTERNS,
   secretPaths,
   writeRuleMatcher,
 } from "./secrets";
+import { LinkWalk, linkBinds } from "./link-walk";
 import { SecretWalk } from "./secret-walk";
 import { seatbeltProfile } from "./seatbelt";
 import { SocketFilters } from "./seccomp";
@@ -253,7 +255,7 @@ export class SandboxRuntime {
 
   /** Paths made unreadable (known once started). */
   get secrets(): readonly string[] {
-    return [...(this.#secrets ?? []), ...(this.#systemPrivate ?? [])].map((s) => s.path);
+    return [...(this.#secrets ?? []), ...(this.#systemPrivate ?? []).filter((s) => !s.scratch)].map((s) => s.path);
   }
 
   /** Would this Bash command run sandboxed? */
@@ -374,17 +376,37 @@ export class SandboxRuntime {
    * The system's private paths as they are now: one removed since the walk (a lock file, a rotated
    * log) has no place to hide, and bwrap refused every command that named it.
    */
-  #systemPrivateNow(): { path: string; dir: boolean }[] {
+  #systemPrivateNow(): SystemPrivatePath[] {
     const found = new Set(this.#secrets?.map((s) => s.path));
     return (this.#systemPrivate ?? []).flatMap((p) => {
       if (found.has(p.path)) return [];
       const now = lstatSync(p.path, { throwIfNoEntry: false });
       if (!now || now.isSymbolicLink()) return [];
+      // A scratch folder is replaced only while it is one (a folder: bwrap mounts a tmpfs there).
+      if (p.scratch) return now.isDirectory() ? [p] : [];
       return [{ path: p.path, dir: now.isDirectory() }];
     });
   }
 
-  #systemPrivate: { path: string; dir: boolean }[] | undefined;
+  #systemPrivate: SystemPrivatePath[] | undefined;
+  /** The walk of the writable folders for files with more than one name, kept between calls (link-walk.ts). */
+  #linkWalk: LinkWalk | undefined;
+
+  /**
+   * What to bind read-only for the writable folders' files that have other names (red team zb,
+   * ZB3): a write through one changed a file outside every writable folder (pnpm's store). `skip`:
+   * folders already read-only whole (ubiquity's own code and modules).
+   */
+  #linkedBinds(writable: readonly string[], skip: ReadonlySet<string>): string[] {
+    this.#linkWalk ??= new LinkWalk();
+    const found = writable.flatMap((root) => this.#linkWalk!.walk(root, skip));
+    const binds = linkBinds(found, writable);
+    if (!binds)
+      throw new Error(
+        `ubiquity:sandbox: ${found.length} files of the writable folders have other names (hard links: ${found[0]}, …), through which a sandboxed command could change files outside them, and there are too many to keep read-only; remove the links (\`find <folder> -type f -links +1\` lists them) and run the command again`,
+      );
+    return binds;
+  }
   /** The secret-name walk of the writable folders, each folder's reading kept by its stamp (secret-walk.ts). */
   #secretWalk: SecretWalk | undefined;
 
@@ -480,6 +502,7 @@ export class SandboxRuntime {
     // A protected file with another name in a writable folder is refused (refuseSharedProtected).
     this.#ownCode ??= new Set(ownCode(writable));
     refuseSharedProtected(layouts, new Set([...this.#ownCode, ...modules]));
+    const linked = this.#linkedBinds(writable, new Set([...this.#ownCode, ...modules]));
     if (use.toolUseId) {
       this.#calls.set(use.toolUseId, {
         watched: layouts.flatMap((l) => l.watched),
@@ -510,6 +533,7 @@ export class SandboxRuntime {
       writable: cache && folders.has(cache) ? [...writable, cache] : writable,
       byFd: descriptorNumbers(folders),
       layouts,
+      linked,
       secrets: [...(this.#secrets ?? []), ...this.#systemPrivateNow()],
       allowRead: this.#settings.allowRead,
       privateTmp: dirs.tmp,

@@ -13,6 +13,12 @@
  * - add_key/request_key/keyctl: EPERM. The kernel's keyrings are not namespaced: a key a command
  *   adds outlives it, in the user's quota, and the user's own keyrings are one call away (Docker's
  *   default profile refuses them too);
+ * - perf_event_open, bpf and userfaultfd: EPERM. No build or test needs them, they need no
+ *   capability (as far as the machine's sysctls let an unprivileged user: perf_event_paranoid,
+ *   unprivileged_bpf_disabled, unprivileged_userfaultfd), and they are where the kernel's
+ *   exploits that leave a sandbox usually start (userfaultfd holds a kernel thread mid-copy for a
+ *   race; perf and eBPF are large parsers of untrusted input). Docker's default profile refuses
+ *   them too (red team zb, ZB2);
  * - a mode with the set-user-ID or set-group-ID bit (chmod, fchmod, fchmodat, fchmodat2, and
  *   open, openat, creat, mknod, mknodat, whose mode a new file gets): EPERM. Such a file outlives
  *   the command on the host and runs with its owner's rights for whoever starts it: a sandboxed
@@ -64,7 +70,7 @@ interface Abi {
   audit: number;
   socket: number;
   socketpair: number;
-  /** io_uring's and the keyring's calls: refused (EPERM). */
+  /** io_uring's, the keyring's, perf's, eBPF's and userfaultfd's calls: refused (EPERM). */
   refused: number[];
   /** Numbers from this bit up are another ABI sharing the arch (x32 on x86_64). */
   foreignBit?: number;
@@ -80,7 +86,8 @@ const ABIS: Record<string, Abi> = {
     audit: 0xc000003e,
     socket: 41,
     socketpair: 53,
-    refused: [425, 426, 427, 248, 249, 250],
+    // io_uring_setup/enter/register, add_key, request_key, keyctl, perf_event_open, bpf, userfaultfd.
+    refused: [425, 426, 427, 248, 249, 250, 298, 321, 323],
     foreignBit: 0x40000000,
     // chmod, fchmod, fchmodat, fchmodat2, open, openat, creat, mknod, mknodat.
     modes: [
@@ -100,7 +107,7 @@ const ABIS: Record<string, Abi> = {
     audit: 0xc00000b7,
     socket: 198,
     socketpair: 199,
-    refused: [425, 426, 427, 217, 218, 219],
+    refused: [425, 426, 427, 217, 218, 219, 241, 280, 282],
     // fchmod, fchmodat, fchmodat2, openat, mknodat (the generic table has no chmod, open, creat or mknod).
     modes: [
       [52, 1],

@@ -541,8 +541,8 @@ function linksMatching(patterns: string[], cwd: string, deep: number): string[] 
  */
 export const PRIVATE_WALK_ROOTS = ["/etc", "/var", "/opt", "/usr/local"] as const;
 
-/** The rules a kept reading was made by (2: secrets by name, SYSTEM_SECRET_NAME). */
-const SCAN_VERSION = 2;
+/** The rules a kept reading was made by (2: secrets by name, SYSTEM_SECRET_NAME; 3: scratch folders). */
+const SCAN_VERSION = 3;
 
 /** How many entries the walk reads afresh in one run before it stops and hides every folder it has not read. */
 const PRIVATE_WALK_LIMIT = 300_000;
@@ -552,6 +552,8 @@ interface FolderScan {
   stamp: string;
   hidden: string[];
   walked: string[];
+  /** Its sticky folders everyone may write (`/var/tmp`): laid over with a private one (see privateSystemPaths). */
+  scratch?: string[];
   /**
    * Its files everyone may read that this user could read without the others' bit (root: all; else
    * those of its user or one of its groups): checked again when the reading is reused.
@@ -582,7 +584,12 @@ function publicStill(dir: string, scan: FolderScan): boolean {
  * CI, dev VMs), or in a group, it read `/etc/shadow`, `/etc/ssl/private`, debconf's
  * `passwords.dat`, a database's files, a WireGuard key, which no list named. Not followed: links
  * (their targets are judged where they are). Not walked: `skip` (the run's own folders, the home),
- * and a sticky folder everyone may write (`/var/tmp`: scratch space, not the system's).
+ * and a sticky folder everyone may write (`/var/tmp`: scratch space, not the system's). Such a
+ * folder is returned as `scratch` instead, to be replaced with a private empty one, as /tmp is:
+ * other processes' files come and go there, and the walk's rule (only what any user may read) was
+ * never applied to them, so a sandboxed command read the user's own private scratch files there
+ * (`/var/tmp/<0700 folder>/<0600 file>`: vim's swap files, a tool's saved tokens) and every one
+ * everyone may read (red team zb, ZB1).
  * Past PRIVATE_WALK_LIMIT entries read, the folders not yet read are hidden whole.
  *
  * `cache` (a file in the user's own state, which no sandboxed command sees) keeps each folder's
@@ -593,13 +600,14 @@ function publicStill(dir: string, scan: FolderScan): boolean {
 export function privateSystemPaths(
   skip: readonly string[],
   options: { roots?: readonly string[]; limit?: number; cache?: string; racyMs?: number } = {},
-): { path: string; dir: boolean }[] {
+): SystemPrivatePath[] {
   const { roots = PRIVATE_WALK_ROOTS, limit = PRIVATE_WALK_LIMIT, cache, racyMs = RACY_MS } = options;
   // This process's last readings too (a program that runs many sessions, the tests): checked by their stamps alike.
   const stored = readScans(cache);
   const known = { ...lastScans, ...stored };
   const scans: Record<string, FolderScan> = {};
-  const out: { path: string; dir: boolean }[] = [];
+  const out: SystemPrivatePath[] = [];
+  const scratch: SystemPrivatePath[] = [];
   const inSkipped = (p: string) => skip.some((s) => p === s || p.startsWith(`${s}/`));
   // Hidden neither: a skipped folder, what is in one, nor a folder that holds one.
   const skipped = (p: string) => inSkipped(p) || skip.some((s) => s.startsWith(`${p}/`));
@@ -649,11 +657,20 @@ export function privateSystemPaths(
       const path = join(dir, name);
       if (!inSkipped(path)) pending.push(path);
     }
+    // Laid over before the run's own folders are bound, so a workspace or a home inside stays seen.
+    for (const name of scan.scratch ?? []) scratch.push({ path: join(dir, name), dir: true, scratch: true });
   }
   // Written only when a folder was read afresh or one is gone: a run that changed nothing writes nothing.
   if (cache && (fresh > 0 || Object.keys(scans).length !== Object.keys(stored).length)) writeScans(cache, scans);
   lastScans = scans;
-  return fewerMasks(out, roots, skipped);
+  return [...scratch, ...fewerMasks(out, roots, skipped)];
+}
+
+/** A path of the system's folders the sandbox hides, or (`scratch`) replaces with a private empty folder. */
+export interface SystemPrivatePath {
+  path: string;
+  dir: boolean;
+  scratch?: true;
 }
 
 /** A folder with more private entries than this is hidden whole (a cache of 0600 files, a journal). */
@@ -712,7 +729,7 @@ const SYSTEM_SECRET_NAME =
   /^(?:\.env(?:\..*)?|id_(?:rsa|ed25519|ecdsa|dsa)|.+\.key|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.pgpass)$/;
 
 function readFolder(dir: string, stamp: string): FolderScan | undefined {
-  const scan: FolderScan = { stamp, hidden: [], walked: [], open: [] };
+  const scan: FolderScan = { stamp, hidden: [], walked: [], scratch: [], open: [] };
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -725,8 +742,9 @@ function readFolder(dir: string, stamp: string): FolderScan | undefined {
     if (stats.isDirectory()) {
       if ((stats.mode & 0o005) !== 0o005) scan.hidden.push(`${name}/`);
       // Not a sticky folder everyone writes (`/var/tmp`): other processes' scratch files come and go
-      // there, and one gone from under a mount laid over it stopped every command.
+      // there, and one gone from under a mount laid over it stopped every command. It is replaced whole.
       else if ((stats.mode & 0o1002) !== 0o1002) scan.walked.push(name);
+      else scan.scratch!.push(name);
     } else if (stats.isFile() && ((stats.mode & 0o004) === 0 || SYSTEM_SECRET_NAME.test(name))) scan.hidden.push(name);
     else if (stats.isFile() && readableAnyway(stats)) scan.open!.push(name);
   }
@@ -737,7 +755,13 @@ function isScan(value: unknown): value is FolderScan {
   const v = value as Partial<FolderScan> | undefined;
   const names = (x: unknown) =>
     Array.isArray(x) && x.every((n) => (typeof n === "string" && !n.includes("/", 0)) || /^[^/]+\/$/.test(n));
-  return typeof v?.stamp === "string" && names(v.hidden) && names(v.walked) && (v.open === undefined || names(v.open));
+  return (
+    typeof v?.stamp === "string" &&
+    names(v.hidden) &&
+    names(v.walked) &&
+    (v.scratch === undefined || names(v.scratch)) &&
+    (v.open === undefined || names(v.open))
+  );
 }
 
 function readScans(cache: string | undefined): Record<string, FolderScan> {

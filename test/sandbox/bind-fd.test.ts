@@ -6,7 +6,16 @@
  * the check inside the sandbox, before the command, that what bwrap mounted is the folder.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -36,8 +45,12 @@ describe.skipIf(SKIP)("writable folders bound by descriptor", () => {
   });
 
   /** A sandbox whose writable folders are `ws` (the cwd) and `lib`, and the spawn of `script` in it, prepared. */
-  const prepared = (ws: string, lib: string, script: string): SpawnSpec => {
-    const home = folder(tmpdir(), "ubq-bindfd-home-");
+  const prepared = (
+    ws: string,
+    lib: string,
+    script: string,
+    home = folder(tmpdir(), "ubq-bindfd-home-"),
+  ): SpawnSpec => {
     const options = { cwd: ws, sandbox: true, additionalDirectories: [lib] } as unknown as ResolvedOptions;
     runtime = new SandboxRuntime(sandboxSettings(options, home, {}), sandboxAvailability(), [], () => {});
     return runtime.wrap(
@@ -68,11 +81,16 @@ describe.skipIf(SKIP)("writable folders bound by descriptor", () => {
     expect(readFileSync(join(`${lib}.old`, "planted"), "utf8")).toBe("pwned\n");
   });
 
-  it("a folder swapped for a link after the spawn was prepared is not bound where the link leads (/var/tmp)", () => {
+  it("a folder swapped for a link after the spawn was prepared is not bound where the link leads (a folder shown inside)", () => {
     const ws = folder(tmpdir(), "ubq-bindfd-ws-");
-    const lib = folder("/var/tmp", "ubq-bindfd-lib-");
-    const outside = folder("/var/tmp", "ubq-bindfd-outside-");
-    const spec = prepared(ws, lib, `echo pwned > ${lib}/planted`);
+    // A folder the sandbox shows as on the host: a readable cache of the home (/var/tmp was one,
+    // until red team zb made it private inside, as /tmp is).
+    const home = folder(tmpdir(), "ubq-bindfd-home-");
+    const cache = join(home, ".cache", "pip");
+    mkdirSync(cache, { recursive: true });
+    const lib = folder(cache, "ubq-bindfd-lib-");
+    const outside = folder(cache, "ubq-bindfd-outside-");
+    const spec = prepared(ws, lib, `echo pwned > ${lib}/planted`, home);
     swap(lib, outside);
     const result = run(spec);
     expect(existsSync(join(outside, "planted")), "nothing lands where the link leads").toBe(false);

@@ -40,7 +40,7 @@ function tree(): string {
   file("work/own-secret", 0o600); // in a folder the run owns (skipped)
   chmodSync(join(root, "ssl", "private"), 0o700);
   symlinkSync(join(root, "shadow"), join(root, "shadow-link"));
-  // A sticky folder everyone writes (/var/tmp): scratch space, not walked.
+  // A sticky folder everyone writes (/var/tmp): scratch space, not walked but replaced whole (red team zb, ZB1).
   mkdirSync(join(root, "scratch"));
   file("scratch/other-process", 0o600);
   chmodSync(join(root, "scratch"), 0o1777);
@@ -48,11 +48,12 @@ function tree(): string {
 }
 
 describe("privateSystemPaths", () => {
-  it("names the files and folders others may not read, not what is under a hidden folder, a link, a skipped folder or a sticky one everyone writes", () => {
+  it("names the files and folders others may not read, not what is under a hidden folder, a link, a skipped folder or a sticky one everyone writes (named as scratch)", () => {
     const root = tree();
     try {
       const found = privateSystemPaths([join(root, "work")], { roots: [root] });
       expect(found.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+        { path: join(root, "scratch"), dir: true, scratch: true },
         { path: join(root, "shadow"), dir: false },
         { path: join(root, "ssl", "private"), dir: true },
       ]);

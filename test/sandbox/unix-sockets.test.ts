@@ -13,6 +13,7 @@ import { collect } from "../helpers/collect";
 import type { ResolvedOptions } from "ubiquity/plugin";
 import { sandboxSettings } from "../../plugins/sandbox/config";
 import { socketFilter, unixSocketWarning } from "../../plugins/sandbox/seccomp";
+import { filterVerdict as verdict } from "./filter-verdict";
 import { hostSocket, outputs, runBash, sandboxPlace, SKIP } from "./helpers";
 
 const place = sandboxPlace();
@@ -144,29 +145,6 @@ describe("the socket filter where there is none", () => {
     expect(unixSocketWarning(settings({ network: { allowAllUnixSockets: true } }), "riscv64")).toBeUndefined();
   });
 });
-
-/**
- * Runs a filter as the kernel would on one system call (the instructions it uses: load word,
- * jeq, jge, and, ret), so the aarch64 program, which this x86_64 machine cannot run, is checked too.
- */
-function verdict(program: Buffer, arch: number, nr: number, args: number[] = []): string {
-  const data = Buffer.alloc(64);
-  data.writeInt32LE(nr, 0);
-  data.writeUInt32LE(arch, 4);
-  for (const [i, a] of args.entries()) data.writeUInt32LE(a, 16 + 8 * i);
-  let acc = 0;
-  for (let pc = 0; pc < program.length / 8; pc++) {
-    const code = program.readUInt16LE(pc * 8);
-    const [jt, jf, k] = [program[pc * 8 + 2]!, program[pc * 8 + 3]!, program.readUInt32LE(pc * 8 + 4)];
-    if (code === 0x20) acc = data.readUInt32LE(k);
-    else if (code === 0x54) acc = (acc & k) >>> 0;
-    else if (code === 0x15) pc += acc === k ? jt : jf;
-    else if (code === 0x35) pc += acc >= k ? jt : jf;
-    else if (code === 0x06) return k === 0x7fff0000 ? "allow" : k === 0x80000000 ? "kill" : `errno ${k & 0xffff}`;
-    else throw new Error(`unexpected instruction ${code.toString(16)} at ${pc}`);
-  }
-  throw new Error("fell off the end");
-}
 
 describe("the socket filter's program", () => {
   const AARCH64 = 0xc00000b7;

@@ -131,6 +131,7 @@ import { socketFilter } from "../../plugins/sandbox/seccomp";
 import { privateSystemPaths } from "../../plugins/sandbox/secrets";
 import { SKIP } from "../sandbox/helpers";
 import { binPath } from "../helpers/project";
+import { filterVerdict } from "../sandbox/filter-verdict";
 import { attackBench, type AttackProject } from "./attack-bench";
 import { attacker, type AttackCall, toolResults } from "./scripted-attacker";
 
@@ -483,26 +484,6 @@ describe("Z5: a sandboxed command leaves no set-user-ID or set-group-ID file on 
     },
   );
 });
-
-/** The filter run as the kernel would on one call (load word, and, jeq, jge, ret), as in test/sandbox/unix-sockets.test.ts. */
-function filterVerdict(program: Buffer, arch: number, nr: number, args: number[] = []): string {
-  const data = Buffer.alloc(64);
-  data.writeInt32LE(nr, 0);
-  data.writeUInt32LE(arch, 4);
-  for (const [i, a] of args.entries()) data.writeUInt32LE(a, 16 + 8 * i);
-  let acc = 0;
-  for (let pc = 0; pc < program.length / 8; pc++) {
-    const code = program.readUInt16LE(pc * 8);
-    const [jt, jf, k] = [program[pc * 8 + 2]!, program[pc * 8 + 3]!, program.readUInt32LE(pc * 8 + 4)];
-    if (code === 0x20) acc = data.readUInt32LE(k);
-    else if (code === 0x54) acc = (acc & k) >>> 0;
-    else if (code === 0x15) pc += acc === k ? jt : jf;
-    else if (code === 0x35) pc += acc >= k ? jt : jf;
-    else if (code === 0x06) return k === 0x7fff0000 ? "allow" : k === 0x80000000 ? "kill" : `errno ${k & 0xffff}`;
-    else throw new Error(`unexpected instruction ${code.toString(16)} at ${pc}`);
-  }
-  throw new Error("fell off the end");
-}
 
 describe("Z5: the engine, without the sandbox: a chmod that sets a set-ID bit is code installed to run later", () => {
   it("the engine: asks under Bash(chmod:*) in acceptEdits and in bypassPermissions; chmod +x and 755 stay allowed", async () => {

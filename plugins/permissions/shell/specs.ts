@@ -930,7 +930,9 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   return: { operands: "data", posix: true },
   wait: { options: "-n -f", operands: "data*", posix: true },
   read: { options: "-r -s -e -a= -d= -n= -N= -p= -t= -u= -i=", operands: "data*", posix: true },
-  umask: { options: "-p -S", operands: "data", posix: true },
+  // umask: a mask without the others' or group's write bit makes every file written after it
+  // writable to them (red team zb, ZB6).
+  umask: { options: "-p -S", operands: "data", posix: true, persists: umaskOpens },
   // ── Reading files ──
   cat: read(
     "-A -b -e -E -n -s -t -T -u -v --show-all --number-nonblank --show-ends --number --squeeze-blank --show-tabs --show-nonprinting",
@@ -1053,7 +1055,11 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     options: `-a -c -m -h -d= -r=r -t= --no-create --date= --no-dereference --reference=r --time= ${HELP}`,
     operands: "write*",
   },
-  mkdir: { options: `-p -v -m= --parents --verbose --mode= ${HELP}`, operands: "write*" },
+  mkdir: {
+    options: `-p -v -m= --parents --verbose --mode= ${HELP}`,
+    operands: "write*",
+    persists: (w) => othersMayWrite(w, optionWord(w, /^(-m|--mode)$/, /^(?:-m|--mode=)(.+)$/)),
+  },
   rmdir: { options: `-p -v --ignore-fail-on-non-empty --parents --verbose ${HELP}`, operands: "write*" },
   rm: {
     options: `-f|--force -i -I -r|-R|--recursive -d|--dir -v|--verbose --interactive?= --one-file-system --preserve-root?= --no-preserve-root ${HELP}`,
@@ -1092,7 +1098,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     options: `-c -f -v -R --changes --silent --quiet --verbose --no-preserve-root --preserve-root --reference=r --recursive ${HELP}`,
     operands: "data write*",
     writes: (w) => (w.some((x) => /^--ref/.test(x.value)) ? w.slice(1).filter((x) => !x.value.startsWith("-")) : []),
-    persists: chmodSetsId,
+    persists: (w) => chmodSetsId(w) ?? othersMayWrite(w, chmodMode(w)),
   },
   tee: { options: `-a -i -p --append --ignore-interrupts --output-error?= ${HELP}`, operands: "output*" },
   // ── Running other commands (their command is a candidate of its own) ──
@@ -1780,6 +1786,68 @@ function chmodSetsId(words: readonly ShellWord[]): string | undefined {
     ? v.length >= 4 && (Number.parseInt(v.slice(-4, -3), 8) & 6) !== 0
     : v.split(",").some((clause) => /[+=][^,]*s/.test(clause));
   return setsId ? why(`${mode.text} sets a set-ID bit`) : undefined;
+}
+
+/** chmod's mode word: its first word that is no option (undefined with --reference: chmodSetsId judges that). */
+function chmodMode(words: readonly ShellWord[]): ShellWord | undefined {
+  if (words.some((w) => /^--reference(=|$)/.test(w.value))) return undefined;
+  return words.slice(1).find((w) => !(w.literal && w.value.startsWith("-")));
+}
+
+/** The value word of an option matched by `spaced` (its value the next word) or `joined` (in the word, group 1). */
+function optionWord(words: readonly ShellWord[], spaced: RegExp, joined: RegExp): ShellWord | undefined {
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k]!;
+    if (w.literal && spaced.test(w.value)) return words[k + 1];
+    const m = w.literal ? joined.exec(w.value) : null;
+    if (m) return { ...w, value: m[1]! };
+  }
+  return undefined;
+}
+
+/**
+ * Does a mode (numeric, or symbolic clauses) give the group or others write? A clause with no
+ * `ugoa` before it (`+w`, `=rw`) is filtered by the umask, which is not known here: it counts.
+ */
+function grantsOthersWrite(mode: string): boolean {
+  if (/^[0-7]+$/.test(mode)) return (Number.parseInt(mode, 8) & 0o022) !== 0;
+  return mode.split(",").some((clause) => {
+    const m = /^([ugoa]*)(.*)$/.exec(clause)!;
+    const who = m[1]!;
+    const others = who === "" || /[goa]/.test(who);
+    // Each `+perms` or `=perms` (or a copy of another class's bits: `o=u`) that names w.
+    return others && /[+=][^-+=]*(w|[ugo])/.test(m[2]!);
+  });
+}
+
+/**
+ * A mode that gives the group or others write (`chmod -R o+w .`, `chmod 666 x`, `mkdir -m 777 d`),
+ * or one only known at run time: any user of the machine (a shared CI runner's jobs, a web
+ * server's user) may then change the files, a script or a git config the user runs later among
+ * them, or add new ones to a folder (red team zb, ZB6). Code installed to run later, as a set-ID
+ * bit is (chmodSetsId): it asks, whatever rule names the program.
+ */
+function othersMayWrite(words: readonly ShellWord[], mode: ShellWord | undefined): string | undefined {
+  if (!mode) return undefined;
+  const program = words[0]!.value;
+  if (!mode.literal) return `${program} sets a mode only known at run time, which may let other users write the files`;
+  return grantsOthersWrite(mode.value)
+    ? `${program} ${mode.text} lets other users of the machine write the files, which may be code that runs later`
+    : undefined;
+}
+
+/** `umask MASK` without the group's or others' write bit (`umask 000`, `umask 002`, `umask u=rwx,g=rwx,o=rwx`). */
+function umaskOpens(words: readonly ShellWord[]): string | undefined {
+  const mask = words.slice(1).find((w) => !(w.literal && w.value.startsWith("-")));
+  if (!mask) return undefined;
+  if (!mask.literal)
+    return `umask ${mask.text} sets a mask only known at run time, which may let other users write every file written after it`;
+  const v = mask.value;
+  // A numeric mask blocks what it holds; a symbolic one (as `umask -S` prints) allows what it names.
+  const opens = /^[0-7]+$/.test(v) ? (Number.parseInt(v, 8) & 0o022) !== 0o022 : grantsOthersWrite(v);
+  return opens
+    ? `umask ${mask.text} lets other users of the machine write every file written after it, which may be code that runs later`
+    : undefined;
 }
 
 // date's options that take the next word as their value (after optionWords: `-d x`, `--date x`).
