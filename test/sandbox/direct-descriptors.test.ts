@@ -73,8 +73,8 @@ describe.skipIf(SKIP)("bwrap handed its descriptors directly (passFds)", () => {
   });
 
   /** A sandbox for the workspace `ws` (with a `.env`), and `lib` writable too when given. */
-  const sandboxFor = (ws: string, lib?: string) => {
-    home = folder(tmpdir(), "ubq-direct-home-");
+  const sandboxFor = (ws: string, lib?: string, givenHome?: string) => {
+    home = givenHome ?? folder(tmpdir(), "ubq-direct-home-");
     mkdirSync(join(home, ".ssh"));
     writeFileSync(join(home, ".ssh", "id_rsa"), "-----BEGIN PRIVATE KEY-----\n");
     writeFileSync(join(ws, ".env"), "API_TOKEN=hunter2\n");
@@ -87,6 +87,13 @@ describe.skipIf(SKIP)("bwrap handed its descriptors directly (passFds)", () => {
     return { home, runtime };
   };
   let home = "";
+  /** A home and a folder of it the sandbox shows as on the host (a readable cache; /var/tmp is private inside, as /tmp is). */
+  const homeWithCache = () => {
+    const h = folder(tmpdir(), "ubq-direct-home-");
+    const cache = join(h, ".cache", "pip");
+    mkdirSync(cache, { recursive: true });
+    return { h, cache };
+  };
   const shell = (ws: string, script: string, ...args: string[]): SpawnSpec => ({
     command: "/bin/bash",
     args: ["-c", script, "probe", ...args],
@@ -180,9 +187,10 @@ describe.skipIf(SKIP)("bwrap handed its descriptors directly (passFds)", () => {
 
   it("a writable folder swapped for a link after the spawn was prepared is not bound where the link leads", () => {
     const ws = folder(tmpdir(), "ubq-direct-ws-");
-    const lib = folder("/var/tmp", "ubq-direct-lib-");
-    const outside = folder("/var/tmp", "ubq-direct-outside-");
-    const { runtime } = sandboxFor(ws, lib);
+    const { h, cache } = homeWithCache();
+    const lib = folder(cache, "ubq-direct-lib-");
+    const outside = folder(cache, "ubq-direct-outside-");
+    const { runtime } = sandboxFor(ws, lib, h);
     const spec = runtime.wrap(shell(ws, `echo pwned > ${lib}/planted`), direct);
     renameSync(lib, `${lib}.old`);
     made.push(`${lib}.old`);
@@ -196,9 +204,10 @@ describe.skipIf(SKIP)("bwrap handed its descriptors directly (passFds)", () => {
 
   it("a folder swapped before the spawn was prepared is not bound, and the command is told why (the note from inside)", () => {
     const ws = folder(tmpdir(), "ubq-direct-ws-");
-    const lib = folder("/var/tmp", "ubq-direct-lib-");
-    const outside = folder("/var/tmp", "ubq-direct-outside-");
-    const { runtime } = sandboxFor(ws, lib);
+    const { h, cache } = homeWithCache();
+    const lib = folder(cache, "ubq-direct-lib-");
+    const outside = folder(cache, "ubq-direct-outside-");
+    const { runtime } = sandboxFor(ws, lib, h);
     renameSync(lib, `${lib}.old`);
     made.push(`${lib}.old`);
     symlinkSync(relative(join(lib, ".."), outside), lib);
