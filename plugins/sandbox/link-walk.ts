@@ -10,19 +10,29 @@
  * keeps no list of them), so every file with more than one is judged one outside (fail closed).
  *
  * The walk enters every folder (`node_modules` and `.git` too) and keeps each folder's reading by
- * its stamp, as the secret walk does: a run stats the folders, and reads only those that changed.
+ * its stamp, as the secret walk does: a command's walk stats the folders, and reads only those that
+ * changed (this repository's checkout, 5,800 folders: 8–22 ms a command, 23–44 before the readings
+ * kept their paths and were no longer rebuilt at each walk).
  * A file given another name from outside later, its folder unchanged, is not seen until its folder
  * changes (no sandboxed process can: link(2) fails across the read-only binds).
  */
-import { type Dirent, lstatSync, readdirSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { racyStamp } from "./secret-walk";
 
 interface Folder {
-  stamp: string;
-  /** Its regular files with more than one name. */
+  dev: number;
+  ino: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  /** Read in the tick of its last change: read again at the next walk, whatever its stamp. */
+  racy: boolean;
+  /** Its regular files with more than one name (absolute). */
   linked: string[];
+  /** Its folders (absolute). */
   dirs: string[];
+  /** The walk that last saw it. */
+  seen: number;
 }
 
 /** At most this many binds for linked files (each is a mount; bwrap takes at most ~9,000 arguments). */
@@ -33,6 +43,7 @@ const LINKS_PER_FOLDER = 16;
 /** The hard-linked files below the writable folders, each folder's reading kept between one run's commands. */
 export class LinkWalk {
   #folders = new Map<string, Folder>();
+  #walks = 0;
   readonly #racyMs: number | undefined;
 
   /** @param options.racyMs how old a folder's last change must be for its reading to be kept (tests: -1 keeps every reading). */
@@ -40,44 +51,75 @@ export class LinkWalk {
     this.#racyMs = options.racyMs;
   }
 
-  /** The files with more than one name below `root`, not entering `skip` (folders already read-only). */
+  /**
+   * The files with more than one name below `root`, not entering `skip` (folders already read-only).
+   * A command's walk with nothing changed is one lstat per folder (a workspace's node_modules has
+   * thousands): the readings are kept with their paths made, and nothing is rebuilt.
+   */
   walk(root: string, skip: ReadonlySet<string> = new Set()): string[] {
+    const walk = ++this.#walks;
     const now = Date.now();
     const out: string[] = [];
-    const kept = new Map<string, Folder>();
-    const visit = (dir: string) => {
-      if (skip.has(dir)) return;
+    let changed = false;
+    const pending = [root];
+    while (pending.length > 0) {
+      const dir = pending.pop()!;
+      if (skip.has(dir)) continue;
       const info = lstatSync(dir, { throwIfNoEntry: false });
-      if (!info?.isDirectory()) return;
-      const stamp = `${info.dev}:${info.ino}:${info.mtimeMs}:${info.ctimeMs}`;
+      if (!info?.isDirectory()) continue;
       let folder = this.#folders.get(dir);
-      if (folder?.stamp !== stamp) folder = readFolder(dir, stamp);
-      if (!folder) return;
-      // A reading in the tick of a change is used once, not kept (the secret walk's rule).
-      if (!racyStamp(info, now, this.#racyMs)) kept.set(dir, folder);
-      for (const name of folder.linked) out.push(join(dir, name));
-      for (const name of folder.dirs) visit(join(dir, name));
-    };
-    visit(root);
-    for (const path of [...this.#folders.keys()])
-      if (path === root || path.startsWith(`${root}/`)) this.#folders.delete(path);
-    for (const [path, folder] of kept) this.#folders.set(path, folder);
+      if (
+        !folder ||
+        folder.racy ||
+        folder.ino !== info.ino ||
+        folder.dev !== info.dev ||
+        folder.mtimeMs !== info.mtimeMs ||
+        folder.ctimeMs !== info.ctimeMs
+      ) {
+        changed = true;
+        folder = readFolder(dir, info);
+        if (!folder) {
+          this.#folders.delete(dir);
+          continue;
+        }
+        this.#folders.set(dir, folder);
+      }
+      // A reading in the tick of a change is used once, then read again (the secret walk's rule).
+      folder.racy = racyStamp(info, now, this.#racyMs);
+      folder.seen = walk;
+      for (const path of folder.linked) out.push(path);
+      // Reversed onto the stack: folders are visited in their reading's order, depth first.
+      for (let i = folder.dirs.length - 1; i >= 0; i--) pending.push(folder.dirs[i]!);
+    }
+    // Folders gone (or now skipped) since the last walk: forgotten. Only a changed folder can have lost one.
+    if (changed)
+      for (const [path, folder] of this.#folders)
+        if (folder.seen !== walk && (path === root || path.startsWith(`${root}/`))) this.#folders.delete(path);
     return out;
   }
 }
 
-function readFolder(dir: string, stamp: string): Folder | undefined {
+function readFolder(dir: string, info: Stats): Folder | undefined {
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return undefined; // unreadable to this user: to the sandboxed command too
   }
-  const folder: Folder = { stamp, linked: [], dirs: [] };
+  const folder: Folder = {
+    dev: info.dev,
+    ino: info.ino,
+    mtimeMs: info.mtimeMs,
+    ctimeMs: info.ctimeMs,
+    racy: false,
+    linked: [],
+    dirs: [],
+    seen: 0,
+  };
   for (const entry of entries) {
-    if (entry.isDirectory()) folder.dirs.push(entry.name);
-    else if (entry.isFile() && (lstatSync(join(dir, entry.name), { throwIfNoEntry: false })?.nlink ?? 1) > 1)
-      folder.linked.push(entry.name);
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) folder.dirs.push(path);
+    else if (entry.isFile() && (lstatSync(path, { throwIfNoEntry: false })?.nlink ?? 1) > 1) folder.linked.push(path);
   }
   return folder;
 }
