@@ -104,7 +104,15 @@ export interface ProgramSpecSource {
   copies?: (
     words: readonly ShellWord[],
   ) =>
-    | { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean; parents?: boolean }
+    | {
+        sources: ShellWord[];
+        dest: ShellWord;
+        intoFolder: boolean;
+        recursive: boolean;
+        parents?: boolean;
+        /** With -b/--backup: the suffix of the backup kept of each file a source lands on (landing + suffix). */
+        backup?: string;
+      }
     | undefined;
   /** A lone `-` is an option (`env -` is `env -i`). */
   dashOption?: boolean;
@@ -283,7 +291,14 @@ export interface SpecReading {
   leafWrites?: ShellWord[];
   persists?: string;
   /** A copy into a place (see ProgramSpecSource.copies). */
-  copy?: { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean; parents?: boolean };
+  copy?: {
+    sources: ShellWord[];
+    dest: ShellWord;
+    intoFolder: boolean;
+    recursive: boolean;
+    parents?: boolean;
+    backup?: string;
+  };
 }
 
 /** Judge `words` (program first) against `spec`. */

@@ -1480,13 +1480,25 @@ function hardLinkSources(words: readonly ShellWord[]): ShellWord[] {
 }
 
 function backupWrites(words: readonly ShellWord[]): ShellWord[] {
+  const suffix = backupSuffix(words);
+  if (suffix === undefined) return [];
+  const dest = [...words.slice(1)].reverse().find((w) => !w.value.startsWith("-"));
+  return dest ? [{ ...dest, value: `${dest.value}${suffix}`, text: `${dest.text}${suffix}` }] : [];
+}
+
+/**
+ * The suffix cp, mv and ln add to the name of a file they replace with -b/--backup (`~` unless
+ * -S/--suffix names one), or undefined without a backup. The backup is kept where the file was
+ * replaced: beside each place a source lands (subject.ts), not beside the destination operand.
+ */
+function backupSuffix(words: readonly ShellWord[]): string | undefined {
   const values = words.slice(1);
   if (
     !values.some(
       (w) => w.literal && (/^--back/.test(w.value) || (/^-[a-zA-Z]*b/.test(w.value) && !w.value.startsWith("--"))),
     )
   )
-    return [];
+    return undefined;
   let suffix = "~";
   for (let k = 0; k < values.length; k++) {
     const v = values[k]!.value;
@@ -1494,8 +1506,7 @@ function backupWrites(words: readonly ShellWord[]): ShellWord[] {
     else if (/^--suf[a-z]*$/.test(v) || v === "-S") suffix = values[k + 1]?.value ?? suffix;
     else if (/^-S./.test(v)) suffix = v.slice(2);
   }
-  const dest = [...values].reverse().find((w) => !w.value.startsWith("-"));
-  return dest ? [{ ...dest, value: `${dest.value}${suffix}`, text: `${dest.text}${suffix}` }] : [];
+  return suffix;
 }
 
 /** git clone URL with no folder writes a folder named after the URL (`…/.husky` makes `.husky`). */
@@ -1718,8 +1729,12 @@ function covReports(words: readonly ShellWord[]): ShellWord[] {
 /** cp/mv/ln SOURCE… DEST, or -t DEST SOURCE…: where each source lands is judged on disk (subject.ts). */
 function copyOperands(
   words: readonly ShellWord[],
-): { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean; parents?: boolean } | undefined {
+):
+  | { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean; parents?: boolean; backup?: string }
+  | undefined {
   const program = words[0]!.value;
+  const suffix = backupSuffix(words);
+  const backup = suffix === undefined ? {} : { backup: suffix };
   // cp --parents copies a/b/c into DEST/a/b/c (red team n: judged as DEST/c, `.husky/pre-commit` landed unasked).
   const parents = program === "cp" && words.some((w) => w.value === "--parents");
   const target = optionValue(words, ["-t"], ["--target-directory", "--target"]);
@@ -1743,9 +1758,10 @@ function copyOperands(
       intoFolder: true,
       recursive,
       parents,
+      ...backup,
     };
   if (operands.length < 2) return undefined;
-  return { sources: operands.slice(0, -1), dest: operands.at(-1)!, intoFolder: parents, recursive, parents };
+  return { sources: operands.slice(0, -1), dest: operands.at(-1)!, intoFolder: parents, recursive, parents, ...backup };
 }
 
 /**
