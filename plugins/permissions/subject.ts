@@ -960,11 +960,15 @@ function copiedPaths(
           `it copies ${source.text} with more files than the engine reads one by one into ${copy.dest.text}`,
         );
       for (const landing of landings)
+        // Red team zd (ZD2): with -b/--backup the file a source replaces is kept beside it, under
+        // its name plus the suffix (`./package` kept as `./package.json`), not beside DEST.
         for (const path of [landing, ...(below ?? []).map((rel) => `${landing}/${rel}`)])
-          // Red team zd (ZD2): with -b/--backup the file a source replaces is kept beside it, under
-          // its name plus the suffix (`./package` kept as `./package.json`), not beside DEST.
           for (const value of copy.backup === undefined ? [path] : [path, `${path}${copy.backup}`])
-            writes.push({ word: { ...copy.dest, value, text: value, tilde: false }, kind: "argument", from: copy.from });
+            writes.push({
+              word: { ...copy.dest, value, text: value, tilde: false },
+              kind: "argument",
+              from: copy.from,
+            });
     }
   }
   return { writes, unknown };

@@ -101,9 +101,7 @@ export interface ProgramSpecSource {
   /** As a sub-command: the words it stands for in canonical form (`npm test` is `npm run test`). */
   canonical?: string[];
   /** cp, mv, ln: which operands are sources and which the destination (where each source lands is judged on disk). */
-  copies?: (
-    words: readonly ShellWord[],
-  ) =>
+  copies?: (words: readonly ShellWord[]) =>
     | {
         sources: ShellWord[];
         dest: ShellWord;

@@ -1730,7 +1730,14 @@ function covReports(words: readonly ShellWord[]): ShellWord[] {
 function copyOperands(
   words: readonly ShellWord[],
 ):
-  | { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean; parents?: boolean; backup?: string }
+  | {
+      sources: ShellWord[];
+      dest: ShellWord;
+      intoFolder: boolean;
+      recursive: boolean;
+      parents?: boolean;
+      backup?: string;
+    }
   | undefined {
   const program = words[0]!.value;
   const suffix = backupSuffix(words);
