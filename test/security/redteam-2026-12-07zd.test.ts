@@ -23,11 +23,20 @@
  *           `./package.json` — the project's package.json replaced by one whose `test` script runs
  *           the attacker's code — judged as writing `./.json`. Also `--backup --suffix=.json`,
  *           `-bS.json`, `--backup=simple`, `./`, into a sub-folder, with --parents, and `-S rc` for
- *           `.envrc`. Class: a name cp makes from the landing place, judged from the operand.
+ *           `.npmrc` (npm settings: `script-shell`). Class: a name cp makes from the landing place, judged from the operand.
  *           Rule: with a backup, every place a source lands (the folder's DEST/name, --parents'
  *           DEST/SOURCE, each file below a recursive source) is judged with its backup name too.
+ * ZD3 FIXED With -t/--target-directory every operand of cp is a source, but the operand table
+ *           ("read* write") still took the last one for the file written: `cp -t pub
+ *           secrets/token.txt` read a file a `Read(./secrets/token.txt)` deny rule covers, judged
+ *           as writing it, and copied it into a folder the Read tool then shows. Allowed in
+ *           acceptEdits, and — older than the change under attack — in bypassPermissions and
+ *           under `Bash(cp:*)` with Edit allowed, where a deny rule is final. Also `-vt`,
+ *           `--target-directory=`, `--target-directory X`, several sources, and mv/ln -t. Class: a
+ *           copy's source read under a role its place gives it. Rule: every source of a copy
+ *           (cp, mv, ln) is judged as read, and a recursive copy's sources as read below.
  *
- * The sandbox holds both (checked through the bin with the fixes reverted): the sensitive names
+ * The sandbox holds all three (checked through the bin with the fixes reverted): the sensitive names
  * are read-only there at any depth and one created during a call is removed after it.
  *
  * Tried (about 180 commands through the engine, acceptEdits with no rules, with `Read(./.env)`
@@ -41,8 +50,8 @@
  * variables, ANSI-C and locale quoting, `--` and files named like options, redirections (`<>`,
  * `2>`), `hash -p`, PATH prefixes, functions, aliases, `command`/`builtin`/`exec`/`coproc`,
  * subshells and groups, `cd` before a copy, bare git folders made below the project, `touch -r`
- * and `--attributes-only`/`-p` of a denied .env, `mkdir -m`. Got past: 2 classes (ZD1: 4
- * constructs; ZD2: 8 spellings); both fixed.
+ * and `--attributes-only`/`-p` of a denied .env, `mkdir -m`. Got past: 3 classes (ZD1: 5
+ * constructs; ZD2: 9 spellings; ZD3: 6 spellings); all 3 fixed.
  *
  * NOT FIXED (for the lead):
  * - `touch -d 'TZ="/path" …'` makes touch read a time-zone file by path (parse_datetime); it prints
@@ -61,6 +70,7 @@ const KEY = "sk-test-redteam7zd";
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
 const EVIL = '{"scripts":{"test":"echo pwned"}}\n';
 const GOOD = '{"scripts":{"test":"vitest"}}\n';
+const TOKEN = "TOKEN-zd3-secret";
 const NPMRC = "script-shell=./payload/.envrc\n";
 
 const { project, expectVerdicts, attack } = attackBench({
@@ -81,6 +91,7 @@ const { project, expectVerdicts, attack } = attackBench({
     // The same for npm's settings: `.npm` kept as `.npm` + `rc`.
     writeFileSync(join(cwd, "payload", ".npm"), "x\n");
     writeFileSync(join(cwd, ".npm"), NPMRC);
+    writeFileSync(join(cwd, "payload", "token.txt"), `${TOKEN}\n`);
   },
 });
 
@@ -204,4 +215,64 @@ describe("ZD2: cp's backup is kept beside where the source lands", () => {
     const { cwd } = await attack(["cp -b -S rc payload/.npm ."], ["--sandbox", "--permission-mode", "acceptEdits"]);
     expect(existsSync(join(cwd, ".npmrc"))).toBe(false);
   });
+});
+
+describe("ZD3: with -t, the last operand is a source cp reads", () => {
+  const deny = { deny: ["Read(./payload/token.txt)"] };
+  const reads = [
+    "cp -t sub payload/token.txt",
+    "cp -vt sub payload/token.txt",
+    "cp --target-directory=sub payload/token.txt",
+    "cp --target-directory sub payload/token.txt",
+    "cp -t sub payload/notes.txt payload/token.txt",
+    "mkdir pub && cp -t pub payload/token.txt",
+  ];
+
+  it.skipIf(NO_USERNS)("the oracle: the denied file is copied into the folder -t names", () => {
+    const { cwd } = oracle("cp -t sub payload/token.txt");
+    expect(readFileSync(join(cwd, "sub", "token.txt"), "utf8")).toContain(TOKEN);
+  });
+
+  it("the engine: a Read deny rule denies each in acceptEdits, bypassPermissions and under Bash(cp:*); other sources still run", async () => {
+    const p = project();
+    await expectVerdicts(reads, "deny", "acceptEdits", deny, p);
+    await expectVerdicts(reads, "deny", "bypassPermissions", deny, p);
+    await expectVerdicts(
+      reads,
+      "deny",
+      "default",
+      { ...deny, allow: ["Bash(cp:*)", "Bash(mkdir:*)", "Edit(./**)"] },
+      p,
+    );
+    await expectVerdicts(
+      ["cp -t sub payload/notes.txt", "cp -t sub payload/notes.txt a"],
+      "allow",
+      "acceptEdits",
+      deny,
+      p,
+    );
+  });
+
+  it("through the bin (no sandbox, acceptEdits, Read(./payload/token.txt) denied): the token is not copied; the control runs", async () => {
+    const { cwd, out } = await attack(
+      ["cp -t sub payload/token.txt", "cp -t sub payload/notes.txt"],
+      ["--no-sandbox", "--permission-mode", "acceptEdits", "--disallowedTools", "Read(./payload/token.txt)"],
+    );
+    expect(out[0]!.isError).toBe(true);
+    expect(existsSync(join(cwd, "sub", "token.txt"))).toBe(false);
+    expect(out[1]!.isError, out[1]!.content).toBe(false);
+    expect(existsSync(join(cwd, "sub", "notes.txt"))).toBe(true);
+  });
+
+  it.skipIf(SKIP)(
+    "through the bin (sandbox, acceptEdits, Read(./payload/token.txt) denied): the token is not copied",
+    async () => {
+      const { cwd, out } = await attack(
+        ["cp -t sub payload/token.txt"],
+        ["--sandbox", "--permission-mode", "acceptEdits", "--disallowedTools", "Read(./payload/token.txt)"],
+      );
+      expect(out[0]!.content).not.toContain(TOKEN);
+      expect(existsSync(join(cwd, "sub", "token.txt"))).toBe(false);
+    },
+  );
 });

@@ -398,7 +398,15 @@ function judgeBySpec(
     out.unknownReaders.push(`${reading.unproven.why}, so it may read files the engine cannot name`);
     out.unknownWriters.push(`${reading.unproven.why}, so it may write files the engine cannot name`);
   }
-  if (reading.copy) out.copies.push({ ...reading.copy, from: index });
+  if (reading.copy) {
+    out.copies.push({ ...reading.copy, from: index });
+    // Red team zd (ZD3): every source of a copy is read, whatever place the operand table gives it:
+    // with -t/--target-directory the last operand is a source too (`cp -t pub secrets/key` read a
+    // `Read`-denied key, judged as a file written). A recursive copy reads every file below.
+    const unread = reading.copy.sources.filter((s) => !reading.reads.includes(s));
+    out.reads.push(...unread);
+    if (reading.copy.recursive) out.recursiveReads.push(...reading.copy.sources);
+  }
   // Commands that rewrite the work tree (git checkout, reset, stash, clone) may check out links: later paths may lead anywhere.
   if (reading.tree) out.linkers.push(index);
   for (const dir of reading.dirs) out.optionDirs.push({ dir, program });
