@@ -23,7 +23,8 @@
  *           `./package.json` — the project's package.json replaced by one whose `test` script runs
  *           the attacker's code — judged as writing `./.json`. Also `--backup --suffix=.json`,
  *           `-bS.json`, `--backup=simple`, `./`, into a sub-folder, with --parents, and `-S rc` for
- *           `.npmrc` (npm settings: `script-shell`). Class: a name cp makes from the landing place, judged from the operand.
+ *           `.npmrc` (npm settings: `script-shell`). Class: a name cp makes from the landing
+ *           place, judged from the operand.
  *           Rule: with a backup, every place a source lands (the folder's DEST/name, --parents'
  *           DEST/SOURCE, each file below a recursive source) is judged with its backup name too.
  * ZD3 FIXED With -t/--target-directory every operand of cp is a source, but the operand table
