@@ -959,9 +959,9 @@ function copiedPaths(
         unknown.push(
           `it copies ${source.text} with more files than the engine reads one by one into ${copy.dest.text}`,
         );
+      // Red team zd (ZD2): with -b/--backup the file a source replaces is kept beside it, under
+      // its name plus the suffix (`./package` kept as `./package.json`), not beside DEST.
       for (const landing of landings)
-        // Red team zd (ZD2): with -b/--backup the file a source replaces is kept beside it, under
-        // its name plus the suffix (`./package` kept as `./package.json`), not beside DEST.
         for (const path of [landing, ...(below ?? []).map((rel) => `${landing}/${rel}`)])
           for (const value of copy.backup === undefined ? [path] : [path, `${path}${copy.backup}`])
             writes.push({

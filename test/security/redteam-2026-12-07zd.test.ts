@@ -180,6 +180,7 @@ describe("ZD2: cp's backup is kept beside where the source lands", () => {
     "cp payload/notes.txt package && cp -b -S .json payload/package .",
     "cp -b -S rc payload/.npm .",
     "cp --backup --suffix rc -t . payload/.npm",
+    "cp --b --su .json payload/package .",
   ];
 
   it.skipIf(NO_USERNS)("the oracle: the project's package.json becomes the attacker's ./package", () => {
@@ -227,6 +228,8 @@ describe("ZD3: with -t, the last operand is a source cp reads", () => {
     "cp --target-directory sub payload/token.txt",
     "cp -t sub payload/notes.txt payload/token.txt",
     "mkdir pub && cp -t pub payload/token.txt",
+    "cp --ta=sub payload/token.txt",
+    "cp --target sub payload/token.txt",
   ];
 
   it.skipIf(NO_USERNS)("the oracle: the denied file is copied into the folder -t names", () => {

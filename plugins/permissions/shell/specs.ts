@@ -1727,9 +1727,7 @@ function covReports(words: readonly ShellWord[]): ShellWord[] {
 }
 
 /** cp/mv/ln SOURCE… DEST, or -t DEST SOURCE…: where each source lands is judged on disk (subject.ts). */
-function copyOperands(
-  words: readonly ShellWord[],
-):
+function copyOperands(words: readonly ShellWord[]):
   | {
       sources: ShellWord[];
       dest: ShellWord;
