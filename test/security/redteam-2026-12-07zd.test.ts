@@ -36,8 +36,19 @@
  *           `--target-directory=`, `--target-directory X`, several sources, and mv/ln -t. Class: a
  *           copy's source read under a role its place gives it. Rule: every source of a copy
  *           (cp, mv, ln) is judged as read, and a recursive copy's sources as read below.
+ * ZD4 FIXED Where a copy lands was read by a scan of its own that cp does not share: words after
+ *           `--` that begin with `-` were dropped (`cp -- payload/.envrc -e`, with a folder `-e`
+ *           made by an earlier `mkdir -- -e`, put `-e/.envrc` in), `--backup` (whose value is
+ *           optional, given only after `=`) took the next word as its value (`cp --backup
+ *           payload/.envrc sub` judged no copy into sub), and `-S -t` read the suffix `-t` as -t
+ *           (`cp -S -t payload/.envrc sub`). Also `-t sub -- -token`, where the Read-denied source
+ *           was read as the file written. Class: a copy's operands read otherwise than the
+ *           program parses them. Rule: the copy is read from the words as the option table left
+ *           them (clusters split, long options spelled out), as cp does: `--` ends the options,
+ *           only the options the spec gives a required value take the next word, a value is no
+ *           option.
  *
- * The sandbox holds all three (checked through the bin with the fixes reverted): the sensitive names
+ * The sandbox holds all four (checked through the bin with the fixes reverted): the sensitive names
  * are read-only there at any depth and one created during a call is removed after it.
  *
  * Tried (about 180 commands through the engine, acceptEdits with no rules, with `Read(./.env)`
@@ -51,8 +62,8 @@
  * variables, ANSI-C and locale quoting, `--` and files named like options, redirections (`<>`,
  * `2>`), `hash -p`, PATH prefixes, functions, aliases, `command`/`builtin`/`exec`/`coproc`,
  * subshells and groups, `cd` before a copy, bare git folders made below the project, `touch -r`
- * and `--attributes-only`/`-p` of a denied .env, `mkdir -m`. Got past: 3 classes (ZD1: 5
- * constructs; ZD2: 9 spellings; ZD3: 6 spellings); all 3 fixed.
+ * and `--attributes-only`/`-p` of a denied .env, `mkdir -m`. Got past: 4 classes (ZD1: 5
+ * constructs; ZD2: 10 spellings; ZD3: 8 spellings; ZD4: 7 constructs); all 4 fixed.
  *
  * NOT FIXED (for the lead):
  * - `touch -d 'TZ="/path" …'` makes touch read a time-zone file by path (parse_datetime); it prints
@@ -279,4 +290,80 @@ describe("ZD3: with -t, the last operand is a source cp reads", () => {
       expect(existsSync(join(cwd, "sub", "token.txt"))).toBe(false);
     },
   );
+});
+
+describe("ZD4: cp's operands read as cp parses them (`--`, an optional value, a value like an option)", () => {
+  const landing = [
+    // A folder named like an option, made by an earlier call (`mkdir -- -e`).
+    "cp -- payload/.envrc -e",
+    "cp -- payload/package.json -e",
+    // --backup's value is optional: it never takes the next word.
+    "cp --backup payload/.envrc sub",
+    "cp --backup payload/package.json sub",
+    // -S takes `-t` as its suffix: the copy goes into sub.
+    "cp -S -t payload/.envrc sub",
+    "cp --suffix -t payload/package.json sub",
+  ];
+
+  it.skipIf(NO_USERNS)("the oracle: each lands the source inside the folder", () => {
+    const p = project();
+    mkdirSync(join(p.cwd, "-e"));
+    const { cwd } = oracle(
+      "cp -- payload/.envrc -e && cp --backup payload/package.json sub && cp -S -t payload/.envrc sub",
+      p,
+    );
+    expect(existsSync(join(cwd, "-e", ".envrc"))).toBe(true);
+    expect(readFileSync(join(cwd, "sub", "package.json"), "utf8")).toBe(EVIL);
+    expect(existsSync(join(cwd, "sub", ".envrc"))).toBe(true);
+  });
+
+  it("the engine: each asks in acceptEdits and bypassPermissions; a Read deny rule denies a source after `--`; ordinary copies run", async () => {
+    const p = project();
+    mkdirSync(join(p.cwd, "-e"));
+    await expectVerdicts(landing, "ask", "acceptEdits", {}, p);
+    await expectVerdicts(landing, "ask", "bypassPermissions", {}, p);
+    writeFileSync(join(p.cwd, "-token"), `${TOKEN}\n`);
+    await expectVerdicts(
+      ["cp -t sub -- -token", "cp -- -token sub"],
+      "deny",
+      "acceptEdits",
+      { deny: ["Read(./-token)"] },
+      p,
+    );
+    await expectVerdicts(
+      [
+        "cp -- payload/notes.txt -e",
+        "cp --backup payload/notes.txt sub",
+        "cp -S -t payload/notes.txt sub",
+        "cp -t sub -- -token",
+      ],
+      "allow",
+      "acceptEdits",
+      {},
+      p,
+    );
+  });
+
+  it("through the bin (no sandbox, acceptEdits): nothing lands in the folders; the control runs", async () => {
+    const p = project();
+    mkdirSync(join(p.cwd, "-e"));
+    const { cwd, out } = await attack(
+      ["cp -- payload/.envrc -e", "cp --backup payload/package.json sub", "cp -- payload/notes.txt -e"],
+      ["--no-sandbox", "--permission-mode", "acceptEdits"],
+      p,
+    );
+    expect(out[0]!.isError).toBe(true);
+    expect(out[1]!.isError).toBe(true);
+    expect(existsSync(join(cwd, "-e", ".envrc"))).toBe(false);
+    expect(existsSync(join(cwd, "sub", "package.json"))).toBe(false);
+    expect(out[2]!.isError, out[2]!.content).toBe(false);
+    expect(existsSync(join(cwd, "-e", "notes.txt"))).toBe(true);
+  });
+
+  it.skipIf(SKIP)("through the bin (sandbox, acceptEdits): no .envrc is left in the folder", async () => {
+    const p = project();
+    mkdirSync(join(p.cwd, "-e"));
+    const { cwd } = await attack(["cp -- payload/.envrc -e"], ["--sandbox", "--permission-mode", "acceptEdits"], p);
+    expect(existsSync(join(cwd, "-e", ".envrc"))).toBe(false);
+  });
 });

@@ -1726,7 +1726,13 @@ function covReports(words: readonly ShellWord[]): ShellWord[] {
   });
 }
 
-/** cp/mv/ln SOURCE… DEST, or -t DEST SOURCE…: where each source lands is judged on disk (subject.ts). */
+/**
+ * cp/mv/ln SOURCE… DEST, or -t DEST SOURCE…: where each source lands is judged on disk (subject.ts).
+ * Read from the words as optionWords left them (clusters split, long options spelled out, a value
+ * the next word), the way the program parses them (red team zd, ZD4): `--` ends the options (`cp --
+ * x -e` copies into a folder `-e`), an option with an optional value (`--backup`) never takes the
+ * next word, and a word an option takes as its value (`-S -t`) is no option.
+ */
 function copyOperands(words: readonly ShellWord[]):
   | {
       sources: ShellWord[];
@@ -1737,36 +1743,54 @@ function copyOperands(words: readonly ShellWord[]):
       backup?: string;
     }
   | undefined {
-  const program = words[0]!.value;
+  const program = words[0]!.value.split("/").pop()!;
   const suffix = backupSuffix(words);
   const backup = suffix === undefined ? {} : { backup: suffix };
+  const valued = requiredValues(program);
+  const operands: ShellWord[] = [];
+  const options: string[] = [];
+  let target: ShellWord | undefined;
+  let ended = false;
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k]!;
+    if (ended || !w.literal || w.value === "-" || !w.value.startsWith("-")) {
+      operands.push(w);
+      continue;
+    }
+    if (w.value === "--") {
+      ended = true;
+      continue;
+    }
+    const eq = w.value.startsWith("--") ? w.value.indexOf("=") : -1;
+    const name = eq === -1 ? w.value : w.value.slice(0, eq);
+    options.push(name);
+    const value =
+      eq !== -1
+        ? { ...literalWord(w.value.slice(eq + 1)), tilde: w.value.slice(eq + 1).startsWith("~/") }
+        : valued.has(name)
+          ? words[++k]
+          : undefined;
+    if (value && (name === "-t" || name === "--target-directory")) target = value;
+  }
   // cp --parents copies a/b/c into DEST/a/b/c (red team n: judged as DEST/c, `.husky/pre-commit` landed unasked).
-  const parents = program === "cp" && words.some((w) => w.value === "--parents");
-  const target = optionValue(words, ["-t"], ["--target-directory", "--target"]);
-  const valueTaking = /^(-[a-zA-Z]*[tS]|--target-directory|--target|--suffix|--backup|-T)$/;
-  const operands = words.filter(
-    (w, k) =>
-      k > 0 &&
-      !(w.literal && w.value.startsWith("-")) &&
-      !(words[k - 1]!.literal && valueTaking.test(words[k - 1]!.value) && !/^-T$/.test(words[k - 1]!.value)),
-  );
+  const parents = program === "cp" && options.includes("--parents");
   const recursive =
     program === "mv" ||
-    words.some(
-      (w, k) =>
-        k > 0 && ((/^-[a-zA-Z]*[rRa]/.test(w.value) && !w.value.startsWith("--")) || /^--(rec|arch)/.test(w.value)),
-    );
-  if (target !== undefined)
-    return {
-      sources: operands,
-      dest: { ...literalWord(target), tilde: target.startsWith("~/") },
-      intoFolder: true,
-      recursive,
-      parents,
-      ...backup,
-    };
+    options.some((o) => (/^-[a-zA-Z]*[rRa]/.test(o) && !o.startsWith("--")) || /^--(rec|arch)/.test(o));
+  if (target !== undefined) return { sources: operands, dest: target, intoFolder: true, recursive, parents, ...backup };
   if (operands.length < 2) return undefined;
   return { sources: operands.slice(0, -1), dest: operands.at(-1)!, intoFolder: parents, recursive, parents, ...backup };
+}
+
+/** The options of `program`'s spec that take a value they need (`-t=w`, `--suffix=`; not `--backup?=`). */
+function requiredValues(program: string): Set<string> {
+  const options = SOURCES[program]?.options ?? "";
+  const names = options
+    .split(/\s+/)
+    .flatMap((token) => token.split("|"))
+    .filter((token) => /^-[^=?]*=/.test(token))
+    .map((token) => token.slice(0, token.indexOf("=")));
+  return new Set(names);
 }
 
 /**
