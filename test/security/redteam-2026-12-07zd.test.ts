@@ -47,8 +47,13 @@
  *           them (clusters split, long options spelled out), as cp does: `--` ends the options,
  *           only the options the spec gives a required value take the next word, a value is no
  *           option.
+ * ZD5 FIXED GNU coreutils 9 makes a backup when -S/--suffix is given alone (no -b): `cp -S .json
+ *           payload/package .` kept the attacker's `./package` as `./package.json`, while the
+ *           engine knew a backup only from -b/--backup. Class: what turns a backup on. Rule: -b,
+ *           --backup, -S and --suffix each mean a backup (judged as in ZD2). The sandbox leaves
+ *           package.json writable by design; its protected names hold (ZD2's `.npmrc` test).
  *
- * The sandbox holds all four (checked through the bin with the fixes reverted): the sensitive names
+ * The sandbox holds all five (checked through the bin with the fixes reverted): the sensitive names
  * are read-only there at any depth and one created during a call is removed after it.
  *
  * Tried (about 180 commands through the engine, acceptEdits with no rules, with `Read(./.env)`
@@ -62,8 +67,8 @@
  * variables, ANSI-C and locale quoting, `--` and files named like options, redirections (`<>`,
  * `2>`), `hash -p`, PATH prefixes, functions, aliases, `command`/`builtin`/`exec`/`coproc`,
  * subshells and groups, `cd` before a copy, bare git folders made below the project, `touch -r`
- * and `--attributes-only`/`-p` of a denied .env, `mkdir -m`. Got past: 4 classes (ZD1: 5
- * constructs; ZD2: 10 spellings; ZD3: 8 spellings; ZD4: 7 constructs); all 4 fixed.
+ * and `--attributes-only`/`-p` of a denied .env, `mkdir -m`. Got past: 5 classes (ZD1: 5
+ * constructs; ZD2: 10 spellings; ZD3: 8 spellings; ZD4: 7 constructs; ZD5: 3 spellings); all 5 fixed.
  *
  * NOT FIXED (for the lead):
  * - `touch -d 'TZ="/path" …'` makes touch read a time-zone file by path (parse_datetime); it prints
@@ -365,5 +370,41 @@ describe("ZD4: cp's operands read as cp parses them (`--`, an optional value, a 
     mkdirSync(join(p.cwd, "-e"));
     const { cwd } = await attack(["cp -- payload/.envrc -e"], ["--sandbox", "--permission-mode", "acceptEdits"], p);
     expect(existsSync(join(cwd, "-e", ".envrc"))).toBe(false);
+  });
+});
+
+describe("ZD5: -S/--suffix alone makes a backup", () => {
+  const suffixed = [
+    "cp -S .json payload/package .",
+    "cp --suffix=.json payload/package .",
+    "cp --suffix .json payload/package sub",
+    "cp payload/notes.txt package && cp -S .json payload/package .",
+  ];
+
+  it.skipIf(NO_USERNS)("the oracle: with no -b, cp keeps ./package as ./package.json", () => {
+    const { cwd } = oracle("cp -S .json payload/package .");
+    expect(readFileSync(join(cwd, "package.json"), "utf8")).toBe(EVIL);
+  });
+
+  it("the engine: each asks in acceptEdits and bypassPermissions; a suffix no list knows still runs", async () => {
+    const p = project();
+    await expectVerdicts(suffixed, "ask", "acceptEdits", {}, p);
+    await expectVerdicts(suffixed, "ask", "bypassPermissions", {}, p);
+    await expectVerdicts(
+      ["cp -S .orig payload/package .", "cp --suffix=.bak payload/notes.txt sub"],
+      "allow",
+      "acceptEdits",
+      {},
+      p,
+    );
+  });
+
+  it("through the bin (no sandbox, acceptEdits): package.json is left as it was", async () => {
+    const { cwd, out } = await attack(
+      ["cp -S .json payload/package ."],
+      ["--no-sandbox", "--permission-mode", "acceptEdits"],
+    );
+    expect(out[0]!.isError).toBe(true);
+    expect(readFileSync(join(cwd, "package.json"), "utf8")).toBe(GOOD);
   });
 });

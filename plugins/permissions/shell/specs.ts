@@ -1487,15 +1487,18 @@ function backupWrites(words: readonly ShellWord[]): ShellWord[] {
 }
 
 /**
- * The suffix cp, mv and ln add to the name of a file they replace with -b/--backup (`~` unless
- * -S/--suffix names one), or undefined without a backup. The backup is kept where the file was
- * replaced: beside each place a source lands (subject.ts), not beside the destination operand.
+ * The suffix cp, mv and ln add to the name of a file they replace with -b/--backup or -S/--suffix
+ * (`~` unless -S/--suffix names one), or undefined without a backup. The backup is kept where the
+ * file was replaced: beside each place a source lands (subject.ts), not beside the destination.
  */
 function backupSuffix(words: readonly ShellWord[]): string | undefined {
   const values = words.slice(1);
   if (
     !values.some(
-      (w) => w.literal && (/^--back/.test(w.value) || (/^-[a-zA-Z]*b/.test(w.value) && !w.value.startsWith("--"))),
+      // -S/--suffix alone makes a backup too (GNU coreutils 9: `cp -S .json x package` keeps
+      // package.json; red team zd, ZD5).
+      (w) =>
+        w.literal && (/^--(back|suf)/.test(w.value) || (/^-[a-zA-Z]*[bS]/.test(w.value) && !w.value.startsWith("--"))),
     )
   )
     return undefined;
