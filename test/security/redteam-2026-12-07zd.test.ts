@@ -52,8 +52,15 @@
  *           engine knew a backup only from -b/--backup. Class: what turns a backup on. Rule: -b,
  *           --backup, -S and --suffix each mean a backup (judged as in ZD2). The sandbox leaves
  *           package.json writable by design; its protected names hold (ZD2's `.npmrc` test).
+ * ZD6 FIXED A backup moves the file a copy replaces to its name plus a suffix: `cp -b
+ *           payload/notes.txt payload/token.txt` left a `Read(./payload/token.txt)`-denied file's
+ *           contents as `payload/token.txt~`, which the rule does not name and Read then showed
+ *           (also --backup=numbered's `token.txt.~1~`, `-S .txt`, `-t`, --parents). Allowed in
+ *           acceptEdits and, older than the change, in bypassPermissions. Class: a file's contents
+ *           moved to a new name by a program that only names the old one. Rule: with a backup,
+ *           each place a source may land (DEST, DEST/name, DEST/SOURCE under --parents) is read.
  *
- * The sandbox holds all five (checked through the bin with the fixes reverted): the sensitive names
+ * The sandbox holds all six (checked through the bin with the fixes reverted): the sensitive names
  * are read-only there at any depth and one created during a call is removed after it.
  *
  * Tried (about 180 commands through the engine, acceptEdits with no rules, with `Read(./.env)`
@@ -67,8 +74,9 @@
  * variables, ANSI-C and locale quoting, `--` and files named like options, redirections (`<>`,
  * `2>`), `hash -p`, PATH prefixes, functions, aliases, `command`/`builtin`/`exec`/`coproc`,
  * subshells and groups, `cd` before a copy, bare git folders made below the project, `touch -r`
- * and `--attributes-only`/`-p` of a denied .env, `mkdir -m`. Got past: 5 classes (ZD1: 5
- * constructs; ZD2: 10 spellings; ZD3: 8 spellings; ZD4: 7 constructs; ZD5: 3 spellings); all 5 fixed.
+ * and `--attributes-only`/`-p` of a denied .env, `mkdir -m`. Got past: 6 classes (ZD1: 5
+ * constructs; ZD2: 10 spellings; ZD3: 8 spellings; ZD4: 7 constructs; ZD5: 3 spellings;
+ * ZD6: 5 spellings); all 6 fixed.
  *
  * NOT FIXED (for the lead):
  * - `touch -d 'TZ="/path" …'` makes touch read a time-zone file by path (parse_datetime); it prints
@@ -407,4 +415,61 @@ describe("ZD5: -S/--suffix alone makes a backup", () => {
     expect(out[0]!.isError).toBe(true);
     expect(readFileSync(join(cwd, "package.json"), "utf8")).toBe(GOOD);
   });
+});
+
+describe("ZD6: a backup moves the file it replaces to a name no rule covers", () => {
+  const deny = { deny: ["Read(./payload/token.txt)"] };
+  const moves = [
+    "cp -b payload/notes.txt payload/token.txt",
+    "cp --backup=numbered payload/notes.txt payload/token.txt",
+    "cp -S .txt payload/notes.txt payload/token.txt",
+    "cp -b -t payload sub/token.txt",
+    "cp -b --parents token.txt payload",
+  ];
+
+  it.skipIf(NO_USERNS)("the oracle: the denied file's contents are left under token.txt~", () => {
+    const { cwd } = oracle("cp -b payload/notes.txt payload/token.txt");
+    expect(readFileSync(join(cwd, "payload", "token.txt~"), "utf8")).toContain(TOKEN);
+  });
+
+  it("the engine: a Read deny rule denies each in acceptEdits and bypassPermissions; a backup of another file runs", async () => {
+    const p = project();
+    writeFileSync(join(p.cwd, "sub", "token.txt"), "x\n");
+    writeFileSync(join(p.cwd, "token.txt"), "x\n");
+    await expectVerdicts(moves, "deny", "acceptEdits", deny, p);
+    await expectVerdicts(moves, "deny", "bypassPermissions", deny, p);
+    await expectVerdicts(
+      ["cp -b payload/notes.txt sub/notes.txt", "cp -b payload/token.txt x"],
+      "allow",
+      "acceptEdits",
+      { deny: ["Read(./sub/other.txt)"] },
+      p,
+    );
+  });
+
+  it("through the bin (no sandbox, acceptEdits, Read(./payload/token.txt) denied): no copy of the token is left to Read", async () => {
+    const { cwd, out } = await attack(
+      ["cp -b payload/notes.txt payload/token.txt", { name: "Read", input: { file_path: "payload/token.txt~" } }],
+      ["--no-sandbox", "--permission-mode", "acceptEdits", "--disallowedTools", "Read(./payload/token.txt)"],
+    );
+    expect(out[0]!.isError).toBe(true);
+    expect(out[1]!.content).not.toContain(TOKEN);
+    expect(existsSync(join(cwd, "payload", "token.txt~"))).toBe(false);
+    expect(readFileSync(join(cwd, "payload", "token.txt"), "utf8")).toContain(TOKEN);
+  });
+
+  it.skipIf(SKIP)(
+    "through the bin (sandbox, acceptEdits, Read(./payload/token.txt) denied): no copy of the token is left",
+    async () => {
+      const { cwd, out } = await attack(
+        ["cp -b payload/notes.txt payload/token.txt; cat payload/token.txt~"],
+        ["--sandbox", "--permission-mode", "acceptEdits", "--disallowedTools", "Read(./payload/token.txt)"],
+      );
+      expect(out[0]!.content).not.toContain(TOKEN);
+      expect(
+        existsSync(join(cwd, "payload", "token.txt~")) &&
+          readFileSync(join(cwd, "payload", "token.txt~"), "utf8").includes(TOKEN),
+      ).toBe(false);
+    },
+  );
 });
