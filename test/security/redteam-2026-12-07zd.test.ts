@@ -83,6 +83,15 @@
  *   nothing of it, so a Read-denied file is not shown, but the read is not one the engine names.
  * - The verdict's message in acceptEdits names `mv` among the programs it approves, while mv asks
  *   (its `links` make later paths unprovable), as the CHANGELOG says.
+ * - ZD1's rule covers a folder made by the same command. One made between the verdict and cp by a
+ *   process running beside it (a background Bash of an earlier call) is not judged: the engine
+ *   reads the disk at the verdict, for every path.
+ * - With the sandbox on, Bash runs unasked and package.json stays writable there by design
+ *   (plugins/sandbox/guard.ts), so ZD2's and ZD5's package.json replacement runs there, as `cp x
+ *   package.json` does; the protected names (`.npmrc`, `.envrc`) are quarantined.
+ * - A bare git folder made below the project (`mkdir -p q/objects q/refs && cp … q/HEAD && cp …
+ *   q/config`) runs unasked: gitFolderInTheMaking watches the roots only, by design (git in a
+ *   nested repository is refused by the engine).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
