@@ -10,9 +10,9 @@
  * ZD1 FIXED A copy's destination judged on the disk as it was: `mkdir d && cp payload/.envrc d`
  *           was judged as writing the file `d` (no folder `d` yet), and cp, run after mkdir, put
  *           `d/.envrc` — a direnv script, a sensitive name at any depth — in unasked (also
- *           `d/package.json`, whose scripts npm runs, and `mkdir -p d/e; cp … d`). The same held
- *           under `Edit(...)` deny and ask rules naming `d/.envrc`, in every mode. Class: a
- *           destination another part of the same command makes a folder before cp runs. Rule: in a
+ *           `d/package.json`, whose scripts npm runs, and `mkdir -p d/e; cp … d`); so did
+ *           bypassPermissions, where sensitive writes ask too. Class: a destination another part
+ *           of the same command makes a folder before cp runs. Rule: in a
  *           command of more than one part, a destination that is no folder when judged is judged
  *           both as the file and as the folder the source lands in (DEST/name); a lone cp is judged
  *           on the disk as before.
@@ -60,10 +60,11 @@
  *           moved to a new name by a program that only names the old one. Rule: with a backup,
  *           each place a source may land (DEST, DEST/name, DEST/SOURCE under --parents) is read.
  *
- * The sandbox holds all six (checked through the bin with the fixes reverted): the sensitive names
- * are read-only there at any depth and one created during a call is removed after it.
+ * The sandbox holds (checked through the bin with the fixes reverted, ZD1–ZD4 and ZD6): the
+ * protected names are read-only there at any depth, one created during a call is removed after it,
+ * and Read-denied files are unreadable; package.json is writable there by design (see below).
  *
- * Tried (about 180 commands through the engine, acceptEdits with no rules, with `Read(./.env)`
+ * Tried (about 250 commands, 330 verdicts, through the engine, acceptEdits with no rules, with `Read(./.env)`
  * denied, with Edit/Write deny and ask rules, and `Bash(cp:*)` asked): -t/--target-directory in
  * every spelling (attached, `-vt.`, `--ta=`, `--targ`, `--target-dir X`), -T and
  * --no-target-directory (`cp -rT payload node_modules`), --parents and its abbreviations, -S and
@@ -92,6 +93,8 @@
  * - A bare git folder made below the project (`mkdir -p q/objects q/refs && cp … q/HEAD && cp …
  *   q/config`) runs unasked: gitFolderInTheMaking watches the roots only, by design (git in a
  *   nested repository is refused by the engine).
+ * - Without `Read(...)` rules and without the sandbox, `cp .env notes.txt` runs in acceptEdits:
+ *   the secret list binds only the sandbox, and Read shows `.env` itself there anyway.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
