@@ -8,7 +8,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellAnalysis, WriteTarget } from "./shell/types";
-import type { ShellWord } from "./shell/words";
+import { literalWord, type ShellWord } from "./shell/words";
 import { resolveReal } from "../_kits/paths/index";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
 import { configCodeOf } from "./config-modules";
@@ -963,15 +963,21 @@ function copiedPaths(
       // its name plus the suffix (`./package` kept as `./package.json`), not beside DEST.
       for (const landing of landings)
         for (const path of [landing, ...(below ?? []).map((rel) => `${landing}/${rel}`)])
-          for (const value of copy.backup === undefined ? [path] : [path, `${path}${copy.backup}`])
+          for (const word of copy.backup === undefined ? [path] : [path, backupOf(path, copy.backup)])
             writes.push({
-              word: { ...copy.dest, value, text: value, tilde: false },
+              word: typeof word === "string" ? { ...copy.dest, value: word, text: word, tilde: false } : word,
               kind: "argument",
               from: copy.from,
             });
     }
   }
   return { writes, unknown };
+}
+
+/** The backup kept of `path` (a literal path): only known at run time when its suffix is (red team zd, ZD7). */
+function backupOf(path: string, suffix: ShellWord): ShellWord {
+  const value = `${path}${suffix.value}`;
+  return { ...literalWord(value), literal: suffix.literal };
 }
 
 /** The files and folders below a recursively copied source (relative), or undefined when too many. */

@@ -59,6 +59,12 @@
  *           acceptEdits and, older than the change, in bypassPermissions. Class: a file's contents
  *           moved to a new name by a program that only names the old one. Rule: with a backup,
  *           each place a source may land (DEST, DEST/name, DEST/SOURCE under --parents) is read.
+ * ZD7 FIXED The backup suffix was taken as written: `x=.json; cp -S "$x" payload/package .` was
+ *           judged as keeping `./package$x`, and cp kept `./package.json`; and the suffix scan
+ *           did not stop at `--` (`cp -b --suffix=.json -- -S payload/package .` took the file
+ *           `-S` for the option). Class: a name made from a word only known at run time, judged as
+ *           text. Rule: a suffix that is not a literal word makes each backup name one only known
+ *           at run time (asks); the suffix is read by ZD4's scan, as cp reads it.
  *
  * The sandbox holds (checked through the bin with the fixes reverted, ZD1–ZD4 and ZD6): the
  * protected names are read-only there at any depth, one created during a call is removed after it,
@@ -75,9 +81,9 @@
  * variables, ANSI-C and locale quoting, `--` and files named like options, redirections (`<>`,
  * `2>`), `hash -p`, PATH prefixes, functions, aliases, `command`/`builtin`/`exec`/`coproc`,
  * subshells and groups, `cd` before a copy, bare git folders made below the project, `touch -r`
- * and `--attributes-only`/`-p` of a denied .env, `mkdir -m`. Got past: 6 classes (ZD1: 5
+ * and `--attributes-only`/`-p` of a denied .env, `mkdir -m`. Got past: 7 classes (ZD1: 5
  * constructs; ZD2: 10 spellings; ZD3: 8 spellings; ZD4: 7 constructs; ZD5: 3 spellings;
- * ZD6: 5 spellings); all 6 fixed.
+ * ZD6: 5 spellings; ZD7: 3 constructs); all 7 fixed.
  *
  * NOT FIXED (for the lead):
  * - `touch -d 'TZ="/path" …'` makes touch read a time-zone file by path (parse_datetime); it prints
@@ -484,4 +490,35 @@ describe("ZD6: a backup moves the file it replaces to a name no rule covers", ()
       ).toBe(false);
     },
   );
+});
+
+describe("ZD7: a backup suffix only known at run time, or read otherwise than cp reads it", () => {
+  const suffixes = [
+    'x=.json; cp -S "$x" payload/package .',
+    "x=.json && cp -b -S $x payload/package .",
+    // After `--`, `-S` is a file: the suffix is .json.
+    "cp -b --suffix=.json -- -S payload/package .",
+  ];
+
+  it.skipIf(NO_USERNS)("the oracle: the suffix from a variable makes ./package.json", () => {
+    const { cwd } = oracle('x=.json; cp -S "$x" payload/package .');
+    expect(readFileSync(join(cwd, "package.json"), "utf8")).toBe(EVIL);
+  });
+
+  it("the engine: each asks in acceptEdits and bypassPermissions; a literal suffix no list knows still runs", async () => {
+    const p = project();
+    writeFileSync(join(p.cwd, "-S"), "x\n");
+    await expectVerdicts(suffixes, "ask", "acceptEdits", {}, p);
+    await expectVerdicts(suffixes, "ask", "bypassPermissions", {}, p);
+    await expectVerdicts(["cp -S .orig payload/package .", "cp -b -- -S sub"], "allow", "acceptEdits", {}, p);
+  });
+
+  it("through the bin (no sandbox, acceptEdits): package.json is left as it was", async () => {
+    const { cwd, out } = await attack(
+      ['x=.json; cp -S "$x" payload/package .'],
+      ["--no-sandbox", "--permission-mode", "acceptEdits"],
+    );
+    expect(out[0]!.isError).toBe(true);
+    expect(readFileSync(join(cwd, "package.json"), "utf8")).toBe(GOOD);
+  });
 });

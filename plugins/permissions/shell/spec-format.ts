@@ -109,7 +109,7 @@ export interface ProgramSpecSource {
         recursive: boolean;
         parents?: boolean;
         /** With -b/--backup: the suffix of the backup kept of each file a source lands on (landing + suffix). */
-        backup?: string;
+        backup?: ShellWord;
       }
     | undefined;
   /** A lone `-` is an option (`env -` is `env -i`). */
@@ -295,7 +295,7 @@ export interface SpecReading {
     intoFolder: boolean;
     recursive: boolean;
     parents?: boolean;
-    backup?: string;
+    backup?: ShellWord;
   };
 }
 

@@ -1481,34 +1481,26 @@ function hardLinkSources(words: readonly ShellWord[]): ShellWord[] {
 
 function backupWrites(words: readonly ShellWord[]): ShellWord[] {
   const suffix = backupSuffix(words);
-  if (suffix === undefined) return [];
-  const dest = [...words.slice(1)].reverse().find((w) => !w.value.startsWith("-"));
-  return dest ? [{ ...dest, value: `${dest.value}${suffix}`, text: `${dest.text}${suffix}` }] : [];
+  const dest = copyWords(words).operands.at(-1);
+  if (suffix === undefined || dest === undefined) return [];
+  const value = `${dest.value}${suffix.value}`;
+  return [{ ...dest, value, text: `${dest.text}${suffix.text}`, literal: dest.literal && suffix.literal }];
 }
 
 /**
  * The suffix cp, mv and ln add to the name of a file they replace with -b/--backup or -S/--suffix
  * (`~` unless -S/--suffix names one), or undefined without a backup. The backup is kept where the
  * file was replaced: beside each place a source lands (subject.ts), not beside the destination.
+ * A suffix only known at run time (`-S "$x"`) is a word that is not literal: every backup name
+ * made with it is then only known at run time too (red team zd, ZD7).
  */
-function backupSuffix(words: readonly ShellWord[]): string | undefined {
-  const values = words.slice(1);
-  if (
-    !values.some(
-      // -S/--suffix alone makes a backup too (GNU coreutils 9: `cp -S .json x package` keeps
-      // package.json; red team zd, ZD5).
-      (w) =>
-        w.literal && (/^--(back|suf)/.test(w.value) || (/^-[a-zA-Z]*[bS]/.test(w.value) && !w.value.startsWith("--"))),
-    )
-  )
-    return undefined;
-  let suffix = "~";
-  for (let k = 0; k < values.length; k++) {
-    const v = values[k]!.value;
-    if (/^--suf[a-z]*=/.test(v)) suffix = v.slice(v.indexOf("=") + 1);
-    else if (/^--suf[a-z]*$/.test(v) || v === "-S") suffix = values[k + 1]?.value ?? suffix;
-    else if (/^-S./.test(v)) suffix = v.slice(2);
-  }
+function backupSuffix(words: readonly ShellWord[]): ShellWord | undefined {
+  const { options } = copyWords(words);
+  // -S/--suffix alone makes a backup too (GNU coreutils 9: `cp -S .json x package` keeps
+  // package.json; red team zd, ZD5).
+  if (!options.some((o) => /^(-b|-S|--backup|--suffix)$/.test(o.name))) return undefined;
+  let suffix = literalWord("~");
+  for (const o of options) if ((o.name === "-S" || o.name === "--suffix") && o.value) suffix = o.value;
   return suffix;
 }
 
@@ -1743,46 +1735,56 @@ function copyOperands(words: readonly ShellWord[]):
       intoFolder: boolean;
       recursive: boolean;
       parents?: boolean;
-      backup?: string;
+      backup?: ShellWord;
     }
   | undefined {
   const program = words[0]!.value.split("/").pop()!;
   const suffix = backupSuffix(words);
   const backup = suffix === undefined ? {} : { backup: suffix };
-  const valued = requiredValues(program);
-  const operands: ShellWord[] = [];
-  const options: string[] = [];
-  let target: ShellWord | undefined;
-  let ended = false;
-  for (let k = 1; k < words.length; k++) {
-    const w = words[k]!;
-    if (ended || !w.literal || w.value === "-" || !w.value.startsWith("-")) {
-      operands.push(w);
-      continue;
-    }
-    if (w.value === "--") {
-      ended = true;
-      continue;
-    }
-    const eq = w.value.startsWith("--") ? w.value.indexOf("=") : -1;
-    const name = eq === -1 ? w.value : w.value.slice(0, eq);
-    options.push(name);
-    const value =
-      eq !== -1
-        ? { ...literalWord(w.value.slice(eq + 1)), tilde: w.value.slice(eq + 1).startsWith("~/") }
-        : valued.has(name)
-          ? words[++k]
-          : undefined;
-    if (value && (name === "-t" || name === "--target-directory")) target = value;
-  }
+  const { options, operands } = copyWords(words);
+  const target = options.findLast((o) => o.name === "-t" || o.name === "--target-directory")?.value;
   // cp --parents copies a/b/c into DEST/a/b/c (red team n: judged as DEST/c, `.husky/pre-commit` landed unasked).
-  const parents = program === "cp" && options.includes("--parents");
+  const parents = program === "cp" && options.some((o) => o.name === "--parents");
   const recursive =
     program === "mv" ||
-    options.some((o) => (/^-[a-zA-Z]*[rRa]/.test(o) && !o.startsWith("--")) || /^--(rec|arch)/.test(o));
+    options.some((o) => (/^-[a-zA-Z]*[rRa]/.test(o.name) && !o.name.startsWith("--")) || /^--(rec|arch)/.test(o.name));
   if (target !== undefined) return { sources: operands, dest: target, intoFolder: true, recursive, parents, ...backup };
   if (operands.length < 2) return undefined;
   return { sources: operands.slice(0, -1), dest: operands.at(-1)!, intoFolder: parents, recursive, parents, ...backup };
+}
+
+/**
+ * cp's, mv's and ln's words (as optionWords left them: clusters split, long options spelled out, a
+ * value the next word) read the way the program parses them (red team zd, ZD4): `--` ends the
+ * options, only an option the spec gives a required value takes the next word (`--backup`'s is
+ * optional, given after `=`), and a word taken as a value is no option (`-S -t`).
+ */
+function copyWords(words: readonly ShellWord[]): {
+  options: { name: string; value?: ShellWord }[];
+  operands: ShellWord[];
+} {
+  const valued = requiredValues(words[0]!.value.split("/").pop()!);
+  const options: { name: string; value?: ShellWord }[] = [];
+  const operands: ShellWord[] = [];
+  let ended = false;
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k]!;
+    if (ended || !w.literal || w.value === "-" || !w.value.startsWith("-")) operands.push(w);
+    else if (w.value === "--") ended = true;
+    else {
+      const eq = w.value.startsWith("--") ? w.value.indexOf("=") : -1;
+      const name = eq === -1 ? w.value : w.value.slice(0, eq);
+      const attached = w.value.slice(eq + 1);
+      const value =
+        eq !== -1
+          ? { ...literalWord(attached), tilde: attached.startsWith("~/") }
+          : valued.has(name)
+            ? words[++k]
+            : undefined;
+      options.push(value ? { name, value } : { name });
+    }
+  }
+  return { options, operands };
 }
 
 /** The options of `program`'s spec that take a value they need (`-t=w`, `--suffix=`; not `--backup?=`). */
