@@ -8,7 +8,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellAnalysis, WriteTarget } from "./shell/types";
-import type { ShellWord } from "./shell/words";
+import { literalWord, type ShellWord } from "./shell/words";
 import { resolveReal } from "../_kits/paths/index";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
 import { configCodeOf } from "./config-modules";
@@ -970,37 +970,47 @@ function copiedPaths(
         continue;
       }
       // cp --parents lands at DEST/SOURCE, the source's path as written (`..` kept for the kernel's walk).
-      const landing = copy.parents
-        ? `${destValue.replace(/\/+$/, "")}/${sourceValue.replace(/^\/+/, "")}`
+      const inFolder = `${destValue.replace(/\/+$/, "")}/${name}`;
+      const landings = copy.parents
+        ? [`${destValue.replace(/\/+$/, "")}/${sourceValue.replace(/^\/+/, "")}`]
         : destIsFolder
-          ? `${destValue.replace(/\/+$/, "")}/${name}`
-          : destValue;
-      writes.push({
-        word: { ...copy.dest, value: landing, text: landing, tilde: false },
-        kind: "argument",
-        from: copy.from,
-      });
-      if (!copy.recursive) continue;
-      const from = judgePath(
-        sourceValue.startsWith("/") ? place.cwd : (cdBases[0] ?? place.cwd),
-        place.home,
-        sourceValue,
-      );
-      const below = filesBelow(from.real ?? from.absolute);
+          ? [inFolder]
+          : // Red team zd (ZD1): judged on the disk as it was, DEST is no folder; another part of the
+            // command (`mkdir d && cp x/.envrc d`) may make it one before cp runs, and then the
+            // source lands inside it under its own name: both places are judged.
+            analysis.candidates.length > 1
+            ? [destValue, inFolder]
+            : [destValue];
+      const below = copy.recursive ? copiedBelow(sourceValue, place, cdBases) : [];
       if (below === undefined)
         unknown.push(
           `it copies ${source.text} with more files than the engine reads one by one into ${copy.dest.text}`,
         );
-      else
-        for (const rel of below)
-          writes.push({
-            word: { ...copy.dest, value: `${landing}/${rel}`, text: `${landing}/${rel}`, tilde: false },
-            kind: "argument",
-            from: copy.from,
-          });
+      // Red team zd (ZD2): with -b/--backup the file a source replaces is kept beside it, under
+      // its name plus the suffix (`./package` kept as `./package.json`), not beside DEST.
+      for (const landing of landings)
+        for (const path of [landing, ...(below ?? []).map((rel) => `${landing}/${rel}`)])
+          for (const word of copy.backup === undefined ? [path] : [path, backupOf(path, copy.backup)])
+            writes.push({
+              word: typeof word === "string" ? { ...copy.dest, value: word, text: word, tilde: false } : word,
+              kind: "argument",
+              from: copy.from,
+            });
     }
   }
   return { writes, unknown };
+}
+
+/** The backup kept of `path` (a literal path): only known at run time when its suffix is (red team zd, ZD7). */
+function backupOf(path: string, suffix: ShellWord): ShellWord {
+  const value = `${path}${suffix.value}`;
+  return { ...literalWord(value), literal: suffix.literal };
+}
+
+/** The files and folders below a recursively copied source (relative), or undefined when too many. */
+function copiedBelow(sourceValue: string, place: Place, cdBases: string[]): string[] | undefined {
+  const from = judgePath(sourceValue.startsWith("/") ? place.cwd : (cdBases[0] ?? place.cwd), place.home, sourceValue);
+  return filesBelow(from.real ?? from.absolute);
 }
 
 const MAX_COPIED = 2_000;

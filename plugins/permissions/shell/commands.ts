@@ -15,7 +15,7 @@ import { readTargets } from "./reads";
 import { CHANGES_DIR, SHELLS, SYSTEM_BIN, WRITES_ARGUMENTS, isInterpreter } from "./names";
 import { joinWords, unwrap, wrapperKind, wrapperOptionsKnown } from "./wrappers";
 import { gitRepositories, specOf } from "./specs";
-import { readBySpec } from "./spec-format";
+import { readBySpec, type SpecReading } from "./spec-format";
 import type { ShellAnalysis, ShellCandidate } from "./types";
 
 // Programs whose input is a command language with a way out to the shell (ed's `!`, sqlite3's .shell, gdb's shell, sftp's `!`, dc's `!`).
@@ -398,7 +398,19 @@ function judgeBySpec(
     out.unknownReaders.push(`${reading.unproven.why}, so it may read files the engine cannot name`);
     out.unknownWriters.push(`${reading.unproven.why}, so it may write files the engine cannot name`);
   }
-  if (reading.copy) out.copies.push({ ...reading.copy, from: index });
+  if (reading.copy) {
+    out.copies.push({ ...reading.copy, from: index });
+    // Red team zd (ZD3): every source of a copy is read, whatever place the operand table gives it:
+    // with -t/--target-directory the last operand is a source too (`cp -t pub secrets/key` read a
+    // `Read`-denied key, judged as a file written). A recursive copy reads every file below.
+    const unread = reading.copy.sources.filter((s) => !reading.reads.includes(s));
+    out.reads.push(...unread);
+    if (reading.copy.recursive) out.recursiveReads.push(...reading.copy.sources);
+    // Red team zd (ZD6): a backup moves the file a source replaces to its name plus a suffix, a
+    // name no rule may cover (`cp -b x secrets/token.txt` leaves `token.txt~`): each place a
+    // source may land is read.
+    if (reading.copy.backup !== undefined) out.reads.push(...backedUp(reading.copy));
+  }
   // Commands that rewrite the work tree (git checkout, reset, stash, clone) may check out links: later paths may lead anywhere.
   if (reading.tree) out.linkers.push(index);
   for (const dir of reading.dirs) out.optionDirs.push({ dir, program });
@@ -429,6 +441,25 @@ function judgeBySpec(
     else out.cdUnknown = true;
   }
   if (reading.links) out.linkers.push(index);
+}
+
+/** The files a copy with a backup may replace: DEST, or DEST/name (DEST/SOURCE under --parents), for each source. */
+function backedUp(copy: NonNullable<SpecReading["copy"]>): ShellWord[] {
+  const { dest } = copy;
+  const at = (value: string, source: ShellWord): ShellWord => ({
+    ...dest,
+    value,
+    text: value,
+    literal: dest.literal && source.literal,
+  });
+  const base = dest.value.replace(/\/+$/, "");
+  return copy.sources.flatMap((source) => {
+    const inside = at(
+      `${base}/${copy.parents ? source.value.replace(/^\/+/, "") : posix.basename(source.value)}`,
+      source,
+    );
+    return copy.intoFolder ? [inside] : [dest, inside];
+  });
 }
 
 /**

@@ -101,10 +101,16 @@ export interface ProgramSpecSource {
   /** As a sub-command: the words it stands for in canonical form (`npm test` is `npm run test`). */
   canonical?: string[];
   /** cp, mv, ln: which operands are sources and which the destination (where each source lands is judged on disk). */
-  copies?: (
-    words: readonly ShellWord[],
-  ) =>
-    | { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean; parents?: boolean }
+  copies?: (words: readonly ShellWord[]) =>
+    | {
+        sources: ShellWord[];
+        dest: ShellWord;
+        intoFolder: boolean;
+        recursive: boolean;
+        parents?: boolean;
+        /** With -b/--backup: the suffix of the backup kept of each file a source lands on (landing + suffix). */
+        backup?: ShellWord;
+      }
     | undefined;
   /** A lone `-` is an option (`env -` is `env -i`). */
   dashOption?: boolean;
@@ -283,7 +289,14 @@ export interface SpecReading {
   leafWrites?: ShellWord[];
   persists?: string;
   /** A copy into a place (see ProgramSpecSource.copies). */
-  copy?: { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean; parents?: boolean };
+  copy?: {
+    sources: ShellWord[];
+    dest: ShellWord;
+    intoFolder: boolean;
+    recursive: boolean;
+    parents?: boolean;
+    backup?: ShellWord;
+  };
 }
 
 /** Judge `words` (program first) against `spec`. */

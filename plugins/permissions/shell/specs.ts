@@ -1486,22 +1486,28 @@ function hardLinkSources(words: readonly ShellWord[]): ShellWord[] {
 }
 
 function backupWrites(words: readonly ShellWord[]): ShellWord[] {
-  const values = words.slice(1);
-  if (
-    !values.some(
-      (w) => w.literal && (/^--back/.test(w.value) || (/^-[a-zA-Z]*b/.test(w.value) && !w.value.startsWith("--"))),
-    )
-  )
-    return [];
-  let suffix = "~";
-  for (let k = 0; k < values.length; k++) {
-    const v = values[k]!.value;
-    if (/^--suf[a-z]*=/.test(v)) suffix = v.slice(v.indexOf("=") + 1);
-    else if (/^--suf[a-z]*$/.test(v) || v === "-S") suffix = values[k + 1]?.value ?? suffix;
-    else if (/^-S./.test(v)) suffix = v.slice(2);
-  }
-  const dest = [...values].reverse().find((w) => !w.value.startsWith("-"));
-  return dest ? [{ ...dest, value: `${dest.value}${suffix}`, text: `${dest.text}${suffix}` }] : [];
+  const suffix = backupSuffix(words);
+  const dest = copyWords(words).operands.at(-1);
+  if (suffix === undefined || dest === undefined) return [];
+  const value = `${dest.value}${suffix.value}`;
+  return [{ ...dest, value, text: `${dest.text}${suffix.text}`, literal: dest.literal && suffix.literal }];
+}
+
+/**
+ * The suffix cp, mv and ln add to the name of a file they replace with -b/--backup or -S/--suffix
+ * (`~` unless -S/--suffix names one), or undefined without a backup. The backup is kept where the
+ * file was replaced: beside each place a source lands (subject.ts), not beside the destination.
+ * A suffix only known at run time (`-S "$x"`) is a word that is not literal: every backup name
+ * made with it is then only known at run time too (red team zd, ZD7).
+ */
+function backupSuffix(words: readonly ShellWord[]): ShellWord | undefined {
+  const { options } = copyWords(words);
+  // -S/--suffix alone makes a backup too (GNU coreutils 9: `cp -S .json x package` keeps
+  // package.json; red team zd, ZD5).
+  if (!options.some((o) => /^(-b|-S|--backup|--suffix)$/.test(o.name))) return undefined;
+  let suffix = literalWord("~");
+  for (const o of options) if ((o.name === "-S" || o.name === "--suffix") && o.value) suffix = o.value;
+  return suffix;
 }
 
 /** git clone URL with no folder writes a folder named after the URL (`…/.husky` makes `.husky`). */
@@ -1721,37 +1727,81 @@ function covReports(words: readonly ShellWord[]): ShellWord[] {
   });
 }
 
-/** cp/mv/ln SOURCE… DEST, or -t DEST SOURCE…: where each source lands is judged on disk (subject.ts). */
-function copyOperands(
-  words: readonly ShellWord[],
-): { sources: ShellWord[]; dest: ShellWord; intoFolder: boolean; recursive: boolean; parents?: boolean } | undefined {
-  const program = words[0]!.value;
+/**
+ * cp/mv/ln SOURCE… DEST, or -t DEST SOURCE…: where each source lands is judged on disk (subject.ts).
+ * Read from the words as optionWords left them (clusters split, long options spelled out, a value
+ * the next word), the way the program parses them (red team zd, ZD4): `--` ends the options (`cp --
+ * x -e` copies into a folder `-e`), an option with an optional value (`--backup`) never takes the
+ * next word, and a word an option takes as its value (`-S -t`) is no option.
+ */
+function copyOperands(words: readonly ShellWord[]):
+  | {
+      sources: ShellWord[];
+      dest: ShellWord;
+      intoFolder: boolean;
+      recursive: boolean;
+      parents?: boolean;
+      backup?: ShellWord;
+    }
+  | undefined {
+  const program = words[0]!.value.split("/").pop()!;
+  const suffix = backupSuffix(words);
+  const backup = suffix === undefined ? {} : { backup: suffix };
+  const { options, operands } = copyWords(words);
+  const target = options.findLast((o) => o.name === "-t" || o.name === "--target-directory")?.value;
   // cp --parents copies a/b/c into DEST/a/b/c (red team n: judged as DEST/c, `.husky/pre-commit` landed unasked).
-  const parents = program === "cp" && words.some((w) => w.value === "--parents");
-  const target = optionValue(words, ["-t"], ["--target-directory", "--target"]);
-  const valueTaking = /^(-[a-zA-Z]*[tS]|--target-directory|--target|--suffix|--backup|-T)$/;
-  const operands = words.filter(
-    (w, k) =>
-      k > 0 &&
-      !(w.literal && w.value.startsWith("-")) &&
-      !(words[k - 1]!.literal && valueTaking.test(words[k - 1]!.value) && !/^-T$/.test(words[k - 1]!.value)),
-  );
+  const parents = program === "cp" && options.some((o) => o.name === "--parents");
   const recursive =
     program === "mv" ||
-    words.some(
-      (w, k) =>
-        k > 0 && ((/^-[a-zA-Z]*[rRa]/.test(w.value) && !w.value.startsWith("--")) || /^--(rec|arch)/.test(w.value)),
-    );
-  if (target !== undefined)
-    return {
-      sources: operands,
-      dest: { ...literalWord(target), tilde: target.startsWith("~/") },
-      intoFolder: true,
-      recursive,
-      parents,
-    };
+    options.some((o) => (/^-[a-zA-Z]*[rRa]/.test(o.name) && !o.name.startsWith("--")) || /^--(rec|arch)/.test(o.name));
+  if (target !== undefined) return { sources: operands, dest: target, intoFolder: true, recursive, parents, ...backup };
   if (operands.length < 2) return undefined;
-  return { sources: operands.slice(0, -1), dest: operands.at(-1)!, intoFolder: parents, recursive, parents };
+  return { sources: operands.slice(0, -1), dest: operands.at(-1)!, intoFolder: parents, recursive, parents, ...backup };
+}
+
+/**
+ * cp's, mv's and ln's words (as optionWords left them: clusters split, long options spelled out, a
+ * value the next word) read the way the program parses them (red team zd, ZD4): `--` ends the
+ * options, only an option the spec gives a required value takes the next word (`--backup`'s is
+ * optional, given after `=`), and a word taken as a value is no option (`-S -t`).
+ */
+function copyWords(words: readonly ShellWord[]): {
+  options: { name: string; value?: ShellWord }[];
+  operands: ShellWord[];
+} {
+  const valued = requiredValues(words[0]!.value.split("/").pop()!);
+  const options: { name: string; value?: ShellWord }[] = [];
+  const operands: ShellWord[] = [];
+  let ended = false;
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k]!;
+    if (ended || !w.literal || w.value === "-" || !w.value.startsWith("-")) operands.push(w);
+    else if (w.value === "--") ended = true;
+    else {
+      const eq = w.value.startsWith("--") ? w.value.indexOf("=") : -1;
+      const name = eq === -1 ? w.value : w.value.slice(0, eq);
+      const attached = w.value.slice(eq + 1);
+      const value =
+        eq !== -1
+          ? { ...literalWord(attached), tilde: attached.startsWith("~/") }
+          : valued.has(name)
+            ? words[++k]
+            : undefined;
+      options.push(value ? { name, value } : { name });
+    }
+  }
+  return { options, operands };
+}
+
+/** The options of `program`'s spec that take a value they need (`-t=w`, `--suffix=`; not `--backup?=`). */
+function requiredValues(program: string): Set<string> {
+  const options = SOURCES[program]?.options ?? "";
+  const names = options
+    .split(/\s+/)
+    .flatMap((token) => token.split("|"))
+    .filter((token) => /^-[^=?]*=/.test(token))
+    .map((token) => token.slice(0, token.indexOf("=")));
+  return new Set(names);
 }
 
 /**

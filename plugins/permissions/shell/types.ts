@@ -82,6 +82,8 @@ export interface ShellAnalysis {
     recursive: boolean;
     /** cp --parents: each source lands at dest/SOURCE (its path as written), not dest/its-name. */
     parents?: boolean;
+    /** With -b/--backup: the suffix of the backup kept of each file a source lands on (red team zd, ZD2). */
+    backup?: ShellWord;
     from: number;
   }[];
   /** Folders named by a program's option (`git -C`, `make -C`, `npm --prefix`): where that program runs. */
