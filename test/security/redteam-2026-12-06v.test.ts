@@ -2,7 +2,8 @@
  * Red team of 2026-12-06 (v): hooks and trust, as a stranger. A trusted project's command hook
  * approves calls (PreToolUse `permissionDecision: "allow"`); its scripts are pinned, and since
  * 63db8459 the data its scripts name. Each attack lets the model change what it may change unasked
- * (Write of an ordinary file in acceptEdits), then asks for `touch m`, which acceptEdits asks
+ * (Write of an ordinary file in acceptEdits), then asks for `touch m` (`printf x > m` now:
+ * acceptEdits runs a plain in-project touch, as Claude Code's does), which acceptEdits asks
  * about: the marker shows whether the hook's approval let it run. Through the built bin, real
  * bwrap, `ubiquity trust .` first. Each test below failed before its fix (checked by reverting it).
  *
@@ -123,7 +124,9 @@ async function trustedAttack(calls: AttackCall[], flags: string[], p: AttackProj
 }
 
 const flags = ["--permission-mode", "acceptEdits"];
-const touch: AttackCall = { name: "Bash", input: { command: "touch m" } };
+// A write acceptEdits asks about: `touch m` was one until acceptEdits ran Claude Code's plain
+// in-project mkdir/touch/cp (claude -p parity); a redirection still asks.
+const touch: AttackCall = { name: "Bash", input: { command: "printf x > m" } };
 const write = (p: AttackProject, rel: string, content: string, read = false): AttackCall[] => [
   ...(read ? [{ name: "Read", input: { file_path: join(p.cwd, rel) } }] : []),
   { name: "Write", input: { file_path: join(p.cwd, rel), content } },
@@ -349,7 +352,7 @@ async function agentAttack(p: AttackProject, parent: AttackCall[]) {
     const seen = JSON.stringify(request.body);
     if (!seen.includes("You are HELPER")) return main(request);
     if (seen.includes('"sub_0"')) return "done";
-    return { toolCalls: [{ id: "sub_0", name: "Bash", input: { command: "touch m" } }] };
+    return { toolCalls: [{ id: "sub_0", name: "Bash", input: { command: "printf x > m" } }] };
   });
   const run = await runCli(
     ["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", ...flags, "do the task"],
@@ -385,7 +388,7 @@ describe("V4: a hook that approves what its `if` names", () => {
     // npm runs (and fails: no package.json): the call was approved, not refused.
     expect(run.stdout).toContain("npm error");
   });
-  for (const command of ["npm test; touch m", 'touch "m"', "touch m # npm test x"])
+  for (const command of ["npm test; touch m", 'printf x > "m"', "printf x > m # npm test x"])
     it(`\`${command}\`: the hook runs (its filter cannot rule it out) but its approval does not count`, async () => {
       const p = project(layout);
       withIf(p);
