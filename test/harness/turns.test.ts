@@ -183,12 +183,13 @@ describe("a harness turn", () => {
     const dir = r.dir("s-edits");
     const model = scriptedModel([
       { toolCalls: [{ toolName: "Write", input: { file_path: join(dir, "a.txt"), content: "a\n" } }] },
-      { toolCalls: [{ toolName: "Bash", input: { command: "touch b.txt" } }] },
+      // A write acceptEdits asks about (a plain in-project `touch` runs in it, as in Claude Code).
+      { toolCalls: [{ toolName: "Bash", input: { command: "printf b > b.txt" } }] },
     ]);
     const agent = agentFor(r, { model }, "allow-edits");
     const session = await agent.createSession({ sessionId: "s-edits" });
     try {
-      const parts = await partsOf((await agent.stream({ session, prompt: "write a, then touch b" })).fullStream);
+      const parts = await partsOf((await agent.stream({ session, prompt: "write a, then b" })).fullStream);
       expect(outline(parts)).toEqual(["call:Write", "result:Write", "call:Bash", "approval", "finish"]);
       expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("a\n");
       expect(existsSync(join(dir, "b.txt"))).toBe(false);
