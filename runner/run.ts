@@ -281,7 +281,7 @@ export async function runCommand(
       answerers,
     });
   if (requestedModel({ model: options.model ?? configuredModel }) === undefined)
-    return stop(noModelError(active, options as { compat?: unknown; codexProfile?: unknown }, resumeProblem), verbose);
+    return stop(noModelError(active, options, resumeProblem), verbose);
   const json = jsonOf(shape, values["replay-user-messages"] === true);
   if (mode === "stream") return runStream(options, io, json, shape);
   return runOnce(prompt, options, io, format, answerers, {
@@ -369,7 +369,7 @@ export async function resolveRunOptions(
   const configuredModel = probe.options.model;
   // The same for the starting permission mode (a settings file's defaultMode, Codex's approval_policy
   // and sandbox_mode): an editor's session (acp) shows it and starts in it.
-  const configuredMode = (probe.options as { permissionMode?: unknown }).permissionMode;
+  const configuredMode = probe.options.permissionMode;
   await probe.dispose();
   return {
     options,
@@ -430,11 +430,7 @@ function exampleModel(env: NodeJS.ProcessEnv = process.env): string {
  * untrusted folder's run skipped (it may be where the model is set), and the session `--resume`
  * or `--continue` named when there was none to take the model from.
  */
-function noModelError(
-  active: ActivePlugins,
-  codex: { compat?: unknown; codexProfile?: unknown },
-  resumeProblem?: string,
-): ConfigError {
+function noModelError(active: ActivePlugins, codex: object, resumeProblem?: string): ConfigError {
   const skipped = skippedConfig(active);
   const hint = skipped
     ? `. This folder's ${skipped.file} was skipped because ${skipped.why}, so a model it sets was not read: ${skipped.fix}, or pass --trust (or UBIQUITY_TRUST=1) for this run`
@@ -452,7 +448,10 @@ function noModelError(
  * (`"claude-sonnet-4-5"`, never the run's model: it names no provider); said with the --model it
  * means. Only read for this message; "" when no file sets one.
  */
-function otherToolsModel(cwd: string, { compat, codexProfile }: { compat?: unknown; codexProfile?: unknown }): string {
+function otherToolsModel(cwd: string, options: object): string {
+  // The settings plugin's keys, read from the options as given (that plugin never ran).
+  const compat = "compat" in options ? options.compat : undefined;
+  const codexProfile = "codexProfile" in options ? options.codexProfile : undefined;
   const codex = join(homedir(), ".codex", "config.toml");
   // Read under compat codex: the file's model was there and not usable; say why (the settings plugin never ran).
   const profile = typeof codexProfile === "string" ? codexProfile : undefined;

@@ -226,6 +226,7 @@ export {
   MAX_ALIAS_HOPS,
   CLAUDE_MODEL_TIERS,
   fileModel,
+  modelAliasesOf,
 } from "./aliases";
 export { getModelApi, type ModelApi, type FetchWrapper, type FetchContext } from "./api";
 export {
