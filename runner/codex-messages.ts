@@ -26,7 +26,8 @@ const FILE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "apply_patch", "Notebo
  * A live session's results sum the session so far: a turn's share is what it added since `before`.
  */
 function codexUsage(usage: Partial<Usage> | undefined, before: Partial<Usage> | undefined): Json {
-  const of = (key: "inputTokens" | "cacheReadTokens" | "cacheWriteTokens" | "outputTokens") => (usage?.[key] ?? 0) - (before?.[key] ?? 0);
+  const of = (key: "inputTokens" | "cacheReadTokens" | "cacheWriteTokens" | "outputTokens") =>
+    (usage?.[key] ?? 0) - (before?.[key] ?? 0);
   return {
     input_tokens: of("inputTokens"),
     cached_input_tokens: of("cacheReadTokens"),

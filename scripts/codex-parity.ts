@@ -33,8 +33,13 @@ const MODEL = "gpt-5.5";
 /** One scripted model answer: text, reasoning, a shell command, a patch, or an HTTP failure. */
 type Step =
   | string
-  | { text?: string; reasoning?: string; shell?: string; patch?: string; usage?: Usage }
+  | { text?: string; reasoning?: string; shell?: string; patch?: string; mcp?: McpCall; usage?: Usage }
   | { status: number; message?: string; body?: string; headers?: Record<string, string> };
+/** A call of an MCP server's tool, under the name each CLI gives it (Codex defers them behind tool_search, but runs a direct call). */
+interface McpCall {
+  name: string;
+  args: Record<string, unknown>;
+}
 interface Usage {
   input: number;
   cached: number;
@@ -118,6 +123,15 @@ const CASES: Case[] = [
     prompt: "edit a.txt",
     files: { "a.txt": "alpha\n" },
     steps: [{ patch: PATCH_UPDATE }, "Edited."],
+  },
+  // Not comparable with codex-cli 0.171: it defers MCP tools behind tool_search and its router
+  // refuses a direct call ("unsupported call"), so only ubiquity's item shows here.
+  {
+    name: "mcp-json",
+    ...J,
+    prompt: "echo via mcp",
+    config: `\n[mcp_servers.every]\ncommand = "node"\nargs = [${JSON.stringify(join(repo, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"))}]\n`,
+    steps: [{ mcp: { name: "mcp__every__echo", args: { message: "hi there" } } }, "Echoed."],
   },
   {
     name: "server-401-json",
@@ -252,7 +266,13 @@ const CASES: Case[] = [
     config: '\n[profiles.fast]\nmodel = "gpt-5.4"\n',
     steps: ["x"],
   },
-  { name: "profile-missing", codex: ["--profile", "nope"], ubiquity: ["--profile", "nope"], prompt: "hi", steps: ["x"] },
+  {
+    name: "profile-missing",
+    codex: ["--profile", "nope"],
+    ubiquity: ["--profile", "nope"],
+    prompt: "hi",
+    steps: ["x"],
+  },
   {
     name: "agents-md",
     ...J,
@@ -341,6 +361,15 @@ function encode(step: Exclude<Step, string | { status: number }>, cli: Cli, n: n
       arguments: JSON.stringify(cli === "codex" ? { cmd: step.shell } : { command: step.shell }),
       status: "completed",
     });
+  if (step.mcp)
+    output.push({
+      type: "function_call",
+      id: `fc_${n}`,
+      call_id: `call_${n}`,
+      name: step.mcp.name,
+      arguments: JSON.stringify(step.mcp.args),
+      status: "completed",
+    });
   if (step.patch !== undefined)
     output.push(
       cli === "codex"
@@ -371,7 +400,11 @@ function encode(step: Exclude<Step, string | { status: number }>, cli: Cli, n: n
       // As OpenAI streams a summary: the item empty, then the summary's part and its text.
       const summary = { item_id: item.id, output_index: i, summary_index: 0 };
       events.push({ type: "response.output_item.added", output_index: i, item: { ...item, summary: [] } });
-      events.push({ type: "response.reasoning_summary_part.added", ...summary, part: { type: "summary_text", text: "" } });
+      events.push({
+        type: "response.reasoning_summary_part.added",
+        ...summary,
+        part: { type: "summary_text", text: "" },
+      });
       events.push({ type: "response.reasoning_summary_text.delta", ...summary, delta: step.reasoning });
       events.push({ type: "response.reasoning_summary_text.done", ...summary, text: step.reasoning });
       events.push({
@@ -519,7 +552,11 @@ function shape(value: unknown, key = ""): unknown {
 /** What reached the model: the user-visible parts of the last agent request's input (instructions, user turns). */
 function sent(request: RecordedRequest | undefined): string {
   if (!request) return "";
-  const body = request.body as { model?: string; instructions?: string; input?: { role?: string; content?: unknown }[] };
+  const body = request.body as {
+    model?: string;
+    instructions?: string;
+    input?: { role?: string; content?: unknown }[];
+  };
   const text = (content: unknown) =>
     typeof content === "string"
       ? content

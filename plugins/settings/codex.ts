@@ -121,7 +121,9 @@ export function readCodexConfigFile(
   const file = parseCodexToml(path);
   const layer = profileFile(path, profile);
   if (file === undefined && layer === undefined) return undefined;
-  const data = layer ? mergeTables(file ?? {}, layer) : withProfile(file!, (m) => report(`${path}: ${m}`), profile, path);
+  const data = layer
+    ? mergeTables(file ?? {}, layer)
+    : withProfile(file!, (m) => report(`${path}: ${m}`), profile, path);
   const ignored = Object.keys(data).filter((k) => !READ_KEYS.has(k));
   if (ignored.length)
     report(
