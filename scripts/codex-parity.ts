@@ -205,6 +205,21 @@ const CASES: Case[] = [
     steps: ['{"answer":"42"}'],
   },
   {
+    name: "output-schema-last-message",
+    codex: ["--output-schema", "schema.json", "-o", "last.txt"],
+    ubiquity: ["--output-schema", "schema.json", "-o", "last.txt"],
+    prompt: "answer",
+    files: {
+      "schema.json": JSON.stringify({
+        type: "object",
+        properties: { answer: { type: "string" } },
+        required: ["answer"],
+        additionalProperties: false,
+      }),
+    },
+    steps: ['{"answer":"42"}'],
+  },
+  {
     name: "cd",
     codex: ["-C", "sub", "--json"],
     ubiquity: ["--cwd", "sub", ...J.ubiquity],

@@ -16,7 +16,7 @@
  * | command_execution: item.started (aggregated_output "", exit_code null, status in_progress), item.completed (exit_code, aggregated_output, status completed/failed) | **fixed**: item.started had no exit_code (codex: null); aggregated_output carried the Bash tool's note for the model ("…\n\n[Exit code 3]", "(no output)"). Left: `command` is the command as the model wrote it, codex's the argv it ran (`/bin/bash -lc '…'`); the Bash tool keeps the output without its last newline ("made" against "made\n") |
  * | apply_patch: file_change item.started (changes, in_progress), item.completed (changes[{path absolute, kind add/update/delete}], status) | **fixed**: no item.started (codex 0.171 starts a patch's item with its changes); a failed patch completed with `changes: []`, now the changes it meant |
  * | apply_patch Update of a file the run has not read | codex applies it; ubiquity's file tools refuse a change to a file not read in the run (status failed): left as is (the file-tools kit's read-before-write rule, a safety choice beyond the message shape) |
- * | server 401: exit 1; --json `error` then `turn.failed` with the same message | **fixed**: ubiquity printed turn.failed only; a wrapper that watches `select(.type=="error")` saw nothing. Left: codex retries a 401 five times with an `error` "Reconnecting… n/5" line each, ubiquity does not retry a refused key; the messages' wording; ubiquity's turn.failed adds usage, cost and num_turns |
+ * | server 401: exit 1; --json `error` then `turn.failed` with the same message | **fixed**: ubiquity printed turn.failed only; a wrapper that watches `select(.type=="error")` saw nothing. **fixed**: its message told a user whose key comes from the config.toml model_provider's `env_key` to "check OPENAI_API_KEY", a variable the run never read; it now names the configured key and env_key. Left: codex retries a 401 five times with an `error` "Reconnecting… n/5" line each, ubiquity does not retry a refused key; the messages' wording; ubiquity's turn.failed adds usage, cost and num_turns |
  * | server 500: exit 1, error + turn.failed | same after the fix above; codex retries 5 times (stream retries too), ubiquity 3 (`maxRetries`) |
  * | unknown flag: exit 2, a message on stderr | same; with stream-json ubiquity also prints one `{"type":"error",…,"exit_code":2}` line on stdout (documented), codex nothing: left as is |
  * | empty prompt `""` | codex sends an empty prompt (exit 0), ubiquity refuses (exit 2, nothing sent): left as is (an empty prompt is a script's unset variable; refusing costs no tokens) |
@@ -169,6 +169,9 @@ describe("codex exec parity: a failed turn and the resume habit", () => {
     const [error, failed] = events(out.stdout).slice(-2);
     expect(error).toEqual({ type: "error", message: expect.stringContaining("Incorrect API key provided") });
     expect(failed).toMatchObject({ type: "turn.failed", error: { message: error!.message } });
+    // The key came from the model_provider's env_key (FAKE_KEY): the hint does not send the user to OPENAI_API_KEY.
+    expect(error!.message).toContain("env_key");
+    expect(error!.message).not.toContain("OPENAI_API_KEY");
     expect(readFileSync(join(project, "last.txt"), "utf8")).toBe("");
   });
 
