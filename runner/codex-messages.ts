@@ -4,7 +4,8 @@
  * to resume (`--resume <id>` here), `turn.started`, `item.started`/`item.completed` whose `item` is
  * an `agent_message`, `reasoning`, `command_execution` (Bash), `file_change` (Write, Edit,
  * apply_patch), `mcp_tool_call` (an MCP tool), `todo_list` (TodoWrite) or `web_search`, and
- * `turn.completed` with the usage (`turn.failed` with the error). Codex has no item for the other
+ * `turn.completed` with the usage (a failed turn: an `error` event, then `turn.failed` with the same
+ * message, as Codex prints it). Checked against codex-cli 0.171 by scripts/codex-parity.ts. Codex has no item for the other
  * tools (Read, Grep, a custom tool): they come as `tool_call` items (`tool`, `arguments`, `result`,
  * `status`), which Codex's own consumers skip as an unknown type. A subagent's work stays inside
  * its Agent call, as in Codex. Codex prints no cost: `turn.completed` and `turn.failed` also carry
