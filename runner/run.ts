@@ -247,6 +247,12 @@ export async function runCommand(
   const chatProblem =
     mode === "chat" ? terminalModeProblem(inTerminal && io.terminal !== undefined, format, prompt) : undefined;
   if (chatProblem) return stop(chatProblem);
+  if (mode === "chat" && values["output-last-message"] !== undefined)
+    return stop(
+      new UsageError(
+        '--output-last-message writes one run\'s final answer: give the prompt (ubiquity -p "…" -o <file>)',
+      ),
+    );
   if (mode === "once") {
     try {
       prompt = combinePrompt(
