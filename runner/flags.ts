@@ -264,7 +264,7 @@ export const CLAUDE_ONLY_FLAGS: Record<string, string> = {
 export const CODEX_EXEC_FLAGS: Record<string, string> = {
   "-C": "pass --cwd <dir>",
   "--cd": "pass --cwd <dir>",
-  "-m": 'pass --model <provider:model> ("openai:gpt-5" for codex\'s -m gpt-5)',
+  "-m": 'pass --model <provider:model> ("openai:gpt-5" for codex\'s -m gpt-5); for another model on ~/.codex/config.toml\'s own model_provider (with --compat codex), write it in a profile file, ~/.codex/<name>.config.toml (model = "…"), and pass --profile <name>: --model openai:… goes to OpenAI',
   "--full-auto":
     "pass --permission-mode acceptEdits --sandbox (edits in the workspace, and commands in the OS sandbox, run without asking; with acceptEdits alone a command other than mkdir, touch and cp on project files still asks, so with -p it is denied)",
   "-s": "for --sandbox read-only pass --permission-mode plan; for workspace-write pass --sandbox (commands in the OS sandbox run without asking); danger-full-access is --no-sandbox",

@@ -26,7 +26,7 @@
  * | --output-schema <file>: the last agent_message is the JSON text | same |
  * | -C/--cd dir | ubiquity's is --cwd (-C is refused naming it, documented): same outcome |
  * | outside a git repository without --skip-git-repo-check | codex refuses (exit 1), ubiquity runs: left as is (documented: any folder works); --skip-git-repo-check is refused naming why (documented) |
- * | --sandbox read-only / workspace-write, --full-auto, -m, -c key=value, --dangerously-bypass-approvals-and-sandbox | ubiquity refuses each (exit 2) naming its own flag (documented); this codex has no --full-auto any more (exit 2 too) |
+ * | --sandbox read-only / workspace-write, --full-auto, -m, -c key=value, --dangerously-bypass-approvals-and-sandbox | ubiquity refuses each (exit 2) naming its own flag (documented); this codex has no --full-auto any more (exit 2 too). **fixed**: -m's hint (`--model openai:<model>`) sends a user of config.toml's own model_provider to OpenAI instead; it now names a profile file for that |
  * | --profile <name> with ~/.codex/<name>.config.toml | **fixed**: codex (since 0.134, documented) lays `<name>.config.toml` over config.toml; ubiquity read only `[profiles.<name>]` and stopped (exit 2) "this file has no [profiles.<name>] table". It now reads the file (tables merged), then the legacy table |
  * | --profile with only a legacy `[profiles.<name>]` table | codex 0.171 refuses it (exit 1, "move those settings"); ubiquity still reads it: left as is (older Codex users' files keep working) |
  * | --profile <name> with neither | codex runs on the base config (exit 0), ubiquity stops naming both places (exit 2): left as is (fail closed: the named settings were meant) |
@@ -175,7 +175,7 @@ describe("codex exec parity: a failed turn and the resume habit", () => {
     expect(readFileSync(join(project, "last.txt"), "utf8")).toBe("");
   });
 
-  it("`-p resume <id>` and `-p resume --last` name --resume and --continue instead of running", async () => {
+  it("`-p resume <id>` and `-p resume --last` name --resume and --continue instead of running; -m names a profile", async () => {
     const project = tempProject({}, { packageJson: false });
     const byId = await codexRun(server, project, ["resume", "01a2502f-9a32-7693-8e55-c297123d7275", "again"]);
     expect(byId.code).toBe(2);
@@ -183,6 +183,10 @@ describe("codex exec parity: a failed turn and the resume habit", () => {
     const last = await codexRun(server, project, ["resume", "--last", "again"]);
     expect(last.code).toBe(2);
     expect(last.stderr).toContain("ubiquity -p --continue");
+    // codex exec -m on config.toml's own provider: --model openai:… would go to OpenAI, so the hint names a profile file.
+    const model = await codexRun(server, project, ["-m", "gpt-5.4", "hi"]);
+    expect(model.code).toBe(2);
+    expect(model.stderr).toContain("~/.codex/<name>.config.toml");
     expect(server.requests).toHaveLength(1);
     expect(existsSync(join(project, "last.txt"))).toBe(false);
   });
