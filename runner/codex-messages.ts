@@ -107,13 +107,20 @@ function fileChanges(use: ToolUse | undefined, started: Json | undefined, result
 
 /**
  * A command's output as Codex aggregates it: what the command printed, without the notes the Bash
- * tool adds for the model (`[Exit code 3]` is the item's `exit_code`; `(no output)` is nothing).
+ * tool adds for the model (`[Exit code 3]` is the item's `exit_code`; `(no output)` is nothing),
+ * and with the last newline the tool drops (its metadata counts the output's characters: one more
+ * than what is left means the output ended with it).
  */
-function commandOutput(content: string, exitCode: unknown): string {
+function commandOutput(content: string, meta: Record<string, unknown>): string {
   if (content === "(no output)") return "";
-  const note = typeof exitCode === "number" ? `[Exit code ${exitCode}]` : undefined;
-  if (note && content === note) return "";
-  return note && content.endsWith(`\n\n${note}`) ? content.slice(0, -note.length - 2) : content;
+  const note = typeof meta.exitCode === "number" ? `[Exit code ${meta.exitCode}]` : undefined;
+  const output =
+    note && content === note
+      ? ""
+      : note && content.endsWith(`\n\n${note}`)
+        ? content.slice(0, -note.length - 2)
+        : content;
+  return meta.cutChars === 0 && meta.outputChars === output.length + 1 ? `${output}\n` : output;
 }
 
 /** The item a tool result completes. */
@@ -125,7 +132,7 @@ function completedItem(id: string, started: Json | undefined, use: ToolUse | und
       const code = m.output.metadata.exitCode;
       return {
         ...item,
-        aggregated_output: commandOutput(m.output.content, code),
+        aggregated_output: commandOutput(m.output.content, m.output.metadata),
         exit_code: typeof code === "number" ? code : null,
         status,
       };

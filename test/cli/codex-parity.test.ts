@@ -13,7 +13,7 @@
  * | --json: thread.started (thread_id), turn.started, item.completed agent_message, turn.completed | same names, order and types |
  * | turn.completed usage: input_tokens, cached_input_tokens, cache_write_input_tokens, output_tokens, reasoning_output_tokens | **fixed**: cache_write_input_tokens was missing. Left: reasoning_output_tokens (the kernel's usage has no reasoning count: printing 0 would be made up); ubiquity adds total_cost_usd and num_turns (documented) |
  * | reasoning item (a reasoning summary streamed) | same |
- * | command_execution: item.started (aggregated_output "", exit_code null, status in_progress), item.completed (exit_code, aggregated_output, status completed/failed) | **fixed**: item.started had no exit_code (codex: null); aggregated_output carried the Bash tool's note for the model ("…\n\n[Exit code 3]", "(no output)"). Left: `command` is the command as the model wrote it, codex's the argv it ran (`/bin/bash -lc '…'`); the Bash tool keeps the output without its last newline ("made" against "made\n") |
+ * | command_execution: item.started (aggregated_output "", exit_code null, status in_progress), item.completed (exit_code, aggregated_output, status completed/failed) | **fixed**: item.started had no exit_code (codex: null); aggregated_output carried the Bash tool's note for the model ("…\n\n[Exit code 3]", "(no output)") and lacked the output's last newline ("made" against "made\n"). Left: `command` is the command as the model wrote it, codex's the argv it ran (`/bin/bash -lc '…'`) |
  * | apply_patch: file_change item.started (changes, in_progress), item.completed (changes[{path absolute, kind add/update/delete}], status) | **fixed**: no item.started (codex 0.171 starts a patch's item with its changes); a failed patch completed with `changes: []`, now the changes it meant |
  * | apply_patch Update of a file the run has not read | codex applies it; ubiquity's file tools refuse a change to a file not read in the run (status failed): left as is (the file-tools kit's read-before-write rule, a safety choice beyond the message shape) |
  * | server 401: exit 1; --json `error` then `turn.failed` with the same message | **fixed**: ubiquity printed turn.failed only; a wrapper that watches `select(.type=="error")` saw nothing. **fixed**: its message told a user whose key comes from the config.toml model_provider's `env_key` to "check OPENAI_API_KEY", a variable the run never read; it now names the configured key and env_key. Left: codex retries a 401 five times with an `error` "Reconnecting… n/5" line each, ubiquity does not retry a refused key; the messages' wording; ubiquity's turn.failed adds usage, cost and num_turns |
@@ -130,7 +130,7 @@ describe("codex exec parity: a job's events, its last message and its profile", 
       status: "in_progress",
     });
     const done = lines.find((e) => e.type === "item.completed" && e.item?.id === started?.item?.id);
-    expect(done?.item).toMatchObject({ aggregated_output: "oops", exit_code: 3, status: "failed" });
+    expect(done?.item).toMatchObject({ aggregated_output: "oops\n", exit_code: 3, status: "failed" });
   });
 
   it("file_change: a patch's item starts with its changes; a failed one completes with the changes it meant", async () => {
