@@ -101,6 +101,8 @@ function claudeResult(m: Extract<Message, { type: "result" }>): Json {
       tool_input: d.toolInput,
     })),
     ...(m.isError ? { errors: [m.result] } : {}),
+    // A run that ended on its StructuredOutput call wrote no text: claude's result is the value's JSON (what text output prints).
+    ...(!m.result && m.structuredOutput !== undefined ? { result: JSON.stringify(m.structuredOutput) } : {}),
     ...(parentToolUseId ? { parent_tool_use_id: parentToolUseId } : {}),
   };
 }
