@@ -33,7 +33,7 @@ interface Case {
   /** Run twice: the second run's flags, with `$SESSION` replaced by the first run's session id. */
   second?: Later;
   /** Runs after the second, in the same project and HOME. */
-  then?: Later[];
+  later?: Later[];
   /** Flags only ubiquity gets (e.g. `--trust --compat claude` for a project's .claude files). */
   ubiquityFlags?: string[];
   /** Project files printed after each run (hook logs, a structured output). */
@@ -166,7 +166,7 @@ const ROUND_2: Case[] = [
     prompt: "remember plums",
     steps: ["Noted."],
     second: { flags: [...JSON_OUT, "--resume", FIXED_ID], prompt: "what fruit?", steps: ["Plums."] },
-    then: [{ flags: [...JSON_OUT, "--session-id", FIXED_ID], prompt: "again", steps: ["x"] }],
+    later: [{ flags: [...JSON_OUT, "--session-id", FIXED_ID], prompt: "again", steps: ["x"] }],
   },
   { name: "session-id-invalid", flags: [...JSON_OUT, "--session-id", "not-a-uuid"], prompt: "hi", steps: ["x"] },
   {
@@ -175,7 +175,7 @@ const ROUND_2: Case[] = [
     prompt: "remember plums",
     steps: ["Noted."],
     second: { flags: [...JSON_OUT, "--resume", "$SESSION", "--fork-session"], prompt: "and pears", steps: ["Forked."] },
-    then: [{ flags: [...JSON_OUT, "--resume", "$SESSION"], prompt: "what fruit?", steps: ["Plums only."] }],
+    later: [{ flags: [...JSON_OUT, "--resume", "$SESSION"], prompt: "what fruit?", steps: ["Plums only."] }],
   },
   {
     name: "continue-fork-stream",
@@ -191,7 +191,7 @@ const ROUND_2: Case[] = [
     prompt: "remember plums",
     steps: ["Noted."],
     second: { flags: [...JSON_OUT, "--resume", "$SESSION", "$NOMODEL"], prompt: "what fruit?", steps: ["Plums."] },
-    then: [
+    later: [
       {
         flags: [...JSON_OUT, "--resume", "$SESSION", "--model", "claude-opus-4-1"],
         prompt: "and now?",
@@ -227,7 +227,7 @@ const ROUND_2: Case[] = [
       prompt: "what fruit?",
       steps: ["Plums."],
     },
-    then: [{ flags: [...JSON_OUT, "--resume", FIXED_ID], prompt: "again?", steps: ["Plums again."] }],
+    later: [{ flags: [...JSON_OUT, "--resume", FIXED_ID], prompt: "again?", steps: ["Plums again."] }],
   },
   // stream-json input.
   {
@@ -987,7 +987,7 @@ async function runCase(cli: Cli, c: Case): Promise<Outcome[]> {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, fill(text, vars), { mode: path.endsWith(".sh") ? 0o755 : 0o644 });
   }
-  const runs: Later[] = [c, ...(c.second ? [c.second] : []), ...(c.then ?? [])];
+  const runs: Later[] = [c, ...(c.second ? [c.second] : []), ...(c.later ?? [])];
   let current = 0;
   const counter = { n: 0 };
   const server = await startProviderServer(scriptOf(() => runs[current]!.steps ?? c.steps, project, c, counter));
