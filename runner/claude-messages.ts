@@ -157,8 +157,14 @@ export function toClaudeMessage(m: Message, { replayUser = false } = {}): Json |
       };
     }
     case "user":
+      // Claude marks the echo (the Agent SDK's SDKUserMessageReplay): a reader tells it from a tool result's user line.
       return replayUser
-        ? { type: "user", message: { role: "user", content: m.content ? claudeBlocks(m.content) : m.text }, ...tail(m) }
+        ? {
+            type: "user",
+            message: { role: "user", content: m.content ? claudeBlocks(m.content) : m.text },
+            ...tail(m),
+            isReplay: true,
+          }
         : undefined;
     case "assistant":
       return {

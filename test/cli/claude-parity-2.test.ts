@@ -36,7 +36,7 @@ function once<T>(start: () => Promise<T>): () => Promise<T> {
 
 type Line = { type: string; subtype?: string; tools?: string[]; message?: { content: unknown } };
 
-describe.concurrent("claude -p parity, round 2: one stream-json session (input blocks, a Task rule, a Stop hook)", () => {
+describe.concurrent("claude -p parity, round 2: one stream-json session (input blocks, replay, a Task rule, a Stop hook)", () => {
   const reviewer = '{"reviewer":{"description":"Reviews code","prompt":"You review code."}}';
   const stopHook = JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "cat > stop.json" }] }] } });
   const line = JSON.stringify({
@@ -57,6 +57,7 @@ describe.concurrent("claude -p parity, round 2: one stream-json session (input b
         "--output-format",
         "stream-json",
         "--verbose",
+        "--replay-user-messages",
         "--agents",
         reviewer,
         "--disallowedTools",
@@ -87,6 +88,15 @@ describe.concurrent("claude -p parity, round 2: one stream-json session (input b
     const text = JSON.stringify(user.content);
     expect(text).toContain("block one\\n\\nblock two");
     expect(text).not.toContain("block oneblock two");
+  });
+
+  it("--replay-user-messages marks the echoed user line isReplay, as claude's does (the Agent SDK's SDKUserMessageReplay)", async () => {
+    const out = await shared();
+    const echoes = (streamMessages(out.stdout) as (Line & { isReplay?: boolean })[]).filter(
+      (l) => l.type === "user" && l.isReplay,
+    );
+    expect(echoes).toHaveLength(1);
+    expect(echoes[0]!.message!.content).toBe("block one\n\nblock two");
   });
 
   it("--disallowedTools Task removes the Agent tool, as claude's does (Task is the Agent tool's former name): no subagent runs", async () => {
