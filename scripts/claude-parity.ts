@@ -4,12 +4,20 @@
  * Anthropic server (ubiquity/testing's `startProviderServer`), each in its own temp project and
  * HOME; the script prints, per case, what a script wrapping `claude -p` would see from each: the
  * exit code, stderr, and stdout (each JSON line reduced to its shape: keys, types, and the values
- * that carry meaning). Not a test: the tests (test/cli/claude-parity.test.ts) pin what it found
- * without the claude binary.
+ * that carry meaning), each run's session ids labelled A, B… across the case's runs (a resume, a
+ * fork), and the files a case asks to see (a hook's log of its stdin). Not a test: the tests
+ * (test/cli/claude-parity.test.ts, round 2's claude-parity-2.test.ts) pin what it found without
+ * the claude binary.
  *
- *   CLAUDE_BIN=/path/to/claude npx jiti scripts/claude-parity.ts [case-name-substring…]
+ *   CLAUDE_BIN=/path/to/claude npx jiti scripts/claude-parity.ts [case-name | prefix*…]
  *
- * Needs a build (`npx unbuild`). `PARITY_RAW=1` prints the raw stdout too.
+ * Needs a build (`npx unbuild`). `PARITY_RAW=1` prints the raw stdout too, `PARITY_BODY=1` each
+ * agent request's tools and conversation (what a resumed or multi-line run sends to the model),
+ * `PARITY_SYSTEM=1` the end of its system prompt. A case can run several times in one project and
+ * HOME (`second`, `later`: `$SESSION` is the first run's session id), give ubiquity flags of its own
+ * (`--trust --compat claude` for a project's .claude files, which ubiquity applies only when the
+ * folder is trusted), and answer by request rather than by tool results (`byRequest`: a subagent's
+ * request, a later stdin line's).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -97,6 +105,7 @@ process.stdin.on("end", () => {
     case "prompt-block": return out({ decision: "block", reason: "prompt blocked here" });
     case "continue-false": return out({ continue: false, stopReason: "halted by hook" });
     case "system-message": return out({ systemMessage: "a note for the user" });
+    case "session-context": return out({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "session context here" } });
   }
 });
 `;
@@ -580,6 +589,63 @@ const ROUND_2: Case[] = [
     "Ok.",
   ]),
   hookCase("hook-system-message", { Stop: [undefined, "system-message"] }, ["Ok."]),
+  hookCase("hook-session-start", { SessionStart: [undefined, "session-context"] }, ["Ok."]),
+  hookCase(
+    "hook-multi-line-prompts",
+    { UserPromptSubmit: [undefined, "log"], Stop: [undefined, "log"] },
+    ["One.", "Two."],
+    {
+      flags: [...STREAM_IN, "--settings", "$PROJECT/hooks.json"],
+      prompt: undefined,
+      stdin: userLine("first") + userLine("second"),
+      byRequest: true,
+    },
+  ),
+  {
+    name: "continue-stream-input",
+    flags: JSON_OUT,
+    prompt: "remember plums",
+    steps: ["Noted."],
+    byRequest: true,
+    second: {
+      flags: [...STREAM_IN, "--continue"],
+      stdin: userLine("what fruit?") + userLine("and then?"),
+      steps: ["Plums.", "Pears."],
+    },
+  },
+  {
+    name: "json-schema-invalid",
+    flags: [...JSON_OUT, "--json-schema", '{"type":"nonsense"}'],
+    prompt: "hi",
+    steps: ["x"],
+  },
+  { name: "json-schema-not-json", flags: [...JSON_OUT, "--json-schema", "{nope"], prompt: "hi", steps: ["x"] },
+  {
+    name: "session-id-upper",
+    flags: [...JSON_OUT, "--session-id", FIXED_ID.toUpperCase()],
+    prompt: "remember plums",
+    steps: ["Noted."],
+    second: { flags: [...JSON_OUT, "--resume", FIXED_ID], prompt: "what fruit?", steps: ["Plums."] },
+  },
+  { name: "resume-no-value", flags: [...JSON_OUT, "--resume"], prompt: "hi", steps: ["x"] },
+  {
+    name: "mcp-config-two-files",
+    flags: [...STREAM, "--mcp-config", "$PROJECT/a.json", "$PROJECT/b.json", "--max-turns", "1"],
+    prompt: "hi",
+    files: { "a.json": mcpJson("one"), "b.json": mcpJson("two") },
+    steps: ["Hi."],
+  },
+  {
+    name: "resume-plan-mode",
+    flags: [...JSON_OUT, "--permission-mode", "acceptEdits"],
+    prompt: "write a",
+    steps: [call("Write", { file_path: "$PROJECT/a.txt", content: "a\n" }), "ok"],
+    second: {
+      flags: [...JSON_OUT, "--resume", "$SESSION", "--permission-mode", "plan"],
+      prompt: "write b",
+      steps: [call("Write", { file_path: "$PROJECT/b.txt", content: "b\n" }, "toolu_write2"), "ok", "ok"],
+    },
+  },
   // Slash commands and prompt files.
   {
     name: "slash-command",
