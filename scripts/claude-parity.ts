@@ -643,8 +643,68 @@ const ROUND_2: Case[] = [
     second: {
       flags: [...JSON_OUT, "--resume", "$SESSION", "--permission-mode", "plan"],
       prompt: "write b",
-      steps: [call("Write", { file_path: "$PROJECT/b.txt", content: "b\n" }, "toolu_write2"), "ok", "ok"],
+      steps: ["unused", call("Write", { file_path: "$PROJECT/b.txt", content: "b\n" }, "toolu_write2"), "ok"],
     },
+  },
+  hookCase(
+    "hook-matcher-task",
+    { PreToolUse: ["Task", "log"] },
+    [
+      call("Agent", { subagent_type: "reviewer", description: "review", prompt: "review a.txt" }),
+      "Looks good.",
+      "Done.",
+    ],
+    {
+      flags: [
+        ...STREAM,
+        "--settings",
+        "$PROJECT/hooks.json",
+        "--agents",
+        '{"reviewer":{"description":"Reviews code","prompt":"You review code."}}',
+      ],
+      byRequest: true,
+    },
+  ),
+  {
+    name: "settings-env",
+    flags: [...JSON_OUT, "--settings", '{"env":{"PARITY_FOO":"bar"}}', "--allowedTools", "Bash(echo:*)"],
+    prompt: "echo",
+    steps: [call("Bash", { command: "echo $PARITY_FOO" }), "ok"],
+  },
+  {
+    name: "settings-default-mode",
+    flags: [...JSON_OUT, "--settings", '{"permissions":{"defaultMode":"acceptEdits"}}'],
+    prompt: "write",
+    steps: [call("Write", { file_path: "$PROJECT/b.txt", content: "x\n" }), "ok"],
+  },
+  {
+    name: "skill-tool-call",
+    flags: STREAM,
+    ubiquityFlags: ["--trust", "--compat", "claude"],
+    prompt: "use the plum skill",
+    files: {
+      ".claude/skills/plum/SKILL.md":
+        "---\nname: plum\ndescription: Talks about plums\n---\nTalk about plums: $ARGUMENTS\n",
+    },
+    steps: [call("Skill", { skill: "plum", args: "ripe" }), "Plums."],
+  },
+  {
+    name: "agents-tools-restricted",
+    flags: [
+      ...JSON_OUT,
+      "--agents",
+      '{"reader":{"description":"Reads","prompt":"You read.","tools":["Read"]}}',
+      "--permission-mode",
+      "bypassPermissions",
+    ],
+    prompt: "delegate",
+    byRequest: true,
+    steps: [
+      call("Agent", { subagent_type: "reader", description: "read", prompt: "touch x" }),
+      call("Bash", { command: "touch sub-marker" }, "toolu_subbash"),
+      "Could not.",
+      "Done.",
+    ],
   },
   // Slash commands and prompt files.
   {

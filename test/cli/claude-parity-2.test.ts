@@ -45,6 +45,10 @@
  * | --max-budget-usd 0.0001 | both end error_max_budget_usd, exit 1; claude after the first request, ubiquity before it (it stops before a request that could pass the budget): left as is |
  * | hooks (--settings): PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart stdin payloads | same fields (session_id, transcript_path, cwd, permission_mode, hook_event_name, tool_name, tool_input, tool_use_id, tool_response, prompt, stop_hook_active, source); **fixed**: Stop's (and SubagentStop's) `last_assistant_message`, which the hooks reference documents, was missing (ubiquity's own `message` stays). Left: claude's newer prompt_id, duration_ms, background_tasks, session_crons; tool_response is the tool's structured result in claude, its text in ubiquity |
  * | PreToolUse deny / ask / exit 2 / exit 1; PostToolUse block with additionalContext, exit 2; Stop block and exit 2 (once); UserPromptSubmit additionalContext and plain stdout | same effects on the call and on what the model sees (the reason or stderr as the tool error, context next to the prompt or result, the Stop reason as the next user message); the wording around them differs |
+ * | a PreToolUse hook whose matcher is `Task`, and an Agent call | **fixed**: claude runs the hook for the Agent tool (tool_name "Agent"); ubiquity skipped it, so a guard written before the rename let every subagent through. The Agent tool now also answers to a `Task` matcher |
+ * | --settings env, and `echo $VAR` under --allowedTools Bash(echo:*) | ubiquity runs it and prints the value; claude refuses the expansion ("Contains simple_expansion") and, in -p, denies: left as is (the permission engine proves `echo` harmless whatever its words) |
+ * | --settings permissions.defaultMode acceptEdits; --resume with another --permission-mode (plan) | same: the Write runs; the resumed run in plan mode refuses the Write |
+ * | the model calls the Skill tool with args | same: the skill's text with its base folder reaches the model as the tool's result |
  * | PreToolUse allow / updatedInput from a hook script in the project | claude runs the call (rewritten); ubiquity does not count an untrusted folder's script's approval and says so: left as is (DESIGN §3a) |
  * | UserPromptSubmit block or exit 2; continue:false from PreToolUse/PostToolUse | both stop without asking the model further; claude ends with subtype success, is_error false, exit 0, ubiquity with error_during_execution, exit 1: left as is (exit status undocumented; a run a hook stopped did not do its work) |
  * | systemMessage from a hook | claude prints nothing in -p, ubiquity a warning on stderr: left as is |
@@ -171,7 +175,50 @@ describe.concurrent("claude -p parity, round 2: one stream-json session (input b
   });
 });
 
-describe.concurrent("claude -p parity, round 2: flags", () => {
+describe.concurrent("claude -p parity, round 2: flags and hooks", () => {
+  it("a PreToolUse hook matching Task runs for the Agent tool, as claude's does: its exit 2 stops the subagent", async () => {
+    const guard = {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "Task",
+            hooks: [{ type: "command", command: "cat > pre.json; echo no subagents here >&2; exit 2" }],
+          },
+        ],
+      },
+    };
+    const out = await claudeRun(
+      [
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--agents",
+        '{"reviewer":{"description":"Reviews code","prompt":"You review code."}}',
+        "--settings",
+        JSON.stringify(guard),
+        "review",
+      ],
+      [
+        {
+          toolCalls: [
+            { toolName: "Agent", input: { subagent_type: "reviewer", description: "r", prompt: "go" }, id: "toolu_g1" },
+          ],
+        },
+        "Done.",
+      ],
+    );
+    expect(out.code, out.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(out.dir, "pre.json"), "utf8"))).toMatchObject({ tool_name: "Agent" });
+    const results = (streamMessages(out.stdout) as Line[])
+      .filter((l) => l.type === "user")
+      .flatMap((l) => l.message!.content as { type: string; content?: string; is_error?: boolean }[])
+      .filter((b) => b.type === "tool_result");
+    expect(results).toEqual([
+      expect.objectContaining({ is_error: true, content: expect.stringContaining("no subagents here") }),
+    ]);
+    expect(out.requests).toHaveLength(2);
+  });
+
   it("--session-id with --continue (or --resume) and no --fork-session is refused before any request, as claude refuses it (it was ignored)", async () => {
     const out = await claudeRun(
       ["--output-format", "json", "--continue", "--session-id", "5a8b7c6d-1e2f-4a3b-8c4d-5e6f7a8b9c0d", "hi"],
