@@ -706,6 +706,25 @@ const ROUND_2: Case[] = [
       "Done.",
     ],
   },
+  {
+    name: "resume-json-verbose",
+    flags: JSON_OUT,
+    prompt: "remember plums",
+    steps: ["Noted."],
+    second: { flags: [...JSON_OUT, "--verbose", "--resume", "$SESSION"], prompt: "what fruit?", steps: ["Plums."] },
+  },
+  {
+    name: "resume-stream-replay",
+    flags: JSON_OUT,
+    prompt: "remember plums",
+    steps: ["Noted."],
+    byRequest: true,
+    second: {
+      flags: [...STREAM_IN, "--replay-user-messages", "--resume", "$SESSION"],
+      stdin: userLine("what fruit?"),
+      steps: ["Plums."],
+    },
+  },
   // Slash commands and prompt files.
   {
     name: "slash-command",

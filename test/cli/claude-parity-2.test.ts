@@ -11,6 +11,7 @@
  * | compared | outcome |
  * | --- | --- |
  * | --resume <id> after a run with a tool call: init and result session ids; the request sent | same: the stored id in init and result; the earlier prompt, tool_use, tool_result and answer, then the new prompt (claude adds its system-reminder blocks) |
+ * | --resume with --output-format json --verbose; with stream-json input and --replay-user-messages | same: this run's messages only (init, the echoed prompt marked isReplay, the answer, the result), not the stored turns |
  * | --session-id <uuid>, then --resume <uuid>; the same --session-id again | same; the reused id is refused by both (claude exit 1 "already in use", ubiquity exit 2) |
  * | --session-id not-a-uuid; --resume without a value; --resume of a --no-session-persistence run | refused by both before any request (exit 1 against 2, as in round 1) |
  * | --fork-session with --resume / --continue (stream-json init and result ids); then --resume of the original | same: a new id (B) in init and result, the fork's request has the stored turns; the original resumes without the fork's turn |
