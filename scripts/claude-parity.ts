@@ -105,6 +105,7 @@ process.stdin.on("end", () => {
     case "prompt-block": return out({ decision: "block", reason: "prompt blocked here" });
     case "continue-false": return out({ continue: false, stopReason: "halted by hook" });
     case "system-message": return out({ systemMessage: "a note for the user" });
+    case "permreq-allow": return out({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } });
     case "session-context": return out({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "session context here" } });
   }
 });
@@ -724,6 +725,55 @@ const ROUND_2: Case[] = [
       stdin: userLine("what fruit?"),
       steps: ["Plums."],
     },
+  },
+  hookCase(
+    "hook-pre-allow-trusted",
+    { PreToolUse: ["Bash", "pre-allow"] },
+    [call("Bash", { command: "touch marker" }), "Made."],
+    {
+      ubiquityFlags: ["--trust"],
+    },
+  ),
+  hookCase(
+    "hook-pre-update-trusted",
+    { PreToolUse: ["Bash", "pre-update"] },
+    [call("Bash", { command: "touch original" }), "Ok."],
+    {
+      ubiquityFlags: ["--trust"],
+    },
+  ),
+  hookCase(
+    "hook-permission-request",
+    { PermissionRequest: ["Bash", "permreq-allow"] },
+    [call("Bash", { command: "touch marker" }), "Made."],
+    {
+      ubiquityFlags: ["--trust"],
+    },
+  ),
+  hookCase(
+    "hook-subagent-stop",
+    { SubagentStop: [undefined, "log"] },
+    [
+      call("Agent", { subagent_type: "reviewer", description: "review", prompt: "review a.txt" }),
+      "Looks good.",
+      "Done.",
+    ],
+    {
+      flags: [
+        ...STREAM,
+        "--settings",
+        "$PROJECT/hooks.json",
+        "--agents",
+        '{"reviewer":{"description":"Reviews code","prompt":"You review code."}}',
+      ],
+      byRequest: true,
+    },
+  ),
+  {
+    name: "permission-prompt-tool-missing",
+    flags: [...JSON_OUT, "--permission-prompt-tool", "mcp__nope__approve"],
+    prompt: "touch",
+    steps: [call("Bash", { command: "touch made" }), "done"],
   },
   // Slash commands and prompt files.
   {
