@@ -37,7 +37,7 @@ export function userTurn(input: UserInput): UserTurn {
   // With both, the text goes first; parts alone reach the model unchanged (their text is the message's text).
   const given = content?.map(jsonSafe);
   const parts = given && text !== undefined ? [{ type: "text" as const, text }, ...given] : given;
-  const shown = text ?? textOf(content ?? []);
+  const shown = text ?? (content ?? []).map((p) => (p.type === "text" ? p.text : "")).join("");
   return { text: shown, ...(parts ? { content: parts } : {}), ...(interrupt ? { interrupt: true } : {}) };
 }
 
