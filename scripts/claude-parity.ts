@@ -775,6 +775,13 @@ const ROUND_2: Case[] = [
     prompt: "touch",
     steps: [call("Bash", { command: "touch made" }), "done"],
   },
+  {
+    name: "resume-by-name",
+    flags: [...JSON_OUT, "--name", "plum-work"],
+    prompt: "remember plums",
+    steps: ["Noted."],
+    second: { flags: [...JSON_OUT, "--resume", "plum-work"], prompt: "what fruit?", steps: ["Plums."] },
+  },
   // Slash commands and prompt files.
   {
     name: "slash-command",
