@@ -21,6 +21,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import { LINE_BREAKS, micromatch, tinyglobby } from "../_kits/lazy/index";
 import { compiledCacheDir } from "../../loader/index";
 import { SecretWalk } from "./secret-walk";
+import { toolchainSettings } from "./toolchain-settings";
 
 /** Home-relative paths that hold credentials. */
 export const SENSITIVE_HOME = [
@@ -188,6 +189,41 @@ export const HOME_READABLE = [
   ".config/ripgrep",
 ] as const;
 
+/**
+ * The folders of HOME_READABLE where installations of toolchains live (each node, Python, Ruby,
+ * JDK, maven, conda environment…): their settings are hidden (toolchain-settings.ts). Not the
+ * package caches and stores beside them, whose files are packages others published.
+ */
+export const HOME_TOOLCHAINS = [
+  ".nvm",
+  ".fnm",
+  ".volta",
+  ".asdf",
+  ".mise",
+  ".local/share/mise",
+  ".local/share/pnpm",
+  ".local/share/fnm",
+  ".local/share/uv/python",
+  ".local/share/uv/tools",
+  ".local/share/virtualenvs",
+  ".pyenv",
+  ".rbenv",
+  ".rvm",
+  ".rustup",
+  ".sdkman",
+  ".jenv",
+  ".ghcup",
+  ".stack/programs",
+  ".opam",
+  ".elan",
+  ".julia/juliaup",
+  ".conda",
+  ".poetry",
+  ".pixi",
+  ".linuxbrew",
+  ".tfenv",
+] as const;
+
 /** The user's git config files: inside the sandbox, a copy without credentials stands in for each. */
 export const GIT_CONFIGS = [".gitconfig", ".config/git/config"] as const;
 
@@ -329,6 +365,8 @@ export function secretPaths(input: {
     const path = join(input.home, rel);
     if (existsSync(path)) out.add(path);
   }
+  // The toolchains' own settings (npm's etc/npmrc, pip.conf, maven's conf/settings.xml…; red team zf, ZF1).
+  for (const path of toolchainSettings(HOME_TOOLCHAINS.map((rel) => join(input.home, rel)))) out.add(path);
   // Ubiquity's own state is hidden like ~/.ubiquity, wherever it lives: the compiled copies of
   // every TypeScript config the user ran, other projects' included (their keys, their MCP
   // servers' env), sit in the user's cache folder, which HOME_READABLE keeps readable (red team u, U1).
