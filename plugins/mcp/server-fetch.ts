@@ -1,6 +1,12 @@
 /**
  * What a remote MCP server may make this process fetch. Its own URL's host is the user's choice
- * and is reached as configured. Any other host it names — protected-resource metadata in a
+ * and is reached as configured — at the kind of address its name first resolved to: a name whose
+ * first answer held a public address is reached only at public addresses from then on, the check
+ * inside each connection's own lookup (a name that answered the internet first and the loopback
+ * later had the client send its requests, the configured headers with them, to a service on this
+ * machine and read its answers: DNS rebinding, red team zf, ZF2); a name that resolved to private
+ * addresses only (`localhost`, a server inside the network) is the user's local server and reached
+ * as it resolves. Any other host it names — protected-resource metadata in a
  * `WWW-Authenticate` answer, the authorization servers that metadata lists, their registration
  * and token endpoints — is reached only at public addresses when the server itself is public: a
  * server on the internet cannot point the client at the metadata service (169.254.169.254), the
@@ -18,6 +24,7 @@ const dns = lazyRequire<typeof import("node:dns/promises")>("node:dns/promises")
 const net = lazyRequire<typeof import("node:net")>("node:net");
 const http = lazyRequire<typeof import("node:http")>("node:http");
 const https = lazyRequire<typeof import("node:https")>("node:https");
+const stream = lazyRequire<typeof import("node:stream")>("node:stream");
 
 /** How a name is resolved (every address). */
 export type ResolveAll = (host: string) => Promise<string[]>;
@@ -58,6 +65,11 @@ export function pinnedFetch(
   resolve: ResolveAll,
   /** Why an address may not be reached (a test's stand-in may let the loopback count as public). */
   refuse: (address: string) => string | undefined = nonPublicReason,
+  /**
+   * `stream`: the answer is handed on as it arrives (the server's own event streams never end; the
+   * caller bounds what it reads); `agent`: the connections are kept for the next request.
+   */
+  options: { stream?: boolean; agent?: import("node:http").Agent } = {},
 ): Promise<Response> {
   const lookup: LookupFunction = (hostname, options, callback) => {
     nonPublicAddresses(hostname, resolve, refuse).then(
@@ -90,11 +102,12 @@ export function pinnedFetch(
       method: init?.method ?? "GET",
       headers: Object.fromEntries(headers),
       lookup,
-      agent: false,
+      agent: options.agent ?? false,
       ...(init?.signal ? { signal: init.signal } : {}),
     });
     req.once("error", fail);
     req.once("response", (res) => {
+      if (options.stream) return done(streamed(res, init));
       const chunks: Buffer[] = [];
       let size = 0;
       res.on("data", (chunk: Buffer) => {
@@ -118,6 +131,18 @@ export function pinnedFetch(
     });
     req.end(body);
   });
+}
+
+/** An answer as fetch gives it, its body read as it arrives. */
+function streamed(res: import("node:http").IncomingMessage, init: RequestInit | undefined): Response {
+  const status = res.statusCode ?? 502;
+  const out = new Headers();
+  for (const [name, value] of Object.entries(res.headers))
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) out.append(name, v);
+  const empty = status === 204 || status === 205 || status === 304 || (init?.method ?? "GET") === "HEAD";
+  if (empty) res.resume();
+  const body = empty ? null : (stream().Readable.toWeb(res) as ReadableStream<Uint8Array>);
+  return new Response(body, { status, statusText: res.statusMessage, headers: out });
 }
 
 /** Why a name is not public (any address it resolves to), with the addresses it resolved to. */
@@ -150,7 +175,27 @@ export function serverFetch(
   onTooLarge?: () => void,
 ): FetchLike {
   const own = new URL(serverUrl);
+  const ownName = own.hostname.replace(/^\[(.*)\]$/, "$1");
   let serverIsPublic: Promise<boolean> | undefined;
+  /** Is the server's own name one that resolved to private addresses only (the user's local server)? */
+  let ownIsLocal: Promise<boolean | undefined> | undefined;
+  const agents: { http?: import("node:http").Agent; https?: import("node:http").Agent } = {};
+  /** A request to the server's own host, held to public addresses unless its name is a local server's. */
+  const toOwnHost = async (url: URL, init: RequestInit | undefined): Promise<Response> => {
+    if (base || net().isIP(ownName)) return (base ?? fetch)(url, init);
+    ownIsLocal ??= resolve(ownName).then(
+      (addresses) => addresses.length > 0 && addresses.every((a) => nonPublicReason(a) !== undefined),
+      () => undefined, // unresolved: judged again at the next request, and this one held to public addresses
+    );
+    const local = await ownIsLocal;
+    if (local === undefined) ownIsLocal = undefined;
+    if (local) return fetch(url, init);
+    const secure = url.protocol === "https:";
+    const agent = secure
+      ? (agents.https ??= new (https().Agent)({ keepAlive: true }))
+      : (agents.http ??= new (http().Agent)({ keepAlive: true }));
+    return pinnedFetch(url, init, resolve, nonPublicReason, { stream: true, agent });
+  };
   /** Judge `url`; true when it is a host the (public) server named, to be reached only through `pinnedFetch`. */
   const judge = async (url: URL): Promise<boolean> => {
     if (url.host === own.host) return false;
@@ -165,7 +210,11 @@ export function serverFetch(
   };
   // `base` (a test's stand-in for the network) takes every request, judged but not pinned.
   const send = (url: URL, init: RequestInit | undefined, named: boolean) =>
-    named && !base ? pinnedFetch(url, init, resolve) : (base ?? fetch)(url, init);
+    named && !base
+      ? pinnedFetch(url, init, resolve)
+      : url.host === own.host
+        ? toOwnHost(url, init)
+        : (base ?? fetch)(url, init);
   // Every answer is read up to a bound (./message-bound): the server is a third party.
   const bounded = (response: Response) => boundedResponse(response, `MCP server ${own.origin}`, onTooLarge);
   return async (input, init) => {
@@ -173,7 +222,13 @@ export function serverFetch(
     let named = await judge(url);
     // The caller follows redirects itself (the SDK does, within the origin): each of its hops comes here.
     if (init?.redirect === "manual" || init?.redirect === "error")
-      return bounded(await (named && !base ? pinnedFetch(url, init, resolve) : (base ?? fetch)(input, init)));
+      return bounded(
+        await (named && !base
+          ? pinnedFetch(url, init, resolve)
+          : url.host === own.host
+            ? toOwnHost(url, init)
+            : (base ?? fetch)(input, init)),
+      );
     for (let hops = 0; ; hops++) {
       const response = await send(url, { ...init, redirect: "manual" }, named);
       const location = response.status >= 300 && response.status < 400 ? response.headers.get("location") : null;

@@ -1,11 +1,16 @@
 /**
  * HEADER-PLACEHOLDER
  */
-import { mkdirSync, realpathSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { pinnedFetch } from "../../plugins/mcp/server-fetch";
 import { toolchainSettings } from "../../plugins/sandbox/toolchain-settings";
+import { binPath } from "../helpers/project";
 import { SKIP } from "../sandbox/helpers";
 import { attackBench } from "./attack-bench";
 
@@ -119,4 +124,92 @@ describe("ZF1: a toolchain's installation-wide settings in the home are hidden f
       expect(control.content).toContain("home = /usr/bin");
     },
   );
+});
+
+/** Can this machine make a user, network and mount namespace (the rebinding's own DNS and "internet")? */
+const UNSHARE = spawnSync("unshare", ["-Urnm", "true"]).status === 0;
+
+/** The rebinding fixture's run in a namespace of its own: what the loopback service heard, and the tool results. */
+const rebindRun = (mode: "rebind" | "steady") => {
+  const work = realpathSync(mkdtempSync(join(tmpdir(), "ubq-rt7zf-rb-")));
+  try {
+    const fixture = join(import.meta.dirname, "fixtures", "rebind-run.mjs");
+    const run = spawnSync("unshare", ["-Urnm", process.execPath, fixture, binPath, work, mode], {
+      encoding: "utf8",
+      timeout: 150_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    return JSON.parse(run.stdout.trim().split("\n").pop()!) as {
+      hits: string[];
+      results: { content: string; isError: boolean }[];
+      stderr: string;
+    };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+};
+
+describe("ZF2: a remote MCP server's own name, rebound to the loopback after it answered from the internet", () => {
+  it.skipIf(!UNSHARE)(
+    "through the bin: the loopback service hears nothing, and the tool call fails naming the address",
+    {
+      timeout: 160_000,
+    },
+    () => {
+      const { hits, results, stderr } = rebindRun("rebind");
+      expect(hits, "the user's MCP requests (its token header with them) reached a service on this machine").toEqual(
+        [],
+      );
+      expect(results, stderr).toHaveLength(2);
+      for (const r of results) {
+        expect(r.isError).toBe(true);
+        expect(r.content).not.toContain("INTERNAL-SERVICE-ANSWER");
+        expect(r.content).toMatch(
+          /refused to connect to mcp\.rebind\.example: mcp\.rebind\.example resolves to 127\.0\.0\.1/,
+        );
+      }
+    },
+  );
+
+  it.skipIf(!UNSHARE)(
+    "control: the same server whose name keeps its address is reached through the held connection",
+    {
+      timeout: 160_000,
+    },
+    () => {
+      const { hits, results, stderr } = rebindRun("steady");
+      expect(hits).toEqual([]);
+      expect(results, stderr).toEqual([
+        { content: "from-the-server", isError: false },
+        { content: "from-the-server", isError: false },
+      ]);
+    },
+  );
+
+  it("control: the held connection hands an event stream on as it arrives (an SSE stream never ends)", async () => {
+    const sse = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("event: message\ndata: first\n\n"); // and nothing more: the stream stays open
+    });
+    await new Promise<void>((resolve) => sse.listen(0, "127.0.0.1", resolve));
+    const abort = new AbortController();
+    try {
+      const port = (sse.address() as AddressInfo).port;
+      // The loopback stands for a public address here (a refusal that allows it), reached by a name.
+      const response = await pinnedFetch(
+        new URL(`http://mcp.example.com:${port}/mcp`),
+        { signal: abort.signal },
+        async () => ["127.0.0.1"],
+        () => undefined,
+        { stream: true },
+      );
+      expect(response.headers.get("content-type")).toBe("text/event-stream");
+      const { value } = await response.body!.getReader().read();
+      expect(new TextDecoder().decode(value)).toBe("event: message\ndata: first\n\n");
+    } finally {
+      abort.abort();
+      sse.closeAllConnections();
+      sse.close();
+    }
+  });
 });
