@@ -10,7 +10,7 @@
  * `allowedEnvVars` lists (narrowed by `httpHookAllowedEnvVars`) — never with a model provider's
  * key. Redirects are not followed: the endpoint that was allowed is the one that answers.
  */
-import { isScrubbedVariable } from "../_kits/process/index";
+import { isScrubbedVariable, noteUrlSecrets } from "../_kits/process/index";
 import type { Logger } from "../../src/index";
 import { isProviderKey } from "../model/index";
 import { commandPayload, parseCommandOutput } from "./command";
@@ -123,6 +123,8 @@ export async function runHttpHook(
   input: HookInput,
   context: HttpHookContext,
 ): Promise<(HookOutput & { ask?: boolean }) | undefined> {
+  // A webhook's key is in its path as often as in a header (Slack's `/services/T…/B…/<secret>`): masked wherever it shows.
+  noteUrlSecrets(hook.url);
   const label = `${input.hookEventName} HTTP hook ${printableUrl(hook.url)}`;
   // Red-team fix: a URL carrying a user or password is refused (fetch would refuse it too, naming
   // the whole URL, password included, in its error: a log must never hold it).

@@ -5,6 +5,7 @@
  * SearXNG instance usually runs on localhost).
  */
 import { ConfigError } from "../../src/index";
+import { noteUrlSecrets } from "../_kits/process/index";
 import type { SearchBackendOption } from "./options";
 import { WebSearchError, type SearchBackend, type SearchRequest, type WebSearchResult } from "./search-results";
 
@@ -136,6 +137,8 @@ export function backendFromOption(
   option: SearchBackendOption,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): SearchBackend {
+  // The configured address's key, in its path or query, is masked wherever an error quotes it.
+  if (option.url) noteUrlSecrets(option.url);
   if (option.type === "searxng") return searxngBackend(option.url);
   const variable = option.apiKeyEnv ?? "BRAVE_SEARCH_API_KEY";
   const key = env[variable]?.trim();

@@ -2,7 +2,7 @@
  * HEADER-PLACEHOLDER
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -11,12 +11,15 @@ import { describe, expect, it } from "vitest";
 import { pinnedFetch } from "../../plugins/mcp/server-fetch";
 import { toolchainSettings } from "../../plugins/sandbox/toolchain-settings";
 import { binPath } from "../helpers/project";
+import { noteUrlSecrets } from "../../plugins/_kits/process/index";
+import { redactText, secretsOf } from "../../src/index";
 import { SKIP } from "../sandbox/helpers";
+import { runCli } from "../helpers/project";
 import { attackBench } from "./attack-bench";
 
 const KEY = "sk-test-redteam7zf";
 
-const { project, attack } = attackBench({
+const { project, attack, serve, env } = attackBench({
   name: "rt7zf",
   model: "openai:gpt-4.1",
   key: KEY,
@@ -211,5 +214,99 @@ describe("ZF2: a remote MCP server's own name, rebound to the loopback after it 
       sse.closeAllConnections();
       sse.close();
     }
+  });
+});
+
+/** Every file under `dir`, read (the transcripts a run left in its home). */
+const filesUnder = (dir: string): string =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"))
+    .join("\n");
+
+/** A server that answers every request 404, quoting its request line (as Express does). */
+const echoingServer = async () => {
+  const web = createServer((req, res) =>
+    res.writeHead(404, { "content-type": "text/plain" }).end(`Cannot ${req.method} ${req.url}`),
+  );
+  await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
+  return { web, port: (web.address() as AddressInfo).port };
+};
+
+describe("ZF3: a credential in a configured endpoint's URL path", () => {
+  const TOKEN = "sk-ak-9f8e7d6c5b4a3f2e1d0c";
+
+  it("a remote MCP server's (Zapier's /mcp/<key>/sse) is masked in the init message, the warnings and the transcript", {
+    timeout: 120_000,
+  }, async () => {
+    const { web, port } = await echoingServer();
+    try {
+      const p = project();
+      writeFileSync(
+        join(p.cwd, "ubiquity.config.mjs"),
+        `export default { mcpServers: { z: { type: "http", url: "http://127.0.0.1:${port}/mcp/${TOKEN}/sse" } } };\n`,
+      );
+      await serve(() => "done");
+      const run = await runCli(["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "hi"], p.cwd, {
+        ...env(p),
+        DEBUG: "ubiquity*",
+      });
+      expect(run.code, run.stderr).toBe(0);
+      // The failure is there, quoting the request line, with the key masked.
+      expect(run.stdout).toMatch(/Cannot POST \/mcp\/\[redacted\]\/sse/);
+      expect(run.stdout).not.toContain(TOKEN);
+      expect(run.stderr).not.toContain(TOKEN);
+      expect(filesUnder(p.home)).not.toContain(TOKEN);
+    } finally {
+      web.close();
+    }
+  });
+
+  it("an HTTP hook's (Slack's /services/T…/B…/<secret>) is masked in the warning its failure prints", {
+    timeout: 120_000,
+  }, async () => {
+    const { web, port } = await echoingServer();
+    const SLACK = "fJ3kL9mN2pQ7rS4tV8wX1yZ5";
+    try {
+      const p = project();
+      mkdirSync(join(p.cwd, ".ubiquity"));
+      writeFileSync(
+        join(p.cwd, ".ubiquity", "settings.json"),
+        JSON.stringify({
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: "*",
+                hooks: [{ type: "http", url: `http://127.0.0.1:${port}/services/T0AAA/B0BBB/${SLACK}` }],
+              },
+            ],
+          },
+        }),
+      );
+      writeFileSync(join(p.cwd, "README.md"), "# readme\n");
+      const { run, out } = await attack([{ name: "Read", input: { file_path: join(p.cwd, "README.md") } }], [], p, {
+        DEBUG: "ubiquity*",
+      });
+      expect(out[0]!.content).toContain("# readme");
+      expect(run.stderr).toMatch(
+        /HTTP hook http:\/\/127\.0\.0\.1:\d+\/services\/T0AAA\/B0BBB\/\[redacted\] answered 404/,
+      );
+      expect(run.stderr).not.toContain(SLACK);
+      expect(run.stdout).not.toContain(SLACK);
+      expect(filesUnder(p.home)).not.toContain(SLACK);
+    } finally {
+      web.close();
+    }
+  });
+
+  it("the rule: a path or host part shaped like a credential is a secret; plain words and short ids are not", () => {
+    noteUrlSecrets("https://mcp.pipedream.net/2f3c9a7e-1b4d-4e8f-9a6b-0c1d2e3f4a5b/gmail?x=1");
+    noteUrlSecrets("https://example.com/api/v1/servers/12345/modelcontextprotocol/mcp");
+    const secrets = secretsOf({});
+    const text = redactText(
+      "GET /2f3c9a7e-1b4d-4e8f-9a6b-0c1d2e3f4a5b/gmail /api/v1/servers/12345/modelcontextprotocol/mcp",
+      secrets,
+    );
+    expect(text).toBe("GET /[redacted]/gmail /api/v1/servers/12345/modelcontextprotocol/mcp");
   });
 });
