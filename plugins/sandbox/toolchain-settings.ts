@@ -17,7 +17,10 @@
  * each toolchain folder, never into an installation's folders of programs and libraries (where
  * nothing is the user's configuration), nor a folder of more than INDEX_SIZE entries (a package
  * index or store: version managers keep a handful of installations). Past WALK_BUDGET folders read,
- * the folders not yet read are hidden whole (fail closed).
+ * the folders not yet read are hidden whole (fail closed). A toolchain folder that is no
+ * installation itself has its own dotfiles hidden (`~/.conda/.condarc`, a per-user condarc); its
+ * other files are its tool's state, which it needs to run (rustup's `settings.toml`, juliaup's
+ * `juliaup.json`).
  */
 import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
@@ -111,6 +114,9 @@ export function toolchainSettings(roots: readonly string[]): string[] {
     if (list.length > INDEX_SIZE) continue;
     const installation = list.some((e) => e.name === "bin" && e.isDirectory());
     if (installation) for (const path of installationSettings(dir, list)) out.add(path);
+    // A toolchain folder's own dotfiles are its tool's per-user settings (conda reads `~/.conda/.condarc`).
+    else if (depth === 0)
+      for (const e of list) if (!e.isDirectory() && e.name.startsWith(".")) out.add(join(dir, e.name));
     if (depth >= WALK_DEPTH) continue;
     for (const e of list) {
       if (!e.isDirectory()) continue;

@@ -52,6 +52,8 @@ const SETTINGS = [
   // place for an environment's secret variables).
   { install: ".conda/envs/ml", file: ".condarc" },
   { install: ".conda/envs/ml", file: "etc/conda/activate.d/env_vars.sh" },
+  // conda's per-user condarc in its own folder (channel URLs carry anaconda.org tokens: /t/<token>/).
+  { install: ".conda", file: ".condarc" },
   // maven's global settings (server passwords) under sdkman.
   { install: ".sdkman/candidates/maven/3.9.6", file: "conf/settings.xml" },
 ] as const;
@@ -60,7 +62,7 @@ const SETTINGS = [
 const toolchainHome = (home: string) => {
   for (const [i, s] of SETTINGS.entries()) {
     plant(join(home, s.install), s.file, `//registry.npmjs.org/:_authToken=CANARY-ZF1-${i}\n`);
-    plant(join(home, s.install), "bin/tool", "#!/bin/sh\necho tool-ran\n");
+    if (s.install !== ".conda") plant(join(home, s.install), "bin/tool", "#!/bin/sh\necho tool-ran\n");
   }
   // A JDK's conf (its security policy), a virtualenv's pyvenv.cfg and a node's own files stay.
   const jdk = ".sdkman/candidates/java/21.0.2-tem";
@@ -70,7 +72,11 @@ const toolchainHome = (home: string) => {
   plant(join(home, jdk), "conf/security/java.security", "security.provider.1=SUN\n");
   plant(join(home, ".local/share/virtualenvs/app-x1y2"), "pyvenv.cfg", "home = /usr/bin\n");
   plant(join(home, ".nvm/versions/node/v20.11.0"), "lib/node_modules/npm/package.json", '{"name":"npm"}\n');
+  plant(home, ".rustup/settings.toml", 'default_toolchain = "stable-x86_64-unknown-linux-gnu"\n');
 };
+
+/** Is npm on this machine's PATH (to see that it still runs with its global config hidden)? */
+const NPM = spawnSync("npm", ["--version"], { encoding: "utf8" }).status === 0;
 
 describe("ZF1: a toolchain's installation-wide settings in the home are hidden from sandboxed commands", () => {
   it("the walk names each installation's settings place, and keeps a JDK's conf, pyvenv.cfg and the packages", () => {
@@ -112,7 +118,9 @@ describe("ZF1: a toolchain's installation-wide settings in the home are hidden f
       const { out } = await attack(
         [
           ...SETTINGS.map((s) => `cat ~/${s.install}/${s.file}`),
-          `sh ~/${SETTINGS[0].install}/bin/tool && cat ~/.sdkman/candidates/java/21.0.2-tem/conf/security/java.security ~/.local/share/virtualenvs/app-x1y2/pyvenv.cfg`,
+          `sh ~/${SETTINGS[0].install}/bin/tool && cat ~/.sdkman/candidates/java/21.0.2-tem/conf/security/java.security ~/.local/share/virtualenvs/app-x1y2/pyvenv.cfg ~/.rustup/settings.toml`,
+          // npm takes a global config it cannot read for none (the hidden one), and runs.
+          `npm config get registry --globalconfig ~/${SETTINGS[0].install}/etc/npmrc --userconfig /dev/null --cache "$TMPDIR/npm-cache" 2>&1 || echo npm-failed`,
         ],
         ["--permission-mode", "bypassPermissions"],
         p,
@@ -125,6 +133,8 @@ describe("ZF1: a toolchain's installation-wide settings in the home are hidden f
       expect(control.content).toContain("tool-ran");
       expect(control.content).toContain("security.provider.1=SUN");
       expect(control.content).toContain("home = /usr/bin");
+      expect(control.content).toContain('default_toolchain = "stable-x86_64-unknown-linux-gnu"');
+      if (NPM) expect(out[SETTINGS.length + 1]!.content).toContain("https://registry.npmjs.org/");
     },
   );
 });
