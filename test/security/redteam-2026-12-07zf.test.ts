@@ -7,14 +7,15 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { pinnedFetch } from "../../plugins/mcp/server-fetch";
 import { toolchainSettings } from "../../plugins/sandbox/toolchain-settings";
 import { binPath } from "../helpers/project";
 import { noteUrlSecrets } from "../../plugins/_kits/process/index";
 import { redactText, secretsOf } from "../../src/index";
 import { SKIP } from "../sandbox/helpers";
-import { runCli } from "../helpers/project";
+import { removeTempProjects, runCli, tempProject } from "../helpers/project";
+import { startAgent } from "../acp/helpers";
 import { attackBench } from "./attack-bench";
 
 const KEY = "sk-test-redteam7zf";
@@ -318,5 +319,54 @@ describe("ZF3: a credential in a configured endpoint's URL path", () => {
       secrets,
     );
     expect(text).toBe("GET /[redacted]/gmail /api/v1/servers/12345/modelcontextprotocol/mcp");
+  });
+});
+
+/**
+ * The ACP tests' scripted model, playing the attacker: on "pipe" it makes a FIFO with Bash, then
+ * asks to Write over it (the editor is asked first, and its question carries the file's old text).
+ */
+const FIFO_CONFIG = `
+import { scriptedModel } from "ubiquity/testing";
+export default {
+  sessionDir: process.env.UBQ_SESSIONS,
+  todoDir: process.env.UBQ_SESSIONS + "-todos",
+  marketPricing: false,
+  maxRetries: 0,
+  model: scriptedModel(({ request }) => {
+    const tools = request.prompt.filter((m) => m.role === "tool").length;
+    if (tools === 0) return { toolCalls: [{ toolName: "Bash", input: { command: "mkfifo pipe" } }] };
+    if (tools === 1) return { toolCalls: [{ toolName: "Write", input: { file_path: "pipe", content: "x" } }] };
+    return { text: "finished" };
+  }),
+};
+`;
+
+describe("ZF4: ACP's diff of a Write read a FIFO the agent made, by name, blocking", () => {
+  afterAll(removeTempProjects);
+
+  it("through the bin (`ubiquity acp`, an editor that serves no files): the Write fails naming the pipe, and the prompt ends", {
+    timeout: 120_000,
+  }, async () => {
+    const dir = tempProject({ "ubiquity.config.mjs": FIFO_CONFIG }, { linkUbiquity: true });
+    const proc = startAgent({ dir, sessions: join(dir, "sessions") });
+    try {
+      await proc.initialized;
+      const { sessionId } = await proc.agent.request("session/new", { cwd: dir, mcpServers: [] });
+      proc.answer = (request) => (request.toolCall.title?.startsWith("Write") ? "reject_once" : "allow_once");
+      const answer = await proc.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "pipe" }],
+      });
+      // Before the fix the permission vote's read of `pipe` (for the question's diff) never returned:
+      // the Write was announced, then nothing: no question, no result, no end.
+      expect(answer.stopReason).toBe("end_turn");
+      const write = proc.updates
+        .map((u) => u.update)
+        .filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed");
+      expect(JSON.stringify(write)).toContain("pipe is not a regular file");
+    } finally {
+      await proc.close();
+    }
   });
 });
