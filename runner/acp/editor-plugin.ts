@@ -46,7 +46,10 @@ async function textOf(call: ToolCall, path: string): Promise<string | null> {
       await opened.handle.close();
     }
   };
-  const text = await (host?.readText ? host.readText(path, call.context.abortSignal) : fromDisk()).catch(() => null);
+  const text = await (host?.readText
+    ? host.readText(path, call.context.abortSignal).catch(() => fromDisk())
+    : fromDisk()
+  ).catch(() => null);
   return text !== null && text.length <= MAX_DIFF_CHARS ? text : null;
 }
 

@@ -2,7 +2,17 @@
  * HEADER-PLACEHOLDER
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -367,6 +377,75 @@ describe("ZF4: ACP's diff of a Write read a FIFO the agent made, by name, blocki
       expect(JSON.stringify(write)).toContain("pipe is not a regular file");
     } finally {
       await proc.close();
+    }
+  });
+});
+
+/** The ACP tests' scripted model, playing the attacker: on "look" it reads a.txt. */
+const READ_CONFIG = `
+import { scriptedModel } from "ubiquity/testing";
+export default {
+  sessionDir: process.env.UBQ_SESSIONS,
+  todoDir: process.env.UBQ_SESSIONS + "-todos",
+  marketPricing: false,
+  maxRetries: 0,
+  model: scriptedModel(({ request }) => {
+    const tools = request.prompt.filter((m) => m.role === "tool").length;
+    if (tools === 0) return { toolCalls: [{ toolName: "Read", input: { file_path: "a.txt" } }] };
+    return { text: "finished" };
+  }),
+};
+`;
+
+describe("ZF5: when the editor could not serve a file, ACP read it again by name", () => {
+  afterAll(removeTempProjects);
+
+  it("through the bin: a link swapped in after the judged read (by the agent's background shell) leads nowhere; Read shows the judged file", {
+    timeout: 120_000,
+  }, async () => {
+    const dir = tempProject(
+      { "ubiquity.config.mjs": READ_CONFIG, "a.txt": "plain project text\n" },
+      { linkUbiquity: true },
+    );
+    const home = realpathSync(mkdtempSync(join(tmpdir(), "ubq-rt7zf-acphome-")));
+    mkdirSync(join(home, ".ssh"));
+    writeFileSync(join(home, ".ssh", "id_rsa"), "PRIVATE-KEY-ZF5\n");
+    // The editor has a.txt not open (it answers an error, as the helper's editor does for a file it
+    // does not hold); the swap is made at that moment, standing for the agent's background loop that
+    // flips a.txt between a file and a link (red team zc, ZC1) winning the race.
+    const files = new (class extends Map<string, string> {
+      override get(path: string) {
+        if (path === join(dir, "a.txt")) {
+          unlinkSync(path);
+          symlinkSync(join(home, ".ssh", "id_rsa"), path);
+        }
+        return undefined;
+      }
+    })();
+    const proc = startAgent(
+      { dir, sessions: join(dir, "sessions") },
+      [],
+      { HOME: home },
+      { fs: { readTextFile: true } },
+      files,
+    );
+    try {
+      await proc.initialized;
+      const { sessionId } = await proc.agent.request("session/new", { cwd: dir, mcpServers: [] });
+      const answer = await proc.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "look" }],
+      });
+      expect(answer.stopReason).toBe("end_turn");
+      expect(proc.fsCalls).toEqual([{ method: "read", path: join(dir, "a.txt") }]);
+      const results = JSON.stringify(
+        proc.updates.map((u) => u.update).filter((u) => u.sessionUpdate === "tool_call_update"),
+      );
+      expect(results).not.toContain("PRIVATE-KEY-ZF5");
+      expect(results).toContain("plain project text");
+    } finally {
+      await proc.close();
+      rmSync(home, { recursive: true, force: true });
     }
   });
 });
