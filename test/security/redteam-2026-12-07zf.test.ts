@@ -1,5 +1,93 @@
 /**
- * HEADER-PLACEHOLDER
+ * Red team of 2026-12-07 (zf): everything but the Bash command analysis, as a stranger — a
+ * hostile MCP server or DNS, the model sending tool calls (its background shell among them), an
+ * editor session — through the built bin against the scripted attacker (a fake provider on
+ * 127.0.0.1), `ubiquity acp` driven by the ACP SDK's client, and a network namespace of its own
+ * (`unshare -Urnm`) with the attacker's DNS server. Each finding's test failed before its fix
+ * (checked by reverting it).
+ *
+ * ZF1 FIXED The toolchains the sandbox keeps readable in the home hold the user's installation-wide
+ *           settings, which tools fill with credentials (round zb's open item): npm's
+ *           `$PREFIX/etc/npmrc` (`npm config set -g //registry…:_authToken=…`) in every node of
+ *           nvm, volta, fnm, asdf and mise, rubygems' `etc/gemrc`, pip's `pip.conf` at a pyenv
+ *           Python's and a pipenv virtualenv's top, conda's per-environment `.condarc`, its
+ *           `etc/conda/activate.d` scripts (conda's documented place for an environment's secret
+ *           variables) and `~/.conda/.condarc`, maven's `conf/settings.xml` under sdkman: through
+ *           the bin, sandbox on, `cat` printed each. Class: a toolchain shown for its programs also
+ *           shows the user's configuration kept beside them. Rule: by place, not by name — in the
+ *           toolchain folders (HOME_TOOLCHAINS), every installation (a folder holding `bin`) has its
+ *           `etc` (site configuration, as /etc), its `conf` (but a JDK's: its security policy) and
+ *           the configuration files at its top (dotfiles, `*rc`, `.conf`, `.ini`, `.cfg`, `.toml`,
+ *           `.yml`, `.json`, `.xml`, `.properties`; but `pyvenv.cfg`) hidden, and a toolchain
+ *           folder's own dotfiles; past the walk's budget the folders not read are hidden whole.
+ *           npm still runs (a global config it cannot read counts as none), rustup's settings stay.
+ *
+ * ZF2 FIXED A remote MCP server's own host was fetched by name with `fetch`, resolved again at
+ *           every connection (round zc's open item): with the attacker's DNS answering the internet
+ *           (93.184.216.34) until the server had listed its tools and 127.0.0.1 from then on, both
+ *           `mcp__w__echo` calls of a run through the bin went to a service on this machine's
+ *           loopback — the user's `authorization` header with them — and its answer came back to
+ *           the model as the tool's result. Class: an endpoint the user chose by name, moved to the
+ *           loopback or the intranet after it was judged (DNS rebinding). Rule: a server name whose
+ *           first answer held a public address is reached only at public addresses, the check in
+ *           each connection's own lookup (node's http(s), answers streamed); a name that resolved
+ *           to private addresses only (`localhost`, a server inside the network) is the user's
+ *           local server and reached as before; an unresolved first answer is judged again, and
+ *           that request held to public addresses.
+ *
+ * ZF3 FIXED A credential in a configured endpoint's URL path was masked nowhere, while a query's was
+ *           (red team zc): a remote MCP server at Zapier's `…/mcp/sk-ak-…/sse` whose 404 quoted its
+ *           request line put the key in the run's init message (stream-json), the warning on
+ *           stderr, the debug log and the transcript; an HTTP hook at a Slack webhook's
+ *           `/services/T…/B…/<secret>` printed it in the warning of its failure. Class: a secret
+ *           recognized by where it sits in a URL. Rule: every part of a configured endpoint's path
+ *           and host name that may be a credential (the ZC6 shape: one word of 16 characters or
+ *           more with letters and digits), raw and decoded, is registered as a secret, with the
+ *           URL's password and query values (`noteUrlSecrets`: MCP servers, HTTP hooks, search
+ *           backends).
+ *
+ * ZF4 FIXED `ubiquity acp` read a Write's or Edit's old text for the question's diff by name, with
+ *           a blocking read, inside the permission vote: after the agent's `mkfifo pipe` (approved
+ *           by the editor), `Write pipe` was announced and then nothing — no question, no result,
+ *           the prompt never ended (it answered only to killing the agent). Class: a host read of
+ *           a path the agent can make, by name (round y's Y5 in the guard). Rule: the diff's text is
+ *           read as the file tools read: opened once through the held folder, no link followed,
+ *           O_NONBLOCK, a regular file only.
+ *
+ * ZF5 FIXED When the editor could not serve a file (`fs/read_text_file` failed: a file it does not
+ *           have open), ACP's host files read it again by name from the disk, after the file tools
+ *           had judged and opened it: a link swapped in between (the agent's background loop of
+ *           round zc, ZC1) made Read show the model a key outside the project (`PRIVATE-KEY-ZF5`
+ *           from ~/.ssh/id_rsa, through the bin). Class: ZC1's, in the editor's fallback. Rule: a
+ *           file the host cannot serve is the judged file's bytes (the file tools' one open);
+ *           nothing reads the path again.
+ *
+ * Tally: about 50 constructs tried — 27 through the bin (12 toolchain settings files and 2 cache
+ * files read by a sandboxed `cat`; 10 of them by Read, outside the run's folders: refused; a
+ * rebinding against a remote MCP server and its steady control; a path key echoed by an MCP
+ * server and by an HTTP hook; a FIFO under an ACP Write; a link swapped under an ACP Read), the
+ * rest by reading the code; 16 got through, in 5 findings (ZF1 12, ZF2 1, ZF3 2, ZF4 1, ZF5 1), all
+ * fixed.
+ * Held: Read of a toolchain's settings (outside the run's folders), the package caches' files
+ * (`.m2/repository`, `.gradle/caches`: packages others published, shown by design); by reading the
+ * code: Grep's ripgrep arguments (`--no-config`, the pattern after `--regexp`, `--`, glob and
+ * type one argument each), the file tools' opens (O_NONBLOCK, O_NOFOLLOW, regular files only),
+ * a rewind's writes (walked from the folder's real path, no `.git`), a Codex file's custom
+ * provider key (trusted files only), Claude Code's command-running settings (`apiKeyHelper`,
+ * `statusLine`: reported and ignored), an MCP tool's `readOnlyHint` (never counts), the Postgres
+ * session store (records redacted by the shared writer before the appender), a plugin's git clone
+ * (`--branch` takes the ref as its value, `--` before the URL), WebFetch and the environment's
+ * proxy (never used without allowPrivateAddresses).
+ * Left open: the same class as ZF2 in the other endpoints the user configures by name — a search
+ * backend (a public SearXNG instance) and an HTTP hook are fetched with `fetch` and follow a name
+ * rebound to the loopback (their requests carry a query, a hook's input); the terminal UI's
+ * approval reads the file for its diff by name after a stat, synchronously (a FIFO swapped in
+ * between by a background loop would freeze the terminal; a link there shows the user, not the
+ * model, the file it leads to); conda's `conda-meta/state` (`conda env config vars set`) is not a
+ * settings place of ZF1; ZF1's walk does not enter a folder of more than 256 entries (an index or
+ * store) nor look deeper than 4 levels below a toolchain folder, hides Homebrew's `etc` under
+ * ~/.linuxbrew (openssl's certificates there) and keeps pyenv plugins' `etc/pyenv.d` hooks (code);
+ * ZF2's held connections do not go through NODE_USE_ENV_PROXY's proxy (as WebFetch's do not).
  */
 import { spawnSync } from "node:child_process";
 import {
