@@ -14,22 +14,14 @@
  * server that is itself local or private (a deployment inside the network) may name hosts there.
  */
 import type { FetchLike } from "@modelcontextprotocol/client";
-import type { LookupFunction } from "node:net";
 import { lazyRequire } from "../_kits/lazy/index";
-import { nonPublicReason } from "../web/api";
+import { heldFetch, nonPublicReason, publicFetch, resolveAll, type ResolveAll } from "../web/api";
 import { boundedResponse } from "./message-bound";
 
 // Loaded on the first request that names another host: an import would cost every run's start.
-const dns = lazyRequire<typeof import("node:dns/promises")>("node:dns/promises");
 const net = lazyRequire<typeof import("node:net")>("node:net");
-const http = lazyRequire<typeof import("node:http")>("node:http");
-const https = lazyRequire<typeof import("node:https")>("node:https");
-const stream = lazyRequire<typeof import("node:stream")>("node:stream");
 
-/** How a name is resolved (every address). */
-export type ResolveAll = (host: string) => Promise<string[]>;
-
-const resolveAll: ResolveAll = async (host) => (await dns().lookup(host, { all: true })).map((a) => a.address);
+export type { ResolveAll };
 
 /** Why `host` is not public (a literal, or any address its name resolves to), or undefined. */
 async function nonPublicHost(host: string, resolve: ResolveAll): Promise<string | undefined> {
@@ -59,105 +51,30 @@ const MAX_NAMED_BODY = 1024 * 1024;
  * metadata service or the loopback to the connection (DNS rebinding, red team x, X3). Redirects
  * are not followed here (the caller judges each hop); the body is read whole, up to a bound.
  */
-export function pinnedFetch(
+export async function pinnedFetch(
   url: URL,
   init: RequestInit | undefined,
   resolve: ResolveAll,
   /** Why an address may not be reached (a test's stand-in may let the loopback count as public). */
   refuse: (address: string) => string | undefined = nonPublicReason,
-  /**
-   * `stream`: the answer is handed on as it arrives (the server's own event streams never end; the
-   * caller bounds what it reads); `agent`: the connections are kept for the next request.
-   */
-  options: { stream?: boolean; agent?: import("node:http").Agent } = {},
 ): Promise<Response> {
-  const lookup: LookupFunction = (hostname, options, callback) => {
-    nonPublicAddresses(hostname, resolve, refuse).then(
-      ({ why, addresses }) => {
-        if (why)
-          return callback(
-            Object.assign(new Error(`refused to connect to ${hostname}: ${why}`), { code: "EPRIVATEADDRESS" }),
-            "",
-            4,
-          );
-        const all = addresses.map((address) => ({ address, family: net().isIP(address) }));
-        if (options.all) return (callback as unknown as (e: null, a: typeof all) => void)(null, all);
-        callback(null, all[0]!.address, all[0]!.family);
-      },
-      (error: Error) => callback(error, "", 4),
-    );
-  };
-  const headers = new Headers(init?.headers);
-  let body: string | Uint8Array | undefined;
-  const given = init?.body;
-  if (typeof given === "string" || given instanceof Uint8Array) body = given;
-  else if (given instanceof URLSearchParams) {
-    body = given.toString();
-    if (!headers.has("content-type")) headers.set("content-type", "application/x-www-form-urlencoded;charset=UTF-8");
-  } else if (given !== undefined && given !== null)
-    return Promise.reject(new Error(`a request to ${url.origin} has a body this client does not send`));
-  const send = url.protocol === "https:" ? https().request : http().request;
-  return new Promise((done, fail) => {
-    const req = send(url, {
-      method: init?.method ?? "GET",
-      headers: Object.fromEntries(headers),
-      lookup,
-      agent: options.agent ?? false,
-      ...(init?.signal ? { signal: init.signal } : {}),
-    });
-    req.once("error", fail);
-    req.once("response", (res) => {
-      if (options.stream) return done(streamed(res, init));
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_NAMED_BODY) {
-          res.destroy();
-          fail(new Error(`${url.origin}${url.pathname} answered more than ${MAX_NAMED_BODY} bytes`));
-        } else chunks.push(chunk);
-      });
-      res.once("error", fail);
-      res.once("end", () => {
-        const status = res.statusCode ?? 502;
-        const out = new Headers();
-        for (const [name, value] of Object.entries(res.headers))
-          for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) out.append(name, v);
-        const empty = status === 204 || status === 205 || status === 304 || (init?.method ?? "GET") === "HEAD";
-        done(
-          new Response(empty ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage, headers: out }),
-        );
-      });
-    });
-    req.end(body);
+  const response = await publicFetch(url, init, resolve, refuse);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (response.body)
+    for await (const chunk of response.body) {
+      size += chunk.byteLength;
+      if (size > MAX_NAMED_BODY) {
+        await response.body.cancel().catch(() => {});
+        throw new Error(`${url.origin}${url.pathname} answered more than ${MAX_NAMED_BODY} bytes`);
+      }
+      chunks.push(chunk);
+    }
+  return new Response(response.body ? Buffer.concat(chunks) : null, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
   });
-}
-
-/** An answer as fetch gives it, its body read as it arrives. */
-function streamed(res: import("node:http").IncomingMessage, init: RequestInit | undefined): Response {
-  const status = res.statusCode ?? 502;
-  const out = new Headers();
-  for (const [name, value] of Object.entries(res.headers))
-    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) out.append(name, v);
-  const empty = status === 204 || status === 205 || status === 304 || (init?.method ?? "GET") === "HEAD";
-  if (empty) res.resume();
-  const body = empty ? null : (stream().Readable.toWeb(res) as ReadableStream<Uint8Array>);
-  return new Response(body, { status, statusText: res.statusMessage, headers: out });
-}
-
-/** Why a name is not public (any address it resolves to), with the addresses it resolved to. */
-async function nonPublicAddresses(
-  host: string,
-  resolve: ResolveAll,
-  refuse: (address: string) => string | undefined,
-): Promise<{ why?: string; addresses: string[] }> {
-  const addresses = await resolve(host);
-  if (addresses.length === 0) return { why: `${host} resolved to no address`, addresses };
-  for (const address of addresses) {
-    const why = refuse(address);
-    if (why) return { why: `${host} resolves to ${address}: ${why}`, addresses };
-  }
-  return { addresses };
 }
 
 /**
@@ -175,27 +92,11 @@ export function serverFetch(
   onTooLarge?: () => void,
 ): FetchLike {
   const own = new URL(serverUrl);
-  const ownName = own.hostname.replace(/^\[(.*)\]$/, "$1");
   let serverIsPublic: Promise<boolean> | undefined;
-  /** Is the server's own name one that resolved to private addresses only (the user's local server)? */
-  let ownIsLocal: Promise<boolean | undefined> | undefined;
-  const agents: { http?: import("node:http").Agent; https?: import("node:http").Agent } = {};
-  /** A request to the server's own host, held to public addresses unless its name is a local server's. */
-  const toOwnHost = async (url: URL, init: RequestInit | undefined): Promise<Response> => {
-    if (base || net().isIP(ownName)) return (base ?? fetch)(url, init);
-    ownIsLocal ??= resolve(ownName).then(
-      (addresses) => addresses.length > 0 && addresses.every((a) => nonPublicReason(a) !== undefined),
-      () => undefined, // unresolved: judged again at the next request, and this one held to public addresses
-    );
-    const local = await ownIsLocal;
-    if (local === undefined) ownIsLocal = undefined;
-    if (local) return fetch(url, init);
-    const secure = url.protocol === "https:";
-    const agent = secure
-      ? (agents.https ??= new (https().Agent)({ keepAlive: true }))
-      : (agents.http ??= new (http().Agent)({ keepAlive: true }));
-    return pinnedFetch(url, init, resolve, nonPublicReason, { stream: true, agent });
-  };
+  // The server's own host: held to the kind of address its name first resolved to (../web/held-fetch).
+  const held = heldFetch(resolve);
+  const toOwnHost = (url: URL, init: RequestInit | undefined): Promise<Response> =>
+    base ? base(url, init) : held(url, init);
   /** Judge `url`; true when it is a host the (public) server named, to be reached only through `pinnedFetch`. */
   const judge = async (url: URL): Promise<boolean> => {
     if (url.host === own.host) return false;

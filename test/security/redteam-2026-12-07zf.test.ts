@@ -22,18 +22,22 @@
  *           folder's own dotfiles; past the walk's budget the folders not read are hidden whole.
  *           npm still runs (a global config it cannot read counts as none), rustup's settings stay.
  *
- * ZF2 FIXED A remote MCP server's own host was fetched by name with `fetch`, resolved again at
- *           every connection (round zc's open item): with the attacker's DNS answering the internet
- *           (93.184.216.34) until the server had listed its tools and 127.0.0.1 from then on, both
- *           `mcp__w__echo` calls of a run through the bin went to a service on this machine's
- *           loopback — the user's `authorization` header with them — and its answer came back to
- *           the model as the tool's result. Class: an endpoint the user chose by name, moved to the
- *           loopback or the intranet after it was judged (DNS rebinding). Rule: a server name whose
- *           first answer held a public address is reached only at public addresses, the check in
- *           each connection's own lookup (node's http(s), answers streamed); a name that resolved
- *           to private addresses only (`localhost`, a server inside the network) is the user's
- *           local server and reached as before; an unresolved first answer is judged again, and
- *           that request held to public addresses.
+ * ZF2 FIXED An endpoint the user configured by name was fetched with `fetch`, its name resolved again
+ *           at every connection (round zc's open item, for the MCP server's own host): with the
+ *           attacker's DNS answering the internet (93.184.216.34) until the server had answered
+ *           once and 127.0.0.1 from then on, through the bin, both `mcp__w__echo` calls of a run went
+ *           to a service on this machine's loopback — the user's `authorization` header with them —
+ *           and its answer came back to the model as the tool's result; the same with a SearXNG
+ *           backend (the second WebSearch asked the loopback service) and a PreToolUse HTTP hook
+ *           (the second call's hook input — session id, cwd, transcript path, the call — was
+ *           posted to it). Class: an endpoint chosen by name, moved to the loopback or the
+ *           intranet after it was judged (DNS rebinding). Rule (plugins/web/held-fetch.ts, for
+ *           each of the three): a name whose first answer held a public address is reached only
+ *           at public addresses, the check in each connection's own lookup (node's http(s),
+ *           answers streamed, connections kept); a name that resolved to private addresses only
+ *           (`localhost`, a server inside the network) is the user's local service and reached
+ *           as before; an unresolved first answer is asked again, and that request held to
+ *           public addresses.
  *
  * ZF3 FIXED A credential in a configured endpoint's URL path was masked nowhere, while a query's was
  *           (red team zc): a remote MCP server at Zapier's `…/mcp/sk-ak-…/sse` whose 404 quoted its
@@ -62,11 +66,11 @@
  *           file the host cannot serve is the judged file's bytes (the file tools' one open);
  *           nothing reads the path again.
  *
- * Tally: about 50 constructs tried — 27 through the bin (12 toolchain settings files and 2 cache
+ * Tally: about 50 constructs tried — 29 through the bin (12 toolchain settings files and 2 cache
  * files read by a sandboxed `cat`; 10 of them by Read, outside the run's folders: refused; a
- * rebinding against a remote MCP server and its steady control; a path key echoed by an MCP
+ * rebinding against a remote MCP server, a search backend and an HTTP hook, and a steady control; a path key echoed by an MCP
  * server and by an HTTP hook; a FIFO under an ACP Write; a link swapped under an ACP Read), the
- * rest by reading the code; 16 got through, in 5 findings (ZF1 12, ZF2 1, ZF3 2, ZF4 1, ZF5 1), all
+ * rest by reading the code; 18 got through, in 5 findings (ZF1 12, ZF2 3, ZF3 2, ZF4 1, ZF5 1), all
  * fixed.
  * Held: Read of a toolchain's settings (outside the run's folders), the package caches' files
  * (`.m2/repository`, `.gradle/caches`: packages others published, shown by design); by reading the
@@ -78,9 +82,7 @@
  * session store (records redacted by the shared writer before the appender), a plugin's git clone
  * (`--branch` takes the ref as its value, `--` before the URL), WebFetch and the environment's
  * proxy (never used without allowPrivateAddresses).
- * Left open: the same class as ZF2 in the other endpoints the user configures by name — a search
- * backend (a public SearXNG instance) and an HTTP hook are fetched with `fetch` and follow a name
- * rebound to the loopback (their requests carry a query, a hook's input); the terminal UI's
+ * Left open: the terminal UI's
  * approval reads the file for its diff by name after a stat, synchronously (a FIFO swapped in
  * between by a background loop would freeze the terminal; a link there shows the user, not the
  * model, the file it leads to); conda's `conda-meta/state` (`conda env config vars set`) is not a
@@ -106,7 +108,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { pinnedFetch } from "../../plugins/mcp/server-fetch";
+import { publicFetch } from "../../plugins/web/held-fetch";
 import { toolchainSettings } from "../../plugins/sandbox/toolchain-settings";
 import { binPath } from "../helpers/project";
 import { noteUrlSecrets } from "../../plugins/_kits/process/index";
@@ -242,7 +244,7 @@ describe("ZF1: a toolchain's installation-wide settings in the home are hidden f
 const UNSHARE = spawnSync("unshare", ["-Urnm", "true"]).status === 0;
 
 /** The rebinding fixture's run in a namespace of its own: what the loopback service heard, and the tool results. */
-const rebindRun = (mode: "rebind" | "steady") => {
+const rebindRun = (mode: "rebind" | "steady" | "search" | "hook") => {
   const work = realpathSync(mkdtempSync(join(tmpdir(), "ubq-rt7zf-rb-")));
   try {
     const fixture = join(import.meta.dirname, "fixtures", "rebind-run.mjs");
@@ -261,7 +263,7 @@ const rebindRun = (mode: "rebind" | "steady") => {
   }
 };
 
-describe("ZF2: a remote MCP server's own name, rebound to the loopback after it answered from the internet", () => {
+describe("ZF2: an endpoint configured by name (a remote MCP server, a search backend, an HTTP hook), rebound to the loopback after it answered from the internet", () => {
   it.skipIf(!UNSHARE)(
     "through the bin: the loopback service hears nothing, and the tool call fails naming the address",
     {
@@ -280,6 +282,41 @@ describe("ZF2: a remote MCP server's own name, rebound to the loopback after it 
           /refused to connect to mcp\.rebind\.example: mcp\.rebind\.example resolves to 127\.0\.0\.1/,
         );
       }
+    },
+  );
+
+  it.skipIf(!UNSHARE)(
+    "the same class, a SearXNG backend at a public name: the second search is refused, the loopback hears nothing",
+    {
+      timeout: 160_000,
+    },
+    () => {
+      const { hits, results, stderr } = rebindRun("search");
+      expect(hits, "the search went to a service on this machine").toEqual([]);
+      expect(results, stderr).toHaveLength(2);
+      expect(results[0]!.content).toContain("from-the-server");
+      expect(results[1]!.isError).toBe(true);
+      expect(results[1]!.content).toMatch(
+        /refused to connect to mcp\.rebind\.example: mcp\.rebind\.example resolves to 127\.0\.0\.1/,
+      );
+    },
+  );
+
+  it.skipIf(!UNSHARE)(
+    "the same class, an HTTP hook at a public name: its input never reaches the loopback service",
+    {
+      timeout: 160_000,
+    },
+    () => {
+      const { hits, results, stderr } = rebindRun("hook");
+      expect(
+        hits,
+        "the hook's input (session, cwd, transcript path, the call) went to a service on this machine",
+      ).toEqual([]);
+      expect(results.map((r) => r.content)).toEqual(["     1\t# readme", "     1\t# readme"]);
+      expect(stderr).toMatch(
+        /PreToolUse HTTP hook http:\/\/mcp\.rebind\.example:\d+\/hook could not be reached \(.*refused to connect/,
+      );
     },
   );
 
@@ -308,12 +345,11 @@ describe("ZF2: a remote MCP server's own name, rebound to the loopback after it 
     try {
       const port = (sse.address() as AddressInfo).port;
       // The loopback stands for a public address here (a refusal that allows it), reached by a name.
-      const response = await pinnedFetch(
+      const response = await publicFetch(
         new URL(`http://mcp.example.com:${port}/mcp`),
         { signal: abort.signal },
         async () => ["127.0.0.1"],
         () => undefined,
-        { stream: true },
       );
       expect(response.headers.get("content-type")).toBe("text/event-stream");
       const { value } = await response.body!.getReader().read();
