@@ -48,7 +48,8 @@
  *           and host name that may be a credential (the ZC6 shape: one word of 16 characters or
  *           more with letters and digits), raw and decoded, is registered as a secret, with the
  *           URL's password and query values (`noteUrlSecrets`: MCP servers, HTTP hooks, search
- *           backends).
+ *           backends, a model provider's base URL — a gateway's key in OPENAI_BASE_URL's path came
+ *           back in the run's result and the debug log the same way).
  *
  * ZF4 FIXED `ubiquity acp` read a Write's or Edit's old text for the question's diff by name, with
  *           a blocking read, inside the permission vote: after the agent's `mkfifo pipe` (approved
@@ -66,12 +67,12 @@
  *           file the host cannot serve is the judged file's bytes (the file tools' one open);
  *           nothing reads the path again.
  *
- * Tally: about 50 constructs tried — 29 through the bin (12 toolchain settings files and 2 cache
+ * Tally: about 50 constructs tried — 30 through the bin (12 toolchain settings files and 2 cache
  * files read by a sandboxed `cat`; 10 of them by Read, outside the run's folders: refused; a
- * rebinding against a remote MCP server, a search backend and an HTTP hook, and a steady control; a path key echoed by an MCP
- * server and by an HTTP hook; a FIFO under an ACP Write; a link swapped under an ACP Read), the
- * rest by reading the code; 18 got through, in 5 findings (ZF1 12, ZF2 3, ZF3 2, ZF4 1, ZF5 1), all
- * fixed.
+ * rebinding against a remote MCP server, a search backend and an HTTP hook, and a steady control;
+ * a path key echoed by an MCP server, an HTTP hook and a model provider; a FIFO under an ACP
+ * Write; a link swapped under an ACP Read), the rest by reading the code; 19 got through, in 5
+ * findings (ZF1 12, ZF2 3, ZF3 3, ZF4 1, ZF5 1), all fixed.
  * Held: Read of a toolchain's settings (outside the run's folders), the package caches' files
  * (`.m2/repository`, `.gradle/caches`: packages others published, shown by design); by reading the
  * code: Grep's ripgrep arguments (`--no-config`, the pattern after `--regexp`, `--`, glob and
@@ -439,6 +440,28 @@ describe("ZF3: a credential in a configured endpoint's URL path", () => {
       expect(run.stderr).not.toContain(SLACK);
       expect(run.stdout).not.toContain(SLACK);
       expect(filesUnder(p.home)).not.toContain(SLACK);
+    } finally {
+      web.close();
+    }
+  });
+
+  it("a model provider's (a gateway's key in OPENAI_BASE_URL's path) is masked in the result and the log", {
+    timeout: 120_000,
+  }, async () => {
+    const { web, port } = await echoingServer();
+    const GATEWAY = "gwkey9f8e7d6c5b4a3f2e1d0c";
+    try {
+      const p = project();
+      const run = await runCli(["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "hi"], p.cwd, {
+        HOME: p.home,
+        OPENAI_API_KEY: KEY,
+        OPENAI_BASE_URL: `http://127.0.0.1:${port}/${GATEWAY}/v1`,
+        DEBUG: "ubiquity*",
+      });
+      expect(run.stdout).toMatch(/HTTP 404: Not Found — Cannot POST \/\[redacted\]\/v1\/responses/);
+      expect(run.stdout).not.toContain(GATEWAY);
+      expect(run.stderr).not.toContain(GATEWAY);
+      expect(filesUnder(p.home)).not.toContain(GATEWAY);
     } finally {
       web.close();
     }
