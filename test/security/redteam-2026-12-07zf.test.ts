@@ -67,12 +67,21 @@
  *           file the host cannot serve is the judged file's bytes (the file tools' one open);
  *           nothing reads the path again.
  *
+ * ZF6 FIXED The sandbox serves a filtered copy of the user's git config (red team q), which dropped
+ *           the sections it named (`url`, `http`, `credential`, `include`) and kept the rest: a
+ *           sandboxed `git config --global --list` printed hub's and gh's old `github.token`,
+ *           `gitlab.token`, and git's own `sendemail.smtpPass` and `imap.pass` (through the bin).
+ *           Class: a filter that keeps what it does not know (fail open). Rule: the copy keeps only
+ *           git's own sections known to hold no credential, of those no key named like one (with
+ *           the lines its value continues on), no comment, and no URL's password; the project's
+ *           `.git/config`, served through the same filter, likewise.
+ *
  * Tally: about 50 constructs tried — 30 through the bin (12 toolchain settings files and 2 cache
  * files read by a sandboxed `cat`; 10 of them by Read, outside the run's folders: refused; a
  * rebinding against a remote MCP server, a search backend and an HTTP hook, and a steady control;
  * a path key echoed by an MCP server, an HTTP hook and a model provider; a FIFO under an ACP
- * Write; a link swapped under an ACP Read), the rest by reading the code; 19 got through, in 5
- * findings (ZF1 12, ZF2 3, ZF3 3, ZF4 1, ZF5 1), all fixed.
+ * Write; a link swapped under an ACP Read), the rest by reading the code; 25 got through, in 6
+ * findings (ZF1 12, ZF2 3, ZF3 3, ZF4 1, ZF5 1, ZF6 5), all fixed.
  * Held: Read of a toolchain's settings (outside the run's folders), the package caches' files
  * (`.m2/repository`, `.gradle/caches`: packages others published, shown by design); by reading the
  * code: Grep's ripgrep arguments (`--no-config`, the pattern after `--regexp`, `--`, glob and
@@ -110,6 +119,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { publicFetch } from "../../plugins/web/held-fetch";
+import { gitConfigWithoutCredentials } from "../../plugins/sandbox/secrets";
 import { toolchainSettings } from "../../plugins/sandbox/toolchain-settings";
 import { binPath } from "../helpers/project";
 import { noteUrlSecrets } from "../../plugins/_kits/process/index";
@@ -595,4 +605,59 @@ describe("ZF5: when the editor could not serve a file, ACP read it again by name
       rmSync(home, { recursive: true, force: true });
     }
   });
+});
+
+/** A user's git config with credentials where tools and git itself document them. */
+const GITCONFIG = [
+  "[user]",
+  "\tname = U",
+  "\temail = u@example.com",
+  "[github]", // hub, git-hub, gist tools: `git config --global github.token`
+  "\tuser = u",
+  "\ttoken = ghp_CANARYzf6github",
+  "[gitlab]",
+  "\ttoken = glpat-CANARYzf6gitlab",
+  "[sendemail]", // git's own: send-email's SMTP password
+  "\tsmtpserver = smtp.example.com",
+  "\tsmtpPass = CANARYzf6smtp",
+  "[imap]", // git's own: imap-send's password
+  "\tpass = CANARYzf6imap",
+  "[core] editor = vi", // a variable on its header's line
+  "# deploy token: CANARYzf6comment",
+  "[alias]",
+  "\tst = status",
+  "\tauthtoken = !echo CANARYzf6alias \\",
+  "\t  CANARYzf6continued",
+  "\tlg = log --oneline",
+  "",
+].join("\n");
+
+describe("ZF6: the filtered copy of the user's git config kept every section it did not name", () => {
+  it("the filter keeps git's own settings and drops other tools' sections, credential-named keys and comments", () => {
+    const out = gitConfigWithoutCredentials(GITCONFIG);
+    expect(out).not.toContain("CANARYzf6");
+    expect(out).toContain("name = U");
+    expect(out).toContain("[core] editor = vi");
+    expect(out).toContain("st = status");
+    expect(out).toContain("lg = log --oneline");
+  });
+
+  it.skipIf(SKIP)(
+    "through the bin, sandbox on: `cat ~/.gitconfig` and `git config --global --list` show none of them",
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const p = project();
+      writeFileSync(join(p.home, ".gitconfig"), GITCONFIG);
+      const { out, run } = await attack(
+        ["cat ~/.gitconfig", "git config --global --list"],
+        ["--permission-mode", "bypassPermissions"],
+        p,
+      );
+      expect(run.stdout).not.toContain("CANARYzf6");
+      expect(out[1]!.content).toContain("user.name=U");
+      expect(out[1]!.content).toContain("alias.lg=log --oneline");
+    },
+  );
 });
