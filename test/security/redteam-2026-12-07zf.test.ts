@@ -91,15 +91,18 @@
  * `statusLine`: reported and ignored), an MCP tool's `readOnlyHint` (never counts), the Postgres
  * session store (records redacted by the shared writer before the appender), a plugin's git clone
  * (`--branch` takes the ref as its value, `--` before the URL), WebFetch and the environment's
- * proxy (never used without allowPrivateAddresses).
- * Left open: the terminal UI's
- * approval reads the file for its diff by name after a stat, synchronously (a FIFO swapped in
- * between by a background loop would freeze the terminal; a link there shows the user, not the
- * model, the file it leads to); conda's `conda-meta/state` (`conda env config vars set`) is not a
- * settings place of ZF1; ZF1's walk does not enter a folder of more than 256 entries (an index or
- * store) nor look deeper than 4 levels below a toolchain folder, hides Homebrew's `etc` under
- * ~/.linuxbrew (openssl's certificates there) and keeps pyenv plugins' `etc/pyenv.d` hooks (code);
- * ZF2's held connections do not go through NODE_USE_ENV_PROXY's proxy (as WebFetch's do not).
+ * proxy (never used without allowPrivateAddresses); through the bin: hook inputs (a tool's output
+ * is masked before a PostToolUse HTTP hook gets it; its base64 copy passes, round x's open item).
+ * Left open: the terminal UI's approval reads the file for its diff by name after a stat,
+ * synchronously (a FIFO swapped in between by a background loop would freeze the terminal; a link
+ * there shows the user, not the model, the file it leads to); conda's `conda-meta/state` (`conda env
+ * config vars set`) is not a settings place of ZF1; ZF1's walk does not enter a folder of more than
+ * 256 entries (an index or store) nor look deeper than 4 levels below a toolchain folder, hides
+ * Homebrew's `etc` under ~/.linuxbrew (openssl's certificates there), keeps pyenv plugins'
+ * `etc/pyenv.d` hooks (code), and skips a toolchain folder that is itself a link (`~/.nvm` →
+ * elsewhere: its target is bound where the masks may not reach); ZF2's held connections do not go
+ * through NODE_USE_ENV_PROXY's proxy (as WebFetch's do not); ZF6 keeps a credential written as the
+ * value of a harmless key (`alias.deploy = !curl -H "token: …"`); ZF3 masks the literal forms only.
  */
 import { spawnSync } from "node:child_process";
 import {
