@@ -11,16 +11,16 @@
  * An installation is a folder holding a `bin` folder. Of each, hidden: its `etc` (site-wide
  * configuration, as the system's /etc: whole, but a version manager's `<tool>env.d` hook folders of
  * code), its `conf` (whole, but a JDK's: its security policy, which it cannot run without, holds no
- * secret), and every configuration file at its top (a dotfile, or a name ending in rc, .conf,
- * .ini, .cfg, .toml, .yml, .yaml, .json, .xml or .properties), but a virtualenv's `pyvenv.cfg`
- * (paths only; python needs it). Found by a walk of folders, not files: down to WALK_DEPTH below
- * each toolchain folder, never into an installation's folders of programs and libraries (where
- * nothing is the user's configuration), nor a folder of more than INDEX_SIZE entries (a package
- * index or store: version managers keep a handful of installations). Past WALK_BUDGET folders read,
- * the folders not yet read are hidden whole (fail closed). A toolchain folder that is no
- * installation itself has its own dotfiles hidden (`~/.conda/.condarc`, a per-user condarc); its
- * other files are its tool's state, which it needs to run (rustup's `settings.toml`, juliaup's
- * `juliaup.json`).
+ * secret), and every configuration file at its top (a dotfile, or a name ending in rc, .conf, .ini,
+ * .cfg, .toml, .yml, .yaml, .json, .xml or .properties), but a virtualenv's `pyvenv.cfg` (paths
+ * only; python needs it), and a conda environment's variables (`conda-meta/state`). Found by a walk
+ * of folders, not files: down to WALK_DEPTH below each toolchain folder, never into an
+ * installation's folders of programs and libraries (where nothing is the user's configuration), nor
+ * a folder of more than INDEX_SIZE entries (a package index or store: version managers keep a
+ * handful of installations). Past WALK_BUDGET folders read, the folders not yet read are hidden
+ * whole (fail closed). A toolchain folder that is no installation itself has its own dotfiles
+ * hidden (`~/.conda/.condarc`, a per-user condarc); its other files are its tool's state, which it
+ * needs to run (rustup's `settings.toml`, juliaup's `juliaup.json`).
  */
 import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
@@ -86,6 +86,8 @@ function installationSettings(dir: string, list: Dirent[]): string[] {
         }
       else out.push(path);
     } else if (entry.name === "conf" && !isJdk(dir, names)) out.push(path);
+    // A conda environment's variables (`conda env config vars set`), kept beside its package records.
+    else if (entry.name === "conda-meta" && entry.isDirectory()) out.push(join(path, "state"));
     else if (!entry.isDirectory() && CONFIG_NAME.test(entry.name) && !KEPT_AT_TOP.has(entry.name)) out.push(path);
   }
   return out;

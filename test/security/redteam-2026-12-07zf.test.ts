@@ -12,14 +12,15 @@
  *           nvm, volta, fnm, asdf and mise, rubygems' `etc/gemrc`, pip's `pip.conf` at a pyenv
  *           Python's and a pipenv virtualenv's top, conda's per-environment `.condarc`, its
  *           `etc/conda/activate.d` scripts (conda's documented place for an environment's secret
- *           variables) and `~/.conda/.condarc`, maven's `conf/settings.xml` under sdkman: through
- *           the bin, sandbox on, `cat` printed each. Class: a toolchain shown for its programs also
- *           shows the user's configuration kept beside them. Rule: by place, not by name — in the
- *           toolchain folders (HOME_TOOLCHAINS), every installation (a folder holding `bin`) has its
- *           `etc` (site configuration, as /etc), its `conf` (but a JDK's: its security policy) and
- *           the configuration files at its top (dotfiles, `*rc`, `.conf`, `.ini`, `.cfg`, `.toml`,
- *           `.yml`, `.json`, `.xml`, `.properties`; but `pyvenv.cfg`) hidden, and a toolchain
- *           folder's own dotfiles; past the walk's budget the folders not read are hidden whole.
+ *           variables), its `conda-meta/state` (`conda env config vars set`) and
+ *           `~/.conda/.condarc`, maven's `conf/settings.xml` under sdkman: through the bin, sandbox
+ *           on, `cat` printed each. Class: a toolchain shown for its programs also shows the user's
+ *           configuration kept beside them. Rule: by place, not by name — in the toolchain folders
+ *           (HOME_TOOLCHAINS), every installation (a folder holding `bin`) has its `etc` (site
+ *           configuration, as /etc), its `conf` (but a JDK's: its security policy) and the
+ *           configuration files at its top (dotfiles, `*rc`, `.conf`, `.ini`, `.cfg`, `.toml`,
+ *           `.yml`, `.json`, `.xml`, `.properties`; but `pyvenv.cfg`) hidden, with a conda
+ *           environment's `conda-meta/state` and a toolchain folder's own dotfiles; past the walk's budget the folders not read are hidden whole.
  *           npm still runs (a global config it cannot read counts as none), rustup's settings stay.
  *
  * ZF2 FIXED An endpoint the user configured by name was fetched with `fetch`, its name resolved again
@@ -76,12 +77,12 @@
  *           the lines its value continues on), no comment, and no URL's password; the project's
  *           `.git/config`, served through the same filter, likewise.
  *
- * Tally: about 50 constructs tried — 30 through the bin (12 toolchain settings files and 2 cache
+ * Tally: about 50 constructs tried — 30 through the bin (13 toolchain settings files and 2 cache
  * files read by a sandboxed `cat`; 10 of them by Read, outside the run's folders: refused; a
  * rebinding against a remote MCP server, a search backend and an HTTP hook, and a steady control;
  * a path key echoed by an MCP server, an HTTP hook and a model provider; a FIFO under an ACP
- * Write; a link swapped under an ACP Read), the rest by reading the code; 25 got through, in 6
- * findings (ZF1 12, ZF2 3, ZF3 3, ZF4 1, ZF5 1, ZF6 5), all fixed.
+ * Write; a link swapped under an ACP Read), the rest by reading the code; 26 got through, in 6
+ * findings (ZF1 13, ZF2 3, ZF3 3, ZF4 1, ZF5 1, ZF6 5), all fixed.
  * Held: Read of a toolchain's settings (outside the run's folders), the package caches' files
  * (`.m2/repository`, `.gradle/caches`: packages others published, shown by design); by reading the
  * code: Grep's ripgrep arguments (`--no-config`, the pattern after `--regexp`, `--`, glob and
@@ -95,8 +96,7 @@
  * is masked before a PostToolUse HTTP hook gets it; its base64 copy passes, round x's open item).
  * Left open: the terminal UI's approval reads the file for its diff by name after a stat,
  * synchronously (a FIFO swapped in between by a background loop would freeze the terminal; a link
- * there shows the user, not the model, the file it leads to); conda's `conda-meta/state` (`conda env
- * config vars set`) is not a settings place of ZF1; ZF1's walk does not enter a folder of more than
+ * there shows the user, not the model, the file it leads to); ZF1's walk does not enter a folder of more than
  * 256 entries (an index or store) nor look deeper than 4 levels below a toolchain folder, hides
  * Homebrew's `etc` under ~/.linuxbrew (openssl's certificates there), keeps pyenv plugins'
  * `etc/pyenv.d` hooks (code), and skips a toolchain folder that is itself a link (`~/.nvm` →
@@ -167,6 +167,8 @@ const SETTINGS = [
   // place for an environment's secret variables).
   { install: ".conda/envs/ml", file: ".condarc" },
   { install: ".conda/envs/ml", file: "etc/conda/activate.d/env_vars.sh" },
+  // …and its variables set by `conda env config vars set`.
+  { install: ".conda/envs/ml", file: "conda-meta/state" },
   // conda's per-user condarc in its own folder (channel URLs carry anaconda.org tokens: /t/<token>/).
   { install: ".conda", file: ".condarc" },
   // maven's global settings (server passwords) under sdkman.
