@@ -92,8 +92,10 @@
  * `statusLine`: reported and ignored), an MCP tool's `readOnlyHint` (never counts), the Postgres
  * session store (records redacted by the shared writer before the appender), a plugin's git clone
  * (`--branch` takes the ref as its value, `--` before the URL), WebFetch and the environment's
- * proxy (never used without allowPrivateAddresses); through the bin: hook inputs (a tool's output
- * is masked before a PostToolUse HTTP hook gets it; its base64 copy passes, round x's open item).
+ * proxy (never used without allowPrivateAddresses), an OAuth login's redirect (`state` checked);
+ * through the bin: hook inputs (a tool's output is masked before a PostToolUse HTTP hook gets it;
+ * its base64 copy passes, round x's open item), `ubiquity worker` with passwords in its Redis and
+ * Postgres URLs (its connection errors name neither).
  * Left open: the terminal UI's approval reads the file for its diff by name after a stat,
  * synchronously (a FIFO swapped in between by a background loop would freeze the terminal; a link
  * there shows the user, not the model, the file it leads to); ZF1's walk does not enter a folder of more than
