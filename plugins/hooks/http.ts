@@ -10,13 +10,20 @@
  * `allowedEnvVars` lists (narrowed by `httpHookAllowedEnvVars`) — never with a model provider's
  * key. Redirects are not followed: the endpoint that was allowed is the one that answers.
  */
-import { isScrubbedVariable } from "../_kits/process/index";
+import { isScrubbedVariable, noteUrlSecrets } from "../_kits/process/index";
 import type { Logger } from "../../src/index";
 import { isProviderKey } from "../model/index";
+import { heldFetch } from "../web/api";
 import { commandPayload, parseCommandOutput } from "./command";
 import type { HookInput, HookOutput, HttpHook } from "./types";
 
 const DEFAULT_TIMEOUT_S = 30;
+/**
+ * The hook's address is the user's choice: held to the kind of address its name first resolved to
+ * (a public endpoint rebound to the loopback got the hook's input, and answered for it; red team
+ * zf, ZF2).
+ */
+const held = heldFetch();
 /** The most of an answer that is read: a hook's decision is small. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -123,6 +130,8 @@ export async function runHttpHook(
   input: HookInput,
   context: HttpHookContext,
 ): Promise<(HookOutput & { ask?: boolean }) | undefined> {
+  // A webhook's key is in its path as often as in a header (Slack's `/services/T…/B…/<secret>`): masked wherever it shows.
+  noteUrlSecrets(hook.url);
   const label = `${input.hookEventName} HTTP hook ${printableUrl(hook.url)}`;
   // Red-team fix: a URL carrying a user or password is refused (fetch would refuse it too, naming
   // the whole URL, password included, in its error: a log must never hold it).
@@ -176,7 +185,7 @@ export async function runHttpHook(
   const signal = AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
   let response: Response;
   try {
-    response = await fetch(hook.url, {
+    response = await held(new URL(hook.url), {
       method: "POST",
       headers,
       body: JSON.stringify(commandPayload(input)),

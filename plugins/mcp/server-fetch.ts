@@ -1,6 +1,12 @@
 /**
  * What a remote MCP server may make this process fetch. Its own URL's host is the user's choice
- * and is reached as configured. Any other host it names — protected-resource metadata in a
+ * and is reached as configured — at the kind of address its name first resolved to: a name whose
+ * first answer held a public address is reached only at public addresses from then on, the check
+ * inside each connection's own lookup (a name that answered the internet first and the loopback
+ * later had the client send its requests, the configured headers with them, to a service on this
+ * machine and read its answers: DNS rebinding, red team zf, ZF2); a name that resolved to private
+ * addresses only (`localhost`, a server inside the network) is the user's local server and reached
+ * as it resolves. Any other host it names — protected-resource metadata in a
  * `WWW-Authenticate` answer, the authorization servers that metadata lists, their registration
  * and token endpoints — is reached only at public addresses when the server itself is public: a
  * server on the internet cannot point the client at the metadata service (169.254.169.254), the
@@ -8,21 +14,14 @@
  * server that is itself local or private (a deployment inside the network) may name hosts there.
  */
 import type { FetchLike } from "@modelcontextprotocol/client";
-import type { LookupFunction } from "node:net";
 import { lazyRequire } from "../_kits/lazy/index";
-import { nonPublicReason } from "../web/api";
+import { heldFetch, nonPublicReason, publicFetch, resolveAll, type ResolveAll } from "../web/api";
 import { boundedResponse } from "./message-bound";
 
 // Loaded on the first request that names another host: an import would cost every run's start.
-const dns = lazyRequire<typeof import("node:dns/promises")>("node:dns/promises");
 const net = lazyRequire<typeof import("node:net")>("node:net");
-const http = lazyRequire<typeof import("node:http")>("node:http");
-const https = lazyRequire<typeof import("node:https")>("node:https");
 
-/** How a name is resolved (every address). */
-export type ResolveAll = (host: string) => Promise<string[]>;
-
-const resolveAll: ResolveAll = async (host) => (await dns().lookup(host, { all: true })).map((a) => a.address);
+export type { ResolveAll };
 
 /** Why `host` is not public (a literal, or any address its name resolves to), or undefined. */
 async function nonPublicHost(host: string, resolve: ResolveAll): Promise<string | undefined> {
@@ -52,87 +51,30 @@ const MAX_NAMED_BODY = 1024 * 1024;
  * metadata service or the loopback to the connection (DNS rebinding, red team x, X3). Redirects
  * are not followed here (the caller judges each hop); the body is read whole, up to a bound.
  */
-export function pinnedFetch(
+export async function pinnedFetch(
   url: URL,
   init: RequestInit | undefined,
   resolve: ResolveAll,
   /** Why an address may not be reached (a test's stand-in may let the loopback count as public). */
   refuse: (address: string) => string | undefined = nonPublicReason,
 ): Promise<Response> {
-  const lookup: LookupFunction = (hostname, options, callback) => {
-    nonPublicAddresses(hostname, resolve, refuse).then(
-      ({ why, addresses }) => {
-        if (why)
-          return callback(
-            Object.assign(new Error(`refused to connect to ${hostname}: ${why}`), { code: "EPRIVATEADDRESS" }),
-            "",
-            4,
-          );
-        const all = addresses.map((address) => ({ address, family: net().isIP(address) }));
-        if (options.all) return (callback as unknown as (e: null, a: typeof all) => void)(null, all);
-        callback(null, all[0]!.address, all[0]!.family);
-      },
-      (error: Error) => callback(error, "", 4),
-    );
-  };
-  const headers = new Headers(init?.headers);
-  let body: string | Uint8Array | undefined;
-  const given = init?.body;
-  if (typeof given === "string" || given instanceof Uint8Array) body = given;
-  else if (given instanceof URLSearchParams) {
-    body = given.toString();
-    if (!headers.has("content-type")) headers.set("content-type", "application/x-www-form-urlencoded;charset=UTF-8");
-  } else if (given !== undefined && given !== null)
-    return Promise.reject(new Error(`a request to ${url.origin} has a body this client does not send`));
-  const send = url.protocol === "https:" ? https().request : http().request;
-  return new Promise((done, fail) => {
-    const req = send(url, {
-      method: init?.method ?? "GET",
-      headers: Object.fromEntries(headers),
-      lookup,
-      agent: false,
-      ...(init?.signal ? { signal: init.signal } : {}),
-    });
-    req.once("error", fail);
-    req.once("response", (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_NAMED_BODY) {
-          res.destroy();
-          fail(new Error(`${url.origin}${url.pathname} answered more than ${MAX_NAMED_BODY} bytes`));
-        } else chunks.push(chunk);
-      });
-      res.once("error", fail);
-      res.once("end", () => {
-        const status = res.statusCode ?? 502;
-        const out = new Headers();
-        for (const [name, value] of Object.entries(res.headers))
-          for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) out.append(name, v);
-        const empty = status === 204 || status === 205 || status === 304 || (init?.method ?? "GET") === "HEAD";
-        done(
-          new Response(empty ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage, headers: out }),
-        );
-      });
-    });
-    req.end(body);
+  const response = await publicFetch(url, init, resolve, refuse);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (response.body)
+    for await (const chunk of response.body) {
+      size += chunk.byteLength;
+      if (size > MAX_NAMED_BODY) {
+        await response.body.cancel().catch(() => {});
+        throw new Error(`${url.origin}${url.pathname} answered more than ${MAX_NAMED_BODY} bytes`);
+      }
+      chunks.push(chunk);
+    }
+  return new Response(response.body ? Buffer.concat(chunks) : null, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
   });
-}
-
-/** Why a name is not public (any address it resolves to), with the addresses it resolved to. */
-async function nonPublicAddresses(
-  host: string,
-  resolve: ResolveAll,
-  refuse: (address: string) => string | undefined,
-): Promise<{ why?: string; addresses: string[] }> {
-  const addresses = await resolve(host);
-  if (addresses.length === 0) return { why: `${host} resolved to no address`, addresses };
-  for (const address of addresses) {
-    const why = refuse(address);
-    if (why) return { why: `${host} resolves to ${address}: ${why}`, addresses };
-  }
-  return { addresses };
 }
 
 /**
@@ -151,6 +93,10 @@ export function serverFetch(
 ): FetchLike {
   const own = new URL(serverUrl);
   let serverIsPublic: Promise<boolean> | undefined;
+  // The server's own host: held to the kind of address its name first resolved to (../web/held-fetch).
+  const held = heldFetch(resolve);
+  const toOwnHost = (url: URL, init: RequestInit | undefined): Promise<Response> =>
+    base ? base(url, init) : held(url, init);
   /** Judge `url`; true when it is a host the (public) server named, to be reached only through `pinnedFetch`. */
   const judge = async (url: URL): Promise<boolean> => {
     if (url.host === own.host) return false;
@@ -165,7 +111,11 @@ export function serverFetch(
   };
   // `base` (a test's stand-in for the network) takes every request, judged but not pinned.
   const send = (url: URL, init: RequestInit | undefined, named: boolean) =>
-    named && !base ? pinnedFetch(url, init, resolve) : (base ?? fetch)(url, init);
+    named && !base
+      ? pinnedFetch(url, init, resolve)
+      : url.host === own.host
+        ? toOwnHost(url, init)
+        : (base ?? fetch)(url, init);
   // Every answer is read up to a bound (./message-bound): the server is a third party.
   const bounded = (response: Response) => boundedResponse(response, `MCP server ${own.origin}`, onTooLarge);
   return async (input, init) => {
@@ -173,7 +123,13 @@ export function serverFetch(
     let named = await judge(url);
     // The caller follows redirects itself (the SDK does, within the origin): each of its hops comes here.
     if (init?.redirect === "manual" || init?.redirect === "error")
-      return bounded(await (named && !base ? pinnedFetch(url, init, resolve) : (base ?? fetch)(input, init)));
+      return bounded(
+        await (named && !base
+          ? pinnedFetch(url, init, resolve)
+          : url.host === own.host
+            ? toOwnHost(url, init)
+            : (base ?? fetch)(input, init)),
+      );
     for (let hops = 0; ; hops++) {
       const response = await send(url, { ...init, redirect: "manual" }, named);
       const location = response.status >= 300 && response.status < 400 ? response.headers.get("location") : null;

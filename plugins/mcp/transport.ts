@@ -8,6 +8,7 @@ import {
 import {
   buildSubprocessEnv,
   noteArgumentSecrets,
+  noteUrlSecrets,
   spawnFolder,
   scriptFolders,
   withoutFolderImports,
@@ -18,7 +19,7 @@ import type { McpServerConfig } from "./options";
 import type { SpawnSpec } from "../sandbox/api";
 import { StdioTransport } from "./stdio-transport";
 import { noteServerPackages } from "./server-packages";
-import { noteSecret, urlQueryValues } from "../../src/index";
+import { noteSecret } from "../../src/index";
 import { serverFetch } from "./server-fetch";
 
 export { StdioTransport } from "./stdio-transport";
@@ -97,8 +98,9 @@ export function createTransport(
   // option's `headers` so): each one sent is masked from now on, including those a
   // headersHelper printed, which no option holds.
   for (const value of Object.values(config.headers ?? {})) noteSecret(value);
-  // So is a value in the URL's query (`?api_key=`): a server's "Cannot POST /mcp?api_key=…" echoes it.
-  for (const value of urlQueryValues(config.url)) noteSecret(value);
+  // So is a value in the URL's query (`?api_key=`) or path (`/mcp/sk-ak-…/sse`): a server's
+  // "Cannot POST /mcp?api_key=…" echoes it.
+  noteUrlSecrets(config.url);
   const requestInit = config.headers ? { headers: config.headers } : undefined;
   const url = new URL(config.url);
   const auth = authProvider ? { authProvider } : {};

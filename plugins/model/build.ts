@@ -7,6 +7,7 @@ import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { closest, ModelError } from "../../src/index";
 import { loadProviderModule, installHint } from "./load-provider";
 import { factorySettings } from "./settings";
+import { noteUrlSecrets } from "../_kits/process/index";
 import { PROVIDER_NAMES, type ProviderSpec } from "./providers";
 
 /** A parsed model string. */
@@ -101,6 +102,11 @@ export async function buildProvider(
   options: BuildOptions,
 ): Promise<ProviderInstance> {
   const settings = factorySettings(name, spec, options);
+  // A gateway's key sits in its URL's path or query as often as in a header, and a provider's error
+  // quotes the request's path: masked wherever it shows (red team zf, ZF3). The SDK reads the
+  // provider's `*_BASE_URL` itself when no baseURL is given.
+  const urls = [settings.baseURL, ...spec.env.filter((v) => v.endsWith("_BASE_URL")).map((v) => process.env[v])];
+  for (const url of urls) if (typeof url === "string") noteUrlSecrets(url);
   const fetch = options.wrapFetch ? options.wrapFetch(settings.fetch) : settings.fetch;
   if (fetch) settings.fetch = fetch;
   const mod = await loadProviderModule(name, spec);

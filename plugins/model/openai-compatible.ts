@@ -6,6 +6,7 @@
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { loadProviderModule } from "./load-provider";
+import { noteUrlSecrets } from "../_kits/process/index";
 
 /** Where an OpenAI-compatible server is and how to authenticate. */
 export interface OpenAICompatibleSettings {
@@ -52,6 +53,8 @@ function build(
       'openaiCompatible(model, settings): settings.baseURL must be an http(s) URL, e.g. "http://localhost:11434/v1"',
     );
   }
+  // A key in the server's URL is masked wherever an error quotes it (red team zf, ZF3).
+  noteUrlSecrets(settings.baseURL);
   const name = settings.name ?? "openai-compatible";
   let inner: Promise<LanguageModelV4> | undefined;
   const load = () =>

@@ -21,6 +21,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import { LINE_BREAKS, micromatch, tinyglobby } from "../_kits/lazy/index";
 import { compiledCacheDir } from "../../loader/index";
 import { SecretWalk } from "./secret-walk";
+import { toolchainSettings } from "./toolchain-settings";
 
 /** Home-relative paths that hold credentials. */
 export const SENSITIVE_HOME = [
@@ -188,6 +189,41 @@ export const HOME_READABLE = [
   ".config/ripgrep",
 ] as const;
 
+/**
+ * The folders of HOME_READABLE where installations of toolchains live (each node, Python, Ruby,
+ * JDK, maven, conda environment…): their settings are hidden (toolchain-settings.ts). Not the
+ * package caches and stores beside them, whose files are packages others published.
+ */
+export const HOME_TOOLCHAINS = [
+  ".nvm",
+  ".fnm",
+  ".volta",
+  ".asdf",
+  ".mise",
+  ".local/share/mise",
+  ".local/share/pnpm",
+  ".local/share/fnm",
+  ".local/share/uv/python",
+  ".local/share/uv/tools",
+  ".local/share/virtualenvs",
+  ".pyenv",
+  ".rbenv",
+  ".rvm",
+  ".rustup",
+  ".sdkman",
+  ".jenv",
+  ".ghcup",
+  ".stack/programs",
+  ".opam",
+  ".elan",
+  ".julia/juliaup",
+  ".conda",
+  ".poetry",
+  ".pixi",
+  ".linuxbrew",
+  ".tfenv",
+] as const;
+
 /** The user's git config files: inside the sandbox, a copy without credentials stands in for each. */
 export const GIT_CONFIGS = [".gitconfig", ".config/git/config"] as const;
 
@@ -252,17 +288,51 @@ export function miseConfigWithoutSecrets(text: string): string {
 }
 
 /**
- * A git config without what can hold a credential or lead elsewhere: `url.*` (tokens in
- * insteadOf), `http.*` (extraHeader), `credential.*`, and includes (files outside the list).
+ * The sections of git's own configuration that hold no credential (git-config(1)): what commands
+ * run and build with. Not `url`, `http` (extraHeader), `credential`, `include`/`includeIf`
+ * (files outside the list), `sendemail` (smtpPass) or `imap` (pass), nor any other tool's section:
+ * hub's and gh's old `[github] token`, `[gitlab] token` and their like were kept by a filter that
+ * dropped only the sections it named, and a sandboxed `git config --global github.token` printed
+ * the token (red team zf, ZF6).
+ */
+const GIT_SECTIONS = new Set(
+  (
+    "add advice alias am apply blame branch bundle checkout clean clone color column commit commitgraph core " +
+    "diff difftool extensions feature fetch filter format fsck gc gpg grep gui help i18n index init interactive " +
+    "lfs log mailmap maintenance man merge mergetool notes pack pager pretty protocol pull push rebase receive " +
+    "remote repack rerere revert safe sequence showbranch sparse splitindex ssh stash status submodule tag tar " +
+    "trace2 transfer uploadarchive uploadpack user versionsort web worktree"
+  ).split(" "),
+);
+
+/**
+ * A git config with only what is known to hold no credential (fail closed): the sections of
+ * GIT_SECTIONS, of those no key named like a credential (SECRET_NAME: `user.signingKey` goes too)
+ * with the lines it continues on, no comment, and no URL's password.
  */
 export function gitConfigWithoutCredentials(text: string): string {
   const out: string[] = [];
   let keep = true;
+  let continued = false; // the previous line went and ended in a backslash: its value goes on here
   for (const line of text.split("\n")) {
-    const head = /^\s*\[\s*([A-Za-z0-9.-]+)/.exec(line);
-    if (head) keep = !/^(url|http|https|credential|include|includeif)$/i.test(head[1]!.split(".")[0]!);
+    if (continued) {
+      continued = /\\\s*$/.test(line);
+      continue;
+    }
+    const head = /^\s*\[\s*([A-Za-z0-9.-]+)[^\]]*\]/.exec(line);
+    if (head) keep = GIT_SECTIONS.has(head[1]!.split(".")[0]!.toLowerCase());
+    // Comments go too (`# token: …`): git needs none of them.
+    if (!keep || /^\s*[#;]/.test(line)) continue;
+    // A variable after the header on the same line (`[core] bare = false`) is judged as its own line is.
+    const rest = head ? line.slice(head[0].length) : line;
+    const key = /^\s*([A-Za-z][A-Za-z0-9-]*)/.exec(rest)?.[1] ?? "";
+    if (key && SECRET_NAME.test(key)) {
+      continued = /\\\s*$/.test(rest);
+      if (head) out.push(head[0]);
+      continue;
+    }
     // A URL's password (a remote's `https://x-access-token:TOKEN@github.com/…`) goes too.
-    if (keep) out.push(line.replace(/(\w[\w+.-]*:\/\/[^\s/@:]*):[^\s/@]*@/g, "$1@"));
+    out.push(line.replace(/(\w[\w+.-]*:\/\/[^\s/@:]*):[^\s/@]*@/g, "$1@"));
   }
   return out.join("\n");
 }
@@ -329,6 +399,8 @@ export function secretPaths(input: {
     const path = join(input.home, rel);
     if (existsSync(path)) out.add(path);
   }
+  // The toolchains' own settings (npm's etc/npmrc, pip.conf, maven's conf/settings.xml…; red team zf, ZF1).
+  for (const path of toolchainSettings(HOME_TOOLCHAINS.map((rel) => join(input.home, rel)))) out.add(path);
   // Ubiquity's own state is hidden like ~/.ubiquity, wherever it lives: the compiled copies of
   // every TypeScript config the user ran, other projects' included (their keys, their MCP
   // servers' env), sit in the user's cache folder, which HOME_READABLE keeps readable (red team u, U1).

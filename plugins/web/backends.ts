@@ -2,9 +2,12 @@
  * The search backends WebSearch falls back to: SearXNG (self-hosted, its JSON API) and the Brave
  * Search API (keyed). Each maps its own response to the one result shape. The endpoint is one
  * the user configured, so these requests are not subject to WebFetch's address checks (a
- * SearXNG instance usually runs on localhost).
+ * SearXNG instance usually runs on localhost), but a name that first resolved to a public address
+ * is held to public ones (a public instance is a third party: DNS rebinding, red team zf, ZF2).
  */
 import { ConfigError } from "../../src/index";
+import { noteUrlSecrets } from "../_kits/process/index";
+import { heldFetch } from "./held-fetch";
 import type { SearchBackendOption } from "./options";
 import { WebSearchError, type SearchBackend, type SearchRequest, type WebSearchResult } from "./search-results";
 
@@ -12,6 +15,9 @@ import { WebSearchError, type SearchBackend, type SearchRequest, type WebSearchR
 function withSite(request: SearchRequest): string {
   return request.allowedDomains?.length === 1 ? `${request.query} site:${request.allowedDomains[0]}` : request.query;
 }
+
+/** A backend's address is the user's choice: held to the kind of address its name first resolved to (held-fetch.ts). */
+const held = heldFetch();
 
 async function getJson(
   url: URL,
@@ -21,7 +27,7 @@ async function getJson(
 ): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await held(url, {
       headers: { accept: "application/json", ...headers },
       signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(30_000)]) : AbortSignal.timeout(30_000),
     });
@@ -136,6 +142,8 @@ export function backendFromOption(
   option: SearchBackendOption,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): SearchBackend {
+  // The configured address's key, in its path or query, is masked wherever an error quotes it.
+  if (option.url) noteUrlSecrets(option.url);
   if (option.type === "searxng") return searxngBackend(option.url);
   const variable = option.apiKeyEnv ?? "BRAVE_SEARCH_API_KEY";
   const key = env[variable]?.trim();

@@ -5,10 +5,15 @@
  * editor shows. Only permitted paths are read for a diff (the kit's own check), and only once the
  * permission vote did not deny the call: a file a rule keeps from the agent is not read for it.
  */
-import { readFile } from "node:fs/promises";
 import type { Plugin } from "../../src/plugin";
 import type { ToolCall } from "../../src/hooks";
-import { hostFilesOf, resolvePermitted, setHostFiles, type HostFiles } from "../../plugins/_kits/file-tools/index";
+import {
+  hostFilesOf,
+  openJudged,
+  resolvePermitted,
+  setHostFiles,
+  type HostFiles,
+} from "../../plugins/_kits/file-tools/index";
 
 const NAME = "ubiquity:acp";
 
@@ -22,12 +27,29 @@ export interface FileDiff {
   newText?: string;
 }
 
-/** The text of `path` now (through the editor when it reads), null when it does not exist or is too big to show. */
+/**
+ * The text of `path` now (through the editor when it reads), null when it does not exist, is no
+ * regular file or is too big to show. From the disk it is read as the file tools read: opened once,
+ * no link followed, without blocking, a regular file only. A read by name blocked for good on a
+ * FIFO the agent made where it then asked to Write, inside the permission vote: no question, and
+ * the prompt never ended (red team zf, ZF4).
+ */
 async function textOf(call: ToolCall, path: string): Promise<string | null> {
   const host = hostFilesOf(call.context);
-  const text = await (host?.readText ? host.readText(path, call.context.abortSignal) : readFile(path, "utf8")).catch(
-    () => null,
-  );
+  const fromDisk = async () => {
+    const opened = await openJudged(path, path);
+    if (!opened) return null;
+    try {
+      // A UTF-16 code unit per byte at most: a larger file has more characters than a diff shows.
+      return opened.info.size > MAX_DIFF_CHARS * 4 ? null : (await opened.handle.readFile()).toString("utf8");
+    } finally {
+      await opened.handle.close();
+    }
+  };
+  const text = await (host?.readText
+    ? host.readText(path, call.context.abortSignal).catch(() => fromDisk())
+    : fromDisk()
+  ).catch(() => null);
   return text !== null && text.length <= MAX_DIFF_CHARS ? text : null;
 }
 

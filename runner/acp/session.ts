@@ -5,7 +5,6 @@
  * and plans) until the stretch's `result`, whose ending is the prompt's stop reason.
  * `session/cancel` is `Query.interrupt()`, a mode switch `Query.setPermissionMode()`.
  */
-import { readFile } from "node:fs/promises";
 import {
   RequestError,
   type AgentContext,
@@ -371,10 +370,10 @@ function hostFiles({ id, client, capabilities }: SessionSetup): HostFiles | unde
                 { sessionId: id, path },
                 { cancellationSignal: signal, stopWaitingOnCancel: true },
               )
-              .then(
-                (r) => r.content,
-                (error: unknown) => (signal?.aborted ? Promise.reject(error) : readFile(path, "utf8")),
-              ),
+              // A file the editor cannot serve is read from the disk by whoever asked, as it reads
+              // (the file tools: the judged file, opened once); a read again by name here followed a
+              // link swapped in since (red team zf, ZF5).
+              .then((r) => r.content),
         }
       : {}),
     ...(fs.writeTextFile

@@ -31,8 +31,18 @@ export function hostFilesOf(ctx: ToolContext): HostFiles | undefined {
   return undefined;
 }
 
-/** The bytes of a text file as the host has them (its buffer), else as on disk (`disk`, when already read). */
+/**
+ * The bytes of a text file as the host has them (its buffer), else as on disk: `disk`, the judged
+ * file's bytes, also when the host cannot serve it (never the path read again by name: a link
+ * swapped in since leads anywhere; red team zf, ZF5).
+ */
 export async function hostBytes(ctx: ToolContext, path: string, disk?: Buffer): Promise<Buffer> {
   const read = hostFilesOf(ctx)?.readText;
-  return read ? Buffer.from(await read(path, ctx.abortSignal), "utf8") : (disk ?? (await readFile(path)));
+  if (!read) return disk ?? (await readFile(path));
+  try {
+    return Buffer.from(await read(path, ctx.abortSignal), "utf8");
+  } catch (error) {
+    if (disk === undefined || ctx.abortSignal?.aborted) throw error;
+    return disk;
+  }
 }

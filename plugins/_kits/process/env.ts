@@ -10,7 +10,7 @@
  */
 import { realpathSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { isCredentialName, noteSecret, urlPasswords, type SubprocessEnvMode } from "../../../src/index";
+import { isCredentialName, noteSecret, urlPasswords, urlQueryValues, type SubprocessEnvMode } from "../../../src/index";
 
 /**
  * The variables a subprocess gets from its parent, and why each is safe to pass:
@@ -282,6 +282,35 @@ export function noteArgumentSecrets(args: readonly string[]): void {
     const previous = args[i - 1];
     if (previous !== undefined && /^-[^=]*$/.test(previous)) note(previous, arg);
   });
+}
+
+/**
+ * Registers as secrets what of a configured endpoint's URL (a remote MCP server's, an HTTP hook's,
+ * a search backend's) may be a credential: its password, its query values, and each part of its
+ * path and host name that may be one (mayBeCredential), raw and percent-decoded. Services put the
+ * key in the path as often as in the query (Zapier's `/mcp/sk-ak-…/sse`, Pipedream's
+ * `/<uuid>/gmail`, Slack's `/services/T…/B…/<secret>` webhooks), and a server's error echoes its
+ * request line: `Cannot POST /mcp/sk-ak-…/sse` showed in the run's init message, its warnings and
+ * the log while a query's `?key=` was masked (red team zf, ZF3).
+ */
+export function noteUrlSecrets(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return; // not a URL: nothing is sent to it
+  }
+  for (const value of [...urlPasswords(url), ...urlQueryValues(url)]) noteSecret(value);
+  const parts = [...parsed.pathname.split("/"), ...parsed.hostname.split("."), parsed.username];
+  for (const raw of parts) {
+    let decoded = raw;
+    try {
+      decoded = decodeURIComponent(raw);
+    } catch {
+      // not percent-encoded
+    }
+    for (const value of new Set([raw, decoded])) if (mayBeCredential(value)) noteSecret(value);
+  }
 }
 
 /**

@@ -20,6 +20,7 @@ export {
   markAgentWritable,
   mayBeCredential,
   noteArgumentSecrets,
+  noteUrlSecrets,
   PASSED_VARIABLES,
   type SubprocessEnvOptions,
 } from "./env";
