@@ -12,6 +12,7 @@ import { literalWord, type ShellWord } from "./shell/words";
 import { resolveReal } from "../_kits/paths/index";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
 import { configCodeOf } from "./config-modules";
+import { copiedModeReason } from "./copied-modes";
 import {
   configuredEnvironmentPlace,
   configuredFiles,
@@ -288,6 +289,8 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     unsafe.push(why);
     unknownWrites.push(why);
   }
+  // A copy keeping a source's mode that lets others write it, or a set-ID bit: asked as chmod's (red team ze, ZE2).
+  if (landed.modes.length > 0) acc.sensitive ??= landed.modes[0];
   judgeWrites(analysis, place, cdBases, landed.writes, acc);
   judgeWritesBeforeProjectCode(analysis, landed.writes, acc);
   unknownWrites.push(...analysis.unknownWriters);
@@ -949,9 +952,10 @@ function copiedPaths(
   analysis: ShellAnalysis,
   place: Place,
   cdBases: string[],
-): { writes: WriteTarget[]; unknown: string[] } {
+): { writes: WriteTarget[]; unknown: string[]; modes: string[] } {
   const writes: WriteTarget[] = [];
   const unknown: string[] = [];
+  const modes: string[] = [];
   for (const copy of analysis.copies) {
     if (!copy.dest.literal || opaquePath(copy.dest.value)) continue; // already an unknown write
     const destValue = copy.dest.tilde ? place.home + copy.dest.value.slice(1) : copy.dest.value;
@@ -986,6 +990,9 @@ function copiedPaths(
         unknown.push(
           `it copies ${source.text} with more files than the engine reads one by one into ${copy.dest.text}`,
         );
+      const opened =
+        copy.modes && copiedModeReason(sourcePlaces(sourceValue, place, cdBases), below ?? [], source.text);
+      if (opened) modes.push(opened);
       // Red team zd (ZD2): with -b/--backup the file a source replaces is kept beside it, under
       // its name plus the suffix (`./package` kept as `./package.json`), not beside DEST.
       for (const landing of landings)
@@ -998,7 +1005,13 @@ function copiedPaths(
             });
     }
   }
-  return { writes, unknown };
+  return { writes, unknown, modes };
+}
+
+/** Where a copy's source may be: as written when absolute, else below the folder it runs in or any `cd` made before it. */
+function sourcePlaces(sourceValue: string, place: Place, cdBases: string[]): string[] {
+  const bases = sourceValue.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases];
+  return bases.map((base) => judgePath(base, place.home, sourceValue).absolute);
 }
 
 /** The backup kept of `path` (a literal path): only known at run time when its suffix is (red team zd, ZD7). */

@@ -110,6 +110,8 @@ export interface ProgramSpecSource {
         parents?: boolean;
         /** With -b/--backup: the suffix of the backup kept of each file a source lands on (landing + suffix). */
         backup?: ShellWord;
+        /** cp -p, -a, --preserve=mode: each copy gets its source's mode (red team ze, ZE2). */
+        modes?: boolean;
       }
     | undefined;
   /** A lone `-` is an option (`env -` is `env -i`). */
@@ -296,6 +298,7 @@ export interface SpecReading {
     recursive: boolean;
     parents?: boolean;
     backup?: ShellWord;
+    modes?: boolean;
   };
 }
 

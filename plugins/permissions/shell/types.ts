@@ -84,6 +84,8 @@ export interface ShellAnalysis {
     parents?: boolean;
     /** With -b/--backup: the suffix of the backup kept of each file a source lands on (red team zd, ZD2). */
     backup?: ShellWord;
+    /** cp -p, -a, --preserve=mode: each copy gets its source's mode, the umask not applied (red team ze, ZE2). */
+    modes?: boolean;
     from: number;
   }[];
   /** Folders named by a program's option (`git -C`, `make -C`, `npm --prefix`): where that program runs. */
