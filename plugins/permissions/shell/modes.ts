@@ -8,7 +8,7 @@
 
 /** The bits `u`, `g` and `o` name (with their set-ID and sticky bits), and `a`. */
 const WHO: Record<string, number> = { u: 0o4700, g: 0o2070, o: 0o1007, a: 0o7777 };
-/** The bits each permission letter names (`X` as `x`: the worst case). */
+/** The bits each permission letter names (`X` as `x`, where it applies). */
 const PERM: Record<string, number> = { r: 0o444, w: 0o222, x: 0o111, X: 0o111, s: 0o6000, t: 0o1000 };
 /** Where each class's three bits sit. */
 const SHIFT: Record<string, number> = { u: 6, g: 3, o: 0 };
@@ -19,8 +19,11 @@ const SHIFT: Record<string, number> = { u: 6, g: 3, o: 0 };
  */
 const UMASKS = [0o000, 0o002, 0o020, 0o022, 0o007, 0o070, 0o077, 0o700, 0o777];
 
-/** The mode `text` gives a file whose mode was `base`, under `umask`; undefined when GNU would refuse the word. */
-export function modeAfter(text: string, base: number, umask: number): number | undefined {
+/**
+ * The mode `text` gives a file whose mode was `base`, under `umask`; undefined when GNU would refuse
+ * the word. `X` is execute for a folder or a file with an execute bit (`folder`: the worst case).
+ */
+export function modeAfter(text: string, base: number, umask: number, folder = true): number | undefined {
   if (/^[0-7]+$/.test(text)) {
     const value = Number.parseInt(text, 8);
     return value > 0o7777 ? undefined : value;
@@ -50,7 +53,8 @@ export function modeAfter(text: string, base: number, umask: number): number | u
         rest = rest.slice(1);
       } else {
         const letters = /^[rwxXst]*/.exec(rest)![0];
-        value = [...letters].reduce((bits, c) => bits | PERM[c]!, 0);
+        const execute = folder || (mode & 0o111) !== 0;
+        value = [...letters].reduce((bits, c) => bits | (c === "X" && !execute ? 0 : PERM[c]!), 0);
         rest = rest.slice(letters.length);
       }
       if (!all) value &= affected !== 0 ? affected : 0o7777 & ~umask;
