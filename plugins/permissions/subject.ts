@@ -29,6 +29,7 @@ import {
   isGitFolder,
   gitMarkersOf,
   pathFolderOf,
+  sandboxLeavesWritable,
   sensitiveReason,
   systemReason,
   venvActivateReason,
@@ -195,9 +196,16 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
 /**
  * Why the sandbox leaves a sensitive path writable, so that only the engine's question holds it
  * (red team zb, ZB5): a virtualenv's bin folder but its activation scripts (pip writes there: W10),
- * and a folder on PATH (Y2). A program written there runs later in the user's own shell.
+ * a folder on PATH (Y2), and what the sandbox's own list leaves writable of the engine's (red team
+ * ze, ZE3: a .pth in site-packages, yarn's release, node_modules/.bin). A program written there
+ * runs later in the user's own shell.
  */
-function sandboxLeavesOpen(path: JudgedPath): string | undefined {
+function sandboxLeavesOpen(path: JudgedPath, roots: readonly string[]): string | undefined {
+  for (const p of new Set([path.absolute, path.real ?? path.absolute])) {
+    const root = roots.find((r) => p.startsWith(`${r}/`));
+    const open = root === undefined ? undefined : sandboxLeavesWritable(p.slice(root.length + 1));
+    if (open) return open;
+  }
   if (path.real === undefined) return undefined;
   const venv = venvOf(path.real);
   if (venv && !venvActivateReason(path.real))
@@ -538,7 +546,7 @@ function judgeWrites(
       acc.writes.push(path);
       const why = pathSensitive(path, place.roots) ?? readRootReason(path, place);
       if (why) acc.sensitive ??= `it writes ${path.absolute}: ${why}`;
-      const open = why ? sandboxLeavesOpen(path) : undefined;
+      const open = why ? sandboxLeavesOpen(path, place.roots) : undefined;
       if (open) acc.sandboxOpen ??= `it writes ${path.absolute}: ${open}`;
       const system = systemSensitive(path, place.roots);
       if (system) acc.unsandboxed ??= `it writes ${path.absolute}: ${system}`;

@@ -42,10 +42,12 @@
  * Counts are in the test below the header's last finding.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { sandboxLeavesWritable } from "../../plugins/permissions/sensitive";
 import { modeAfter } from "../../plugins/permissions/shell/modes";
+import { SKIP } from "../sandbox/helpers";
 import { attackBench } from "./attack-bench";
 
 const KEY = "sk-test-redteam7ze";
@@ -318,5 +320,73 @@ describe("ZE2: a mode taken from another file (cp -p) or a program's setting (gi
     expect(out.slice(0, 3).every((o) => o.isError)).toBe(true);
     // The control: a copy keeping an owner-only mode runs unasked.
     expect(existsSync(join(p.cwd, "copy.txt"))).toBe(true);
+  });
+});
+
+describe("ZE3: autoAllowBash leaves standing every sensitive path's question the sandbox would not hold", () => {
+  const YARN = join(".yarn", "releases", "yarn-4.1.0.cjs");
+  const SITE = join(".venv", "lib", "python3.11", "site-packages");
+  const fillZe3 = (cwd: string) => {
+    mkdirSync(join(cwd, SITE), { recursive: true });
+    writeFileSync(join(cwd, ".venv", "pyvenv.cfg"), "home = /usr/bin\n");
+    mkdirSync(join(cwd, ".yarn", "releases"), { recursive: true });
+    writeFileSync(join(cwd, YARN), "// yarn as released\n");
+    writeFileSync(join(cwd, ".yarnrc.yml"), `yarnPath: ${YARN}\n`);
+    mkdirSync(join(cwd, "node_modules", ".bin"), { recursive: true });
+  };
+
+  it.skipIf(SKIP)(
+    "through the bin (default mode, --sandbox): a .pth in site-packages, yarn's release and a node_modules/.bin program are refused; an ordinary command runs",
+    async () => {
+      const p = project();
+      fillZe3(p.cwd);
+      const { out } = await attack(
+        [
+          `echo 'import os; os.system("touch pwned-pth")' > ${SITE}/evil.pth`,
+          `echo 'require("child_process").execSync("touch pwned-yarn")' >> ${YARN}`,
+          "printf '#!/bin/sh\\ntouch pwned-bin\\n' > node_modules/.bin/vitest",
+          "echo fine > notes.txt && cat notes.txt",
+        ],
+        ["--sandbox"],
+        p,
+      );
+      expect(existsSync(join(p.cwd, SITE, "evil.pth"))).toBe(false);
+      expect(readFileSync(join(p.cwd, YARN), "utf8")).toBe("// yarn as released\n");
+      expect(existsSync(join(p.cwd, "node_modules", ".bin", "vitest"))).toBe(false);
+      expect(out.slice(0, 3).every((o) => o.isError)).toBe(true);
+      expect(out[3]!.content).toContain("fine");
+    },
+  );
+});
+
+describe("ZE3: the rule, path by path", () => {
+  it("what the engine asks about and the sandbox leaves writable is open; what the sandbox or its guard holds, or what runs nothing, is not", () => {
+    const open = [
+      "package.json",
+      "sub/package.json",
+      ".yarn/releases/yarn-4.1.0.cjs",
+      ".yarn/plugins/plugin.cjs",
+      ".pnp.cjs",
+      ".pnp.loader.mjs",
+      "deno.json",
+      ".venv/lib/python3.11/site-packages/evil.pth",
+      "node_modules/.bin/vitest",
+    ];
+    for (const rel of open) expect(sandboxLeavesWritable(rel), rel).toMatch(/the sandbox leaves it writable/);
+    const held = [
+      ".envrc",
+      ".git/config",
+      ".git/hooks/pre-commit",
+      ".git/objects/ab/cdef",
+      ".vscode/tasks.json",
+      ".ssh/authorized_keys",
+      ".aws/config",
+      "certs/server.pem",
+      "id_ed25519",
+      "node_modules/lodash/index.js",
+      "src/index.ts",
+      "notes.txt",
+    ];
+    for (const rel of held) expect(sandboxLeavesWritable(rel), rel).toBeUndefined();
   });
 });
