@@ -13,6 +13,7 @@ import { resolveReal } from "../_kits/paths/index";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
 import { configCodeOf } from "./config-modules";
 import { copiedModeReason } from "./copied-modes";
+import { gitConfigNaming } from "./git-named";
 import {
   configuredEnvironmentPlace,
   configuredFiles,
@@ -176,6 +177,8 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
   if (own) return `it is in ${own}, the installed code of this very ubiquity: what it holds runs at the next start`;
   const envrc = envrcNaming(path.real, roots);
   if (envrc) return `${envrc} names it: direnv reads it, or puts its folder on PATH, when the user enters the folder`;
+  const gitNamed = gitConfigNaming(path.real, roots) ?? gitConfigNaming(path.absolute, roots);
+  if (gitNamed) return `${gitNamed}: git runs it, or reads its config from it (red team ze, ZE4)`;
   const venv = venvOf(path.real);
   if (venv) return `it is inside ${venv}'s bin folder, a virtualenv whose programs and activate script run later`;
   const onPath = pathFolderOf(path.absolute) ?? pathFolderOf(path.real);

@@ -41,11 +41,13 @@
  *
  * Counts are in the test below the header's last finding.
  */
-import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { decidePermission } from "ubiquity/plugins/permissions";
 import { sandboxLeavesWritable } from "../../plugins/permissions/sensitive";
+import { builtinTools } from "../../plugins/tools/index";
 import { modeAfter } from "../../plugins/permissions/shell/modes";
 import { SKIP } from "../sandbox/helpers";
 import { attackBench } from "./attack-bench";
@@ -388,5 +390,77 @@ describe("ZE3: the rule, path by path", () => {
       "notes.txt",
     ];
     for (const rel of held) expect(sandboxLeavesWritable(rel), rel).toBeUndefined();
+  });
+});
+
+describe("ZE4: what the repository's git config names (core.hooksPath, an include, a driver's script) is sensitive to the engine too", () => {
+  /**
+   * A project whose git config includes a file (there, or an optional one not made yet, as a
+   * `.gitconfig.local` often is), keeps its hooks in githooks/ and runs a textconv script.
+   */
+  const gitProject = (included = true) => {
+    const p = project();
+    execFileSync("git", ["init", "-q", p.cwd]);
+    appendFileSync(
+      join(p.cwd, ".git", "config"),
+      '[include]\n\tpath = ../project.gitconfig\n[core]\n\thooksPath = githooks\n[diff "lock"]\n\ttextconv = tools/conv.sh\n',
+    );
+    if (included) writeFileSync(join(p.cwd, "project.gitconfig"), "[user]\n\tname = dev\n");
+    mkdirSync(join(p.cwd, "githooks"));
+    mkdirSync(join(p.cwd, "tools"));
+    return p;
+  };
+  const FSMONITOR = '[core]\n\tfsmonitor = "touch pwned; false"\n';
+
+  it.skipIf(NO_USERNS)("the oracle: git status runs the fsmonitor an included project file sets", () => {
+    const p = gitProject();
+    writeFileSync(join(p.cwd, "project.gitconfig"), FSMONITOR);
+    oracle("git status >/dev/null 2>&1; true", p.cwd);
+    expect(existsSync(join(p.cwd, "pwned"))).toBe(true);
+  });
+
+  it("the engine: writes there ask in acceptEdits and bypassPermissions, by Bash and by Write; other files stay allowed", async () => {
+    const p = gitProject();
+    const writes = [
+      `printf '${FSMONITOR.replace(/\n/g, "\\n").replace(/\t/g, "\\t")}' > project.gitconfig`,
+      "printf '#!/bin/sh\\ntouch pwned\\n' > githooks/pre-commit",
+      "touch githooks/post-checkout",
+      "cp notes.txt githooks/pre-push",
+      "echo 'touch pwned' > tools/conv.sh",
+    ];
+    const rules = { allow: ["Bash(printf:*)", "Bash(echo:*)", "Bash(git status)"] };
+    await expectVerdicts(writes, "ask", "acceptEdits", rules, p);
+    await expectVerdicts(writes, "ask", "bypassPermissions", {}, p);
+    for (const file_path of ["project.gitconfig", "githooks/pre-commit", "tools/conv.sh"])
+      for (const mode of ["acceptEdits", "bypassPermissions"] as const) {
+        const d = await decidePermission({
+          toolName: "Write",
+          input: { file_path, content: "x" },
+          rules: {},
+          mode,
+          cwd: p.cwd,
+          home: p.home,
+          tool: builtinTools().find((t) => t.name === "Write"),
+        });
+        expect(d.behavior, `Write ${file_path} (${mode}): ${d.message}`).toBe("ask");
+      }
+    await expectVerdicts(["touch tools/other.sh", "cp notes.txt githooks.txt"], "allow", "acceptEdits", rules, p);
+  });
+
+  it("through the bin (no sandbox, acceptEdits, Bash(git status)): the included config is not written, git status runs no fsmonitor", async () => {
+    const p = gitProject(false);
+    const { out } = await attack(
+      [
+        { name: "Write", input: { file_path: join(p.cwd, "project.gitconfig"), content: FSMONITOR } },
+        "git status",
+        { name: "Write", input: { file_path: join(p.cwd, "fresh.txt"), content: "fine\n" } },
+      ],
+      ["--no-sandbox", "--permission-mode", "acceptEdits", "--allowedTools", "Bash(git status)"],
+      p,
+    );
+    expect(existsSync(join(p.cwd, "project.gitconfig"))).toBe(false);
+    expect(existsSync(join(p.cwd, "pwned"))).toBe(false);
+    expect(out[0]!.isError).toBe(true);
+    expect(readFileSync(join(p.cwd, "fresh.txt"), "utf8")).toBe("fine\n");
   });
 });
