@@ -47,16 +47,17 @@ export function pathsNamedByConfig(gitDir: string, home = process.env.HOME ?? ""
     const own = file.startsWith(`${gitDir}${sep}`);
     let section = "";
     for (const raw of readText(file).split("\n")) {
-      const line = raw.trim();
+      let line = raw.trim();
       const head = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\\n]|\\.)*)")?\s*\]/.exec(line);
       if (head) {
         section = head[2] === undefined ? head[1]!.toLowerCase() : `${head[1]!.toLowerCase()}.${head[2]}`;
-        continue;
+        // git reads a setting on the header's own line too (`[core] hooksPath = githooks`).
+        line = line.slice(head[0].length).trim();
       }
       const setting = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(line);
       if (!setting || !section) continue;
       const key = `${section}.${setting[1]!.toLowerCase()}`;
-      const value = setting[2]!.trim().replace(/^"(.*)"$/, "$1");
+      const value = configValue(setting[2]!);
       const words = PATH_KEYS.test(key)
         ? [value]
         : COMMAND_KEYS.test(key)
@@ -75,6 +76,25 @@ export function pathsNamedByConfig(gitDir: string, home = process.env.HOME ?? ""
   };
   for (const file of files) readFile(file, 0);
   return out;
+}
+
+/**
+ * A setting's value as git reads it: quotes removed, `\"`, `\\`, `\t` and `\n` unescaped, and a
+ * `#` or `;` outside quotes starting a comment (`path = ../x.gitconfig ; shared`).
+ */
+function configValue(raw: string): string {
+  let out = "";
+  let quoted = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === "\\" && i + 1 < raw.length) {
+      const next = raw[++i]!;
+      out += next === "n" ? "\n" : next === "t" ? "\t" : next === "b" ? "" : next;
+    } else if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === "#" || c === ";")) break;
+    else out += c;
+  }
+  return out.trim();
 }
 
 /**

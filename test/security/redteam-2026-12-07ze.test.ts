@@ -46,6 +46,7 @@ import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, statSyn
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decidePermission } from "ubiquity/plugins/permissions";
+import { pathsNamedByConfig } from "../../plugins/permissions/git-named";
 import { sandboxLeavesWritable } from "../../plugins/permissions/sensitive";
 import { builtinTools } from "../../plugins/tools/index";
 import { modeAfter } from "../../plugins/permissions/shell/modes";
@@ -445,6 +446,19 @@ describe("ZE4: what the repository's git config names (core.hooksPath, an includ
         expect(d.behavior, `Write ${file_path} (${mode}): ${d.message}`).toBe("ask");
       }
     await expectVerdicts(["touch tools/other.sh", "cp notes.txt githooks.txt"], "allow", "acceptEdits", rules, p);
+  });
+
+  it("the config is read as git reads it: a setting on the header's line, comments and quotes, what an included file names", () => {
+    const p = project();
+    mkdirSync(join(p.cwd, ".git"));
+    writeFileSync(
+      join(p.cwd, ".git", "config"),
+      '[core] hooksPath = githooks # shared\n[include]\n\tpath = "../a b.gitconfig" ; local\n[alias]\n\tx = !tools/a.sh; tools/b.sh\n',
+    );
+    writeFileSync(join(p.cwd, "a b.gitconfig"), '[diff "x"]\n\ttextconv = scripts/conv.sh\n');
+    const named = pathsNamedByConfig(join(p.cwd, ".git"), p.home).map((x) => x.slice(p.cwd.length + 1));
+    // git itself: `git config -f .git/config --get core.hooksPath` is githooks, alias.x is `!tools/a.sh`.
+    expect(named).toEqual(["githooks", "a b.gitconfig", "scripts/conv.sh", "tools/a.sh"]);
   });
 
   it("through the bin (no sandbox, acceptEdits, Bash(git status)): the included config is not written, git status runs no fsmonitor", async () => {
