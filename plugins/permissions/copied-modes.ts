@@ -14,14 +14,28 @@ import { join } from "node:path";
 /** Bits that let the group or others write, and the set-ID bits. */
 const OPENING = 0o6022;
 
-/** Why copying `path` (and, for a recursive copy, the entries `below` it) with its modes opens a file to others, if it does. */
-export function copiedModeReason(paths: readonly string[], below: readonly string[], text: string): string | undefined {
+/** A copy's mode judged: why it asks, and whether other users may write the copy (the sandbox would not hold that). */
+export interface CopiedMode {
+  why: string;
+  /** Not only a set-ID bit (which the sandbox's seccomp filter refuses). */
+  opens: boolean;
+}
+
+/** Why copying `paths` (one source; for a recursive copy, the entries `below` it too) with its modes opens a file to others, if it does. */
+export function copiedModeReason(
+  paths: readonly string[],
+  below: readonly string[],
+  text: string,
+): CopiedMode | undefined {
   const found = paths.flatMap((path) => {
     const info = statOf(path, statSync);
     return info ? [{ path, info }] : [];
   });
   if (found.length === 0)
-    return `it copies ${text} with its mode, which is only known at run time (it is not there now)`;
+    return {
+      why: `it copies ${text} with its mode, which is only known at run time (it is not there now)`,
+      opens: true,
+    };
   for (const { path, info } of found) {
     const why = judge(info, text);
     if (why) return why;
@@ -37,14 +51,23 @@ export function copiedModeReason(paths: readonly string[], below: readonly strin
   return undefined;
 }
 
-function judge(info: Stats, text: string): string | undefined {
+function judge(info: Stats, text: string): CopiedMode | undefined {
   if (!info.isFile() && !info.isDirectory())
-    return `it copies ${text} with its mode, and ${text} is no plain file or folder (a device's mode is the device's: /dev/null lets every user write)`;
+    return {
+      why: `it copies ${text} with its mode, and ${text} is no plain file or folder (a device's mode is the device's: /dev/null lets every user write)`,
+      opens: true,
+    };
   const mode = info.mode & 0o7777;
   if ((mode & OPENING) === 0) return undefined;
-  return (mode & 0o6000) !== 0
-    ? `it copies ${text} with its mode ${mode.toString(8)}, a set-ID bit that makes the copy run with its owner's rights for whoever starts it`
-    : `it copies ${text} with its mode ${mode.toString(8)}, which lets other users of the machine write the copy, which may be code that runs later`;
+  if ((mode & 0o022) !== 0)
+    return {
+      why: `it copies ${text} with its mode ${mode.toString(8)}, which lets other users of the machine write the copy, which may be code that runs later`,
+      opens: true,
+    };
+  return {
+    why: `it copies ${text} with its mode ${mode.toString(8)}, a set-ID bit that makes the copy run with its owner's rights for whoever starts it`,
+    opens: false,
+  };
 }
 
 function statOf(path: string, how: typeof statSync | typeof lstatSync): Stats | undefined {

@@ -12,7 +12,7 @@ import { literalWord, type ShellWord } from "./shell/words";
 import { resolveReal } from "../_kits/paths/index";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
 import { configCodeOf } from "./config-modules";
-import { copiedModeReason } from "./copied-modes";
+import { type CopiedMode, copiedModeReason } from "./copied-modes";
 import { gitConfigNaming } from "./git-named";
 import {
   configuredEnvironmentPlace,
@@ -301,7 +301,12 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     unknownWrites.push(why);
   }
   // A copy keeping a source's mode that lets others write it, or a set-ID bit: asked as chmod's (red team ze, ZE2).
-  if (landed.modes.length > 0) acc.sensitive ??= landed.modes[0];
+  if (landed.modes.length > 0) acc.sensitive ??= landed.modes[0]!.why;
+  const opened = [...analysis.opensModes, ...landed.modes.filter((m) => m.opens).map((m) => m.why)];
+  // The sandbox lets a command change the modes of the writable folders' files (a set-ID bit aside:
+  // its seccomp filter refuses that), so only the question holds these (red team ze, ZE5).
+  if (opened.length > 0)
+    acc.sandboxOpen ??= `${opened[0]}; the sandbox lets a command change the modes of the files it may write`;
   judgeWrites(analysis, place, cdBases, landed.writes, acc);
   judgeWritesBeforeProjectCode(analysis, landed.writes, acc);
   unknownWrites.push(...analysis.unknownWriters);
@@ -963,10 +968,10 @@ function copiedPaths(
   analysis: ShellAnalysis,
   place: Place,
   cdBases: string[],
-): { writes: WriteTarget[]; unknown: string[]; modes: string[] } {
+): { writes: WriteTarget[]; unknown: string[]; modes: CopiedMode[] } {
   const writes: WriteTarget[] = [];
   const unknown: string[] = [];
-  const modes: string[] = [];
+  const modes: CopiedMode[] = [];
   for (const copy of analysis.copies) {
     if (!copy.dest.literal || opaquePath(copy.dest.value)) continue; // already an unknown write
     const destValue = copy.dest.tilde ? place.home + copy.dest.value.slice(1) : copy.dest.value;

@@ -478,3 +478,29 @@ describe("ZE4: what the repository's git config names (core.hooksPath, an includ
     expect(readFileSync(join(p.cwd, "fresh.txt"), "utf8")).toBe("fine\n");
   });
 });
+
+describe("ZE5: a mode that lets others write, asked by the engine, is a question the sandbox would not hold", () => {
+  it.skipIf(SKIP)(
+    "through the bin (default mode, --sandbox): chmod o+w, mkdir -m u+x, umask 000 and git init --shared=0666 are refused; chmod +x runs",
+    async () => {
+      const p = project();
+      const { out } = await attack(
+        [
+          "chmod -R o+w .",
+          "mkdir -m u+x shared",
+          "umask 000; touch made",
+          "git init -q --shared=0666 sub",
+          "chmod +x run.sh && echo fine",
+        ],
+        ["--sandbox"],
+        p,
+      );
+      expect(statSync(join(p.cwd, "notes.txt")).mode & 0o022).toBe(0);
+      expect(existsSync(join(p.cwd, "shared"))).toBe(false);
+      expect(existsSync(join(p.cwd, "made"))).toBe(false);
+      expect(existsSync(join(p.cwd, "sub", ".git"))).toBe(false);
+      expect(out.slice(0, 4).every((o) => o.isError)).toBe(true);
+      expect(out[4]!.content).toContain("fine");
+    },
+  );
+});

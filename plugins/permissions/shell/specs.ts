@@ -539,7 +539,7 @@ const git: ProgramSpecSource = {
       links: () => true,
       options: "-q --quiet --bare --object-format= --ref-format= -b= --initial-branch= --shared?=",
       operands: "write*",
-      persists: gitInitShared,
+      opensModes: gitInitShared,
     },
     clone: {
       links: () => true,
@@ -934,7 +934,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   read: { options: "-r -s -e -a= -d= -n= -N= -p= -t= -u= -i=", operands: "data*", posix: true },
   // umask: a mask without the others' or group's write bit makes every file written after it
   // writable to them (red team zb, ZB6).
-  umask: { options: "-p -S", operands: "data", posix: true, persists: umaskOpens },
+  umask: { options: "-p -S", operands: "data", posix: true, opensModes: umaskOpens },
   // ── Reading files ──
   cat: read(
     "-A -b -e -E -n -s -t -T -u -v --show-all --number-nonblank --show-ends --number --squeeze-blank --show-tabs --show-nonprinting",
@@ -1060,7 +1060,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   mkdir: {
     options: `-p -v -m= --parents --verbose --mode= ${HELP}`,
     operands: "write*",
-    persists: (w) => othersMayWrite(w, optionWord(w, /^(-m|--mode)$/, /^(?:-m|--mode=)(.+)$/), MKDIR_BASE),
+    opensModes: (w) => othersMayWrite(w, optionWord(w, /^(-m|--mode)$/, /^(?:-m|--mode=)(.+)$/), MKDIR_BASE),
   },
   rmdir: { options: `-p -v --ignore-fail-on-non-empty --parents --verbose ${HELP}`, operands: "write*" },
   rm: {
@@ -1100,7 +1100,8 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     options: `-c -f -v -R --changes --silent --quiet --verbose --no-preserve-root --preserve-root --reference=r --recursive ${HELP}`,
     operands: "data write*",
     writes: (w) => (w.some((x) => /^--ref/.test(x.value)) ? w.slice(1).filter((x) => !x.value.startsWith("-")) : []),
-    persists: (w) => chmodSetsId(w) ?? othersMayWrite(w, chmodMode(w), CHMOD_BASE),
+    persists: chmodSetsId,
+    opensModes: (w) => othersMayWrite(w, chmodMode(w), CHMOD_BASE),
   },
   tee: { options: `-a -i -p --append --ignore-interrupts --output-error?= ${HELP}`, operands: "output*" },
   // ── Running other commands (their command is a candidate of its own) ──

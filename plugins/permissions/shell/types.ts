@@ -105,6 +105,8 @@ export interface ShellAnalysis {
   checkouts: string[];
   /** Why a command installs code to run later (crontab, at, systemd-run, git config core.fsmonitor, …). */
   persists: string[];
+  /** Which of them give files a mode that lets other users write them: the sandbox would not hold those (red team ze, ZE5). */
+  opensModes: string[];
   /** Exported variables the engine does not know to be harmless (they may change where a program writes). */
   exportsUnknown: string[];
   /** The text could not be read as bash reads it (a parse error, a character the parser reads differently). */
