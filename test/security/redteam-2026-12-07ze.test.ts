@@ -504,3 +504,46 @@ describe("ZE5: a mode that lets others write, asked by the engine, is a question
     },
   );
 });
+
+describe("ZE6: a pseudo-terminal shell runs the command with the shell the engine reads (bash), not $SHELL or sh", () => {
+  const ZSH = ["/usr/bin/zsh", "/bin/zsh"].find((p) => existsSync(p));
+  const CONFIG = '[core]\n\tfsmonitor = "touch pwned; false"\n';
+
+  it.skipIf(!ZSH)("the oracle: `>!` is zsh's clobbering redirection, and a file named `!` to bash", () => {
+    const p = project();
+    spawnSync(ZSH!, ["-c", "echo hi >! target"], { cwd: p.cwd });
+    spawnSync("bash", ["--norc", "-c", "echo hi >! other"], { cwd: p.cwd });
+    expect(readFileSync(join(p.cwd, "target"), "utf8")).toBe("hi\n");
+    expect(readFileSync(join(p.cwd, "!"), "utf8")).toBe("hi other\n");
+    expect(existsSync(join(p.cwd, "other"))).toBe(false);
+  });
+
+  it("the engine reads `>!` as bash does: a write to `./!`, the rest echo's words (acceptEdits, Bash(echo:*))", async () => {
+    await expectVerdicts([`echo '${CONFIG}' >! .git/config`], "allow", "acceptEdits", { allow: ["Bash(echo:*)"] });
+  });
+
+  it.skipIf(!ZSH)(
+    "through the bin (no sandbox, acceptEdits, Bash(echo:*), SHELL=zsh): a background pty command leaves .git/config as it was",
+    async () => {
+      const p = project();
+      execFileSync("git", ["init", "-q", p.cwd]);
+      const before = readFileSync(join(p.cwd, ".git", "config"), "utf8");
+      const { out } = await attack(
+        [
+          {
+            name: "Bash",
+            input: { command: `echo '${CONFIG}' >! .git/config`, run_in_background: true, pty: true },
+          },
+          "sleep 2",
+        ],
+        ["--no-sandbox", "--permission-mode", "acceptEdits", "--allowedTools", "Bash(echo:*)"],
+        p,
+        { SHELL: ZSH! },
+      );
+      expect(out[0]!.isError).toBe(false);
+      // bash's reading, which the engine judged: a file named `!` holding echo's words.
+      expect(readFileSync(join(p.cwd, ".git", "config"), "utf8")).toBe(before);
+      expect(readFileSync(join(p.cwd, "!"), "utf8")).toContain(".git/config");
+    },
+  );
+});
