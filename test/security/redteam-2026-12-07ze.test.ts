@@ -38,8 +38,82 @@
  *           one): a mode giving the group or others write, a set-ID bit, no plain file or folder,
  *           or a source not there asks, as chmod's modes do; `git init --shared` asks unless its
  *           value is `umask`/false or an octal mode without group or others write.
+ * ZE3 FIXED Round zb (ZB5) made autoAllowBash leave standing a sensitive write's question that the
+ *           sandbox would not hold, and named two places (a virtualenv's bin, a folder on PATH).
+ *           The sandbox's own list leaves more of the engine's sensitive paths writable (what
+ *           builds write: package.json, yarn's .yarn/, .pnp.cjs, a .pth file, deno.json,
+ *           node_modules/.bin): under `--sandbox` (default mode) `echo 'import os; …' >
+ *           .venv/lib/python3.11/site-packages/evil.pth` (run by every later python of the venv),
+ *           `echo … >> .yarn/releases/yarn-4.1.0.cjs` (the yarn every `yarn` runs) and a program
+ *           written to node_modules/.bin/vitest all ran unasked, and later run in the user's own,
+ *           unsandboxed shell. Class: ZB5's, applied by a list instead of by the sandbox's rule.
+ *           Rule: a named write is sandbox-open when the engine's name list calls it sensitive and
+ *           the sandbox's (sandboxReason, the same list less what builds write) does not keep it,
+ *           git folders (the guard's) and credential folders and keys (nothing runs) aside.
+ * ZE4 FIXED The guard protects what a repository's existing git config names (core.hooksPath's
+ *           folder, an include.path file, a script in a driver, alias or fsmonitor) as files that run
+ *           code; the engine did not know them. In acceptEdits with `Bash(git status)` allowed and
+ *           no sandbox, in a repository whose config includes `../project.gitconfig` (an optional
+ *           shared file, not there yet), a Write of that file with `core.fsmonitor = "touch pwned;
+ *           false"` ran unasked, and the allowed `git status` then ran it (marker made, through the
+ *           bin); so did `githooks/pre-commit` under `core.hooksPath = githooks` and `cp notes.txt
+ *           githooks/pre-push`, in bypassPermissions too. Class: a file the sandbox holds as code
+ *           that the engine takes for a plain file (ZB4's other direction). Rule: one function
+ *           (permissions' git-named.ts, used by both) names those paths, and a write at or below
+ *           one is sensitive to the engine; the config is read as git reads it (a setting on its
+ *           section's line, `#`/`;` comments, quotes, includes followed up to git's depth), which
+ *           the guard's reading did not do either.
+ * ZE5 FIXED The mode questions of ZB6 (and ZE1, ZE2) are ones the sandbox does not hold — it lets a
+ *           command change the modes of the files it may write (ZB6 left that open) — yet
+ *           autoAllowBash answered them: under `--sandbox`, `chmod -R o+w .` left notes.txt
+ *           world-writable, `mkdir -m u+x shared` and `umask 000; touch made` ran, unasked. Class:
+ *           ZB5's again, for a reason that is no path. Rule: a mode that lets others write (chmod,
+ *           mkdir -m, umask, cp keeping modes, git init --shared) is sandbox-open; a set-ID mode
+ *           stays the sandbox's (its seccomp filter refuses it).
+ * ZE6 FIXED A `pty: true` background Bash call ran its command through `script -c`, which runs
+ *           `$SHELL -c` (sh when unset): not the bash whose reading the engine judged. The run's
+ *           environment passes the user's SHELL; under zsh `echo '[core] fsmonitor = …' >!
+ *           .git/config` — to bash a write to a file named `!`, allowed in acceptEdits under
+ *           `Bash(echo:*)` — overwrote .git/config (through the bin, no sandbox), and also in
+ *           bypassPermissions, where the sensitive write was never seen. Class: the text run by
+ *           another interpreter than the one the analysis models (with SHELL unset, dash: round z
+ *           listed its differences for machines without bash). Rule: the pty runs the command with
+ *           the shell every other call runs (script is handed it as SHELL).
  *
- * Counts are in the test below the header's last finding.
+ * Tried (about 330 commands through the engine, 360 verdicts, in acceptEdits with no rule and
+ * with rules naming chmod, mkdir, cp, git, tar, unzip, rsync, install, jq, echo, ls, git status,
+ * default with `Bash(git:*)` and Edit allowed, and bypassPermissions, `Read(./.env)` and
+ * `Read(./secrets.json)` denied): chmod and mkdir mode words (60 shapes, compared with GNU chmod
+ * and mkdir under two umasks: 240 outcomes), cp's preserve spellings (`-p`, `-a`, `-dp`,
+ * `--archive`, `--preserve[=list]`, `--pre`, `--no-preserve` before and after, `-t`, `cd /dev`,
+ * devices, missing sources, recursive copies), `cp --attributes-only`, tar -p/--same-permissions,
+ * unzip of 0666/0777 entries (modes kept, umask ignored: the program is unknown, asked), mkfifo,
+ * setfacl, chgrp, git init --shared/--template/--separate-git-dir/--bare, 37 git forms that run
+ * programs (bisect run, rebase -x, merge -s, --upload-pack, --exec, submodule foreach, grep -O,
+ * help -w, ext::), jq's file options and imports, PATH/HOME/GIT_DIR prefixes, aliases, traps,
+ * `enable -f`, zsh glob qualifiers, `=(…)`, `always` blocks and `>!`, dash's reading of bash
+ * builtins; through the bin (9 runs, 25 calls): ZE1 and ZE2 without the sandbox, ZE3 and ZE5
+ * with it, ZE4 and ZE6. Got past: 6 classes (ZE1 14 mode spellings and 4 set-ID ones; ZE2 10
+ * copy spellings and 6 git init ones; ZE3 3 writes; ZE4 5 writes and 3 Writes; ZE5 3 commands;
+ * ZE6 1 redirection), all fixed.
+ *
+ * NOT FIXED (for the lead):
+ * - A credential git keeps in the repository's own config (actions/checkout's
+ *   `http.…extraheader = AUTHORIZATION: basic …`, a token in a remote URL) is readable by a
+ *   sandboxed `cat .git/config` and by the allowed `git remote -v`/`git config --list`: it is no
+ *   secret by name, and its value is not masked. Not tried through the bin here.
+ * - A tool's existing version file that names a path (`.tool-versions`'s `path:./x`, mise's
+ *   `node = "path:./x"`, rust-toolchain.toml's `path`) makes that folder's programs run on every
+ *   `node`/`cargo` the engine allows; like ZE4, but the files are other tools' (not read here).
+ * - As root, `cp -p`/`-a` keeps another user's ownership of a source (that user may then write the
+ *   copy); only modes are judged (ZE2).
+ * - A sandboxed command can make more than MAX_LINK_BINDS hard links directly in a writable root
+ *   (`for i in $(seq 500); do ln a a$i; done`): every later sandboxed command is then refused (the
+ *   link walk fails closed), until they are removed — a denial of service of the run's own sandbox.
+ * - With no bash on PATH the Bash tool still runs sh (round z's open item); ZE6 only makes the pty
+ *   path agree with the other one.
+ * - test/background/shells.test.ts "SIGTERM of the host leaves no background process (sandbox on)"
+ *   timed out once at a load average of 17 and passed alone (it waits on process lists).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
