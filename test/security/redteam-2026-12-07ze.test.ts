@@ -79,6 +79,15 @@
  *           another interpreter than the one the analysis models (with SHELL unset, dash: round z
  *           listed its differences for machines without bash). Rule: the pty runs the command with
  *           the shell every other call runs (script is handed it as SHELL).
+ * ZE7 FIXED A credential git keeps in the repository's own config — actions/checkout writes
+ *           `http.https://github.com/.extraheader = AUTHORIZATION: basic <base64 of
+ *           x-access-token:TOKEN>` by default, a CI clone keeps `https://ci:TOKEN@host/…` as the
+ *           remote's URL — is no secret by a file's name, and `git config --list`, `cat .git/config`
+ *           (allowed under `Bash(git:*)`, `Bash(cat:*)`) and Read printed it into the tool result,
+ *           the stream and the transcript (through the bin). Class: a secret the run's folder holds
+ *           in a file that is no secret's, which no name rule can cover. Rule: when a run starts,
+ *           the credentials of its repository's config (URL passwords, extraheader values with the
+ *           forms a server echoes) are registered as secrets, masked wherever they show.
  *
  * Tried (about 330 commands through the engine, 360 verdicts, in acceptEdits with no rule and
  * with rules naming chmod, mkdir, cp, git, tar, unzip, rsync, install, jq, echo, ls, git status,
@@ -92,16 +101,16 @@
  * programs (bisect run, rebase -x, merge -s, --upload-pack, --exec, submodule foreach, grep -O,
  * help -w, ext::), jq's file options and imports, PATH/HOME/GIT_DIR prefixes, aliases, traps,
  * `enable -f`, zsh glob qualifiers, `=(…)`, `always` blocks and `>!`, dash's reading of bash
- * builtins; through the bin (9 runs, 25 calls): ZE1 and ZE2 without the sandbox, ZE3 and ZE5
- * with it, ZE4 and ZE6. Got past: 6 classes (ZE1 14 mode spellings and 4 set-ID ones; ZE2 10
+ * builtins; through the bin (10 runs, 28 calls): ZE1 and ZE2 without the sandbox, ZE3 and ZE5
+ * with it, ZE4, ZE6 and ZE7. Got past: 7 classes (ZE1 14 mode spellings and 4 set-ID ones; ZE2 10
  * copy spellings and 6 git init ones; ZE3 3 writes; ZE4 5 writes and 3 Writes; ZE5 3 commands;
- * ZE6 1 redirection), all fixed.
+ * ZE6 1 redirection; ZE7 3 readers), all fixed.
  *
  * NOT FIXED (for the lead):
- * - A credential git keeps in the repository's own config (actions/checkout's
- *   `http.…extraheader = AUTHORIZATION: basic …`, a token in a remote URL) is readable by a
- *   sandboxed `cat .git/config` and by the allowed `git remote -v`/`git config --list`: it is no
- *   secret by name, and its value is not masked. Not tried through the bin here.
+ * - ZE7's credentials stay readable to a sandboxed process (masked in what reaches the model, the
+ *   stream and the transcript, not hidden): with network allowed, a command could send them on.
+ *   Only the run's start folder's repository is read (not additionalDirectories', nor a
+ *   repository cloned during the run).
  * - A tool's existing version file that names a path (`.tool-versions`'s `path:./x`, mise's
  *   `node = "path:./x"`, rust-toolchain.toml's `path`) makes that folder's programs run on every
  *   `node`/`cargo` the engine allows; like ZE4, but the files are other tools' (not read here).
@@ -620,4 +629,26 @@ describe("ZE6: a pseudo-terminal shell runs the command with the shell the engin
       expect(readFileSync(join(p.cwd, "!"), "utf8")).toContain(".git/config");
     },
   );
+});
+
+describe("ZE7: a credential in the repository's git config is a secret (masked wherever it shows)", () => {
+  const TOKEN = "ghs_ZE7tokenAbCdEf0123456789xyz";
+  const URL_PASSWORD = "ghp_ZE7passwordQwErTy9876543210";
+  const HEADER = Buffer.from(`x-access-token:${TOKEN}`).toString("base64");
+
+  it("through the bin (no sandbox, Bash(git:*) Bash(cat:*)): git config --list, cat and Read show neither the header's credential nor the URL's password", async () => {
+    const p = project();
+    execFileSync("git", ["init", "-q", p.cwd]);
+    appendFileSync(
+      join(p.cwd, ".git", "config"),
+      `[remote "origin"]\n\turl = https://ci:${URL_PASSWORD}@github.com/acme/app.git\n[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${HEADER}\n`,
+    );
+    const { out, run } = await attack(
+      ["git config --list", "cat .git/config", { name: "Read", input: { file_path: join(p.cwd, ".git", "config") } }],
+      ["--no-sandbox", "--allowedTools", "Bash(git:*)", "Bash(cat:*)"],
+      p,
+    );
+    expect(out[1]!.content).toContain("extraheader");
+    for (const secret of [TOKEN, URL_PASSWORD, HEADER]) expect(run.stdout).not.toContain(secret);
+  });
 });
