@@ -47,6 +47,10 @@ const SHARED = [
   // count), check what is loaded (cold-start, lazy-load, optional-peers, without-sdk), use
   // OpenTelemetry's global providers (test/telemetry), and the files over ~10 s (they start first
   // in the isolated project; here they would end the suite).
+  // 14 more small files joined on 2026-12-07 (compat parsing, sources, survey-fixes, disable-all-hooks;
+  // security credential-variables, 05e, 05f, 06s, shell-without-bash; checkpoints edges; lsp-servers;
+  // acp commands, learned-secrets; testing): each sets and puts back what it changes (HOME, PATH, a
+  // key) within its test or file and scans no process; ~0.5 CPU-s each (bench/suite-time.md).
   "test/kernel/!(cold-start|optional-peers).test.ts",
   "test/harness/**/*.test.ts",
   "test/live/**/*.test.ts",
@@ -58,17 +62,18 @@ const SHARED = [
   "test/mcp/!(errors|everything-http|everything-stdio|mcp-json-entries|oauth|revision).test.ts",
   "test/fleet/!(attack-repos|attack|cli|cost|redis-restart|takeover).test.ts",
   "test/faults/@(call-watch|response-bounds|truncation).test.ts",
-  "test/compat/@(claude-enabled-plugins|claude-settings-mcp|claude-settings-rules|codex|codex-agents-walk|codex-prompts|codex-survey-fixes|skill-frontmatter).test.ts",
-  "test/checkpoints/@(chat|rewind|safety|subagent).test.ts",
+  "test/compat/@(claude-enabled-plugins|claude-settings-mcp|claude-settings-rules|codex|codex-agents-walk|codex-prompts|codex-survey-fixes|disable-all-hooks|parsing|skill-frontmatter|sources|survey-fixes).test.ts",
+  "test/checkpoints/@(chat|edges|rewind|safety|subagent).test.ts",
   "test/cli/!(claude-flags|claude-switch|run-flags|slash-commands|switcher-trial|tui-terminal).test.ts",
   "test/config/@(load|schema-config|schema).test.ts",
   "test/todos/@(edit|todowrite).test.ts",
-  "test/lsp/lsp-diagnostics.test.ts",
+  "test/lsp/@(lsp-diagnostics|lsp-servers).test.ts",
   "test/package/@(built|entries|fix-dts).test.ts",
-  "test/acp/@(content|interrupted).test.ts",
-  "test/security/@(engine-attacks|env-key-leak|planted-files|redteam-2026-12-05-lsp|redteam-2026-12-05b|redteam-2026-12-05c|redteam-2026-12-05d|redteam-2026-12-06l|skills-pinned|trust-prompt|trust-store).test.ts",
+  "test/acp/@(commands|content|interrupted|learned-secrets).test.ts",
+  "test/security/@(credential-variables|engine-attacks|env-key-leak|planted-files|redteam-2026-12-05-lsp|redteam-2026-12-05b|redteam-2026-12-05c|redteam-2026-12-05d|redteam-2026-12-05e|redteam-2026-12-05f|redteam-2026-12-06l|redteam-2026-12-06s|shell-without-bash|skills-pinned|trust-prompt|trust-store).test.ts",
   "test/sessions-postgres/!(attack).test.ts",
   "test/examples/**/*.test.ts",
+  "test/testing/**/*.test.ts",
 ];
 
 export default defineConfig({

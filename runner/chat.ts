@@ -249,7 +249,7 @@ async function command(
         sessionId: conversation.sessionId,
         cwd: resolve(options.cwd ?? process.cwd()),
         sessionDir: options.sessionDir,
-        checkpointDir: (options.checkpoints as { dir?: string } | undefined)?.dir,
+        checkpointDir: typeof options.checkpoints === "object" ? options.checkpoints.dir : undefined,
         say,
         ask,
       });

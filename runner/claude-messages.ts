@@ -101,6 +101,8 @@ function claudeResult(m: Extract<Message, { type: "result" }>): Json {
       tool_input: d.toolInput,
     })),
     ...(m.isError ? { errors: [m.result] } : {}),
+    // A run that ended on its StructuredOutput call wrote no text: claude's result is the value's JSON (what text output prints).
+    ...(!m.result && m.structuredOutput !== undefined ? { result: JSON.stringify(m.structuredOutput) } : {}),
     ...(parentToolUseId ? { parent_tool_use_id: parentToolUseId } : {}),
   };
 }
@@ -155,8 +157,14 @@ export function toClaudeMessage(m: Message, { replayUser = false } = {}): Json |
       };
     }
     case "user":
+      // Claude marks the echo (the Agent SDK's SDKUserMessageReplay): a reader tells it from a tool result's user line.
       return replayUser
-        ? { type: "user", message: { role: "user", content: m.content ? claudeBlocks(m.content) : m.text }, ...tail(m) }
+        ? {
+            type: "user",
+            message: { role: "user", content: m.content ? claudeBlocks(m.content) : m.text },
+            ...tail(m),
+            isReplay: true,
+          }
         : undefined;
     case "assistant":
       return {

@@ -74,6 +74,14 @@ export const RUN_FLAGS: FlagTable = {
     description:
       "ubiquity (default) | claude: the json and stream-json messages in Claude Code's shape (session_id, is_error, total_cost_usd, assistant message.content…), for scripts written for claude -p | codex: stream-json as codex exec --json's events (thread.started, item.completed, turn.completed); also UBIQUITY_MESSAGE_FORMAT",
   },
+  "output-last-message": {
+    type: "string",
+    short: "o",
+    value: "<file>",
+    group: "Prompt and output",
+    description:
+      "Also write the final answer to <file> (empty when the run fails), whatever the output format, as codex exec -o does",
+  },
   "replay-user-messages": {
     type: "boolean",
     group: "Prompt and output",
@@ -256,7 +264,7 @@ export const CLAUDE_ONLY_FLAGS: Record<string, string> = {
 export const CODEX_EXEC_FLAGS: Record<string, string> = {
   "-C": "pass --cwd <dir>",
   "--cd": "pass --cwd <dir>",
-  "-m": 'pass --model <provider:model> ("openai:gpt-5" for codex\'s -m gpt-5)',
+  "-m": 'pass --model <provider:model> ("openai:gpt-5" for codex\'s -m gpt-5); for another model on ~/.codex/config.toml\'s own model_provider (with --compat codex), write it in a profile file, ~/.codex/<name>.config.toml (model = "…"), and pass --profile <name>: --model openai:… goes to OpenAI',
   "--full-auto":
     "pass --permission-mode acceptEdits --sandbox (edits in the workspace, and commands in the OS sandbox, run without asking; with acceptEdits alone a command other than mkdir, touch and cp on project files still asks, so with -p it is denied)",
   "-s": "for --sandbox read-only pass --permission-mode plan; for workspace-write pass --sandbox (commands in the OS sandbox run without asking); danger-full-access is --no-sandbox",
@@ -266,8 +274,9 @@ export const CODEX_EXEC_FLAGS: Record<string, string> = {
   "--json":
     "pass --output-format stream-json --message-format codex (codex exec --json's events: thread.started, item.completed, turn.completed; or UBIQUITY_MESSAGE_FORMAT=codex for the whole job)",
   "--skip-git-repo-check": "drop it: ubiquity runs in any folder",
-  "-o": "redirect standard output to the file: with -p it is the final message only",
-  "--output-last-message": "redirect standard output to the file: with -p it is the final message only",
+  // `codex exec resume --last "…"` typed after `-p`: the word resume would be the prompt's.
+  "--last":
+    'codex exec resume --last "…" is ubiquity -p --continue "…" (the latest session), and resume <id> "…" is --resume <id> "…"',
   "--oss": "pass --model ollama:<model> (or --base-url for another local server)",
   "-i": 'name the image in the prompt (the model Reads it: `ubiquity -p "what is in shot.png?"`), or send it as an image part with --input-format stream-json',
   "--image":
@@ -375,7 +384,26 @@ export function parseRunArgs(argv: string[], table: FlagTable = RUN_FLAGS): Pars
     throw new UsageError(
       `--sandbox takes no mode here (it turns the OS sandbox on): for codex's --sandbox ${argv[at + 1]} ${CODEX_SANDBOX_MODES[argv[at + 1]!]}; see \`${RUN_HELP}\``,
     );
-  return parseFlags(argv, table, { positionals: true, help: RUN_HELP });
+  const parsed = parseFlags(argv, table, { positionals: true, help: RUN_HELP });
+  codexResume(argv, parsed.positionals);
+  return parsed;
+}
+
+/** A session id (Codex's thread ids are UUIDs too). */
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `codex exec resume <id> "…"` typed as `ubiquity -p resume <id> "…"`: the words would start a new
+ * session with them as its prompt (exit 0, the old session not resumed); a prompt that really
+ * starts so goes after `--`.
+ */
+function codexResume(argv: string[], positionals: string[]): void {
+  if (positionals[0] !== "resume" || !SESSION_ID.test(positionals[1] ?? "")) return;
+  const end = argv.indexOf("--");
+  if (end >= 0 && argv.indexOf("resume") > end) return;
+  throw new UsageError(
+    `\`resume ${positionals[1]}\` is codex exec's: ${CODEX_EXEC_FLAGS["--last"]}; a prompt that starts with these words goes after --; see \`${RUN_HELP}\``,
+  );
 }
 
 /** Copy every given flag into `options`, in table order. */

@@ -94,7 +94,7 @@ export function inspectKernel(kernel: Kernel, configFile: string | null, skipped
  * key that looks like a secret. Top-level counters such as `maxTokens` stay visible.
  */
 export function printableOptions(options: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const secrets = secretsOf(options as { apiKey?: unknown; providerSettings?: unknown });
+  const secrets = secretsOf(options);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options)) {
     if (key === "logger" || value === undefined) continue;

@@ -7,6 +7,7 @@
  * 0, 1 failed run, 2 usage or configuration error, 130 interrupted, 143 terminated (SIGTERM).
  */
 import { createInterface } from "./readline";
+import { writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { modelStringFor } from "../plugins/model/api";
@@ -151,6 +152,10 @@ function checkCombinations(values: RunValues, format: string, inputFormat: strin
     throw new UsageError("--include-partial-messages needs --output-format stream-json");
   if (inputFormat === "stream-json" && format !== "stream-json")
     throw new UsageError("--input-format stream-json needs --output-format stream-json");
+  if (inputFormat === "stream-json" && values["output-last-message"] !== undefined)
+    throw new UsageError(
+      "--output-last-message writes one run's final answer: a live session (--input-format stream-json) has one a prompt; read the result lines instead",
+    );
   // codex exec --json prints a stream of events; there is no one-object form of it.
   if (format === "json" && (shape ?? envShape) === "codex")
     throw new UsageError(
@@ -242,6 +247,12 @@ export async function runCommand(
   const chatProblem =
     mode === "chat" ? terminalModeProblem(inTerminal && io.terminal !== undefined, format, prompt) : undefined;
   if (chatProblem) return stop(chatProblem);
+  if (mode === "chat" && values["output-last-message"] !== undefined)
+    return stop(
+      new UsageError(
+        '--output-last-message writes one run\'s final answer: give the prompt (ubiquity -p "…" -o <file>)',
+      ),
+    );
   if (mode === "once") {
     try {
       prompt = combinePrompt(
@@ -281,7 +292,7 @@ export async function runCommand(
       answerers,
     });
   if (requestedModel({ model: options.model ?? configuredModel }) === undefined)
-    return stop(noModelError(active, options as { compat?: unknown; codexProfile?: unknown }, resumeProblem), verbose);
+    return stop(noModelError(active, options, resumeProblem), verbose);
   const json = jsonOf(shape, values["replay-user-messages"] === true);
   if (mode === "stream") return runStream(options, io, json, shape);
   return runOnce(prompt, options, io, format, answerers, {
@@ -292,6 +303,7 @@ export async function runCommand(
     // with --verbose every message, as one array.
     indent: shape === "claude" ? undefined : 2,
     everything: allMessages,
+    lastMessage: typeof values["output-last-message"] === "string" ? values["output-last-message"] : undefined,
   });
 }
 
@@ -369,7 +381,7 @@ export async function resolveRunOptions(
   const configuredModel = probe.options.model;
   // The same for the starting permission mode (a settings file's defaultMode, Codex's approval_policy
   // and sandbox_mode): an editor's session (acp) shows it and starts in it.
-  const configuredMode = (probe.options as { permissionMode?: unknown }).permissionMode;
+  const configuredMode = probe.options.permissionMode;
   await probe.dispose();
   return {
     options,
@@ -430,11 +442,7 @@ function exampleModel(env: NodeJS.ProcessEnv = process.env): string {
  * untrusted folder's run skipped (it may be where the model is set), and the session `--resume`
  * or `--continue` named when there was none to take the model from.
  */
-function noModelError(
-  active: ActivePlugins,
-  codex: { compat?: unknown; codexProfile?: unknown },
-  resumeProblem?: string,
-): ConfigError {
+function noModelError(active: ActivePlugins, codex: object, resumeProblem?: string): ConfigError {
   const skipped = skippedConfig(active);
   const hint = skipped
     ? `. This folder's ${skipped.file} was skipped because ${skipped.why}, so a model it sets was not read: ${skipped.fix}, or pass --trust (or UBIQUITY_TRUST=1) for this run`
@@ -452,7 +460,10 @@ function noModelError(
  * (`"claude-sonnet-4-5"`, never the run's model: it names no provider); said with the --model it
  * means. Only read for this message; "" when no file sets one.
  */
-function otherToolsModel(cwd: string, { compat, codexProfile }: { compat?: unknown; codexProfile?: unknown }): string {
+function otherToolsModel(cwd: string, options: object): string {
+  // The settings plugin's keys, read from the options as given (that plugin never ran).
+  const compat = "compat" in options ? options.compat : undefined;
+  const codexProfile = "codexProfile" in options ? options.codexProfile : undefined;
   const codex = join(homedir(), ".codex", "config.toml");
   // Read under compat codex: the file's model was there and not usable; say why (the settings plugin never ran).
   const profile = typeof codexProfile === "string" ? codexProfile : undefined;
@@ -531,7 +542,8 @@ async function runOnce(
     json,
     indent,
     everything,
-  }: { print: boolean; verbose: boolean; json: JsonOf; indent?: number; everything?: boolean },
+    lastMessage,
+  }: { print: boolean; verbose: boolean; json: JsonOf; indent?: number; everything?: boolean; lastMessage?: string },
 ): Promise<number> {
   // -p never asks and never streams, in a terminal too (nothing prompts, as in `claude -p`).
   const interactive = io.stdoutIsTTY && io.stdin.isTTY === true && format === "text" && !print;
@@ -589,7 +601,26 @@ async function runOnce(
     const last = everything ? all : json(result);
     io.stdout(`${JSON.stringify(Array.isArray(last) && !everything ? last[0] : last, null, indent)}\n`);
   }
+  if (lastMessage !== undefined && !writeLastMessage(io, lastMessage, result)) return EXIT.failed;
   return sigint.exitCode() ?? exitOfResult(result);
+}
+
+/**
+ * `--output-last-message <file>` (codex exec's `-o`): the final answer, as the last agent message's
+ * text (a structured answer's JSON), or an empty file when the run failed, as Codex writes it; the
+ * path is the caller's, relative to the folder the command runs in (not `--cwd`), as in Codex.
+ * False when the file cannot be written (said on stderr: a script reading it must not get a stale one).
+ */
+function writeLastMessage(io: RunnerIO, file: string, result: ResultMessage | undefined): boolean {
+  const structured = (result as { structuredOutput?: unknown } | undefined)?.structuredOutput;
+  const text = !result || result.isError ? "" : structured !== undefined ? JSON.stringify(structured) : result.result;
+  try {
+    writeFileSync(resolve(file), text);
+    return true;
+  } catch (error) {
+    io.stderr(`error: --output-last-message ${file}: cannot write the file (${describeError(error)})\n`);
+    return false;
+  }
 }
 
 /**

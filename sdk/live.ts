@@ -67,9 +67,19 @@ function agentSdkMessage(message: unknown): { text?: string; content?: UserConte
       `summon(prompt): a user message's content block of type ${JSON.stringify(block?.type)} is not supported here (text and image blocks are); each input message is ${SHAPE}`,
     );
   });
-  return parts.every((p) => p.type === "text")
-    ? { text: parts.map((p) => (p.type === "text" ? p.text : "")).join("") }
-    : { content: parts };
+  return parts.every((p) => p.type === "text") ? { text: textOf(parts) } : { content: parts };
+}
+
+/**
+ * The text parts of a message, a blank line between two: each block is a paragraph of its own
+ * (Claude Code sends them to the model as separate blocks); glued, `["block one", "block two"]`
+ * reached the model as "block oneblock two".
+ */
+function textOf(parts: UserContentParts): string {
+  return parts
+    .filter((p) => p.type === "text")
+    .map((p) => p.text)
+    .join("\n\n");
 }
 
 /** Bytes as base64 (a `Buffer` is a `Uint8Array`); anything else as undefined. */

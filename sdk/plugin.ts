@@ -13,6 +13,7 @@ export {
   definePreset,
   defineTool,
   functionSchema,
+  readOption,
   type ToolSpec,
   type PluginSpec,
   type FactoryOptionsOf,

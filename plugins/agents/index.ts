@@ -321,7 +321,7 @@ export const agentsPlugin = definePlugin({
       stateOf(run).stopFired = true;
       const outcome = await hooks.fire("SubagentStop", run, {
         message: info.text,
-        extra: { stopHookActive: info.continuations > 0 },
+        extra: { stopHookActive: info.continuations > 0, lastAssistantMessage: info.text },
       });
       return outcome.blocked && !outcome.stopped ? { continueWith: outcome.blocked } : undefined;
     });
@@ -332,7 +332,7 @@ export const agentsPlugin = definePlugin({
       if (!run.agent || stateOf(run).stopFired || !hooks?.has("SubagentStop")) return;
       await hooks.fire("SubagentStop", run, {
         message: result.result,
-        extra: { stopHookActive: false, subtype: result.subtype },
+        extra: { stopHookActive: false, subtype: result.subtype, lastAssistantMessage: result.result },
       });
     });
 

@@ -21,7 +21,7 @@ import { getSkillsApi } from "../skills/api";
 import type { AgentInput } from "./agent-tool";
 import { subagentOptions } from "./narrow";
 import { getPermissionsApi } from "../permissions/api";
-import { fileModel } from "../model/index";
+import { fileModel, modelAliasesOf } from "../model/index";
 export { CLAUDE_MODEL_TIERS } from "../model/index";
 
 /** What the plugin remembers about a subagent run while it runs. */
@@ -45,7 +45,7 @@ export const agentModel = fileModel;
 async function modelFor(parent: RunContext, definition: AgentDefinition): Promise<Model> {
   const wanted = agentModel(
     typeof definition.model === "string" ? definition.model : undefined,
-    (parent.options as { modelAliases?: Record<string, string> }).modelAliases,
+    modelAliasesOf(parent.options),
   );
   if (typeof definition.model !== "string" && definition.model !== undefined)
     return resolveModel(parent, definition.model, "subagent");

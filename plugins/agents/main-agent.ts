@@ -5,7 +5,7 @@
  * hooks, isolation) stay a subagent's: the user's own options govern the main run.
  */
 import { modelLabel, resolveModel, RunEnd, type RunContext, type SystemSection, type Tool } from "../../src/index";
-import { fileModel as agentModel } from "../model/index";
+import { fileModel as agentModel, modelAliasesOf } from "../model/index";
 import { keepTool } from "./narrow";
 import type { AgentDefinition } from "./options";
 
@@ -33,7 +33,7 @@ export async function startMainAgent(
       `No agent named "${name}" (--agent, or the "agent" setting): ${known.length ? `the agents are ${known.join(", ")}` : "no agent is defined"}; define it under "agents" in a config file, in .claude/agents/${name}.md, or pass --agents`,
     );
   }
-  const modelAliases = (run.options as { modelAliases?: Record<string, string> }).modelAliases;
+  const modelAliases = modelAliasesOf(run.options);
   const wanted = typeof definition.model === "string" ? agentModel(definition.model, modelAliases) : definition.model;
   if (wanted === undefined) return;
   run.model = await resolveModel(run, wanted, "main");

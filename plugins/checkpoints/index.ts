@@ -9,7 +9,9 @@
  */
 import { existsSync } from "node:fs";
 import type { Kernel, PluginContext, RunContext } from "../../src/index";
-import { definePlugin } from "../_kits/authoring/index";
+import { definePlugin, readOption } from "../_kits/authoring/index";
+import { sessionsOptions } from "../sessions/index";
+import { todosOptions } from "../todos/index";
 import { isInside, resolveReal } from "../_kits/paths/index";
 import type { ToolCall } from "../../src/index";
 import { warn } from "../_kits/sources/index";
@@ -82,11 +84,10 @@ function foldersOf(run: RunContext): string[] {
 
 /** Ubiquity's own stores (checkpoints, sessions, todos): never snapshotted, even inside a permitted folder. */
 function storesOf(run: RunContext, dir: string | undefined): string[] {
-  const o = run.options as { sessionDir?: string; todoDir?: string };
   return [
     storageRoot(dir, run.cwd, "checkpoints"),
-    storageRoot(o.sessionDir, run.cwd, "sessions"),
-    storageRoot(o.todoDir, run.cwd, "todos"),
+    storageRoot(readOption(sessionsOptions, run.options, "sessionDir"), run.cwd, "sessions"),
+    storageRoot(readOption(todosOptions, run.options, "todoDir"), run.cwd, "todos"),
   ].map((p) => resolveReal(p) ?? p);
 }
 

@@ -5,7 +5,8 @@ import { UsageError } from "../../loader/index";
 import type { CommandArgs, CommandIO } from "../../loader/index";
 import { storageRoot } from "../_kits/storage/index";
 import { SessionStore } from "../sessions/index";
-import type { SessionsOptions } from "../sessions/index";
+import { sessionsOptions } from "../sessions/index";
+import { readOption } from "../_kits/authoring/index";
 import { listCheckpoints, rewindConversation, rewindFiles, type RewindResult } from "./api";
 import { formatList, formatRewind } from "./format";
 
@@ -25,7 +26,7 @@ async function confirm(question: string): Promise<boolean> {
 async function sessionDirOf(values: Record<string, unknown>, io: CommandIO): Promise<string | undefined> {
   if (typeof values["session-dir"] === "string") return values["session-dir"];
   const { config } = await io.config({ quiet: true });
-  return (config as SessionsOptions).sessionDir;
+  return readOption(sessionsOptions, config, "sessionDir");
 }
 
 /** The config's `checkpoints.dir`: a checkpoint covering folders outside the cwd is rewound only from that store. */

@@ -21,7 +21,7 @@ import {
   type TurnPrompt,
 } from "../../src/index";
 import { getPermissionsApi } from "../permissions/api";
-import { fileModel as agentModel } from "../model/index";
+import { fileModel as agentModel, modelAliasesOf } from "../model/index";
 import { getHooksApi } from "../hooks/index";
 import { definePlugin } from "../_kits/authoring/index";
 import {
@@ -42,7 +42,7 @@ import type { SlashCommand } from "./command";
 import { commandsCommands, commandsFlags } from "./cli";
 import { CommandError, expandCommand } from "./expand";
 import { commandFolder, commandRoots, loadCommands } from "./load";
-import { commandsOptions } from "./options";
+import { commandsOptions, type CommandsResolvedOptions } from "./options";
 import { loadCodexPrompts } from "./codex-prompts";
 
 export { getCommandsApi, type CommandsApi } from "./api";
@@ -72,8 +72,8 @@ const PIPED = /\n\n<stdin>\n[\s\S]*\n<\/stdin>$/;
  * in silence: say so, with the command meant when one is close (`/commit` for a plugin's
  * `/commit-commands:commit`) or the Claude Code file and the flag that reads it.
  */
-function notACommand(run: RunContext, name: string, names: readonly string[]): void {
-  const compat = (run.options as { compat?: readonly string[] }).compat ?? [];
+function notACommand(run: RunContext, options: CommandsResolvedOptions, name: string, names: readonly string[]): void {
+  const compat = options.compat ?? [];
   const claudeFile = compat.includes("claude")
     ? undefined
     : [run.cwd, homedir()]
@@ -83,7 +83,7 @@ function notACommand(run: RunContext, name: string, names: readonly string[]): v
         ])
         .find((file) => pathExists(file));
   const meant = names.filter((n) => n.endsWith(`:${name}`));
-  const own = claudeFile ? undefined : unreadOwnFile(run, name);
+  const own = claudeFile ? undefined : unreadOwnFile(run, options, name);
   // `/lisa:codex-parity` for `.claude/commands/lisa/codex-parity.md`, which Claude Code names by its file alone.
   const file = name.includes(":") ? name.slice(name.lastIndexOf(":") + 1) : undefined;
   const flat = file !== undefined && names.includes(file) ? file : undefined;
@@ -105,8 +105,12 @@ function notACommand(run: RunContext, name: string, names: readonly string[]): v
 }
 
 /** A command file of ours for `name` that the run's `commandSources` leaves unread (a trusted project's `.ubiquity/commands/<name>.md` without `["project"]`). */
-function unreadOwnFile(run: RunContext, name: string): { file: string; source: Source } | undefined {
-  const wanted = (run.options as { commandSources?: readonly string[] }).commandSources ?? [];
+function unreadOwnFile(
+  run: RunContext,
+  options: CommandsResolvedOptions,
+  name: string,
+): { file: string; source: Source } | undefined {
+  const wanted = options.commandSources ?? [];
   const relative = `${name.split(":").join("/")}.md`;
   for (const source of ["project", "local", "user"] as const) {
     if (wanted.includes(source)) continue;
@@ -126,7 +130,7 @@ interface RunState {
  * `haiku`) no alias maps, keep the session's model, as for agent files.
  */
 async function switchModel(run: RunContext, command: { name: string; model?: string }, state: RunState) {
-  const wanted = agentModel(command.model, (run.options as { modelAliases?: Record<string, string> }).modelAliases);
+  const wanted = agentModel(command.model, modelAliasesOf(run.options));
   if (!wanted) return;
   const model = await resolveModel(run, wanted, "main").catch((error: unknown) => {
     throw new CommandError(
@@ -249,6 +253,7 @@ export const commandsPlugin = definePlugin({
         if (match && !command)
           notACommand(
             run,
+            context.optionsOf(run),
             match[1]!,
             api.list(run).map((c) => c.name),
           );

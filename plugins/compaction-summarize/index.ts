@@ -85,7 +85,7 @@ export const summarizeCompactionPlugin = definePlugin({
 
         const hooks = getHooksApi(kernel);
         if (hooks?.has("PreCompact")) {
-          const customInstructions = (run.options as { compactInstructions?: string }).compactInstructions ?? "";
+          const customInstructions = context.optionsOf(run).compactInstructions ?? "";
           const outcome = await hooks.fire("PreCompact", run, {
             extra: { trigger: "auto", customInstructions, tokensBefore, threshold: budget.threshold },
           });

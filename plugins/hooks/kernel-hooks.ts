@@ -74,8 +74,8 @@ export class KernelHooks {
   /** Read the hooks in effect from the resolved options. */
   configure(options: ResolvedOptions): void {
     this.#options = options;
-    const { claudePlugins, trust } = this.context.optionsOf(options);
-    this.#effective = effectiveHooks(this.kernel, options.hooks as HooksConfig | undefined, {
+    const { claudePlugins, trust, hooks } = this.context.optionsOf(options);
+    this.#effective = effectiveHooks(this.kernel, hooks, {
       claudePlugins,
       cwd: options.cwd,
       trust,
@@ -85,8 +85,7 @@ export class KernelHooks {
     pinHookScripts(this.#effective, folder, trust);
     // What the run's env names in that folder (a preload, a load path) is the hooks' code too,
     // from before the first of them runs (red team p, P2).
-    if (this.#effective && Object.keys(this.#effective).length > 0)
-      rememberEnvironmentPaths((options as { env?: Record<string, string> }).env, folder);
+    if (this.#effective && Object.keys(this.#effective).length > 0) rememberEnvironmentPaths(options.env, folder);
   }
 
   /** The run's state. */

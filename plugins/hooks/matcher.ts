@@ -22,6 +22,9 @@ export function matches(matcher: string | undefined, toolName: string | undefine
   // written to watch edits (`Edit|Write`) must not be skipped because the model edits by patch.
   if (toolName === "apply_patch")
     return matchesName(matcher, toolName) || matchesName(matcher, "Edit") || matchesName(matcher, "Write");
+  // `Task` is the Agent tool's former name, and Claude Code's hooks matched `Task` still run for it:
+  // a guard hook written before the rename must not be skipped (claude -p 2.1.197 runs it).
+  if (toolName === "Agent") return matchesName(matcher, toolName) || matchesName(matcher, "Task");
   return matchesName(matcher, toolName);
 }
 

@@ -10,7 +10,7 @@
  */
 import { callModel, describeError, modelLabel, requestedModel, resolveModel, type RunContext } from "../../src/index";
 import { randomUUID } from "node:crypto";
-import { fileModel } from "../model/index";
+import { fileModel, modelAliasesOf } from "../model/index";
 import { commandPayload } from "./command";
 import type { HookInput, HookOutput, ModelHook } from "./types";
 import { HOOK_JUDGE_INSTRUCTIONS } from "./judge";
@@ -121,7 +121,7 @@ export async function runModelHook(
     (resolve) => (timer = setTimeout(() => (controller.abort(), resolve("timeout")), timeoutMs)),
   );
   try {
-    const model = fileModel(hook.model, (run.options as { modelAliases?: Record<string, string> }).modelAliases);
+    const model = fileModel(hook.model, modelAliasesOf(run.options));
     const prompt = hookPrompt(hook, input);
     let answer: Promise<string>;
     if (hook.type === "agent") {

@@ -87,7 +87,8 @@ export async function fireStop(hooks: KernelHooks, info: StopInfo, run: RunConte
   if (run.agent || !hooks.has("Stop")) return undefined;
   const outcome = await hooks.fire("Stop", run, {
     message: info.text,
-    extra: { stopHookActive: info.continuations > 0 },
+    // Claude Code's name for the answer the hook judges (its Stop input); `message` stays for our own hooks.
+    extra: { stopHookActive: info.continuations > 0, lastAssistantMessage: info.text },
   });
   const state = hooks.stateOf(run);
   if (outcome.blocked && !outcome.stopped) {

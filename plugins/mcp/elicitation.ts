@@ -14,6 +14,8 @@ import type { Client, ElicitRequest, ElicitResult } from "@modelcontextprotocol/
 import type { Kernel, RunContext } from "../../src/index";
 import type { TerminalAnswerer } from "../../loader/index";
 import type { CanUseTool } from "../permissions/api";
+import { readOption } from "../_kits/authoring/index";
+import { mcpOptions } from "./options";
 import type { McpConnection } from "./connection";
 import { callerOf } from "./callers";
 import { getHooksApi } from "../hooks/index";
@@ -135,10 +137,12 @@ async function ask(
   asked: McpElicitation,
   signal: AbortSignal,
 ): Promise<McpElicitationResult> {
-  const options = (run?.options ?? kernel.options) as { onElicitation?: OnElicitation; canUseTool?: CanUseTool };
+  const options = run?.options ?? kernel.options;
+  const onElicitation = readOption(mcpOptions, options, "onElicitation");
+  const canUseTool = readOption(mcpOptions, options, "canUseTool");
   try {
-    if (options.onElicitation) return await options.onElicitation(asked, { signal });
-    if (options.canUseTool && !run?.agent) return await throughCanUseTool(options.canUseTool, asked, signal);
+    if (onElicitation) return await onElicitation(asked, { signal });
+    if (canUseTool && !run?.agent) return await throughCanUseTool(canUseTool, asked, signal);
   } catch (error) {
     kernel.logger.warn(
       `MCP server "${server}" asked for input and the handler failed: ${(error as Error).message}; declined`,

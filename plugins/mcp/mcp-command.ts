@@ -5,9 +5,11 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Kernel } from "../../src/index";
-import { isProjectFileTrusted, type ProjectTrust, UsageError } from "../../loader/index";
+import { isProjectFileTrusted, UsageError } from "../../loader/index";
+import { readOption } from "../_kits/authoring/index";
 import type { CommandArgs, CommandIO } from "../../loader/index";
 import { formatMcpReport } from "./format";
+import { mcpOptions } from "./options";
 import type { McpApi } from "./index";
 import { runLoginCommand } from "./login-command";
 import { runMcpAdd } from "./mcp-add";
@@ -60,9 +62,9 @@ export async function runMcpCommand(
   await kernel.ready();
   const servers = api.servers();
   // An untrusted folder's .mcp.json was skipped: "none configured" alone would contradict the file.
-  const options = kernel.options as { cwd?: string; trust?: ProjectTrust };
-  const mcpJson = join(resolve(options.cwd ?? process.cwd()), ".mcp.json");
-  const skipped = existsSync(mcpJson) && !isProjectFileTrusted(options.trust, mcpJson) ? mcpJson : undefined;
+  const mcpJson = join(resolve(kernel.options.cwd), ".mcp.json");
+  const trust = readOption(mcpOptions, kernel.options, "trust");
+  const skipped = existsSync(mcpJson) && !isProjectFileTrusted(trust, mcpJson) ? mcpJson : undefined;
   io.stdout(values.json ? `${JSON.stringify(servers, null, 2)}\n` : formatMcpReport(servers, skipped));
   return servers.some((s) => s.status !== "connected") ? 1 : 0;
 }

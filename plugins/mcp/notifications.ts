@@ -38,7 +38,7 @@ const LOUD = new Set(["error", "critical", "alert", "emergency"]);
 
 /** The roots a server sees: the run's cwd and its additional directories, as `file://` URLs. */
 export function rootsOf(kernel: Kernel): { uri: string; name: string }[] {
-  const { cwd, additionalDirectories } = kernel.options as { cwd: string; additionalDirectories?: readonly string[] };
+  const { cwd, additionalDirectories } = kernel.options;
   return [cwd, ...(additionalDirectories ?? [])].map((dir) => ({ uri: pathToFileURL(dir).href, name: dir }));
 }
 

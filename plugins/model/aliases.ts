@@ -4,6 +4,9 @@
  * `UBIQUITY_MODEL_ALIASES="fast=groq:llama-3.3-70b-versatile,big=openai:gpt-5"`.
  */
 
+import { readOption } from "../_kits/authoring/index";
+import { modelOptions } from "./options";
+
 const registered = new Map<string, string>();
 
 /** The most hops an alias chain may take; deeper chains stop where they are. */
@@ -90,4 +93,9 @@ export function fileModel(
   if (model === undefined || model === "inherit") return undefined;
   if (isClaudeCodeModelName(model) && expandAlias(model, modelAliases) === model) return undefined;
   return model;
+}
+
+/** A run's `modelAliases` (this plugin's option), for the plugins that read model names from files. */
+export function modelAliasesOf(options: object): Readonly<Record<string, string>> | undefined {
+  return readOption(modelOptions, options, "modelAliases");
 }

@@ -4,6 +4,8 @@
  * otherwise for any label — a local vision model, a deployment whose name tells nothing
  * (`azure:my-deployment`), or a family this table does not know yet.
  */
+import { readOption } from "../_kits/authoring/index";
+import { modelOptions } from "./options";
 
 /** What a model accepts, as `modelCapabilities` states it. */
 export interface ModelCapability {
@@ -52,18 +54,13 @@ export function supportsImages(label: string, capabilities?: Record<string, Mode
 }
 
 /** Whether the model of the run a tool is called in takes images (no run, as in a tool called by hand: no), and its label. */
-export function runSeesImages(run: { modelLabel?: string | null; options: unknown } | undefined): {
+export function runSeesImages(run: { modelLabel?: string | null; options: object } | undefined): {
   label: string;
   sees: boolean;
 } {
   const label = run?.modelLabel ?? "unknown";
   return {
     label,
-    sees: run?.modelLabel
-      ? supportsImages(
-          label,
-          (run.options as { modelCapabilities?: Record<string, ModelCapability> }).modelCapabilities,
-        )
-      : false,
+    sees: run?.modelLabel ? supportsImages(label, readOption(modelOptions, run.options, "modelCapabilities")) : false,
   };
 }

@@ -12,14 +12,20 @@ const UNREACHED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ECONNRESET"]);
 /** The address's name did not resolve (no network, a wrong host). */
 const UNRESOLVED = new Set(["ENOTFOUND", "EAI_AGAIN"]);
 
-/** The fix for `error`, a failed call of the model labelled `label` (`provider:model`), if one is known. */
-export function failureHint(error: unknown, label: string): string | undefined {
+/**
+ * The fix for `error`, a failed call of the model labelled `label` (`provider:model`), if one is
+ * known. `configuredKey`: the run's `providerSettings` give the key, so the provider's own
+ * variable was not read (a Codex `model_provider`'s key comes so, from its `env_key`).
+ */
+export function failureHint(error: unknown, label: string, configuredKey = false): string | undefined {
   if (!(error instanceof Error)) return undefined;
   const e = error as CallError;
   const provider = label.split(/[:.]/)[0] ?? "";
   const spec = (PROVIDERS as Record<string, { env: readonly string[] } | undefined>)[provider];
   const keys = spec?.env.filter((name) => /KEY|TOKEN|CREDENTIALS/.test(name)) ?? [];
-  const where = `${keys.length ? keys.join(", ") : "the provider's key variable"} or the apiKey option`;
+  const where = configuredKey
+    ? "the key the configuration gives it (providerSettings.apiKey; for a Codex model_provider, the variable its env_key names)"
+    : `${keys.length ? keys.join(", ") : "the provider's key variable"} or the apiKey option`;
   if (e.statusCode === 401) return `the provider refused the credentials: check ${where}`;
   if (e.statusCode === 403) return `the provider refused access: check ${where}, and that the key may use this model`;
   if (e.statusCode === 404) return unversionedBase(e.url, spec?.env);
@@ -69,7 +75,7 @@ function unversionedBase(url: string | undefined, env: readonly string[] = []): 
 }
 
 /** Add the fix to a failed call's message, once. */
-export function addFailureHint(error: unknown, label: string): void {
-  const hint = failureHint(error, label);
+export function addFailureHint(error: unknown, label: string, configuredKey = false): void {
+  const hint = failureHint(error, label, configuredKey);
   if (hint && error instanceof Error && !error.message.includes(hint)) error.message = `${error.message} (${hint})`;
 }

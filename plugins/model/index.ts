@@ -210,8 +210,9 @@ export const modelPlugin = definePlugin({
     });
 
     // Reached only when no earlier tap recovered the call: its message names the fix (failure-hint.ts).
-    kernel.hooks.model.error.tap({ name: NAME, order: "last" }, (info) => {
-      addFailureHint(info.error, info.request.modelLabel);
+    kernel.hooks.model.error.tap({ name: NAME, order: "last" }, (info, run) => {
+      const settings = context.optionsOf(run).providerSettings as Record<string, unknown> | undefined;
+      addFailureHint(info.error, info.request.modelLabel, typeof settings?.apiKey === "string");
       return undefined;
     });
   },
@@ -226,6 +227,7 @@ export {
   MAX_ALIAS_HOPS,
   CLAUDE_MODEL_TIERS,
   fileModel,
+  modelAliasesOf,
 } from "./aliases";
 export { getModelApi, type ModelApi, type FetchWrapper, type FetchContext } from "./api";
 export {

@@ -67,7 +67,8 @@ const append =
     values: string[],
   ) =>
   (options: Record<string, unknown>) => {
-    options[key] = [...((options[key] as string[] | undefined) ?? []), ...values];
+    const given = options[key];
+    options[key] = [...(Array.isArray(given) ? given : []), ...values];
   };
 
 /** The `run` flags of the options this plugin owns. */

@@ -463,11 +463,15 @@ function bypassVerdict(toolName: string, setup: EngineSetup, subject: Subject, s
   return verdict("allow", "bypass", "Allowed: permission mode bypassPermissions.", subject);
 }
 
-/** The filesystem commands Claude Code's acceptEdits mode runs without asking (its documented list). */
-const ACCEPTED_PROGRAMS = ["mkdir", "touch", "mv", "cp"];
+/**
+ * The filesystem commands of Claude Code's acceptEdits list that this mode runs without asking. Not
+ * `mv` (nor `rm`, `rmdir`, `sed`): a move or a removal leaves the paths later parts of a command
+ * name unprovable to the engine, so they ask (fail closed), and the allow message names only these.
+ */
+const ACCEPTED_PROGRAMS = ["mkdir", "touch", "cp"];
 
 /**
- * acceptEdits and a shell command made only of `mkdir`, `touch`, `mv` and `cp`, as Claude Code
+ * acceptEdits and a shell command made only of `mkdir`, `touch` and `cp`, as Claude Code
  * documents the mode: allowed only where the engine proves it as it would under the allow rules
  * `Bash(mkdir:*)`, `Bash(touch:*)`, … (every option known, every operand literal, no write outside
  * the roots), and besides every file it reads is inside the roots and every file it writes is

@@ -310,7 +310,7 @@ function resolvePlace(run: RunContext, home: string): Place {
   // The files and folders the folder's trust pins (keys are real paths): writes there ask (red team k, K5).
   const trust = run.options.trust;
   const pinned = TrustPins.is(trust) ? [...trust.digests.keys()] : [];
-  const commandPath = (run.options.env as Readonly<Record<string, unknown>> | undefined)?.PATH;
+  const commandPath = run.options.env?.PATH;
   return {
     cwd: run.cwd,
     home,

@@ -47,9 +47,16 @@ export function parseRules(texts: readonly string[] | undefined, list: RuleList,
   return (texts ?? []).map((t) => parseRule(t, list, source));
 }
 
-/** True when the rule's tool part names `toolName` (MCP server patterns included). */
+/**
+ * Claude Code's former tool names that its rules still accept: `Task` is the Agent tool (renamed
+ * in Claude Code 2.1.63; `--disallowedTools Task` removes it there). Unmapped, such a deny rule
+ * matched nothing and the tool stayed: fail open.
+ */
+const RENAMED: ReadonlyMap<string, string> = new Map([["Task", "Agent"]]);
+
+/** True when the rule's tool part names `toolName` (MCP server patterns and Claude Code's former names included). */
 export function ruleNamesTool(rule: Pick<Rule, "tool">, toolName: string): boolean {
-  if (rule.tool === toolName) return true;
+  if (rule.tool === toolName || RENAMED.get(rule.tool) === toolName) return true;
   if (!toolName.startsWith("mcp__") || !rule.tool.startsWith("mcp__")) return false;
   const server = /^(mcp__.+?)(?:__\*)?$/.exec(rule.tool);
   if (!server || !toolName.startsWith("mcp__")) return false;

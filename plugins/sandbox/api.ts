@@ -6,9 +6,11 @@
  */
 import { sep } from "node:path";
 import type { Kernel, ResolvedOptions } from "../../src/index";
+import { readOption } from "../_kits/authoring/index";
 import { markAgentWritable } from "../_kits/process/index";
 import { SandboxUnavailableError } from "./availability";
 import { sandboxSettings } from "./config";
+import { sandboxOptions } from "./options";
 import { hostMatches } from "./host-match";
 import { pinFolder, unpin, type FolderPin } from "./pin";
 import type { SandboxRuntime, SpawnSpec, SpawnUse } from "./runtime";
@@ -125,7 +127,8 @@ export function getSandboxApi(kernel: Kernel): SandboxApi {
  * allow-list refuses hosts it does not name and hosts `deniedDomains` names.
  */
 export function sandboxNetworkRefusal(options: ResolvedOptions, host: string, port: number): string | undefined {
-  const settings = sandboxSettings(options);
+  // Another plugin's run options (WebFetch's): the sandbox setting is read through this plugin's slice.
+  const settings = sandboxSettings({ ...options, sandbox: readOption(sandboxOptions, options, "sandbox") });
   if (!settings.enabled) return undefined;
   const network = settings.mcpNetwork;
   if (network.mode === "all") return undefined;
@@ -139,7 +142,7 @@ export function sandboxNetworkRefusal(options: ResolvedOptions, host: string, po
 }
 
 function requested(kernel: Kernel): boolean {
-  const option = kernel.options?.sandbox as boolean | { enabled?: boolean } | undefined;
+  const option = kernel.options ? readOption(sandboxOptions, kernel.options, "sandbox") : undefined;
   return option === true || (typeof option === "object" && option !== null && option.enabled !== false);
 }
 

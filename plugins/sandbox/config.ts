@@ -4,9 +4,9 @@
  * "was this set?".
  */
 import { homedir } from "node:os";
-import { absolutePath, type ResolvedOptions } from "../../src/index";
+import { absolutePath } from "../../src/index";
 import { TrustPins } from "../../loader/index";
-import type { SandboxOption } from "./options";
+import type { SandboxResolvedOptions } from "./options";
 
 /** The network policy: nothing, everything, or the listed hosts through the filtering proxy. */
 export type NetworkPolicy =
@@ -66,11 +66,11 @@ export function sandboxRequired(env: NodeJS.ProcessEnv = process.env): boolean {
  * cannot); `false` or `{ enabled: false }` turns it off.
  */
 export function sandboxSettings(
-  options: ResolvedOptions,
+  options: SandboxResolvedOptions,
   home = process.env.HOME || homedir(),
   env: NodeJS.ProcessEnv = process.env,
 ): SandboxSettings {
-  const raw = options.sandbox as SandboxOption | undefined;
+  const raw = options.sandbox;
   const object = typeof raw === "object" ? raw : {};
   const enabled = raw === undefined || raw === true || (typeof raw === "object" && raw.enabled !== false);
   const required = sandboxRequired(env);

@@ -16,7 +16,6 @@ import {
   REQUEST_STAGE,
   SYSTEM_STAGE,
   type Kernel,
-  type ResolvedOptions,
   type PermissionVerdict,
   type RunContext,
   type SystemSection,
@@ -40,7 +39,7 @@ import { sandboxCommands, sandboxFlags } from "./cli";
 import { violationNote, violationsInOutput, type Violation } from "./violations";
 export type { SandboxViolationEvent } from "./events";
 export type { SandboxStatus } from "./init-fields";
-import { sandboxOptions } from "./options";
+import { sandboxOptions, type SandboxResolvedOptions } from "./options";
 import "./init-fields";
 import type { SandboxStatus } from "./init-fields";
 import { permissionsOptions } from "../permissions/api";
@@ -65,7 +64,7 @@ export type SandboxPluginOptions = z.input<typeof SandboxPluginOptions>;
 function startSandbox(
   kernel: Kernel,
   opts: z.output<typeof SandboxPluginOptions>,
-  options: ResolvedOptions,
+  options: SandboxResolvedOptions,
   readRules: { deny: readonly string[]; ask: readonly string[] },
 ): { status: SandboxStatus; runtime?: SandboxRuntime } {
   const settings = sandboxSettings(options, opts.home ?? process.env.HOME ?? homedir());
@@ -153,7 +152,7 @@ export const sandboxPlugin = definePlugin({
 
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
       const mine = context.optionsOf(options);
-      ({ status, runtime } = startSandbox(kernel, opts, options, {
+      ({ status, runtime } = startSandbox(kernel, opts, mine, {
         deny: mine.disallowedTools ?? [],
         ask: mine.askTools ?? [],
       }));

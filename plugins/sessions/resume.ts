@@ -21,6 +21,12 @@ import { getSessionsApi } from "./api";
 export async function resumeSession(run: RunContext, options: SessionsResolvedOptions): Promise<void> {
   const { resume, continueConversation, forkSession } = options;
   if (run.agent || (!resume && !continueConversation)) return;
+  // A resumed session keeps its id: a new one asked for too would be dropped in silence (Claude Code refuses it the same way).
+  const asked = options.sessionId;
+  if (typeof asked === "string" && !forkSession)
+    throw new RunEnd(
+      `sessionId (--session-id) ${asked} names a new session, but ${resume ? "resume (--resume)" : "continueConversation (--continue)"} goes on in the stored one, which keeps its id: add forkSession (--fork-session) to continue in a copy under the new id, or leave the id out`,
+    );
   const request = {
     sessionId: resume,
     latest: !resume && continueConversation === true,

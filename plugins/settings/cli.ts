@@ -42,7 +42,7 @@ export const settingsFlags: Record<string, RunFlag> = {
     value: "<name>",
     group: "Config and trust",
     description:
-      "With --compat codex: the [profiles.<name>] of ~/.codex/config.toml to apply (its model, model_provider, approval_policy…), as codex --profile",
+      "With --compat codex: Codex's profile to apply (its model, model_provider, approval_policy…), as codex --profile: ~/.codex/<name>.config.toml over config.toml, else its [profiles.<name>] table",
     apply: (o, v) => void (o.codexProfile = String(v)),
   },
   settings: {

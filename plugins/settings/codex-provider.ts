@@ -1,6 +1,7 @@
 /**
- * Codex's model choice in a config.toml: `profile` (the `[profiles.<name>]` table laid over the
- * top-level keys, as `codex --profile <name>` or a top-level `profile = "<name>"` does) and
+ * Codex's model choice in a config.toml: `profile` (the legacy `[profiles.<name>]` table laid over
+ * the top-level keys, as `codex --profile <name>` did before Codex 0.134 read `<name>.config.toml`
+ * instead — ./codex reads that file first — or a top-level `profile = "<name>"` does) and
  * `model` on its `model_provider` — OpenAI (Codex's default), the built-in `ollama`/`oss` and
  * `lmstudio`, or a `[model_providers.<id>]` of the file, reached at its `base_url` with the key of
  * its `env_key`. A custom provider never gets OpenAI's key unless it says `requires_openai_auth`.
@@ -53,7 +54,7 @@ export function withProfile(
   // Asked for by name (--profile), as codex --profile refuses it: the top-level model is not what was meant.
   if (!isRecord(profile) && selected !== undefined)
     throw new ConfigError(
-      `--profile ${name}: this file has no [profiles.${name}] table${isRecord(data.profiles) ? ` (its profiles: ${Object.keys(data.profiles).join(", ") || "none"})` : ""}`,
+      `--profile ${name}: there is no ${name}.config.toml next to this file (Codex's profile file), and it has no [profiles.${name}] table${isRecord(data.profiles) ? ` (its profiles: ${Object.keys(data.profiles).join(", ") || "none"})` : ""}`,
       path,
     );
   if (!isRecord(profile)) {

@@ -7,6 +7,7 @@
  * not TOML stops the run naming the file; a server entry that cannot be used fails only itself.
  */
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import type * as Toml from "smol-toml";
 import { ConfigError } from "../../src/index";
 import { readRegularFileSync } from "../../loader/index";
@@ -83,6 +84,30 @@ function parseCodexToml(path: string): Record<string, unknown> | undefined {
 }
 
 /**
+ * Codex's `--profile <name>` (since 0.134): `<name>.config.toml` next to the user's config.toml,
+ * laid over it; `undefined` when there is none (then the legacy `[profiles.<name>]` table of
+ * config.toml is read, see ./codex-provider). A name is letters, digits, `-` and `_`, as in Codex:
+ * anything else could name a file elsewhere, so it stops the run.
+ */
+function profileFile(path: string, profile: string | undefined): Record<string, unknown> | undefined {
+  if (profile === undefined) return undefined;
+  if (!/^[A-Za-z0-9_-]+$/.test(profile))
+    throw new ConfigError(
+      `--profile ${JSON.stringify(profile)}: a profile's name is letters, digits, "-" and "_" (Codex reads ~/.codex/<name>.config.toml)`,
+      path,
+    );
+  return parseCodexToml(join(dirname(path), `${profile}.config.toml`));
+}
+
+/** `over` laid over `base` key by key, tables merged (as Codex merges its config layers). */
+function mergeTables(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...base };
+  for (const [key, value] of Object.entries(over))
+    out[key] = isRecord(value) && isRecord(out[key]) ? mergeTables(out[key], value) : value;
+  return out;
+}
+
+/**
  * Read one Codex config file: `undefined` when it does not exist. `report` hears each thing that
  * is not applied, naming the key and why; `env` is where `env_vars`, `bearer_token_env_var`,
  * `env_key` and `env_http_headers` are looked up; `profile` is `--profile`'s name (the user's file).
@@ -94,8 +119,11 @@ export function readCodexConfigFile(
   profile?: string,
 ): CodexConfig | undefined {
   const file = parseCodexToml(path);
-  if (file === undefined) return undefined;
-  const data = withProfile(file, (m) => report(`${path}: ${m}`), profile, path);
+  const layer = profileFile(path, profile);
+  if (file === undefined && layer === undefined) return undefined;
+  const data = layer
+    ? mergeTables(file ?? {}, layer)
+    : withProfile(file!, (m) => report(`${path}: ${m}`), profile, path);
   const ignored = Object.keys(data).filter((k) => !READ_KEYS.has(k));
   if (ignored.length)
     report(
@@ -345,10 +373,16 @@ export function codexModelProblem(
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
-  if (data === undefined) return undefined;
+  let layer: Record<string, unknown> | undefined;
+  try {
+    layer = profileFile(path, profile);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  if (data === undefined && layer === undefined) return undefined;
   const said: string[] = [];
   const model = codexModelOf(
-    withProfile(data, (m) => said.push(m), profile),
+    layer ? mergeTables(data ?? {}, layer) : withProfile(data!, (m) => said.push(m), profile),
     env,
     (m) => said.push(m),
   );

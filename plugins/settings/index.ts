@@ -387,9 +387,10 @@ function callerSettings(
   home: string,
   apply: (source: "user", path: string, read: SettingsFile | undefined, whole?: boolean, place?: boolean) => void,
 ): void {
-  const inline = typeof options.settings === "object";
-  const path = inline ? "the settings option" : resolve(cwd, options.settings as string);
-  const data = inline ? options.settings : readJsonConfigFile(path, "settings file (the settings option)");
+  const setting = options.settings;
+  const inline = typeof setting === "object";
+  const path = typeof setting === "string" ? resolve(cwd, setting) : "the settings option";
+  const data = inline ? setting : readJsonConfigFile(path, "settings file (the settings option)");
   if (data === undefined) throw new ConfigError("the file the settings option names does not exist", path);
   const whole = inline || isUsersOwn(path, home) || isProjectFileTrusted(options.trust, path);
   if (!whole)

@@ -20,7 +20,7 @@ export const settingsOptions = lazyOptions(["settingSources", "settings", "compa
     .min(1)
     .optional()
     .describe(
-      'The [profiles.<name>] of ~/.codex/config.toml laid over its top-level keys, as codex --profile <name> (needs compat: ["codex"]) [the file\'s own profile key]',
+      "Codex's profile, as codex --profile <name>: ~/.codex/<name>.config.toml laid over ~/.codex/config.toml, else its legacy [profiles.<name>] table (needs compat: [\"codex\"]) [the file's own profile key]",
     ),
   trust: z
     .union([z.boolean(), z.custom<TrustPins>(TrustPins.is, { message: "expected true, false or TrustPins" })])

@@ -69,7 +69,7 @@ export default definePlugin({
       let pool = pools.get(root);
       if (!pool) {
         const sandbox = getSandboxApi(kernel);
-        const options = root.options as { env?: Record<string, string>; subprocessEnv?: "scrubbed" | "inherit" };
+        const options = root.options;
         pool = new Pool!({
           cwd: root.cwd,
           root: root.cwd,
@@ -102,7 +102,7 @@ export default definePlugin({
       // A server starts lazily, in the project, with the MCP servers' network, after the run's
       // commands: the packages it runs by name and the paths its env names are kept from them from
       // now on, as an MCP server's are when it starts (red team p, P6).
-      const env = (context.options as { env?: Record<string, string> }).env;
+      const env = context.options.env;
       for (const { config } of servers) {
         noteServerPackages(config.command, config.args ?? [], cwd, { ...env, ...config.env });
         noteArgumentSecrets(config.args ?? []); // a key on its command line is masked (red team zc, ZC6)

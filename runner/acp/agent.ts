@@ -62,7 +62,7 @@ const PAGE = 50;
 
 /** The sessions plugin's store the options point at. */
 function storeFor(options: UbiquityConfig, cwd: string): SessionStore {
-  return new SessionStore({ dir: storageRoot(options.sessionDir as string | undefined, cwd, "sessions") });
+  return new SessionStore({ dir: storageRoot(options.sessionDir, cwd, "sessions") });
 }
 
 /** The options of a session in `cwd`, as `ubiquity run --cwd <cwd>` would run with (plus `extra` flags). */
@@ -109,7 +109,7 @@ async function sessionOptions(
   if (servers.length > 0) {
     if (declaresOption(options, "mcpServers"))
       options.mcpServers = {
-        ...(options.mcpServers as Record<string, McpServerConfig> | undefined),
+        ...options.mcpServers,
         ...mcpServersOf(servers),
       };
     else

@@ -102,8 +102,7 @@ export class AcpSession {
     this.#warn = setup.warn;
     this.#secrets = secretsOf(setup.options);
     this.#host = hostFiles(setup);
-    if (declaresOption(setup.options, "permissionMode"))
-      this.#mode = (setup.options.permissionMode as PermissionMode | undefined) ?? "default";
+    if (declaresOption(setup.options, "permissionMode")) this.#mode = setup.options.permissionMode ?? "default";
   }
 
   /** The permission modes as session modes, when the preset has the permissions plugin. */
@@ -152,23 +151,12 @@ export class AcpSession {
    * starts as lazily as before (its first prompt opens it, and its commands are sent then).
    */
   async announceCommands(): Promise<void> {
-    const o = this.#options as {
-      commands?: unknown[];
-      commandSources?: unknown[];
-      compat?: unknown[];
-      skills?: unknown[];
-      skillSources?: unknown[];
-      claudePlugins?: unknown[];
-      mcpServers?: Record<string, unknown>;
-    };
+    // The keys of the plugins that make commands, as given (none of them is this file's to type).
+    const o: Readonly<Record<string, unknown>> = { ...this.#options };
     // MCP servers may offer prompts, which are commands too (`/mcp__<server>__<prompt>`).
-    const servers = Object.keys(o.mcpServers ?? {});
-    if (
-      ![o.commands, o.commandSources, o.compat, o.skills, o.skillSources, o.claudePlugins, servers].some(
-        (list) => list?.length,
-      )
-    )
-      return;
+    const servers = o.mcpServers && typeof o.mcpServers === "object" ? Object.keys(o.mcpServers) : [];
+    const lists = [o.commands, o.commandSources, o.compat, o.skills, o.skillSources, o.claudePlugins, servers];
+    if (!lists.some((list) => Array.isArray(list) && list.length > 0)) return;
     this.#live ??= this.#open();
   }
 

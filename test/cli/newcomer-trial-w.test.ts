@@ -164,7 +164,7 @@ env_key = "PROXY_API_KEY"
       const missing = await runCli(["-p", "--compat", "codex", "--profile", "fats", "hi"], dir, env);
       expect(missing.code).toBe(2);
       expect(missing.stderr).toContain(
-        "--profile fats: this file has no [profiles.fats] table (its profiles: proxy, other)",
+        "--profile fats: there is no fats.config.toml next to this file (Codex's profile file), and it has no [profiles.fats] table (its profiles: proxy, other)",
       );
       const none = await runCli(["-p", "--compat", "codex", "--profile", "other", "hi"], dir, { ...env, HOME: dir });
       expect(none.code).toBe(2);

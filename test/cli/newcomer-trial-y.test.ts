@@ -145,7 +145,12 @@ describe("a codex exec --json job", () => {
     expect(messages.at(-1)?.item.text).toBe("The tests pass.");
     const done = events.at(-1)!;
     expect(done.type).toBe("turn.completed");
-    expect(done.usage).toEqual({ input_tokens: 2200, cached_input_tokens: 200, output_tokens: 50 });
+    expect(done.usage).toEqual({
+      input_tokens: 2200,
+      cached_input_tokens: 200,
+      cache_write_input_tokens: 0,
+      output_tokens: 50,
+    });
     expect(done.total_cost_usd).toBeGreaterThan(0);
 
     // A later step of the job: `codex exec resume <thread_id>` is `--resume <thread_id>`.

@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import { decidePermission, type PermissionMode } from "ubiquity/plugins/permissions";
 import { builtinTools } from "../../plugins/tools/index";
+import { trustCommand } from "../../runner/trust-command";
 import { startProviderServer, type FakeProviderServer } from "../../src/testing/index";
 import { requireDist, runCli } from "../helpers/project";
 import { attacker, toolResults, type AttackCall } from "./scripted-attacker";
@@ -44,6 +45,27 @@ export interface AttackBenchOptions<O> {
 
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
 const tools = new Map(builtinTools().map((t) => [t.name, t] as const));
+
+/**
+ * `ubiquity trust .` in a project, done by the trust command itself (runner/trust-command.ts) in the
+ * test's worker with HOME the project's home, as the bin has it: the same files found, digested and
+ * stored in the same store. A bin run costs ~0.2 CPU-s and a process more each, and a red team
+ * trusts before most of its attacks; the command through the bin is the subject of
+ * test/security/trust-pinned, trust-store and untrusted-repo, which keep it. The worker loads the
+ * default preset once, at the first call (~0.2 CPU-s).
+ */
+export async function trustNow(p: AttackProject): Promise<void> {
+  const home = process.env.HOME;
+  const said: string[] = [];
+  process.env.HOME = p.home;
+  try {
+    const io = { stdout: (t: string) => said.push(t), stderr: (t: string) => said.push(t) };
+    expect(await trustCommand.run({ values: {}, positionals: [p.cwd] }, io), said.join("")).toBe(0);
+  } finally {
+    if (home === undefined) delete process.env.HOME;
+    else process.env.HOME = home;
+  }
+}
 
 /** The scaffolding of one red team's file; call it at the file's top level (it registers the file's hooks). */
 export function attackBench<O extends object = Record<string, never>>(bench: AttackBenchOptions<O>) {
@@ -157,10 +179,7 @@ export function attackBench<O extends object = Record<string, never>>(bench: Att
 
   /** `attack` in a project whose trust is pinned (UBIQUITY_TRUST unset): `ubiquity trust .` first unless `trust` is false. */
   const trustedAttack = async (calls: AttackCall[], flags: string[], p: AttackProject, trust = true) => {
-    if (trust) {
-      const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
-      expect(trusted.code, trusted.stderr).toBe(0);
-    }
+    if (trust) await trustNow(p);
     return attack(calls, flags, p, { UBIQUITY_TRUST: "" });
   };
 
@@ -188,6 +207,7 @@ export function attackBench<O extends object = Record<string, never>>(bench: Att
     attack,
     batch,
     trustedAttack,
+    trustNow,
     hookedProject,
     server: () => server!,
   };

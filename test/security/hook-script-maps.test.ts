@@ -11,8 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scriptReferences } from "../../loader/script-references";
 import { changedHookScript, pinHookScripts } from "../../plugins/hooks/pins";
-import { runCli } from "../helpers/project";
-import { attackBench } from "./attack-bench";
+import { attackBench, trustNow } from "./attack-bench";
 
 const { temp, project, trustedAttack } = attackBench({
   name: "hookmaps",
@@ -143,8 +142,7 @@ describe("a hook's script loading code through a map", () => {
   it("the next start: a mapped module changed after trust keeps the settings' hooks out", async () => {
     const p = hookedImportsProject();
     const marker = join(p.home, "pwned");
-    const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
-    expect(trusted.code, trusted.stderr).toBe(0);
+    await trustNow(p);
     // Changed after trust (a pull, another tool, anyone): the trusted hook must not run it.
     write(p.cwd, "src/hooklib/decide.mjs", markingModule(marker));
     const { out } = await trustedAttack([{ name: "Read", input: { file_path: "a.txt" } }], ["--no-sandbox"], p, false);
@@ -199,8 +197,7 @@ describe("a hook's script named after an expansion the shell fills when it runs"
         },
       }),
     );
-    const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
-    expect(trusted.code, trusted.stderr).toBe(0);
+    await trustNow(p);
     write(p.cwd, ".claude/hooks/guard.sh", `#!/bin/sh\ntouch '${marker}'\n`);
     const { out } = await trustedAttack([{ name: "Read", input: { file_path: "a.txt" } }], ["--no-sandbox"], p, false);
     expect(out[0]!.isError, out[0]!.content).toBe(false);

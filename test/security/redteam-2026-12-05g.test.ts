@@ -89,7 +89,7 @@ import { collect, ofType } from "../helpers/collect";
 import { outputs, recordingServer, runBash, SKIP } from "../sandbox/helpers";
 import { startProviderServer } from "../../src/testing/index";
 import { runCli } from "../helpers/project";
-import { attackBench } from "./attack-bench";
+import { attackBench, trustNow } from "./attack-bench";
 
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
 
@@ -207,7 +207,7 @@ async function changedAfterTrust(
     const marker = join(dir, "changed-ran");
     writeFileSync(join(dir, "lib", name), typeof first === "string" ? first : first(marker));
     const env = { HOME: home, UBIQUITY_TRUST: "", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: provider.baseURL };
-    expect((await runCli(["trust", "."], dir, env)).code).toBe(0);
+    await trustNow({ cwd: dir, home });
     writeFileSync(join(dir, "lib", name), changed(marker));
     const result = await runCli(["run", "--model", "openai:gpt-5", "go"], dir, env);
     return { ran: existsSync(marker), stderr: result.stderr };

@@ -60,7 +60,7 @@ import { digestProjectPath } from "../../loader/trust-pins";
 import { builtinTools } from "../../plugins/tools/index";
 import { agentCall, agentOf, answered } from "../agents/helpers";
 import { runCli } from "../helpers/project";
-import { attackBench } from "./attack-bench";
+import { attackBench, trustNow } from "./attack-bench";
 import { attacker, toolResults } from "./scripted-attacker";
 
 const SECRET = "hunter2-i";
@@ -332,8 +332,7 @@ describe("I7: the script a trusted settings hook runs is pinned with the setting
     mkdirSync(join(p.cwd, "hooks"));
     writeFileSync(join(p.cwd, "hooks", "check.sh"), "touch approved-marker\n");
     const env = { HOME: p.home, UBIQUITY_TRUST: "" };
-    const trusted = await runCli(["trust", "."], p.cwd, env);
-    expect(trusted.code, trusted.stderr).toBe(0);
+    await trustNow(p);
     // A repository update (or a sandboxed command: the file is on no protected list) changes the script.
     writeFileSync(join(p.cwd, "hooks", "check.sh"), "touch changed-marker\n");
     const go = async () => {
@@ -350,7 +349,7 @@ describe("I7: the script a trusted settings hook runs is pinned with the setting
     expect(existsSync(join(p.cwd, "changed-marker"))).toBe(false);
     expect(after.stderr).toContain(".ubiquity/settings.json");
     // Approved again, the hook runs.
-    expect((await runCli(["trust", "."], p.cwd, env)).code).toBe(0);
+    await trustNow(p);
     await go();
     expect(existsSync(join(p.cwd, "changed-marker"))).toBe(true);
   });

@@ -72,7 +72,7 @@ import { scriptedModel } from "ubiquity/testing";
 import { which } from "../../plugins/sandbox/availability";
 import { hostEnv, markAgentWritable } from "../../plugins/_kits/process/index";
 import { runCli } from "../helpers/project";
-import { attackBench, installUbiquityInto, runInstalled } from "./attack-bench";
+import { attackBench, installUbiquityInto, runInstalled, trustNow } from "./attack-bench";
 import { attacker, toolResults } from "./scripted-attacker";
 
 const SECRET = "hunter2-j";
@@ -383,8 +383,7 @@ describe("held: a file a trusted JSON config pulls in with cosmiconfig's $import
     writeFileSync(join(p.cwd, ".ubiquityrc.json"), JSON.stringify({ $import: "./config/base.json" }));
     mkdirSync(join(p.cwd, "config"));
     writeFileSync(join(p.cwd, "config", "base.json"), JSON.stringify({ maxTurns: 5 }));
-    const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
-    expect(trusted.code, trusted.stderr).toBe(0);
+    await trustNow(p);
     const marker = join(p.home, "pwned");
     const evil = `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(marker)}, "x"); export default { maxTurns: 5 };`;
     const plant = `printf '%s\\n' '${evil}' > config/evil.mjs && printf '%s' '{"$import": "./evil.mjs"}' > config/base.json; echo done`;

@@ -53,8 +53,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { changedHookScript, pinHookScripts } from "../../plugins/hooks/pins";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
-import { runCli } from "../helpers/project";
-import { attackBench, type AttackProject } from "./attack-bench";
+import { attackBench, type AttackProject, trustNow } from "./attack-bench";
 import type { AttackCall } from "./scripted-attacker";
 
 const KEY = "sk-test-redteam6l";
@@ -133,8 +132,7 @@ describe('L1: a hook\'s script named as Claude Code documents it ("$CLAUDE_PROJE
   it("the next run: a script trust approved, changed since, keeps the settings out", async () => {
     const p = hookedProject('sh "$CLAUDE_PROJECT_DIR"/scripts/guard.sh');
     const marker = join(p.home, "pwned");
-    const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
-    expect(trusted.code, trusted.stderr).toBe(0);
+    await trustNow(p);
     // Changed after trust (by a run of the agent, a pull, anyone): the trusted hook must not run it.
     writeFileSync(join(p.cwd, "scripts", "guard.sh"), `#!/bin/sh\ntouch '${marker}'\n`);
     await trustedRun(p, [{ name: "Read", input: { file_path: "a.txt" } }], ["--no-sandbox"], false);

@@ -60,7 +60,7 @@ import { describe, expect, it } from "vitest";
 import { digestProjectPath } from "../../loader/trust-pins";
 import { FilteringProxy } from "../../plugins/sandbox/proxy";
 import { runCli } from "../helpers/project";
-import { attackBench } from "./attack-bench";
+import { attackBench, trustNow } from "./attack-bench";
 import { attacker } from "./scripted-attacker";
 
 const SECRET = "hunter2-m";
@@ -284,8 +284,7 @@ describe("M4: a trusted .mcp.json's server script is pinned with what it loads f
       `import { writeFileSync } from "node:fs";\nimport "./lib.mjs";\nwriteFileSync(${JSON.stringify(started)}, "yes");\n`,
     );
     writeFileSync(join(p.cwd, "tools", "lib.mjs"), "export {};\n");
-    const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
-    expect(trusted.code, trusted.stderr).toBe(0);
+    await trustNow(p);
     const start = async () => {
       await serve(attacker(["echo ok"]));
       const run = await runCli(

@@ -63,7 +63,6 @@ import { describe, expect, it } from "vitest";
 import { type AttackProject, attackBench } from "./attack-bench";
 import { type AttackCall, attacker, toolResults } from "./scripted-attacker";
 import { runCli } from "../helpers/project";
-import { trustCommand } from "../../runner/trust-command";
 
 const ALLOW = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`;
 
@@ -76,7 +75,8 @@ interface Layout {
   files?: Record<string, string>;
 }
 
-const { attack, project, serve, env } = attackBench<Layout>({
+// `trustedAttack` trusts in this worker (attack-bench's `trustNow`); V1 and V5 trust through the bin.
+const { project, serve, env, trustedAttack } = attackBench<Layout>({
   name: "rtv",
   model: "openai:gpt-4.1",
   key: "sk-test-redteam-v",
@@ -97,31 +97,6 @@ const { attack, project, serve, env } = attackBench<Layout>({
     );
   },
 });
-
-/**
- * `ubiquity trust .` done by the trust command itself (runner/trust-command.ts) in this worker, with
- * HOME the project's home as the bin would have it: the same files found, digested and stored, for
- * ~0.2 CPU-s and a process start less than the bin each (23 trusts here). The trust command through
- * the bin is the subject of test/security/trust-pinned and trust-store, and V1 and V5 below.
- */
-async function trustHere(p: AttackProject): Promise<void> {
-  const home = process.env.HOME;
-  const said: string[] = [];
-  process.env.HOME = p.home;
-  try {
-    const io = { stdout: (t: string) => said.push(t), stderr: (t: string) => said.push(t) };
-    expect(await trustCommand.run({ values: {}, positionals: [p.cwd] }, io), said.join("")).toBe(0);
-  } finally {
-    if (home === undefined) delete process.env.HOME;
-    else process.env.HOME = home;
-  }
-}
-
-/** `attack` in a project whose trust is pinned (UBIQUITY_TRUST unset): trusted first unless `trust` is false. */
-async function trustedAttack(calls: AttackCall[], flags: string[], p: AttackProject, trust = true) {
-  if (trust) await trustHere(p);
-  return attack(calls, flags, p, { UBIQUITY_TRUST: "" });
-}
 
 const flags = ["--permission-mode", "acceptEdits"];
 // A write acceptEdits asks about: `touch m` was one until acceptEdits ran Claude Code's plain

@@ -5,7 +5,7 @@ import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
 import { runCli } from "../helpers/project";
-import { attackBench, installUbiquityInto, runInstalled } from "./attack-bench";
+import { attackBench, installUbiquityInto, runInstalled, trustNow } from "./attack-bench";
 import { attacker, toolResults } from "./scripted-attacker";
 
 const KEY = "sk-test-persist";
@@ -112,8 +112,7 @@ describe.skipIf(!linux)(
         const dir = writable === "home" ? p.home : writable === "above" ? p.above : join(p.home, ".cache");
         const marker = join(temp("ubq-persist-mark-"), "pwned");
         // Trusted first, so the trust store exists.
-        const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
-        expect(trusted.code, trusted.stderr).toBe(0);
+        await trustNow(p);
         const store = readFileSync(join(p.home, ".ubiquity", "trusted-folders.json"), "utf8");
         const first = await attack(
           [plant(p.home, marker)],
@@ -301,8 +300,7 @@ describe.skipIf(!linux)("P3: a package.json `imports` map the trusted config use
     mkdirSync(join(p.cwd, "lib"));
     for (const [path, text] of Object.entries(files)) writeFileSync(join(p.cwd, path), text);
     writeFileSync(join(p.cwd, "ubiquity.config.ts"), 'import h from "#h";\nexport default { maxTurns: 5 + h };\n');
-    const trusted = await runCli(["trust", "."], p.cwd, { HOME: p.home, UBIQUITY_TRUST: "" });
-    expect(trusted.code, trusted.stderr).toBe(0);
+    await trustNow(p);
     const pinned = ["package.json", ...Object.keys(files)];
     const before = pinned.map((f) => readFileSync(join(p.cwd, f), "utf8"));
     const { out, run } = await attack([plant], ["--permission-mode", "bypassPermissions"], p);

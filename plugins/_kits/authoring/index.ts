@@ -15,3 +15,4 @@ export { definePreset } from "./define-preset";
 export { defineTool, type ToolSpec } from "./define-tool";
 export { functionSchema } from "./option-fields";
 export { lazyOptions } from "./lazy-options";
+export { readOption } from "./read-option";
