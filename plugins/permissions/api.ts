@@ -16,6 +16,7 @@ export { DEFAULT_TOOL_KINDS, namesPatchTool } from "./policy";
 /** The sensitive list, shared with the sandbox (which keeps these read-only at any depth). */
 export { pathsNamedByEnvrc, sandboxReason, sensitiveReason, venvActivateReason } from "./sensitive";
 export { isPluginFolder } from "./subject";
+export { pathsNamedByConfig } from "./git-named";
 
 /** What other plugins can do with the permission engine of a kernel. */
 export interface PermissionsApi {

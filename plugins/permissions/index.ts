@@ -25,7 +25,7 @@ import {
 } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { TrustPins } from "../../loader/index";
-import { markAgentWritable } from "../_kits/process/index";
+import { markAgentWritable, noteGitCredentials } from "../_kits/process/index";
 import { recordJudged } from "../_kits/paths/index";
 import { compilePolicy, DEFAULT_TOOL_KINDS, namesPatchTool, readDenyRule, type Policy, type ToolKinds } from "./policy";
 import { parseRules, ruleNamesTool, type Rule } from "./rules";
@@ -159,6 +159,8 @@ export const permissionsPlugin = definePlugin({
     // `system/init` announces the run's permission mode (see ./init-fields.ts).
     kernel.hooks.session.start.tap(NAME, (run) => {
       run.initFields.permissionMode = context.optionsOf(run).permissionMode ?? "default";
+      // What the repository's own git config keeps of credentials is masked wherever a tool shows it (red team ze, ZE7).
+      noteGitCredentials(run.cwd);
       // Once a kernel, on the main run: its tools are known now (those offered and those a rule removed).
       if (run.agent || context.state.typosChecked) return;
       context.state.typosChecked = true;

@@ -502,6 +502,28 @@ const SANDBOX_WRITABLE_FOLDERS = new Set([
 ]);
 const SECRET_NAME = [/^id_[a-z0-9_]+$/, /\.(pem|key|p12|pfx|jks|keystore)$/, /\.pth$/];
 
+// Of what the sandbox leaves writable, what runs nothing later: credential folders (in a project;
+// the home's are the sandbox's secrets) and keys. A write there is judged as a leak, not as code.
+const NOT_CODE_FOLDERS = new Set([".ssh", ".aws", ".gnupg", ".kube", ".docker", ".azure", ".m2"]);
+
+/**
+ * Why a write to `rel` (relative to a writable folder) runs code later although the sandbox leaves
+ * it writable, or undefined: the engine's sensitive paths that builds and installs write
+ * (package.json's scripts, yarn's releases and plugins in .yarn/, .pnp.cjs, a .pth file's import
+ * lines, deno's tasks, node_modules/.bin's programs), which the user's own unsandboxed shell runs
+ * later. Only the engine's question holds such a write (red team ze, ZE3, the class of ZB5). Git
+ * folders are the guard's: it keeps their config and hooks read-only.
+ */
+export function sandboxLeavesWritable(rel: string): string | undefined {
+  const parts = rel.toLowerCase().split(sep).filter(Boolean);
+  if (parts.length === 0 || parts.includes(".git") || parts.some((p) => NOT_CODE_FOLDERS.has(p))) return undefined;
+  const name = parts.at(-1)!;
+  if (SECRET_NAME.slice(0, 2).some((re) => re.test(name))) return undefined;
+  const why = sensitiveReason(rel);
+  if (why === undefined || sandboxReason(rel) !== undefined) return undefined;
+  return `${why}, and the sandbox leaves it writable (builds and installs write there)`;
+}
+
 /**
  * Why the sandbox keeps `rel` (a path relative to a writable folder) read-only, or undefined: the
  * engine's sensitive list (one list) less what builds write and what is protected otherwise.

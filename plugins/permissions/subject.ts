@@ -12,6 +12,8 @@ import { literalWord, type ShellWord } from "./shell/words";
 import { resolveReal } from "../_kits/paths/index";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
 import { configCodeOf } from "./config-modules";
+import { type CopiedMode, copiedModeReason } from "./copied-modes";
+import { gitConfigNaming } from "./git-named";
 import {
   configuredEnvironmentPlace,
   configuredFiles,
@@ -28,6 +30,7 @@ import {
   isGitFolder,
   gitMarkersOf,
   pathFolderOf,
+  sandboxLeavesWritable,
   sensitiveReason,
   systemReason,
   venvActivateReason,
@@ -174,6 +177,8 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
   if (own) return `it is in ${own}, the installed code of this very ubiquity: what it holds runs at the next start`;
   const envrc = envrcNaming(path.real, roots);
   if (envrc) return `${envrc} names it: direnv reads it, or puts its folder on PATH, when the user enters the folder`;
+  const gitNamed = gitConfigNaming(path.real, roots) ?? gitConfigNaming(path.absolute, roots);
+  if (gitNamed) return `${gitNamed}: git runs it, or reads its config from it (red team ze, ZE4)`;
   const venv = venvOf(path.real);
   if (venv) return `it is inside ${venv}'s bin folder, a virtualenv whose programs and activate script run later`;
   const onPath = pathFolderOf(path.absolute) ?? pathFolderOf(path.real);
@@ -194,9 +199,16 @@ export function pathSensitive(path: JudgedPath, roots: readonly string[] = []): 
 /**
  * Why the sandbox leaves a sensitive path writable, so that only the engine's question holds it
  * (red team zb, ZB5): a virtualenv's bin folder but its activation scripts (pip writes there: W10),
- * and a folder on PATH (Y2). A program written there runs later in the user's own shell.
+ * a folder on PATH (Y2), and what the sandbox's own list leaves writable of the engine's (red team
+ * ze, ZE3: a .pth in site-packages, yarn's release, node_modules/.bin). A program written there
+ * runs later in the user's own shell.
  */
-function sandboxLeavesOpen(path: JudgedPath): string | undefined {
+function sandboxLeavesOpen(path: JudgedPath, roots: readonly string[]): string | undefined {
+  for (const p of new Set([path.absolute, path.real ?? path.absolute])) {
+    const root = roots.find((r) => p.startsWith(`${r}/`));
+    const open = root === undefined ? undefined : sandboxLeavesWritable(p.slice(root.length + 1));
+    if (open) return open;
+  }
   if (path.real === undefined) return undefined;
   const venv = venvOf(path.real);
   if (venv && !venvActivateReason(path.real))
@@ -288,6 +300,13 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
     unsafe.push(why);
     unknownWrites.push(why);
   }
+  // A copy keeping a source's mode that lets others write it, or a set-ID bit: asked as chmod's (red team ze, ZE2).
+  if (landed.modes.length > 0) acc.sensitive ??= landed.modes[0]!.why;
+  const opened = [...analysis.opensModes, ...landed.modes.filter((m) => m.opens).map((m) => m.why)];
+  // The sandbox lets a command change the modes of the writable folders' files (a set-ID bit aside:
+  // its seccomp filter refuses that), so only the question holds these (red team ze, ZE5).
+  if (opened.length > 0)
+    acc.sandboxOpen ??= `${opened[0]}; the sandbox lets a command change the modes of the files it may write`;
   judgeWrites(analysis, place, cdBases, landed.writes, acc);
   judgeWritesBeforeProjectCode(analysis, landed.writes, acc);
   unknownWrites.push(...analysis.unknownWriters);
@@ -535,7 +554,7 @@ function judgeWrites(
       acc.writes.push(path);
       const why = pathSensitive(path, place.roots) ?? readRootReason(path, place);
       if (why) acc.sensitive ??= `it writes ${path.absolute}: ${why}`;
-      const open = why ? sandboxLeavesOpen(path) : undefined;
+      const open = why ? sandboxLeavesOpen(path, place.roots) : undefined;
       if (open) acc.sandboxOpen ??= `it writes ${path.absolute}: ${open}`;
       const system = systemSensitive(path, place.roots);
       if (system) acc.unsandboxed ??= `it writes ${path.absolute}: ${system}`;
@@ -949,9 +968,10 @@ function copiedPaths(
   analysis: ShellAnalysis,
   place: Place,
   cdBases: string[],
-): { writes: WriteTarget[]; unknown: string[] } {
+): { writes: WriteTarget[]; unknown: string[]; modes: CopiedMode[] } {
   const writes: WriteTarget[] = [];
   const unknown: string[] = [];
+  const modes: CopiedMode[] = [];
   for (const copy of analysis.copies) {
     if (!copy.dest.literal || opaquePath(copy.dest.value)) continue; // already an unknown write
     const destValue = copy.dest.tilde ? place.home + copy.dest.value.slice(1) : copy.dest.value;
@@ -986,6 +1006,9 @@ function copiedPaths(
         unknown.push(
           `it copies ${source.text} with more files than the engine reads one by one into ${copy.dest.text}`,
         );
+      const opened =
+        copy.modes && copiedModeReason(sourcePlaces(sourceValue, place, cdBases), below ?? [], source.text);
+      if (opened) modes.push(opened);
       // Red team zd (ZD2): with -b/--backup the file a source replaces is kept beside it, under
       // its name plus the suffix (`./package` kept as `./package.json`), not beside DEST.
       for (const landing of landings)
@@ -998,7 +1021,13 @@ function copiedPaths(
             });
     }
   }
-  return { writes, unknown };
+  return { writes, unknown, modes };
+}
+
+/** Where a copy's source may be: as written when absolute, else below the folder it runs in or any `cd` made before it. */
+function sourcePlaces(sourceValue: string, place: Place, cdBases: string[]): string[] {
+  const bases = sourceValue.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases];
+  return bases.map((base) => judgePath(base, place.home, sourceValue).absolute);
 }
 
 /** The backup kept of `path` (a literal path): only known at run time when its suffix is (red team zd, ZD7). */

@@ -23,7 +23,13 @@ import { createHash } from "node:crypto";
 import { cpSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { readRegularBytesSync } from "../../loader/index";
-import { isPluginFolder, pathsNamedByEnvrc, sandboxReason, venvActivateReason } from "../permissions/api";
+import {
+  isPluginFolder,
+  pathsNamedByConfig,
+  pathsNamedByEnvrc,
+  sandboxReason,
+  venvActivateReason,
+} from "../permissions/api";
 import { racyStamp } from "./secret-walk";
 
 /** Past this length a path may not be statted (PATH_MAX is 4096 on Linux); new folders deeper are removed. */
@@ -780,60 +786,6 @@ export function gitlinksInIndex(indexPath: string, hashLength = 20): string[] {
     }
     previous = path;
     if (mode >>> 12 === 0o16) out.push(path);
-  }
-  return out;
-}
-
-/** Keys whose value is a path git reads config or hooks from. */
-const PATH_KEYS = /^(core\.hookspath|include\.path|includeif\..*\.path)$/;
-/** Keys whose value is a command git runs (a path in it runs). */
-const COMMAND_KEYS =
-  /^(core\.(fsmonitor|sshcommand|editor|pager|askpass|gitproxy)|alias\..*|filter\..*\.(clean|smudge|process)|diff\.(external|.*\.(command|textconv))|merge\..*\.driver|(difftool|mergetool)\..*\.cmd|trailer\..*\.(command|cmd)|remote\..*\.(uploadpack|receivepack)|submodule\..*\.update|credential(\..*)?\.helper|gpg(\..*)?\.program|gpg\.ssh\.defaultkeycommand|sequence\.editor|uploadpack\.packobjectshook|pager\..*)$/;
-
-/**
- * The paths a git folder's existing config names that git reads or runs: core.hooksPath,
- * includes, and path-like words in the commands it runs. Resolved as git does (a hooks path
- * relative to the worktree, an include relative to the config file), `~/` from HOME.
- */
-export function pathsNamedByConfig(gitDir: string): string[] {
-  const worktree = basename(gitDir) === ".git" ? dirname(gitDir) : gitDir;
-  const home = process.env.HOME ?? "";
-  const out: string[] = [];
-  // The repository's own config, and the user's and the system's: a relative core.hooksPath
-  // there (`.git-hooks`) names a folder in every repository.
-  const xdg = process.env.XDG_CONFIG_HOME || join(home, ".config");
-  const files = [
-    join(gitDir, "config"),
-    join(gitDir, "config.worktree"),
-    ...(home ? [join(home, ".gitconfig"), join(xdg, "git", "config")] : []),
-    "/etc/gitconfig",
-  ];
-  for (const file of files) {
-    const own = file.startsWith(`${gitDir}${sep}`);
-    let section = "";
-    for (const raw of readText(file).split("\n")) {
-      const line = raw.trim();
-      const head = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\\n]|\\.)*)")?\s*\]/.exec(line);
-      if (head) {
-        section = head[2] === undefined ? head[1]!.toLowerCase() : `${head[1]!.toLowerCase()}.${head[2]}`;
-        continue;
-      }
-      const setting = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(line);
-      if (!setting || !section) continue;
-      const key = `${section}.${setting[1]!.toLowerCase()}`;
-      const value = setting[2]!.trim().replace(/^"(.*)"$/, "$1");
-      const words = PATH_KEYS.test(key)
-        ? [value]
-        : COMMAND_KEYS.test(key)
-          ? value.replace(/^!/, "").split(/[\s;|&()'"]+/)
-          : [];
-      for (const word of words) {
-        if (!word || (!word.includes("/") && !PATH_KEYS.test(key))) continue;
-        const expanded = word.startsWith("~/") ? join(home, word.slice(2)) : word;
-        const base = key.startsWith("include") ? (own ? gitDir : dirname(file)) : worktree;
-        out.push(isAbsolute(expanded) ? resolve(expanded) : resolve(base, expanded));
-      }
-    }
   }
   return out;
 }

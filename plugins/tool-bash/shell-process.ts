@@ -107,10 +107,19 @@ export class ShellProcess {
     this.shell = findShell(options.env.PATH);
     // `exec 2>&1` first: stderr joins stdout inside the shell, so both reach us through one pipe
     // in the order they were written. On a pseudo-terminal the two are one stream already.
+    // script runs its command with `$SHELL -c` (sh when unset): the user's zsh read `echo x >!
+    // .git/config` as a clobbering write where bash, whose reading the permission engine judged,
+    // writes a file named `!` (red team ze, ZE6). It is given the shell every other call runs.
     const plain: SpawnSpec = options.pty
       ? {
           command: this.shell,
-          args: [...shellFlags(this.shell), "-c", 'exec script -qfec "$0" /dev/null 2>&1', command],
+          args: [
+            ...shellFlags(this.shell),
+            "-c",
+            'SHELL="$1" exec script -qfec "$0" /dev/null 2>&1',
+            command,
+            this.shell,
+          ],
           cwd: options.cwd,
           env: options.env,
         }

@@ -27,6 +27,7 @@ export {
 export { describeKilled, readReaperReport, reaperAvailable, stopSpawn, underReaper, type ReaperReport } from "./reaper";
 export { folderTrusted, spawnFolder, untrustedSpawnFolder, withoutFolderImports } from "./folder";
 export { findShell, shellSpawn } from "./shell";
+export { noteGitCredentials } from "./git-credentials";
 export { noteCommandLinePackages, noteServerPackages, runnerPackages } from "./runner-packages";
 export { spawnOwned, withDescriptors, type OwnedChild, type OwnedSpawn } from "./owned";
 export { MAX_SESSION_SCRIPT_BYTES, readEnvFiles, sessionScriptOf, setSessionScript } from "./session-env";

@@ -83,6 +83,7 @@ function analyzeFresh(source: string): ShellAnalysis {
     treeWriters: [],
     checkouts: [],
     persists: [],
+    opensModes: [],
     exportsUnknown: [],
     unreadable: false,
   };

@@ -427,6 +427,7 @@ function judgeBySpec(
   // An output file named by the option table, in any spelling: an edit, as a redirect is.
   for (const word of reading.outputs) out.writes.push({ word, kind: "output", from: index });
   if (reading.persists) out.persists.push(reading.persists);
+  if (reading.opensModes) out.opensModes.push(reading.opensModes);
   out.reads.push(...reading.reads);
   // grep -r and rg read every file below their folders, `.` when they name none (a file an option names is no folder: `grep -r -f pats`).
   if (reading.recursive)

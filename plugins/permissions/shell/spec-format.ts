@@ -82,6 +82,12 @@ export interface ProgramSpecSource {
   writes?: (words: readonly ShellWord[]) => ShellWord[];
   /** Why it installs code to run later, if it does (git config core.fsmonitor, npm config set script-shell). */
   persists?: (words: readonly ShellWord[]) => string | undefined;
+  /**
+   * Why it gives files a mode that lets other users write them (chmod o+w, mkdir -m 777, umask
+   * 000, git init --shared): code installed to run later, asked as `persists` is, and a question the
+   * sandbox would not hold (it lets commands change modes in the writable folders).
+   */
+  opensModes?: (words: readonly ShellWord[]) => string | undefined;
   /** It rewrites files of the work tree it does not name (git reset --hard, stash, checkout of a branch); true or decided by the words. */
   tree?: boolean | ((words: readonly ShellWord[]) => boolean);
   /**
@@ -110,6 +116,8 @@ export interface ProgramSpecSource {
         parents?: boolean;
         /** With -b/--backup: the suffix of the backup kept of each file a source lands on (landing + suffix). */
         backup?: ShellWord;
+        /** cp -p, -a, --preserve=mode: each copy gets its source's mode (red team ze, ZE2). */
+        modes?: boolean;
       }
     | undefined;
   /** A lone `-` is an option (`env -` is `env -i`). */
@@ -143,6 +151,7 @@ export interface ProgramSpec {
   extraWrites: ProgramSpecSource["writes"];
   copies: ProgramSpecSource["copies"];
   persists: ProgramSpecSource["persists"];
+  opensModes: ProgramSpecSource["opensModes"];
   tree: ProgramSpecSource["tree"];
   unproven: string | undefined;
   dashOption: boolean;
@@ -244,6 +253,7 @@ export function compileSpec(source: ProgramSpecSource, name: string): ProgramSpe
     extraWrites: source.writes,
     copies: source.copies,
     persists: source.persists,
+    opensModes: source.opensModes,
     tree: source.tree,
     unproven: source.unproven,
     dashOption: source.dashOption ?? false,
@@ -288,6 +298,7 @@ export interface SpecReading {
   /** Files written by the reached sub-command's own rule (its `writes`), and why it installs code to run later. */
   leafWrites?: ShellWord[];
   persists?: string;
+  opensModes?: string;
   /** A copy into a place (see ProgramSpecSource.copies). */
   copy?: {
     sources: ShellWord[];
@@ -296,6 +307,7 @@ export interface SpecReading {
     recursive: boolean;
     parents?: boolean;
     backup?: ShellWord;
+    modes?: boolean;
   };
 }
 
@@ -368,7 +380,8 @@ function readInto(
   if (spec.tree && (typeof spec.tree === "function" ? spec.tree(own) : true)) reading.tree = true;
   if (spec.links?.(own)) reading.links = true;
   if (spec.extraWrites) reading.writes.push(...spec.extraWrites(own));
-  reading.persists ??= spec.persists?.(own);
+  reading.opensModes ??= spec.opensModes?.(own);
+  reading.persists ??= spec.persists?.(own) ?? reading.opensModes;
   reading.copy ??= spec.copies?.(own);
   const scan = scanLevel(spec, words, start, name, reading);
   const { operands } = scan;

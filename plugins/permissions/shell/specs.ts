@@ -21,6 +21,7 @@ import {
 import { literalWord, type ShellWord } from "./words";
 import { gitConfigRisk } from "./risky";
 import { gitObjectPath } from "./reads";
+import { modeOutcomes } from "./modes";
 
 // Options shared by several programs.
 const HELP = "--help --version";
@@ -538,6 +539,7 @@ const git: ProgramSpecSource = {
       links: () => true,
       options: "-q --quiet --bare --object-format= --ref-format= -b= --initial-branch= --shared?=",
       operands: "write*",
+      opensModes: gitInitShared,
     },
     clone: {
       links: () => true,
@@ -932,7 +934,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   read: { options: "-r -s -e -a= -d= -n= -N= -p= -t= -u= -i=", operands: "data*", posix: true },
   // umask: a mask without the others' or group's write bit makes every file written after it
   // writable to them (red team zb, ZB6).
-  umask: { options: "-p -S", operands: "data", posix: true, persists: umaskOpens },
+  umask: { options: "-p -S", operands: "data", posix: true, opensModes: umaskOpens },
   // ── Reading files ──
   cat: read(
     "-A -b -e -E -n -s -t -T -u -v --show-all --number-nonblank --show-ends --number --squeeze-blank --show-tabs --show-nonprinting",
@@ -1058,7 +1060,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
   mkdir: {
     options: `-p -v -m= --parents --verbose --mode= ${HELP}`,
     operands: "write*",
-    persists: (w) => othersMayWrite(w, optionWord(w, /^(-m|--mode)$/, /^(?:-m|--mode=)(.+)$/)),
+    opensModes: (w) => othersMayWrite(w, optionWord(w, /^(-m|--mode)$/, /^(?:-m|--mode=)(.+)$/), MKDIR_BASE),
   },
   rmdir: { options: `-p -v --ignore-fail-on-non-empty --parents --verbose ${HELP}`, operands: "write*" },
   rm: {
@@ -1098,7 +1100,8 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     options: `-c -f -v -R --changes --silent --quiet --verbose --no-preserve-root --preserve-root --reference=r --recursive ${HELP}`,
     operands: "data write*",
     writes: (w) => (w.some((x) => /^--ref/.test(x.value)) ? w.slice(1).filter((x) => !x.value.startsWith("-")) : []),
-    persists: (w) => chmodSetsId(w) ?? othersMayWrite(w, chmodMode(w)),
+    persists: chmodSetsId,
+    opensModes: (w) => othersMayWrite(w, chmodMode(w), CHMOD_BASE),
   },
   tee: { options: `-a -i -p --append --ignore-interrupts --output-error?= ${HELP}`, operands: "output*" },
   // ── Running other commands (their command is a candidate of its own) ──
@@ -1742,12 +1745,16 @@ function copyOperands(words: readonly ShellWord[]):
       recursive: boolean;
       parents?: boolean;
       backup?: ShellWord;
+      modes?: boolean;
     }
   | undefined {
   const program = words[0]!.value.split("/").pop()!;
   const suffix = backupSuffix(words);
-  const backup = suffix === undefined ? {} : { backup: suffix };
   const { options, operands } = copyWords(words);
+  const backup = {
+    ...(suffix === undefined ? {} : { backup: suffix }),
+    ...(program === "cp" && keepsModes(options) ? { modes: true } : {}),
+  };
   const target = options.findLast((o) => o.name === "-t" || o.name === "--target-directory")?.value;
   // cp --parents copies a/b/c into DEST/a/b/c (red team n: judged as DEST/c, `.husky/pre-commit` landed unasked).
   const parents = program === "cp" && options.some((o) => o.name === "--parents");
@@ -1757,6 +1764,24 @@ function copyOperands(words: readonly ShellWord[]):
   if (target !== undefined) return { sources: operands, dest: target, intoFolder: true, recursive, parents, ...backup };
   if (operands.length < 2) return undefined;
   return { sources: operands.slice(0, -1), dest: operands.at(-1)!, intoFolder: parents, recursive, parents, ...backup };
+}
+
+/**
+ * Does cp give each copy its source's mode (-p, -a, --preserve with mode or all, the last of them
+ * and --no-preserve deciding), not one the umask filters? Its sources' modes are judged then (red
+ * team ze, ZE2).
+ */
+function keepsModes(options: readonly { name: string; value?: ShellWord }[]): boolean {
+  let keeps = false;
+  const namesMode = (value: ShellWord | undefined) =>
+    value === undefined || !value.literal || value.value.split(",").some((a) => a === "mode" || a === "all");
+  for (const o of options) {
+    if (o.name === "-p" || o.name === "-a" || o.name === "--archive") keeps = true;
+    else if (o.name === "--preserve" && namesMode(o.value)) keeps = true;
+    // Only a literal list turns it off: `--no-preserve="$x"` may name anything.
+    else if (o.name === "--no-preserve" && o.value?.literal === true && namesMode(o.value)) keeps = false;
+  }
+  return keeps;
 }
 
 /**
@@ -1828,20 +1853,32 @@ function chmodSetsId(words: readonly ShellWord[]): string | undefined {
     `chmod ${what}, which makes the file run with its owner's rights for whoever starts it (set-user-ID or set-group-ID)`;
   const reference = words.find((w) => /^--reference(=|$)/.test(w.value));
   if (reference) return why(`${reference.text} copies another file's mode, set-ID bits included`);
-  const mode = words.slice(1).find((w) => !(w.literal && w.value.startsWith("-")));
+  const mode = chmodModeWord(words);
   if (!mode) return undefined;
   if (!mode.literal) return why(`${mode.text} sets a mode only known at run time`);
-  const v = mode.value;
-  const setsId = /^[0-7]+$/.test(v)
-    ? v.length >= 4 && (Number.parseInt(v.slice(-4, -3), 8) & 6) !== 0
-    : v.split(",").some((clause) => /[+=][^,]*s/.test(clause));
-  return setsId ? why(`${mode.text} sets a set-ID bit`) : undefined;
+  // Judged on the mode chmod computes (red team ze, ZE1): `+4000` and `=4755` set the bit as `u+s` does.
+  const outcomes = modeOutcomes(mode.value, CHMOD_BASE);
+  if (outcomes === undefined) return why(`${mode.text} is a mode the engine does not read, which may set a set-ID bit`);
+  return outcomes.some((m) => (m & 0o6000) !== 0) ? why(`${mode.text} sets a set-ID bit`) : undefined;
 }
+
+/**
+ * The mode a file is taken to have before chmod changes it: the owner's bits all set (a class
+ * copied from the owner's, `o=u`, carries write), no write for the others and no set-ID bit, so
+ * that a mode giving them is seen. mkdir starts from a=rwx (MKDIR_BASE), as GNU's does.
+ */
+const CHMOD_BASE = 0o755;
+const MKDIR_BASE = 0o777;
 
 /** chmod's mode word: its first word that is no option (undefined with --reference: chmodSetsId judges that). */
 function chmodMode(words: readonly ShellWord[]): ShellWord | undefined {
   if (words.some((w) => /^--reference(=|$)/.test(w.value))) return undefined;
-  return words.slice(1).find((w) => !(w.literal && w.value.startsWith("-")));
+  return chmodModeWord(words);
+}
+
+/** The first word chmod reads as its mode: one that is no option, or a mode that starts with `-` (`-w`, `-x,o+w`), as GNU's. */
+function chmodModeWord(words: readonly ShellWord[]): ShellWord | undefined {
+  return words.slice(1).find((w) => !(w.literal && w.value.startsWith("-")) || /^-[rwxXstugoa,+=0-7]/.test(w.value));
 }
 
 /** The value word of an option matched by `spaced` (its value the next word) or `joined` (in the word, group 1). */
@@ -1856,8 +1893,9 @@ function optionWord(words: readonly ShellWord[], spaced: RegExp, joined: RegExp)
 }
 
 /**
- * Does a mode (numeric, or symbolic clauses) give the group or others write? A clause with no
- * `ugoa` before it (`+w`, `=rw`) is filtered by the umask, which is not known here: it counts.
+ * Does a umask's symbolic form (bash's `umask u=rwx,g=rx`, which names what is allowed) give the
+ * group or others write? A clause with no `ugoa` before it counts. chmod's and mkdir's modes are
+ * computed instead (modes.ts).
  */
 function grantsOthersWrite(mode: string): boolean {
   if (/^[0-7]+$/.test(mode)) return (Number.parseInt(mode, 8) & 0o022) !== 0;
@@ -1877,13 +1915,37 @@ function grantsOthersWrite(mode: string): boolean {
  * them, or add new ones to a folder (red team zb, ZB6). Code installed to run later, as a set-ID
  * bit is (chmodSetsId): it asks, whatever rule names the program.
  */
-function othersMayWrite(words: readonly ShellWord[], mode: ShellWord | undefined): string | undefined {
+function othersMayWrite(words: readonly ShellWord[], mode: ShellWord | undefined, base: number): string | undefined {
   if (!mode) return undefined;
   const program = words[0]!.value;
   if (!mode.literal) return `${program} sets a mode only known at run time, which may let other users write the files`;
-  return grantsOthersWrite(mode.value)
+  // Red team ze (ZE1): the mode the program computes, not the letters written. A symbolic mkdir
+  // mode changes a=rwx (`mkdir -m u+x d` makes 0777), and an octal number may follow the operator
+  // (`chmod +666`, `=777`); a word GNU would refuse is not read here, so it asks too.
+  const outcomes = modeOutcomes(mode.value, base);
+  if (outcomes === undefined)
+    return `${program} ${mode.text} is a mode the engine does not read, which may let other users write the files`;
+  return outcomes.some((m) => (m & 0o022) !== 0)
     ? `${program} ${mode.text} lets other users of the machine write the files, which may be code that runs later`
     : undefined;
+}
+
+/**
+ * `git init --shared` (and `=group`, `true`, `all`, `world`, `everybody`, an octal mode giving the
+ * group or others write): git makes the repository's folders, hooks and config group- or
+ * world-writable — on an existing repository too — and records core.sharedRepository, so every
+ * file git writes later stays so: another user may then set core.fsmonitor or add a hook (red team
+ * ze, ZE2). Only `umask` and its false spellings keep the owner's modes.
+ */
+function gitInitShared(words: readonly ShellWord[]): string | undefined {
+  const shared = words.find((w) => /^--shared(=|$)/.test(w.value));
+  if (!shared) return undefined;
+  const why = `git init ${shared.text} lets other users of the machine write the repository's config and hooks, which run code later`;
+  if (!shared.literal) return why;
+  const value = shared.value.includes("=") ? shared.value.slice(shared.value.indexOf("=") + 1).toLowerCase() : "group";
+  if (/^(umask|false|no|off)$/.test(value)) return undefined;
+  if (/^0[0-7]+$/.test(value) && (Number.parseInt(value, 8) & 0o022) === 0) return undefined;
+  return why;
 }
 
 /** `umask MASK` without the group's or others' write bit (`umask 000`, `umask 002`, `umask u=rwx,g=rwx,o=rwx`). */

@@ -84,6 +84,8 @@ export interface ShellAnalysis {
     parents?: boolean;
     /** With -b/--backup: the suffix of the backup kept of each file a source lands on (red team zd, ZD2). */
     backup?: ShellWord;
+    /** cp -p, -a, --preserve=mode: each copy gets its source's mode, the umask not applied (red team ze, ZE2). */
+    modes?: boolean;
     from: number;
   }[];
   /** Folders named by a program's option (`git -C`, `make -C`, `npm --prefix`): where that program runs. */
@@ -103,6 +105,8 @@ export interface ShellAnalysis {
   checkouts: string[];
   /** Why a command installs code to run later (crontab, at, systemd-run, git config core.fsmonitor, …). */
   persists: string[];
+  /** Which of them give files a mode that lets other users write them: the sandbox would not hold those (red team ze, ZE5). */
+  opensModes: string[];
   /** Exported variables the engine does not know to be harmless (they may change where a program writes). */
   exportsUnknown: string[];
   /** The text could not be read as bash reads it (a parse error, a character the parser reads differently). */

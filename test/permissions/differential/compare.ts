@@ -67,6 +67,7 @@ export async function compare(
       gitRepos: [],
       treeWriters: [],
       persists: [],
+      opensModes: [],
       exportsUnknown: [],
       unreadable: false,
     };

@@ -1,0 +1,43 @@
+/**
+ * Credentials git keeps in a repository's own config: an `http.<url>.extraheader` (GitHub's
+ * actions/checkout writes `AUTHORIZATION: basic …` there by default) and a password in a remote's
+ * URL (`https://ci:TOKEN@host/…`). They are no secret by a file's name, and `git config --list`,
+ * `git remote -v`, `cat .git/config` and Read show them: registered as secrets when a run starts
+ * in the repository, they are masked wherever they show (red team ze, ZE7).
+ */
+import { statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { readRegularBytesSync } from "../../../loader/index";
+import { noteSecret, urlPasswords } from "../../../src/index";
+
+/** Note as secrets the credentials the git config of the repository holding `dir` keeps. */
+export function noteGitCredentials(dir: string): void {
+  const gitDir = repositoryOf(resolve(dir));
+  if (!gitDir) return;
+  for (const file of [join(gitDir, "config"), join(gitDir, "config.worktree")]) {
+    const text = readRegularBytesSync(file, 1024 * 1024)?.toString("utf8");
+    if (!text) continue;
+    for (const password of urlPasswords(text)) noteSecret(password);
+    // `extraheader = AUTHORIZATION: basic …`: the header's value, with the forms a server echoes.
+    for (const m of text.matchAll(/^\s*extraheader\s*=\s*"?[A-Za-z][\w-]*:\s*([^"\n]+?)"?\s*$/gim)) noteSecret(m[1]);
+  }
+}
+
+/** The git folder of the repository holding `dir` (the nearest `.git` up, a folder or a `gitdir:` file). */
+function repositoryOf(dir: string): string | undefined {
+  for (let d = dir; ; d = dirname(d)) {
+    const dotGit = join(d, ".git");
+    let info: ReturnType<typeof statSync>;
+    try {
+      info = statSync(dotGit, { throwIfNoEntry: false });
+    } catch {
+      info = undefined;
+    }
+    if (info?.isDirectory()) return dotGit;
+    if (info?.isFile()) {
+      const m = /^gitdir: (.+?)\s*$/m.exec(readRegularBytesSync(dotGit, 64 * 1024)?.toString("utf8") ?? "");
+      return m ? resolve(d, m[1]!) : undefined;
+    }
+    if (dirname(d) === d) return undefined;
+  }
+}
