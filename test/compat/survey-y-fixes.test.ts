@@ -1,0 +1,85 @@
+/**
+ * What the ninth compat survey (docs/guide/compat-survey.md, "Round y") found ubiquity misreading in
+ * real Claude Code and Codex files, run through the built bin with a scripted model in a temp project
+ * with its own HOME. Fixtures: test/compat/fixtures/survey-y/ (SOURCE.md names each file's repository,
+ * commit and licence).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+import { STEPS_CONFIG } from "../helpers/scripted-project";
+
+const FIXTURES = fileURLToPath(new URL("./fixtures/survey-y/", import.meta.url));
+
+beforeAll(() => requireDist());
+afterAll(() => removeTempProjects());
+
+/** A project with the scripted model and a HOME of its own. */
+function project() {
+  const dir = tempProject({ "ubiquity.config.mjs": STEPS_CONFIG }, { linkUbiquity: true });
+  const home = join(dir, "home");
+  mkdirSync(home);
+  const log = join(dir, "model.log");
+  writeFileSync(log, "");
+  const env = { HOME: home, UBQ_SESSIONS: join(dir, "sessions"), UBQ_LOG: log };
+  /** Each request's messages, as JSON text. */
+  const requests = () => readFileSync(log, "utf8").split("\n").filter(Boolean);
+  return { dir, home, env, requests };
+}
+
+/** The scripted model's turns: one tool call each. */
+const calls = (...steps: [string, Record<string, unknown>][]) =>
+  JSON.stringify(steps.map(([toolName, input]) => ({ toolCalls: [{ toolName, input }] })));
+
+describe("Codex rules files with escaped strings (what Codex itself writes when a command is always allowed)", () => {
+  // Codex appends `prefix_rule(pattern=[...], decision="allow")` to ~/.codex/rules/default.rules, each word
+  // quoted as JSON: a word holding a quote or a backslash is written `\"`, `\\`. tamird/dotfiles (90 lines)
+  // and NullSense/dotfiles (76) have such rules; ubiquity stopped the whole run on them ("a string with a \
+  // escape is not read"), though Starlark and Codex read the file. The default.rules below is written as
+  // Codex writes it (those repositories have no licence: not copied); 00-base.rules is tak848/dotfiles'.
+  it("the file is read: its forbidden rules deny, its allow rules of plain words allow, the rest is named", async () => {
+    const p = project();
+    cpSync(join(FIXTURES, "tak848", ".codex"), join(p.home, ".codex"), { recursive: true });
+    writeFileSync(
+      join(p.home, ".codex", "rules", "default.rules"),
+      [
+        'prefix_rule(pattern=["uname", "-a"], decision="allow")',
+        'prefix_rule(pattern=["/bin/zsh", "-lc", "pyright --pythonpath \\"$(which python)\\""], decision="allow")',
+        'prefix_rule(pattern=["printf", "%s\\\\n"], decision="allow")',
+        'prefix_rule(pattern=["rm", "-rf"], decision="forbidden", justification="say \\"why\\" first")',
+        "",
+      ].join("\n"),
+    );
+    const out = await runCli(["run", "--compat", "codex", "--permission-mode", "dontAsk", "-p", "go"], p.dir, {
+      ...p.env,
+      UBQ_STEPS: calls(
+        ["Bash", { command: "git -C /tmp status" }],
+        ["Bash", { command: "rm -rf build" }],
+        ["Bash", { command: "uname -a" }],
+      ),
+    });
+    expect(out.code, out.stderr).toBe(0);
+    const results = p.requests().slice(1).join("\n");
+    // tak848's `git -C` is forbidden; the escaped justification's rule still denies.
+    expect(results).toContain("the rule Bash(git -C:*)");
+    expect(results).toContain("the rule Bash(rm -rf:*)");
+    // Allowed by the user's own rule (dontAsk would deny it otherwise).
+    expect(p.requests()[3]).toMatch(/Linux/);
+    // The shell-script rule is not plain words: named, not a reason to drop the file.
+    expect(out.stderr).toContain(`Codex rules file ${join(p.home, ".codex", "rules", "default.rules")}: line 2`);
+    expect(out.stderr).not.toContain("escape is not read");
+  });
+
+  it("an escape Starlark does not have still stops the run naming the file", async () => {
+    const p = project();
+    mkdirSync(join(p.home, ".codex", "rules"), { recursive: true });
+    const file = join(p.home, ".codex", "rules", "bad.rules");
+    writeFileSync(file, 'prefix_rule(pattern=["rm", "-\\q"], decision="forbidden")\n');
+    const out = await runCli(["run", "--compat", "codex", "-p", "go"], p.dir, p.env);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain(file);
+    expect(out.stderr).toContain("is not an escape Starlark has");
+  });
+});
