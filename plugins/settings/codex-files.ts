@@ -16,6 +16,7 @@ import type { SandboxOption } from "../sandbox/api";
 import { warn } from "../_kits/sources/index";
 import { type CodexConfig, type CodexTightening, readCodexConfigFile } from "./codex";
 import { stateOf } from "./api";
+import { dropDisabledHooks } from "./codex-hook-state";
 import type { SettingSource, SettingsFile } from "./schema";
 
 const NAME = "ubiquity:settings";
@@ -48,6 +49,7 @@ export class CodexFiles {
   private readonly trusted: CodexConfig[] = [];
   /** The last `[features] codex_hooks` read (user, then project: the project's wins, as in Codex). */
   private hooksFeature: { on: boolean; path: string } | undefined;
+  private readonly disabledHooks: string[] = [];
 
   constructor(
     private readonly kernel: Kernel,
@@ -72,6 +74,8 @@ export class CodexFiles {
       throw new ConfigError(`--profile ${this.profile}: there is no Codex config file to take it from`, path);
     if (!config) return;
     if (config.hooksFeature !== undefined) this.hooksFeature = { on: config.hooksFeature, path };
+    // Turning a hook off only takes power away: it applies from any file, trusted or not.
+    this.disabledHooks.push(...config.disabledHooks);
     this.tightenings.push(config.tightening);
     apply(source, path, config.settings);
     if (source !== "user" && !isProjectFileTrusted(this.trust, path)) {
@@ -100,6 +104,12 @@ export class CodexFiles {
       NAME,
       `${this.hooksFeature.path}: [features] codex_hooks = false, so the Codex hooks of ${off.map((f) => f.path).join(", ")} do not run`,
     );
+  }
+
+  /** Take out of the Codex hook files among `files` the handlers a `[hooks.state]` turned off (`enabled = false`). */
+  dropDisabledHooks(files: { path: string; settings: SettingsFile }[], codex: (path: string) => boolean): void {
+    for (const hook of dropDisabledHooks(files, this.disabledHooks, codex))
+      this.kernel.logger.debug(`[${NAME}] ${hook}: turned off in Codex's [hooks.state] (enabled = false), not run`);
   }
 
   /** Fill `merged` (the options after the settings files) from the files read; `given` are the caller's options. */

@@ -6,6 +6,7 @@
  * Everything else is reported once per file and ignored, never fatal. Fail closed: a file that is
  * not TOML stops the run naming the file; a server entry that cannot be used fails only itself.
  */
+import { hookStateOf } from "./codex-hook-state";
 import { createRequire } from "node:module";
 import type * as Toml from "smol-toml";
 import { ConfigError } from "../../src/index";
@@ -45,6 +46,8 @@ export interface CodexConfig {
   tightening: CodexTightening;
   /** `[features] codex_hooks`, when the file sets it: `false` turns Codex's hooks off. */
   hooksFeature?: boolean;
+  /** The hook handlers its `[hooks.state]` turns off (`enabled = false`), as `<file>:<event>:<group>:<handler>`. */
+  disabledHooks: string[];
   /** A custom `model_provider`'s URL, key and headers, for `settings.model` alone. */
   provider?: { model: string; settings: Record<string, unknown> };
 }
@@ -114,7 +117,9 @@ export function readCodexConfigFile(
   const { servers, failed, deny } = serversOf(data.mcp_servers, env, (m) => report(`${path}: ${m}`));
   if (deny.length) settings.permissions = { deny };
   // Hooks written inline (`[[hooks.PreToolUse]]`), as Codex reads them next to hooks.json: the same shape.
-  if (data.hooks !== undefined) settings.hooks = data.hooks;
+  // Their `[hooks.state]` is Codex's record of reviewed hooks, not an event (./codex-hook-state).
+  const hookState = hookStateOf(data.hooks);
+  if (data.hooks !== undefined) settings.hooks = hookState.hooks;
   const feature = isRecord(data.features) ? data.features.codex_hooks : undefined;
   const provider = model?.providerSettings ? { model: model.model, settings: model.providerSettings } : undefined;
   return {
@@ -123,6 +128,7 @@ export function readCodexConfigFile(
     servers,
     failed,
     tightening,
+    disabledHooks: hookState.disabled,
     ...(typeof feature === "boolean" ? { hooksFeature: feature } : {}),
     ...(provider && { provider }),
   };

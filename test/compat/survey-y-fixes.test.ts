@@ -5,7 +5,7 @@
  * commit and licence).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
@@ -81,5 +81,50 @@ describe("Codex rules files with escaped strings (what Codex itself writes when 
     expect(out.code).toBe(2);
     expect(out.stderr).toContain(file);
     expect(out.stderr).toContain("is not an escape Starlark has");
+  });
+});
+
+describe("Codex's [hooks.state] in config.toml: the hooks a user turned off in /hooks (NullSense/dotfiles)", () => {
+  // Codex keeps `[hooks.state."<file>:<event>:<group>:<handler>"]` with `trusted_hash` and, for a hook the
+  // user turned off, `enabled = false` (NullSense/dotfiles turns off three Stop hooks of its hooks.json). It
+  // was read as an event named "state" (a warning) and the hooks turned off ran. The files below are written
+  // after NullSense's (no licence: not copied), with marker commands for its zedra/plannotator ones.
+  it("a handler turned off does not run, the others do, and `state` is no event", async () => {
+    const p = project();
+    const codex = join(p.home, ".codex");
+    mkdirSync(codex, { recursive: true });
+    const hooksJson = join(codex, "hooks.json");
+    const stop = (marker: string) => ({ hooks: [{ type: "command", command: `touch ${marker}`, timeout: 10 }] });
+    writeFileSync(
+      hooksJson,
+      JSON.stringify({ hooks: { Stop: [stop("stop-0.marker"), stop("stop-1.marker"), stop("stop-2.marker")] } }),
+    );
+    writeFileSync(
+      join(codex, "config.toml"),
+      [
+        "[features]",
+        "hooks = true",
+        "",
+        "[hooks.state]",
+        "",
+        `[hooks.state."${hooksJson}:stop:0:0"]`,
+        'trusted_hash = "sha256:61130bff68b73e1edd6541b811eb6e6c297cff970fa56f293ea76d15fbcffa92"',
+        "enabled = false",
+        "",
+        `[hooks.state."${hooksJson}:stop:2:0"]`,
+        'trusted_hash = "sha256:da3f164aaa4522d4398f51e041ecd725d1827e53439c1fc1072f01a7f7ae34fb"',
+        "enabled = false",
+        "",
+        `[hooks.state."${hooksJson}:stop:1:0"]`,
+        'trusted_hash = "sha256:e34b01eb25803a4e4009f36753fa27807a6bb342484e4977d6e628bc7b476074"',
+        "",
+      ].join("\n"),
+    );
+    const out = await runCli(["run", "--compat", "codex", "-p", "hello"], p.dir, p.env);
+    expect(out.code, out.stderr).toBe(0);
+    expect(existsSync(join(p.dir, "stop-1.marker"))).toBe(true);
+    expect(existsSync(join(p.dir, "stop-0.marker"))).toBe(false);
+    expect(existsSync(join(p.dir, "stop-2.marker"))).toBe(false);
+    expect(out.stderr).not.toContain('"state"');
   });
 });
