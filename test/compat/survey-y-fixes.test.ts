@@ -128,3 +128,19 @@ describe("Codex's [hooks.state] in config.toml: the hooks a user turned off in /
     expect(out.stderr).not.toContain('"state"');
   });
 });
+
+describe("a skill written as one file in a skills folder (NotMyself/claude-bun-win11-hooks' .claude/skills/docker-mcp-cli.md)", () => {
+  // Claude Code reads a skill from <name>/SKILL.md only, so this file is no skill there either; it was
+  // dropped in silence here too, so nothing told the author why /docker-mcp-cli did not exist.
+  it("is named with its file and where it would be read; a README beside the skills is not", async () => {
+    const p = project();
+    cpSync(join(FIXTURES, "hall", ".claude"), join(p.dir, ".claude"), { recursive: true });
+    writeFileSync(join(p.dir, ".claude", "skills", "README.md"), "# Skills\n\nOne folder per skill.\n");
+    const out = await runCli(["run", "--compat", "claude", "-p", "hello"], p.dir, { ...p.env, UBIQUITY_TRUST: "1" });
+    expect(out.code, out.stderr).toBe(0);
+    const file = join(p.dir, ".claude", "skills", "docker-mcp-cli.md");
+    expect(out.stderr).toContain(`${file}: a skill written as a single file is not read`);
+    expect(out.stderr).toContain(join(p.dir, ".claude", "skills", "docker-mcp-cli", "SKILL.md"));
+    expect(out.stderr).not.toContain("README.md");
+  });
+});
