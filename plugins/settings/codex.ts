@@ -44,8 +44,8 @@ export interface CodexConfig {
   servers: Record<string, McpServerConfig>;
   failed: McpServerProblem[];
   tightening: CodexTightening;
-  /** `[features] codex_hooks`, when the file sets it: `false` turns Codex's hooks off. */
-  hooksFeature?: boolean;
+  /** `[features] hooks` (or `codex_hooks`, its old name), when the file sets it: `false` turns Codex's hooks off. */
+  hooksFeature?: { on: boolean; key: "hooks" | "codex_hooks" };
   /** The hook handlers its `[hooks.state]` turns off (`enabled = false`), as `<file>:<event>:<group>:<handler>`. */
   disabledHooks: string[];
   /** A custom `model_provider`'s URL, key and headers, for `settings.model` alone. */
@@ -120,7 +120,10 @@ export function readCodexConfigFile(
   // Their `[hooks.state]` is Codex's record of reviewed hooks, not an event (./codex-hook-state).
   const hookState = hookStateOf(data.hooks);
   if (data.hooks !== undefined) settings.hooks = hookState.hooks;
-  const feature = isRecord(data.features) ? data.features.codex_hooks : undefined;
+  // `hooks` is Codex's name for the switch since openai/codex#20522; `codex_hooks` is its deprecated alias.
+  const features = isRecord(data.features) ? data.features : {};
+  const featureKey = typeof features.hooks === "boolean" ? "hooks" : "codex_hooks";
+  const feature = features[featureKey];
   const provider = model?.providerSettings ? { model: model.model, settings: model.providerSettings } : undefined;
   return {
     settings,
@@ -129,7 +132,7 @@ export function readCodexConfigFile(
     failed,
     tightening,
     disabledHooks: hookState.disabled,
-    ...(typeof feature === "boolean" ? { hooksFeature: feature } : {}),
+    ...(typeof feature === "boolean" ? { hooksFeature: { on: feature, key: featureKey } } : {}),
     ...(provider && { provider }),
   };
 }

@@ -144,3 +144,23 @@ describe("a skill written as one file in a skills folder (NotMyself/claude-bun-w
     expect(out.stderr).not.toContain("README.md");
   });
 });
+
+describe("[features] hooks = false: Codex's name for the switch since openai/codex#20522 (codex_hooks is its old alias)", () => {
+  // NullSense's config.toml writes `[features] hooks = true`; Codex's hooks docs turn hooks off with
+  // `[features] hooks = false`. Only `codex_hooks` was read, so with `hooks = false` the Codex hooks Codex
+  // does not run ran here. The config below is the docs' example.
+  it("turns the Codex hooks off, and says so with the key as written", async () => {
+    const p = project();
+    const codex = join(p.home, ".codex");
+    mkdirSync(codex, { recursive: true });
+    writeFileSync(
+      join(codex, "hooks.json"),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "touch stop.marker" }] }] } }),
+    );
+    writeFileSync(join(codex, "config.toml"), "[features]\nhooks = false\n");
+    const out = await runCli(["run", "--compat", "codex", "-p", "hello"], p.dir, p.env);
+    expect(out.code, out.stderr).toBe(0);
+    expect(existsSync(join(p.dir, "stop.marker"))).toBe(false);
+    expect(out.stderr).toContain("[features] hooks = false, so the Codex hooks of ");
+  });
+});
