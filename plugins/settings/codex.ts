@@ -99,7 +99,16 @@ export function readCodexConfigFile(
   const file = parseCodexToml(path);
   if (file === undefined) return undefined;
   const data = withProfile(file, (m) => report(`${path}: ${m}`), profile, path);
-  const ignored = Object.keys(data).filter((k) => !READ_KEYS.has(k));
+  // `[features]` is read for its hooks switch alone: its other flags are the ones named.
+  const ignored = Object.keys(data).flatMap((k) =>
+    k !== "features" || !isRecord(data.features)
+      ? READ_KEYS.has(k)
+        ? []
+        : [k]
+      : Object.keys(data.features)
+          .filter((f) => f !== "hooks" && f !== "codex_hooks")
+          .map((f) => `features.${f}`),
+  );
   if (ignored.length)
     report(
       `${path}: Codex keys ubiquity does not read were ignored: ${ignored.join(", ")} (see docs/coming-from-claude-code.md)`,

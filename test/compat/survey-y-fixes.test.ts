@@ -162,5 +162,7 @@ describe("[features] hooks = false: Codex's name for the switch since openai/cod
     expect(out.code, out.stderr).toBe(0);
     expect(existsSync(join(p.dir, "stop.marker"))).toBe(false);
     expect(out.stderr).toContain("[features] hooks = false, so the Codex hooks of ");
+    // The switch is read, so `features` is not among the keys named as not read.
+    expect(out.stderr).not.toContain("Codex keys ubiquity does not read");
   });
 });
