@@ -166,3 +166,18 @@ describe("[features] hooks = false: Codex's name for the switch since openai/cod
     expect(out.stderr).not.toContain("Codex keys ubiquity does not read");
   });
 });
+
+describe("a project's .codex/prompts (yxhpy/codex-project-governor keeps three), which Codex does not read", () => {
+  // Codex reads custom prompts from ~/.codex/prompts only (openai/codex#4734, #7365), as ubiquity does;
+  // `/prompts:memory-compact` went to the model as typed with "(it has none)", not naming the file that
+  // looks like the command.
+  it("the warning names the project's file and where Codex reads prompts", async () => {
+    const p = project();
+    cpSync(join(FIXTURES, "governor", ".codex"), join(p.dir, ".codex"), { recursive: true });
+    const out = await runCli(["run", "--compat", "codex", "-p", "/prompts:memory-compact"], p.dir, p.env);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toContain(
+      `${join(p.dir, ".codex", "prompts", "memory-compact.md")} is a project's, and Codex reads its prompts from ~/.codex/prompts alone`,
+    );
+  });
+});
