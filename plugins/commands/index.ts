@@ -87,20 +87,26 @@ function notACommand(run: RunContext, options: CommandsResolvedOptions, name: st
   // `/lisa:codex-parity` for `.claude/commands/lisa/codex-parity.md`, which Claude Code names by its file alone.
   const file = name.includes(":") ? name.slice(name.lastIndexOf(":") + 1) : undefined;
   const flat = file !== undefined && names.includes(file) ? file : undefined;
+  // A project's `.codex/prompts/x.md` (yxhpy/codex-project-governor keeps three): Codex reads prompts from ~/.codex/prompts only.
+  const codexProject = name.startsWith("prompts:")
+    ? join(run.cwd, ".codex", "prompts", `${name.slice("prompts:".length)}.md`)
+    : undefined;
   const why = claudeFile
     ? `: ${claudeFile} is Claude Code's, read with --compat claude (compat: ["claude"] in the config)`
-    : own
-      ? `: ${own.file} is read with commandSources: ["${own.source}"] in the config (nothing is read unless asked)`
-      : flat
-        ? ` (did you mean /${flat}? In Claude Code's folders a command file in a subfolder is named by its file alone)`
-        : meant.length
-          ? ` (did you mean ${meant.map((n) => `/${n}`).join(" or ")}?)`
-          : names.length
-            ? ` (its commands: ${names
-                .slice(0, 8)
-                .map((n) => `/${n}`)
-                .join(", ")}${names.length > 8 ? ", …" : ""})`
-            : " (it has none)";
+    : codexProject && pathExists(codexProject)
+      ? `: ${codexProject} is a project's, and Codex reads its prompts from ~/.codex/prompts alone (as ubiquity does): put it there`
+      : own
+        ? `: ${own.file} is read with commandSources: ["${own.source}"] in the config (nothing is read unless asked)`
+        : flat
+          ? ` (did you mean /${flat}? In Claude Code's folders a command file in a subfolder is named by its file alone)`
+          : meant.length
+            ? ` (did you mean ${meant.map((n) => `/${n}`).join(" or ")}?)`
+            : names.length
+              ? ` (its commands: ${names
+                  .slice(0, 8)
+                  .map((n) => `/${n}`)
+                  .join(", ")}${names.length > 8 ? ", …" : ""})`
+              : " (it has none)";
   warn(run.kernel, NAME, `/${name} is not a command of this run, so the prompt went to the model as written${why}`);
 }
 

@@ -16,6 +16,7 @@ import type { SandboxOption } from "../sandbox/api";
 import { warn } from "../_kits/sources/index";
 import { type CodexConfig, type CodexTightening, readCodexConfigFile } from "./codex";
 import { stateOf } from "./api";
+import { dropDisabledHooks } from "./codex-hook-state";
 import type { SettingSource, SettingsFile } from "./schema";
 
 const NAME = "ubiquity:settings";
@@ -46,8 +47,9 @@ interface CodexFilled {
 export class CodexFiles {
   private readonly tightenings: CodexTightening[] = [];
   private readonly trusted: CodexConfig[] = [];
-  /** The last `[features] codex_hooks` read (user, then project: the project's wins, as in Codex). */
-  private hooksFeature: { on: boolean; path: string } | undefined;
+  /** The last `[features] hooks` (or `codex_hooks`) read (user, then project: the project's wins, as in Codex). */
+  private hooksFeature: { on: boolean; key: string; path: string } | undefined;
+  private readonly disabledHooks: string[] = [];
 
   constructor(
     private readonly kernel: Kernel,
@@ -71,7 +73,9 @@ export class CodexFiles {
     if (!config && source === "user" && this.profile !== undefined)
       throw new ConfigError(`--profile ${this.profile}: there is no Codex config file to take it from`, path);
     if (!config) return;
-    if (config.hooksFeature !== undefined) this.hooksFeature = { on: config.hooksFeature, path };
+    if (config.hooksFeature !== undefined) this.hooksFeature = { ...config.hooksFeature, path };
+    // Turning a hook off only takes power away: it applies from any file, trusted or not.
+    this.disabledHooks.push(...config.disabledHooks);
     this.tightenings.push(config.tightening);
     apply(source, path, config.settings);
     if (source !== "user" && !isProjectFileTrusted(this.trust, path)) {
@@ -87,7 +91,7 @@ export class CodexFiles {
   }
 
   /**
-   * `[features] codex_hooks = false` turns off every Codex hook (hooks.json's and `[hooks]` tables):
+   * `[features] hooks = false` (or `codex_hooks = false`) turns off every Codex hook (hooks.json's and `[hooks]` tables):
    * they are taken out of the files read (`codex`: whether a file is Codex's), and that is said once.
    */
   dropHooksIfOff(files: { path: string; settings: SettingsFile }[], codex: (path: string) => boolean): void {
@@ -98,8 +102,14 @@ export class CodexFiles {
     warn(
       this.kernel,
       NAME,
-      `${this.hooksFeature.path}: [features] codex_hooks = false, so the Codex hooks of ${off.map((f) => f.path).join(", ")} do not run`,
+      `${this.hooksFeature.path}: [features] ${this.hooksFeature.key} = false, so the Codex hooks of ${off.map((f) => f.path).join(", ")} do not run`,
     );
+  }
+
+  /** Take out of the Codex hook files among `files` the handlers a `[hooks.state]` turned off (`enabled = false`). */
+  dropDisabledHooks(files: { path: string; settings: SettingsFile }[], codex: (path: string) => boolean): void {
+    for (const hook of dropDisabledHooks(files, this.disabledHooks, codex))
+      this.kernel.logger.debug(`[${NAME}] ${hook}: turned off in Codex's [hooks.state] (enabled = false), not run`);
   }
 
   /** Fill `merged` (the options after the settings files) from the files read; `given` are the caller's options. */

@@ -38,14 +38,10 @@ function tokenize(text: string, file: string): Token[] {
     else if (c === "#") while (i < text.length && text[i] !== "\n") i++;
     else if ("()[],=".includes(c)) out.push({ kind: "punct", text: c, line }), i++;
     else if (c === '"' || c === "'") {
-      const quote = c.repeat(text.startsWith(c.repeat(3), i) ? 3 : 1);
-      const end = text.indexOf(quote, i + quote.length);
-      if (end < 0) throw new ConfigError(`a string on line ${line} is not closed`, file);
-      const raw = text.slice(i + quote.length, end);
-      if (raw.includes("\\")) throw new ConfigError(`line ${line}: a string with a \\ escape is not read`, file);
-      out.push({ kind: "str", text: raw, line });
-      line += raw.split("\n").length - 1;
-      i = end + quote.length;
+      const str = readString(text, i, line, file);
+      out.push({ kind: "str", text: str.value, line });
+      line += str.lines;
+      i = str.end;
     } else {
       const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i));
       if (!m)
@@ -55,6 +51,70 @@ function tokenize(text: string, file: string): Token[] {
     }
   }
   return out;
+}
+
+/** Starlark's one-letter escapes (`\"` and `\\` are what Codex writes when it adds a rule: it quotes each word as JSON). */
+const ESCAPES: Record<string, string> = {
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+};
+
+/**
+ * The string starting at `start` (a quote, or three): its value with Starlark's escapes decoded
+ * (`\x41`, `\u0041`, `\U00000041`, octal `\101` and a `\` line break too), where it ends and how many
+ * line breaks it holds. An escape Starlark does not have is an error, as it is to Codex.
+ */
+function readString(
+  text: string,
+  start: number,
+  line: number,
+  file: string,
+): { value: string; end: number; lines: number } {
+  const c = text[start]!;
+  const quote = c.repeat(text.startsWith(c.repeat(3), start) ? 3 : 1);
+  let value = "";
+  let lines = 0;
+  for (let i = start + quote.length; i < text.length; ) {
+    if (text.startsWith(quote, i)) return { value, end: i + quote.length, lines };
+    const ch = text[i]!;
+    if (ch === "\n") {
+      if (quote.length === 1) break; // a one-quote string ends at its line
+      lines++;
+    }
+    if (ch !== "\\") {
+      value += ch;
+      i++;
+      continue;
+    }
+    const next = text[i + 1] ?? "";
+    const hex = { x: 2, u: 4, U: 8 }[next];
+    if (next in ESCAPES) (value += ESCAPES[next]), (i += 2);
+    else if (next === "\n") lines++, (i += 2);
+    else if (hex && /^[0-9a-fA-F]+$/.test(text.slice(i + 2, i + 2 + hex)) && text.length >= i + 2 + hex) {
+      const code = Number.parseInt(text.slice(i + 2, i + 2 + hex), 16);
+      if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
+        throw new ConfigError(
+          `line ${line + lines}: the escape \\${text.slice(i + 1, i + 2 + hex)} is not a character`,
+          file,
+        );
+      value += String.fromCodePoint(code);
+      i += 2 + hex;
+    } else if (/^[0-7]/.test(next)) {
+      const octal = /^[0-7]{1,3}/.exec(text.slice(i + 1))![0];
+      value += String.fromCodePoint(Number.parseInt(octal, 8));
+      i += 1 + octal.length;
+    } else
+      throw new ConfigError(`line ${line + lines}: ${JSON.stringify(`\\${next}`)} is not an escape Starlark has`, file);
+  }
+  throw new ConfigError(`a string on line ${line} is not closed`, file);
 }
 
 /** The top-level calls of a rules file: each call's name, line and keyword arguments. */

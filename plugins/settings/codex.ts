@@ -6,6 +6,7 @@
  * Everything else is reported once per file and ignored, never fatal. Fail closed: a file that is
  * not TOML stops the run naming the file; a server entry that cannot be used fails only itself.
  */
+import { hookStateOf } from "./codex-hook-state";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type * as Toml from "smol-toml";
@@ -44,8 +45,10 @@ export interface CodexConfig {
   servers: Record<string, McpServerConfig>;
   failed: McpServerProblem[];
   tightening: CodexTightening;
-  /** `[features] codex_hooks`, when the file sets it: `false` turns Codex's hooks off. */
-  hooksFeature?: boolean;
+  /** `[features] hooks` (or `codex_hooks`, its old name), when the file sets it: `false` turns Codex's hooks off. */
+  hooksFeature?: { on: boolean; key: "hooks" | "codex_hooks" };
+  /** The hook handlers its `[hooks.state]` turns off (`enabled = false`), as `<file>:<event>:<group>:<handler>`. */
+  disabledHooks: string[];
   /** A custom `model_provider`'s URL, key and headers, for `settings.model` alone. */
   provider?: { model: string; settings: Record<string, unknown> };
 }
@@ -124,7 +127,16 @@ export function readCodexConfigFile(
   const data = layer
     ? mergeTables(file ?? {}, layer)
     : withProfile(file!, (m) => report(`${path}: ${m}`), profile, path);
-  const ignored = Object.keys(data).filter((k) => !READ_KEYS.has(k));
+  // `[features]` is read for its hooks switch alone: its other flags are the ones named.
+  const ignored = Object.keys(data).flatMap((k) =>
+    k !== "features" || !isRecord(data.features)
+      ? READ_KEYS.has(k)
+        ? []
+        : [k]
+      : Object.keys(data.features)
+          .filter((f) => f !== "hooks" && f !== "codex_hooks")
+          .map((f) => `features.${f}`),
+  );
   if (ignored.length)
     report(
       `${path}: Codex keys ubiquity does not read were ignored: ${ignored.join(", ")} (see docs/coming-from-claude-code.md)`,
@@ -142,8 +154,13 @@ export function readCodexConfigFile(
   const { servers, failed, deny } = serversOf(data.mcp_servers, env, (m) => report(`${path}: ${m}`));
   if (deny.length) settings.permissions = { deny };
   // Hooks written inline (`[[hooks.PreToolUse]]`), as Codex reads them next to hooks.json: the same shape.
-  if (data.hooks !== undefined) settings.hooks = data.hooks;
-  const feature = isRecord(data.features) ? data.features.codex_hooks : undefined;
+  // Their `[hooks.state]` is Codex's record of reviewed hooks, not an event (./codex-hook-state).
+  const hookState = hookStateOf(data.hooks);
+  if (data.hooks !== undefined) settings.hooks = hookState.hooks;
+  // `hooks` is Codex's name for the switch since openai/codex#20522; `codex_hooks` is its deprecated alias.
+  const features = isRecord(data.features) ? data.features : {};
+  const featureKey = typeof features.hooks === "boolean" ? "hooks" : "codex_hooks";
+  const feature = features[featureKey];
   const provider = model?.providerSettings ? { model: model.model, settings: model.providerSettings } : undefined;
   return {
     settings,
@@ -151,7 +168,8 @@ export function readCodexConfigFile(
     servers,
     failed,
     tightening,
-    ...(typeof feature === "boolean" ? { hooksFeature: feature } : {}),
+    disabledHooks: hookState.disabled,
+    ...(typeof feature === "boolean" ? { hooksFeature: { on: feature, key: featureKey } } : {}),
     ...(provider && { provider }),
   };
 }

@@ -142,7 +142,9 @@ export const settingsPlugin = definePlugin({
           mcpServers = readMcpJson(kernel, mcpJson);
       }
       if (options.settings !== undefined) callerSettings(kernel, options, cwd, home, apply);
-      codex.dropHooksIfOff(files, (path) => claude.some((c) => c.tool === "codex" && c.path === path));
+      const isCodex = (path: string) => claude.some((c) => c.tool === "codex" && c.path === path);
+      codex.dropHooksIfOff(files, isCodex);
+      codex.dropDisabledHooks(files, isCodex);
       stateOf(kernel).files = files;
       stateOf(kernel).places = places;
       // A key only a plugin reads is filled only when that plugin is in the list (else it would be an unknown key).

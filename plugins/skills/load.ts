@@ -43,8 +43,10 @@ async function skillDirs(root: string, report: (m: string) => void): Promise<str
   const names = (await readdir(root).catch(() => [] as string[])).sort();
   const dirs: string[] = [];
   const dangling: string[] = [];
+  const flat: string[] = [];
   for (const name of names) {
     if (await isFile(join(root, name, SKILL_FILE))) dirs.push(join(root, name));
+    else if (name.endsWith(".md") && name !== SKILL_FILE && isSkillText(join(root, name))) flat.push(name);
     else if (
       (await lstat(join(root, name)).catch(() => undefined))?.isSymbolicLink() &&
       !(await exists(join(root, name)))
@@ -55,7 +57,21 @@ async function skillDirs(root: string, report: (m: string) => void): Promise<str
     report(
       `${root}: ${dangling.length} skill link${dangling.length > 1 ? "s lead" : " leads"} nowhere, so ${dangling.length > 1 ? "those skills are" : "that skill is"} not there (${dangling.slice(0, 3).join(", ")}${dangling.length > 3 ? ", …" : ""}): a git submodule not checked out (git submodule update --init), or a path on another machine`,
     );
+  // A skill written as one file (NotMyself/claude-bun-win11-hooks' skills/docker-mcp-cli.md): Claude Code
+  // reads only <name>/SKILL.md, so it is no skill there either; said, since nothing else would say it.
+  for (const name of flat)
+    report(
+      `${join(root, name)}: a skill written as a single file is not read (by Claude Code either): a skill is a folder with a SKILL.md; move it to ${join(root, name.slice(0, -3), SKILL_FILE)}`,
+    );
   return dirs;
+}
+
+/** Whether a Markdown file opens with the frontmatter of a skill (a `description:` line in it), not a README. */
+function isSkillText(path: string): boolean {
+  const read = readRegularFileSync(path, MAX_DEFINITION_BYTES);
+  if (!read.ok) return false;
+  const split = splitFrontmatter(read.text);
+  return split.ok && "description" in split.data;
 }
 
 const exists = async (path: string) => (await stat(path).catch(() => undefined)) !== undefined;
