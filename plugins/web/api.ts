@@ -8,7 +8,7 @@ export { filterResults, inDomain, WebSearchError } from "./search-results";
 export { searxngBackend, braveBackend } from "./backends";
 export { nativeSearchProvider, type NativeProvider } from "./native-search";
 export { isPublicAddress, nonPublicReason } from "./address";
-export { heldFetch, publicFetch, resolveAll, type ResolveAll } from "./held-fetch";
+export { heldFetch, proxiedByEnvironment, publicFetch, resolveAll, type ResolveAll } from "./held-fetch";
 export { WebFetchError } from "./web-url";
 
 // The options this plugin declares (its slice of the config schema) and their types.

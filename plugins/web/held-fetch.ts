@@ -9,6 +9,12 @@
  * that resolved to private addresses only (`localhost`, a server inside the network) is the user's
  * local service and is reached as it resolves, by `fetch`. A first answer that did not come is
  * asked again at the next request, and this one is held to public addresses.
+ *
+ * Behind the environment's proxy (node's `NODE_USE_ENV_PROXY` or `--use-env-proxy` with
+ * `HTTP(S)_PROXY`, the host not in `NO_PROXY`), this process resolves no name: the proxy connects,
+ * and a name it resolves to its own loopback reaches the proxy's machine, never this one. Such a
+ * request goes through `fetch` and the proxy, as the user's network requires (a network with only
+ * a proxy could not reach a remote MCP server otherwise).
  */
 import type { Agent, IncomingMessage } from "node:http";
 import type { LookupFunction } from "node:net";
@@ -106,7 +112,7 @@ export function heldFetch(resolve: ResolveAll = resolveAll): (url: URL, init?: R
   const agents: { http?: Agent; https?: Agent } = {};
   return async (url, init) => {
     const name = url.hostname.replace(/^\[(.*)\]$/, "$1");
-    if (net().isIP(name)) return fetch(url, init);
+    if (net().isIP(name) || proxiedByEnvironment(url)) return fetch(url, init);
     let first = local.get(name);
     if (!first) {
       first = resolve(name).then(
@@ -124,4 +130,32 @@ export function heldFetch(resolve: ResolveAll = resolveAll): (url: URL, init?: R
         : (agents.http ??= new (http().Agent)({ keepAlive: true }));
     return publicFetch(url, init, resolve, nonPublicReason, agent);
   };
+}
+
+/**
+ * Whether node sends a request for `url` to the environment's proxy: `NODE_USE_ENV_PROXY=1` (or
+ * `--use-env-proxy` in the process's flags or NODE_OPTIONS) with the scheme's proxy variable set,
+ * and the host in no `NO_PROXY` entry (`*`, a name, `.suffix`; a port is not compared).
+ */
+export function proxiedByEnvironment(
+  url: URL,
+  env: NodeJS.ProcessEnv = process.env,
+  flags: readonly string[] = process.execArgv,
+): boolean {
+  const on =
+    env.NODE_USE_ENV_PROXY === "1" ||
+    flags.includes("--use-env-proxy") ||
+    /(^|\s)--use-env-proxy(\s|$)/.test(env.NODE_OPTIONS ?? "");
+  const proxy = url.protocol === "https:" ? (env.HTTPS_PROXY ?? env.https_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
+  if (!on || !proxy) return false;
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  return !(env.NO_PROXY ?? env.no_proxy ?? "")
+    .split(/[\s,]+/)
+    .map((entry) =>
+      entry
+        .replace(/:\d+$/, "")
+        .replace(/^\*?\./, "")
+        .toLowerCase(),
+    )
+    .some((entry) => entry === "*" || (entry !== "" && (host === entry || host.endsWith(`.${entry}`))));
 }
