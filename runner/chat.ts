@@ -16,6 +16,7 @@ import { terminalText, TextRenderer, thousands } from "./render";
 import { SessionStore } from "../sdk/facade";
 import { storageRoot } from "../plugins/_kits/storage/index";
 import { Conversation, storedSessionModel, type ConversationTotals } from "./conversation";
+import type { TaskInfo } from "../sdk/facade";
 import { colorEnabled, createStyle, type Style } from "./style";
 import { EXIT } from "./exit";
 import { describeError } from "../src/errors";
@@ -105,6 +106,8 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
   options.includePartialMessages = true;
   // Checkpoints are on at the terminal, where /rewind can use them (a config may still say false).
   if (declaresOption(options, "checkpoints")) options.checkpoints ??= true;
+  // `@path` in a typed prompt brings the file in, as at Claude Code's prompt (a config may still say false).
+  if (declaresOption(options, "fileMentions")) options.fileMentions ??= true;
   if (declaresOption(options, "canUseTool"))
     options.canUseTool ??= terminalApprover(io, {
       ask,
@@ -175,6 +178,13 @@ async function command(
   // What a command lists comes from elsewhere too (an MCP prompt's or a skill's description, a
   // background task's command, a session's first prompt): its control characters are shown.
   const say = (line: string) => io.stdout(`${style.dim(terminalText(line))}\n`);
+  // A command that reopens the session ends its background tasks (a dev server): never without a word.
+  const stopped = (tasks: TaskInfo[]) => {
+    for (const t of tasks)
+      say(
+        `Stopped ${t.id} (${t.description}): ${name} ends the live session, and background tasks end with it; start it again if you need it.`,
+      );
+  };
   switch (name) {
     case "/exit":
     case "/quit":
@@ -185,7 +195,7 @@ async function command(
         say(`${`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(24)} ${c.description}`);
       return false;
     case "/clear":
-      await conversation.clear();
+      stopped(await conversation.clear());
       say("New session: the next prompt starts fresh.");
       return false;
     case "/compact":
@@ -193,7 +203,7 @@ async function command(
         say("Nothing to compact yet.");
         return false;
       }
-      await conversation.compactNext(arg || undefined);
+      stopped(await conversation.compactNext(arg || undefined));
       say("The conversation will be summarized before your next prompt is sent.");
       return false;
     case "/cost":
@@ -235,7 +245,7 @@ async function command(
         say(`No stored session with id ${arg} (see /resume for the list).`);
         return false;
       }
-      await conversation.resume(arg);
+      stopped(await conversation.resume(arg));
       const stored = ctx.fixedModel ? undefined : await storedSessionModel(options, arg);
       if (stored && typeof conversation.model !== "object") await conversation.setModel(stored);
       say(`Resumed ${arg}${stored ? ` on ${stored}` : ""}: the next prompt continues it.`);
@@ -244,7 +254,7 @@ async function command(
     case "/rewind":
       // The live session holds the folder's checkpoint lock while it is open: a rewind ends it
       // first (the next prompt resumes the session, as after /compact).
-      if (arg) await conversation.close();
+      if (arg) stopped(await conversation.close());
       await chatRewind(arg, {
         sessionId: conversation.sessionId,
         cwd: resolve(options.cwd ?? process.cwd()),

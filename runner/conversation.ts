@@ -6,7 +6,7 @@
  */
 import type { ModelMessage } from "ai";
 import { resolve } from "node:path";
-import { SessionStore, summon, type CommandInfo, type Query, type TaskInfo } from "../sdk/facade";
+import { SessionStore, summon, type CommandInfo, type PermissionMode, type Query, type TaskInfo } from "../sdk/facade";
 import type { UserInput } from "../sdk/live";
 import type { Plugin } from "../src/plugin";
 import type { UbiquityConfig } from "../sdk/facade";
@@ -94,27 +94,38 @@ export class Conversation {
     this.options = { ...this.options, model: spec };
   }
 
-  /** A new session: the next prompt starts fresh. */
-  async clear(): Promise<void> {
-    await this.close();
+  /** Judge the next tool calls in `mode` (the live session switches through `setPermissionMode`; the next one starts in it). */
+  async setPermissionMode(mode: PermissionMode): Promise<void> {
+    await this.#live?.query.setPermissionMode(mode);
+    this.options = { ...this.options, permissionMode: mode };
+  }
+
+  /** A new session: the next prompt starts fresh. Resolves to the background tasks that ended with the old one. */
+  async clear(): Promise<TaskInfo[]> {
+    const stopped = await this.close();
     this.sessionId = undefined;
     this.#first = false;
     this.results.length = 0;
     this.#ended = [];
+    return stopped;
   }
 
-  /** Continue the stored session `id` with the next prompt. */
-  async resume(id: string): Promise<void> {
-    await this.close();
+  /** Continue the stored session `id` with the next prompt. Resolves to the background tasks that ended with the live one. */
+  async resume(id: string): Promise<TaskInfo[]> {
+    const stopped = await this.close();
     this.sessionId = id;
     this.#first = false;
     this.results.length = 0;
     this.#ended = [];
+    return stopped;
   }
 
-  /** Summarize the conversation before the next prompt reaches the model (`/compact`). */
-  async compactNext(instructions?: string): Promise<void> {
-    await this.close();
+  /**
+   * Summarize the conversation before the next prompt reaches the model (`/compact`): the live
+   * session ends for it, and its background tasks with it (they are the resolved value).
+   */
+  async compactNext(instructions?: string): Promise<TaskInfo[]> {
+    const stopped = await this.close();
     // A threshold of ~0 makes the summarizing tier compact at once; the newest exchange stays.
     this.#once = {
       compactThreshold: 1e-9,
@@ -122,9 +133,9 @@ export class Conversation {
       autoCompact: true,
       ...(instructions ? { compactInstructions: instructions } : {}),
     };
+    return stopped;
   }
 
-  /** End the live session (the next prompt opens a new one). */
   /** The live session's background tasks (none before the first prompt). */
   async tasks(): Promise<TaskInfo[]> {
     return (await this.#live?.query.backgroundTasks()) ?? [];
@@ -140,11 +151,17 @@ export class Conversation {
     return (this.#live ??= this.#open()).query.supportedCommands();
   }
 
-  async close(): Promise<void> {
+  /**
+   * End the live session (the next prompt opens a new one). Nothing outlives a session: resolves to
+   * the background tasks that were still running and ended with it (a dev server), for the caller to say so.
+   */
+  async close(): Promise<TaskInfo[]> {
     const live = this.#live;
-    if (!live) return;
+    if (!live) return [];
+    const running = (await live.query.backgroundTasks().catch(() => [])).filter((t) => t.state === "running");
     live.query.close();
     await live.ended;
+    return running;
   }
 
   /** The options of the next live session. */

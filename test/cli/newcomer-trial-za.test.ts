@@ -1,0 +1,145 @@
+/**
+ * What a newcomer's trial (za, 2026-12-07: a developer who lives in Claude Code's interactive
+ * terminal — @file mentions, `!` lines, Shift-Tab through the permission modes, Esc, approvals,
+ * a dev server in the background, /compact, /cost, /model, /resume, /rewind, custom commands and
+ * skills, CLAUDE.md and `.claude/settings.json` — spends the same day in `ubiquity` with no
+ * prompt, the packed package in an empty project, a scripted model, the screen read through tmux)
+ * met:
+ * - `what does @src/math.js do?` sent the words as typed: the file was never read (Claude Code's
+ *   prompt brings an `@path` file in; here only a command file's `@path` did). In the terminal mode
+ *   a typed prompt's `@path` files are now read through the Read tool (judged by the rules, shown
+ *   as calls) and put ahead of the prompt: the commands plugin's `fileMentions` option, which the
+ *   terminal turns on;
+ * - Shift-Tab did nothing (the key was dropped) and the docs said "the terminal has no mode cycle":
+ *   it now cycles default → acceptEdits → plan (and back to the mode the run started in when it is
+ *   another), from the next tool call on, and the status line shows the mode;
+ * - the status line said "default mode" while `.claude/settings.json`'s `defaultMode` had the
+ *   session in acceptEdits (a Write ran without asking, under a line that said it would ask): it now
+ *   shows the mode the session's init message names;
+ * - a dev server started in the background was gone after `/compact` (and `/clear`, `/resume <id>`,
+ *   `/rewind <uuid>`, which end the live session and its tasks with it), without a word; `/tasks`
+ *   then said "No background task". Claude Code's /compact keeps them. Each of these commands now
+ *   names the tasks it stopped;
+ * - Esc interrupted the turn and said "(Ctrl-C again quits)": after Esc one Ctrl-C does not quit.
+ *   The hint is now given only after a Ctrl-C.
+ * Same as Claude Code, so left: `#` at the start of a prompt is text (Claude Code removed its
+ * memory shortcut in 2.0.70).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { KeyDecoder } from "../../runner/tui/keys";
+import { removeTempProjects, requireDist, tempProject } from "../helpers/project";
+import { hasTmux, TmuxTerminal } from "../helpers/tmux";
+
+/** A scripted model that answers by the user's last line (or the last tool result) and logs each request's user texts. */
+const CONFIG = `
+import { appendFileSync } from "node:fs";
+import { scriptedModel } from "ubiquity/testing";
+
+const textOf = (m) => (typeof m.content === "string" ? m.content : m.content.map((p) => (p.type === "text" ? p.text : "")).join("\\n"));
+
+export default {
+  compat: ["claude"],
+  sessionDir: process.env.UBQ_SESSIONS,
+  todoDir: process.env.UBQ_SESSIONS + "-todos",
+  marketPricing: false,
+  maxRetries: 0,
+  model: scriptedModel(({ request }) => {
+    const users = request.prompt.filter((m) => m.role === "user").map(textOf);
+    appendFileSync(process.env.UBQ_LOG, JSON.stringify({ users }) + "\\n");
+    const last = request.prompt[request.prompt.length - 1];
+    if (last.role === "tool") return "the tool finished";
+    const said = (users[users.length - 1] ?? "").split("\\n").pop();
+    if (said.includes("write")) return { toolCalls: [{ toolName: "Write", input: { file_path: "hello.txt", content: "hello\\n" } }] };
+    if (said.includes("server")) return { toolCalls: [{ toolName: "Bash", input: { command: "sleep 600", run_in_background: true, description: "dev server" } }] };
+    if (said.includes("slow")) return { text: "slow answer", delayMs: 120000 };
+    return { text: "answer to " + said, chunkSize: 4 };
+  }),
+};
+`;
+
+const terminals: TmuxTerminal[] = [];
+afterEach(() => {
+  for (const t of terminals.splice(0)) t.close();
+});
+afterAll(removeTempProjects);
+beforeAll(requireDist);
+
+/** The UI is idle: the status line is drawn and no spinner runs. */
+const idle = (s: string) => s.includes(" mode · ") && !/· \d+s · ↓/.test(s);
+/** The status line (the screen's last line). */
+const status = (s: string) => s.split("\n").at(-1) ?? "";
+
+describe("the terminal's keys", () => {
+  it("Shift-Tab is a key of its own, not dropped", () => {
+    expect(new KeyDecoder().feed("\x1b[Z")).toEqual([{ name: "shift-tab" }]);
+  });
+});
+
+describe.skipIf(!hasTmux())("a Claude Code user's day in the terminal UI (tmux)", () => {
+  it("@file is read; the settings' mode is shown; Shift-Tab cycles modes; /compact names the server it stops; Esc's hint", async () => {
+    const dir = tempProject(
+      {
+        "ubiquity.config.mjs": CONFIG,
+        "notes.md": "alpha\nbeta\n",
+        ".claude/settings.json": JSON.stringify({ permissions: { defaultMode: "plan" } }),
+      },
+      { linkUbiquity: true },
+    );
+    const log = join(dir, "model.log");
+    writeFileSync(log, "");
+    const users = () =>
+      readFileSync(log, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .flatMap((l) => (JSON.parse(l) as { users: string[] }).users);
+    const t = TmuxTerminal.start(dir, [], { UBQ_LOG: log, UBQ_SESSIONS: join(dir, "sessions") });
+    terminals.push(t);
+    await t.waitFor("the prompt", (s) => s.includes("›") && s.includes(" mode · "), { on: "screen" });
+
+    // @notes.md: the file is read through Read (shown as a call) and reaches the model ahead of the prompt.
+    t.type("what is in @notes.md?\r");
+    let screen = await t.waitFor("the answer", (s) => s.includes("answer to what is in @notes.md?") && idle(s), {
+      on: "screen",
+    });
+    expect(screen).toContain("→ Read(notes.md)");
+    expect(users().join("\n")).toMatch(/Contents of notes\.md \(included by the prompt\):\n[\s\S]*alpha/);
+    // The settings file's defaultMode is the session's, and the status line says so.
+    expect(status(screen)).toContain("plan mode");
+
+    // Shift-Tab: plan → default → acceptEdits, shown at once; the Write then runs without asking.
+    t.keys("BTab");
+    await t.waitFor("default mode", (s) => status(s).includes("default mode"), { on: "screen" });
+    t.keys("BTab");
+    await t.waitFor("acceptEdits mode", (s) => status(s).includes("acceptEdits mode"), { on: "screen" });
+    t.type("write the file\r");
+    screen = await t.waitFor("the Write's end", (s) => s.includes("the tool finished") && idle(s), { on: "screen" });
+    expect(screen).not.toContain("Allow Write?");
+    expect(readFileSync(join(dir, "hello.txt"), "utf8")).toBe("hello\n");
+
+    // A dev server in the background, then /compact: the server it stops is named.
+    t.type("start the server\r");
+    await t.waitFor("the Bash approval", (s) => s.includes("Allow Bash?"), { on: "screen" });
+    t.type("y");
+    await t.waitFor("the server started", (s) => s.includes("shell-1 started in the background") && idle(s), {
+      on: "screen",
+    });
+    t.type("/compact\r");
+    screen = await t.waitFor("the compact notice", (s) => s.includes("will be summarized") && idle(s), {
+      on: "screen",
+    });
+    expect(screen).toMatch(/Stopped shell-1 \(sleep 600\): \/compact ends the live session/);
+
+    // Esc interrupts without the Ctrl-C hint (one Ctrl-C after it does not quit).
+    t.type("slow please\r");
+    await t.waitFor("the slow turn", (s) => /working · \d+s/.test(s), { on: "screen" });
+    t.keys("Escape");
+    screen = await t.waitFor("the interrupt", (s) => s.includes("interrupted; the session stays") && idle(s), {
+      on: "screen",
+    });
+    expect(screen).not.toContain("Ctrl-C again quits");
+    t.keys("C-d");
+    expect(await t.exitCode()).toBe(0);
+  });
+});
