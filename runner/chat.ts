@@ -193,6 +193,8 @@ async function command(
       for (const [c, what] of Object.entries(CHAT_COMMANDS)) say(`${c.padEnd(24)} ${what}`);
       for (const c of await conversation.commands().catch(() => []))
         say(`${`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(24)} ${c.description}`);
+      if (io.terminal && terminalUIWanted())
+        say("Keys: Shift-Tab cycles the permission mode · Esc interrupts · @path sends a file with the prompt");
       return false;
     case "/clear":
       stopped(await conversation.clear());

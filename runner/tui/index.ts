@@ -187,11 +187,7 @@ export async function runTerminalUI(
 
   const giveBack = takeTerminal({ stdin, term, rawWrite, print, onData, onSigint, onResize });
   print(`${theme.bold("ubiquity")} ${theme.dim(`· ${modelName(ui.conversation.model)} · /help for commands`)}`);
-  print(
-    theme.dim(
-      "Enter sends · Alt-Enter or \\ Enter: new line · Shift-Tab: permission mode · Ctrl-C interrupts, twice quits · Ctrl-D quits",
-    ),
-  );
+  print(theme.dim("Enter sends · Alt-Enter or \\ Enter: new line · Ctrl-C interrupts, twice quits · Ctrl-D quits"));
   render(ui);
 
   try {
@@ -494,7 +490,12 @@ function onKey(ui: Ui, key: Key): void {
   }
   if (ui.question?.kind === "approval") {
     const q = ui.question;
-    if (key.name === "escape") return void q.answer("no");
+    // Esc is Claude Code's "No, and tell Claude what to do differently": the call is denied and the turn stops.
+    if (key.name === "escape") {
+      q.answer("no");
+      interrupt(ui, "escape");
+      return;
+    }
     if (key.name === "text") {
       const c = key.text[0]!.toLowerCase();
       const answer: Answer | undefined =

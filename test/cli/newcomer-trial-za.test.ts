@@ -21,11 +21,14 @@
  *   then said "No background task". Claude Code's /compact keeps them. Each of these commands now
  *   names the tasks it stopped;
  * - Esc interrupted the turn and said "(Ctrl-C again quits)": after Esc one Ctrl-C does not quit.
- *   The hint is now given only after a Ctrl-C.
+ *   The hint is now given only after a Ctrl-C;
+ * - Esc at an approval denied the call and the model went on (it tried again); Claude Code's
+ *   "No, and tell Claude what to do differently (esc)" stops the turn and waits for the user. Esc
+ *   now denies and interrupts; `n` still denies and lets the model go on. `/help` lists these keys.
  * Same as Claude Code, so left: `#` at the start of a prompt is text (Claude Code removed its
  * memory shortcut in 2.0.70).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { KeyDecoder } from "../../runner/tui/keys";
@@ -78,7 +81,7 @@ describe("the terminal's keys", () => {
 });
 
 describe.skipIf(!hasTmux())("a Claude Code user's day in the terminal UI (tmux)", () => {
-  it("@file is read; the settings' mode is shown; Shift-Tab cycles modes; /compact names the server it stops; Esc's hint", async () => {
+  it("@file is read; the settings' mode is shown; Shift-Tab cycles modes; Esc at an approval stops the turn; /compact names the server it stops; Esc's hint", async () => {
     const dir = tempProject(
       {
         "ubiquity.config.mjs": CONFIG,
@@ -111,11 +114,21 @@ describe.skipIf(!hasTmux())("a Claude Code user's day in the terminal UI (tmux)"
     // Shift-Tab: plan → default → acceptEdits, shown at once; the Write then runs without asking.
     t.keys("BTab");
     await t.waitFor("default mode", (s) => status(s).includes("default mode"), { on: "screen" });
+    // In default mode the Write asks; Esc there denies it and stops the turn (Claude Code's "No (esc)").
+    t.type("write the file\r");
+    await t.waitFor("the Write approval", (s) => s.includes("Allow Write?"), { on: "screen" });
+    t.keys("Escape");
+    screen = await t.waitFor("the turn stopped", (s) => s.includes("interrupted; the session stays") && idle(s), {
+      on: "screen",
+    });
+    expect(screen).toContain("╰ Allow Write? no");
+    expect(screen).not.toContain("the tool finished");
+    expect(existsSync(join(dir, "hello.txt"))).toBe(false);
     t.keys("BTab");
     await t.waitFor("acceptEdits mode", (s) => status(s).includes("acceptEdits mode"), { on: "screen" });
     t.type("write the file\r");
     screen = await t.waitFor("the Write's end", (s) => s.includes("the tool finished") && idle(s), { on: "screen" });
-    expect(screen).not.toContain("Allow Write?");
+    expect(screen.match(/╰ Allow Write\?/g)).toHaveLength(1); // the one answered with Esc above
     expect(readFileSync(join(dir, "hello.txt"), "utf8")).toBe("hello\n");
 
     // A dev server in the background, then /compact: the server it stops is named.
@@ -139,6 +152,11 @@ describe.skipIf(!hasTmux())("a Claude Code user's day in the terminal UI (tmux)"
       on: "screen",
     });
     expect(screen).not.toContain("Ctrl-C again quits");
+    // /help names the keys a Claude Code user looks for.
+    t.type("/help\r");
+    await t.waitFor("the keys in /help", (s) => s.includes("Keys: Shift-Tab cycles the permission mode"), {
+      on: "screen",
+    });
     t.keys("C-d");
     expect(await t.exitCode()).toBe(0);
   });
