@@ -12,7 +12,7 @@ import type { UbiquityConfig } from "../sdk/facade";
 import type { RunnerIO } from "./run";
 import { terminalApprover } from "./approver";
 import { declaresOption } from "./config";
-import { terminalText, TextRenderer, thousands } from "./render";
+import { terminalText, TextRenderer, thousands, withoutKernelTerms } from "./render";
 import { SessionStore } from "../sdk/facade";
 import { storageRoot } from "../plugins/_kits/storage/index";
 import { Conversation, storedSessionModel, type ConversationTotals } from "./conversation";
@@ -229,7 +229,8 @@ async function command(
           await conversation.setModel(arg);
           say(`model: ${arg} from the next prompt on`);
         } catch (error) {
-          say(`model unchanged: ${describeError(error)}`);
+          // For the person at the terminal: the plugin's name, not the kernel's hook (kept for --verbose).
+          say(`model unchanged: ${withoutKernelTerms(describeError(error))}`);
         }
       }
       return false;

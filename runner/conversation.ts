@@ -44,6 +44,22 @@ export async function storedSessionLookup(
   return { found: session !== undefined, dir, ...(model ? { model } : {}) };
 }
 
+/**
+ * One prompt's figures out of a live session's result, whose turns, usage and cost are the
+ * session's so far (`before` is the session's previous result): a one-turn prompt's closing line
+ * read "11 turns · 41,617 in" late in a session.
+ */
+function stretchOf(result: ResultMessage, before: ResultMessage): ResultMessage {
+  const usage = emptyUsage();
+  for (const key of Object.keys(usage) as (keyof Usage)[])
+    usage[key] = Math.max(0, result.usage[key] - before.usage[key]);
+  const cost =
+    result.totalCostUsd === null || before.totalCostUsd === null
+      ? null
+      : Math.max(0, result.totalCostUsd - before.totalCostUsd);
+  return { ...result, numTurns: Math.max(0, result.numTurns - before.numTurns), usage, totalCostUsd: cost };
+}
+
 /** Totals over the runs of a conversation, for `/cost` and the closing line. */
 export interface ConversationTotals {
   turns: number;
@@ -207,8 +223,11 @@ export class Conversation {
     const live = (this.#live ??= this.#open());
     const onAbort = () => void live.query.interrupt();
     signal.addEventListener("abort", onAbort, { once: true });
+    // A live session's result carries its totals so far: the prompt's own closing line shows what this prompt took.
+    const before = live.last;
+    const shown = (m: Message) => onMessage(m.type === "result" && before ? stretchOf(m, before) : m);
     return new Promise<ResultMessage | undefined>((done) => {
-      live.waiting = { onMessage, done };
+      live.waiting = { onMessage: shown, done };
       live.push(prompt);
     }).finally(() => signal.removeEventListener("abort", onAbort));
   }

@@ -24,7 +24,12 @@
  *   The hint is now given only after a Ctrl-C;
  * - Esc at an approval denied the call and the model went on (it tried again); Claude Code's
  *   "No, and tell Claude what to do differently (esc)" stops the turn and waits for the user. Esc
- *   now denies and interrupts; `n` still denies and lets the model go on. `/help` lists these keys.
+ *   now denies and interrupts; `n` still denies and lets the model go on. `/help` lists these keys;
+ * - each prompt's closing line gave the live session's totals so far with the prompt's own seconds:
+ *   a one-turn `/greet` late in the day ended "11 turns · 41,617 in / 449 out tokens · 0.1s". It
+ *   now gives the prompt's own turns, tokens and cost (the status line and /cost keep the session's);
+ * - `/model sonnet` answered "[plugin ubiquity:model] hook model.resolve: …", the kernel's terms
+ *   the runner keeps for --verbose elsewhere: it now reads "plugin ubiquity:model: …".
  * Same as Claude Code, so left: `#` at the start of a prompt is text (Claude Code removed its
  * memory shortcut in 2.0.70).
  */
@@ -138,6 +143,10 @@ describe.skipIf(!hasTmux())("a Claude Code user's day in the terminal UI (tmux)"
     await t.waitFor("the server started", (s) => s.includes("shell-1 started in the background") && idle(s), {
       on: "screen",
     });
+    // A one-turn prompt late in the session: its closing line has its own figures, not the session's so far.
+    t.type("hello again\r");
+    screen = await t.waitFor("the answer", (s) => s.includes("answer to hello again") && idle(s), { on: "screen" });
+    expect(screen).toMatch(/answer to hello again\n1 turn · [\d,]+ in \/ \d+ out tokens/);
     t.type("/compact\r");
     screen = await t.waitFor("the compact notice", (s) => s.includes("will be summarized") && idle(s), {
       on: "screen",
@@ -152,6 +161,11 @@ describe.skipIf(!hasTmux())("a Claude Code user's day in the terminal UI (tmux)"
       on: "screen",
     });
     expect(screen).not.toContain("Ctrl-C again quits");
+    // /model with Claude Code's alias: refused in the words of the terminal, not the kernel's hook.
+    t.type("/model sonnet\r");
+    screen = await t.waitFor("the /model answer", (s) => s.includes("model unchanged:") && idle(s), { on: "screen" });
+    expect(screen).toContain('model unchanged: plugin ubiquity:model: model "sonnet" names no provider');
+    expect(screen).not.toContain("hook model.resolve");
     // /help names the keys a Claude Code user looks for.
     t.type("/help\r");
     await t.waitFor("the keys in /help", (s) => s.includes("Keys: Shift-Tab cycles the permission mode"), {
