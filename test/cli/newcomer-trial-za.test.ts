@@ -29,7 +29,9 @@
  *   a one-turn `/greet` late in the day ended "11 turns · 41,617 in / 449 out tokens · 0.1s". It
  *   now gives the prompt's own turns, tokens and cost (the status line and /cost keep the session's);
  * - `/model sonnet` answered "[plugin ubiquity:model] hook model.resolve: …", the kernel's terms
- *   the runner keeps for --verbose elsewhere: it now reads "plugin ubiquity:model: …".
+ *   the runner keeps for --verbose elsewhere: it now reads "plugin ubiquity:model: …";
+ * - the folder's trust question ended "[t]rust … / [q]uit: ", and the `t` typed at it sat there (the
+ *   approvals after it take one key): it now says "then Enter".
  * Same as Claude Code, so left: `#` at the start of a prompt is text (Claude Code removed its
  * memory shortcut in 2.0.70).
  */
@@ -86,6 +88,18 @@ describe("the terminal's keys", () => {
 });
 
 describe.skipIf(!hasTmux())("a Claude Code user's day in the terminal UI (tmux)", () => {
+  it("the trust question says Enter follows the letter", async () => {
+    const dir = tempProject({ "ubiquity.config.mjs": CONFIG }, { linkUbiquity: true });
+    const home = tempProject({}, { packageJson: false });
+    const t = TmuxTerminal.start(dir, [], { UBIQUITY_TRUST: "", HOME: home, UBQ_LOG: join(dir, "model.log") });
+    terminals.push(t);
+    await t.waitFor("the trust question", (s) => s.includes("[q]uit, then Enter:"), { on: "screen" });
+    t.type("t\r");
+    await t.waitFor("the prompt", (s) => s.includes("›") && s.includes(" mode · "), { on: "screen" });
+    t.keys("C-d");
+    expect(await t.exitCode()).toBe(0);
+  });
+
   it("@file is read; the settings' mode is shown; Shift-Tab cycles modes; Esc at an approval stops the turn; /compact names the server it stops; Esc's hint", async () => {
     const dir = tempProject(
       {
