@@ -17,6 +17,7 @@ import { SessionStore } from "../sdk/facade";
 import { storageRoot } from "../plugins/_kits/storage/index";
 import { Conversation, storedSessionModel, type ConversationTotals } from "./conversation";
 import type { TaskInfo } from "../sdk/facade";
+import { decideTrust, TrustDeclinedError, untrustedWarning } from "./trust";
 import { colorEnabled, createStyle, type Style } from "./style";
 import { EXIT } from "./exit";
 import { describeError } from "../src/errors";
@@ -160,6 +161,34 @@ export interface CommandContext {
   ask(question: string): Promise<string>;
 }
 
+/**
+ * Before a command's new live session: the folder's files approved at the start that changed since
+ * (CLAUDE.md edited at the user's request, Claude Code's way to add a memory) would be left out of
+ * it without a word, each new session reading the folder under the start's approvals. The trust
+ * question is asked again for them, as at the start; approved, the new session reads them. Only
+ * under approved digests: a folder trusted whole (--trust) reads every file anyway, and one not
+ * trusted is not asked again.
+ */
+async function recheckTrust(
+  conversation: Conversation,
+  options: UbiquityConfig,
+  ask: (question: string) => Promise<string>,
+  say: (line: string) => void,
+): Promise<void> {
+  const pins = conversation.trust;
+  if (typeof pins !== "object" || pins === null) return;
+  const cwd = resolve(options.cwd ?? process.cwd());
+  try {
+    const decision = await decideTrust({ cwd, ask });
+    if (decision.trusted && typeof decision.option === "object") conversation.setTrust(decision.option);
+    const warning = untrustedWarning(decision, cwd);
+    if (warning) say(warning);
+  } catch (error) {
+    if (!(error instanceof TrustDeclinedError)) throw error;
+    say("The changed files stay out of this session; the files approved before still apply.");
+  }
+}
+
 /** `/` completions: the built-in commands, then the session's command files and skills. */
 async function complete(line: string, conversation: Conversation | undefined): Promise<string[]> {
   if (!line.startsWith("/") || /\s/.test(line)) return [];
@@ -198,6 +227,7 @@ async function command(
       return false;
     case "/clear":
       stopped(await conversation.clear());
+      await recheckTrust(conversation, options, ask, say);
       say("New session: the next prompt starts fresh.");
       return false;
     case "/compact":
@@ -206,6 +236,7 @@ async function command(
         return false;
       }
       stopped(await conversation.compactNext(arg || undefined));
+      await recheckTrust(conversation, options, ask, say);
       say("The conversation will be summarized before your next prompt is sent.");
       return false;
     case "/cost":
@@ -249,6 +280,7 @@ async function command(
         return false;
       }
       stopped(await conversation.resume(arg));
+      await recheckTrust(conversation, options, ask, say);
       const stored = ctx.fixedModel ? undefined : await storedSessionModel(options, arg);
       if (stored && typeof conversation.model !== "object") await conversation.setModel(stored);
       say(`Resumed ${arg}${stored ? ` on ${stored}` : ""}: the next prompt continues it.`);
@@ -257,7 +289,10 @@ async function command(
     case "/rewind":
       // The live session holds the folder's checkpoint lock while it is open: a rewind ends it
       // first (the next prompt resumes the session, as after /compact).
-      if (arg) stopped(await conversation.close());
+      if (arg) {
+        stopped(await conversation.close());
+        await recheckTrust(conversation, options, ask, say);
+      }
       await chatRewind(arg, {
         sessionId: conversation.sessionId,
         cwd: resolve(options.cwd ?? process.cwd()),

@@ -116,6 +116,16 @@ export class Conversation {
     this.options = { ...this.options, permissionMode: mode };
   }
 
+  /** The project's trust the next live session reads the folder's files under (the runner's `trust` option). */
+  get trust(): UbiquityConfig["trust"] {
+    return this.options.trust;
+  }
+
+  /** Read the folder's files under `trust` from the next live session on (files approved since the start). */
+  setTrust(trust: UbiquityConfig["trust"]): void {
+    this.options = { ...this.options, trust };
+  }
+
   /** A new session: the next prompt starts fresh. Resolves to the background tasks that ended with the old one. */
   async clear(): Promise<TaskInfo[]> {
     const stopped = await this.close();

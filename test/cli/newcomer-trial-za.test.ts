@@ -31,7 +31,11 @@
  * - `/model sonnet` answered "[plugin ubiquity:model] hook model.resolve: …", the kernel's terms
  *   the runner keeps for --verbose elsewhere: it now reads "plugin ubiquity:model: …";
  * - the folder's trust question ended "[t]rust … / [q]uit: ", and the `t` typed at it sat there (the
- *   approvals after it take one key): it now says "then Enter".
+ *   approvals after it take one key): it now says "then Enter";
+ * - Claude Code's way to add a memory now is to have CLAUDE.md edited; done mid-session in a trusted
+ *   folder, the next session (`/clear`, `/compact`) left the whole CLAUDE.md out without a word (the
+ *   edit made it "changed", and only the start's warning said so). These commands now ask the trust
+ *   question about the changed files, and the new session reads what is approved.
  * Same as Claude Code, so left: `#` at the start of a prompt is text (Claude Code removed its
  * memory shortcut in 2.0.70).
  */
@@ -57,7 +61,8 @@ export default {
   maxRetries: 0,
   model: scriptedModel(({ request }) => {
     const users = request.prompt.filter((m) => m.role === "user").map(textOf);
-    appendFileSync(process.env.UBQ_LOG, JSON.stringify({ users }) + "\\n");
+    const system = request.prompt.filter((m) => m.role === "system").map(textOf).join("\\n");
+    appendFileSync(process.env.UBQ_LOG, JSON.stringify({ system, users }) + "\\n");
     const last = request.prompt[request.prompt.length - 1];
     if (last.role === "tool") return "the tool finished";
     const said = (users[users.length - 1] ?? "").split("\\n").pop();
@@ -88,14 +93,38 @@ describe("the terminal's keys", () => {
 });
 
 describe.skipIf(!hasTmux())("a Claude Code user's day in the terminal UI (tmux)", () => {
-  it("the trust question says Enter follows the letter", async () => {
-    const dir = tempProject({ "ubiquity.config.mjs": CONFIG }, { linkUbiquity: true });
+  it("the trust question says Enter; a CLAUDE.md edited during the session is asked about at /clear, then read", async () => {
+    const dir = tempProject({ "ubiquity.config.mjs": CONFIG, "CLAUDE.md": "- Use tabs.\n" }, { linkUbiquity: true });
     const home = tempProject({}, { packageJson: false });
-    const t = TmuxTerminal.start(dir, [], { UBIQUITY_TRUST: "", HOME: home, UBQ_LOG: join(dir, "model.log") });
+    const log = join(dir, "model.log");
+    writeFileSync(log, "");
+    const systems = () =>
+      readFileSync(log, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { system: string }).system);
+    const t = TmuxTerminal.start(dir, [], { UBIQUITY_TRUST: "", HOME: home, UBQ_LOG: log });
     terminals.push(t);
     await t.waitFor("the trust question", (s) => s.includes("[q]uit, then Enter:"), { on: "screen" });
     t.type("t\r");
     await t.waitFor("the prompt", (s) => s.includes("›") && s.includes(" mode · "), { on: "screen" });
+    t.type("first\r");
+    await t.waitFor("the first answer", (s) => s.includes("answer to first") && idle(s), { on: "screen" });
+    expect(systems().at(-1)).toContain("Use tabs.");
+
+    // The memory edited mid-session (as Claude Code users now add one): /clear asks about it, and the new session reads it.
+    writeFileSync(join(dir, "CLAUDE.md"), "- Use tabs.\n- Use pnpm.\n");
+    t.type("/clear\r");
+    await t.waitFor(
+      "the question about the changed file",
+      (s) => s.includes("CLAUDE.md (changed)") && s.includes("[q]uit, then Enter:"),
+      { on: "screen" },
+    );
+    t.type("t\r");
+    await t.waitFor("the new session", (s) => s.includes("New session") && idle(s), { on: "screen" });
+    t.type("second\r");
+    await t.waitFor("the second answer", (s) => s.includes("answer to second") && idle(s), { on: "screen" });
+    expect(systems().at(-1)).toContain("Use pnpm.");
     t.keys("C-d");
     expect(await t.exitCode()).toBe(0);
   });
