@@ -39,6 +39,33 @@ export const CHAT_COMMANDS: Record<string, string> = {
   "/exit": "quit (also Ctrl-D)",
 };
 
+/**
+ * Claude Code's own terminal commands that are not commands here, and what does their work (a
+ * Claude Code user types them from habit; "Unknown command" alone left them stuck).
+ */
+const CLAUDE_CODE_COMMANDS: Readonly<Record<string, string>> = {
+  "/init":
+    'ask the model to write CLAUDE.md (read with compat: ["claude"]) or AGENTS.md (compat: ["codex"]); `ubiquity init` scaffolds a config',
+  "/memory":
+    'the memory files are CLAUDE.md and the others docs/coming-from-claude-code.md lists (with compat: ["claude"]): edit one, or ask the model to; the next session reads it (/clear), once approved if the folder is trusted file by file',
+  "/permissions":
+    'rules are in .ubiquity/settings.json (and .claude/settings.json with compat: ["claude"]) and the --allowedTools/--disallowedTools flags; Shift-Tab cycles the mode; an approval\'s [a]lways adds a rule for the session',
+  "/bashes": "/tasks lists the background shells, /stop <id> stops one",
+  "/plan": "Shift-Tab to plan mode (or --permission-mode plan)",
+  "/mcp": "`ubiquity mcp list` (in another terminal) starts and checks the MCP servers; .mcp.json holds them",
+  "/agents": 'subagents come from the config\'s agents, --agents, or .claude/agents/*.md with compat: ["claude"]',
+  "/hooks":
+    'hooks are in the settings files (.ubiquity/settings.json; .claude/settings.json with compat: ["claude"]) and the config\'s hooks; `ubiquity trust .` lists what each settings file adds',
+  "/add-dir": "start with --add-dir <dir> (the session keeps its folders)",
+  "/context": "/cost shows the session's tokens; the status line too",
+  "/status": "the status line shows the model, mode, cost and tokens; /model and /cost say more",
+  "/config":
+    "settings are files: ubiquity.config.ts and .ubiquity/settings.json; `ubiquity inspect` shows what a run here uses",
+  "/export":
+    "`ubiquity sessions show <id>` prints a session, `ubiquity sessions export <id>` exports it (/resume lists the ids)",
+  "/login": "set the provider's key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, …); `ubiquity models` lists them",
+};
+
 const n = thousands;
 
 /** `/cost`: one line over the session's runs. */
@@ -304,7 +331,11 @@ async function command(
       return false;
     default:
       if ((await conversation.commands().catch(() => [])).some((c) => `/${c.name}` === name)) return "send";
-      say(`Unknown command ${name}; /help lists them.`);
+      say(
+        CLAUDE_CODE_COMMANDS[name]
+          ? `${name} is Claude Code's; here: ${CLAUDE_CODE_COMMANDS[name]}`
+          : `Unknown command ${name}; /help lists them.`,
+      );
       return false;
   }
 }

@@ -30,6 +30,8 @@
  *   now gives the prompt's own turns, tokens and cost (the status line and /cost keep the session's);
  * - `/model sonnet` answered "[plugin ubiquity:model] hook model.resolve: …", the kernel's terms
  *   the runner keeps for --verbose elsewhere: it now reads "plugin ubiquity:model: …";
+ * - Claude Code's own commands typed from habit (`/bashes`, `/permissions`, `/memory`, `/init`, `/mcp`,
+ *   `/plan`…) were "Unknown command …; /help lists them": each now says what does its work here;
  * - the folder's trust question ended "[t]rust … / [q]uit: ", and the `t` typed at it sat there (the
  *   approvals after it take one key): it now says "then Enter";
  * - Claude Code's way to add a memory now is to have CLAUDE.md edited; done mid-session in a trusted
@@ -209,6 +211,16 @@ describe.skipIf(!hasTmux())("a Claude Code user's day in the terminal UI (tmux)"
     screen = await t.waitFor("the /model answer", (s) => s.includes("model unchanged:") && idle(s), { on: "screen" });
     expect(screen).toContain('model unchanged: plugin ubiquity:model: model "sonnet" names no provider');
     expect(screen).not.toContain("hook model.resolve");
+    // Claude Code's own commands: what does their work here, not a bare "Unknown command".
+    t.type("/bashes\r");
+    screen = await t.waitFor(
+      "the /bashes answer",
+      (s) => s.includes("/bashes is Claude Code's; here: /tasks") && idle(s),
+      {
+        on: "screen",
+      },
+    );
+    expect(screen).not.toContain("Unknown command /bashes");
     // /help names the keys a Claude Code user looks for.
     t.type("/help\r");
     await t.waitFor("the keys in /help", (s) => s.includes("Keys: Shift-Tab cycles the permission mode"), {
