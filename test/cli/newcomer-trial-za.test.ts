@@ -30,6 +30,8 @@
  *   now gives the prompt's own turns, tokens and cost (the status line and /cost keep the session's);
  * - `/model sonnet` answered "[plugin ubiquity:model] hook model.resolve: …", the kernel's terms
  *   the runner keeps for --verbose elsewhere: it now reads "plugin ubiquity:model: …";
+ * - `/rewind` listed checkpoints by 36-character uuids, and `/rewind <uuid>` wanted one whole (Claude
+ *   Code picks from a menu): the start of a listed uuid now does, as git takes a short hash;
  * - Claude Code's own commands typed from habit (`/bashes`, `/permissions`, `/memory`, `/init`, `/mcp`,
  *   `/plan`…) were "Unknown command …; /help lists them": each now says what does its work here;
  * - the folder's trust question ended "[t]rust … / [q]uit: ", and the `t` typed at it sat there (the
@@ -140,7 +142,8 @@ describe.skipIf(!hasTmux())("a Claude Code user's day in the terminal UI (tmux)"
       },
       { linkUbiquity: true },
     );
-    const log = join(dir, "model.log");
+    // Outside the project: a checkpoint covers the project's files, and /rewind would put the log back too.
+    const log = join(tempProject({}, { packageJson: false }), "model.log");
     writeFileSync(log, "");
     const users = () =>
       readFileSync(log, "utf8")
@@ -180,6 +183,18 @@ describe.skipIf(!hasTmux())("a Claude Code user's day in the terminal UI (tmux)"
     screen = await t.waitFor("the Write's end", (s) => s.includes("the tool finished") && idle(s), { on: "screen" });
     expect(screen.match(/╰ Allow Write\?/g)).toHaveLength(1); // the one answered with Esc above
     expect(readFileSync(join(dir, "hello.txt"), "utf8")).toBe("hello\n");
+
+    // /rewind takes the start of a listed checkpoint's uuid, as git takes a short hash.
+    t.type("/rewind\r");
+    screen = await t.waitFor("the checkpoints", (s) => /^ {2}[0-9a-f-]{36} {2}\d{4}-/m.test(s) && idle(s), {
+      on: "screen",
+    });
+    const uuid = /^ {2}([0-9a-f-]{36}) {2}\d{4}-\S+ \S+ {2}write the file$/m.exec(screen)![1]!;
+    t.type(`/rewind ${uuid.slice(0, 8)}\r`);
+    await t.waitFor("the rewind question", (s) => s.includes("Rewind 1 file? [y/N]"), { on: "screen" });
+    t.type("y\r");
+    await t.waitFor("the rewind", (s) => s.includes("The conversation goes on as it was") && idle(s), { on: "screen" });
+    expect(existsSync(join(dir, "hello.txt"))).toBe(false);
 
     // A dev server in the background, then /compact: the server it stops is named.
     t.type("start the server\r");
