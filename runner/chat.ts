@@ -33,7 +33,7 @@ export const CHAT_COMMANDS: Record<string, string> = {
   "/resume [id]": "list recent sessions, or continue one",
   "/rewind [uuid]":
     "list this session's checkpoints, or put the files back as they were before that message (asks first)",
-  "/tasks": "background shells and agents of this session",
+  "/tasks [id]": "background shells and agents of this session, or the latest output of one",
   "/stop <id>": "stop a background task (and everything it started)",
   "/help": "this list",
   "/exit": "quit (also Ctrl-D)",
@@ -50,7 +50,7 @@ const CLAUDE_CODE_COMMANDS: Readonly<Record<string, string>> = {
     'the memory files are CLAUDE.md and the others docs/coming-from-claude-code.md lists (with compat: ["claude"]): edit one, or ask the model to; the next session reads it (/clear), once approved if the folder is trusted file by file',
   "/permissions":
     'rules are in .ubiquity/settings.json (and .claude/settings.json with compat: ["claude"]) and the --allowedTools/--disallowedTools flags; Shift-Tab cycles the mode; an approval\'s [a]lways adds a rule for the session',
-  "/bashes": "/tasks lists the background shells, /stop <id> stops one",
+  "/bashes": "/tasks lists the background shells, /tasks <id> shows one's latest output, /stop <id> stops one",
   "/plan": "Shift-Tab to plan mode (or --permission-mode plan)",
   "/mcp": "`ubiquity mcp list` (in another terminal) starts and checks the MCP servers; .mcp.json holds them",
   "/agents": 'subagents come from the config\'s agents, --agents, or .claude/agents/*.md with compat: ["claude"]',
@@ -270,6 +270,14 @@ async function command(
       say(formatTotals(conversation.totals(), conversation.sessionId));
       return false;
     case "/tasks": {
+      // `/tasks <id>`: what the task printed last (Claude Code's task view), e.g. a dev server's log.
+      if (arg) {
+        const output = conversation.taskOutput(arg);
+        if (output === undefined)
+          say(`${arg} has printed nothing yet (or is no task of this session: /tasks lists them).`);
+        else for (const line of output.replace(/\n$/, "").split("\n").slice(-20)) say(`  ${line}`);
+        return false;
+      }
       const tasks = await conversation.tasks();
       if (tasks.length === 0) say("No background task in this session.");
       for (const t of tasks)

@@ -96,6 +96,8 @@ export class Conversation {
   #live: Live | undefined;
   /** The last result of each live session already ended (their totals add up). */
   #ended: ResultMessage[] = [];
+  /** The latest output of each background task (`task_output`), kept between prompts too, for `/tasks <id>`. */
+  #taskOutput = new Map<string, string>();
 
   constructor(private options: UbiquityConfig) {}
 
@@ -167,6 +169,20 @@ export class Conversation {
     return (await this.#live?.query.backgroundTasks()) ?? [];
   }
 
+  /** The latest output of background task `id` (up to ~8,000 characters), or undefined when it printed none. */
+  taskOutput(id: string): string | undefined {
+    return this.#taskOutput.get(id);
+  }
+
+  #noteTaskOutput(message: Message): void {
+    if (message.type !== "system") return;
+    const m = message as { subtype: string; taskId?: string; text?: string; task?: { id: string } };
+    // A new task of the same id (a session reopened) starts with no output.
+    if (m.subtype === "task_started" && m.task) this.#taskOutput.delete(m.task.id);
+    if (m.subtype !== "task_output" || !m.taskId || !m.text) return;
+    this.#taskOutput.set(m.taskId, `${this.#taskOutput.get(m.taskId) ?? ""}${m.text}`.slice(-8000));
+  }
+
   /** Stop a background task of the live session; false when no such task runs. */
   async stopTask(id: string): Promise<boolean> {
     return (await this.#live?.query.stopTask(id)) ?? false;
@@ -210,6 +226,7 @@ export class Conversation {
       try {
         for await (const message of query) {
           if (message.type === "user" && message.agentId === undefined) this.sessionId = message.sessionId;
+          this.#noteTaskOutput(message);
           live.waiting?.onMessage(message);
           if (message.type !== "result") continue;
           live.last = message;

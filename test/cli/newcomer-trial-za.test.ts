@@ -30,6 +30,8 @@
  *   now gives the prompt's own turns, tokens and cost (the status line and /cost keep the session's);
  * - `/model sonnet` answered "[plugin ubiquity:model] hook model.resolve: …", the kernel's terms
  *   the runner keeps for --verbose elsewhere: it now reads "plugin ubiquity:model: …";
+ * - the dev server's log could be read only by the model (BashOutput): `/tasks` listed the task
+ *   without its output (Claude Code's task view shows it). `/tasks <id>` now prints its latest lines;
  * - `/rewind` listed checkpoints by 36-character uuids, and `/rewind <uuid>` wanted one whole (Claude
  *   Code picks from a menu): the start of a listed uuid now does, as git takes a short hash;
  * - Claude Code's own commands typed from habit (`/bashes`, `/permissions`, `/memory`, `/init`, `/mcp`,
@@ -71,7 +73,7 @@ export default {
     if (last.role === "tool") return "the tool finished";
     const said = (users[users.length - 1] ?? "").split("\\n").pop();
     if (said.includes("write")) return { toolCalls: [{ toolName: "Write", input: { file_path: "hello.txt", content: "hello\\n" } }] };
-    if (said.includes("server")) return { toolCalls: [{ toolName: "Bash", input: { command: "sleep 600", run_in_background: true, description: "dev server" } }] };
+    if (said.includes("server")) return { toolCalls: [{ toolName: "Bash", input: { command: "echo listening on 3000; sleep 600", run_in_background: true, description: "dev server" } }] };
     if (said.includes("slow")) return { text: "slow answer", delayMs: 120000 };
     return { text: "answer to " + said, chunkSize: 4 };
   }),
@@ -203,6 +205,19 @@ describe.skipIf(!hasTmux())("a Claude Code user's day in the terminal UI (tmux)"
     await t.waitFor("the server started", (s) => s.includes("shell-1 started in the background") && idle(s), {
       on: "screen",
     });
+    // The server's log, read by the user: /tasks <id>, asked again until its first line has arrived.
+    const asks = (s: string) => s.split("› /tasks shell-1").length - 1;
+    for (let tail = "", tries = 0; !tail.includes("  listening on 3000"); tries++) {
+      if (tries === 50) throw new Error(`/tasks shell-1 never showed the server's output:\n${t.history()}`);
+      const asked = asks(t.history()) + 1;
+      t.type("/tasks shell-1\r");
+      const shown = await t.waitFor("the answer to /tasks shell-1", (s) => {
+        const last = s.split("› /tasks shell-1").at(-1)!;
+        return asks(s) === asked && (last.includes("has printed nothing yet") || last.includes("listening on 3000"));
+      });
+      tail = shown.split("› /tasks shell-1").at(-1)!;
+    }
+
     // A one-turn prompt late in the session: its closing line has its own figures, not the session's so far.
     t.type("hello again\r");
     screen = await t.waitFor("the answer", (s) => s.includes("answer to hello again") && idle(s), { on: "screen" });
@@ -211,7 +226,7 @@ describe.skipIf(!hasTmux())("a Claude Code user's day in the terminal UI (tmux)"
     screen = await t.waitFor("the compact notice", (s) => s.includes("will be summarized") && idle(s), {
       on: "screen",
     });
-    expect(screen).toMatch(/Stopped shell-1 \(sleep 600\): \/compact ends the live session/);
+    expect(screen).toMatch(/Stopped shell-1 \(echo listening on 3000; sleep 600\): \/compact ends the live session/);
 
     // Esc interrupts without the Ctrl-C hint (one Ctrl-C after it does not quit).
     t.type("slow please\r");
