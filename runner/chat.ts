@@ -224,6 +224,52 @@ async function complete(line: string, conversation: Conversation | undefined): P
   return names.filter((name) => name.startsWith(line));
 }
 
+/** `/tasks [id]`: the session's background tasks, or what one printed last (Claude Code's task view: a dev server's log). */
+async function tasksCommand(conversation: Conversation, arg: string, say: (line: string) => void): Promise<void> {
+  if (arg) {
+    const output = conversation.taskOutput(arg);
+    if (output === undefined) say(`${arg} has printed nothing yet (or is no task of this session: /tasks lists them).`);
+    else for (const line of output.replace(/\n$/, "").split("\n").slice(-20)) say(`  ${line}`);
+    return;
+  }
+  const tasks = await conversation.tasks();
+  if (tasks.length === 0) say("No background task in this session.");
+  for (const t of tasks)
+    say(`${t.id.padEnd(9)} ${t.state.padEnd(9)} ${t.description}${t.outcome ? `  (${t.outcome})` : ""}`);
+}
+
+/** `/resume [id]`: this folder's recent sessions, or continue one (on its stored model unless --model was given). */
+async function resumeCommand(
+  arg: string,
+  {
+    conversation,
+    ctx,
+    options,
+    ask,
+    say,
+    stopped,
+  }: Pick<CommandContext, "conversation" | "ctx" | "options" | "ask"> & {
+    say: (line: string) => void;
+    stopped: (tasks: TaskInfo[]) => void;
+  },
+): Promise<void> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const store = new SessionStore({ dir: storageRoot(options.sessionDir, cwd, "sessions") });
+  if (!arg) {
+    const sessions = await store.list({ cwd, limit: 10 });
+    if (sessions.length === 0) say("No stored sessions for this folder.");
+    for (const s of sessions) say(`${s.sessionId}  ${s.updatedAt.slice(0, 16).replace("T", " ")}  ${s.summary}`);
+    if (sessions.length) say("Continue one with /resume <id>.");
+    return;
+  }
+  if (!(await store.get(arg, cwd))) return say(`No stored session with id ${arg} (see /resume for the list).`);
+  stopped(await conversation.resume(arg));
+  await recheckTrust(conversation, options, ask, say);
+  const stored = ctx.fixedModel ? undefined : await storedSessionModel(options, arg);
+  if (stored && typeof conversation.model !== "object") await conversation.setModel(stored);
+  say(`Resumed ${arg}${stored ? ` on ${stored}` : ""}: the next prompt continues it.`);
+}
+
 /** Run one slash command: true for /exit, "send" for a command the session knows (a command file or skill), else false. */
 async function command(
   text: string,
@@ -269,21 +315,9 @@ async function command(
     case "/cost":
       say(formatTotals(conversation.totals(), conversation.sessionId));
       return false;
-    case "/tasks": {
-      // `/tasks <id>`: what the task printed last (Claude Code's task view), e.g. a dev server's log.
-      if (arg) {
-        const output = conversation.taskOutput(arg);
-        if (output === undefined)
-          say(`${arg} has printed nothing yet (or is no task of this session: /tasks lists them).`);
-        else for (const line of output.replace(/\n$/, "").split("\n").slice(-20)) say(`  ${line}`);
-        return false;
-      }
-      const tasks = await conversation.tasks();
-      if (tasks.length === 0) say("No background task in this session.");
-      for (const t of tasks)
-        say(`${t.id.padEnd(9)} ${t.state.padEnd(9)} ${t.description}${t.outcome ? `  (${t.outcome})` : ""}`);
+    case "/tasks":
+      await tasksCommand(conversation, arg, say);
       return false;
-    }
     case "/stop":
       if (!arg) say("Name the task: /stop shell-1 (see /tasks).");
       else say((await conversation.stopTask(arg)) ? `Stopped ${arg}.` : `No running task ${arg} (see /tasks).`);
@@ -300,27 +334,9 @@ async function command(
         }
       }
       return false;
-    case "/resume": {
-      const cwd = resolve(options.cwd ?? process.cwd());
-      const store = new SessionStore({ dir: storageRoot(options.sessionDir, cwd, "sessions") });
-      if (!arg) {
-        const sessions = await store.list({ cwd, limit: 10 });
-        if (sessions.length === 0) say("No stored sessions for this folder.");
-        for (const s of sessions) say(`${s.sessionId}  ${s.updatedAt.slice(0, 16).replace("T", " ")}  ${s.summary}`);
-        if (sessions.length) say("Continue one with /resume <id>.");
-        return false;
-      }
-      if (!(await store.get(arg, cwd))) {
-        say(`No stored session with id ${arg} (see /resume for the list).`);
-        return false;
-      }
-      stopped(await conversation.resume(arg));
-      await recheckTrust(conversation, options, ask, say);
-      const stored = ctx.fixedModel ? undefined : await storedSessionModel(options, arg);
-      if (stored && typeof conversation.model !== "object") await conversation.setModel(stored);
-      say(`Resumed ${arg}${stored ? ` on ${stored}` : ""}: the next prompt continues it.`);
+    case "/resume":
+      await resumeCommand(arg, { conversation, ctx, options, ask, say, stopped });
       return false;
-    }
     case "/rewind":
       // The live session holds the folder's checkpoint lock while it is open: a rewind ends it
       // first (the next prompt resumes the session, as after /compact).
