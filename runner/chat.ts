@@ -12,10 +12,12 @@ import type { UbiquityConfig } from "../sdk/facade";
 import type { RunnerIO } from "./run";
 import { terminalApprover } from "./approver";
 import { declaresOption } from "./config";
-import { terminalText, TextRenderer, thousands } from "./render";
+import { terminalText, TextRenderer, thousands, withoutKernelTerms } from "./render";
 import { SessionStore } from "../sdk/facade";
 import { storageRoot } from "../plugins/_kits/storage/index";
 import { Conversation, storedSessionModel, type ConversationTotals } from "./conversation";
+import type { TaskInfo } from "../sdk/facade";
+import { decideTrust, TrustDeclinedError, untrustedWarning } from "./trust";
 import { colorEnabled, createStyle, type Style } from "./style";
 import { EXIT } from "./exit";
 import { describeError } from "../src/errors";
@@ -31,10 +33,37 @@ export const CHAT_COMMANDS: Record<string, string> = {
   "/resume [id]": "list recent sessions, or continue one",
   "/rewind [uuid]":
     "list this session's checkpoints, or put the files back as they were before that message (asks first)",
-  "/tasks": "background shells and agents of this session",
+  "/tasks [id]": "background shells and agents of this session, or the latest output of one",
   "/stop <id>": "stop a background task (and everything it started)",
   "/help": "this list",
   "/exit": "quit (also Ctrl-D)",
+};
+
+/**
+ * Claude Code's own terminal commands that are not commands here, and what does their work (a
+ * Claude Code user types them from habit; "Unknown command" alone left them stuck).
+ */
+const CLAUDE_CODE_COMMANDS: Readonly<Record<string, string>> = {
+  "/init":
+    'ask the model to write CLAUDE.md (read with compat: ["claude"]) or AGENTS.md (compat: ["codex"]); `ubiquity init` scaffolds a config',
+  "/memory":
+    'the memory files are CLAUDE.md and the others docs/coming-from-claude-code.md lists (with compat: ["claude"]): edit one, or ask the model to; the next session reads it (/clear), once approved if the folder is trusted file by file',
+  "/permissions":
+    'rules are in .ubiquity/settings.json (and .claude/settings.json with compat: ["claude"]) and the --allowedTools/--disallowedTools flags; Shift-Tab cycles the mode; an approval\'s [a]lways adds a rule for the session',
+  "/bashes": "/tasks lists the background shells, /tasks <id> shows one's latest output, /stop <id> stops one",
+  "/plan": "Shift-Tab to plan mode (or --permission-mode plan)",
+  "/mcp": "`ubiquity mcp list` (in another terminal) starts and checks the MCP servers; .mcp.json holds them",
+  "/agents": 'subagents come from the config\'s agents, --agents, or .claude/agents/*.md with compat: ["claude"]',
+  "/hooks":
+    'hooks are in the settings files (.ubiquity/settings.json; .claude/settings.json with compat: ["claude"]) and the config\'s hooks; `ubiquity trust .` lists what each settings file adds',
+  "/add-dir": "start with --add-dir <dir> (the session keeps its folders)",
+  "/context": "/cost shows the session's tokens; the status line too",
+  "/status": "the status line shows the model, mode, cost and tokens; /model and /cost say more",
+  "/config":
+    "settings are files: ubiquity.config.ts and .ubiquity/settings.json; `ubiquity inspect` shows what a run here uses",
+  "/export":
+    "`ubiquity sessions show <id>` prints a session, `ubiquity sessions export <id>` exports it (/resume lists the ids)",
+  "/login": "set the provider's key variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, …); `ubiquity models` lists them",
 };
 
 const n = thousands;
@@ -105,6 +134,8 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
   options.includePartialMessages = true;
   // Checkpoints are on at the terminal, where /rewind can use them (a config may still say false).
   if (declaresOption(options, "checkpoints")) options.checkpoints ??= true;
+  // `@path` in a typed prompt brings the file in, as at Claude Code's prompt (a config may still say false).
+  if (declaresOption(options, "fileMentions")) options.fileMentions ??= true;
   if (declaresOption(options, "canUseTool"))
     options.canUseTool ??= terminalApprover(io, {
       ask,
@@ -157,12 +188,86 @@ export interface CommandContext {
   ask(question: string): Promise<string>;
 }
 
+/**
+ * Before a command's new live session: the folder's files approved at the start that changed since
+ * (CLAUDE.md edited at the user's request, Claude Code's way to add a memory) would be left out of
+ * it without a word, each new session reading the folder under the start's approvals. The trust
+ * question is asked again for them, as at the start; approved, the new session reads them. Only
+ * under approved digests: a folder trusted whole (--trust) reads every file anyway, and one not
+ * trusted is not asked again.
+ */
+async function recheckTrust(
+  conversation: Conversation,
+  options: UbiquityConfig,
+  ask: (question: string) => Promise<string>,
+  say: (line: string) => void,
+): Promise<void> {
+  const pins = conversation.trust;
+  if (typeof pins !== "object" || pins === null) return;
+  const cwd = resolve(options.cwd ?? process.cwd());
+  try {
+    const decision = await decideTrust({ cwd, ask });
+    if (decision.trusted && typeof decision.option === "object") conversation.setTrust(decision.option);
+    const warning = untrustedWarning(decision, cwd);
+    if (warning) say(warning);
+  } catch (error) {
+    if (!(error instanceof TrustDeclinedError)) throw error;
+    say("The changed files stay out of this session; the files approved before still apply.");
+  }
+}
+
 /** `/` completions: the built-in commands, then the session's command files and skills. */
 async function complete(line: string, conversation: Conversation | undefined): Promise<string[]> {
   if (!line.startsWith("/") || /\s/.test(line)) return [];
   const files = (await conversation?.commands().catch(() => [])) ?? [];
   const names = [...Object.keys(CHAT_COMMANDS).map((c) => c.split(" ")[0]!), ...files.map((c) => `/${c.name}`)];
   return names.filter((name) => name.startsWith(line));
+}
+
+/** `/tasks [id]`: the session's background tasks, or what one printed last (Claude Code's task view: a dev server's log). */
+async function tasksCommand(conversation: Conversation, arg: string, say: (line: string) => void): Promise<void> {
+  if (arg) {
+    const output = conversation.taskOutput(arg);
+    if (output === undefined) say(`${arg} has printed nothing yet (or is no task of this session: /tasks lists them).`);
+    else for (const line of output.replace(/\n$/, "").split("\n").slice(-20)) say(`  ${line}`);
+    return;
+  }
+  const tasks = await conversation.tasks();
+  if (tasks.length === 0) say("No background task in this session.");
+  for (const t of tasks)
+    say(`${t.id.padEnd(9)} ${t.state.padEnd(9)} ${t.description}${t.outcome ? `  (${t.outcome})` : ""}`);
+}
+
+/** `/resume [id]`: this folder's recent sessions, or continue one (on its stored model unless --model was given). */
+async function resumeCommand(
+  arg: string,
+  {
+    conversation,
+    ctx,
+    options,
+    ask,
+    say,
+    stopped,
+  }: Pick<CommandContext, "conversation" | "ctx" | "options" | "ask"> & {
+    say: (line: string) => void;
+    stopped: (tasks: TaskInfo[]) => void;
+  },
+): Promise<void> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const store = new SessionStore({ dir: storageRoot(options.sessionDir, cwd, "sessions") });
+  if (!arg) {
+    const sessions = await store.list({ cwd, limit: 10 });
+    if (sessions.length === 0) say("No stored sessions for this folder.");
+    for (const s of sessions) say(`${s.sessionId}  ${s.updatedAt.slice(0, 16).replace("T", " ")}  ${s.summary}`);
+    if (sessions.length) say("Continue one with /resume <id>.");
+    return;
+  }
+  if (!(await store.get(arg, cwd))) return say(`No stored session with id ${arg} (see /resume for the list).`);
+  stopped(await conversation.resume(arg));
+  await recheckTrust(conversation, options, ask, say);
+  const stored = ctx.fixedModel ? undefined : await storedSessionModel(options, arg);
+  if (stored && typeof conversation.model !== "object") await conversation.setModel(stored);
+  say(`Resumed ${arg}${stored ? ` on ${stored}` : ""}: the next prompt continues it.`);
 }
 
 /** Run one slash command: true for /exit, "send" for a command the session knows (a command file or skill), else false. */
@@ -175,6 +280,13 @@ async function command(
   // What a command lists comes from elsewhere too (an MCP prompt's or a skill's description, a
   // background task's command, a session's first prompt): its control characters are shown.
   const say = (line: string) => io.stdout(`${style.dim(terminalText(line))}\n`);
+  // A command that reopens the session ends its background tasks (a dev server): never without a word.
+  const stopped = (tasks: TaskInfo[]) => {
+    for (const t of tasks)
+      say(
+        `Stopped ${t.id} (${t.description}): ${name} ends the live session, and background tasks end with it; start it again if you need it.`,
+      );
+  };
   switch (name) {
     case "/exit":
     case "/quit":
@@ -183,9 +295,12 @@ async function command(
       for (const [c, what] of Object.entries(CHAT_COMMANDS)) say(`${c.padEnd(24)} ${what}`);
       for (const c of await conversation.commands().catch(() => []))
         say(`${`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(24)} ${c.description}`);
+      if (io.terminal && terminalUIWanted())
+        say("Keys: Shift-Tab cycles the permission mode · Esc interrupts · @path sends a file with the prompt");
       return false;
     case "/clear":
-      await conversation.clear();
+      stopped(await conversation.clear());
+      await recheckTrust(conversation, options, ask, say);
       say("New session: the next prompt starts fresh.");
       return false;
     case "/compact":
@@ -193,19 +308,16 @@ async function command(
         say("Nothing to compact yet.");
         return false;
       }
-      await conversation.compactNext(arg || undefined);
+      stopped(await conversation.compactNext(arg || undefined));
+      await recheckTrust(conversation, options, ask, say);
       say("The conversation will be summarized before your next prompt is sent.");
       return false;
     case "/cost":
       say(formatTotals(conversation.totals(), conversation.sessionId));
       return false;
-    case "/tasks": {
-      const tasks = await conversation.tasks();
-      if (tasks.length === 0) say("No background task in this session.");
-      for (const t of tasks)
-        say(`${t.id.padEnd(9)} ${t.state.padEnd(9)} ${t.description}${t.outcome ? `  (${t.outcome})` : ""}`);
+    case "/tasks":
+      await tasksCommand(conversation, arg, say);
       return false;
-    }
     case "/stop":
       if (!arg) say("Name the task: /stop shell-1 (see /tasks).");
       else say((await conversation.stopTask(arg)) ? `Stopped ${arg}.` : `No running task ${arg} (see /tasks).`);
@@ -217,34 +329,21 @@ async function command(
           await conversation.setModel(arg);
           say(`model: ${arg} from the next prompt on`);
         } catch (error) {
-          say(`model unchanged: ${describeError(error)}`);
+          // For the person at the terminal: the plugin's name, not the kernel's hook (kept for --verbose).
+          say(`model unchanged: ${withoutKernelTerms(describeError(error))}`);
         }
       }
       return false;
-    case "/resume": {
-      const cwd = resolve(options.cwd ?? process.cwd());
-      const store = new SessionStore({ dir: storageRoot(options.sessionDir, cwd, "sessions") });
-      if (!arg) {
-        const sessions = await store.list({ cwd, limit: 10 });
-        if (sessions.length === 0) say("No stored sessions for this folder.");
-        for (const s of sessions) say(`${s.sessionId}  ${s.updatedAt.slice(0, 16).replace("T", " ")}  ${s.summary}`);
-        if (sessions.length) say("Continue one with /resume <id>.");
-        return false;
-      }
-      if (!(await store.get(arg, cwd))) {
-        say(`No stored session with id ${arg} (see /resume for the list).`);
-        return false;
-      }
-      await conversation.resume(arg);
-      const stored = ctx.fixedModel ? undefined : await storedSessionModel(options, arg);
-      if (stored && typeof conversation.model !== "object") await conversation.setModel(stored);
-      say(`Resumed ${arg}${stored ? ` on ${stored}` : ""}: the next prompt continues it.`);
+    case "/resume":
+      await resumeCommand(arg, { conversation, ctx, options, ask, say, stopped });
       return false;
-    }
     case "/rewind":
       // The live session holds the folder's checkpoint lock while it is open: a rewind ends it
       // first (the next prompt resumes the session, as after /compact).
-      if (arg) await conversation.close();
+      if (arg) {
+        stopped(await conversation.close());
+        await recheckTrust(conversation, options, ask, say);
+      }
       await chatRewind(arg, {
         sessionId: conversation.sessionId,
         cwd: resolve(options.cwd ?? process.cwd()),
@@ -256,7 +355,11 @@ async function command(
       return false;
     default:
       if ((await conversation.commands().catch(() => [])).some((c) => `/${c.name}` === name)) return "send";
-      say(`Unknown command ${name}; /help lists them.`);
+      say(
+        CLAUDE_CODE_COMMANDS[name]
+          ? `${name} is Claude Code's; here: ${CLAUDE_CODE_COMMANDS[name]}`
+          : `Unknown command ${name}; /help lists them.`,
+      );
       return false;
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { ModelMessage } from "ai";
 import { resolve } from "node:path";
-import { SessionStore, summon, type CommandInfo, type Query, type TaskInfo } from "../sdk/facade";
+import { SessionStore, summon, type CommandInfo, type PermissionMode, type Query, type TaskInfo } from "../sdk/facade";
 import type { UserInput } from "../sdk/live";
 import type { Plugin } from "../src/plugin";
 import type { UbiquityConfig } from "../sdk/facade";
@@ -42,6 +42,22 @@ export async function storedSessionLookup(
   const session = await store.get(id, cwd).catch(() => undefined);
   const model = session ? lastModelOf(session.records) : undefined;
   return { found: session !== undefined, dir, ...(model ? { model } : {}) };
+}
+
+/**
+ * One prompt's figures out of a live session's result, whose turns, usage and cost are the
+ * session's so far (`before` is the session's previous result): a one-turn prompt's closing line
+ * read "11 turns · 41,617 in" late in a session.
+ */
+function stretchOf(result: ResultMessage, before: ResultMessage): ResultMessage {
+  const usage = emptyUsage();
+  for (const key of Object.keys(usage) as (keyof Usage)[])
+    usage[key] = Math.max(0, result.usage[key] - before.usage[key]);
+  const cost =
+    result.totalCostUsd === null || before.totalCostUsd === null
+      ? null
+      : Math.max(0, result.totalCostUsd - before.totalCostUsd);
+  return { ...result, numTurns: Math.max(0, result.numTurns - before.numTurns), usage, totalCostUsd: cost };
 }
 
 /** Totals over the runs of a conversation, for `/cost` and the closing line. */
@@ -80,6 +96,8 @@ export class Conversation {
   #live: Live | undefined;
   /** The last result of each live session already ended (their totals add up). */
   #ended: ResultMessage[] = [];
+  /** The latest output of each background task (`task_output`), kept between prompts too, for `/tasks <id>`. */
+  #taskOutput = new Map<string, string>();
 
   constructor(private options: UbiquityConfig) {}
 
@@ -94,27 +112,48 @@ export class Conversation {
     this.options = { ...this.options, model: spec };
   }
 
-  /** A new session: the next prompt starts fresh. */
-  async clear(): Promise<void> {
-    await this.close();
+  /** Judge the next tool calls in `mode` (the live session switches through `setPermissionMode`; the next one starts in it). */
+  async setPermissionMode(mode: PermissionMode): Promise<void> {
+    await this.#live?.query.setPermissionMode(mode);
+    this.options = { ...this.options, permissionMode: mode };
+  }
+
+  /** The project's trust the next live session reads the folder's files under (the runner's `trust` option). */
+  get trust(): UbiquityConfig["trust"] {
+    return this.options.trust;
+  }
+
+  /** Read the folder's files under `trust` from the next live session on (files approved since the start). */
+  setTrust(trust: UbiquityConfig["trust"]): void {
+    this.options = { ...this.options, trust };
+  }
+
+  /** A new session: the next prompt starts fresh. Resolves to the background tasks that ended with the old one. */
+  async clear(): Promise<TaskInfo[]> {
+    const stopped = await this.close();
     this.sessionId = undefined;
     this.#first = false;
     this.results.length = 0;
     this.#ended = [];
+    return stopped;
   }
 
-  /** Continue the stored session `id` with the next prompt. */
-  async resume(id: string): Promise<void> {
-    await this.close();
+  /** Continue the stored session `id` with the next prompt. Resolves to the background tasks that ended with the live one. */
+  async resume(id: string): Promise<TaskInfo[]> {
+    const stopped = await this.close();
     this.sessionId = id;
     this.#first = false;
     this.results.length = 0;
     this.#ended = [];
+    return stopped;
   }
 
-  /** Summarize the conversation before the next prompt reaches the model (`/compact`). */
-  async compactNext(instructions?: string): Promise<void> {
-    await this.close();
+  /**
+   * Summarize the conversation before the next prompt reaches the model (`/compact`): the live
+   * session ends for it, and its background tasks with it (they are the resolved value).
+   */
+  async compactNext(instructions?: string): Promise<TaskInfo[]> {
+    const stopped = await this.close();
     // A threshold of ~0 makes the summarizing tier compact at once; the newest exchange stays.
     this.#once = {
       compactThreshold: 1e-9,
@@ -122,12 +161,26 @@ export class Conversation {
       autoCompact: true,
       ...(instructions ? { compactInstructions: instructions } : {}),
     };
+    return stopped;
   }
 
-  /** End the live session (the next prompt opens a new one). */
   /** The live session's background tasks (none before the first prompt). */
   async tasks(): Promise<TaskInfo[]> {
     return (await this.#live?.query.backgroundTasks()) ?? [];
+  }
+
+  /** The latest output of background task `id` (up to ~8,000 characters), or undefined when it printed none. */
+  taskOutput(id: string): string | undefined {
+    return this.#taskOutput.get(id);
+  }
+
+  #noteTaskOutput(message: Message): void {
+    if (message.type !== "system") return;
+    const m = message as { subtype: string; taskId?: string; text?: string; task?: { id: string } };
+    // A new task of the same id (a session reopened) starts with no output.
+    if (m.subtype === "task_started" && m.task) this.#taskOutput.delete(m.task.id);
+    if (m.subtype !== "task_output" || !m.taskId || !m.text) return;
+    this.#taskOutput.set(m.taskId, `${this.#taskOutput.get(m.taskId) ?? ""}${m.text}`.slice(-8000));
   }
 
   /** Stop a background task of the live session; false when no such task runs. */
@@ -140,11 +193,17 @@ export class Conversation {
     return (this.#live ??= this.#open()).query.supportedCommands();
   }
 
-  async close(): Promise<void> {
+  /**
+   * End the live session (the next prompt opens a new one). Nothing outlives a session: resolves to
+   * the background tasks that were still running and ended with it (a dev server), for the caller to say so.
+   */
+  async close(): Promise<TaskInfo[]> {
     const live = this.#live;
-    if (!live) return;
+    if (!live) return [];
+    const running = (await live.query.backgroundTasks().catch(() => [])).filter((t) => t.state === "running");
     live.query.close();
     await live.ended;
+    return running;
   }
 
   /** The options of the next live session. */
@@ -167,6 +226,7 @@ export class Conversation {
       try {
         for await (const message of query) {
           if (message.type === "user" && message.agentId === undefined) this.sessionId = message.sessionId;
+          this.#noteTaskOutput(message);
           live.waiting?.onMessage(message);
           if (message.type !== "result") continue;
           live.last = message;
@@ -190,8 +250,11 @@ export class Conversation {
     const live = (this.#live ??= this.#open());
     const onAbort = () => void live.query.interrupt();
     signal.addEventListener("abort", onAbort, { once: true });
+    // A live session's result carries its totals so far: the prompt's own closing line shows what this prompt took.
+    const before = live.last;
+    const shown = (m: Message) => onMessage(m.type === "result" && before ? stretchOf(m, before) : m);
     return new Promise<ResultMessage | undefined>((done) => {
-      live.waiting = { onMessage, done };
+      live.waiting = { onMessage: shown, done };
       live.push(prompt);
     }).finally(() => signal.removeEventListener("abort", onAbort));
   }

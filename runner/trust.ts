@@ -158,7 +158,7 @@ function firstQuestion(cwd: string, files: readonly ProjectFile[]): string {
     "Deny and ask rules from the settings files a run reads apply either way.",
     "",
   ];
-  return `${lines.join("\n")}[t]rust this folder (remembered) / [r]un without its files / [q]uit: `;
+  return `${lines.join("\n")}[t]rust this folder (remembered) / [r]un without its files / [q]uit, then Enter: `;
 }
 
 /** The question for a trusted folder whose files are new or changed since they were approved. */
@@ -172,7 +172,7 @@ function changedQuestion(cwd: string, unapproved: readonly UntrustedFile[], lega
     "Deny and ask rules from the settings files a run reads apply either way.",
     "",
   ];
-  return `${lines.join("\n")}[t]rust these files (remembered) / [r]un without them / [q]uit: `;
+  return `${lines.join("\n")}[t]rust these files (remembered) / [r]un without them / [q]uit, then Enter: `;
 }
 
 /** The question, asked until the answer is one of the three. */
@@ -182,7 +182,7 @@ async function askTrust(ask: TrustAsk, question: string): Promise<"trust" | "ski
     if (reply === "t" || reply === "trust" || reply === "y" || reply === "yes") return "trust";
     if (reply === "r" || reply === "run" || reply === "n" || reply === "no") return "skip";
     if (reply === "q" || reply === "quit") return "quit";
-    question = "Please answer t (trust), r (run without its files) or q (quit): ";
+    question = "Please answer t (trust), r (run without its files) or q (quit), then Enter: ";
   }
 }
 

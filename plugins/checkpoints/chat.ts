@@ -1,6 +1,7 @@
 /**
  * `/rewind [uuid]` in the runner's terminal mode: without a uuid, the session's checkpoints;
- * with one, the plan, a y/N question, then the rewind.
+ * with one (or the start of a listed one, as git takes a short hash: Claude Code picks from a
+ * menu, and nobody types 36 characters), the plan, a y/N question, then the rewind.
  */
 import { listCheckpoints, rewindFiles } from "./rewind-api";
 import { formatRewind, formatList } from "./format";
@@ -30,6 +31,12 @@ export async function chatRewind(arg: string, ctx: ChatRewindContext): Promise<v
       );
       return;
     }
+    const matches = (await listCheckpoints(ctx.sessionId, query))
+      .map((c) => c.messageUuid)
+      .filter((uuid) => uuid.startsWith(arg));
+    if (matches.length > 1 && !matches.includes(arg))
+      return ctx.say(`${arg} starts ${matches.length} checkpoints' uuids (${matches.join(", ")}): type more of it.`);
+    if (matches.length === 1) arg = matches[0]!;
     const plan = await rewindFiles(ctx.sessionId, arg, { ...query, dryRun: true });
     print(formatRewind(plan, ctx.cwd));
     if (!plan.checkpoint || plan.changes.length === 0) return;

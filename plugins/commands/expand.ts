@@ -21,8 +21,13 @@ export class CommandError extends Error {
 /** `@path` at the start or after whitespace; trailing punctuation is not part of the path. */
 const FILE_MENTION = /(^|\s)@([^\s`'"<>]+)/g;
 
-/** The files the text mentions with `@path` that exist, each read through the Read tool. */
-async function readMentions(text: string, run: RunContext, name: string): Promise<string[]> {
+/**
+ * The files the text mentions with `@path` that exist, each read through the Read tool. `label` is
+ * who included them (`/review`, or `the prompt`); with `strict`, a file that could not be read fails
+ * (a command's inclusion), else the context says it was not read and why (a typed prompt goes on,
+ * as Claude Code sends a prompt whose mention it could not read).
+ */
+export async function readMentions(text: string, run: RunContext, label: string, strict = true): Promise<string[]> {
   const context: string[] = [];
   const seen = new Set<string>();
   for (const match of text.matchAll(FILE_MENTION)) {
@@ -31,10 +36,13 @@ async function readMentions(text: string, run: RunContext, name: string): Promis
     if (seen.has(path) || !(await stat(path).catch(() => undefined))?.isFile()) continue;
     seen.add(path);
     const output = await runOwnToolCall(run, "Read", { file_path: path });
-    if (!output)
-      throw new CommandError(`/${name} includes @${written}, but this run has no Read tool, so it was not read`);
-    if (output.isError) throw new CommandError(`/${name}: @${written} was not read: ${output.content}`);
-    context.push(`Contents of ${written} (included by /${name}):\n${output.content}`);
+    const failure = !output
+      ? `${label} includes @${written}, but this run has no Read tool, so it was not read`
+      : output.isError
+        ? `${label}: @${written} was not read: ${output.content}`
+        : undefined;
+    if (failure && strict) throw new CommandError(failure);
+    context.push(failure ?? `Contents of ${written} (included by ${label}):\n${output!.content}`);
   }
   return context;
 }
@@ -51,7 +59,7 @@ export async function expandCommand(
     command.source === "skill" ? `Base directory for this skill: ${command.dir}\n\n${command.body}` : command.body;
   const substituted = substituteArguments(body, args, run.sessionId);
   // Files are the ones the command and its arguments name, never ones a shell line's output names.
-  const context = await readMentions(substituted.replace(SHELL_LINE, "$2"), run, command.name);
+  const context = await readMentions(substituted.replace(SHELL_LINE, "$2"), run, `/${command.name}`);
   try {
     return { text: await runShellLines(substituted, run, `/${command.name}`, shellLinesOff), context };
   } catch (error) {

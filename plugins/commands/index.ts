@@ -40,7 +40,7 @@ import { pathExists } from "../../loader/index";
 import { createCommandsApi } from "./api";
 import type { SlashCommand } from "./command";
 import { commandsCommands, commandsFlags } from "./cli";
-import { CommandError, expandCommand } from "./expand";
+import { CommandError, expandCommand, readMentions } from "./expand";
 import { commandFolder, commandRoots, loadCommands } from "./load";
 import { commandsOptions, type CommandsResolvedOptions } from "./options";
 import { loadCodexPrompts } from "./codex-prompts";
@@ -263,7 +263,7 @@ export const commandsPlugin = definePlugin({
             match[1]!,
             api.list(run).map((c) => c.name),
           );
-        if (!command) return prompt;
+        if (!command) return context.optionsOf(run).fileMentions ? withMentions(prompt, run, piped?.index) : prompt;
         try {
           try {
             permissions.grant(run, command.allowedTools, `/${command.name} (${command.file}) allowed-tools`);
@@ -301,6 +301,17 @@ export const commandsPlugin = definePlugin({
 });
 
 export default commandsPlugin;
+
+/**
+ * `fileMentions`: a typed prompt's `@path` files (what was typed, not piped input), read through
+ * the Read tool — judged by the rules and shown as calls — and put ahead of the prompt, as Claude
+ * Code's prompt includes them. One that cannot be read is said in their place; the prompt goes on.
+ */
+async function withMentions(prompt: TurnPrompt, run: RunContext, pipedAt: number | undefined): Promise<TurnPrompt> {
+  const typed = pipedAt === undefined ? prompt.text : prompt.text.trimStart().slice(0, pipedAt);
+  const included = await readMentions(typed, run, "the prompt", false);
+  return included.length ? { ...prompt, context: [...prompt.context, ...included] } : prompt;
+}
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";

@@ -7,7 +7,7 @@ import { settingsOptions } from "../settings/api";
 
 /** The commands plugin's slice of the config schema (`trust` and `compat` are the settings plugin's, read here too). */
 export const commandsOptions = lazyOptions(
-  ["commands", "commandSources", "claudePlugins", "trust", "compat", "disableSkillShellExecution"],
+  ["commands", "commandSources", "claudePlugins", "trust", "compat", "disableSkillShellExecution", "fileMentions"],
   () => ({
     commands: z
       .array(z.string())
@@ -22,6 +22,12 @@ export const commandsOptions = lazyOptions(
     trust: settingsOptions.shape.trust,
     compat: settingsOptions.shape.compat,
     disableSkillShellExecution: DisableShellLinesOption,
+    fileMentions: z
+      .boolean()
+      .optional()
+      .describe(
+        "Read the files a typed prompt names with `@path` through the Read tool, ahead of the prompt, as Claude Code's prompt does (the runner's terminal mode turns it on) [false]",
+      ),
   }),
 );
 export type CommandsOptions = z.input<typeof commandsOptions>;

@@ -103,13 +103,14 @@ export const permissionsFlags: Record<string, RunFlag> = {
       o.permissionMode = "bypassPermissions";
     },
   },
-  // Claude Code's switch that offers bypass in its interactive mode cycle: a script may pass it; it grants nothing.
+  // Claude Code's switch that offers bypass in its interactive mode cycle: a script may pass it; it grants
+  // nothing (the terminal's Shift-Tab reaches bypassPermissions only in a run started in it).
   "allow-dangerously-skip-permissions": {
     type: "boolean",
     group: "Tools and permissions",
     claude: "--allow-dangerously-skip-permissions",
     description:
-      "Accepted for claude's scripts and changes nothing (there is no mode cycle); --dangerously-skip-permissions is the switch",
+      "Accepted for claude's scripts and changes nothing (Shift-Tab's mode cycle reaches bypass only in a run started in it); --dangerously-skip-permissions is the switch",
   },
   // Pre-approval only, as in `claude -p`: a bare name approves the tool and takes no other tool away (--tools does that).
   allowedTools: {

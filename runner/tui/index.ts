@@ -7,11 +7,13 @@
  * Keys: Enter sends (during a turn the prompt is queued and runs next); Alt-Enter, Shift-Enter
  * or a `\` before Enter adds a line; a paste (bracketed) is inserted whole; Ctrl-C interrupts
  * the turn (Esc too), or clears the line, and a second Ctrl-C in a row quits; Ctrl-D on an empty
- * line quits; Up/Down recall prompts.
+ * line quits; Up/Down recall prompts; Shift-Tab cycles the permission mode (default, acceptEdits,
+ * plan, and the mode the run started in when it is another), as in Claude Code.
  */
 import { resolve } from "node:path";
 import type { UbiquityConfig } from "../../sdk/facade";
 import type { Message } from "../../src/messages";
+import { PERMISSION_MODES, type PermissionMode } from "../../sdk/facade";
 import type { RunnerIO } from "../run";
 import { terminalApprover } from "../approver";
 import type { ChatContext, CommandContext } from "../chat";
@@ -31,6 +33,13 @@ import { createTheme, type Theme } from "./theme";
 import { toolCallLine, toolOutputLines } from "./tool-view";
 
 type Answer = "yes" | "no" | "always";
+
+/**
+ * Shift-Tab's modes, in Claude Code's order. A run started in another mode (bypassPermissions,
+ * dontAsk, auto) gets it at the end, so the cycle comes back to it; no key reaches a mode looser
+ * than the run was given.
+ */
+const MODE_CYCLE: readonly PermissionMode[] = ["default", "acceptEdits", "plan"];
 type Question =
   | { kind: "approval"; text: string; always: boolean; answer(a: Answer): void }
   | { kind: "line"; text: string; answer(line: string): void };
@@ -79,6 +88,10 @@ interface Ui {
   lastWasCtrlC: boolean;
   /** The spinner's frame. */
   frame: number;
+  /** The permission mode the session judges calls in: the run's (its init message says it, settings files included), then Shift-Tab's. */
+  mode: PermissionMode;
+  /** The modes Shift-Tab cycles through. */
+  modes: PermissionMode[];
   /** The current response's text arrived streamed (the assistant message repeats it). */
   streamedText: boolean;
   /** The prompt loop waiting for Enter. */
@@ -110,6 +123,8 @@ export async function runTerminalUI(
 
   options.includePartialMessages = true;
   if (declaresOption(options, "checkpoints")) options.checkpoints ??= true;
+  // `@path` in a typed prompt brings the file in, as at Claude Code's prompt (a config may still say false).
+  if (declaresOption(options, "fileMentions")) options.fileMentions ??= true;
   const ui: Ui = {
     options,
     cwd: resolve(options.cwd ?? process.cwd()),
@@ -129,11 +144,15 @@ export async function runTerminalUI(
     notice: "",
     lastWasCtrlC: false,
     frame: 0,
+    mode: options.permissionMode ?? "default",
+    modes: [...MODE_CYCLE],
     streamedText: false,
     wake: undefined,
     quitting: false,
     swallow: undefined,
   };
+
+  noteMode(ui, ui.mode);
 
   const ticker = setInterval(() => {
     if (!ui.turn) return;
@@ -244,7 +263,7 @@ function render(ui: Ui): void {
       editor: { text: ui.editor.text, line, column },
       status: {
         model: ui.modelName(ui.conversation.model),
-        mode: ui.options.permissionMode ?? "default",
+        mode: ui.mode,
         costUsd: totals.costUsd,
         tokens: totals.usage.inputTokens + totals.usage.outputTokens,
       },
@@ -310,6 +329,8 @@ function onMessage(ui: Ui, m: Message): void {
       for (const l of toolOutputLines(terminalText(m.output.content), m.output.isError, theme, ui.columns())) print(l);
       break;
     case "system":
+      // The mode the session really starts in (a settings file's defaultMode, a cap): the status line shows it.
+      if (m.subtype === "init") noteMode(ui, (m as { permissionMode?: unknown }).permissionMode);
       ui.plain.render(m);
       break;
     case "result":
@@ -423,13 +444,13 @@ function submit(ui: Ui): void {
   } else ui.queue.push(text);
 }
 
-/** Interrupt the running turn; false when none runs. */
-function interrupt(ui: Ui): boolean {
+/** Interrupt the running turn (by Ctrl-C, or Esc: which never counts towards quitting); false when none runs. */
+function interrupt(ui: Ui, by: "ctrl-c" | "escape" = "ctrl-c"): boolean {
   const turn = ui.turn;
   if (!turn || turn.abort.signal.aborted) return false;
   turn.abort.abort(new Error("interrupted (Ctrl-C)"));
   flushAnswer(ui);
-  ui.print(ui.theme.dim("interrupted; the session stays (Ctrl-C again quits)"));
+  ui.print(ui.theme.dim(`interrupted; the session stays${by === "ctrl-c" ? " (Ctrl-C again quits)" : ""}`));
   return true;
 }
 
@@ -469,7 +490,12 @@ function onKey(ui: Ui, key: Key): void {
   }
   if (ui.question?.kind === "approval") {
     const q = ui.question;
-    if (key.name === "escape") return void q.answer("no");
+    // Esc is Claude Code's "No, and tell Claude what to do differently": the call is denied and the turn stops.
+    if (key.name === "escape") {
+      q.answer("no");
+      interrupt(ui, "escape");
+      return;
+    }
     if (key.name === "text") {
       const c = key.text[0]!.toLowerCase();
       const answer: Answer | undefined =
@@ -485,11 +511,32 @@ function onKey(ui: Ui, key: Key): void {
   }
   if (key.name === "enter") return void submit(ui);
   // Esc interrupts a turn too (as in Claude Code), without counting towards quitting.
-  if (key.name === "escape" && interrupt(ui)) return;
+  if (key.name === "escape" && interrupt(ui, "escape")) return;
   if (key.name === "ctrl-d") {
     if (ui.editor.text === "" && !ui.turn) return void quit(ui);
     return void ui.editor.apply({ name: "delete" });
   }
   if (key.name === "ctrl-l") return void ui.screen.redraw();
+  if (key.name === "shift-tab") return void cycleMode(ui);
   ui.editor.apply(key);
+}
+
+/** The mode a session's init message names: shown, and kept in the cycle when Shift-Tab's modes lack it. */
+function noteMode(ui: Ui, mode: unknown): void {
+  if (typeof mode !== "string" || !(PERMISSION_MODES as readonly string[]).includes(mode)) return;
+  ui.mode = mode as PermissionMode;
+  if (!ui.modes.includes(ui.mode)) ui.modes.push(ui.mode);
+}
+
+/** Shift-Tab: the next mode of the cycle, from the next tool call on (the running turn's too, as in Claude Code). */
+function cycleMode(ui: Ui): void {
+  const { modes } = ui;
+  const before = ui.mode;
+  const mode = modes[(modes.indexOf(before) + 1) % modes.length]!;
+  ui.mode = mode;
+  ui.conversation.setPermissionMode(mode).catch((error: unknown) => {
+    ui.mode = before;
+    ui.print(ui.theme.error(`permission mode unchanged: ${error instanceof Error ? error.message : String(error)}`));
+    render(ui);
+  });
 }

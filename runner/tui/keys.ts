@@ -26,7 +26,7 @@ export type Key =
         | "wordLeft"
         | "wordRight";
     }
-  | { name: "ctrl-c" | "ctrl-d" | "ctrl-u" | "ctrl-k" | "ctrl-w" | "ctrl-l" | "escape" | "tab" };
+  | { name: "ctrl-c" | "ctrl-d" | "ctrl-u" | "ctrl-k" | "ctrl-w" | "ctrl-l" | "escape" | "tab" | "shift-tab" };
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -59,6 +59,7 @@ const SEQUENCES: Record<string, Key["name"]> = {
   "\x1b[13;2u": "newline", // Shift-Enter (terminals with the kitty keyboard protocol)
   "\x1b[27;2;13~": "newline", // Shift-Enter (xterm's modifyOtherKeys)
   "\x1b\x7f": "ctrl-w", // Alt-Backspace
+  "\x1b[Z": "shift-tab", // the permission mode cycle, as in Claude Code
 };
 
 const CONTROLS: Record<string, Key["name"]> = {

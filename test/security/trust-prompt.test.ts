@@ -54,7 +54,7 @@ function inTerminal(
     }, 240_000);
     child.stdout.on("data", (chunk: Buffer) => {
       screen += chunk.toString();
-      if (!asked && screen.includes("[q]uit: ")) {
+      if (!asked && screen.includes("[q]uit, then Enter: ")) {
         asked = true;
         child.stdin.write(`${answer}\n`);
       }
