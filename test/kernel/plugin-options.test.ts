@@ -273,6 +273,7 @@ describe("the package entry's types", () => {
       claudePlugins: ["x"],
       codexProfile: "fast",
       disableSkillShellExecution: true,
+      fileMentions: true,
       allowedHttpHookUrls: ["https://hooks.example.com/*"],
       httpHookAllowedEnvVars: ["HOOK_TOKEN"],
       reviewer: "openai:gpt-5-mini",

@@ -37,8 +37,12 @@ const code = [...sources("src"), ...sources("plugins")].map((f) => stripComments
 function consumed(field: string): boolean {
   // `options.x`, or through the plugin context's typed view: `context.optionsOf(run).x`, `opts.x`.
   const access = new RegExp(`(options|optionsOf\\([\\w.]*\\)|opts)\\??\\.${field}\\b`);
-  const destructure = new RegExp(`\\{[^}\\n]*\\b${field}\\b[^}\\n]*\\}\\s*=\\s*[\\w.?]*options\\b`);
-  return access.test(code) || destructure.test(code);
+  const destructure = new RegExp(
+    `\\{[^}\\n]*\\b${field}\\b[^}\\n]*\\}\\s*=\\s*[\\w.?]*(options\\b|optionsOf\\([\\w.]*\\))`,
+  );
+  // Through the owner's slice, where no context is at hand: `readOption(mcpOptions, options, "x")`.
+  const read = new RegExp(`readOption\\(\\w+, [^,()]+, "${field}"\\)`);
+  return access.test(code) || destructure.test(code) || read.test(code);
 }
 
 describe("every option is consumed", () => {
