@@ -45,7 +45,15 @@ describe("redaction", () => {
       },
       {},
     );
-    expect(secrets.sort()).toEqual(["acme-key-1234", "header-value-99", "hunter2-pass", "tok-acme-7777"]);
+    // Secrets learned at run time count in every later call of the process (noteSecret), so what an
+    // earlier file in this worker learned is in the list too: only what these options add is compared.
+    const learned = new Set(secretsOf(undefined, {}));
+    expect(secrets.filter((s) => !learned.has(s)).sort()).toEqual([
+      "acme-key-1234",
+      "header-value-99",
+      "hunter2-pass",
+      "tok-acme-7777",
+    ]);
   });
 
   it("the kernel's logger masks a secret that only a plugin's option carries", () => {
