@@ -167,6 +167,7 @@ export async function runTerminalUI(
     options.canUseTool ??= terminalApprover(commandIO, {
       ask: (text, signal) => askLine(ui, text, signal),
       approve: (request) => approve(ui, request),
+      typed: (toolName, input, toolUseId) => ui.conversation.typedCall(toolName, input, toolUseId),
       answerers: ctx.answerers,
       beforeQuestion: (toolName, toolInput, toolUseId) => showCall(ui, toolUseId, toolName, toolInput),
     });
@@ -215,6 +216,10 @@ async function promptLoop(ui: Ui, ctx: ChatContext, command: ChatParts["command"
         .map((l, i) => `${i === 0 ? theme.prompt("›") : " "} ${l}`)
         .join("\n"),
     );
+    if (trimmed.startsWith("!")) {
+      await typedCommand(ui, trimmed.slice(1).trim());
+      continue;
+    }
     if (trimmed.startsWith("/") && !trimmed.includes("\n")) {
       const outcome = await command(trimmed, {
         conversation,
@@ -246,6 +251,37 @@ async function promptLoop(ui: Ui, ctx: ChatContext, command: ChatParts["command"
       ui.streamedText = false;
       render(ui);
     }
+  }
+}
+
+/**
+ * `!command`, Claude Code's bash mode: the command runs now, with no model turn, as a Bash call
+ * (the rules and the sandbox apply; typing it answers the approval question); what it printed goes
+ * ahead of the next prompt.
+ */
+async function typedCommand(ui: Ui, command: string): Promise<void> {
+  const { theme, print } = ui;
+  if (!command)
+    return void print(theme.dim("  ⎿ type a command after ! to run it; its output goes with your next prompt"));
+  const call = toolCallLine("Bash", { command }, ui.cwd);
+  ui.turn = {
+    abort: new AbortController(),
+    started: Date.now(),
+    streamed: 0,
+    running: new Map([["!", call]]),
+    phase: "working",
+  };
+  render(ui);
+  try {
+    const outcome = await ui.conversation.shell(command);
+    const failed = !outcome.ran || outcome.exitCode !== 0;
+    for (const l of toolOutputLines(terminalText(outcome.output), failed, theme, ui.columns())) print(l);
+    if (!outcome.ran) print(theme.dim("  ⎿ not run: nothing goes to the model"));
+  } catch (error) {
+    print(theme.error(`error: ${error instanceof Error ? error.message : String(error)}`));
+  } finally {
+    ui.turn = undefined;
+    render(ui);
   }
 }
 
