@@ -97,7 +97,12 @@ function terminalUIWanted(env: NodeJS.ProcessEnv = process.env): boolean {
 export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatContext): Promise<number> {
   // The terminal UI (runner/tui) is loaded here only, so runs with a prompt never load it.
   // It gets the slash commands from here (handed over, so the two modules do not import each other).
-  if (terminalUIWanted()) return (await import("./tui/index")).runTerminalUI(options, io, ctx, { command, modelName });
+  if (terminalUIWanted())
+    return (await import("./tui/index")).runTerminalUI(options, io, ctx, {
+      command,
+      modelName,
+      commandNames: Object.keys(CHAT_COMMANDS).map((c) => c.split(" ")[0]!),
+    });
   const style = createStyle(colorEnabled(true));
   let conversation: Conversation | undefined;
   const rl = createInterface({
@@ -315,7 +320,7 @@ async function command(
         say(`${`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(24)} ${c.description}`);
       if (io.terminal && terminalUIWanted())
         say(
-          "Keys: Shift-Tab cycles the permission mode · Esc interrupts · @path sends a file with the prompt · !command runs a shell command",
+          "Keys: Shift-Tab cycles the permission mode · Esc interrupts · Tab completes /commands and @paths · @path sends a file with the prompt · !command runs a shell command",
         );
       return false;
     case "/clear":
