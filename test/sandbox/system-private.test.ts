@@ -49,7 +49,7 @@ function tree(): string {
   return root;
 }
 
-const sorted = (found: { path: string }[]) => [...found].sort((a, b) => a.path.localeCompare(b.path));
+const sorted = <T extends { path: string }>(found: T[]): T[] => [...found].sort((a, b) => a.path.localeCompare(b.path));
 /** The two readers: find(1) where the system has it (every run), and the walk in Node (where it has none). */
 const READERS = [
   ["find", systemFind()],
