@@ -65,9 +65,11 @@ export function findCandidates(
     ...roots,
     "-mindepth",
     "1",
-    ...(skip.length > 0 ? ["(", ...either("-path", skip.map(literal)), ")", "-prune", "-o"] : []),
-    // A folder not everyone may list and search, or a sticky one everyone may write: printed, not entered.
+    // A folder not everyone may list and search, or a sticky one everyone may write: printed, not
+    // entered. Before the skipped ones, as the walk in Node judges a folder (a skipped scratch folder
+    // is still laid over, then the run's own folder bound on it; a private one is not hidden).
     ...["-type", "d", "(", "!", "-perm", "-005", "-o", "-perm", "-1002", ")", "-print0", "-prune", "-o"],
+    ...(skip.length > 0 ? ["(", ...either("-path", skip.map(literal)), ")", "-prune", "-o"] : []),
     ...["-type", "f", "(", "!", "-perm", "-004", "-o", ...either("-name", SYSTEM_SECRET_GLOBS), ")", "-print0"],
   ];
   const result = spawnSync(program, args, {

@@ -94,7 +94,8 @@ describe.each(READERS)("privateSystemPaths, read by %s", (_, find) => {
         mkdirSync(join(root, "srv", "ws"), { recursive: true });
         chmodSync(join(root, "srv"), 0o700);
         spawnSync("mkfifo", ["-m", "600", join(root, "app", "fifo")]);
-        const skip = [join(root, "work"), join(root, "we[ir]d*"), join(root, "srv", "ws")];
+        // And a sticky scratch folder the run was given (still laid over, then bound: named as scratch).
+        const skip = [join(root, "work"), join(root, "we[ir]d*"), join(root, "srv", "ws"), join(root, "scratch")];
         const found = sorted(privateSystemPaths(skip, { roots: [root], find }));
         const secrets = [".env", ".env.prod", ".git-credentials", ".netrc", ".npmrc", ".pgpass", ".pypirc"];
         const ids = ["id_dsa", "id_ecdsa", "id_ed25519", "id_rsa", "x.key"];
