@@ -668,11 +668,15 @@ function publicStill(dir: string, scan: FolderScan): boolean {
  * (`/var/tmp/<0700 folder>/<0600 file>`: vim's swap files, a tool's saved tokens) and every one
  * everyone may read (red team zb, ZB1).
  *
- * Read by find(1) where the system has it (system-find.ts), every run afresh: nothing is kept, so
- * a file made private in place (`chmod 600` changes no folder; red team y, Y4) is seen at the next
- * run as any other is. Where find is missing or does not run cleanly (`find: false` too), the
- * walk in Node reads them (nodeWalk), past PRIVATE_WALK_LIMIT entries hiding the folders not yet
- * read whole, and with `cache` keeping each folder's reading.
+ * Run as root, read by find(1) where the system has it (system-find.ts), every run afresh: nothing
+ * is kept, so a file made private in place (`chmod 600` changes no folder; red team y, Y4) is seen
+ * at the next run as any other is. Otherwise (`find: false`, find missing or not running cleanly,
+ * or another user), the walk in Node (nodeWalk), past PRIVATE_WALK_LIMIT entries hiding the folders
+ * not yet read whole, with `cache` keeping each folder's reading: a later run lists no folder that
+ * did not change, and stats the public files this user could read were they made private in place.
+ * As root that is every file, so a kept reading saves root little, and find's stats in C cost a
+ * third of the walk's in a fresh process; another user's kept reading stats the folders and that
+ * user's own files, less than find's reading of every entry where the folders are large.
  */
 export function privateSystemPaths(
   skip: readonly string[],
@@ -681,13 +685,14 @@ export function privateSystemPaths(
     limit?: number;
     cache?: string;
     racyMs?: number;
-    /** The find program [the system's, systemFind()]; false: the walk in Node. */
+    /** The find program [as root, the system's (systemFind()); else false]; false: the walk in Node. */
     find?: string | false;
     /** How long find may take before the walk in Node reads the folders instead [FIND_TIMEOUT_MS]. */
     findTimeoutMs?: number;
   } = {},
 ): SystemPrivatePath[] {
-  const { roots = PRIVATE_WALK_ROOTS, find = systemFind(), findTimeoutMs = FIND_TIMEOUT_MS } = options;
+  const { roots = PRIVATE_WALK_ROOTS, findTimeoutMs = FIND_TIMEOUT_MS } = options;
+  const find = options.find ?? (process.getuid?.() === 0 ? systemFind() : false);
   systemWalks++;
   const inSkipped = (p: string) => skip.some((s) => p === s || p.startsWith(`${s}/`));
   // Hidden neither: a skipped folder, what is in one, nor a folder that holds one.
