@@ -4,7 +4,7 @@
  * JSON dump — and the question, naming the rule that "always" would add.
  */
 import { realpathSync } from "node:fs";
-import { readRegularFileSync } from "../../plugins/_kits/file-tools/regular-file-sync";
+import { readRegularFileSync } from "../../plugins/_kits/process/regular-file-sync";
 import { resolve } from "node:path";
 import { describeRule } from "../describe-rule";
 import { visibleExactly } from "../render";

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readRegularFileSync } from "../../plugins/_kits/file-tools/regular-file-sync";
+import { readRegularFileSync } from "../../plugins/_kits/process/regular-file-sync";
 import { approvalBody } from "../../runner/tui/approval-view";
 import { createTheme } from "../../runner/tui/theme";
 import { tsNodeArgs } from "../helpers/ts-child";
@@ -28,7 +28,7 @@ describe("readRegularFileSync", () => {
       [
         ...tsNodeArgs,
         "-e",
-        `import(${JSON.stringify(join(import.meta.dirname, "../../plugins/_kits/file-tools/regular-file-sync.ts"))}).then((m) => console.log(JSON.stringify(m.readRegularFileSync(${JSON.stringify(join(dir, "pipe"))}, 100))))`,
+        `import(${JSON.stringify(join(import.meta.dirname, "../../plugins/_kits/process/regular-file-sync.ts"))}).then((m) => console.log(JSON.stringify(m.readRegularFileSync(${JSON.stringify(join(dir, "pipe"))}, 100))))`,
       ],
       { encoding: "utf8", timeout: 60_000 },
     );

@@ -4,7 +4,7 @@
  * session (its subagents' too), in the same shell, so `export PATH="$HOME/bin:$PATH"` expands as
  * the hook meant. Only commands get it: the host process and MCP servers never do.
  */
-import { readRegularFileSync } from "../file-tools/regular-file-sync";
+import { readRegularFileSync } from "./regular-file-sync";
 
 /** The most of a session's script that is kept: environment lines, not programs. */
 export const MAX_SESSION_SCRIPT_BYTES = 64 * 1024;
