@@ -266,7 +266,7 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
     // NAME=value words before the command set its environment.
     for (; i < words.length && words[i]!.literal && /^[^=]+=/.test(words[i]!.value); i++) {
       const variable = words[i]!.value.split("=")[0]!;
-      if (!isHarmlessExport(variable)) {
+      if (!isHarmlessExport(variable, words[i]!.value.slice(variable.length + 1))) {
         out.unsafe.push(
           `env passes ${variable} to the program, and ${variable} is not a variable the engine knows to be harmless to it`,
         );
@@ -277,7 +277,7 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
     // The keyword `time` times a whole pipeline, assignments included: `time X=1 cmd`.
     for (; i < words.length && words[i]!.literal && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.value); i++) {
       const variable = words[i]!.value.split("=")[0]!;
-      if (!isHarmlessExport(variable)) {
+      if (!isHarmlessExport(variable, words[i]!.value.slice(variable.length + 1))) {
         out.unsafe.push(
           `it passes ${variable} to the programs it runs, and ${variable} is not a variable the engine knows to be harmless to them`,
         );
