@@ -1,4 +1,5 @@
 /** The program and variable names the shell analysis knows about, in one place. */
+import { isPassedName } from "../../_kits/process/index";
 
 /** Shells whose `-c` text is parsed as bash (zsh/fish syntax is close enough to find commands). */
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh"]);
@@ -325,5 +326,10 @@ export function shellAssignmentRisk(name: string, value?: string): string | unde
   if (isHarmlessExport(name, value)) return undefined;
   if (SHELL_VARIABLES.has(name) || /^COMP_/.test(name) || isDangerousVariable(name))
     return `it sets ${name}, which changes what later commands run`;
+  // Red team zg (ZG3): a variable the run's environment passes to the shell (HTTPS_PROXY,
+  // SSL_CERT_FILE, XDG_CACHE_HOME, TMP, …) came in exported, and a plain assignment keeps it so:
+  // `HTTPS_PROXY=…; gh pr list` reaches gh as `HTTPS_PROXY=… gh pr list` does, which asks.
+  if (isPassedName(name))
+    return `it sets ${name}, which the run's environment exports, so every later program gets it, and ${name} is not a variable the engine knows to be harmless to them`;
   return undefined;
 }
