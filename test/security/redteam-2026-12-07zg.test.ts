@@ -336,7 +336,7 @@ describe("ZG2 and ZG3 through the bin (no sandbox, acceptEdits, Bash(install:*) 
           "Bash(install:*),Bash(mkfifo:*),Bash(curl -s -m 5 https://status.example.com/)",
         ],
         p,
-        { HTTPS_PROXY: corp.url, https_proxy: corp.url },
+        { HTTPS_PROXY: corp.url },
       );
       expect(existsSync(join(p.cwd, "bin", "run.sh"))).toBe(false);
       expect(existsSync(join(p.cwd, "bin", "fifo"))).toBe(false);
