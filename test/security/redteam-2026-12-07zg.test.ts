@@ -124,16 +124,19 @@ function gbkLocales(): string {
 }
 
 describe("ZG1: a locale assignment changes the character set bash reads the rest of the command in", () => {
-  it.skipIf(NO_LOCALEDEF)("the oracle: after LC_ALL=zh_CN.GBK, bash runs the touch that UTF-8 reads as echo's words", () => {
-    const loc = gbkLocales();
-    const utf8 = project();
-    const said = oracle(`LC_ALL=C.UTF-8\n${SPLIT}`, utf8.cwd, { LOCPATH: loc });
-    expect(said.stdout).toBe('丁" ; touch pwned ; echo 丁"\n');
-    expect(existsSync(join(utf8.cwd, "pwned"))).toBe(false);
-    const gbk = project();
-    oracle(`LC_ALL=zh_CN.GBK\n${SPLIT}`, gbk.cwd, { LOCPATH: loc });
-    expect(existsSync(join(gbk.cwd, "pwned"))).toBe(true);
-  });
+  it.skipIf(NO_LOCALEDEF)(
+    "the oracle: after LC_ALL=zh_CN.GBK, bash runs the touch that UTF-8 reads as echo's words",
+    () => {
+      const loc = gbkLocales();
+      const utf8 = project();
+      const said = oracle(`LC_ALL=C.UTF-8\n${SPLIT}`, utf8.cwd, { LOCPATH: loc });
+      expect(said.stdout).toBe('丁" ; touch pwned ; echo 丁"\n');
+      expect(existsSync(join(utf8.cwd, "pwned"))).toBe(false);
+      const gbk = project();
+      oracle(`LC_ALL=zh_CN.GBK\n${SPLIT}`, gbk.cwd, { LOCPATH: loc });
+      expect(existsSync(join(gbk.cwd, "pwned"))).toBe(true);
+    },
+  );
 
   it("the engine: every spelling of a non-UTF-8 locale assignment asks under Bash(echo:*) and the rest", async () => {
     const rules = { allow: ["Bash(echo:*)", "Bash(bash:*)", "Bash(env:*)", "Bash(ls:*)", "Bash(sort:*)"] };
@@ -270,7 +273,9 @@ describe("ZG3: a plain assignment of a variable the run's environment passes is 
   });
 
   it("the engine: plain assignments of passed variables ask as their prefix form does; shell-only and harmless ones stay allowed", async () => {
-    const rules = { allow: ["Bash(curl -s https://status.example.com/)", "Bash(git:*)", "Bash(npm test:*)", "Bash(echo:*)"] };
+    const rules = {
+      allow: ["Bash(curl -s https://status.example.com/)", "Bash(git:*)", "Bash(npm test:*)", "Bash(echo:*)"],
+    };
     await expectVerdicts(
       [
         "HTTPS_PROXY=http://127.0.0.1:9\ncurl -s https://status.example.com/",
@@ -289,7 +294,13 @@ describe("ZG3: a plain assignment of a variable the run's environment passes is 
       rules,
     );
     await expectVerdicts(
-      ["x=1; echo $x", "TERM=dumb; git status", "TZ=UTC; git log -1", "LANG=C.UTF-8; echo hi", "name=world; echo hi $name"],
+      [
+        "x=1; echo $x",
+        "TERM=dumb; git status",
+        "TZ=UTC; git log -1",
+        "LANG=C.UTF-8; echo hi",
+        "name=world; echo hi $name",
+      ],
       "allow",
       "default",
       rules,
