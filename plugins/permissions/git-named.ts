@@ -28,7 +28,11 @@ function readText(path: string): string {
  * git does (a hooks path relative to the worktree, an include relative to the file that names it),
  * `~/` from HOME.
  */
-export function pathsNamedByConfig(gitDir: string, home = process.env.HOME ?? "", worktree = worktreeOf(gitDir)): string[] {
+export function pathsNamedByConfig(
+  gitDir: string,
+  home = process.env.HOME ?? "",
+  worktree = worktreeOf(gitDir),
+): string[] {
   const out: string[] = [];
   // Red team zg (ZG4): a linked worktree's git folder (`.git/worktrees/NAME`, where its `.git`
   // file leads) holds only its own config.worktree; the repository's config is in the folder its

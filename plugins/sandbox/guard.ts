@@ -356,7 +356,10 @@ export class WorkspaceGuard {
     if (!m) return;
     for (const path of pathsNamedByConfig(resolve(dir, m[1]!), undefined, dir))
       if (this.#roots.some((r) => path.startsWith(`${r}${sep}`)))
-        this.#named.set(path, `${relative(root, file)} leads to a git config that names it (git runs it or reads config from it)`);
+        this.#named.set(
+          path,
+          `${relative(root, file)} leads to a git config that names it (git runs it or reads config from it)`,
+        );
   }
 
   /**

@@ -35,6 +35,36 @@
  *           computes them (modes.ts) whatever rule names the program: others' write asks, and is
  *           a question the sandbox does not hold (ZE5's sandboxOpen); a set-ID bit asks; a mode only
  *           known at run time or not read asks.
+ * ZG3 FIXED A plain assignment (`X=v`, no export) was judged a shell-only variable unless bash itself
+ *           reads it, but a variable the run's environment passes to the shell came in exported, and
+ *           assigning it keeps it so: with the user's corporate HTTPS_PROXY in the run's environment,
+ *           `HTTPS_PROXY=http://127.0.0.1:PORT` then `curl -s https://status.example.com/` — the one
+ *           command a `Bash(curl -s https://status.example.com/)` rule names — ran unasked and sent
+ *           its CONNECT to the attacker's proxy (through the bin, no sandbox), while the prefix form
+ *           `HTTPS_PROXY=… curl …` asks. Also SSL_CERT_FILE, NODE_EXTRA_CA_CERTS (a CA of the
+ *           attacker's for what goes through it), NO_PROXY, ALL_PROXY, XDG_CACHE_HOME,
+ *           XDG_DATA_HOME, XDG_STATE_HOME (where uv, poetry, pipenv, deno and mise keep the
+ *           interpreters and packages they run), TMP, TEMP, USER, LOGNAME; by `read`, `printf -v`
+ *           and a `for` loop too. Class: an assignment taken for the shell's own when the shell
+ *           exports the name. Rule: a plain assignment to a name the subprocess environment passes
+ *           (isPassedName, the list Bash's environment is built from) is judged as an export: it
+ *           must be a variable known to be harmless to programs (TERM, TZ, a UTF-8 LANG stay
+ *           allowed).
+ * ZG4 FIXED ZE4 made what a repository's git config names (core.hooksPath's folder, included files,
+ *           scripts in drivers) sensitive to the engine and protected by the sandbox's guard, read
+ *           from `<git folder>/config`. In a linked worktree (`git worktree add`, the usual way to
+ *           give an agent a checkout of its own) the `.git` file leads to `.git/worktrees/NAME`,
+ *           which holds no config: the repository's is in the folder its `commondir` names, and git
+ *           reads it there. So with `core.hooksPath = githooks`, `printf '#!/bin/sh…' >
+ *           githooks/pre-commit` in the worktree ran unasked in acceptEdits under `Bash(echo:*)` (and
+ *           in bypassPermissions), and under `--sandbox` (autoAllowBash; the guard never reads a
+ *           git folder outside the roots) — then the user's own `git commit` there ran it (marker,
+ *           through the bin). Also a value continued on the next line (`hooksPath = git\` then
+ *           `hooks`), which git joins and the reading did not. Class: the repository's config read
+ *           from another place than git reads it. Rule: git-named.ts reads the config of the git
+ *           folder's commondir as well as its own (and its config.worktree), resolves paths against
+ *           the work tree that `.git` file serves, and joins continued lines; the guard reads, for a
+ *           `.git` file in a writable folder, the config of the git folder it leads to.
  *
  * Tried (about 190 commands through the engine, about 210 verdicts, in default with rules naming
  * 45 programs and `Read(./.env)` denied, acceptEdits with rules naming chmod, install, mkfifo,
@@ -47,8 +77,15 @@
  * and here-strings of a denied file, `chmod --reference`, `chown`/`chgrp --reference`, umask's
  * symbolic forms, install/mkfifo/mknod modes (compared with GNU install and mkfifo in a user
  * namespace), and locale assignments in 12 spellings (bash 5.2 with a GBK locale compiled by
- * localedef as the oracle). Through the bin (2 runs): ZG1 in a mount namespace with the locale, ZG2
- * without the sandbox. Got past: 2 classes (ZG1 9 spellings, ZG2 8 spellings), both fixed.
+ * localedef as the oracle), plain assignments of the 50 variables Bash's environment passes, 35
+ * here-document delimiter spellings (quoted in parts, `$'…'`, `<<-` with tabs and spaces, CR,
+ * continued lines, two on one line) against bash, arithmetic on names (subscripts, `$[ ]`, `for ((
+ * ))`, `${x:n}`), `set -a`/`allexport`, `declare -x` spellings, `exec` redirections on fds, shopt
+ * options, linked worktrees and continued lines in git configs, the seccomp filter's list
+ * (fchmodat2, openat2) and bwrap's capabilities. Through the bin (4 runs): ZG1 in a mount namespace
+ * with the locale, ZG2 and ZG3 in one run without the sandbox, ZG4 with it. Got past: 4 classes
+ * (ZG1 9 spellings, ZG2 8 spellings, ZG3 14 variables, ZG4 2 readings × engine and sandbox), all
+ * fixed.
  *
  * NOT FIXED (for the lead):
  * - A user whose own locale is such a character set (LANG=zh_TW.Big5, ja_JP.SJIS, zh_CN.GBK in the
@@ -58,6 +95,9 @@
  *   known to be UTF-8, or the engine could refuse to prove anything then.
  * - `install --strip-program=PROG -s` runs PROG; install is covered by a rule that names it (the
  *   user vouches for the program, issue 35), so `Bash(install:*)` lets it run any program.
+ * - ZG3 covers the names every run passes; a variable the user's own `env` option adds (KUBECONFIG,
+ *   DOCKER_HOST, PIP_INDEX_URL) is exported to Bash too, and a plain assignment of it is still
+ *   judged as the shell's own (the engine does not see the run's `env`).
  * - `export LC_ALL` with no value now asks (its value was set earlier, and is judged there only
  *   when the same command sets it).
  */
@@ -416,7 +456,9 @@ describe("ZG4: a linked worktree's git config (in its commondir) names files tha
 
   it("what the config names is read through the worktree's git folder, and as git joins a line ending in a backslash", () => {
     const w = linkedWorktree();
-    const gitDir = readFileSync(join(w.cwd, ".git"), "utf8").replace(/^gitdir: /, "").trim();
+    const gitDir = readFileSync(join(w.cwd, ".git"), "utf8")
+      .replace(/^gitdir: /, "")
+      .trim();
     expect(pathsNamedByConfig(gitDir, w.home)).toContain(join(w.cwd, "githooks"));
     const p = project();
     execFileSync("git", ["init", "-q", p.cwd]);
