@@ -354,6 +354,51 @@ describe("ZG3: a plain assignment of a variable the run's environment passes is 
   });
 });
 
+// ── ZG5 ──────────────────────────────────────────────────────────────────────────────────────────
+
+const NO_SETFACL =
+  NO_USERNS ??
+  (spawnSync("setfacl", ["--version"]).status !== 0 ? "setfacl (Debian's acl) is not installed" : undefined);
+
+describe("ZG5: an access control list grants other users write as a mode does", () => {
+  it.skipIf(NO_SETFACL)("the oracle: setfacl -m o::rw and a default ACL leave files every user may write", () => {
+    const p = project();
+    mkdirSync(join(p.cwd, "d"));
+    const said = oracle(
+      'setfacl -m o::rw notes.txt && setfacl -d -m o::rwx d && touch d/new && stat -c "%A %n" notes.txt d/new',
+      p.cwd,
+    );
+    expect(said.stdout).toBe("-rw-r--rw- notes.txt\n-rw-r--rw- d/new\n");
+  });
+
+  const granting = [
+    "setfacl -m o::rw notes.txt",
+    "setfacl -R -m u:www-data:rwx .",
+    "setfacl -d -m o::rwx .",
+    "setfacl --modify o::rw notes.txt",
+    "setfacl -M acl.txt notes.txt",
+    "setfacl --set-file=acl.txt notes.txt",
+    "setfacl --restore=acl.txt",
+    "setfacl -x g:staff notes.txt",
+    'setfacl "$o" notes.txt',
+    "chacl u::rw-,g::r--,o::rw- notes.txt",
+    "nfs4_setfacl -a A::EVERYONE@:rwax notes.txt",
+  ];
+  const removing = [
+    "setfacl -b notes.txt",
+    "setfacl -Rb .",
+    "setfacl --remove-all notes.txt",
+    "setfacl -k .",
+    "chacl -B notes.txt",
+  ];
+
+  it("the engine: a change that may grant asks in bypassPermissions and under Bash(setfacl:*); removing every entry does not", async () => {
+    await expectVerdicts(granting, "ask", "bypassPermissions");
+    await expectVerdicts(granting.slice(0, 9), "ask", "acceptEdits", { allow: ["Bash(setfacl:*)"] });
+    await expectVerdicts(removing, "allow", "bypassPermissions");
+  });
+});
+
 // ── ZG2 and ZG3 through the bin, in one run ──────────────────────────────────────────────────────
 
 /** A listener on 127.0.0.1 that keeps the first line of each connection (a proxy's CONNECT). */
@@ -370,8 +415,8 @@ async function listener(): Promise<{ url: string; lines: string[]; close: () => 
   return { url: `http://127.0.0.1:${port}`, lines, close: () => server.close() };
 }
 
-describe("ZG2 and ZG3 through the bin (no sandbox, acceptEdits, Bash(install:*) Bash(mkfifo:*) and one curl command)", () => {
-  it("install -m 666 and mkfifo -m 666 are refused, install -m 644 runs; the curl goes to the user's proxy, never the command's", async () => {
+describe("ZG2, ZG3 and ZG5 through the bin (no sandbox, acceptEdits, Bash(install:*) Bash(mkfifo:*) Bash(setfacl:*) and one curl command)", () => {
+  it("install -m 666, mkfifo -m 666 and setfacl -m o::rw are refused, install -m 644 runs; the curl goes to the user's proxy, never the command's", async () => {
     const corp = await listener();
     const evil = await listener();
     try {
@@ -384,13 +429,14 @@ describe("ZG2 and ZG3 through the bin (no sandbox, acceptEdits, Bash(install:*) 
           "install -m 644 notes.txt bin/ok",
           `HTTPS_PROXY=${evil.url}\ncurl -s -m 5 https://status.example.com/`,
           "curl -s -m 5 https://status.example.com/",
+          "setfacl -m o::rw notes.txt",
         ],
         [
           "--no-sandbox",
           "--permission-mode",
           "acceptEdits",
           "--allowedTools",
-          "Bash(install:*),Bash(mkfifo:*),Bash(curl -s -m 5 https://status.example.com/)",
+          "Bash(install:*),Bash(mkfifo:*),Bash(curl -s -m 5 https://status.example.com/),Bash(setfacl:*)",
         ],
         p,
         { HTTPS_PROXY: corp.url },
@@ -404,6 +450,9 @@ describe("ZG2 and ZG3 through the bin (no sandbox, acceptEdits, Bash(install:*) 
       expect(evil.lines).toEqual([]);
       expect(out[3]!.isError).toBe(true);
       expect(corp.lines).toEqual(["CONNECT status.example.com:443 HTTP/1.1"]);
+      // ZG5: notes.txt keeps a mode no other user may write.
+      expect(statSync(join(p.cwd, "notes.txt")).mode & 0o022).toBe(0);
+      expect(out[5]!.isError).toBe(true);
     } finally {
       corp.close();
       evil.close();

@@ -1942,6 +1942,43 @@ const MODE_TAKERS: Readonly<Record<string, { base: number; valued: string }>> = 
   mknod: { base: 0o666, valued: "m" },
 };
 
+/**
+ * Programs that change a file's access control list, and the options under which they only remove
+ * entries or list them (red team zg, ZG5): `setfacl -m o::rw`, `setfacl -R -m u:www-data:rwx .`, a
+ * default ACL (`setfacl -d -m o::rwx .`: every file made there later) and `chacl` grant other users
+ * write as `chmod o+w` does, by a road that names no mode.
+ */
+const ACL_SETTERS: Readonly<Record<string, RegExp | undefined>> = {
+  // -b and -k remove every extended or default entry; -R, -L, -P, -d, --test change nothing granted.
+  // -x and -X remove entries but compute the mask again, which may raise what a named user gets.
+  setfacl: /^(?:-[bkRLPd]+|--(?:remove-all|remove-default|recursive|logical|physical|test|default))$/,
+  // -R, -D, -B remove; -l lists; -r recurses.
+  chacl: /^-[rRDBl]+$/,
+  nfs4_setfacl: undefined,
+  nfs4_editfacl: undefined,
+  setrichacl: undefined,
+};
+
+/** Why an ACL program's call may grant other users access (a write among it), if it may. */
+function aclGrants(program: string, words: readonly ShellWord[]): string | undefined {
+  if (!(program in ACL_SETTERS)) return undefined;
+  const why = `${program} changes a file's access control list, which may let other users of the machine write it (as chmod o+w), which may be code that runs later`;
+  const harmless = ACL_SETTERS[program];
+  if (!harmless) return why;
+  const options: ShellWord[] = [];
+  for (const w of words.slice(1)) {
+    if (w.literal && w.value === "--") break;
+    // A run-time word may be `-m`: what it grants is only known then.
+    if (!w.literal) return why;
+    if (w.value.startsWith("-")) options.push(w);
+  }
+  if (program === "chacl") return options.some((w) => /[RDBl]/.test(w.value)) ? undefined : why;
+  // setfacl: every option one that removes or changes nothing granted (-m, -M, --set, --set-file, --restore grant).
+  return options.every((w) => harmless.test(w.value)) && options.some((w) => /^(-[a-zA-Z]*[bk]|--remove)/.test(w.value))
+    ? undefined
+    : why;
+}
+
 /** The words a MODE_TAKERS program reads as its mode (every -m/--mode; the last one counts, each is judged). */
 function modeOptionWords(words: readonly ShellWord[], valued: string): ShellWord[] {
   const out: ShellWord[] = [];
@@ -1982,6 +2019,8 @@ export function unspecifiedModes(
   program: string,
   words: readonly ShellWord[],
 ): { opens?: string; setsId?: string } | undefined {
+  const acl = aclGrants(program, words);
+  if (acl) return { opens: acl };
   const taker = MODE_TAKERS[program];
   if (!taker) return undefined;
   for (const mode of modeOptionWords(words, taker.valued)) {
