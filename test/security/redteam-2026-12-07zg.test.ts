@@ -65,8 +65,19 @@
  *           folder's commondir as well as its own (and its config.worktree), resolves paths against
  *           the work tree that `.git` file serves, and joins continued lines; the guard reads, for a
  *           `.git` file in a writable folder, the config of the git folder it leads to.
+ * ZG5 FIXED An access control list grants what a mode does, by a road that names no mode: in
+ *           bypassPermissions and under `Bash(setfacl:*)`, `setfacl -m o::rw notes.txt` (through the
+ *           bin: notes.txt left writable to every user), `setfacl -R -m u:www-data:rwx .`, a default
+ *           ACL `setfacl -d -m o::rwx .` (every file made there later is world-writable: the oracle's
+ *           `touch d/new` gave -rw-r--rw-), `--set-file`, `--restore`, `chacl` and `nfs4_setfacl`
+ *           ran unasked, while `chmod o+w` asks (ZB6). `setfacl -x` counts too: setfacl removing
+ *           an entry computes the mask again, which may raise what a named user gets. Class: ZB6's,
+ *           through the file's ACL instead of its mode. Rule: a program that changes ACLs (setfacl,
+ *           chacl, nfs4_setfacl, nfs4_editfacl, setrichacl) asks, and is a question the sandbox does
+ *           not hold, unless the call only removes every extended or default entry (`-b`, `-k`,
+ *           `chacl -B/-R/-D`) or lists them.
  *
- * Tried (about 190 commands through the engine, about 210 verdicts, in default with rules naming
+ * Tried (about 240 commands through the engine, about 290 verdicts, in default with rules naming
  * 45 programs and `Read(./.env)` denied, acceptEdits with rules naming chmod, install, mkfifo,
  * umask, touch, cp, mkdir, chown, chgrp, and bypassPermissions): npm test's options (script-shell,
  * node-options, userconfig, prefix, workspaces, call), programs' file-list options
@@ -82,10 +93,11 @@
  * continued lines, two on one line) against bash, arithmetic on names (subscripts, `$[ ]`, `for ((
  * ))`, `${x:n}`), `set -a`/`allexport`, `declare -x` spellings, `exec` redirections on fds, shopt
  * options, linked worktrees and continued lines in git configs, the seccomp filter's list
- * (fchmodat2, openat2) and bwrap's capabilities. Through the bin (4 runs): ZG1 in a mount namespace
- * with the locale, ZG2 and ZG3 in one run without the sandbox, ZG4 with it. Got past: 4 classes
- * (ZG1 9 spellings, ZG2 8 spellings, ZG3 14 variables, ZG4 2 readings × engine and sandbox), all
- * fixed.
+ * (fchmodat2, openat2), bwrap's capabilities, Unix sockets the sandbox shows (its filter refuses
+ * them), and ACL programs (setfacl, chacl, nfs4_setfacl: 21 spellings). Through the bin (4 runs):
+ * ZG1 in a mount namespace with the locale, ZG2, ZG3 and ZG5 in one run without the sandbox, ZG4
+ * with it. Got past: 5 classes (ZG1 9 spellings, ZG2 8 spellings, ZG3 14 variables, ZG4 2
+ * readings × engine and sandbox, ZG5 11 spellings), all fixed.
  *
  * NOT FIXED (for the lead):
  * - A user whose own locale is such a character set (LANG=zh_TW.Big5, ja_JP.SJIS, zh_CN.GBK in the
