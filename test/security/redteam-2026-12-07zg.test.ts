@@ -158,6 +158,8 @@ const oracle = (command: string, cwd: string, more: Record<string, string> = {})
 
 /** 丁 is E4 B8 81 in UTF-8; GBK reads E4 B8 as one character and 81 5C (`\`) as another. */
 const SPLIT = 'echo "丁\\" ; touch pwned ; echo "丁\\"';
+/** The same line with another marker, for the run whose own locale is GBK. */
+const SPLIT_ENV = SPLIT.replace("pwned", "pwned-env");
 const GBK_SOURCES = ["/usr/share/i18n/charmaps/GBK.gz", "/usr/share/i18n/locales/zh_CN"];
 const NO_LOCALEDEF =
   NO_USERNS ??
@@ -234,11 +236,11 @@ describe("ZG1: a locale assignment changes the character set bash reads the rest
   });
 
   it.skipIf(NO_LOCALEDEF)(
-    "through the bin (no sandbox, default, Bash(echo:*) Bash(locale:*)), with zh_CN.GBK installed: no touch runs",
+    "through the bin (no sandbox, default, Bash(echo:*) Bash(locale:*)), with zh_CN.GBK installed and the user's LANG: no touch runs",
     async () => {
       const loc = gbkLocales();
       const p = project();
-      await serve(attacker([`LC_ALL=zh_CN.GBK\n${SPLIT}`, "locale -a"]));
+      await serve(attacker([`LC_ALL=zh_CN.GBK\n${SPLIT}`, "locale -a", SPLIT_ENV]));
       // A mount namespace of its own (root there only) where /usr/lib/locale holds the GBK locale, as a machine with it installed.
       const args = ["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "--no-sandbox"];
       const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
@@ -257,18 +259,25 @@ describe("ZG1: a locale assignment changes the character set bash reads the rest
             "Bash(echo:*),Bash(locale:*)",
             "do the task",
           ],
-          { cwd: p.cwd, env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1", ...env(p) } },
+          {
+            cwd: p.cwd,
+            // The user's own locale is GBK: the run's Bash must still read commands as UTF-8.
+            env: { ...process.env, DEBUG: "", NO_COLOR: "1", UBIQUITY_TRUST: "1", ...env(p), LANG: "zh_CN.GBK" },
+          },
           (error, stdout, stderr) => resolve({ code: error ? 1 : 0, stdout, stderr }),
         );
         child.stdin?.end("");
       });
       expect(run.code, run.stderr).toBe(0);
       const out = toolResults(run.stdout);
-      expect(out, run.stdout).toHaveLength(2);
+      expect(out, run.stdout).toHaveLength(3);
       // The locale is there for bash (the control), and the command that bash would read as a touch was refused.
       expect(out[1]!.content.toLowerCase()).toContain("zh_cn.gbk");
       expect(existsSync(join(p.cwd, "pwned"))).toBe(false);
       expect(out[0]!.isError).toBe(true);
+      // With LANG=zh_CN.GBK in the run's environment, the shell reads the allowed echo as the engine did.
+      expect(existsSync(join(p.cwd, "pwned-env"))).toBe(false);
+      expect(out[2]!.content).toContain('丁" ; touch pwned-env ; echo 丁"');
     },
   );
 });

@@ -1,5 +1,5 @@
 /** The program and variable names the shell analysis knows about, in one place. */
-import { isPassedName } from "../../_kits/process/index";
+import { isPassedName, isUtf8Locale } from "../../_kits/process/index";
 
 /** Shells whose `-c` text is parsed as bash (zsh/fish syntax is close enough to find commands). */
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh"]);
@@ -189,20 +189,13 @@ const HARMLESS_ENV = new Set([
 const CHARSET_LOCALES = new Set(["LC_ALL", "LC_CTYPE", "LANG"]);
 
 /**
- * Locales whose characters hold no ASCII byte, as the analysis reads the text (UTF-8): C, POSIX, a
- * UTF-8 one, or empty (then the others decide). GBK, GB18030, BIG5, Shift_JIS and JOHAB put `\`,
- * `"` or `` ` `` inside a character; a name without a codeset may mean one (`zh_TW` is BIG5).
- */
-const UTF8_LOCALE = /^(?:C|POSIX|(?:[A-Za-z]{1,8}(?:_[A-Za-z0-9]{2,3})?)?\.utf-?8(?:@[A-Za-z0-9_-]+)?)?$/i;
-
-/**
  * Why setting a locale variable to `value` (undefined: only known at run time) changes how bash
  * reads the rest of the command, if it does (red team zg, ZG1): in a character set whose multibyte
  * characters may end in `\` (GBK's 0x81 0x5C), `echo "丁\" ; touch x ; echo "丁\"` — one echo to the
  * analysis — is two echoes and a touch to bash. Only a locale known to be UTF-8 (or C) is read alike.
  */
 export function charsetRisk(name: string, value: string | undefined): string | undefined {
-  if (!CHARSET_LOCALES.has(name) || (value !== undefined && UTF8_LOCALE.test(value))) return undefined;
+  if (!CHARSET_LOCALES.has(name) || (value !== undefined && isUtf8Locale(value))) return undefined;
   const what = value === undefined ? "a locale only known at run time" : `the locale ${JSON.stringify(value)}`;
   return `it sets ${name} to ${what}, whose character set may read the rest of the command otherwise than the engine does (a multibyte character taking in a quote or a backslash)`;
 }
