@@ -22,7 +22,13 @@
  *           another character set than the one the analysis reads it in. Rule: an assignment of
  *           LC_ALL, LC_CTYPE or LANG — in the shell, exported, as a prefix, through env or time, by
  *           a builtin that assigns a name, or a loop variable — whose value is not a literal UTF-8
- *           or C/POSIX locale (or empty) makes the command unprovable (names.ts, charsetRisk).
+ *           or C/POSIX locale (or empty) makes the command unprovable (names.ts, charsetRisk). The
+ *           same held for a user whose own locale is such a one (LANG=zh_CN.GBK in the run's
+ *           environment, which passes the locale on): every allowed command was read by bash in
+ *           GBK (through the bin, `echo "丁\" ; touch pwned-env ; echo "丁\"` under `Bash(echo:*)`
+ *           made the marker). The Bash tool now runs its shell with LC_CTYPE=C.UTF-8 when the
+ *           locale it would get is not known to be UTF-8 (an LC_ALL moves to LANG, so messages,
+ *           dates and collation keep the user's choice); the tool reads output as UTF-8 anyway.
  * ZG2 FIXED ZB6 and ZE1 ask for a mode letting other users write (and Z5 for a set-ID bit) when
  *           chmod or `mkdir -m` sets it, by the spec of those programs. install, mkfifo and mknod
  *           have no spec, so their `-m` went unjudged: in bypassPermissions (and in acceptEdits
@@ -100,11 +106,16 @@
  * readings × engine and sandbox, ZG5 11 spellings), all fixed.
  *
  * NOT FIXED (for the lead):
- * - A user whose own locale is such a character set (LANG=zh_TW.Big5, ja_JP.SJIS, zh_CN.GBK in the
- *   run's environment, which passes the locale through) has every Bash command read by bash in
- *   it, whatever the command says: ZG1's rule judges only the assignments a command makes. The
- *   Bash tool could run its shell with LC_CTYPE set to a UTF-8 locale where the inherited one is not
- *   known to be UTF-8, or the engine could refuse to prove anything then.
+ * - Command hooks, stdio MCP servers and the reviewer's commands still get the user's locale as it
+ *   is (nothing judges their text); only the Bash tool's shell is given a UTF-8 LC_CTYPE (ZG1).
+ * - A sandboxed `setfacl -m o::rw` works as a sandboxed `chmod o+w` does (ZB6's open item): ZG5's
+ *   question is sandbox-open, so autoAllowBash leaves it standing, but a program's own setxattr is
+ *   not judged.
+ * - `chgrp -R users .` under a umask of 002 (Debian's user-private groups make files group-writable)
+ *   hands write to every member of the group; chgrp is judged as a write of its operands only.
+ * - The guard's walk of a git folder's `modules/NAME` resolves a relative core.hooksPath against
+ *   the git folder (a submodule's work tree is named by its core.worktree, not read); the engine
+ *   and ZG4's `.git` file reading use the work tree that holds the `.git` file.
  * - `install --strip-program=PROG -s` runs PROG; install is covered by a rule that names it (the
  *   user vouches for the program, issue 35), so `Bash(install:*)` lets it run any program.
  * - ZG3 covers the names every run passes; a variable the user's own `env` option adds (KUBECONFIG,
