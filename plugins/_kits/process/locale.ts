@@ -26,7 +26,7 @@ export function isUtf8Locale(value: string): boolean {
 export function utf8ShellEnv(env: Record<string, string>): Record<string, string> {
   const ctype = env.LC_ALL || env.LC_CTYPE || env.LANG || "";
   if (isUtf8Locale(ctype)) return env;
-  const out = { ...env, LC_CTYPE: "C.UTF-8" };
+  const out: Record<string, string> = { ...env, LC_CTYPE: "C.UTF-8" };
   if (env.LC_ALL) {
     out.LANG = env.LC_ALL;
     delete out.LC_ALL;
