@@ -5,17 +5,7 @@
  * differ (red team zg, ZG1): `echo "丁\" ; touch x ; echo "丁\"` is one echo to the engine, two
  * echoes and a touch to bash in GBK.
  */
-
-/**
- * Locales whose characters hold no ASCII byte, as UTF-8 text is read: C, POSIX, a UTF-8 one, or
- * empty (then the others decide). A name without a codeset may mean a legacy one (`zh_TW` is BIG5).
- */
-const UTF8_LOCALE = /^(?:C|POSIX|(?:[A-Za-z]{1,8}(?:_[A-Za-z0-9]{2,3})?)?\.utf-?8(?:@[A-Za-z0-9_-]+)?)?$/i;
-
-/** True for a locale name known to read text as UTF-8 does (C, POSIX, `*.UTF-8`, empty). */
-export function isUtf8Locale(value: string): boolean {
-  return UTF8_LOCALE.test(value);
-}
+import { isUtf8Locale } from "../env-names/index";
 
 /**
  * `env` with the shell's character set made UTF-8 where the locale it names is not known to be

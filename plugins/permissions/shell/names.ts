@@ -1,5 +1,5 @@
 /** The program and variable names the shell analysis knows about, in one place. */
-import { isPassedName, isUtf8Locale } from "../../_kits/process/index";
+import { isPassedName, isUtf8Locale } from "../../_kits/env-names/index";
 
 /** Shells whose `-c` text is parsed as bash (zsh/fish syntax is close enough to find commands). */
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh"]);
