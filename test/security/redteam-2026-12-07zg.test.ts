@@ -83,7 +83,7 @@
  *           not hold, unless the call only removes every extended or default entry (`-b`, `-k`,
  *           `chacl -B/-R/-D`) or lists them.
  *
- * Tried (about 240 commands through the engine, about 290 verdicts, in default with rules naming
+ * Tried (about 380 commands through the engine, about 450 verdicts, in default with rules naming
  * 45 programs and `Read(./.env)` denied, acceptEdits with rules naming chmod, install, mkfifo,
  * umask, touch, cp, mkdir, chown, chgrp, and bypassPermissions): npm test's options (script-shell,
  * node-options, userconfig, prefix, workspaces, call), programs' file-list options
@@ -107,7 +107,9 @@
  *
  * NOT FIXED (for the lead):
  * - Command hooks, stdio MCP servers and the reviewer's commands still get the user's locale as it
- *   is (nothing judges their text); only the Bash tool's shell is given a UTF-8 LC_CTYPE (ZG1).
+ *   is (nothing judges their text); only the Bash tool's shell is given a UTF-8 LC_CTYPE (ZG1). A
+ *   SessionStart hook's CLAUDE_ENV_FILE script runs ahead of every command in the same shell: an
+ *   `export LANG=zh_CN.GBK` there (a trusted hook's) would make bash read the command in GBK again.
  * - A sandboxed `setfacl -m o::rw` works as a sandboxed `chmod o+w` does (ZB6's open item): ZG5's
  *   question is sandbox-open, so autoAllowBash leaves it standing, but a program's own setxattr is
  *   not judged.
