@@ -22,7 +22,8 @@
  *           another character set than the one the analysis reads it in. Rule: an assignment of
  *           LC_ALL, LC_CTYPE or LANG — in the shell, exported, as a prefix, through env or time, by
  *           a builtin that assigns a name, or a loop variable — whose value is not a literal UTF-8
- *           or C/POSIX locale (or empty) makes the command unprovable (names.ts, charsetRisk). The
+ *           or C/POSIX locale (an empty one lets LANG decide) makes the command unprovable
+ *           (names.ts, charsetRisk), and so does `env -u` of one. The
  *           same held for a user whose own locale is such a one (LANG=zh_CN.GBK in the run's
  *           environment, which passes the locale on): every allowed command was read by bash in
  *           GBK (through the bin, `echo "丁\" ; touch pwned-env ; echo "丁\"` under `Bash(echo:*)`
@@ -226,6 +227,10 @@ describe("ZG1: a locale assignment changes the character set bash reads the rest
         `env LC_ALL=zh_CN.GBK bash -c '${SPLIT}'`,
         `LC_ALL=$x\n${SPLIT}`,
         `export LC_ALL\n${SPLIT}`,
+        `LC_CTYPE=\n${SPLIT}`,
+        `LC_CTYPE= bash -c '${SPLIT}'`,
+        `env -u LC_CTYPE bash -c '${SPLIT}'`,
+        `env --unset=LC_CTYPE bash -c '${SPLIT}'`,
       ],
       "ask",
       "default",
@@ -237,7 +242,6 @@ describe("ZG1: a locale assignment changes the character set bash reads the rest
         "LANG=C.UTF-8 ls",
         `export LC_ALL=en_US.UTF-8\necho hi`,
         "LC_ALL=en_US.utf8 echo hi",
-        "LC_ALL= echo hi",
         "LC_MESSAGES=zh_CN.GBK echo hi",
         "LANGUAGE=zh_CN echo hi",
         "env LC_ALL=POSIX sort notes.txt",
@@ -253,7 +257,8 @@ describe("ZG1: a locale assignment changes the character set bash reads the rest
     async () => {
       const loc = gbkLocales();
       const p = project();
-      await serve(attacker([`LC_ALL=zh_CN.GBK\n${SPLIT}`, "locale -a", SPLIT_ENV]));
+      const unsetting = `env -u LC_CTYPE bash -c '${SPLIT.replace("pwned", "pwned-unset")}'`;
+      await serve(attacker([`LC_ALL=zh_CN.GBK\n${SPLIT}`, "locale -a", SPLIT_ENV, unsetting]));
       // A mount namespace of its own (root there only) where /usr/lib/locale holds the GBK locale, as a machine with it installed.
       const args = ["run", "--model", "openai:gpt-4.1", "--output-format", "stream-json", "--no-sandbox"];
       const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
@@ -269,7 +274,7 @@ describe("ZG1: a locale assignment changes the character set bash reads the rest
             binPath,
             ...args,
             "--allowedTools",
-            "Bash(echo:*),Bash(locale:*)",
+            "Bash(echo:*),Bash(locale:*),Bash(env:*),Bash(bash:*)",
             "do the task",
           ],
           {
@@ -283,7 +288,7 @@ describe("ZG1: a locale assignment changes the character set bash reads the rest
       });
       expect(run.code, run.stderr).toBe(0);
       const out = toolResults(run.stdout);
-      expect(out, run.stdout).toHaveLength(3);
+      expect(out, run.stdout).toHaveLength(4);
       // The locale is there for bash (the control), and the command that bash would read as a touch was refused.
       expect(out[1]!.content.toLowerCase()).toContain("zh_cn.gbk");
       expect(existsSync(join(p.cwd, "pwned"))).toBe(false);
@@ -291,6 +296,9 @@ describe("ZG1: a locale assignment changes the character set bash reads the rest
       // With LANG=zh_CN.GBK in the run's environment, the shell reads the allowed echo as the engine did.
       expect(existsSync(join(p.cwd, "pwned-env"))).toBe(false);
       expect(out[2]!.content).toContain('丁" ; touch pwned-env ; echo 丁"');
+      // Removing the shell's UTF-8 LC_CTYPE (LANG's GBK then decides) is refused.
+      expect(existsSync(join(p.cwd, "pwned-unset"))).toBe(false);
+      expect(out[3]!.isError).toBe(true);
     },
   );
 });

@@ -86,12 +86,13 @@ export function isPassedName(name: string, platform: NodeJS.Platform = process.p
 }
 
 /**
- * Locales whose characters hold no ASCII byte, as UTF-8 text is read: C, POSIX, a UTF-8 one, or
- * empty (then the others decide). A name without a codeset may mean a legacy one (`zh_TW` is BIG5).
+ * Locales whose characters hold no ASCII byte, as UTF-8 text is read: C, POSIX, a UTF-8 one. Not an
+ * empty one: then the next variable decides (`LC_CTYPE=` falls back to a LANG=zh_CN.GBK), nor a
+ * name without a codeset, which may mean a legacy one (`zh_TW` is BIG5).
  */
-const UTF8_LOCALE = /^(?:C|POSIX|(?:[A-Za-z]{1,8}(?:_[A-Za-z0-9]{2,3})?)?\.utf-?8(?:@[A-Za-z0-9_-]+)?)?$/i;
+const UTF8_LOCALE = /^(?:C|POSIX|(?:[A-Za-z]{1,8}(?:_[A-Za-z0-9]{2,3})?)?\.utf-?8(?:@[A-Za-z0-9_-]+)?)$/i;
 
-/** True for a locale name known to read text as UTF-8 does (C, POSIX, `*.UTF-8`, empty). */
+/** True for a locale name known to read text as UTF-8 does (C, POSIX, `*.UTF-8`). */
 export function isUtf8Locale(value: string): boolean {
   return UTF8_LOCALE.test(value);
 }

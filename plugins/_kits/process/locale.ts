@@ -15,7 +15,8 @@ import { isUtf8Locale } from "../env-names/index";
  */
 export function utf8ShellEnv(env: Record<string, string>): Record<string, string> {
   const ctype = env.LC_ALL || env.LC_CTYPE || env.LANG || "";
-  if (isUtf8Locale(ctype)) return env;
+  // None set is the C locale.
+  if (ctype === "" || isUtf8Locale(ctype)) return env;
   const out: Record<string, string> = { ...env, LC_CTYPE: "C.UTF-8" };
   if (env.LC_ALL) {
     out.LANG = env.LC_ALL;

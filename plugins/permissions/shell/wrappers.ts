@@ -4,7 +4,7 @@
  * `chroot / rm`, `su -c 'rm …'`), and an allow rule must cover what they run.
  */
 import { hasOption, scanOptions, type OptionSpec } from "./options";
-import { isHarmlessExport } from "./names";
+import { charsetRisk, isHarmlessExport } from "./names";
 import { literalWord, type ShellWord } from "./words";
 import type { ShellAnalysis } from "./types";
 
@@ -238,6 +238,26 @@ export interface Unwrapped {
   text?: ShellWord;
 }
 
+/** The names `env -u NAME` (`-uNAME`, `--unset=NAME`, `--unset NAME`) removes, among its option words. */
+function envUnsets(seen: readonly ShellWord[]): ShellWord[] {
+  const out: ShellWord[] = [];
+  for (let k = 0; k < seen.length; k++) {
+    const w = seen[k]!;
+    const long = /^--unset(=?)(.*)$/.exec(w.value);
+    if (long) {
+      if (long[1] === "=") out.push({ ...w, value: long[2]!, text: long[2]! });
+      else if (seen[k + 1]) out.push(seen[++k]!);
+      continue;
+    }
+    const at = /^-[^-]/.test(w.value) ? w.value.indexOf("u") : -1;
+    if (at === -1) continue;
+    const rest = w.value.slice(at + 1);
+    if (rest) out.push({ ...w, value: rest, text: rest });
+    else if (seen[k + 1]) out.push(seen[++k]!);
+  }
+  return out;
+}
+
 /** Read a wrapper's arguments. Problems (dynamic options, dangerous env) are reported into `out`. */
 export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis): Unwrapped {
   const def = DEFS[program]!;
@@ -257,6 +277,14 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
   if (def.textOnly) return { words: [] };
   let i = scan.index + (def.skip ?? 0);
   if (program === "env") {
+    // `env -u LC_CTYPE bash -c …`: the shell then reads its text in LANG's character set (red team zg, ZG1).
+    for (const name of envUnsets(scan.seen)) {
+      const risk = charsetRisk(name.value, undefined);
+      if (!name.literal || risk)
+        out.unsafe.push(
+          `env -u ${name.text} ${risk ? risk.replace(/^it sets [A-Z_]+ to a locale only known at run time/, "removes a locale variable") : "removes a variable only known at run time"}`,
+        );
+    }
     // `env -` is `env -i`; more options may follow it.
     while (i < words.length && words[i]!.literal && words[i]!.value === "-") {
       const more = scanOptions(words, i + 1, spec);
