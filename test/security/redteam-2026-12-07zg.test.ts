@@ -23,9 +23,9 @@
  *           LC_ALL, LC_CTYPE or LANG — in the shell, exported, as a prefix, through env or time, by
  *           a builtin that assigns a name, or a loop variable — whose value is not a literal UTF-8
  *           or C/POSIX locale (an empty one lets LANG decide) makes the command unprovable
- *           (names.ts, charsetRisk), and so does `env -u` of one. The
- *           same held for a user whose own locale is such a one (LANG=zh_CN.GBK in the run's
- *           environment, which passes the locale on): every allowed command was read by bash in
+ *           (names.ts, charsetRisk), and so does `env -u` of one. The same held for a user whose
+ *           own locale is such a one (LANG=zh_CN.GBK in the run's environment, which passes the
+ *           locale on): every allowed command was read by bash in
  *           GBK (through the bin, `echo "丁\" ; touch pwned-env ; echo "丁\"` under `Bash(echo:*)`
  *           made the marker). The Bash tool now runs its shell with LC_CTYPE=C.UTF-8 when the
  *           locale it would get is not known to be UTF-8 (an LC_ALL moves to LANG, so messages,
@@ -94,7 +94,7 @@
  * pipes, `env -S`, wrappers (timeout, nice, stdbuf, nohup) around a shell, process substitution
  * and here-strings of a denied file, `chmod --reference`, `chown`/`chgrp --reference`, umask's
  * symbolic forms, install/mkfifo/mknod modes (compared with GNU install and mkfifo in a user
- * namespace), and locale assignments in 12 spellings (bash 5.2 with a GBK locale compiled by
+ * namespace), and locale assignments and removals in 17 spellings (bash 5.2 with a GBK locale compiled by
  * localedef as the oracle), plain assignments of the 50 variables Bash's environment passes, 35
  * here-document delimiter spellings (quoted in parts, `$'…'`, `<<-` with tabs and spaces, CR,
  * continued lines, two on one line) against bash, arithmetic on names (subscripts, `$[ ]`, `for ((
@@ -103,7 +103,7 @@
  * (fchmodat2, openat2), bwrap's capabilities, Unix sockets the sandbox shows (its filter refuses
  * them), and ACL programs (setfacl, chacl, nfs4_setfacl: 21 spellings). Through the bin (4 runs):
  * ZG1 in a mount namespace with the locale, ZG2, ZG3 and ZG5 in one run without the sandbox, ZG4
- * with it. Got past: 5 classes (ZG1 9 spellings, ZG2 8 spellings, ZG3 14 variables, ZG4 2
+ * with it. Got past: 5 classes (ZG1 13 spellings and the user's own locale, ZG2 8 spellings, ZG3 14 variables, ZG4 2
  * readings × engine and sandbox, ZG5 11 spellings), all fixed.
  *
  * NOT FIXED (for the lead):
