@@ -55,6 +55,7 @@ export type {
   PermissionUpdateRules,
   CanUseToolResult,
   CanUseTool,
+  CanUseToolContext,
   HookEventName,
   HookMatcher,
   HookInput,

@@ -1,0 +1,236 @@
+/**
+ * What a newcomer's trial (zb, 2026-12-07: a TypeScript developer with a working app on the Claude
+ * Agent SDK's `query()` — a CLI and a service streaming a live session's messages to a web client,
+ * with allowedTools, disallowedTools, canUseTool, hooks with matchers, an in-process MCP server,
+ * agents, a preset system prompt with append, settingSources, maxTurns, resume and forkSession,
+ * partial messages, streaming input with images, interrupt(), setPermissionMode(), a JSON-schema
+ * output, an AbortController, cwd and env — ports it to Ubiquity from its README and docs alone, the
+ * packed package in an empty project, runs on the scripted model) met:
+ * - `env: { ...process.env, APP_MODE: "demo" }`, as that SDK's docs write it (its `env` replaces the
+ *   environment), handed every provider key and token of the service to Bash, hooks and MCP
+ *   servers: here `env` is added on top of the allow-list and wins. A copy of the whole environment
+ *   is now told apart from a list of names: what it copied goes through the allow-list, what it
+ *   adds or changes wins, and a warning names what stayed behind and how to pass one on purpose;
+ * - `allowedTools: ["Read", "Glob", "Grep", …]` with `agents` took the Agent tool away (a bare name
+ *   here limits the run to the tools listed; that SDK's only pre-approves), so the subagents could
+ *   never be called, without a word; the migration table did not name `approvedTools`, the option
+ *   that means what that SDK's `allowedTools` means. A warning names the agents and both fixes, and
+ *   the table maps `allowedTools` to `approvedTools`;
+ * - the streaming input of that SDK's docs (`AsyncGenerator<SDKUserMessage>` yielding `{ type:
+ *   "user", message, parent_tool_use_id: null }`), ported to `AsyncGenerator<UserInput>` as the
+ *   table says ("the same messages"), failed tsc: "'parent_tool_use_id' does not exist in type …".
+ *   `UserInput` takes that SDK's `parent_tool_use_id` and `session_id` (not read);
+ * - the service's `canUseTool` kept its pending approvals (shown in the web client) by
+ *   `options.toolUseID`, that SDK's name: in JavaScript every approval had the key `undefined`, and
+ *   no subagent's ask said which agent asked (`agentID`). The handler's context now carries
+ *   `agentId` and `decisionReason`, typed `CanUseToolContext`, and answers to `toolUseID` and
+ *   `agentID` as hook inputs answer to that SDK's names.
+ * The rest ran as that SDK runs it: hooks with matchers and `hookSpecificOutput`, canUseTool's deny
+ * in the result's `permissionDenials`, `setPermissionMode("acceptEdits")` letting the next Write run
+ * without asking, `resume` with `forkSession`, `continueConversation`, `error_max_turns`, an aborted
+ * signal, and the `abortController` option refused with the fix.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { summon, type Message } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+import { installPacked, removePackedDirs, tempDir } from "../helpers/packed";
+import { requireDist } from "../helpers/project";
+
+beforeAll(() => requireDist());
+afterAll(() => removePackedDirs());
+
+/** A logger that keeps what the run warned. */
+function recorder() {
+  const warnings: string[] = [];
+  const keep = (...args: unknown[]) => void warnings.push(args.map(String).join(" "));
+  return { warnings, logger: { debug() {}, info() {}, warn: keep, error: keep } };
+}
+
+async function collect(run: AsyncIterable<Message>): Promise<Message[]> {
+  const out: Message[] = [];
+  for await (const m of run) out.push(m);
+  return out;
+}
+
+describe("env: { ...process.env, … }, the Claude Agent SDK's way", () => {
+  const KEY = "ZB_TRIAL_PROVIDER_API_KEY";
+  const secret = "sk-zbtrial-0123456789abcdefghij";
+  beforeAll(() => void (process.env[KEY] = secret));
+  afterEach(() => void (process.env[KEY] = secret));
+  afterAll(() => void delete process.env[KEY]);
+
+  const bash = (env: Record<string, string>) => {
+    const { warnings, logger } = recorder();
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Bash", input: { command: `echo "key=[$${KEY}] mode=[$APP_MODE]"` } }] },
+      { text: "done" },
+    ]);
+    const cwd = tempDir("ubiquity-trial-zb-env-");
+    return collect(
+      summon("show the environment", {
+        model,
+        cwd,
+        env,
+        permissionMode: "bypassPermissions",
+        persistSession: false,
+        logger,
+      }),
+    ).then((messages) => {
+      const result = messages.find((m) => m.type === "tool_result");
+      return { output: result?.type === "tool_result" ? String(result.output.content) : "", warnings };
+    });
+  };
+
+  it("a copy of the whole environment does not hand its credentials to Bash, and says so", async () => {
+    const { output, warnings } = await bash({ ...(process.env as Record<string, string>), APP_MODE: "demo" });
+    expect(output).toContain("mode=[demo]"); // what it adds still wins
+    expect(output).toContain("key=[]");
+    const warning = warnings.find((w) => w.includes("whole environment"));
+    expect(warning).toContain(KEY);
+    expect(warning).toContain('env: { APP_MODE: "demo" }');
+    expect(warning).toContain('subprocessEnv: "inherit"');
+    expect(warning).not.toContain(secret);
+  });
+
+  it("a credential named on purpose still reaches Bash (masked in what the run shows), without the warning", async () => {
+    const { output, warnings } = await bash({ [KEY]: process.env[KEY]!, APP_MODE: "demo" });
+    expect(output).toContain("key=[[redacted]]");
+    expect(warnings.some((w) => w.includes("whole environment"))).toBe(false);
+  });
+});
+
+describe("allowedTools with agents", () => {
+  const agents = { reviewer: { description: "Reviews code for bugs", prompt: "You review code.", tools: ["Read"] } };
+  const run = (extra: Record<string, unknown>) => {
+    const { warnings, logger } = recorder();
+    const model = scriptedModel([{ text: "done" }]);
+    return collect(summon("review", { model, agents, persistSession: false, logger, ...extra })).then((messages) => {
+      const init = messages[0];
+      return { tools: init?.type === "system" && init.subtype === "init" ? init.tools : [], warnings };
+    });
+  };
+
+  it("a list that leaves the Agent tool out names the agents it cut off and the fixes", async () => {
+    const { tools, warnings } = await run({ allowedTools: ["Read", "Glob", "Grep"] });
+    expect(tools).not.toContain("Agent");
+    const warning = warnings.find((w) => w.includes("cannot be called"));
+    expect(warning).toContain("agents reviewer");
+    expect(warning).toContain('Add "Agent" to allowedTools');
+    expect(warning).toContain("approvedTools");
+  });
+
+  it("approvedTools, the table's equivalent of that SDK's allowedTools, keeps the Agent tool offered, without a warning", async () => {
+    const { tools, warnings } = await run({ approvedTools: ["Read", "Glob", "Grep"] });
+    expect(tools).toContain("Agent");
+    expect(tools).toContain("Bash");
+    expect(warnings.filter((w) => w.includes("cannot be called"))).toEqual([]);
+  });
+});
+
+describe("canUseTool ported from the Claude Agent SDK", () => {
+  it("reads toolUseID (and the subagent's agentID) as that SDK names them; a spread shows ours only", async () => {
+    const seen: { name: string; id: unknown; agent: unknown; ours: unknown; keys: string[]; reason: unknown }[] = [];
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "Write", input: { file_path: "a.txt", content: "a" } }] },
+      {
+        toolCalls: [{ toolName: "Agent", input: { subagent_type: "writer", description: "write", prompt: "write b" } }],
+      },
+      { toolCalls: [{ toolName: "Write", input: { file_path: "b.txt", content: "b" } }] },
+      { text: "wrote b" },
+      { text: "done" },
+    ]);
+    const messages = await collect(
+      summon("write two files", {
+        model,
+        cwd: tempDir("ubiquity-trial-zb-ask-"),
+        persistSession: false,
+        agents: { writer: { description: "Writes files", prompt: "You write files.", tools: ["Write"] } },
+        canUseTool: async (name, input, options) => {
+          // A handler written for that SDK, in JavaScript: its names, not ours.
+          const sdk = options as unknown as { toolUseID?: unknown; agentID?: unknown };
+          seen.push({
+            name,
+            id: sdk.toolUseID,
+            agent: sdk.agentID,
+            ours: options.agentId,
+            keys: Object.keys({ ...options }),
+            reason: options.decisionReason,
+          });
+          return { behavior: "allow", updatedInput: input };
+        },
+      }),
+    );
+    const uses = messages.flatMap((m) => (m.type === "tool_use" && m.toolName === "Write" ? [m] : []));
+    expect(uses).toHaveLength(2);
+    expect(seen.map((s) => s.name)).toEqual(["Write", "Write"]);
+    expect(seen[0]!.id).toBe(uses[0]!.toolUseId);
+    expect(seen[0]!.agent).toBeUndefined();
+    expect(seen[1]!.id).toBe(uses[1]!.toolUseId);
+    expect(seen[1]!.agent).toBe(uses[1]!.agentId);
+    expect(seen[1]!.ours).toBe(uses[1]!.agentId);
+    expect(typeof seen[1]!.agent).toBe("string");
+    expect(typeof seen[0]!.reason).toBe("string");
+    for (const s of seen) expect(s.keys).not.toContain("toolUseID");
+  });
+});
+
+describe("the ported app's types, on the packed package", () => {
+  it("a streaming input as that SDK's docs write it, and a canUseTool keyed by the call and agent, type-check", () => {
+    const dir = tempDir("ubiquity-trial-zb-types-");
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "agent-service", private: true, type: "module" }));
+    installPacked(dir);
+    // docs/getting-started.md's tsconfig.json
+    const compilerOptions = {
+      strict: true,
+      module: "nodenext",
+      target: "es2023",
+      noEmit: true,
+      allowImportingTsExtensions: true,
+      skipLibCheck: true,
+      types: ["node"],
+    };
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions }));
+    const file = join(dir, "service.ts");
+    writeFileSync(
+      file,
+      `import { summon, type CanUseToolContext, type UserInput } from "ubiquity";
+
+async function* generateMessages(image: string): AsyncGenerator<UserInput> {
+  yield { type: "user", message: { role: "user", content: "Analyze this codebase" }, parent_tool_use_id: null };
+  yield {
+    type: "user",
+    message: {
+      role: "user",
+      content: [
+        { type: "text", text: "Review this diagram" },
+        { type: "image", source: { type: "base64", media_type: "image/png", data: image } },
+      ],
+    },
+    parent_tool_use_id: null,
+    session_id: "",
+  };
+}
+
+const pending = new Map<string, (allow: boolean) => void>();
+const key = (options: CanUseToolContext): string => \`\${options.agentId ?? "main"}:\${options.toolUseId}\`;
+
+export const session = summon(generateMessages("aGVsbG8="), {
+  model: "test",
+  canUseTool: (toolName, input, options) =>
+    new Promise((resolve) =>
+      pending.set(key(options), (allow) =>
+        resolve(allow ? { behavior: "allow", updatedInput: input } : { behavior: "deny", message: \`\${toolName}: \${options.decisionReason ?? "no"}\` }),
+      ),
+    ),
+});
+`,
+    );
+    const config = ts.parseJsonConfigFileContent({ compilerOptions }, ts.sys, dir);
+    const program = ts.createProgram([file], config.options);
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    expect(problems).toEqual([]);
+  }, 180_000);
+});
