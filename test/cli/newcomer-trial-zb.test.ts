@@ -24,7 +24,9 @@
  *   `options.toolUseID`, that SDK's name: in JavaScript every approval had the key `undefined`, and
  *   no subagent's ask said which agent asked (`agentID`). The handler's context now carries
  *   `agentId` and `decisionReason`, typed `CanUseToolContext`, and answers to `toolUseID` and
- *   `agentID` as hook inputs answer to that SDK's names.
+ *   `agentID` as hook inputs answer to that SDK's names;
+ * - that SDK's `thinking: { type: "enabled", budgetTokens }`, `effort`, `debug`, and an agent's
+ *   `mcpServers` and `effort` were a bare "Unrecognized key": each now names what to write here.
  * The rest ran as that SDK runs it: hooks with matchers and `hookSpecificOutput`, canUseTool's deny
  * in the result's `permissionDenials`, `setPermissionMode("acceptEdits")` letting the next Write run
  * without asking, `resume` with `forkSession`, `continueConversation`, `error_max_turns`, an aborted
@@ -174,6 +176,36 @@ describe("canUseTool ported from the Claude Agent SDK", () => {
     expect(typeof seen[1]!.agent).toBe("string");
     expect(typeof seen[0]!.reason).toBe("string");
     for (const s of seen) expect(s.keys).not.toContain("toolUseID");
+  });
+});
+
+describe("Options of that SDK with another name here", () => {
+  const resultOf = async (options: Record<string, unknown>) => {
+    const messages = await collect(summon("hi", { model: "test", persistSession: false, ...options } as never));
+    const last = messages.at(-1);
+    return last?.type === "result" ? last : undefined;
+  };
+
+  it("thinking, effort and debug name the options that do their work", async () => {
+    const thinking = await resultOf({ thinking: { type: "enabled", budgetTokens: 2000 } });
+    expect(thinking?.subtype).toBe("error_configuration");
+    expect(thinking?.result).toContain('"thinking" is the Claude Agent SDK\'s option: here it is maxThinkingTokens');
+    expect((await resultOf({ effort: "high" }))?.result).toContain('here it is reasoning: "<level>"');
+    expect((await resultOf({ debug: true }))?.result).toContain("here it is logger: console");
+  });
+
+  it("an agent's mcpServers and effort name what an agent is given here", async () => {
+    const agents = {
+      docs: { description: "Looks things up", prompt: "You look things up.", mcpServers: ["docs"], effort: "low" },
+    };
+    const result = await resultOf({ agents });
+    expect(result?.subtype).toBe("error_configuration");
+    expect(result?.result).toContain("agents.docs.mcpServers is the Claude Agent SDK's AgentDefinition field");
+    expect(result?.result).toContain('"mcp__<server>" in the agent\'s tools');
+    const effort = await resultOf({ agents: { docs: { description: "d", prompt: "p", effort: "low" } } });
+    expect(effort?.result).toContain(
+      'agents.docs.effort is the Claude Agent SDK\'s AgentDefinition field: here it is reasoning: "<level>"',
+    );
   });
 });
 
