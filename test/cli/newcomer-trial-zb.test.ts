@@ -26,20 +26,25 @@
  *   `agentId` and `decisionReason`, typed `CanUseToolContext`, and answers to `toolUseID` and
  *   `agentID` as hook inputs answer to that SDK's names;
  * - that SDK's `thinking: { type: "enabled", budgetTokens }`, `effort`, `debug`, and an agent's
- *   `mcpServers` and `effort` were a bare "Unrecognized key": each now names what to write here.
+ *   `mcpServers` and `effort` were a bare "Unrecognized key": each now names what to write here;
+ * - looking for that SDK's `supportedCommands()` for the web client's command menu, the live-sessions
+ *   guide said "`supportedCommands()` is not offered" — it is (slash-commands.md) — and its table
+ *   of controls left out `setReasoning`, `backgroundTasks`, `stopTask`, `listMcpResources` and
+ *   `readMcpResource`. The table lists every method of `Query` (checked here against the
+ *   interface), and says where that SDK's `mcpServerStatus()` and `streamInput()` are.
  * The rest ran as that SDK runs it: hooks with matchers and `hookSpecificOutput`, canUseTool's deny
  * in the result's `permissionDenials`, `setPermissionMode("acceptEdits")` letting the next Write run
  * without asking, `resume` with `forkSession`, `continueConversation`, `error_max_turns`, an aborted
  * signal, and the `abortController` option refused with the fix.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { summon, type Message } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { installPacked, removePackedDirs, tempDir } from "../helpers/packed";
-import { requireDist } from "../helpers/project";
+import { repoRoot, requireDist } from "../helpers/project";
 
 beforeAll(() => requireDist());
 afterAll(() => removePackedDirs());
@@ -206,6 +211,20 @@ describe("Options of that SDK with another name here", () => {
     expect(effort?.result).toContain(
       'agents.docs.effort is the Claude Agent SDK\'s AgentDefinition field: here it is reasoning: "<level>"',
     );
+  });
+});
+
+describe("the Query controls, as the live-sessions guide lists them", () => {
+  it("every method of Query has a row, and none is said not to be offered", () => {
+    const facade = readFileSync(join(repoRoot, "sdk", "facade.ts"), "utf8");
+    const body = /export interface Query<[^>]*> extends AsyncGenerator<M> \{([\s\S]*?)\n\}/.exec(facade)?.[1] ?? "";
+    const methods = [...body.matchAll(/^ {2}(\w+)\(/gm)].map((m) => m[1]!);
+    expect(methods).toContain("supportedCommands");
+    const guide = readFileSync(join(repoRoot, "docs", "guide", "live-sessions.md"), "utf8");
+    const table = /\| control \| what it does \|([\s\S]*?)\n\n/.exec(guide)?.[1] ?? "";
+    const rows = [...table.matchAll(/`(\w+)\(/g)].map((m) => m[1]!);
+    expect(methods.filter((m) => !rows.includes(m))).toEqual([]);
+    expect(guide).not.toMatch(/supportedCommands\(\)` is not offered/);
   });
 });
 
