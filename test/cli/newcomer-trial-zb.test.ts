@@ -32,6 +32,12 @@
  *   of controls left out `setReasoning`, `backgroundTasks`, `stopTask`, `listMcpResources` and
  *   `readMcpResource`. The table lists every method of `Query` (checked here against the
  *   interface), and says where that SDK's `mcpServerStatus()` and `streamInput()` are.
+ * - the in-process server's `tool()`s moved to `defineTool` as the table says, their handler bodies
+ *   kept (`return { content: [{ type: "text", text }] }`): tsc said "Type '{ type: "text"; text:
+ *   string; }[]' is not assignable to type 'string'", and in JavaScript every call failed "it
+ *   returned no content (a tool must return { content: string })" — it had. `execute` now takes that
+ *   shape: its text blocks are the content, `isError` holds, a block of another kind is refused by
+ *   name (typed `TextBlocksResult`).
  * The rest ran as that SDK runs it: hooks with matchers and `hookSpecificOutput`, canUseTool's deny
  * in the result's `permissionDenials`, `setPermissionMode("acceptEdits")` letting the next Write run
  * without asking, `resume` with `forkSession`, `continueConversation`, `error_max_turns`, an aborted
@@ -41,7 +47,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { summon, type Message } from "ubiquity";
+import { defineTool, summon, type Message } from "ubiquity";
+import { z } from "zod";
 import { scriptedModel } from "ubiquity/testing";
 import { installPacked, removePackedDirs, tempDir } from "../helpers/packed";
 import { repoRoot, requireDist } from "../helpers/project";
@@ -214,6 +221,56 @@ describe("Options of that SDK with another name here", () => {
   });
 });
 
+describe("a tool() handler's body kept in defineTool", () => {
+  it("its text blocks are the tool's content and its isError holds; a block of another kind is refused by name", async () => {
+    const forecast = defineTool({
+      name: "get_forecast",
+      description: "Forecast for a city",
+      inputSchema: z.object({ city: z.string() }),
+      isReadOnly: true,
+      execute: async ({ city }) => ({
+        content: [
+          { type: "text", text: `Sunny in ${city}` },
+          { type: "text", text: "21°" },
+        ],
+      }),
+    });
+    const storm = defineTool({
+      name: "get_storms",
+      description: "Storms",
+      inputSchema: z.object({ city: z.string() }),
+      isReadOnly: true,
+      execute: async ({ city }) => ({ content: [{ type: "text", text: `No data for ${city}` }], isError: true }),
+    });
+    const map = defineTool({
+      name: "get_map",
+      description: "Map",
+      inputSchema: z.object({}),
+      isReadOnly: true,
+      execute: async () => ({ content: [{ type: "image", data: "aGk=", mimeType: "image/png" }] }) as never,
+    });
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { toolName: "get_forecast", input: { city: "Paris" } },
+          { toolName: "get_storms", input: { city: "Oslo" } },
+          { toolName: "get_map", input: {} },
+        ],
+      },
+      { text: "done" },
+    ]);
+    const messages = await collect(summon("weather", { model, tools: [forecast, storm, map], persistSession: false }));
+    const results = Object.fromEntries(
+      messages.flatMap((m) => (m.type === "tool_result" ? [[m.toolName, m.output] as const] : [])),
+    );
+    expect(results.get_forecast).toMatchObject({ content: "Sunny in Paris\n21°", isError: false });
+    expect(results.get_storms).toMatchObject({ content: "No data for Oslo", isError: true });
+    expect(results.get_map?.isError).toBe(true);
+    expect(results.get_map?.content).toContain('a content block of type "image"');
+    expect(results.get_map?.content).toContain("{ content: string, isError? }");
+  });
+});
+
 describe("the Query controls, as the live-sessions guide lists them", () => {
   it("every method of Query has a row, and none is said not to be offered", () => {
     const facade = readFileSync(join(repoRoot, "sdk", "facade.ts"), "utf8");
@@ -229,7 +286,7 @@ describe("the Query controls, as the live-sessions guide lists them", () => {
 });
 
 describe("the ported app's types, on the packed package", () => {
-  it("a streaming input as that SDK's docs write it, and a canUseTool keyed by the call and agent, type-check", () => {
+  it("a streaming input as that SDK's docs write it, a tool() body and a canUseTool keyed by the call and agent, type-check", () => {
     const dir = tempDir("ubiquity-trial-zb-types-");
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "agent-service", private: true, type: "module" }));
     installPacked(dir);
@@ -247,7 +304,8 @@ describe("the ported app's types, on the packed package", () => {
     const file = join(dir, "service.ts");
     writeFileSync(
       file,
-      `import { summon, type CanUseToolContext, type UserInput } from "ubiquity";
+      `import { defineTool, summon, type CanUseToolContext, type UserInput } from "ubiquity";
+import { z } from "zod";
 
 async function* generateMessages(image: string): AsyncGenerator<UserInput> {
   yield { type: "user", message: { role: "user", content: "Analyze this codebase" }, parent_tool_use_id: null };
@@ -264,6 +322,14 @@ async function* generateMessages(image: string): AsyncGenerator<UserInput> {
     session_id: "",
   };
 }
+
+// The in-process MCP server's tool(), its handler body kept.
+export const forecast = defineTool({
+  name: "get_forecast",
+  description: "Forecast for a city",
+  inputSchema: z.object({ city: z.string() }),
+  execute: async (args) => ({ content: [{ type: "text", text: \`Sunny in \${args.city}\` }] }),
+});
 
 const pending = new Map<string, (allow: boolean) => void>();
 const key = (options: CanUseToolContext): string => \`\${options.agentId ?? "main"}:\${options.toolUseId}\`;
