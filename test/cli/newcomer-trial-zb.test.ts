@@ -38,6 +38,10 @@
  *   returned no content (a tool must return { content: string })" — it had. `execute` now takes that
  *   shape: its text blocks are the content, `isError` holds, a block of another kind is refused by
  *   name (typed `TextBlocksResult`).
+ * - a hook group with that SDK's `timeout` (`{ matcher: "Edit|Write", hooks: [log], timeout: 30 }`)
+ *   failed tsc and the run ("'timeout' does not exist in type …"): a group's `timeout` now bounds
+ *   each of its callbacks in seconds, as there — past it the callback's signal aborts and the hook
+ *   is skipped, as one that throws is;
  * The rest ran as that SDK runs it: hooks with matchers and `hookSpecificOutput`, canUseTool's deny
  * in the result's `permissionDenials`, `setPermissionMode("acceptEdits")` letting the next Write run
  * without asking, `resume` with `forkSession`, `continueConversation`, `error_max_turns`, an aborted
@@ -47,7 +51,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { defineTool, summon, type Message } from "ubiquity";
+import { defineTool, summon, type HookCallback, type Message } from "ubiquity";
 import { z } from "zod";
 import { scriptedModel } from "ubiquity/testing";
 import { installPacked, removePackedDirs, tempDir } from "../helpers/packed";
@@ -268,6 +272,38 @@ describe("a tool() handler's body kept in defineTool", () => {
     expect(results.get_map?.isError).toBe(true);
     expect(results.get_map?.content).toContain('a content block of type "image"');
     expect(results.get_map?.content).toContain("{ content: string, isError? }");
+  });
+});
+
+describe("a hook matcher's timeout, as that SDK's HookCallbackMatcher has it", () => {
+  it("a callback past it sees its signal abort and is skipped, naming the timeout; the run goes on", async () => {
+    const { warnings, logger } = recorder();
+    let reason: unknown;
+    // Never answers on its own: only the matcher's timeout can end it.
+    const stuck: HookCallback = (_input, _id, { signal }) =>
+      new Promise((resolve) =>
+        signal.addEventListener("abort", () => {
+          reason = signal.reason;
+          resolve({});
+        }),
+      );
+    const model = scriptedModel([{ toolCalls: [{ toolName: "Glob", input: { pattern: "*" } }] }, { text: "done" }]);
+    const messages = await collect(
+      summon("list", {
+        model,
+        cwd: tempDir("ubiquity-trial-zb-hook-"),
+        persistSession: false,
+        logger,
+        hooks: { PreToolUse: [{ matcher: "Glob", hooks: [stuck], timeout: 0.05 }] },
+      }),
+    );
+    const last = messages.at(-1);
+    expect(last?.type === "result" && last.subtype).toBe("success");
+    expect(messages.some((m) => m.type === "tool_result" && m.toolName === "Glob" && !m.output.isError)).toBe(true);
+    expect(String(reason)).toContain("timed out after 0.05 s");
+    expect(
+      warnings.some((w) => w.includes("PreToolUse hook threw (skipped)") && w.includes("timed out after 0.05 s")),
+    ).toBe(true);
   });
 });
 
