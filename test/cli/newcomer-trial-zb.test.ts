@@ -42,12 +42,16 @@
  *   failed tsc and the run ("'timeout' does not exist in type …"): a group's `timeout` now bounds
  *   each of its callbacks in seconds, as there — past it the callback's signal aborts and the hook
  *   is skipped, as one that throws is;
+ * - `settingSources: ["project"]` (that SDK's way to read `.claude/`) warned that `.claude/settings.json`
+ *   is not read and said to set `compat` "in the project's config" (`ubiquity.config.ts`, which
+ *   summon() never reads) and to run `ubiquity trust .`: it now names summon()'s option first. The table says too that that SDK, given no `settingSources`, reads all three sources,
+ *   where a ported program here runs without its deny rules unless `compat` is set;
  * The rest ran as that SDK runs it: hooks with matchers and `hookSpecificOutput`, canUseTool's deny
  * in the result's `permissionDenials`, `setPermissionMode("acceptEdits")` letting the next Write run
  * without asking, `resume` with `forkSession`, `continueConversation`, `error_max_turns`, an aborted
  * signal, and the `abortController` option refused with the fix.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -304,6 +308,21 @@ describe("a hook matcher's timeout, as that SDK's HookCallbackMatcher has it", (
     expect(
       warnings.some((w) => w.includes("PreToolUse hook threw (skipped)") && w.includes("timed out after 0.05 s")),
     ).toBe(true);
+  });
+});
+
+describe('settingSources: ["project"], that SDK\'s way to read .claude/', () => {
+  it("the warning about the unread .claude/settings.json names the option of summon(), not only a config file and trust", async () => {
+    const cwd = tempDir("ubiquity-trial-zb-claude-");
+    mkdirSync(join(cwd, ".claude"));
+    writeFileSync(join(cwd, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }));
+    const { warnings, logger } = recorder();
+    const model = scriptedModel([{ text: "done" }]);
+    await collect(summon("go", { model, cwd, settingSources: ["project"], persistSession: false, logger }));
+    const warning = warnings.find((w) => w.includes("Claude Code's settings file and is not read"));
+    expect(warning).toContain(
+      'In a program, with summon()\'s options: summon(prompt, { compat: ["claude"], settingSources: ["project"], … })',
+    );
   });
 });
 
