@@ -46,6 +46,8 @@
  *   is not read and said to set `compat` "in the project's config" (`ubiquity.config.ts`, which
  *   summon() never reads) and to run `ubiquity trust .`: it now names summon()'s option first. The table says too that that SDK, given no `settingSources`, reads all three sources,
  *   where a ported program here runs without its deny rules unless `compat` is set;
+ * - the options page gave `sandbox` [off]: Bash ran in bubblewrap (`system/init` said so), as the
+ *   sandbox guide says — on by default. The page says so now;
  * The rest ran as that SDK runs it: hooks with matchers and `hookSpecificOutput`, canUseTool's deny
  * in the result's `permissionDenials`, `setPermissionMode("acceptEdits")` letting the next Write run
  * without asking, `resume` with `forkSession`, `continueConversation`, `error_max_turns`, an aborted
@@ -323,6 +325,21 @@ describe('settingSources: ["project"], that SDK\'s way to read .claude/', () => 
     expect(warning).toContain(
       'In a program, with summon()\'s options: summon(prompt, { compat: ["claude"], settingSources: ["project"], … })',
     );
+  });
+});
+
+describe("the sandbox's default, as the options page gives it", () => {
+  it("a run with no sandbox option is not unsandboxed, and the options page does not say [off]", async () => {
+    const messages = await collect(summon("hi", { model: "test", persistSession: false }));
+    const init = messages[0];
+    const status =
+      init?.type === "system" && init.subtype === "init"
+        ? (init as { sandbox?: { status?: string } }).sandbox?.status
+        : undefined;
+    expect(status).not.toBe("off"); // "on", or "unavailable" on a machine without one
+    const page = readFileSync(join(repoRoot, "docs", "guide", "options.md"), "utf8");
+    const given = /`sandbox` \[([^\]]*)\]/.exec(page)?.[1];
+    expect(given).toMatch(/^on where/);
   });
 });
 
