@@ -48,6 +48,9 @@
  *   where a ported program here runs without its deny rules unless `compat` is set;
  * - the options page gave `sandbox` [off]: Bash ran in bubblewrap (`system/init` said so), as the
  *   sandbox guide says — on by default. The page says so now;
+ * - the service's stored session ids (that SDK's `session_id`s) given to `resume` ended "No stored
+ *   session … check the id (ubiquity sessions list)": an id whose Claude Code transcript is in
+ *   `~/.claude/projects` is now named as such, with the way on (a new session);
  * The rest ran as that SDK runs it: hooks with matchers and `hookSpecificOutput`, canUseTool's deny
  * in the result's `permissionDenials`, `setPermissionMode("acceptEdits")` letting the next Write run
  * without asking, `resume` with `forkSession`, `continueConversation`, `error_max_turns`, an aborted
@@ -62,6 +65,7 @@ import { z } from "zod";
 import { scriptedModel } from "ubiquity/testing";
 import { installPacked, removePackedDirs, tempDir } from "../helpers/packed";
 import { repoRoot, requireDist } from "../helpers/project";
+import { tempHome } from "../helpers/temp-home";
 
 beforeAll(() => requireDist());
 afterAll(() => removePackedDirs());
@@ -340,6 +344,28 @@ describe("the sandbox's default, as the options page gives it", () => {
     const page = readFileSync(join(repoRoot, "docs", "guide", "options.md"), "utf8");
     const given = /`sandbox` \[([^\]]*)\]/.exec(page)?.[1];
     expect(given).toMatch(/^on where/);
+  });
+});
+
+describe("resume: a session id the app kept from the Claude Agent SDK", () => {
+  const home = tempHome();
+  it("is named as a Claude Code session whose transcript is not read, with the way on", async () => {
+    const id = "3f2a1c4e-1111-4222-8333-444455556666";
+    const transcript = join(home(), ".claude", "projects", "-srv-app", `${id}.jsonl`);
+    mkdirSync(join(home(), ".claude", "projects", "-srv-app"), { recursive: true });
+    writeFileSync(transcript, `${JSON.stringify({ type: "user", sessionId: id })}\n`);
+    const sessionDir = tempDir("ubiquity-trial-zb-sessions-");
+    const resultOf = async (resume: string) => {
+      const last = (await collect(summon("go on", { model: "test", resume, sessionDir }))).at(-1);
+      return last?.type === "result" ? last : undefined;
+    };
+    const claude = await resultOf(id);
+    expect(claude?.subtype).toBe("error_configuration");
+    expect(claude?.result).toContain(`it is a Claude Code session (${transcript})`);
+    expect(claude?.result).toContain("Leave resume out to start a new session");
+    // Another unknown id keeps the plain advice.
+    const other = await resultOf("9e8d7c6b-1111-4222-8333-444455556666");
+    expect(other?.result).toContain("check the id (ubiquity sessions list) and sessionDir");
   });
 });
 
