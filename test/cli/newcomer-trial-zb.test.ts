@@ -90,7 +90,7 @@ describe("env: { ...process.env, … }, the Claude Agent SDK's way", () => {
   afterEach(() => void (process.env[KEY] = secret));
   afterAll(() => void delete process.env[KEY]);
 
-  const bash = (env: Record<string, string>) => {
+  const bash = (env: Record<string, string>, extra: Record<string, unknown> = {}) => {
     const { warnings, logger } = recorder();
     const model = scriptedModel([
       { toolCalls: [{ toolName: "Bash", input: { command: `echo "key=[$${KEY}] mode=[$APP_MODE]"` } }] },
@@ -105,6 +105,7 @@ describe("env: { ...process.env, … }, the Claude Agent SDK's way", () => {
         permissionMode: "bypassPermissions",
         persistSession: false,
         logger,
+        ...extra,
       }),
     ).then((messages) => {
       const result = messages.find((m) => m.type === "tool_result");
@@ -121,6 +122,24 @@ describe("env: { ...process.env, … }, the Claude Agent SDK's way", () => {
     expect(warning).toContain('env: { APP_MODE: "demo" }');
     expect(warning).toContain('subprocessEnv: "inherit"');
     expect(warning).not.toContain(secret);
+  });
+
+  it("stays a copy when the program sets a variable of its own after the run started", async () => {
+    // A PreToolUse hook stands for any code of the program that writes process.env mid-run.
+    const late: HookCallback = async () => {
+      process.env.ZB_TRIAL_SET_LATER = "later";
+      return {};
+    };
+    try {
+      const { output } = await bash(
+        { ...(process.env as Record<string, string>), APP_MODE: "demo" },
+        { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [late] }] } },
+      );
+      expect(output).toContain("mode=[demo]");
+      expect(output).toContain("key=[]");
+    } finally {
+      delete process.env.ZB_TRIAL_SET_LATER;
+    }
   });
 
   it("a credential named on purpose still reaches Bash (masked in what the run shows), without the warning", async () => {

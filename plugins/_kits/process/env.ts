@@ -277,10 +277,21 @@ export function copiedParentVariables(
   env: Readonly<Record<string, string | undefined>>,
   parent: Readonly<Record<string, string | undefined>> = process.env,
 ): string[] {
+  // Against this process's environment, decided once per `env` object (the run's, from its first
+  // subprocess or its start): a variable the program sets later must not turn a copy into a list.
+  const own = parent === process.env;
+  const known = own ? copiesOfProcessEnv.get(env) : undefined;
+  if (known) return known;
   const entries = Object.entries(parent).filter((e): e is [string, string] => e[1] !== undefined);
-  if (!entries.every(([name, value]) => env[name] === value)) return [];
-  return entries.filter(([name, value]) => isScrubbedVariable(name, value)).map(([name]) => name);
+  const copied = entries.every(([name, value]) => env[name] === value)
+    ? entries.filter(([name, value]) => isScrubbedVariable(name, value)).map(([name]) => name)
+    : [];
+  if (own) copiesOfProcessEnv.set(env, copied);
+  return copied;
 }
+
+/** copiedParentVariables' answers for `process.env`, by the `env` object asked about. */
+const copiesOfProcessEnv = new WeakMap<object, string[]>();
 
 /** `env` without the variables it holds only as a copy of `parent` (copiedParentVariables): the allow-list judges those. */
 function withoutParentCopy(
