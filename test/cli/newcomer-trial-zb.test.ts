@@ -31,21 +31,22 @@
  *   guide said "`supportedCommands()` is not offered" — it is (slash-commands.md) — and its table
  *   of controls left out `setReasoning`, `backgroundTasks`, `stopTask`, `listMcpResources` and
  *   `readMcpResource`. The table lists every method of `Query` (checked here against the
- *   interface), and says where that SDK's `mcpServerStatus()` and `streamInput()` are.
+ *   interface), and says where that SDK's `mcpServerStatus()` and `streamInput()` are;
  * - the in-process server's `tool()`s moved to `defineTool` as the table says, their handler bodies
  *   kept (`return { content: [{ type: "text", text }] }`): tsc said "Type '{ type: "text"; text:
  *   string; }[]' is not assignable to type 'string'", and in JavaScript every call failed "it
  *   returned no content (a tool must return { content: string })" — it had. `execute` now takes that
  *   shape: its text blocks are the content, `isError` holds, a block of another kind is refused by
- *   name (typed `TextBlocksResult`).
+ *   name (typed `TextBlocksResult`);
  * - a hook group with that SDK's `timeout` (`{ matcher: "Edit|Write", hooks: [log], timeout: 30 }`)
  *   failed tsc and the run ("'timeout' does not exist in type …"): a group's `timeout` now bounds
  *   each of its callbacks in seconds, as there — past it the callback's signal aborts and the hook
  *   is skipped, as one that throws is;
  * - `settingSources: ["project"]` (that SDK's way to read `.claude/`) warned that `.claude/settings.json`
  *   is not read and said to set `compat` "in the project's config" (`ubiquity.config.ts`, which
- *   summon() never reads) and to run `ubiquity trust .`: it now names summon()'s option first. The table says too that that SDK, given no `settingSources`, reads all three sources,
- *   where a ported program here runs without its deny rules unless `compat` is set;
+ *   summon() never reads) and to run `ubiquity trust .`: it now names summon()'s option first. The
+ *   table says too that that SDK, given no `settingSources`, reads all three sources, where a
+ *   ported program here runs without its deny rules unless `compat` is set;
  * - the options page gave `sandbox` [off]: Bash ran in bubblewrap (`system/init` said so), as the
  *   sandbox guide says — on by default. The page says so now;
  * - the service's stored session ids (that SDK's `session_id`s) given to `resume` ended "No stored
@@ -55,6 +56,10 @@
  * in the result's `permissionDenials`, `setPermissionMode("acceptEdits")` letting the next Write run
  * without asking, `resume` with `forkSession`, `continueConversation`, `error_max_turns`, an aborted
  * signal, and the `abortController` option refused with the fix.
+ * Noticed and left: a `PreToolUse` callback that throws (or now times out) is skipped, so the call it
+ * guarded runs — that SDK's default (`onFailure: "continue"`) too, but not fail-closed; given no
+ * `settingSources`, summon() reads nothing of `.claude/` and says nothing (by design: nothing is
+ * read unless asked), so a program relying on that SDK's default loses its deny rules silently.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
