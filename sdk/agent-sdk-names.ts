@@ -24,6 +24,20 @@ const RENAMED: Readonly<Record<string, string>> = {
     "resume: the id rewindConversation(sessionId, messageUuid) returns (a fork of the session just before that message)",
   betas:
     'providerSettings: { headers: { "anthropic-beta": "<beta>,<beta>" } } (the anthropic provider\'s request headers)',
+  thinking:
+    'maxThinkingTokens: <budgetTokens> for { type: "enabled", budgetTokens }, reasoning: "none" for { type: "disabled" }; leave it out for { type: "adaptive" } (the provider\'s default)',
+  effort: 'reasoning: "<level>" (none, minimal, low, medium, high, xhigh, max; by phase too: { plan, work, verify })',
+  debug: "logger: console (or DEBUG=ubiquity* in the environment)",
+  debugFile: "logger: { debug, info, warn, error } writing where you want (or DEBUG=ubiquity* with stderr redirected)",
+};
+
+/** What each Claude Agent SDK `AgentDefinition` field is here (keys an agent of `agents` does not have). */
+const AGENT_RENAMED: Readonly<Record<string, string>> = {
+  effort: 'reasoning: "<level>"',
+  mcpServers:
+    "the servers in the run's mcpServers, and \"mcp__<server>\" in the agent's tools for each it may use (a subagent is offered the run's tools, cut to its tools)",
+  criticalSystemReminder_EXPERIMENTAL: "the reminder in the agent's prompt",
+  initialPrompt: "the task the Agent tool is called with (or the agent's prompt)",
 };
 
 /** Lines naming the fix for each Claude Agent SDK option of `options` the run refused ("" when none). */
@@ -32,6 +46,10 @@ export function agentSdkHints(options: Record<string, unknown>, message: string)
   for (const [key, instead] of Object.entries(RENAMED))
     if (key in options && message.includes(`"${key}"`))
       lines.push(`→ "${key}" is the Claude Agent SDK's option: here it is ${instead}`);
+  for (const [agent, definition] of Object.entries(isRecord(options.agents) ? options.agents : {}))
+    for (const [key, instead] of Object.entries(AGENT_RENAMED))
+      if (isRecord(definition) && key in definition && message.includes(`"${key}"`))
+        lines.push(`→ agents.${agent}.${key} is the Claude Agent SDK's AgentDefinition field: here it is ${instead}`);
   const prompt = options.systemPrompt;
   if (typeof prompt === "object" && prompt !== null && (prompt as { type?: unknown }).type === "preset")
     lines.push(
@@ -65,6 +83,8 @@ export function agentSdkHints(options: Record<string, unknown>, message: string)
     );
   return lines.length ? `\n${lines.join("\n")}` : "";
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
 /** The TypeError for `summon({ prompt, options })`, the Claude Agent SDK's `query` call. */
 export function queryShapeHint(prompt: unknown): string {

@@ -82,6 +82,7 @@ export {
   type PermissionResult,
   type PermissionUpdateRules,
   type CanUseTool,
+  type CanUseToolContext,
   type CanUseToolResult,
 } from "../plugins/permissions/options";
 export {

@@ -17,7 +17,13 @@ export type { LoadConfigOptions, LoadedConfig, ConfigEnv } from "../loader/index
 // A kernel of one's own (DESIGN §1), and the pieces a config lists inline: plugins, presets, tools.
 export { createKernel, Tool } from "../src/index";
 export type { Kernel, Plugin, PluginFactory, Preset, ToolContext, ToolPermission, Logger } from "../src/index";
-export { definePlugin, definePreset, defineTool, type ToolSpec } from "../plugins/_kits/authoring/index";
+export {
+  definePlugin,
+  definePreset,
+  defineTool,
+  type TextBlocksResult,
+  type ToolSpec,
+} from "../plugins/_kits/authoring/index";
 export { builtinTools } from "./facade";
 
 // Messages a run yields (`Message` is the union; plugins add theirs through `PluginMessages`).
@@ -55,6 +61,7 @@ export type {
   PermissionUpdateRules,
   CanUseToolResult,
   CanUseTool,
+  CanUseToolContext,
   HookEventName,
   HookMatcher,
   HookInput,

@@ -20,6 +20,10 @@ export type UserInput =
       interrupt?: boolean;
       /** The Claude Agent SDK's `SDKUserMessage.message` (and `--input-format stream-json`'s), read when `text` and `content` are absent. */
       message?: { role: "user"; content: string | AgentSdkContentBlock[] };
+      /** The Claude Agent SDK's `SDKUserMessage.parent_tool_use_id` (its docs' prompts write `null`): taken and not read. */
+      parent_tool_use_id?: string | null;
+      /** The Claude Agent SDK's `SDKUserMessage.session_id`: taken and not read (the session is the one `summon()` runs). */
+      session_id?: string;
     };
 
 const SHAPE = 'a string or { type: "user", text?, content?, interrupt? }';

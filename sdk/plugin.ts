@@ -14,6 +14,7 @@ export {
   defineTool,
   functionSchema,
   readOption,
+  type TextBlocksResult,
   type ToolSpec,
   type PluginSpec,
   type FactoryOptionsOf,

@@ -294,6 +294,7 @@ export const agentsPlugin = definePlugin({
       // The init message names the agents the Agent tool offers (claude -p's `agents`).
       const names = Object.keys(agents);
       if (!run.agent && names.length && run.tools.some((t) => t.name === AGENT_TOOL)) run.initExtra.agents = names;
+      else if (!run.agent && names.length) warnAgentToolNotOffered(kernel, run, names);
     });
 
     kernel.hooks.turn.prompt.tap(NAME, (prompt, run) => {
@@ -347,3 +348,20 @@ export default agentsPlugin;
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";
+
+/**
+ * Says why the run's agents cannot be called when `allowedTools` left the Agent tool out: a bare
+ * name there limits the run to the tools it names. The Claude Agent SDK's `allowedTools` only
+ * pre-approves (its tools stay offered), so a program ported from it with `agents` and
+ * `allowedTools: ["Read", "Grep"]` lost its subagents (and Bash) without a word.
+ */
+function warnAgentToolNotOffered(kernel: Kernel, run: RunContext, names: string[]): void {
+  // The permissions plugin's option, read as this plugin reads no other: a list of rule strings.
+  const allowed = (run.options as { allowedTools?: unknown }).allowedTools;
+  if (!Array.isArray(allowed)) return;
+  const registered = kernel.registries.tools.values().some((t) => t.name === AGENT_TOOL);
+  if (!registered || allowed.length === 0 || allowed.includes(AGENT_TOOL) || allowed.includes("Task")) return;
+  run.logger.warn(
+    `agents ${names.join(", ")} cannot be called: allowedTools (${allowed.join(", ")}) limits the run to the tools it names, and the Agent tool is not one of them. Add "Agent" to allowedTools, or pass the rules as approvedTools, which pre-approves them without taking other tools away (what the Claude Agent SDK's allowedTools means).`,
+  );
+}

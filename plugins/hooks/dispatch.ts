@@ -54,13 +54,7 @@ export async function dispatch(
       try {
         output =
           typeof hook === "function"
-            ? callbackAnswer(
-                // The Claude Agent SDK's arguments: a hook ported from it destructures `{ signal }`
-                // from the third and threw when given one argument, so the call it guarded ran.
-                await (hook as HookCallback)(withClaudeNames(current), current.toolUseId, { signal: context.signal }),
-                event,
-                context,
-              )
+            ? callbackAnswer(await runCallback(hook as HookCallback, current, context, group.timeout), event, context)
             : await runHandler(hook, current, context);
       } catch (error) {
         context.logger.error(`${event} hook threw (skipped): ${describeError(error)}`);
@@ -91,6 +85,42 @@ export async function dispatch(
     }
   }
   return outcome;
+}
+
+/**
+ * Call a hook callback with the Claude Agent SDK's arguments (a hook ported from it destructures
+ * `{ signal }` from the third, and threw when given one argument, so the call it guarded ran),
+ * bounded by its group's `timeout` in seconds when it has one, as that SDK bounds a matcher's
+ * hooks: past it the callback's signal aborts and the call throws, so the hook is skipped as one
+ * that throws is. Without a timeout it may take as long as the run.
+ */
+async function runCallback(
+  hook: HookCallback,
+  input: HookInput,
+  context: HookRunContext,
+  timeoutSeconds: number | undefined,
+): Promise<HookOutput | undefined | void> {
+  if (timeoutSeconds === undefined) return hook(withClaudeNames(input), input.toolUseId, { signal: context.signal });
+  const controller = new AbortController();
+  const stop = () => controller.abort(context.signal.reason);
+  context.signal.addEventListener("abort", stop, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new Error(`timed out after ${timeoutSeconds} s (its matcher's timeout)`);
+      // Rejected before the signal aborts: a callback that answers on abort must not win the race.
+      reject(error);
+      controller.abort(error);
+    }, timeoutSeconds * 1000);
+    timer.unref?.();
+  });
+  try {
+    const answer = Promise.resolve(hook(withClaudeNames(input), input.toolUseId, { signal: controller.signal }));
+    return await Promise.race([answer, expired]);
+  } finally {
+    clearTimeout(timer);
+    context.signal.removeEventListener("abort", stop);
+  }
 }
 
 /**

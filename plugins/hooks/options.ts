@@ -196,6 +196,13 @@ const HookMatcherSchema = z.strictObject({
   hooks: z.array(
     z.union([functionSchema<HookCallback>("hook callback"), CommandHookSchema, HttpHookSchema, ModelHookSchema]),
   ),
+  timeout: z
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      "seconds each callback of the group may take, as the Claude Agent SDK's matcher timeout (past it: its signal aborts and the hook is skipped); a command, HTTP or model hook keeps its own timeout",
+    ),
 });
 export type HookMatcher = z.input<typeof HookMatcherSchema>;
 

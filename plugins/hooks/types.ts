@@ -70,6 +70,8 @@ export type HookHandler = CommandHook | HttpHook | ModelHook;
 export interface HookMatcherGroup {
   matcher?: string;
   hooks: (HookCallback | HookHandler)[];
+  /** Seconds each callback of the group may take (the Claude Agent SDK's matcher `timeout`); a handler keeps its own. */
+  timeout?: number;
 }
 
 /** `options.hooks`. */

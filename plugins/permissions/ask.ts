@@ -6,7 +6,13 @@
  */
 import type { PermissionResult, PermissionVerdict, ToolCall } from "../../src/index";
 import { getPermissionsApi } from "./api";
-import type { CanUseTool, CanUseToolResult, PermissionsResolvedOptions, PermissionUpdateRules } from "./options";
+import type {
+  CanUseTool,
+  CanUseToolContext,
+  CanUseToolResult,
+  PermissionsResolvedOptions,
+  PermissionUpdateRules,
+} from "./options";
 import { describeError } from "../../src/index";
 
 /** Answer an ask verdict for one call. */
@@ -70,7 +76,7 @@ function prompt(
   call: ToolCall,
   timeoutMs: number | undefined,
 ): Promise<CanUseToolResult> {
-  const { toolName, toolUseId } = call;
+  const { toolName } = call;
   const runSignal = call.run.abortSignal;
   const controller = new AbortController();
   return new Promise<CanUseToolResult>((resolve) => {
@@ -105,13 +111,7 @@ function prompt(
     // The handler gets a copy: changing what it was shown must not change what runs.
     const shown = structuredClone(call.input);
     Promise.resolve()
-      .then(() =>
-        handler(toolName, shown, {
-          signal: controller.signal,
-          suggestions: [...(verdict.suggestions ?? [])],
-          toolUseId,
-        }),
-      )
+      .then(() => handler(toolName, shown, handlerContext(verdict, call, controller.signal)))
       .then(
         (answer) => finish(checkAnswer(answer, toolName)),
         (error: unknown) =>
@@ -121,6 +121,25 @@ function prompt(
           }),
       );
   });
+}
+
+/**
+ * The handler's third argument, with the Claude Agent SDK's names (`toolUseID`, `agentID`) as
+ * non-enumerable aliases: a handler ported from that SDK that keys its pending approvals by
+ * `options.toolUseID` read `undefined` in JavaScript, so every approval had the same key.
+ */
+function handlerContext(verdict: PermissionVerdict, call: ToolCall, signal: AbortSignal): CanUseToolContext {
+  const agentId = call.run.agent?.agentId;
+  const context: CanUseToolContext = {
+    signal,
+    suggestions: [...(verdict.suggestions ?? [])],
+    toolUseId: call.toolUseId,
+    ...(agentId !== undefined ? { agentId } : {}),
+    ...(verdict.message ? { decisionReason: verdict.message } : {}),
+  };
+  Object.defineProperty(context, "toolUseID", { value: call.toolUseId, enumerable: false });
+  if (agentId !== undefined) Object.defineProperty(context, "agentID", { value: agentId, enumerable: false });
+  return context;
 }
 
 function checkAnswer(answer: unknown, toolName: string): CanUseToolResult {

@@ -38,8 +38,25 @@ export type CanUseToolResult =
 export type CanUseTool = (
   toolName: string,
   input: Record<string, unknown>,
-  context: { signal: AbortSignal; suggestions: string[]; toolUseId: string },
+  context: CanUseToolContext,
 ) => Promise<CanUseToolResult> | CanUseToolResult;
+
+/**
+ * What a `canUseTool` handler is told besides the call. The Claude Agent SDK's names of the same
+ * facts (`toolUseID`, `agentID`) also answer in JavaScript, left out of a spread or `JSON.stringify`.
+ */
+export interface CanUseToolContext {
+  /** Aborts when the run is aborted or `permissionPromptTimeoutMs` passes: stop waiting for a person. */
+  signal: AbortSignal;
+  /** Rules that would allow this kind of call from now on (give them back as `updatedPermissions`). */
+  suggestions: string[];
+  /** The call's id, as in its `tool_use` message. */
+  toolUseId: string;
+  /** The subagent asking, when a subagent makes the call (its `agentId` in the stream); absent for the main agent. */
+  agentId?: string;
+  /** Why the call is asked about (the permission engine's message), when it says. */
+  decisionReason?: string;
+}
 
 /** The permissions plugin's slice of the config schema. */
 export const permissionsOptions = lazyOptions(

@@ -6,6 +6,7 @@ export { default } from "./index";
 export { PERMISSION_MODES, decidePermission, explainPermission, getPermissionsApi } from "./index";
 export type {
   CanUseTool,
+  CanUseToolContext,
   CanUseToolResult,
   DecidePermissionInput,
   PermissionDecision,

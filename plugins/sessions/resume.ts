@@ -13,6 +13,9 @@ import {
   type Kernel,
   type RunContext,
 } from "../../src/index";
+import { existsSync, readdirSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { NAME, type SessionsContext } from "./kernel-sessions";
 import type { SessionsResolvedOptions } from "./options";
 import { getSessionsApi } from "./api";
@@ -43,13 +46,36 @@ export async function resumeSession(run: RunContext, options: SessionsResolvedOp
     );
     return;
   }
-  if (!loaded)
-    throw new RunEnd(`No stored session with id "${resume}": check the id (ubiquity sessions list) and sessionDir`);
+  if (!loaded) {
+    const claude = claudeTranscript(resume!);
+    throw new RunEnd(
+      claude
+        ? `No stored session with id "${resume}": it is a Claude Code session (${claude}), whose transcript ubiquity does not read (a session id kept from a Claude Agent SDK app names one). Leave resume out to start a new session, and give it what it needs in the prompt`
+        : `No stored session with id "${resume}": check the id (ubiquity sessions list) and sessionDir`,
+    );
+  }
   run.history.push(...loaded.history);
   if (!request.fork) run.sessionId = loaded.sessionId;
   // A run that names no model goes on with the session's (as `ubiquity run --resume` does).
   if (run.model === undefined && requestedModel(run.options) === undefined && loaded.model)
     await adoptModel(run, loaded.model);
+}
+
+/**
+ * The Claude Code transcript of `id` (`~/.claude/projects/<project>/<id>.jsonl`), when there is one:
+ * an app moved from the Claude Agent SDK keeps its users' session ids, and resuming one here met
+ * only "check the id". Only a session id's shape is looked up (never a path), on this error path.
+ */
+function claudeTranscript(id: string): string | undefined {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  const root = join(homedir(), ".claude", "projects");
+  let projects: string[];
+  try {
+    projects = readdirSync(root);
+  } catch {
+    return undefined;
+  }
+  return projects.map((project) => join(root, project, `${id}.jsonl`)).find((file) => existsSync(file));
 }
 
 /** Run on the session's stored model; one that no longer resolves leaves the run without a model, whose error says so. */

@@ -189,7 +189,7 @@ function unreadClaudeSettings(kernel: Kernel, cwd: string, skipped: string | und
   warnOnce(
     kernel,
     NAME,
-    `${what}: set compat: ["claude"] in the project's config to read Claude Code's files (CLAUDE.md, .claude/settings.json, skills, agents, commands) — ubiquity.config.ts: \`export default defineConfig({ compat: ["claude"] })\`, or .ubiquityrc.json: {"compat": ["claude"]} — or pass --compat claude to \`ubiquity run\`; then trust the folder (\`ubiquity trust .\`); compat: [] keeps them unread without this warning`,
+    `${what}: set compat: ["claude"] to read Claude Code's files (CLAUDE.md, .claude/settings.json, skills, agents, commands). In a program, with summon()'s options: summon(prompt, { compat: ["claude"], settingSources: ["project"], … }) (the Claude Agent SDK's settingSources: ["project"] read them alone). For \`ubiquity run\`, in the project's config — ubiquity.config.ts: \`export default defineConfig({ compat: ["claude"] })\`, or .ubiquityrc.json: {"compat": ["claude"]} — or with --compat claude; then trust the folder (\`ubiquity trust .\`). compat: [] keeps them unread without this warning`,
   );
 }
 

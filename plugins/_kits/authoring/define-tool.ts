@@ -4,12 +4,22 @@ import { Tool, type ToolContext, type ToolOutput, type ToolKind, type ToolPermis
 
 type Awaitable<T> = T | Promise<T>;
 
+/**
+ * The result of a Claude Agent SDK `tool()` handler (an MCP `CallToolResult` of text blocks), which
+ * `execute` may return as it is: its text blocks, a line apart, are the tool's content.
+ */
+export interface TextBlocksResult {
+  content: readonly { type: "text"; text: string }[];
+  isError?: boolean | undefined;
+}
+
 /** The object form of a tool, for `defineTool()`. */
 export interface ToolSpec<S extends z.ZodType> {
   name: string;
   description: string;
   inputSchema: S;
-  execute(input: z.output<S>, ctx: ToolContext): Awaitable<ToolOutput | string>;
+  /** The call: its text (a string), a `ToolOutput`, or a Claude Agent SDK `tool()` handler's `{ content: [{ type: "text", text }] }`. */
+  execute(input: z.output<S>, ctx: ToolContext): Awaitable<ToolOutput | TextBlocksResult | string>;
   isReadOnly?: boolean | ((input: z.output<S>) => boolean) | undefined;
   isConcurrencySafe?: boolean | ((input: z.output<S>) => boolean) | undefined;
   checkPermissions?(input: z.output<S>, ctx: ToolContext): Awaitable<ToolPermission>;
@@ -58,8 +68,23 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<S> {
     }
     async call(input: z.output<S>, ctx: ToolContext): Promise<ToolOutput> {
       const out = await spec.execute(input, ctx);
-      return typeof out === "string" ? { content: out } : out;
+      if (typeof out === "string") return { content: out };
+      return Array.isArray(out?.content) ? fromTextBlocks(spec.name, out as TextBlocksResult) : (out as ToolOutput);
     }
   }
   return new DefinedTool();
+}
+
+/**
+ * A `tool()` handler's result, kept as it was when the tool was ported from the Claude Agent SDK:
+ * it reached the model as "it returned no content". Text blocks are the content; a block of another
+ * kind (an image, a resource) is refused by name rather than dropped.
+ */
+function fromTextBlocks(name: string, out: TextBlocksResult): ToolOutput {
+  const other = out.content.find((b) => b?.type !== "text" || typeof b.text !== "string");
+  if (other !== undefined)
+    throw new TypeError(
+      `${name}'s execute returned a content block of type ${JSON.stringify((other as { type?: unknown } | null)?.type)}: a tool's content here is text (a string, or { content: string, isError? }); describe anything else in the text`,
+    );
+  return { content: out.content.map((b) => b.text).join("\n"), ...(out.isError === true ? { isError: true } : {}) };
 }

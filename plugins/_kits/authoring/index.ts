@@ -12,7 +12,7 @@ export {
   type DefinedPlugin,
 } from "./define-plugin";
 export { definePreset } from "./define-preset";
-export { defineTool, type ToolSpec } from "./define-tool";
+export { defineTool, type TextBlocksResult, type ToolSpec } from "./define-tool";
 export { functionSchema } from "./option-fields";
 export { lazyOptions } from "./lazy-options";
 export { readOption } from "./read-option";

@@ -179,12 +179,54 @@ export function buildSubprocessEnv(
     if (!inherit && isScrubbedVariable(name, value)) continue;
     out[name] = value;
   }
-  for (const layer of [options.env, ...add]) {
+  const own = options.env && !inherit ? withoutParentCopy(options.env, parent) : options.env;
+  for (const layer of [own, ...add]) {
     if (!layer) continue;
     Object.assign(out, layer);
     for (const value of Object.values(layer)) if (mayBeCredential(value)) noteSecret(value);
   }
   for (const name of Object.keys(out)) if (name.toUpperCase() === "PATH") out[name] = absolutePath(out[name]!);
+  return out;
+}
+
+/**
+ * The variables of this process's environment that `env` holds only because it is a copy of it:
+ * the Claude Agent SDK's `env: { ...process.env, APP: "x" }` (that SDK's `env` replaces the
+ * environment, and its docs spread `process.env` into it). Here `env` is added on top of the
+ * allow-list and wins, so such a copy handed every provider key and token to Bash, hooks and
+ * servers. `env` is a copy when it holds every variable of `parent` with the same value and
+ * `parent` has one the allow-list keeps back; `[]` otherwise (an `env` listing a token by name
+ * holds far less than the whole environment).
+ */
+export function copiedParentVariables(
+  env: Readonly<Record<string, string | undefined>>,
+  parent: Readonly<Record<string, string | undefined>> = process.env,
+): string[] {
+  // Against this process's environment, decided once per `env` object (the run's, from its first
+  // subprocess or its start): a variable the program sets later must not turn a copy into a list.
+  const own = parent === process.env;
+  const known = own ? copiesOfProcessEnv.get(env) : undefined;
+  if (known) return known;
+  const entries = Object.entries(parent).filter((e): e is [string, string] => e[1] !== undefined);
+  const copied = entries.every(([name, value]) => env[name] === value)
+    ? entries.filter(([name, value]) => isScrubbedVariable(name, value)).map(([name]) => name)
+    : [];
+  if (own) copiesOfProcessEnv.set(env, copied);
+  return copied;
+}
+
+/** copiedParentVariables' answers for `process.env`, by the `env` object asked about. */
+const copiesOfProcessEnv = new WeakMap<object, string[]>();
+
+/** `env` without the variables it holds only as a copy of `parent` (copiedParentVariables): the allow-list judges those. */
+function withoutParentCopy(
+  env: Readonly<Record<string, string>>,
+  parent: Readonly<Record<string, string | undefined>>,
+): Readonly<Record<string, string>> {
+  const copied = copiedParentVariables(env, parent);
+  if (copied.length === 0) return env;
+  const out = { ...env };
+  for (const name of copied) delete out[name];
   return out;
 }
 

@@ -12,6 +12,7 @@ export {
   agentWritableTest,
   agentWritableFolders,
   buildSubprocessEnv,
+  copiedParentVariables,
   hostEnv,
   hostPath,
   isCredentialVariable,
