@@ -21,7 +21,8 @@ import {
 } from "../_kits/sources/index";
 import { homedir } from "node:os";
 import type { Kernel, RunContext, SystemSection, Tool } from "../../src/index";
-import { definePlugin } from "../_kits/authoring/index";
+import { definePlugin, readOption } from "../_kits/authoring/index";
+import { permissionsOptions } from "../permissions/api";
 import type { AgentDefinition, AgentsResolvedOptions } from "./options";
 import { getHooksApi, HOOK_JUDGE_INSTRUCTIONS } from "../hooks/index";
 
@@ -356,9 +357,9 @@ export * from "./options";
  * `allowedTools: ["Read", "Grep"]` lost its subagents (and Bash) without a word.
  */
 function warnAgentToolNotOffered(kernel: Kernel, run: RunContext, names: string[]): void {
-  // The permissions plugin's option, read as this plugin reads no other: a list of rule strings.
-  const allowed = (run.options as { allowedTools?: unknown }).allowedTools;
-  if (!Array.isArray(allowed)) return;
+  // The permissions plugin's option, read through its slice.
+  const allowed = readOption(permissionsOptions, run.options, "allowedTools");
+  if (!allowed) return;
   const registered = kernel.registries.tools.values().some((t) => t.name === AGENT_TOOL);
   if (!registered || allowed.length === 0 || allowed.includes(AGENT_TOOL) || allowed.includes("Task")) return;
   run.logger.warn(
