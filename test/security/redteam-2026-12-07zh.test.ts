@@ -1,0 +1,94 @@
+/**
+ * Red team of 2026-12-07 (zh): everything but the Bash command analysis, as a stranger — a hostile
+ * DNS or MCP server, the model sending tool calls. Through the built bin against the scripted
+ * attacker (a fake provider on 127.0.0.1), in a network namespace of its own (`unshare -Urnm`)
+ * with the attacker's DNS server where a name is the surface. Each finding's test failed before
+ * its fix (checked by reverting it).
+ *
+ * ZH1 FIXED heldFetch (red team zf's DNS-rebinding fix) handed a held name's request to `fetch`
+ *           whenever its own reading of the proxy variables said node would send it to the proxy,
+ *           and node read them otherwise: node's EnvHttpProxyAgent takes `no_proxy` before
+ *           `NO_PROXY` and `http_proxy` before `HTTP_PROXY` (an empty one meaning none), heldFetch
+ *           the upper-case ones first. With `NODE_USE_ENV_PROXY=1`, `HTTP_PROXY` set and either
+ *           `NO_PROXY=corp.example` with `no_proxy=<the server's host>` or `http_proxy=` (empty),
+ *           node connected itself, resolving the name again: through the bin, both calls of
+ *           `mcp__w__echo` went to a service on this machine's loopback, the user's
+ *           `authorization` header with them, and its answer came back to the model. Class: a
+ *           security decision that rests on another component's reading of the same input (two
+ *           parsers). Rule: heldFetch never lets anything else resolve a held name — it connects
+ *           itself either way (straight, or a tunnel through the proxy, below), so a reading that
+ *           differs from node's changes the way, never the address; the reading now mirrors node's
+ *           (lower case first; an https request without an https proxy goes to the http one).
+ *
+ * ZH2 FIXED Behind the proxy, a held name's request went to the proxy by name, and the proxy
+ *           resolved it again: the header's "a name it resolves to its own loopback reaches the
+ *           proxy's machine, never this one" fails for a proxy on this machine (cntlm, px, a
+ *           corporate agent at 127.0.0.1:3128) — through the bin, the rebound name's two calls
+ *           reached this machine's loopback service through the local proxy, header and answer as
+ *           in ZH1 — and a proxy elsewhere reached its own intranet the same way. Class: ZF2's
+ *           rebinding, through a connection someone else resolves. Rule: a held name's request
+ *           goes through a CONNECT tunnel the proxy opens to the address judged here (each address
+ *           of the name public, at every connection), TLS on top named for the host. Behaviour
+ *           change: behind a proxy, a public name this machine cannot resolve is refused (as it
+ *           is without a proxy) instead of left to the proxy.
+ *
+ * Tally: see the end of the file's header once complete.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { binPath } from "../helpers/project";
+
+/** Can this machine make a user, network and mount namespace (the rebinding's own DNS and "internet")? */
+const UNSHARE = spawnSync("unshare", ["-Urnm", "true"]).status === 0;
+
+type ProxyCase = {
+  hits: string[];
+  tunnels: string[];
+  results: { content: string; isError: boolean }[];
+  stderr: string;
+};
+
+/** The proxy fixture's bin runs (one per case) in a namespace of their own. */
+const proxyRuns = (cases: string[]): Record<string, ProxyCase> => {
+  const work = realpathSync(mkdtempSync(join(tmpdir(), "ubq-rt7zh-px-")));
+  try {
+    const fixture = join(import.meta.dirname, "fixtures", "proxy-rebind-run.mjs");
+    const run = spawnSync("unshare", ["-Urnm", process.execPath, fixture, binPath, work, ...cases], {
+      encoding: "utf8",
+      timeout: 250_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    return JSON.parse(run.stdout.trim().split("\n").pop()!) as Record<string, ProxyCase>;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+};
+
+describe("ZH1, ZH2: a held name behind the environment's proxy (NODE_USE_ENV_PROXY), rebound to the loopback", () => {
+  it.skipIf(!UNSHARE)(
+    "through the bin: neither node's own reading of the variables nor a local proxy reaches the loopback service",
+    { timeout: 260_000 },
+    () => {
+      const runs = proxyRuns(["case", "empty", "local"]);
+      for (const [name, run] of Object.entries(runs)) {
+        expect(run.hits, `${name}: the user's MCP requests (its token header with them) reached this machine`).toEqual(
+          [],
+        );
+        expect(run.results, `${name}: ${run.stderr}`).toHaveLength(2);
+        for (const r of run.results) {
+          expect(r.isError, name).toBe(true);
+          expect(r.content).not.toContain("INTERNAL-SERVICE-ANSWER");
+          expect(r.content).toMatch(
+            /refused to connect to mcp\.rebind\.example: mcp\.rebind\.example resolves to 127\.0\.0\.1/,
+          );
+        }
+      }
+      // The local proxy was asked for tunnels to the address judged, never for the name.
+      expect(runs.local!.tunnels.length).toBeGreaterThan(0);
+      for (const t of runs.local!.tunnels) expect(t).toMatch(/^93\.184\.216\.34:\d+$/);
+    },
+  );
+});
