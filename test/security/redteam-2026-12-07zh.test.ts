@@ -32,14 +32,43 @@
  *           change: behind a proxy, a public name this machine cannot resolve is refused (as it
  *           is without a proxy) instead of left to the proxy.
  *
+ * ZH3 FIXED A background task's output reached the stream in pieces (`system/task_output`, with
+ *           `includePartialMessages`, which the terminal mode turns on), each masked alone: a
+ *           secret written in two writes was masked in neither. Through the bin, a background
+ *           `printenv DEPLOY_PAT | head -c 12; sleep 0.5; printenv DEPLOY_PAT | tail -c +13` (the
+ *           run's `env`, a registered secret) printed `ghpZH3secret` and `Value0123456789` in two
+ *           stream-json messages, and the terminal's `/tasks <id>` joins the pieces and prints the
+ *           whole key; BashOutput, which reads the whole buffer, masked it. Class: a secret split
+ *           across the pieces of a stream (the model's deltas had streamMasker; task output did
+ *           not). Rule: each task's pieces pass through one stream masker, which holds back a tail
+ *           that could begin a secret until the next piece or the task's end tells; the kernel's
+ *           `task` events carry the masked pieces too.
+ *
  * Tally: see the end of the file's header once complete.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { binPath } from "../helpers/project";
+import { attacker } from "./scripted-attacker";
+import { binPath, runCli, streamMessages } from "../helpers/project";
+import { attackBench } from "./attack-bench";
+
+const KEY = "sk-test-redteam7zh";
+const DEPLOY_PAT = "ghpZH3secretValue0123456789";
+
+const { project, serve, env } = attackBench({
+  name: "rt7zh",
+  model: "openai:gpt-4.1",
+  key: KEY,
+  fill: (p) => {
+    writeFileSync(
+      join(p.cwd, "ubiquity.config.mjs"),
+      `export default ${JSON.stringify({ sandbox: false, env: { DEPLOY_PAT } })};\n`,
+    );
+  },
+});
 
 /** Can this machine make a user, network and mount namespace (the rebinding's own DNS and "internet")? */
 const UNSHARE = spawnSync("unshare", ["-Urnm", "true"]).status === 0;
@@ -91,4 +120,49 @@ describe("ZH1, ZH2: a held name behind the environment's proxy (NODE_USE_ENV_PRO
       for (const t of runs.local!.tunnels) expect(t).toMatch(/^93\.184\.216\.34:\d+$/);
     },
   );
+});
+
+describe("ZH3: a secret split across a background task's output pieces", () => {
+  it("through the bin: no task_output piece, nor the pieces joined, holds the key or its halves", {
+    timeout: 60_000,
+  }, async () => {
+    const p = project();
+    await serve(
+      attacker([
+        {
+          name: "Bash",
+          input: {
+            command: "printenv DEPLOY_PAT | head -c 12; sleep 0.5; printenv DEPLOY_PAT | tail -c +13; sleep 0.3",
+            run_in_background: true,
+          },
+        },
+        "sleep 2",
+        { name: "BashOutput", input: { bash_id: "shell-1" } },
+      ]),
+    );
+    const run = await runCli(
+      [
+        "run",
+        "--model",
+        "openai:gpt-4.1",
+        "--output-format",
+        "stream-json",
+        "--include-partial-messages",
+        "--permission-mode",
+        "bypassPermissions",
+        "do the task",
+      ],
+      p.cwd,
+      env(p),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const pieces = streamMessages(run.stdout)
+      .filter((m) => m.type === "system" && (m as { subtype?: string }).subtype === "task_output")
+      .map((m) => (m as unknown as { text: string }).text);
+    const joined = pieces.join("");
+    // The task printed: the pieces hold its output, masked.
+    expect(joined, run.stdout).toContain("[redacted]");
+    expect(joined).not.toContain(DEPLOY_PAT);
+    for (const half of [DEPLOY_PAT.slice(0, 12), DEPLOY_PAT.slice(12)]) expect(run.stdout).not.toContain(half);
+  });
 });
