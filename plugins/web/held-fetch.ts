@@ -1,14 +1,16 @@
 /**
  * Requests to an endpoint the user configured by name — a remote MCP server, a search backend, an
- * HTTP hook — held to the kind of address the name first resolved to. `fetch` resolves the name
- * again at every connection: a name that answered the internet first and the loopback or the
- * intranet later (DNS rebinding) made this process send its requests, their headers and bodies
- * with them, to a service on this machine and read its answers (red team zf, ZF2). A name whose
- * first answer held a public address is reached only at public addresses from then on, the check
- * inside each connection's own lookup (the address judged is the address connected to); a name
- * that resolved to private addresses only (`localhost`, a server inside the network) is the user's
- * local service and is reached as it resolves, by `fetch`. A first answer that did not come is
- * asked again at the next request, and this one is held to public addresses.
+ * HTTP hook — held to the addresses the name first resolved to. `fetch` resolves the name again
+ * at every connection: a name that answered the internet first and the loopback or the intranet
+ * later (DNS rebinding) made this process send its requests, their headers and bodies with them,
+ * to a service on this machine and read its answers (red team zf, ZF2). A name whose first answer
+ * held a public address is reached only at public addresses from then on; a name that resolved to
+ * private addresses only (`localhost`, a server inside the network) is reached at those addresses
+ * or public ones, never at another private one: a first answer from the intranet (the attacker's
+ * DNS answering 10.9.9.9 to the judgement, the server's address next, then 127.0.0.1) made ZF2's
+ * rebinding work again through `fetch` (red team zh, ZH4). The check is inside each connection's
+ * own lookup (the address judged is the address connected to). A first answer that did not come
+ * is asked again at the next request, and this one is held to public addresses.
  *
  * Behind the environment's proxy (node's `NODE_USE_ENV_PROXY` or `--use-env-proxy` with
  * `http(s)_proxy`, the host in no `no_proxy` entry, read as node reads them) a held name's request
@@ -114,37 +116,46 @@ function asResponse(res: IncomingMessage, method = "GET"): Response {
  * the next request.
  */
 export function heldFetch(resolve: ResolveAll = resolveAll): (url: URL, init?: RequestInit) => Promise<Response> {
-  const local = new Map<string, Promise<boolean | undefined>>();
+  const firsts = new Map<string, Promise<ReadonlySet<string> | undefined>>();
   const agents: { http?: Agent; https?: Agent } = {};
   return async (url, init) => {
     const name = url.hostname.replace(/^\[(.*)\]$/, "$1");
     if (net().isIP(name)) return fetch(url, init);
-    let first = local.get(name);
+    let first = firsts.get(name);
     if (!first) {
       first = resolve(name).then(
-        (addresses) => addresses.length > 0 && addresses.every((a) => nonPublicReason(a) !== undefined),
+        (addresses) => new Set(addresses.some((a) => !nonPublicReason(a)) ? [] : addresses),
         () => undefined,
       );
-      local.set(name, first);
+      firsts.set(name, first);
     }
-    const isLocal = await first;
-    if (isLocal === undefined) local.delete(name);
-    if (isLocal) return fetch(url, init);
+    const known = await first;
+    if (known === undefined) firsts.delete(name);
+    const refuse = (address: string) => {
+      if (known?.has(address)) return undefined;
+      const why = nonPublicReason(address);
+      return why && known?.size ? `${why}, and not one it first resolved to (${[...known].join(", ")})` : why;
+    };
     const proxy = environmentProxy(url);
-    if (proxy) return publicFetch(url, init, resolve, nonPublicReason, tunnelAgent(url, proxy, resolve));
+    if (proxy) return publicFetch(url, init, resolve, refuse, tunnelAgent(url, proxy, resolve, refuse));
     const agent =
       url.protocol === "https:"
         ? (agents.https ??= new (https().Agent)({ keepAlive: true }))
         : (agents.http ??= new (http().Agent)({ keepAlive: true }));
-    return publicFetch(url, init, resolve, nonPublicReason, agent);
+    return publicFetch(url, init, resolve, refuse, agent);
   };
 }
 
 /**
  * An agent whose one connection is a tunnel `proxy` opens to the address `url`'s host resolves to
- * here, judged public (each of its addresses), TLS on top for https named for the host.
+ * here, each of its addresses judged by `refuse`, TLS on top for https named for the host.
  */
-function tunnelAgent(url: URL, proxy: URL, resolve: ResolveAll): Agent {
+function tunnelAgent(
+  url: URL,
+  proxy: URL,
+  resolve: ResolveAll,
+  refuse: (address: string) => string | undefined,
+): Agent {
   const secure = url.protocol === "https:";
   const agent = secure ? new (https().Agent)({ keepAlive: false }) : new (http().Agent)({ keepAlive: false });
   const name = url.hostname.replace(/^\[(.*)\]$/, "$1");
@@ -154,7 +165,7 @@ function tunnelAgent(url: URL, proxy: URL, resolve: ResolveAll): Agent {
     const why =
       addresses.length === 0
         ? `${name} resolved to no address`
-        : addresses.map((a) => nonPublicReason(a) && `${name} resolves to ${a}: ${nonPublicReason(a)}`).find(Boolean);
+        : addresses.map((a) => refuse(a) && `${name} resolves to ${a}: ${refuse(a)}`).find(Boolean);
     if (why) throw Object.assign(new Error(`refused to connect to ${name}: ${why}`), { code: "EPRIVATEADDRESS" });
     const address = addresses[0]!;
     const socket = await proxyTunnel(proxy, net().isIPv6(address) ? `[${address}]:${port}` : `${address}:${port}`);

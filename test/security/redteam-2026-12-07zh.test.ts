@@ -44,13 +44,29 @@
  *           that could begin a secret until the next piece or the task's end tells; the kernel's
  *           `task` events carry the masked pieces too.
  *
+ * ZH4 FIXED ZF2's fix held a name to public addresses only when its first answer held one; a name
+ *           whose first answer was private only was "the user's local service" and went to
+ *           `fetch`, which resolves again at every connection. The attacker's DNS answering an
+ *           intranet address (10.9.9.9) to heldFetch's judgement, the server's public address to
+ *           `fetch`'s own lookup, and 127.0.0.1 once the tools were listed: through the bin, both
+ *           `mcp__w__echo` calls reached this machine's loopback service with the user's
+ *           `authorization` header, its answer the tool's result — ZF2 whole again. Class: a
+ *           judgement that hands the connection to code that resolves again (ZF2's, by the other
+ *           branch). Rule: no configured name is reached through `fetch` any more; every
+ *           connection's own lookup holds the name to the addresses of its first answer that are
+ *           not public (none when it held a public one) or public ones: `localhost` stays
+ *           `localhost`, an intranet server its own address.
+ *
  * Tally: see the end of the file's header once complete.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { heldFetch } from "../../plugins/web/held-fetch";
 import { attacker } from "./scripted-attacker";
 import { binPath, runCli, streamMessages } from "../helpers/project";
 import { attackBench } from "./attack-bench";
@@ -96,12 +112,12 @@ const proxyRuns = (cases: string[]): Record<string, ProxyCase> => {
   }
 };
 
-describe("ZH1, ZH2: a held name behind the environment's proxy (NODE_USE_ENV_PROXY), rebound to the loopback", () => {
+describe("ZH1, ZH2, ZH4: a held name behind the environment's proxy (NODE_USE_ENV_PROXY), rebound to the loopback", () => {
   it.skipIf(!UNSHARE)(
-    "through the bin: neither node's own reading of the variables nor a local proxy reaches the loopback service",
+    "through the bin: neither node's own reading of the variables, a local proxy nor a first answer from the intranet reaches the loopback service",
     { timeout: 260_000 },
     () => {
-      const runs = proxyRuns(["case", "empty", "local"]);
+      const runs = proxyRuns(["case", "empty", "local", "private"]);
       for (const [name, run] of Object.entries(runs)) {
         expect(run.hits, `${name}: the user's MCP requests (its token header with them) reached this machine`).toEqual(
           [],
@@ -113,6 +129,7 @@ describe("ZH1, ZH2: a held name behind the environment's proxy (NODE_USE_ENV_PRO
           expect(r.content).toMatch(
             /refused to connect to mcp\.rebind\.example: mcp\.rebind\.example resolves to 127\.0\.0\.1/,
           );
+          if (name === "private") expect(r.content).toContain("not one it first resolved to (10.9.9.9)");
         }
       }
       // The local proxy was asked for tunnels to the address judged, never for the name.
@@ -164,5 +181,29 @@ describe("ZH3: a secret split across a background task's output pieces", () => {
     expect(joined, run.stdout).toContain("[redacted]");
     expect(joined).not.toContain(DEPLOY_PAT);
     for (const half of [DEPLOY_PAT.slice(0, 12), DEPLOY_PAT.slice(12)]) expect(run.stdout).not.toContain(half);
+  });
+});
+
+describe("ZH4's control: a name the user's machine resolves to its own services stays reachable there", () => {
+  it("a loopback name is reached at its loopback address, and refused at another private one", async () => {
+    // Each answer closes its connection: every request's connection is looked up (and judged) anew.
+    const server = createServer((req, res) =>
+      res.writeHead(200, { connection: "close" }).end(`local service ${req.url}`),
+    );
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      let answer = ["127.0.0.1"];
+      const fetchHeld = heldFetch(async () => answer);
+      const first = await fetchHeld(new URL(`http://svc.test:${port}/a`));
+      expect(await first.text()).toBe("local service /a");
+      expect(await (await fetchHeld(new URL(`http://svc.test:${port}/b`))).text()).toBe("local service /b");
+      answer = ["10.9.9.9"];
+      await expect(fetchHeld(new URL(`http://svc.test:${port}/c`))).rejects.toThrow(
+        /svc\.test resolves to 10\.9\.9\.9: .*not one it first resolved to \(127\.0\.0\.1\)/,
+      );
+    } finally {
+      server.close();
+    }
   });
 });
