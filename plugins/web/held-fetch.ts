@@ -10,7 +10,9 @@
  * DNS answering 10.9.9.9 to the judgement, the server's address next, then 127.0.0.1) made ZF2's
  * rebinding work again through `fetch` (red team zh, ZH4). The check is inside each connection's
  * own lookup (the address judged is the address connected to). A first answer that did not come
- * is asked again at the next request, and this one is held to public addresses.
+ * is asked again at the next request, and this one is held to public addresses. An endpoint given
+ * by its address is held to it the same way, and no redirect is followed here (the caller judges
+ * each hop; `fetch` followed them unjudged: red team zh, ZH5).
  *
  * Behind the environment's proxy (node's `NODE_USE_ENV_PROXY` or `--use-env-proxy` with
  * `http(s)_proxy`, the host in no `no_proxy` entry, read as node reads them) a held name's request
@@ -120,10 +122,11 @@ export function heldFetch(resolve: ResolveAll = resolveAll): (url: URL, init?: R
   const agents: { http?: Agent; https?: Agent } = {};
   return async (url, init) => {
     const name = url.hostname.replace(/^\[(.*)\]$/, "$1");
-    if (net().isIP(name)) return fetch(url, init);
+    // An address is its own first answer. Nothing goes to `fetch`: it follows redirects unjudged
+    // (a backend configured by its public address sent the search to the loopback: ZH5).
     let first = firsts.get(name);
     if (!first) {
-      first = resolve(name).then(
+      first = (net().isIP(name) ? Promise.resolve([name]) : resolve(name)).then(
         (addresses) => new Set(addresses.some((a) => !nonPublicReason(a)) ? [] : addresses),
         () => undefined,
       );
@@ -161,7 +164,7 @@ function tunnelAgent(
   const name = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const port = url.port || (secure ? "443" : "80");
   const open = async () => {
-    const addresses = await resolve(name);
+    const addresses = net().isIP(name) ? [name] : await resolve(name);
     const why =
       addresses.length === 0
         ? `${name} resolved to no address`

@@ -57,6 +57,17 @@
  *           not public (none when it held a public one) or public ones: `localhost` stays
  *           `localhost`, an intranet server its own address.
  *
+ * ZH5 FIXED heldFetch handed an endpoint given by its address (an IP literal) to `fetch`, which follows
+ *           redirects without judging them: a SearXNG backend configured as
+ *           `http://93.184.216.34:<port>` answering 302 to `http://127.0.0.1:<port>/search…` made
+ *           the search go to this machine's loopback service, and its answer (`INTERNAL-SERVICE-
+ *           ANSWER`) came back to the model as the results, through the bin. (An MCP server's
+ *           redirect stopped at the SDK's same-origin policy; an HTTP hook asks for `manual`.)
+ *           Class: ZH4's — a request handed to code that decides where it goes after the check.
+ *           Rule: heldFetch hands nothing to `fetch`; an address is its own first answer, held as
+ *           a name is, and no redirect is followed there (the caller judges each hop: the MCP
+ *           client's serverFetch does; the search backend reports the 302).
+ *
  * Tally: see the end of the file's header once complete.
  */
 import { spawnSync } from "node:child_process";
@@ -112,12 +123,18 @@ const proxyRuns = (cases: string[]): Record<string, ProxyCase> => {
   }
 };
 
-describe("ZH1, ZH2, ZH4: a held name behind the environment's proxy (NODE_USE_ENV_PROXY), rebound to the loopback", () => {
+describe("ZH1, ZH2, ZH4, ZH5: a held name behind the environment's proxy (NODE_USE_ENV_PROXY), rebound to the loopback", () => {
   it.skipIf(!UNSHARE)(
     "through the bin: neither node's own reading of the variables, a local proxy nor a first answer from the intranet reaches the loopback service",
     { timeout: 260_000 },
     () => {
-      const runs = proxyRuns(["case", "empty", "local", "private"]);
+      const runs = proxyRuns(["case", "empty", "local", "private", "search"]);
+      const search = runs.search!;
+      delete runs.search;
+      expect(search.hits, "the search went to a service on this machine").toEqual([]);
+      expect(search.results).toHaveLength(1);
+      expect(search.results[0]!.content).not.toContain("INTERNAL-SERVICE-ANSWER");
+      expect(search.results[0]!.isError).toBe(true);
       for (const [name, run] of Object.entries(runs)) {
         expect(run.hits, `${name}: the user's MCP requests (its token header with them) reached this machine`).toEqual(
           [],
