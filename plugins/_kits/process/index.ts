@@ -20,6 +20,7 @@ export {
   markAgentWritable,
   mayBeCredential,
   noteArgumentSecrets,
+  noteEnvSecrets,
   noteUrlSecrets,
   PASSED_VARIABLES,
   type SubprocessEnvOptions,
