@@ -71,12 +71,14 @@
  * ZH6 FIXED A configured value is a secret only once a program has been handed it: the run's `env`
  *           values (ZC6) when the first Bash call starts, an HTTP hook's URL parts (ZF3) when it
  *           first runs. Before that they were shown as they are: through the bin, the model's
- *           Read of ubiquity.config.mjs printed `DEPLOY_PAT: "ghpZH6…"` and its Read of
+ *           Read of ubiquity.config.mjs printed `DEPLOY_PAT: "ghpZH6…"` and the SearXNG
+ *           backend's key in its URL path (registered at the first search), and its Read of
  *           .ubiquity/settings.json the Stop hook's webhook key, in the stream and the transcript;
  *           the same Read after one Bash call showed `[redacted]`. Class: a secret registered at
  *           its first use instead of when it is configured. Rule: the run's `env` and every
  *           configured hook's URL (the settings files', the options', an agent's or skill's
- *           scoped hooks) are registered when the hooks are read, before any tool runs.
+ *           scoped hooks) are registered when the hooks are read, the search backend's URL when
+ *           the options are resolved: before any tool runs.
  *
  * Tally: see the end of the file's header once complete.
  */
@@ -95,6 +97,7 @@ import { attackBench } from "./attack-bench";
 const KEY = "sk-test-redteam7zh";
 const DEPLOY_PAT = "ghpZH3secretValue0123456789";
 const WEBHOOK_KEY = "zh6WebhookSecret0123456789";
+const SEARCH_KEY = "zh6SearchKey0123456789abc";
 
 const { project, serve, env, attack } = attackBench({
   name: "rt7zh",
@@ -103,7 +106,11 @@ const { project, serve, env, attack } = attackBench({
   fill: (p) => {
     writeFileSync(
       join(p.cwd, "ubiquity.config.mjs"),
-      `export default ${JSON.stringify({ sandbox: false, env: { DEPLOY_PAT } })};\n`,
+      `export default ${JSON.stringify({
+        sandbox: false,
+        env: { DEPLOY_PAT },
+        webSearch: { native: false, backend: { type: "searxng", url: `http://127.0.0.1:9/${SEARCH_KEY}` } },
+      })};\n`,
     );
     // A Slack-style webhook (its key the URL's last part) as a Stop hook: it runs at the run's end.
     mkdirSync(join(p.cwd, ".ubiquity"));
@@ -256,9 +263,11 @@ describe("ZH6: a configured secret before its first use", () => {
       [],
     );
     expect(out[0]!.content).toContain('"DEPLOY_PAT":"[redacted]"');
+    expect(out[0]!.content).toContain("http://127.0.0.1:9/[redacted]");
     expect(out[1]!.content).toContain("/services/T0001/B0002/[redacted]");
     expect(run.stdout).not.toContain(DEPLOY_PAT);
     expect(run.stdout).not.toContain(WEBHOOK_KEY);
+    expect(run.stdout).not.toContain(SEARCH_KEY);
     const sessions = join(home, ".ubiquity", "sessions");
     const transcripts = readdirSync(sessions, { recursive: true, encoding: "utf8" }).filter((f) =>
       f.endsWith(".jsonl"),
@@ -268,6 +277,7 @@ describe("ZH6: a configured secret before its first use", () => {
       const text = readFileSync(join(sessions, f), "utf8");
       expect(text).not.toContain(DEPLOY_PAT);
       expect(text).not.toContain(WEBHOOK_KEY);
+      expect(text).not.toContain(SEARCH_KEY);
     }
   });
 });
