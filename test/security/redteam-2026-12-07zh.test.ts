@@ -25,7 +25,8 @@
  *           proxy's machine, never this one" fails for a proxy on this machine (cntlm, px, a
  *           corporate agent at 127.0.0.1:3128) — through the bin, the rebound name's two calls
  *           reached this machine's loopback service through the local proxy, header and answer as
- *           in ZH1 — and a proxy elsewhere reached its own intranet the same way. Class: ZF2's
+ *           in ZH1 — and a proxy elsewhere would reach its own intranet the same way (by reading;
+ *           not run). Class: ZF2's
  *           rebinding, through a connection someone else resolves. Rule: a held name's request
  *           goes through a CONNECT tunnel the proxy opens to the address judged here (each address
  *           of the name public, at every connection), TLS on top named for the host. Behaviour
@@ -80,7 +81,27 @@
  *           scoped hooks) are registered when the hooks are read, the search backend's URL when
  *           the options are resolved: before any tool runs.
  *
- * Tally: see the end of the file's header once complete.
+ * Tally: about 25 constructs tried — 12 through the bin (node's reading of the proxy variables, two
+ * ways; a local proxy; a first answer from the intranet; a redirect from an address-configured
+ * SearXNG backend and MCP server; a background task's split output; the model's first Reads of the
+ * config and settings files holding the run's env, a webhook's key and a search backend's key; the
+ * same task output read whole by BashOutput), the rest by reading the code; 9 got through, in 6
+ * findings (ZH1 2, ZH2 1, ZH3 1, ZH4 1, ZH5 1, ZH6 3), all fixed.
+ * Held: an address-configured MCP server's redirect (the SDK's same-origin policy); BashOutput
+ * (reads the whole buffer, masked); by reading the code: the terminal's `@file` mentions (a stat,
+ * then Read through the funnel, judged as the model's own call), `/tasks <id>` (the masked message
+ * stream, shown through terminalText), `/rewind`'s short ids (one listed checkpoint's prefix, then
+ * the plan and a y/N question), the trust question asked again after /clear (digests, as at the
+ * start), `readOption` (reads options the kernel validated, through the owner's schema), Codex
+ * `--profile` names (letters, digits, `-`, `_`: no path), MCP server names touching `__` (refused),
+ * a headersHelper's failure (its stderr, not its output), HTTP hooks (redirects `manual`), the
+ * proxy's credentials (never in the tunnel's errors).
+ * Left open: behind a proxy, a public name this machine cannot resolve is now refused (a network
+ * whose only resolver is the proxy needs the endpoint's address in the config), and a proxy that
+ * allows CONNECT only to names refuses the tunnel to an address; a held connection kept alive is
+ * reused without a new lookup (it was judged when opened); credentials in a nested repository's or
+ * a submodule's git config (`.git/modules/<name>/config`) are registered for the run's own repository
+ * only (ZE7); the search backend's 302 is reported without saying redirects are not followed.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
