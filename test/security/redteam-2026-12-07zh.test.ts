@@ -73,20 +73,24 @@
  *           values (ZC6) when the first Bash call starts, an HTTP hook's URL parts (ZF3) when it
  *           first runs. Before that they were shown as they are: through the bin, the model's
  *           Read of ubiquity.config.mjs printed `DEPLOY_PAT: "ghpZH6…"` and the SearXNG
- *           backend's key in its URL path (registered at the first search), and its Read of
+ *           backend's key in its URL path (registered at the first search) and a language
+ *           server's env value (registered when it starts, at the LSP tool's first call for its
+ *           files), and its Read of
  *           .ubiquity/settings.json the Stop hook's webhook key, in the stream and the transcript;
  *           the same Read after one Bash call showed `[redacted]`. Class: a secret registered at
  *           its first use instead of when it is configured. Rule: the run's `env` and every
  *           configured hook's URL (the settings files', the options', an agent's or skill's
  *           scoped hooks) are registered when the hooks are read, the search backend's URL when
- *           the options are resolved: before any tool runs.
+ *           the options are resolved, a language server's env with its arguments when the servers
+ *           are read: before any tool runs.
  *
- * Tally: about 25 constructs tried — 12 through the bin (node's reading of the proxy variables, two
+ * Tally: about 26 constructs tried — 13 through the bin (node's reading of the proxy variables, two
  * ways; a local proxy; a first answer from the intranet; a redirect from an address-configured
  * SearXNG backend and MCP server; a background task's split output; the model's first Reads of the
  * config and settings files holding the run's env, a webhook's key and a search backend's key; the
- * same task output read whole by BashOutput), the rest by reading the code; 9 got through, in 6
- * findings (ZH1 2, ZH2 1, ZH3 1, ZH4 1, ZH5 1, ZH6 3), all fixed.
+ * same task output read whole by BashOutput; a language server's env in the config), the rest by
+ * reading the code; 10 got through, in 6 findings (ZH1 2, ZH2 1, ZH3 1, ZH4 1, ZH5 1, ZH6 4), all
+ * fixed.
  * Held: an address-configured MCP server's redirect (the SDK's same-origin policy); BashOutput
  * (reads the whole buffer, masked); by reading the code: the terminal's `@file` mentions (a stat,
  * then Read through the funnel, judged as the model's own call), `/tasks <id>` (the masked message
@@ -119,6 +123,7 @@ const KEY = "sk-test-redteam7zh";
 const DEPLOY_PAT = "ghpZH3secretValue0123456789";
 const WEBHOOK_KEY = "zh6WebhookSecret0123456789";
 const SEARCH_KEY = "zh6SearchKey0123456789abc";
+const LSP_KEY = "zh6LspLicense0123456789abc";
 
 const { project, serve, env, attack } = attackBench({
   name: "rt7zh",
@@ -131,6 +136,15 @@ const { project, serve, env, attack } = attackBench({
         sandbox: false,
         env: { DEPLOY_PAT },
         webSearch: { native: false, backend: { type: "searxng", url: `http://127.0.0.1:9/${SEARCH_KEY}` } },
+        // A language server starts at the LSP tool's first call for its files: never, in these runs.
+        lspServers: {
+          ts: {
+            command: "typescript-language-server",
+            args: ["--stdio"],
+            extensionToLanguage: { ".ts": "typescript" },
+            env: { LSP_LICENSE: LSP_KEY },
+          },
+        },
       })};\n`,
     );
     // A Slack-style webhook (its key the URL's last part) as a Stop hook: it runs at the run's end.
@@ -285,10 +299,12 @@ describe("ZH6: a configured secret before its first use", () => {
     );
     expect(out[0]!.content).toContain('"DEPLOY_PAT":"[redacted]"');
     expect(out[0]!.content).toContain("http://127.0.0.1:9/[redacted]");
+    expect(out[0]!.content).toContain('"LSP_LICENSE":"[redacted]"');
     expect(out[1]!.content).toContain("/services/T0001/B0002/[redacted]");
     expect(run.stdout).not.toContain(DEPLOY_PAT);
     expect(run.stdout).not.toContain(WEBHOOK_KEY);
     expect(run.stdout).not.toContain(SEARCH_KEY);
+    expect(run.stdout).not.toContain(LSP_KEY);
     const sessions = join(home, ".ubiquity", "sessions");
     const transcripts = readdirSync(sessions, { recursive: true, encoding: "utf8" }).filter((f) =>
       f.endsWith(".jsonl"),
@@ -299,6 +315,7 @@ describe("ZH6: a configured secret before its first use", () => {
       expect(text).not.toContain(DEPLOY_PAT);
       expect(text).not.toContain(WEBHOOK_KEY);
       expect(text).not.toContain(SEARCH_KEY);
+      expect(text).not.toContain(LSP_KEY);
     }
   });
 });
