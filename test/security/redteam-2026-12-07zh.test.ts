@@ -84,13 +84,22 @@
  *           the options are resolved, a language server's env with its arguments when the servers
  *           are read: before any tool runs.
  *
- * Tally: about 26 constructs tried — 13 through the bin (node's reading of the proxy variables, two
+ * ZH7 FIXED The credentials git keeps in a repository's config (ZE7: a remote URL's password, an
+ *           extraheader) were registered for the run's repository's own `.git/config` only: its
+ *           submodules' configs (`.git/modules/<name>/config`, where `git submodule` keeps each
+ *           one's remote) were not read. Through the bin, the model's Read of
+ *           `.git/modules/vendor/lib/config` printed `https://ci:zh7Submodule…@git.example.com/…`
+ *           in the stream and the transcript. Class: ZE7's, a credential registered for one of
+ *           the places git keeps the same setting. Rule: the submodules' configs under the git
+ *           folder (nested ones too; git's own data folders skipped, bounded) are read with it.
+ *
+ * Tally: about 27 constructs tried — 14 through the bin (node's reading of the proxy variables, two
  * ways; a local proxy; a first answer from the intranet; a redirect from an address-configured
  * SearXNG backend and MCP server; a background task's split output; the model's first Reads of the
  * config and settings files holding the run's env, a webhook's key and a search backend's key; the
- * same task output read whole by BashOutput; a language server's env in the config), the rest by
- * reading the code; 10 got through, in 6 findings (ZH1 2, ZH2 1, ZH3 1, ZH4 1, ZH5 1, ZH6 4), all
- * fixed.
+ * same task output read whole by BashOutput; a language server's env in the config; a submodule's
+ * git config), the rest by reading the code; 11 got through, in 7 findings (ZH1 2, ZH2 1, ZH3 1,
+ * ZH4 1, ZH5 1, ZH6 4, ZH7 1), all fixed.
  * Held: an address-configured MCP server's redirect (the SDK's same-origin policy); BashOutput
  * (reads the whole buffer, masked); by reading the code: the terminal's `@file` mentions (a stat,
  * then Read through the funnel, judged as the model's own call), `/tasks <id>` (the masked message
@@ -103,11 +112,11 @@
  * Left open: behind a proxy, a public name this machine cannot resolve is now refused (a network
  * whose only resolver is the proxy needs the endpoint's address in the config), and a proxy that
  * allows CONNECT only to names refuses the tunnel to an address; a held connection kept alive is
- * reused without a new lookup (it was judged when opened); credentials in a nested repository's or
- * a submodule's git config (`.git/modules/<name>/config`) are registered for the run's own repository
- * only (ZE7); the search backend's 302 is reported without saying redirects are not followed.
+ * reused without a new lookup (it was judged when opened); credentials in the config of a separate
+ * repository nested in the project (its own `.git`, not a submodule) are not registered (ZE7, ZH7);
+ * the search backend's 302 is reported without saying redirects are not followed.
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -317,5 +326,27 @@ describe("ZH6: a configured secret before its first use", () => {
       expect(text).not.toContain(SEARCH_KEY);
       expect(text).not.toContain(LSP_KEY);
     }
+  });
+});
+
+describe("ZH7: a submodule's git config", () => {
+  it("through the bin: a token in a submodule's remote URL is masked as the repository's own is", {
+    timeout: 60_000,
+  }, async () => {
+    const p = project();
+    execFileSync("git", ["init", "-q", p.cwd]);
+    const token = "zh7SubmoduleToken0123456789";
+    mkdirSync(join(p.cwd, ".git", "modules", "vendor", "lib"), { recursive: true });
+    writeFileSync(
+      join(p.cwd, ".git", "modules", "vendor", "lib", "config"),
+      `[remote "origin"]\n\turl = https://ci:${token}@git.example.com/o/lib.git\n`,
+    );
+    const { out, run } = await attack(
+      [{ name: "Read", input: { file_path: ".git/modules/vendor/lib/config" } }],
+      [],
+      p,
+    );
+    expect(out[0]!.content).toContain("https://ci:[redacted]@git.example.com/o/lib.git");
+    expect(run.stdout).not.toContain(token);
   });
 });
