@@ -89,17 +89,21 @@
  *           submodules' configs (`.git/modules/<name>/config`, where `git submodule` keeps each
  *           one's remote) were not read. Through the bin, the model's Read of
  *           `.git/modules/vendor/lib/config` printed `https://ci:zh7Submodule…@git.example.com/…`
- *           in the stream and the transcript. Class: ZE7's, a credential registered for one of
- *           the places git keeps the same setting. Rule: the submodules' configs under the git
- *           folder (nested ones too; git's own data folders skipped, bounded) are read with it.
+ *           in the stream and the transcript; in a linked worktree (`git worktree add`, what an
+ *           agent's `isolation: "worktree"` makes) only the worktree's own git folder was read,
+ *           not the repository's config its `commondir` names: `git remote -v` there printed the
+ *           token the main checkout masked. Class: ZE7's, a credential registered for one of the
+ *           places git keeps the same setting. Rule: the common git folder of a worktree and the
+ *           submodules' configs under each (nested ones too; git's own data folders skipped,
+ *           bounded) are read with the run's git folder.
  *
- * Tally: about 27 constructs tried — 14 through the bin (node's reading of the proxy variables, two
+ * Tally: about 28 constructs tried — 15 through the bin (node's reading of the proxy variables, two
  * ways; a local proxy; a first answer from the intranet; a redirect from an address-configured
  * SearXNG backend and MCP server; a background task's split output; the model's first Reads of the
  * config and settings files holding the run's env, a webhook's key and a search backend's key; the
  * same task output read whole by BashOutput; a language server's env in the config; a submodule's
- * git config), the rest by reading the code; 11 got through, in 7 findings (ZH1 2, ZH2 1, ZH3 1,
- * ZH4 1, ZH5 1, ZH6 4, ZH7 1), all fixed.
+ * git config; a worktree's `git remote -v`), the rest by reading the code; 12 got through, in 7 findings (ZH1 2, ZH2 1, ZH3 1,
+ * ZH4 1, ZH5 1, ZH6 4, ZH7 2), all fixed.
  * Held: an address-configured MCP server's redirect (the SDK's same-origin policy); BashOutput
  * (reads the whole buffer, masked); by reading the code: the terminal's `@file` mentions (a stat,
  * then Read through the funnel, judged as the model's own call), `/tasks <id>` (the masked message
@@ -348,5 +352,28 @@ describe("ZH7: a submodule's git config", () => {
     );
     expect(out[0]!.content).toContain("https://ci:[redacted]@git.example.com/o/lib.git");
     expect(run.stdout).not.toContain(token);
+  });
+});
+
+describe("ZH7: a linked worktree's repository config", () => {
+  it("through the bin: `git remote -v` in a worktree masks the token of the repository's remote", {
+    timeout: 60_000,
+  }, async () => {
+    const p = project();
+    const token = "zh7WorktreeToken0123456789";
+    const git = (...args: string[]) => execFileSync("git", ["-C", p.cwd, ...args], { stdio: "ignore" });
+    git("init", "-q");
+    git("-c", "user.email=a@b.example", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "start");
+    git("remote", "add", "origin", `https://ci:${token}@git.example.com/o/r.git`);
+    const wt = `${p.cwd}-wt`;
+    try {
+      git("worktree", "add", "-q", wt);
+      writeFileSync(join(wt, "ubiquity.config.mjs"), readFileSync(join(p.cwd, "ubiquity.config.mjs")));
+      const { out, run } = await attack(["git remote -v"], ["--allowedTools", "Bash"], { cwd: wt, home: p.home });
+      expect(out[0]!.content).toContain("https://ci:[redacted]@git.example.com/o/r.git");
+      expect(run.stdout).not.toContain(token);
+    } finally {
+      rmSync(wt, { recursive: true, force: true });
+    }
   });
 });

@@ -15,7 +15,13 @@ import { noteSecret, urlPasswords } from "../../../src/index";
 export function noteGitCredentials(dir: string): void {
   const gitDir = repositoryOf(resolve(dir));
   if (!gitDir) return;
-  for (const file of [join(gitDir, "config"), join(gitDir, "config.worktree"), ...submoduleConfigs(gitDir)]) {
+  // A linked worktree's git folder keeps its own config.worktree; the repository's config is in
+  // the folder its `commondir` names (git reads both): in a worktree, `git remote -v` printed the
+  // token of a remote that the main checkout masked (red team zh, ZH7).
+  const common = commonDirOf(gitDir);
+  const folders = common && common !== gitDir ? [gitDir, common] : [gitDir];
+  const files = folders.flatMap((g) => [join(g, "config"), join(g, "config.worktree"), ...submoduleConfigs(g)]);
+  for (const file of files) {
     const text = readRegularBytesSync(file, 1024 * 1024)?.toString("utf8");
     if (!text) continue;
     for (const password of urlPasswords(text)) noteSecret(password);
@@ -52,6 +58,12 @@ function submoduleConfigs(gitDir: string): string[] {
   };
   walk(join(gitDir, "modules"), 0);
   return found;
+}
+
+/** The repository's common git folder a linked worktree's git folder names (`commondir`), if any. */
+function commonDirOf(gitDir: string): string | undefined {
+  const named = readRegularBytesSync(join(gitDir, "commondir"), 4096)?.toString("utf8").trim();
+  return named ? resolve(gitDir, named) : undefined;
 }
 
 /** The git folder of the repository holding `dir` (the nearest `.git` up, a folder or a `gitdir:` file). */
