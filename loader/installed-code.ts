@@ -146,9 +146,13 @@ function packageClosure(
     if (found.has(real)) continue;
     found.set(real, name);
     const manifest = readJson(join(dir, "package.json")) ?? {};
+    // Node finds a package's dependencies from where its link leads (pnpm keeps them beside it in
+    // its store); from the folder as found too, in case a runtime keeps links (--preserve-symlinks).
+    const froms = real === dir ? [dir] : [real, dir];
     for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
       const deps = manifest[field];
-      if (deps && typeof deps === "object") for (const dep of Object.keys(deps)) queue.push({ name: dep, from: dir });
+      if (deps && typeof deps === "object")
+        for (const dep of Object.keys(deps)) for (const from of froms) queue.push({ name: dep, from });
     }
   }
   return [...found.keys()];

@@ -27,6 +27,8 @@ export interface ApproverHooks {
    * Ask the approval question itself (the terminal UI shows a diff and reads one key) instead of
    * the one-line question through `ask`; `rules` are what "always" would add (none: no "always").
    */
+  /** A call the user typed (the terminal's `!command`): true approves it as typed, unasked; deny rules and the sandbox still apply. */
+  typed?: (toolName: string, input: Record<string, unknown>, toolUseId: string) => boolean;
   approve?: (call: {
     toolName: string;
     input: Record<string, unknown>;
@@ -70,7 +72,7 @@ export function terminalApprover(io: RunnerIO, hooks: ApproverHooks = {}): CanUs
       if (answered) return { behavior: "allow", updatedInput: answered.input };
     }
     const rules = ctx.suggestions;
-    if (always.covers(rules)) return { behavior: "allow" };
+    if (always.covers(rules) || hooks.typed?.(toolName, input, ctx.toolUseId)) return { behavior: "allow" };
     hooks.beforeQuestion?.(toolName, input, ctx.toolUseId);
     if (hooks.approve) {
       const answer = await hooks.approve({ toolName, input, rules, signal: ctx.signal });

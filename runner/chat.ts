@@ -97,7 +97,12 @@ function terminalUIWanted(env: NodeJS.ProcessEnv = process.env): boolean {
 export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatContext): Promise<number> {
   // The terminal UI (runner/tui) is loaded here only, so runs with a prompt never load it.
   // It gets the slash commands from here (handed over, so the two modules do not import each other).
-  if (terminalUIWanted()) return (await import("./tui/index")).runTerminalUI(options, io, ctx, { command, modelName });
+  if (terminalUIWanted())
+    return (await import("./tui/index")).runTerminalUI(options, io, ctx, {
+      command,
+      modelName,
+      commandNames: Object.keys(CHAT_COMMANDS).map((c) => c.split(" ")[0]!),
+    });
   const style = createStyle(colorEnabled(true));
   let conversation: Conversation | undefined;
   const rl = createInterface({
@@ -141,6 +146,7 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
       ask,
       answerers: ctx.answerers,
       beforeQuestion: (toolName, toolInput, toolUseId) => renderer.toolLine({ toolName, toolInput, toolUseId }),
+      typed: (toolName, toolInput, toolUseId) => conversation?.typedCall(toolName, toolInput, toolUseId) ?? false,
     });
   conversation = new Conversation(options);
   const marker = style.prompt("› ");
@@ -154,6 +160,10 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
       if (line === null || closed) break;
       const text = line.trim();
       if (!text) continue;
+      if (text.startsWith("!")) {
+        await typedCommand(conversation, text.slice(1).trim(), io, style);
+        continue;
+      }
       if (text.startsWith("/")) {
         const outcome = await command(text, { conversation, io, style, ctx, options, ask: (q) => rl.question(q) });
         if (outcome === true) break;
@@ -177,6 +187,19 @@ export async function runChat(options: UbiquityConfig, io: RunnerIO, ctx: ChatCo
   }
   io.stdout("\n");
   return EXIT.ok;
+}
+
+/** `!command` (Claude Code's bash mode) at the line prompt: run it now, print what it printed; it goes with the next prompt. */
+async function typedCommand(conversation: Conversation, command: string, io: RunnerIO, style: Style): Promise<void> {
+  if (!command)
+    return void io.stdout(style.dim("type a command after ! to run it; its output goes with your next prompt\n"));
+  try {
+    const outcome = await conversation.shell(command);
+    io.stdout(`${outcome.output.replace(/\s+$/, "")}\n`);
+    if (!outcome.ran) io.stdout(style.dim("not run: nothing goes to the model\n"));
+  } catch (error) {
+    io.stderr(`${style.error(`error: ${describeError(error)}`)}\n`);
+  }
 }
 
 export interface CommandContext {
@@ -296,7 +319,9 @@ async function command(
       for (const c of await conversation.commands().catch(() => []))
         say(`${`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(24)} ${c.description}`);
       if (io.terminal && terminalUIWanted())
-        say("Keys: Shift-Tab cycles the permission mode · Esc interrupts · @path sends a file with the prompt");
+        say(
+          "Keys: Shift-Tab cycles the permission mode · Esc interrupts · Tab completes /commands and @paths · @path sends a file with the prompt · !command runs a shell command",
+        );
       return false;
     case "/clear":
       stopped(await conversation.clear());

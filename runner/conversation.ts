@@ -6,7 +6,15 @@
  */
 import type { ModelMessage } from "ai";
 import { resolve } from "node:path";
-import { SessionStore, summon, type CommandInfo, type PermissionMode, type Query, type TaskInfo } from "../sdk/facade";
+import {
+  SessionStore,
+  summon,
+  type CommandInfo,
+  type ShellOutcome,
+  type PermissionMode,
+  type Query,
+  type TaskInfo,
+} from "../sdk/facade";
 import type { UserInput } from "../sdk/live";
 import type { Plugin } from "../src/plugin";
 import type { UbiquityConfig } from "../sdk/facade";
@@ -186,6 +194,32 @@ export class Conversation {
   /** Stop a background task of the live session; false when no such task runs. */
   async stopTask(id: string): Promise<boolean> {
     return (await this.#live?.query.stopTask(id)) ?? false;
+  }
+
+  /** The `!command` running now, until its call is approved (`typedCall`). */
+  #typing: string | undefined;
+
+  /** Run a command the user typed after `!` now (no model turn); what it printed goes ahead of the next prompt. Opens the live session. */
+  async shell(command: string): Promise<ShellOutcome> {
+    this.#typing = command;
+    try {
+      return await (this.#live ??= this.#open()).query.shell(command);
+    } finally {
+      this.#typing = undefined;
+    }
+  }
+
+  /**
+   * True for the call a `shell()` command makes (the funnel's own id, the command as typed, once):
+   * typing it was the user's answer, so the approver does not ask again (the approver's `typed`).
+   * A deny rule still refuses it, and the sandbox holds it.
+   */
+  typedCall(toolName: string, input: Record<string, unknown>, toolUseId: string): boolean {
+    const typed = this.#typing;
+    if (typed === undefined || toolName !== "Bash" || input.command !== typed || !toolUseId.startsWith("inline_"))
+      return false;
+    this.#typing = undefined;
+    return true;
   }
 
   /** The slash commands of the session (command files and skills); opens the live session to ask it. */

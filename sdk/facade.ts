@@ -27,7 +27,7 @@ import type { DefaultOptions } from "../presets/default";
 import type { output, ZodType } from "zod";
 import type { StructuredMessage } from "../plugins/structured-output/options";
 import type { TaskInfo } from "../plugins/_kits/tasks/index";
-import type { CommandInfo } from "../plugins/commands/api";
+import type { CommandInfo, ShellOutcome } from "../plugins/commands/api";
 import type { ReasoningLevel, ReasoningSchedule } from "../plugins/reasoning/api";
 import type { McpResourceContents, McpResourceInfo, McpResourceTemplateInfo } from "../plugins/mcp/resources";
 import { queryShapeHint } from "./agent-sdk-names";
@@ -104,7 +104,7 @@ export type { McpResourceContents, McpResourceInfo, McpResourceTemplateInfo } fr
 export type { SandboxOption } from "../plugins/sandbox/options";
 export type { AgentDefinition } from "../plugins/agents/options";
 export type { TaskInfo, TaskKind, TaskState } from "../plugins/_kits/tasks/index";
-export type { CommandInfo } from "../plugins/commands/api";
+export type { CommandInfo, ShellOutcome } from "../plugins/commands/api";
 export type { ModelPricing } from "../plugins/pricing/options";
 export type {
   OutputMode,
@@ -163,6 +163,12 @@ export interface Query<M = Message> extends AsyncGenerator<M> {
    * name; [] without `ubiquity:commands`.
    */
   supportedCommands(): Promise<CommandInfo[]>;
+  /**
+   * Claude Code's `!` bash mode: run a command the user typed now, with no model turn, as a Bash
+   * tool call judged by the rules, the mode, the hooks and the sandbox like the model's own; what it
+   * printed goes ahead of the next prompt (`<bash-input>`, `<bash-stdout>`). Rejects without `ubiquity:commands`.
+   */
+  shell(command: string): Promise<ShellOutcome>;
   /** The resources (and uri templates) of the session's connected MCP servers, or of `server`; empty lists without `ubiquity:mcp`. */
   listMcpResources(server?: string): Promise<{ resources: McpResourceInfo[]; templates: McpResourceTemplateInfo[] }>;
   /** Read one resource of an MCP server of the session; rejects naming the problem (unknown server, not connected, no resources, the server's error). */
@@ -232,6 +238,15 @@ export function summon(prompt: string | AsyncIterable<UserInput>, options: Summo
       const run = await started();
       if (!run) return [];
       return (await import("../plugins/commands/api")).getCommandsApi(run.kernel)?.list(run) ?? [];
+    },
+    async shell(command: string) {
+      if (typeof command !== "string" || !command.trim())
+        throw new TypeError("shell(command): command must be a non-empty string");
+      const run = await started();
+      if (!run) throw new UsageError("shell: the session has ended");
+      const api = (await import("../plugins/commands/api")).getCommandsApi(run.kernel);
+      if (!api) throw new UsageError("shell needs the ubiquity:commands plugin, which this run does not have");
+      return api.shell(run, command);
     },
     async listMcpResources(server?: string) {
       const run = await started();

@@ -78,6 +78,7 @@ export type {
   TaskKind,
   TaskState,
   CommandInfo,
+  ShellOutcome,
   OutputMode,
   OutputSchema,
   StructuredMessage,

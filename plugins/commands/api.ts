@@ -6,6 +6,7 @@ import type { Kernel, RunContext } from "../../src/index";
 import { getSkillsApi } from "../skills/api";
 import { toolRules } from "../_kits/sources/index";
 import { commandInfo, type CommandInfo, type SlashCommand } from "./command";
+import { runTypedCommand, type ShellOutcome } from "./bash-mode";
 
 /** What other code can ask of a kernel's commands. */
 export interface CommandsApi {
@@ -17,6 +18,8 @@ export interface CommandsApi {
   find(name: string, run?: RunContext): SlashCommand | undefined;
   /** Add commands another plugin makes (MCP prompts); `list` is asked each time, so they may change. Command files win their names. */
   provide(list: (run?: RunContext) => readonly SlashCommand[]): void;
+  /** Claude Code's `!` bash mode: run a command the user typed now, through the Bash tool's funnel; what it printed goes ahead of the run's next prompt. */
+  shell(run: RunContext, command: string): Promise<ShellOutcome>;
 }
 
 const apis = new WeakMap<Kernel, CommandsApi & { load(commands: SlashCommand[]): void }>();
@@ -67,6 +70,7 @@ export function createCommandsApi(kernel: Kernel): CommandsApi & { load(commands
       providers.push(list);
     },
     commands,
+    shell: runTypedCommand,
     list: (run?: RunContext) => commands(run).map(commandInfo),
     find: (name: string, run?: RunContext) => commands(run).find((c) => c.name === name),
   };
@@ -77,3 +81,4 @@ export function createCommandsApi(kernel: Kernel): CommandsApi & { load(commands
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";
 export type { SlashCommand, CommandInfo } from "./command";
+export type { ShellOutcome } from "./bash-mode";

@@ -7,7 +7,8 @@
  * - `kernel.ready`: read the command files
  * - `turn.prompt`: expand a `/name` prompt before the other taps see it (a shell line or file
  *   that was refused blocks the prompt, naming it). Its `allowed-tools` are granted to the run's
- *   own calls and its `model` answers, until the next prompt.
+ *   own calls and its `model` answers, until the next prompt. What the user's `!` commands printed
+ *   since the last prompt (bash-mode.ts, `CommandsApi.shell`) goes ahead of it.
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -44,11 +45,13 @@ import { CommandError, expandCommand, readMentions } from "./expand";
 import { commandFolder, commandRoots, loadCommands } from "./load";
 import { commandsOptions, type CommandsResolvedOptions } from "./options";
 import { loadCodexPrompts } from "./codex-prompts";
+import { takeTypedCommands } from "./bash-mode";
 
 export { getCommandsApi, type CommandsApi } from "./api";
 export { commandFolder, loadCommands, commandRoots, toolRules } from "./load";
 export { expandCommand, substituteArguments, splitArguments, CommandError } from "./expand";
 export type { SlashCommand, CommandInfo } from "./command";
+export type { ShellOutcome } from "./bash-mode";
 
 /** The plugin's name. */
 export const NAME = "ubiquity:commands";
@@ -240,6 +243,9 @@ export const commandsPlugin = definePlugin({
       { name: NAME, stage: PROMPT_STAGE.EXPAND },
       async (prompt: TurnPrompt, run: RunContext) => {
         if (prompt.source !== "user" || run.agent || prompt.blocked !== undefined) return prompt;
+        // What the user's `!` commands printed since the last prompt goes ahead of this one.
+        const typedCommands = takeTypedCommands(run);
+        if (typedCommands.length) prompt = { ...prompt, context: [...typedCommands, ...prompt.context] };
         const typed = prompt.text.trim();
         const piped = PIPED.exec(typed);
         const match = INVOCATION.exec(piped ? typed.slice(0, piped.index) : typed);

@@ -4,4 +4,4 @@
  */
 export { default } from "./index";
 export { getCommandsApi } from "./index";
-export type { CommandInfo, CommandsApi, CommandsOptions } from "./index";
+export type { CommandInfo, CommandsApi, CommandsOptions, ShellOutcome } from "./index";

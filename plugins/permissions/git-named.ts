@@ -28,13 +28,22 @@ function readText(path: string): string {
  * git does (a hooks path relative to the worktree, an include relative to the file that names it),
  * `~/` from HOME.
  */
-export function pathsNamedByConfig(gitDir: string, home = process.env.HOME ?? ""): string[] {
-  const worktree = basename(gitDir) === ".git" ? dirname(gitDir) : gitDir;
+export function pathsNamedByConfig(
+  gitDir: string,
+  home = process.env.HOME ?? "",
+  worktree = worktreeOf(gitDir),
+): string[] {
   const out: string[] = [];
+  // Red team zg (ZG4): a linked worktree's git folder (`.git/worktrees/NAME`, where its `.git`
+  // file leads) holds only its own config.worktree; the repository's config is in the folder its
+  // `commondir` names, and git reads it for every worktree.
+  const common = commonDirOf(gitDir);
   // The repository's own config, and the user's and the system's: a relative core.hooksPath
   // there (`.git-hooks`) names a folder in every repository.
   const xdg = process.env.XDG_CONFIG_HOME || join(home, ".config");
   const files = [
+    join(common, "config"),
+    join(common, "config.worktree"),
     join(gitDir, "config"),
     join(gitDir, "config.worktree"),
     ...(home ? [join(home, ".gitconfig"), join(xdg, "git", "config")] : []),
@@ -46,7 +55,7 @@ export function pathsNamedByConfig(gitDir: string, home = process.env.HOME ?? ""
     read.add(file);
     const own = file.startsWith(`${gitDir}${sep}`);
     let section = "";
-    for (const raw of readText(file).split("\n")) {
+    for (const raw of configLines(readText(file))) {
       let line = raw.trim();
       const head = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\\n]|\\.)*)")?\s*\]/.exec(line);
       if (head) {
@@ -79,6 +88,39 @@ export function pathsNamedByConfig(gitDir: string, home = process.env.HOME ?? ""
 }
 
 /**
+ * The config's lines as git reads them: a line ending in a backslash (an odd number of them) goes
+ * on in the next one (`hooksPath = git\` then `hooks` is `githooks`).
+ */
+function configLines(text: string): string[] {
+  const out: string[] = [];
+  let pending = "";
+  for (const line of text.split("\n")) {
+    const body = line.replace(/\r$/, "");
+    const trailing = /\\*$/.exec(body)![0].length;
+    if (trailing % 2 === 1) pending += body.slice(0, -1);
+    else {
+      out.push(pending + body);
+      pending = "";
+    }
+  }
+  if (pending) out.push(pending);
+  return out;
+}
+
+/** The folder a git folder shares its config, objects and refs with: its `commondir` (a linked worktree's), or itself. */
+function commonDirOf(gitDir: string): string {
+  const named = readRegularBytesSync(join(gitDir, "commondir"), 4096)?.toString("utf8").trim();
+  return named ? resolve(gitDir, named) : gitDir;
+}
+
+/** The work tree a git folder serves: `.git`'s parent, a linked worktree's (its `gitdir` file names its `.git` file), or itself (bare). */
+function worktreeOf(gitDir: string): string {
+  if (basename(gitDir) === ".git") return dirname(gitDir);
+  const named = readRegularBytesSync(join(gitDir, "gitdir"), 4096)?.toString("utf8").trim();
+  return named ? dirname(resolve(gitDir, named)) : gitDir;
+}
+
+/**
  * A setting's value as git reads it: quotes removed, `\"`, `\\`, `\t` and `\n` unescaped, and a
  * `#` or `;` outside quotes starting a comment (`path = ../x.gitconfig ; shared`).
  */
@@ -106,7 +148,7 @@ export function gitConfigNaming(path: string, roots: readonly string[], home?: s
     if (!roots.some((root) => dir === root || dir.startsWith(`${root}${sep}`))) return undefined;
     const gitDir = gitDirOf(dir);
     if (gitDir === undefined) continue;
-    const named = pathsNamedByConfig(gitDir, home).find((p) => path === p || path.startsWith(`${p}${sep}`));
+    const named = pathsNamedByConfig(gitDir, home, dir).find((p) => path === p || path.startsWith(`${p}${sep}`));
     if (named) return `${join(gitDir, "config")} (or a file it includes) names ${named}`;
   }
   return undefined;

@@ -332,6 +332,9 @@ export class WorkspaceGuard {
         for (const p of pathsNamedByEnvrc(path))
           if (this.#roots.some((r) => p.startsWith(`${r}${sep}`)))
             this.#named.set(p, `${relative(root, path)} loads it (direnv runs it on cd)`);
+      // What a linked worktree's (or a submodule's) config names runs too: its `.git` file leads to a
+      // git folder outside the roots, whose config (and its commondir's) the walk never reads (red team zg, ZG4).
+      if (!fresh && name === ".git") this.#nameFromGitFile(root, dir, path);
       if (fresh && name === ".git")
         this.#links.push({ path, reason: what.reason }); // judged once the sweep knows every new git folder
       else if (fresh) found.push({ path, reason: what.reason });
@@ -345,6 +348,18 @@ export class WorkspaceGuard {
       if (why) return void found.push({ path, reason: why });
     }
     this.#walk(root, path, undefined, "git");
+  }
+
+  /** Protect what the git folder a `.git` file at `file` leads to names in the work tree `dir` (core.hooksPath, includes, scripts). */
+  #nameFromGitFile(root: string, dir: string, file: string) {
+    const m = /^gitdir: (.+?)\s*$/m.exec(readText(file));
+    if (!m) return;
+    for (const path of pathsNamedByConfig(resolve(dir, m[1]!), undefined, dir))
+      if (this.#roots.some((r) => path.startsWith(`${r}${sep}`)))
+        this.#named.set(
+          path,
+          `${relative(root, file)} leads to a git config that names it (git runs it or reads config from it)`,
+        );
   }
 
   /**

@@ -171,8 +171,12 @@ export function removeStalePrivateDirs(dir = tmpdir()): string[] {
     } catch {
       // already gone
     }
-    rmSync(path, { recursive: true, force: true });
-    removed.push(path);
+    try {
+      rmSync(path, { recursive: true, force: true });
+      removed.push(path);
+    } catch {
+      // Still in use (the dead run's sandboxed processes have not all ended yet): the next start removes it.
+    }
   }
   return removed;
 }

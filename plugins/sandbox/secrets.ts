@@ -17,10 +17,11 @@ import {
   writeFileSync,
   type Dirent,
 } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import { LINE_BREAKS, micromatch, tinyglobby } from "../_kits/lazy/index";
 import { compiledCacheDir } from "../../loader/index";
 import { SecretWalk } from "./secret-walk";
+import { findCandidates, systemFind } from "./system-find";
 import { toolchainSettings } from "./toolchain-settings";
 
 /** Home-relative paths that hold credentials. */
@@ -633,10 +634,14 @@ interface FolderScan {
   open?: string[];
 }
 
-/** Could this process read a file of `stats` were the others' read bit taken away? */
-function readableAnyway(stats: { uid: number; gid: number }): boolean {
-  const uid = process.getuid?.() ?? 0;
-  return uid === 0 || stats.uid === uid || (process.getgroups?.() ?? []).includes(stats.gid);
+/** This process's user and groups (asked once a folder, not once a file: each asks the kernel). */
+function whoAmI(): { uid: number; groups: number[] } {
+  return { uid: process.getuid?.() ?? 0, groups: process.getgroups?.() ?? [] };
+}
+
+/** Could this process (`me`) read a file of `stats` were the others' read bit taken away? */
+function readableAnyway(stats: { uid: number; gid: number }, me: { uid: number; groups: number[] }): boolean {
+  return me.uid === 0 || stats.uid === me.uid || me.groups.includes(stats.gid);
 }
 
 /** Is every file `scan` found public still a file everyone may read? */
@@ -662,18 +667,81 @@ function publicStill(dir: string, scan: FolderScan): boolean {
  * never applied to them, so a sandboxed command read the user's own private scratch files there
  * (`/var/tmp/<0700 folder>/<0600 file>`: vim's swap files, a tool's saved tokens) and every one
  * everyone may read (red team zb, ZB1).
- * Past PRIVATE_WALK_LIMIT entries read, the folders not yet read are hidden whole.
  *
- * `cache` (a file in the user's own state, which no sandboxed command sees) keeps each folder's
- * reading with its stamp (status-change and modification times, inode): a folder whose entries
- * did not change since is not listed again: a run stats the folders, and the public files this user
- * could read were they made private in place (`chmod 600` changes no folder; red team y, Y4).
+ * Run as root, read by find(1) where the system has it (system-find.ts), every run afresh: nothing
+ * is kept, so a file made private in place (`chmod 600` changes no folder; red team y, Y4) is seen
+ * at the next run as any other is. Otherwise (`find: false`, find missing or not running cleanly,
+ * or another user), the walk in Node (nodeWalk), past PRIVATE_WALK_LIMIT entries hiding the folders
+ * not yet read whole, with `cache` keeping each folder's reading: a later run lists no folder that
+ * did not change, and stats the public files this user could read were they made private in place.
+ * As root that is every file, so a kept reading saves root little, and find's stats in C cost a
+ * third of the walk's in a fresh process; another user's kept reading stats the folders and that
+ * user's own files, less than find's reading of every entry where the folders are large.
  */
 export function privateSystemPaths(
   skip: readonly string[],
-  options: { roots?: readonly string[]; limit?: number; cache?: string; racyMs?: number } = {},
+  options: {
+    roots?: readonly string[];
+    limit?: number;
+    cache?: string;
+    racyMs?: number;
+    /** The find program [as root, the system's (systemFind()); else false]; false: the walk in Node. */
+    find?: string | false;
+    /** How long find may take before the walk in Node reads the folders instead [FIND_TIMEOUT_MS]. */
+    findTimeoutMs?: number;
+  } = {},
 ): SystemPrivatePath[] {
-  const { roots = PRIVATE_WALK_ROOTS, limit = PRIVATE_WALK_LIMIT, cache, racyMs = RACY_MS } = options;
+  const { roots = PRIVATE_WALK_ROOTS, findTimeoutMs = FIND_TIMEOUT_MS } = options;
+  const find = options.find ?? (process.getuid?.() === 0 ? systemFind() : false);
+  systemWalks++;
+  const inSkipped = (p: string) => skip.some((s) => p === s || p.startsWith(`${s}/`));
+  // Hidden neither: a skipped folder, what is in one, nor a folder that holds one.
+  const skipped = (p: string) => inSkipped(p) || skip.some((s) => s.startsWith(`${p}/`));
+  const pending = roots.filter((r) => !inSkipped(r) && lstatSync(r, { throwIfNoEntry: false })?.isDirectory());
+  const candidates = find ? findCandidates(find, pending, skip, findTimeoutMs) : undefined;
+  const found = candidates ? judgeCandidates(candidates, skipped) : nodeWalk(pending, roots, skip, options);
+  return [...found.scratch, ...fewerMasks(found.out, roots, skipped)];
+}
+
+/** How many times privateSystemPaths ran in this process (tests: whether a run walked). */
+export function systemWalkCount(): number {
+  return systemWalks;
+}
+let systemWalks = 0;
+
+/** find's bound on a machine whose system folders are huge: the walk in Node, which stops at its limit, takes over. */
+const FIND_TIMEOUT_MS = 10_000;
+
+/** What find printed, judged by its own stat now as readFolder judges an entry (find only narrows). */
+function judgeCandidates(
+  candidates: readonly string[],
+  skipped: (path: string) => boolean,
+): { out: SystemPrivatePath[]; scratch: SystemPrivatePath[] } {
+  const out: SystemPrivatePath[] = [];
+  const scratch: SystemPrivatePath[] = [];
+  for (const path of candidates) {
+    const stats = lstatSync(path, { throwIfNoEntry: false });
+    if (!stats || stats.isSymbolicLink()) continue; // gone: nothing to hide
+    if (stats.isDirectory()) {
+      const open = (stats.mode & 0o005) === 0o005;
+      if (open && (stats.mode & 0o1002) === 0o1002) scratch.push({ path, dir: true, scratch: true });
+      // Private, or made public since find printed it without entering it: what it holds was not read.
+      else if (!skipped(path)) out.push({ path, dir: true });
+    } else if (stats.isFile() && ((stats.mode & 0o004) === 0 || SYSTEM_SECRET_NAME.test(basename(path)))) {
+      if (!skipped(path)) out.push({ path, dir: false });
+    }
+  }
+  return { out, scratch };
+}
+
+/** The walk in Node (see privateSystemPaths): `pending`, the roots to read, each an existing folder not skipped. */
+function nodeWalk(
+  pending: string[],
+  roots: readonly string[],
+  skip: readonly string[],
+  options: { limit?: number; cache?: string; racyMs?: number },
+): { out: SystemPrivatePath[]; scratch: SystemPrivatePath[] } {
+  const { limit = PRIVATE_WALK_LIMIT, cache, racyMs = RACY_MS } = options;
   // This process's last readings too (a program that runs many sessions, the tests): checked by their stamps alike.
   const stored = readScans(cache);
   const known = { ...lastScans, ...stored };
@@ -681,9 +749,7 @@ export function privateSystemPaths(
   const out: SystemPrivatePath[] = [];
   const scratch: SystemPrivatePath[] = [];
   const inSkipped = (p: string) => skip.some((s) => p === s || p.startsWith(`${s}/`));
-  // Hidden neither: a skipped folder, what is in one, nor a folder that holds one.
   const skipped = (p: string) => inSkipped(p) || skip.some((s) => s.startsWith(`${p}/`));
-  const pending = roots.filter((r) => !inSkipped(r));
   const now = Date.now();
   let read = 0;
   let fresh = 0;
@@ -735,7 +801,7 @@ export function privateSystemPaths(
   // Written only when a folder was read afresh or one is gone: a run that changed nothing writes nothing.
   if (cache && (fresh > 0 || Object.keys(scans).length !== Object.keys(stored).length)) writeScans(cache, scans);
   lastScans = scans;
-  return [...scratch, ...fewerMasks(out, roots, skipped)];
+  return { out, scratch };
 }
 
 /** A path of the system's folders the sandbox hides, or (`scratch`) replaces with a private empty folder. */
@@ -808,6 +874,7 @@ function readFolder(dir: string, stamp: string): FolderScan | undefined {
   } catch {
     return undefined;
   }
+  const me = whoAmI();
   for (const name of names) {
     const stats = lstatSync(join(dir, name), { throwIfNoEntry: false });
     if (!stats || stats.isSymbolicLink()) continue;
@@ -818,7 +885,7 @@ function readFolder(dir: string, stamp: string): FolderScan | undefined {
       else if ((stats.mode & 0o1002) !== 0o1002) scan.walked.push(name);
       else scan.scratch!.push(name);
     } else if (stats.isFile() && ((stats.mode & 0o004) === 0 || SYSTEM_SECRET_NAME.test(name))) scan.hidden.push(name);
-    else if (stats.isFile() && readableAnyway(stats)) scan.open!.push(name);
+    else if (stats.isFile() && readableAnyway(stats, me)) scan.open!.push(name);
   }
   return scan;
 }

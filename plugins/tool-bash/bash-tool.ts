@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { Tool, type ToolContext, type ToolOutput } from "../../src/index";
-import { buildSubprocessEnv, describeKilled, sessionScriptOf } from "../_kits/process/index";
+import { buildSubprocessEnv, describeKilled, sessionScriptOf, utf8ShellEnv } from "../_kits/process/index";
 import { ToolFailure, guard } from "../_kits/file-tools/index";
 import type { SandboxApi, SpawnSpec } from "../sandbox/api";
 import type { CommandResult } from "./run-command";
@@ -75,7 +75,8 @@ export class BashTool extends Tool<typeof BashInput> {
       if (!cwd?.isDirectory())
         throw new ToolFailure(`The working directory ${ctx.cwd} does not exist; commands cannot run until it does.`);
       const timeoutMs = input.timeout ?? BASH_LIMITS.defaultTimeoutMs;
-      const env = buildSubprocessEnv({ env: ctx.env, subprocessEnv: ctx.subprocessEnv });
+      // The shell reads the command in UTF-8, as the permission engine did (red team zg, ZG1).
+      const env = utf8ShellEnv(buildSubprocessEnv({ env: ctx.env, subprocessEnv: ctx.subprocessEnv }));
       const wrap =
         this.sandbox &&
         ((spec: SpawnSpec) =>

@@ -3,7 +3,8 @@
  * for display only), for Bash the command, for other tools their arguments one per line — never a
  * JSON dump — and the question, naming the rule that "always" would add.
  */
-import { readFileSync, statSync } from "node:fs";
+import { realpathSync } from "node:fs";
+import { readRegularFileSync } from "../../plugins/_kits/process/regular-file-sync";
 import { resolve } from "node:path";
 import { describeRule } from "../describe-rule";
 import { visibleExactly } from "../render";
@@ -15,11 +16,15 @@ import type { Theme } from "./theme";
 const MAX_BODY = 40;
 const MAX_FILE = 2 * 1024 * 1024;
 
-/** The file's text now, or undefined (missing, not a file, too large to diff). */
+/**
+ * The file's text now, or undefined (missing, not a regular file, too large to diff): read
+ * as the file tools read, so a FIFO the agent put where it asks to write cannot hang the question.
+ */
 function currentText(path: string): string | undefined {
   try {
-    const stat = statSync(path);
-    return stat.isFile() && stat.size <= MAX_FILE ? readFileSync(path, "utf8") : undefined;
+    // A link the call writes through shows the file it leads to (as the file tools write there).
+    const read = readRegularFileSync(realpathSync(path), MAX_FILE);
+    return "text" in read ? read.text : undefined;
   } catch {
     return undefined;
   }

@@ -31,6 +31,7 @@ import { lastLine, liveView } from "./live-view";
 import { takeTerminal } from "./terminal";
 import { createTheme, type Theme } from "./theme";
 import { toolCallLine, toolOutputLines } from "./tool-view";
+import { complete, completes } from "./complete";
 
 type Answer = "yes" | "no" | "always";
 
@@ -61,6 +62,8 @@ export interface ChatParts {
   /** true: quit; "send": a command the session knows (a command file, a skill) goes as the prompt; false: done. */
   command(text: string, context: CommandContext): Promise<boolean | "send">;
   modelName(model: UbiquityConfig["model"]): string;
+  /** The terminal's own commands (`/clear`, `/cost`…), for Tab to complete. */
+  commandNames: readonly string[];
 }
 
 /** The terminal UI's parts and state, shared by the pieces below. */
@@ -74,6 +77,7 @@ interface Ui {
   markdown: MarkdownStream;
   conversation: Conversation;
   modelName: ChatParts["modelName"];
+  commandNames: ChatParts["commandNames"];
   /** Prompts typed during a turn, run next. */
   queue: string[];
   /** The tool calls whose line is printed. */
@@ -109,7 +113,7 @@ export async function runTerminalUI(
   options: UbiquityConfig,
   io: RunnerIO,
   ctx: ChatContext,
-  { command, modelName }: ChatParts,
+  { command, modelName, commandNames }: ChatParts,
 ): Promise<number> {
   const term = io.terminal as NodeJS.WriteStream;
   const stdin = io.stdin as NodeJS.ReadStream;
@@ -135,6 +139,7 @@ export async function runTerminalUI(
     markdown: new MarkdownStream(theme),
     conversation: new Conversation(options),
     modelName,
+    commandNames,
     queue: [],
     shownCalls: new Set(),
     print,
@@ -167,6 +172,7 @@ export async function runTerminalUI(
     options.canUseTool ??= terminalApprover(commandIO, {
       ask: (text, signal) => askLine(ui, text, signal),
       approve: (request) => approve(ui, request),
+      typed: (toolName, input, toolUseId) => ui.conversation.typedCall(toolName, input, toolUseId),
       answerers: ctx.answerers,
       beforeQuestion: (toolName, toolInput, toolUseId) => showCall(ui, toolUseId, toolName, toolInput),
     });
@@ -215,6 +221,10 @@ async function promptLoop(ui: Ui, ctx: ChatContext, command: ChatParts["command"
         .map((l, i) => `${i === 0 ? theme.prompt("›") : " "} ${l}`)
         .join("\n"),
     );
+    if (trimmed.startsWith("!")) {
+      await typedCommand(ui, trimmed.slice(1).trim());
+      continue;
+    }
     if (trimmed.startsWith("/") && !trimmed.includes("\n")) {
       const outcome = await command(trimmed, {
         conversation,
@@ -246,6 +256,37 @@ async function promptLoop(ui: Ui, ctx: ChatContext, command: ChatParts["command"
       ui.streamedText = false;
       render(ui);
     }
+  }
+}
+
+/**
+ * `!command`, Claude Code's bash mode: the command runs now, with no model turn, as a Bash call
+ * (the rules and the sandbox apply; typing it answers the approval question); what it printed goes
+ * ahead of the next prompt.
+ */
+async function typedCommand(ui: Ui, command: string): Promise<void> {
+  const { theme, print } = ui;
+  if (!command)
+    return void print(theme.dim("  ⎿ type a command after ! to run it; its output goes with your next prompt"));
+  const call = toolCallLine("Bash", { command }, ui.cwd);
+  ui.turn = {
+    abort: new AbortController(),
+    started: Date.now(),
+    streamed: 0,
+    running: new Map([["!", call]]),
+    phase: "working",
+  };
+  render(ui);
+  try {
+    const outcome = await ui.conversation.shell(command);
+    const failed = !outcome.ran || outcome.exitCode !== 0;
+    for (const l of toolOutputLines(terminalText(outcome.output), failed, theme, ui.columns())) print(l);
+    if (!outcome.ran) print(theme.dim("  ⎿ not run: nothing goes to the model"));
+  } catch (error) {
+    print(theme.error(`error: ${error instanceof Error ? error.message : String(error)}`));
+  } finally {
+    ui.turn = undefined;
+    render(ui);
   }
 }
 
@@ -518,7 +559,52 @@ function onKey(ui: Ui, key: Key): void {
   }
   if (key.name === "ctrl-l") return void ui.screen.redraw();
   if (key.name === "shift-tab") return void cycleMode(ui);
+  if (key.name === "tab") return void tab(ui);
   ui.editor.apply(key);
+}
+
+/**
+ * Tab: complete the `/command` or `@path` before the cursor (complete.ts); when several match and
+ * they share nothing more, they are listed above the prompt, as a shell lists them.
+ */
+function tab(ui: Ui): void {
+  const before = ui.editor.text.slice(0, ui.editor.cursor);
+  const kind = completes(before);
+  if (!kind) return;
+  const apply = (commands: readonly string[]) => {
+    // Typed on while the session's commands were asked for: that Tab is void.
+    if (ui.editor.text.slice(0, ui.editor.cursor) !== before) return;
+    const done = complete(before, commands, ui.cwd);
+    if (!done)
+      ui.notice = kind === "command" ? "no command starts so (/help lists them)" : "no file or folder starts so";
+    else if (done.insert) ui.editor.insert(done.insert);
+    else ui.print(ui.theme.dim(candidateLines(done.candidates, ui.columns()).join("\n")));
+    render(ui);
+  };
+  if (kind === "path") return void apply([]);
+  // The session's command files and skills (asking opens the live session, as /help does).
+  ui.conversation.commands().then(
+    (list) => apply([...ui.commandNames, ...list.map((c) => `/${c.name}`)]),
+    () => apply(ui.commandNames),
+  );
+}
+
+/** Names in columns of the terminal's width, at most 4 lines (then how many more). */
+function candidateLines(names: readonly string[], columns: number): string[] {
+  const width = Math.min(Math.max(...names.map((n) => n.length)) + 2, Math.max(columns - 2, 10));
+  const perLine = Math.max(1, Math.floor((columns - 2) / width));
+  const lines: string[] = [];
+  for (let i = 0; i < names.length && lines.length < 4; i += perLine)
+    lines.push(
+      `  ${names
+        .slice(i, i + perLine)
+        .map((n) => n.padEnd(width))
+        .join("")
+        .trimEnd()}`,
+    );
+  const shown = Math.min(names.length, 4 * perLine);
+  if (shown < names.length) lines.push(`  … ${names.length - shown} more`);
+  return lines;
 }
 
 /** The mode a session's init message names: shown, and kept in the cycle when Shift-Tab's modes lack it. */

@@ -1,24 +1,25 @@
 /**
  * The first sandboxed command's one-time walks (the system's folders, ubiquity's own dependency
  * folders) start when the model asks for a Bash command, ahead of the call (SandboxRuntime.warm),
- * and never in a run whose model asks for none. The walk of the system's folders leaves its
- * readings in the user's cache file: whether that file exists says whether the walk ran.
+ * and never in a run whose model asks for none. The count of the process's walks of the system's
+ * folders (systemWalkCount) says whether the walk ran: it reads them afresh, leaving no file behind.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { summon, type Message } from "ubiquity";
 import { createKernel } from "../../src/index";
 import sandbox from "../../plugins/sandbox/index";
 import { scriptedModel } from "ubiquity/testing";
 import { collect } from "../helpers/collect";
+import { systemWalkCount } from "../../plugins/sandbox/secrets";
 import { outputs, runBash, sandboxPlace, SKIP } from "./helpers";
 
 const place = sandboxPlace();
-const cacheFile = () => join(place.home(), ".ubiquity", "cache", "system-private.json");
+/** Whether the system's folders were walked since `before` (a count of systemWalkCount). */
+const walkedSince = (before: number) => systemWalkCount() > before;
 
 describe.skipIf(SKIP)("the first command's one-time walks", () => {
   it("a run whose model asks for no command walks nothing", async () => {
+    const before = systemWalkCount();
     const messages = await collect(
       summon("hi", {
         model: scriptedModel(["hello"]),
@@ -29,10 +30,11 @@ describe.skipIf(SKIP)("the first command's one-time walks", () => {
       }),
     );
     expect(messages.at(-1)).toMatchObject({ type: "result", isError: false });
-    expect(existsSync(cacheFile())).toBe(false);
+    expect(walkedSince(before)).toBe(false);
   });
 
   it("start when the model asks for a Bash command, on the next turn of the event loop, and not for another tool", async () => {
+    const before = systemWalkCount();
     const kernel = createKernel({ plugins: [sandbox()], cwd: place.ws(), sandbox: true });
     await kernel.ready();
     try {
@@ -52,17 +54,18 @@ describe.skipIf(SKIP)("the first command's one-time walks", () => {
       const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
       asked("Read");
       await nextTurn();
-      expect(existsSync(cacheFile()), "no walk for a Read").toBe(false);
+      expect(walkedSince(before), "no walk for a Read").toBe(false);
       asked("Bash");
-      expect(existsSync(cacheFile()), "not in the emitter's own turn").toBe(false);
+      expect(walkedSince(before), "not in the emitter's own turn").toBe(false);
       await nextTurn();
-      expect(existsSync(cacheFile())).toBe(true);
+      expect(walkedSince(before)).toBe(true);
     } finally {
       await kernel.dispose();
     }
   });
 
   it("start while the model still streams the Bash call (at its tool-input-start)", async () => {
+    const before = systemWalkCount();
     // The scripted model, its stream paused after each tool-input-start (a model writing the
     // command): the walk must have run before the rest of the answer arrives.
     const scripted = scriptedModel([
@@ -78,9 +81,9 @@ describe.skipIf(SKIP)("the first command's one-time walks", () => {
           async transform(part, controller) {
             controller.enqueue(part);
             if (part.type !== "tool-input-start") return;
-            for (let turn = 0; turn < 50 && !existsSync(cacheFile()); turn++)
+            for (let turn = 0; turn < 50 && !walkedSince(before); turn++)
               await new Promise((resolve) => setImmediate(resolve));
-            walkedMidStream.push(existsSync(cacheFile()));
+            walkedMidStream.push(walkedSince(before));
           },
         });
         return { ...result, stream: result.stream.pipeThrough(pause) };
@@ -101,6 +104,7 @@ describe.skipIf(SKIP)("the first command's one-time walks", () => {
   });
 
   it("a kernel disposed before its warm-up began walks nothing", async () => {
+    const before = systemWalkCount();
     const kernel = createKernel({ plugins: [sandbox()], cwd: place.ws(), sandbox: true });
     await kernel.ready();
     kernel.emit({
@@ -117,10 +121,11 @@ describe.skipIf(SKIP)("the first command's one-time walks", () => {
     });
     await kernel.dispose();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(existsSync(cacheFile())).toBe(false);
+    expect(walkedSince(before)).toBe(false);
   });
 
   it("the command that follows is sandboxed as before: the secrets hidden, the system's private files masked", async () => {
+    const before = systemWalkCount();
     const messages = await runBash(["cat .env; cat /etc/shadow | head -c 20; echo end"], {
       cwd: place.ws(),
       sandbox: true,
@@ -131,6 +136,6 @@ describe.skipIf(SKIP)("the first command's one-time walks", () => {
     expect(out).not.toContain("hunter2");
     expect(out).not.toMatch(/root:/);
     expect(out).toContain("end");
-    expect(existsSync(cacheFile())).toBe(true);
+    expect(walkedSince(before)).toBe(true);
   });
 });

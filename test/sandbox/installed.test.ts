@@ -42,6 +42,21 @@ describe("the installed closure of a config", () => {
     ]);
   });
 
+  it("pnpm: a linked package's dependencies are found from where the link leads, as Node finds them", () => {
+    const store = join(ws, "node_modules", ".pnpm");
+    pkg(join(store, "a@1", "node_modules", "a"), "a", { b: "1" });
+    pkg(join(store, "b@1", "node_modules", "b"), "b");
+    // pnpm's layout: the project's node_modules/a links into the store, and a's own dependencies
+    // are links beside it there (not in the project's node_modules).
+    symlinkSync(join(store, "a@1", "node_modules", "a"), join(ws, "node_modules", "a"));
+    symlinkSync(join(store, "b@1", "node_modules", "b"), join(store, "a@1", "node_modules", "b"));
+    writeFileSync(join(ws, "ubiquity.config.mjs"), 'import a from "a";\nexport default {};\n');
+    expect(rel(installedClosure(join(ws, "ubiquity.config.mjs")))).toEqual([
+      "node_modules/.pnpm/a@1/node_modules/a",
+      "node_modules/.pnpm/b@1/node_modules/b",
+    ]);
+  });
+
   it("reads a JSON config's plugins and preset by package name, and keeps only folders inside the workspace", () => {
     pkg(join(ws, "node_modules", "plug"), "plug");
     pkg(join(ws, "node_modules", "pre"), "pre");

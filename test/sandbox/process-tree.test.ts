@@ -25,6 +25,7 @@ async function killMidCommand(
   afterKill: (pid: number, cwd: string) => void = () => {},
   env: Record<string, string> = {},
   settle = true,
+  afterSettle: (cwd: string) => void = () => {},
 ): Promise<number[]> {
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), "ubq-sbx-tree-")));
   const seconds = `1000.${Math.floor(Math.random() * 1e6)}`;
@@ -39,7 +40,9 @@ async function killMidCommand(
     afterKill(proc.pid!, cwd);
     // Any process naming the marker: the sleeps, and the shell and bwrap around them.
     if (settle) await until(() => processesWith(seconds).length === 0, 60_000);
-    return processesWith(seconds);
+    const left = processesWith(seconds);
+    afterSettle(cwd);
+    return left;
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
@@ -50,13 +53,21 @@ describe.skipIf(SKIP)("sandbox: the process tree dies with the program", () => {
     let leftover: string[] = [];
     let placeholders: string[] = [];
     let after: string[] = [];
-    const left = await killMidCommand("on", (pid, cwd) => {
-      leftover = readdirSync(tmpdir()).filter((n) => n.startsWith(`ubiquity-sandbox-${pid}-`));
-      placeholders = readdirSync(cwd);
-      // The next sandbox start removes the dead run's private folder and its empty placeholders.
-      removeStalePrivateDirs();
-      after = readdirSync(cwd);
-    });
+    const left = await killMidCommand(
+      "on",
+      (pid, cwd) => {
+        leftover = readdirSync(tmpdir()).filter((n) => n.startsWith(`ubiquity-sandbox-${pid}-`));
+        placeholders = readdirSync(cwd);
+      },
+      {},
+      true,
+      (cwd) => {
+        // The next sandbox start (here: once the dead run's processes have ended, as they do
+        // above) removes the dead run's private folder and its empty placeholders.
+        removeStalePrivateDirs();
+        after = readdirSync(cwd);
+      },
+    );
     expect(left).toEqual([]);
     expect(leftover).toHaveLength(1);
     expect(placeholders).toContain(".ubiquity");

@@ -17,10 +17,12 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { privateSystemPaths } from "../../plugins/sandbox/secrets";
+import { systemFind } from "../../plugins/sandbox/system-find";
 import { outputs, runBash, SKIP, sandboxPlace } from "./helpers";
 
 /** A tree standing in for /etc: public and private files and folders, a link, a skipped folder. */
@@ -47,27 +49,109 @@ function tree(): string {
   return root;
 }
 
-describe("privateSystemPaths", () => {
-  it("names the files and folders others may not read, not what is under a hidden folder, a link, a skipped folder or a sticky one everyone writes (named as scratch)", () => {
+const sorted = <T extends { path: string }>(found: T[]): T[] => [...found].sort((a, b) => a.path.localeCompare(b.path));
+/** The two readers: find(1) where the system has it (every run), and the walk in Node (where it has none). */
+const READERS = [
+  ["find", systemFind()],
+  ["the walk in Node", false],
+] as const;
+
+describe.each(READERS)("privateSystemPaths, read by %s", (_, find) => {
+  it.skipIf(find === undefined)(
+    "names the files and folders others may not read, not what is under a hidden folder, a link, a skipped folder or a sticky one everyone writes (named as scratch)",
+    () => {
+      const root = tree();
+      try {
+        const found = privateSystemPaths([join(root, "work")], { roots: [root], find });
+        expect(sorted(found)).toEqual([
+          { path: join(root, "scratch"), dir: true, scratch: true },
+          { path: join(root, "shadow"), dir: false },
+          { path: join(root, "ssl", "private"), dir: true },
+        ]);
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it.skipIf(find === undefined)(
+    "each secret's name is hidden however readable, a skipped folder whose name has glob characters is not entered, a private folder holding a skipped one is not hidden, and a FIFO is no file",
+    () => {
+      const root = tree();
+      try {
+        mkdirSync(join(root, "app", "deep"), { recursive: true });
+        const names = [".env", ".env.prod", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "x.key", ".npmrc"];
+        for (const n of [...names, ".pypirc", ".netrc", ".git-credentials", ".pgpass"])
+          writeFileSync(join(root, "app", "deep", n), "s", { mode: 0o644 });
+        for (const n of [".key", "env", "a.pem", "id_rsa.pub", ".envrc"])
+          writeFileSync(join(root, "app", "deep", n), "p", { mode: 0o644 });
+        // A skipped folder named like a pattern, beside one its pattern would match.
+        mkdirSync(join(root, "we[ir]d*", "in"), { recursive: true });
+        writeFileSync(join(root, "we[ir]d*", "in", "own"), "x", { mode: 0o600 });
+        mkdirSync(join(root, "werdx"));
+        writeFileSync(join(root, "werdx", "not-own"), "x", { mode: 0o600 });
+        // A private folder on the way to a skipped one.
+        mkdirSync(join(root, "srv", "ws"), { recursive: true });
+        chmodSync(join(root, "srv"), 0o700);
+        spawnSync("mkfifo", ["-m", "600", join(root, "app", "fifo")]);
+        // And a sticky scratch folder the run was given (still laid over, then bound: named as scratch).
+        const skip = [join(root, "work"), join(root, "we[ir]d*"), join(root, "srv", "ws"), join(root, "scratch")];
+        const found = sorted(privateSystemPaths(skip, { roots: [root], find }));
+        const secrets = [".env", ".env.prod", ".git-credentials", ".netrc", ".npmrc", ".pgpass", ".pypirc"];
+        const ids = ["id_dsa", "id_ecdsa", "id_ed25519", "id_rsa", "x.key"];
+        expect(found).toEqual(
+          sorted([
+            ...[...secrets, ...ids].map((n) => ({ path: join(root, "app", "deep", n), dir: false })),
+            { path: join(root, "scratch"), dir: true, scratch: true },
+            { path: join(root, "shadow"), dir: false },
+            { path: join(root, "ssl", "private"), dir: true },
+            { path: join(root, "werdx", "not-own"), dir: false },
+          ]),
+        );
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
+describe.skipIf(systemFind() === undefined)("privateSystemPaths by find", () => {
+  it("a find that fails, cannot start or outlives its time leaves the reading to the walk in Node (nothing is taken as public)", () => {
+    const root = tree();
+    const slow = join(root, "..", `${root.split("/").pop()}-slow-find`);
+    try {
+      writeFileSync(slow, "#!/bin/sh\nsleep 5\n", { mode: 0o755 });
+      const expected = sorted(privateSystemPaths([], { roots: [root], find: false }));
+      expect(expected.map((p) => p.path)).toContain(join(root, "shadow"));
+      for (const find of ["/bin/false", join(root, "no-such-find"), slow])
+        expect(sorted(privateSystemPaths([], { roots: [root], find, findTimeoutMs: 200 })), find).toEqual(expected);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(slow, { force: true });
+    }
+  });
+
+  it("reads the folders afresh each time: a file made private in place, or a secret given its name, is hidden at the next reading", () => {
     const root = tree();
     try {
-      const found = privateSystemPaths([join(root, "work")], { roots: [root] });
-      expect(found.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
-        { path: join(root, "scratch"), dir: true, scratch: true },
-        { path: join(root, "shadow"), dir: false },
-        { path: join(root, "ssl", "private"), dir: true },
-      ]);
+      const walk = () => privateSystemPaths([], { roots: [root] }).map((p) => p.path);
+      expect(walk()).not.toContain(join(root, "passwd"));
+      chmodSync(join(root, "passwd"), 0o600);
+      writeFileSync(join(root, "passwd"), "secret\n");
+      expect(walk()).toContain(join(root, "passwd"));
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
   });
+});
 
+describe("privateSystemPaths: fewer masks, and the walk in Node's cache and limit", () => {
   it("keeps each folder's reading in its cache, reads a folder again when it changed, and ignores a damaged cache", () => {
     const root = tree();
     const cache = join(root, "..", `${root.split("/").pop()}-cache.json`);
     try {
       // racyMs -1: the folders were made just now, and a reading is kept only when its folder is older than that.
-      const walk = () => privateSystemPaths([], { roots: [root], cache, racyMs: -1 });
+      const walk = () => privateSystemPaths([], { roots: [root], cache, racyMs: -1, find: false });
       const first = walk();
       expect(first.map((p) => p.path)).toContain(join(root, "shadow"));
       // A private file appears in a folder read before: the folder's times change, so it is read again.
@@ -93,7 +177,7 @@ describe("privateSystemPaths", () => {
       expect(statSync(cache).ino).toBe(before);
       // A folder changed within the racy window (2 s by default) is never kept.
       rmSync(cache);
-      privateSystemPaths([], { roots: [root], cache, racyMs: Number.MAX_SAFE_INTEGER });
+      privateSystemPaths([], { roots: [root], cache, racyMs: Number.MAX_SAFE_INTEGER, find: false });
       expect(existsSync(cache) ? JSON.parse(readFileSync(cache, "utf8")) : {}).toEqual({});
     } finally {
       rmSync(root, { recursive: true, force: true });
@@ -124,7 +208,7 @@ describe("privateSystemPaths", () => {
   it("past its limit, the folders it has not read are hidden whole (fail closed)", () => {
     const root = tree();
     try {
-      const found = privateSystemPaths([], { roots: [root], limit: 1 });
+      const found = privateSystemPaths([], { roots: [root], limit: 1, find: false });
       expect(found).toContainEqual({ path: join(root, "ssl"), dir: true });
     } finally {
       rmSync(root, { recursive: true, force: true });

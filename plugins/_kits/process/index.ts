@@ -25,6 +25,8 @@ export {
   PASSED_VARIABLES,
   type SubprocessEnvOptions,
 } from "./env";
+export { utf8ShellEnv } from "./locale";
+export { isUtf8Locale } from "../env-names/index";
 export { describeKilled, readReaperReport, reaperAvailable, stopSpawn, underReaper, type ReaperReport } from "./reaper";
 export { folderTrusted, spawnFolder, untrustedSpawnFolder, withoutFolderImports } from "./folder";
 export { findShell, shellSpawn } from "./shell";

@@ -4,7 +4,7 @@
  * session (its subagents' too), in the same shell, so `export PATH="$HOME/bin:$PATH"` expands as
  * the hook meant. Only commands get it: the host process and MCP servers never do.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { readRegularFileSync } from "./regular-file-sync";
 
 /** The most of a session's script that is kept: environment lines, not programs. */
 export const MAX_SESSION_SCRIPT_BYTES = 64 * 1024;
@@ -39,31 +39,18 @@ export function readEnvFiles(paths: readonly string[], problem: (message: string
   let size = 0;
   for (const path of paths) {
     // Opened without following a link and without blocking on a FIFO; judged on what was opened.
-    let fd: number;
-    try {
-      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT")
-        problem(`${path} could not be opened (${code === "ELOOP" ? "it is a link" : code}); ignored`);
+    const read = readRegularFileSync(path, MAX_SESSION_SCRIPT_BYTES - size);
+    if ("skipped" in read) {
+      const why = read.skipped;
+      if (why === "too large")
+        problem(`${path} would take the session's environment script past ${MAX_SESSION_SCRIPT_BYTES} bytes; ignored`);
+      else if (why === "not a regular file") problem(`${path} is not a regular file; ignored`);
+      else if (why !== "ENOENT")
+        problem(`${path} could not be opened (${why === "ELOOP" ? "it is a link" : why}); ignored`);
       continue;
     }
-    try {
-      const stat = fstatSync(fd);
-      if (!stat.isFile()) {
-        problem(`${path} is not a regular file; ignored`);
-        continue;
-      }
-      if (size + stat.size > MAX_SESSION_SCRIPT_BYTES) {
-        problem(`${path} would take the session's environment script past ${MAX_SESSION_SCRIPT_BYTES} bytes; ignored`);
-        continue;
-      }
-      const text = readFileSync(fd, "utf8");
-      size += Buffer.byteLength(text);
-      if (text.trim()) parts.push(text.endsWith("\n") ? text : `${text}\n`);
-    } finally {
-      closeSync(fd);
-    }
+    size += read.bytes;
+    if (read.text.trim()) parts.push(read.text.endsWith("\n") ? read.text : `${read.text}\n`);
   }
   return parts.join("");
 }

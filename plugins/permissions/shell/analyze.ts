@@ -529,13 +529,17 @@ function networkRedirect(operator: string, word: ShellWord): string | undefined 
  */
 function checkAssignment(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefined) {
   const name = (node.childForFieldName("name")?.text ?? "").replace(/\[.*$/, "");
+  // The value, where it matters (a locale variable's, red team zg): undefined when only known at run time.
+  const valueNode = node.childForFieldName("value");
+  const valueWord = valueNode ? evalWord(valueNode) : literalWord("");
+  const value = valueWord.literal && !node.text.includes("+=") ? valueWord.value : undefined;
   const exported =
     parent?.type === "command" ||
     (parent?.type === "declaration_command" &&
       (parent.firstChild?.type === "export" ||
         parent.namedChildren.some((c) => c.type === "word" && /^-[a-zA-Z]*x/.test(c.text))));
   if (exported) {
-    if (!isHarmlessExport(name)) {
+    if (!isHarmlessExport(name, value)) {
       out.unsafe.push(
         `it passes ${name} to the programs it runs, and ${name} is not a variable the engine knows to be harmless to them`,
       );
@@ -544,7 +548,7 @@ function checkAssignment(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNod
     return;
   }
   // PATH, PS4, BASH_ALIASES, PROMPT_COMMAND, …: later commands run what no candidate shows.
-  const risk = shellAssignmentRisk(name);
+  const risk = shellAssignmentRisk(name, value);
   if (risk) out.hidden.push(risk);
   // CDPATH makes `cd x` land somewhere else: relative paths after it are not known.
   if (name === "CDPATH") out.cdUnknown = true;

@@ -146,7 +146,8 @@ export function builtinRisk(program: string, words: readonly ShellWord[]): strin
     // read PATH, mapfile PATH, unset PATH, getopts x PATH: a variable bash itself reads, set (or unset) by name.
     // (An option's value, `read -d '' line`, is no name: only identifiers are judged.)
     const base = name.replace(/\[.*$/, "");
-    const risk = /^[A-Za-z_][A-Za-z0-9_]*$/.test(base) ? shellAssignmentRisk(base) : undefined;
+    const value = w.value.includes("=") ? w.value.slice(w.value.indexOf("=") + 1) : undefined;
+    const risk = /^[A-Za-z_][A-Za-z0-9_]*$/.test(base) ? shellAssignmentRisk(base, value) : undefined;
     if (risk) return `${program} ${base}: ${risk}`;
   }
   return unknown;
@@ -168,7 +169,8 @@ function exportedNames(program: string, words: readonly ShellWord[]): string[] {
     if (!w.literal) out.push("?");
     else if (!w.value.startsWith("-")) {
       const name = w.value.split("=")[0]!.replace(/\[.*$/, "");
-      if (!isHarmlessExport(name)) out.push(name);
+      const value = w.value.includes("=") ? w.value.slice(w.value.indexOf("=") + 1) : undefined;
+      if (!isHarmlessExport(name, value)) out.push(name);
     }
   }
   return out;

@@ -14,7 +14,7 @@ import { outputTargets } from "./outputs";
 import { readTargets } from "./reads";
 import { CHANGES_DIR, SHELLS, SYSTEM_BIN, WRITES_ARGUMENTS, isInterpreter } from "./names";
 import { joinWords, unwrap, wrapperKind, wrapperOptionsKnown } from "./wrappers";
-import { gitRepositories, specOf } from "./specs";
+import { gitRepositories, specOf, unspecifiedModes } from "./specs";
 import { readBySpec, type SpecReading } from "./spec-format";
 import type { ShellAnalysis, ShellCandidate } from "./types";
 
@@ -377,6 +377,11 @@ function judgeBySpec(
   const persists = PERSISTS[program]?.(words);
   if (persists) out.persists.push(persists);
   if (!spec) {
+    // install -m, mkfifo -m, mknod -m: a mode letting others write, or a set-ID bit, asks as chmod's does (red team zg, ZG2).
+    const modes = unspecifiedModes(program, words);
+    if (modes?.opens) out.opensModes.push(modes.opens);
+    const installs = modes?.setsId ?? modes?.opens;
+    if (installs) out.persists.push(installs);
     // A rule that names it covers it (issue 35: the user vouches for the program); what it is given is still judged as paths.
     candidate.unproven = {
       at: 0,

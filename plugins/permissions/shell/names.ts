@@ -1,4 +1,5 @@
 /** The program and variable names the shell analysis knows about, in one place. */
+import { isPassedName, isUtf8Locale } from "../../_kits/env-names/index";
 
 /** Shells whose `-c` text is parsed as bash (zsh/fish syntax is close enough to find commands). */
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh"]);
@@ -180,8 +181,32 @@ const HARMLESS_ENV = new Set([
   "PIP_DISABLE_PIP_VERSION_CHECK",
 ]);
 
-/** True for a variable that may be exported to the programs a command runs without changing what they run. */
-export function isHarmlessExport(name: string): boolean {
+/**
+ * The locale variables that choose the character set bash reads its own text in (LC_ALL over
+ * LC_CTYPE over LANG): bash sets it again when one is assigned, and parses every later line of the
+ * command, and a shell the command starts reads all of its text, in it.
+ */
+const CHARSET_LOCALES = new Set(["LC_ALL", "LC_CTYPE", "LANG"]);
+
+/**
+ * Why setting a locale variable to `value` (undefined: only known at run time) changes how bash
+ * reads the rest of the command, if it does (red team zg, ZG1): in a character set whose multibyte
+ * characters may end in `\` (GBK's 0x81 0x5C), `echo "丁\" ; touch x ; echo "丁\"` — one echo to the
+ * analysis — is two echoes and a touch to bash. Only a locale known to be UTF-8 (or C) is read alike.
+ */
+export function charsetRisk(name: string, value: string | undefined): string | undefined {
+  if (!CHARSET_LOCALES.has(name) || (value !== undefined && isUtf8Locale(value))) return undefined;
+  const what = value === undefined ? "a locale only known at run time" : `the locale ${JSON.stringify(value)}`;
+  return `it sets ${name} to ${what}, whose character set may read the rest of the command otherwise than the engine does (a multibyte character taking in a quote or a backslash)`;
+}
+
+/**
+ * True for a variable that may be exported to the programs a command runs without changing what
+ * they run; a locale variable only with a UTF-8 (or C) value (`value`: the text after `=`,
+ * undefined when none is given or it is only known at run time).
+ */
+export function isHarmlessExport(name: string, value?: string): boolean {
+  if (charsetRisk(name, value)) return false;
   return HARMLESS_ENV.has(name) || /^LC_[A-Z]+$/.test(name);
 }
 
@@ -284,10 +309,20 @@ const SHELL_VARIABLES = new Set([
   "UID",
 ]);
 
-/** Why assigning `name` in the shell (not exported) changes what later commands run, if it does. */
-export function shellAssignmentRisk(name: string): string | undefined {
-  if (isHarmlessExport(name)) return undefined;
+/**
+ * Why assigning `name` in the shell (not exported) changes what later commands run, if it does;
+ * `value` is the value assigned when it is a literal word (undefined: only known at run time).
+ */
+export function shellAssignmentRisk(name: string, value?: string): string | undefined {
+  const charset = charsetRisk(name, value);
+  if (charset) return charset;
+  if (isHarmlessExport(name, value)) return undefined;
   if (SHELL_VARIABLES.has(name) || /^COMP_/.test(name) || isDangerousVariable(name))
     return `it sets ${name}, which changes what later commands run`;
+  // Red team zg (ZG3): a variable the run's environment passes to the shell (HTTPS_PROXY,
+  // SSL_CERT_FILE, XDG_CACHE_HOME, TMP, …) came in exported, and a plain assignment keeps it so:
+  // `HTTPS_PROXY=…; gh pr list` reaches gh as `HTTPS_PROXY=… gh pr list` does, which asks.
+  if (isPassedName(name))
+    return `it sets ${name}, which the run's environment exports, so every later program gets it, and ${name} is not a variable the engine knows to be harmless to them`;
   return undefined;
 }

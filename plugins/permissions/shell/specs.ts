@@ -1931,6 +1931,121 @@ function othersMayWrite(words: readonly ShellWord[], mode: ShellWord | undefined
 }
 
 /**
+ * Programs the engine has no spec for that make files with a mode option (red team zg, ZG2), and
+ * the mode it changes: GNU install applies its mode to nothing with no umask (`-m +w` is 0222),
+ * mkfifo and mknod to a=rw. Their short options that take a value (in the rest of the cluster or
+ * the next word); `--m`, `--mo`, `--mod` spell `--mode` to getopt_long.
+ */
+const MODE_TAKERS: Readonly<Record<string, { base: number; valued: string }>> = {
+  install: { base: 0, valued: "gmoSt" },
+  mkfifo: { base: 0o666, valued: "m" },
+  mknod: { base: 0o666, valued: "m" },
+};
+
+/**
+ * Programs that change a file's access control list, and the options under which they only remove
+ * entries or list them (red team zg, ZG5): `setfacl -m o::rw`, `setfacl -R -m u:www-data:rwx .`, a
+ * default ACL (`setfacl -d -m o::rwx .`: every file made there later) and `chacl` grant other users
+ * write as `chmod o+w` does, by a road that names no mode.
+ */
+const ACL_SETTERS: Readonly<Record<string, RegExp | undefined>> = {
+  // -b and -k remove every extended or default entry; -R, -L, -P, -d, --test change nothing granted.
+  // -x and -X remove entries but compute the mask again, which may raise what a named user gets.
+  setfacl: /^(?:-[bkRLPd]+|--(?:remove-all|remove-default|recursive|logical|physical|test|default))$/,
+  // -R, -D, -B remove; -l lists; -r recurses.
+  chacl: /^-[rRDBl]+$/,
+  nfs4_setfacl: undefined,
+  nfs4_editfacl: undefined,
+  setrichacl: undefined,
+};
+
+/** Why an ACL program's call may grant other users access (a write among it), if it may. */
+function aclGrants(program: string, words: readonly ShellWord[]): string | undefined {
+  if (!(program in ACL_SETTERS)) return undefined;
+  const why = `${program} changes a file's access control list, which may let other users of the machine write it (as chmod o+w), which may be code that runs later`;
+  const harmless = ACL_SETTERS[program];
+  if (!harmless) return why;
+  const options: ShellWord[] = [];
+  for (const w of words.slice(1)) {
+    if (w.literal && w.value === "--") break;
+    // A run-time word may be `-m`: what it grants is only known then.
+    if (!w.literal) return why;
+    if (w.value.startsWith("-")) options.push(w);
+  }
+  if (program === "chacl") return options.some((w) => /[RDBl]/.test(w.value)) ? undefined : why;
+  // setfacl: every option one that removes or changes nothing granted (-m, -M, --set, --set-file, --restore grant).
+  return options.every((w) => harmless.test(w.value)) && options.some((w) => /^(-[a-zA-Z]*[bk]|--remove)/.test(w.value))
+    ? undefined
+    : why;
+}
+
+/** The words a MODE_TAKERS program reads as its mode (every -m/--mode; the last one counts, each is judged). */
+function modeOptionWords(words: readonly ShellWord[], valued: string): ShellWord[] {
+  const out: ShellWord[] = [];
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k]!;
+    if (!w.literal) {
+      // A run-time word may be `-m777`: its mode is only known then.
+      out.push(w);
+      continue;
+    }
+    if (w.value === "--") break;
+    const long = /^--m(?:o(?:d(?:e)?)?)?(=|$)(.*)$/.exec(w.value);
+    if (long) {
+      out.push(long[1] === "=" ? { ...w, value: long[2]! } : (words[k + 1] ?? w));
+      if (long[1] !== "=") k++;
+      continue;
+    }
+    if (!/^-[^-]/.test(w.value)) continue;
+    for (let i = 1; i < w.value.length; i++) {
+      const c = w.value[i]!;
+      if (!valued.includes(c)) continue;
+      const rest = w.value.slice(i + 1);
+      const value = rest === "" ? words[++k] : { ...w, value: rest };
+      if (c === "m") out.push(value ?? w);
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Why a program without a spec that takes a mode (install, mkfifo, mknod) makes a file other users
+ * may write, or a set-ID program (`install -m 4755 /bin/sh ./sh`): what ZB6 and Z5 ask of chmod and
+ * mkdir, whatever rule names the program, judged on the mode GNU computes. `opens` is also a
+ * question the sandbox does not hold (ZE5); a set-ID bit is its seccomp filter's.
+ */
+export function unspecifiedModes(
+  program: string,
+  words: readonly ShellWord[],
+): { opens?: string; setsId?: string } | undefined {
+  const acl = aclGrants(program, words);
+  if (acl) return { opens: acl };
+  const taker = MODE_TAKERS[program];
+  if (!taker) return undefined;
+  for (const mode of modeOptionWords(words, taker.valued)) {
+    if (!mode.literal)
+      return {
+        opens: `${program} sets a mode only known at run time (${mode.text}), which may let other users write the files`,
+        setsId: `${program} sets a mode only known at run time (${mode.text}), which may set a set-ID bit`,
+      };
+    const outcomes = modeOutcomes(mode.value, taker.base);
+    if (outcomes === undefined)
+      return {
+        opens: `${program} ${mode.text} is a mode the engine does not read, which may let other users write the files`,
+      };
+    const opens = outcomes.some((m) => (m & 0o022) !== 0)
+      ? `${program} ${mode.text} lets other users of the machine write the files, which may be code that runs later`
+      : undefined;
+    const setsId = outcomes.some((m) => (m & 0o6000) !== 0)
+      ? `${program} ${mode.text} sets a set-ID bit, which makes the file run with its owner's rights for whoever starts it`
+      : undefined;
+    if (opens || setsId) return { opens, setsId };
+  }
+  return undefined;
+}
+
+/**
  * `git init --shared` (and `=group`, `true`, `all`, `world`, `everybody`, an octal mode giving the
  * group or others write): git makes the repository's folders, hooks and config group- or
  * world-writable — on an existing repository too — and records core.sharedRepository, so every

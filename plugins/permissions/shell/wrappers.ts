@@ -4,7 +4,7 @@
  * `chroot / rm`, `su -c 'rm …'`), and an allow rule must cover what they run.
  */
 import { hasOption, scanOptions, type OptionSpec } from "./options";
-import { isHarmlessExport } from "./names";
+import { charsetRisk, isHarmlessExport } from "./names";
 import { literalWord, type ShellWord } from "./words";
 import type { ShellAnalysis } from "./types";
 
@@ -238,6 +238,26 @@ export interface Unwrapped {
   text?: ShellWord;
 }
 
+/** The names `env -u NAME` (`-uNAME`, `--unset=NAME`, `--unset NAME`) removes, among its option words. */
+function envUnsets(seen: readonly ShellWord[]): ShellWord[] {
+  const out: ShellWord[] = [];
+  for (let k = 0; k < seen.length; k++) {
+    const w = seen[k]!;
+    const long = /^--unset(=?)(.*)$/.exec(w.value);
+    if (long) {
+      if (long[1] === "=") out.push({ ...w, value: long[2]!, text: long[2]! });
+      else if (seen[k + 1]) out.push(seen[++k]!);
+      continue;
+    }
+    const at = /^-[^-]/.test(w.value) ? w.value.indexOf("u") : -1;
+    if (at === -1) continue;
+    const rest = w.value.slice(at + 1);
+    if (rest) out.push({ ...w, value: rest, text: rest });
+    else if (seen[k + 1]) out.push(seen[++k]!);
+  }
+  return out;
+}
+
 /** Read a wrapper's arguments. Problems (dynamic options, dangerous env) are reported into `out`. */
 export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis): Unwrapped {
   const def = DEFS[program]!;
@@ -257,6 +277,14 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
   if (def.textOnly) return { words: [] };
   let i = scan.index + (def.skip ?? 0);
   if (program === "env") {
+    // `env -u LC_CTYPE bash -c …`: the shell then reads its text in LANG's character set (red team zg, ZG1).
+    for (const name of envUnsets(scan.seen)) {
+      const risk = charsetRisk(name.value, undefined);
+      if (!name.literal || risk)
+        out.unsafe.push(
+          `env -u ${name.text} ${risk ? risk.replace(/^it sets [A-Z_]+ to a locale only known at run time/, "removes a locale variable") : "removes a variable only known at run time"}`,
+        );
+    }
     // `env -` is `env -i`; more options may follow it.
     while (i < words.length && words[i]!.literal && words[i]!.value === "-") {
       const more = scanOptions(words, i + 1, spec);
@@ -266,7 +294,7 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
     // NAME=value words before the command set its environment.
     for (; i < words.length && words[i]!.literal && /^[^=]+=/.test(words[i]!.value); i++) {
       const variable = words[i]!.value.split("=")[0]!;
-      if (!isHarmlessExport(variable)) {
+      if (!isHarmlessExport(variable, words[i]!.value.slice(variable.length + 1))) {
         out.unsafe.push(
           `env passes ${variable} to the program, and ${variable} is not a variable the engine knows to be harmless to it`,
         );
@@ -277,7 +305,7 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
     // The keyword `time` times a whole pipeline, assignments included: `time X=1 cmd`.
     for (; i < words.length && words[i]!.literal && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.value); i++) {
       const variable = words[i]!.value.split("=")[0]!;
-      if (!isHarmlessExport(variable)) {
+      if (!isHarmlessExport(variable, words[i]!.value.slice(variable.length + 1))) {
         out.unsafe.push(
           `it passes ${variable} to the programs it runs, and ${variable} is not a variable the engine knows to be harmless to them`,
         );
