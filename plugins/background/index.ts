@@ -7,9 +7,17 @@
  * `system/task_started`, `task_ended` (and `task_output` with `includePartialMessages`); and
  * every task still running is stopped when the session ends, its processes with it.
  */
-import type { RunContext, Tool, ToolOutput, TurnPrompt } from "../../src/index";
+import {
+  secretsOfRun,
+  streamMasker,
+  type Kernel,
+  type RunContext,
+  type Tool,
+  type ToolOutput,
+  type TurnPrompt,
+} from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
-import { TaskRegistry, attachTasks, tasksOf, type TaskInfo } from "../_kits/tasks/index";
+import { TaskRegistry, attachTasks, tasksOf, type TaskEvent, type TaskInfo } from "../_kits/tasks/index";
 import { BashInputTool, BashOutputTool, KillShellTool, taskLine } from "./tools";
 import { backgroundOptions } from "./options";
 import "./messages";
@@ -39,6 +47,50 @@ function endedNote(ended: TaskInfo[]): string {
   return `[Background ${ended.length === 1 ? "task" : "tasks"} ended:\n${lines.join("\n")}]`;
 }
 
+/**
+ * What a run's task events become: kernel events, and the run's `system/task_*` messages. A task's
+ * output arrives in pieces, each a message: a secret split across two (a process that wrote it in
+ * two writes) was masked in neither, and whoever joins them (the terminal's `/tasks <id>`, a reader
+ * of the stream) had it whole (red team zh, ZH3). Each task's pieces pass through one masker, which
+ * holds back a tail that could begin a secret until the next piece, or the task's end, tells.
+ */
+function taskListener(
+  kernel: Kernel,
+  run: RunContext,
+  partial: boolean,
+  closing: WeakSet<RunContext>,
+): (event: TaskEvent) => void {
+  const maskers = new Map<string, ReturnType<typeof streamMasker>>();
+  const tell = (event: TaskEvent) => {
+    kernel.emit({
+      type: "task",
+      event: event.type,
+      task: event.task,
+      sessionId: run.sessionId,
+      ...(event.type === "output" ? { text: event.text } : {}),
+    });
+    // Nothing follows the session's result in its stream: ends during the close are events only.
+    if (closing.has(run)) return;
+    if (event.type === "started") run.emit({ type: "system", subtype: "task_started", task: event.task });
+    else if (event.type === "ended") run.emit({ type: "system", subtype: "task_ended", task: event.task });
+    else if (partial) run.emit({ type: "system", subtype: "task_output", taskId: event.task.id, text: event.text });
+  };
+  return (event) => {
+    const id = event.task.id;
+    if (event.type === "output") {
+      let masker = maskers.get(id);
+      if (!masker) maskers.set(id, (masker = streamMasker(() => secretsOfRun(run))));
+      const text = masker.push(event.text);
+      if (text) tell({ ...event, text });
+      return;
+    }
+    const held = maskers.get(id)?.flush();
+    maskers.delete(id);
+    if (held) tell({ type: "output", task: event.task, text: held });
+    tell(event);
+  };
+}
+
 /** The background plugin. */
 export const backgroundPlugin = definePlugin({
   name: NAME,
@@ -64,20 +116,7 @@ export const backgroundPlugin = definePlugin({
       // A subagent's tasks count against the session's caps: its registry hangs off its parent's.
       const tasks = attachTasks(run, new TaskRegistry(options, run.parent ? tasksOf(run.parent) : undefined));
       const partial = run.options.includePartialMessages === true;
-      tasks.on((event) => {
-        kernel.emit({
-          type: "task",
-          event: event.type,
-          task: event.task,
-          sessionId: run.sessionId,
-          ...(event.type === "output" ? { text: event.text } : {}),
-        });
-        // Nothing follows the session's result in its stream: ends during the close are events only.
-        if (closing.has(run)) return;
-        if (event.type === "started") run.emit({ type: "system", subtype: "task_started", task: event.task });
-        else if (event.type === "ended") run.emit({ type: "system", subtype: "task_ended", task: event.task });
-        else if (partial) run.emit({ type: "system", subtype: "task_output", taskId: event.task.id, text: event.text });
-      });
+      tasks.on(taskListener(kernel, run, partial, closing));
     });
 
     // A task that ended is news for the model: the next tool result carries it.

@@ -7,7 +7,7 @@
 import type { Kernel, PluginContext, ResolvedOptions, RunContext, ToolCall } from "../../src/index";
 import { maskSecrets, redactText, secretsOfRun } from "../../src/index";
 import { lazyImport } from "../_kits/lazy/index";
-import { folderTrusted, spawnFolder } from "../_kits/process/index";
+import { folderTrusted, noteEnvSecrets, noteUrlSecrets, spawnFolder } from "../_kits/process/index";
 import { permissionModeOf } from "../permissions/api";
 import { getSandboxApi, type SpawnSpec } from "../sandbox/api";
 import { getSessionsApi } from "../sessions/api";
@@ -29,6 +29,21 @@ function readScoped(value: unknown, warn: (message: string) => void): HooksConfi
   if (read.Stop) read.SubagentStop = [...(read.SubagentStop ?? []), ...read.Stop];
   delete read.Stop;
   return read;
+}
+
+/**
+ * The secrets configured hooks carry, registered when they are read rather than at their first
+ * call (red team zh, ZH6): an HTTP hook's URL (a Slack webhook's key is its path) and the run's
+ * `env`, which hooks and the Bash tool get. Until a Stop hook first ran, the model's Read of the
+ * settings file that names it showed the key in the stream and the transcript.
+ */
+function noteConfiguredSecrets(config: HooksConfig | undefined, env?: Readonly<Record<string, string>>): void {
+  noteEnvSecrets(env);
+  for (const groups of Object.values(config ?? {}))
+    for (const group of groups ?? [])
+      for (const hook of group.hooks)
+        if (typeof hook === "object" && hook !== null && "url" in hook && typeof hook.url === "string")
+          noteUrlSecrets(hook.url);
 }
 
 /** The plugin's state in one run. */
@@ -83,6 +98,7 @@ export class KernelHooks {
     // The scripts the hooks run, as trusted now: a hook whose script the run changes is not run (pins.ts).
     const folder = spawnFolder(options.cwd, folderTrusted(options));
     pinHookScripts(this.#effective, folder, trust);
+    noteConfiguredSecrets(this.#effective, options.env);
     // What the run's env names in that folder (a preload, a load path) is the hooks' code too,
     // from before the first of them runs (red team p, P2).
     if (this.#effective && Object.keys(this.#effective).length > 0) rememberEnvironmentPaths(options.env, folder);
@@ -117,6 +133,7 @@ export class KernelHooks {
     if (prepared) return void this.#scoped.set(run, prepared);
     const read = readScoped(value, (message) => run.logger.warn(`[${NAME}] ${source}: ${message}`));
     pinHookScripts(read, spawnFolder(run.cwd, folderTrusted(run.options)), this.context.optionsOf(run.options).trust);
+    noteConfiguredSecrets(read);
     this.#scoped.set(run, read);
   }
 
@@ -132,6 +149,7 @@ export class KernelHooks {
     const options = this.#options;
     const read = readScoped(value, (message) => this.kernel.logger.warn(`[${NAME}] ${source}: ${message}`));
     pinHookScripts(read, spawnFolder(options.cwd, folderTrusted(options)), this.context.optionsOf(options).trust);
+    noteConfiguredSecrets(read);
     this.#prepared.set(value, read);
   }
 

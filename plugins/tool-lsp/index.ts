@@ -18,6 +18,7 @@ import {
   buildSubprocessEnv,
   folderTrusted,
   noteArgumentSecrets,
+  noteEnvSecrets,
   noteServerPackages,
   withoutFolderImports,
 } from "../_kits/process/index";
@@ -106,6 +107,7 @@ export default definePlugin({
       for (const { config } of servers) {
         noteServerPackages(config.command, config.args ?? [], cwd, { ...env, ...config.env });
         noteArgumentSecrets(config.args ?? []); // a key on its command line is masked (red team zc, ZC6)
+        noteEnvSecrets(config.env); // …and in its env, from now, not from its lazy start (red team zh, ZH6)
       }
       const [{ LspTool }, loaded, diagnostics] = await Promise.all([
         import("./lsp-tool"),

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { REQUEST_STAGE, type Tool } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
+import { noteUrlSecrets } from "../_kits/process/index";
 import { offerNativeTool } from "./native-search";
 import { webOptions } from "./options";
 import type { SearchBackend } from "./search-results";
@@ -46,6 +47,9 @@ export const webPlugin = definePlugin({
   apply(kernel, context) {
     const opts = context.factoryOptions;
     kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
+      // The backend's key in its URL is a secret from now, not from the first search (red team zh, ZH6).
+      const url = context.optionsOf(options).webSearch?.backend?.url;
+      if (url) noteUrlSecrets(url);
       if (options.tools) return;
       const position = (owner: string) => kernel.plugins.findIndex((p) => p.plugin.name === owner);
       for (const tool of [new WebFetchTool(), new WebSearchTool(opts.backend)] as Tool[]) {

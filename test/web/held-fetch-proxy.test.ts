@@ -3,7 +3,8 @@
  * address to public addresses, by connecting itself. Behind the environment's proxy this process
  * resolves and connects to nothing: the proxy does. A network with only a proxy reached no remote
  * MCP server, search backend or HTTP hook once they went through heldFetch: such a request goes
- * to the proxy, through `fetch`, as node's NODE_USE_ENV_PROXY sends it.
+ * to the proxy where node's NODE_USE_ENV_PROXY sends it, in a tunnel to the address judged here
+ * (red team zh, ZH2: a proxy given the name resolves it again).
  */
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
@@ -40,7 +41,7 @@ afterAll(() => {
 });
 
 describe("heldFetch behind the environment's proxy", () => {
-  it("sends a held name's request through the proxy (node's NODE_USE_ENV_PROXY), which connects for it", async () => {
+  it("sends a held name's request through the proxy (node's NODE_USE_ENV_PROXY), tunnelled to the address judged", async () => {
     // Not spawnSync: the proxy and the origin answer from this process's event loop.
     const child = spawn(
       process.execPath,
@@ -59,7 +60,7 @@ describe("heldFetch behind the environment's proxy", () => {
     child.stderr.on("data", (d: Buffer) => (run.stderr += d));
     await new Promise((done) => child.once("close", done));
     expect(run.stdout.trim(), run.stderr).toBe("200 origin saw mcp.example.test/v1");
-    expect(tunnels).toEqual(["mcp.example.test:80"]);
+    expect(tunnels).toEqual(["93.184.216.34:80"]);
   });
 
   it("tells which requests node sends to the proxy", () => {
@@ -68,7 +69,8 @@ describe("heldFetch behind the environment's proxy", () => {
     expect(proxiedByEnvironment(https, on, [])).toBe(true);
     expect(proxiedByEnvironment(https, { ...on, NODE_USE_ENV_PROXY: undefined }, [])).toBe(false);
     expect(proxiedByEnvironment(https, { ...on, NODE_USE_ENV_PROXY: undefined }, ["--use-env-proxy"])).toBe(true);
-    expect(proxiedByEnvironment(https, { HTTP_PROXY: on.HTTP_PROXY, NODE_OPTIONS: "--use-env-proxy" }, [])).toBe(false);
+    // Without an https proxy node sends https requests to the http one too (EnvHttpProxyAgent).
+    expect(proxiedByEnvironment(https, { HTTP_PROXY: on.HTTP_PROXY, NODE_OPTIONS: "--use-env-proxy" }, [])).toBe(true);
     expect(proxiedByEnvironment(https, { HTTPS_PROXY: on.HTTPS_PROXY, NODE_OPTIONS: "--use-env-proxy" }, [])).toBe(
       true,
     );
@@ -76,5 +78,11 @@ describe("heldFetch behind the environment's proxy", () => {
       expect(proxiedByEnvironment(https, { ...on, NO_PROXY: noProxy }, []), noProxy).toBe(false);
     for (const noProxy of ["other.com", "ample.com", ""])
       expect(proxiedByEnvironment(https, { ...on, NO_PROXY: noProxy }, []), noProxy).toBe(true);
+    // As node's EnvHttpProxyAgent: the lower-case variables first, an empty https proxy meaning the http one's.
+    expect(proxiedByEnvironment(https, { ...on, NO_PROXY: "other.com", no_proxy: "example.com" }, [])).toBe(false);
+    expect(proxiedByEnvironment(https, { ...on, NO_PROXY: "example.com", no_proxy: "" }, [])).toBe(true);
+    expect(
+      proxiedByEnvironment(https, { NODE_USE_ENV_PROXY: "1", HTTPS_PROXY: on.HTTPS_PROXY, https_proxy: "" }, []),
+    ).toBe(false);
   });
 });

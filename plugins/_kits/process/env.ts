@@ -183,7 +183,7 @@ export function buildSubprocessEnv(
   for (const layer of [own, ...add]) {
     if (!layer) continue;
     Object.assign(out, layer);
-    for (const value of Object.values(layer)) if (mayBeCredential(value)) noteSecret(value);
+    noteEnvSecrets(layer);
   }
   for (const name of Object.keys(out)) if (name.toUpperCase() === "PATH") out[name] = absolutePath(out[name]!);
   return out;
@@ -228,6 +228,17 @@ function withoutParentCopy(
   const out = { ...env };
   for (const name of copied) delete out[name];
   return out;
+}
+
+/**
+ * Register as secrets the values of an environment the configuration hands programs (the run's
+ * `env`, a server's) that may be credentials (see `mayBeCredential`). Called when the options are
+ * resolved, not only when a program starts: a value learned at the first Bash call was shown
+ * unmasked until then — the model's Read of the config that holds it printed it in the stream and
+ * the transcript, and the same Read after one Bash call showed `[redacted]` (red team zh, ZH6).
+ */
+export function noteEnvSecrets(env: Readonly<Record<string, string | undefined>> | undefined): void {
+  for (const value of Object.values(env ?? {})) if (value !== undefined && mayBeCredential(value)) noteSecret(value);
 }
 
 /**

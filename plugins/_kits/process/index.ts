@@ -21,6 +21,7 @@ export {
   markAgentWritable,
   mayBeCredential,
   noteArgumentSecrets,
+  noteEnvSecrets,
   noteUrlSecrets,
   PASSED_VARIABLES,
   type SubprocessEnvOptions,
