@@ -31,6 +31,7 @@ project dev
 D="$CO/Dev-GOM+claude-code-marketplace"
 mapfile -t args < <(plugins "$D")
 printf 'x\n' > "$P/a.txt"; git -C "$P" add -A; git -C "$P" commit -q -m init
+printf '[user]\n\tname = U\n\temail = u@example.com\n' > "$P/home/.gitconfig" # the user's identity, for the backup hook's commit
 ubq dev "$P" run --compat claude "${args[@]}" -p "hello"
 UBQ_STEPS="$(call Write '{"file_path":"'"$P"'/src/app.js","content":"// TODO: z\nfunction f(a){ if(a){ return 1 } return 2 }\n"}')" ubq dev-write "$P" run --compat claude --permission-mode bypassPermissions "${args[@]}" -p "write"
 UBQ_STEPS="$(call Bash '{"command":"git status"}')" ubq dev-bash "$P" run --compat claude --permission-mode bypassPermissions "${args[@]}" -p "status"
