@@ -97,6 +97,8 @@ git -C "$P" add -A >/dev/null; git -C "$P" commit -q -m init
 ubq ube "$P" run --compat claude -p "hello"
 ubq ube-cmd "$P" run --compat claude -p "/quality:verify-agents"
 ubq ube-cmd2 "$P" run --compat claude -p "/quality:test src"
+ubq ube-cmd3 "$P" run --compat claude -p "/verify-agents"
+ubq ube-cmd4 "$P" run --compat claude -p "/test src"
 UBQ_STEPS="$(agent typescript-architect)" ubq ube-agent "$P" run --compat claude -p "delegate"
 
 # 8-9. openai/openai-agents-js and openai-agents-python: monorepos with AGENTS.md (CLAUDE.md a link to it) and 14-15
@@ -126,6 +128,7 @@ ubq urm-codex "$P" run --compat codex -p "hello"
 UBQ_STEPS="$(call Bash '{"command":"env"}')" ubq urm-env "$P" run --compat codex --permission-mode bypassPermissions -p "env"
 UBQ_STEPS="$(agent reviewer)" ubq urm-agent "$P" run --compat codex -p "delegate"
 ubq urm-claude "$P" run --compat claude -p "hello"
+UBQ_STEPS="$(call Write '{"file_path":"'"$P"'/x.txt","content":"x"}')" ubq urm-profile "$P" run --compat codex --profile plan -p "write"
 
 # 11. kossnocorp/dotfiles (chezmoi): ~/.codex/config.toml.tmpl ([sandbox_workspace_write], shell_environment_policy
 #     `set` with a "${HOME}" Codex does not expand), rendered on a machine that is no dev container (the else branch).
@@ -147,3 +150,4 @@ project drw
 chez Drew-Daniels+dotfiles dot_codex .codex
 ubq drw "$P" run --compat codex -p "hello"
 ubq drw-prompt "$P" run --compat codex -p "/prompts:draftpr"
+ubq drw-prompt2 "$P" run --compat codex -p '/prompts:draftpr FILES=a.txt PR_TITLE="Add a"' 

@@ -54,6 +54,9 @@ export const UNAPPLIED_COMMAND_FIELDS: Readonly<Record<string, string>> = {
   effort: "the run's reasoning level applies",
 };
 
+/** Agents' tool lists, which a command file does not read (it reads `allowed-tools`). */
+const AGENT_ONLY_FIELD = /^(tools|disallowed[-_]?tools)$/i;
+
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
 
 /**
@@ -99,6 +102,13 @@ function readCommand(
   if (unapplied.length)
     report(
       `command file ${file}: ${unapplied.map((f) => `${f} (${UNAPPLIED_COMMAND_FIELDS[f]})`).join(", ")}: Claude Code field${unapplied.length > 1 ? "s" : ""} ubiquity does not apply; the command runs without ${unapplied.length > 1 ? "them" : "it"}`,
+    );
+  // An agent's `tools:` written in a command (ubehera/claude-agents-pro's: `tools: Task, Bash(npm test:*)`):
+  // Claude Code reads `allowed-tools` there, so it grants and limits nothing; said, never dropped in silence.
+  const agentFields = Object.keys(data).filter((key) => AGENT_ONLY_FIELD.test(key));
+  if (agentFields.length)
+    report(
+      `command file ${file}: ${agentFields.join(", ")} ${agentFields.length > 1 ? "are fields" : "is a field"} of agents, not of commands, and ${agentFields.length > 1 ? "are" : "is"} ignored (as Claude Code ignores ${agentFields.length > 1 ? "them" : "it"}): the command pre-approves nothing and limits nothing; name the tools it may use without asking with allowed-tools`,
     );
   const body = plugin ? expandPluginRoot(split.body.trim(), plugin.root) : split.body.trim();
   // Claude Code describes a command without a description by its first line.

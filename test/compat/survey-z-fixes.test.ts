@@ -36,8 +36,9 @@ const pluginsFolder = () => tempProject({}, { packageJson: false });
 const calls = (...steps: [string, Record<string, unknown>][]) =>
   JSON.stringify(steps.map(([toolName, input]) => ({ toolCalls: [{ toolName, input }] })));
 
-describe("a plugin's command files named with ':' and a plugin that is one skill (one run)", () => {
-  // srp-developer's commands are `srp:gh.md` & co.; noteplan's SKILL.md is at the plugin's root.
+describe("a plugin's command files named with ':', a plugin that is one skill, a command's tools: (one run)", () => {
+  // srp-developer's commands are `srp:gh.md` & co.; noteplan's SKILL.md is at the plugin's root;
+  // ubehera/claude-agents-pro's commands write an agent's `tools:` (`tools: Task, Bash(npm test:*), …`).
   let run: Promise<{ out: Awaited<ReturnType<typeof runCli>>; requests: string[] }> | undefined;
   const shared = () => {
     run ??= (async () => {
@@ -49,6 +50,7 @@ describe("a plugin's command files named with ':' and a plugin that is one skill
       copyFileSync(join(srp, "commands", "srp-gh.md"), join(srp, "commands", "srp:gh.md"));
       rmSync(join(srp, "commands", "srp-gh.md"));
       cpSync(join(FIXTURES, "noteplan"), join(plugins, "noteplan"), { recursive: true });
+      cpSync(join(FIXTURES, "ubehera", ".claude"), join(p.dir, ".claude"), { recursive: true });
       const out = await runCli(
         [
           "run",
@@ -85,6 +87,13 @@ describe("a plugin's command files named with ':' and a plugin that is one skill
     expect(requests[1]).toContain("Skill: noteplan:noteplan");
     expect(requests[1]).toContain("# NotePlan Search");
   });
+
+  it("a command file's tools: (an agent's field; commands read allowed-tools) is named as granting and limiting nothing", async () => {
+    const { out } = await shared();
+    const file = out.stderr.split("\n").find((line) => line.includes(join(".claude", "commands", "quality", "test.md")));
+    expect(file).toContain("tools is a field of agents, not of commands, and is ignored (as Claude Code ignores it)");
+    expect(file).toContain("allowed-tools");
+  });
 });
 
 describe("Codex's [shell_environment_policy] set (kossnocorp/dotfiles: AGENT, GIT_CONFIG_GLOBAL)", () => {
@@ -116,6 +125,25 @@ describe("Codex's [shell_environment_policy] set (kossnocorp/dotfiles: AGENT, GI
     expect(p.requests()[1]).toContain("agent=true git=${HOME}/.config/git/agent.config kept=none");
     expect(out.stderr).toContain(`${config}: [shell_environment_policy] inherit not applied`);
     expect(out.stderr).not.toMatch(/Codex keys ubiquity does not read were ignored: [^\n]*shell_environment_policy/);
+  });
+});
+
+describe("Codex skills whose agents/openai.yaml turns implicit invocation off (openai/openai-agents-js)", () => {
+  // `policy.allow_implicit_invocation: false`: Codex leaves the skill out of the list the model sees;
+  // only the user's `$name` runs it (Claude Code's disable-model-invocation). The model was offered it here.
+  it("the model cannot load it, the user can run it; a skill without the policy stays the model's", async () => {
+    const p = project();
+    cpSync(join(FIXTURES, "openai-agents-js", ".agents"), join(p.dir, ".agents"), { recursive: true });
+    const out = await runCli(["run", "--compat", "codex", "-p", "/implementation-kickoff add a flag"], p.dir, {
+      ...p.env,
+      UBQ_STEPS: calls(["Skill", { skill: "implementation-kickoff" }], ["Skill", { skill: "pr-draft-summary" }]),
+    });
+    expect(out.code, out.stderr).toBe(0);
+    const [first, second, third] = p.requests();
+    // The user's /implementation-kickoff ran the skill.
+    expect(first).toContain("# Implementation Kickoff");
+    expect(second).toContain('there is no skill named \\"implementation-kickoff\\"');
+    expect(third).toContain("Skill: pr-draft-summary");
   });
 });
 
