@@ -97,6 +97,13 @@ FIXED = [
     (r"kossnocorp\+dotfiles\thome/\.codex/config\.toml$",
      "`[shell_environment_policy] set` (AGENT, GIT_CONFIG_GLOBAL) was named as not read and the commands ran without them; now they reach Bash as Codex gives them (`${HOME}` unexpanded, as in Codex)",
      None),
+    (r"openai\+openai-agents-(js|python)\t\.agents/skills/[^/]+/SKILL\.md$",
+     "its agents/openai.yaml sets `policy.allow_implicit_invocation: false` (Codex offers it to the user's `$name` only); the model was offered it: now it is the user's `/name` alone, as Claude Code's disable-model-invocation",
+     lambda f: re.search(r"allow_implicit_invocation:\s*false", open(os.path.join(os.path.dirname(f), "agents", "openai.yaml")).read()) is not None
+     if os.path.exists(os.path.join(os.path.dirname(f), "agents", "openai.yaml")) else False),
+    (r"ubehera\+claude-agents-pro\t\.claude/commands/.*\.md$",
+     "an agent's `tools:` in a command (Claude Code reads `allowed-tools` there, so it grants and limits nothing) was ignored in silence; now named, with allowed-tools",
+     lambda f: re.search(r"^tools:", open(f, encoding="utf8").read(2000), re.M) is not None),
     (STATE_HOOKS,
      "its Node hooks keep state in `<plugin>/.state`, which the sandbox shows read-only (Claude Code runs hooks unsandboxed); node said only `ENOENT … mkdir`: now the warning names the sandbox and the ways out (write under the project or $TMPDIR, sandbox.filesystem.allowWrite, --no-sandbox)",
      None),
