@@ -14,10 +14,19 @@ const FILTERS = ["inherit", "ignore_default_excludes", "exclude", "filters", "ex
 
 // Codex matches variable names with a glob, case-insensitively (EnvironmentVariablePattern).
 const globOf = (pattern: string) =>
-  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`, "i");
+  new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/\*/g, ".*")
+      .replace(/\?/g, ".")}$`,
+    "i",
+  );
 
 /** The variables a policy table sets (`set`, kept by `include_only` as Codex keeps them), or undefined; what is not applied is reported. */
-export function shellEnvironmentOf(policy: unknown, report: (message: string) => void): Record<string, string> | undefined {
+export function shellEnvironmentOf(
+  policy: unknown,
+  report: (message: string) => void,
+): Record<string, string> | undefined {
   if (!isRecord(policy)) {
     report("shell_environment_policy is not a table; it was ignored");
     return undefined;
@@ -28,7 +37,8 @@ export function shellEnvironmentOf(policy: unknown, report: (message: string) =>
       `[shell_environment_policy] ${unread.join(", ")} not applied: ubiquity's commands get only its allow-list of variables (locale, terminal, PATH, HOME, temp, TLS and proxy settings) and the env you give, never the whole environment; its set applies`,
     );
   const other = Object.keys(policy).filter((k) => !FILTERS.includes(k) && k !== "set" && k !== "include_only");
-  if (other.length) report(`[shell_environment_policy] ${other.join(", ")}: not a key Codex or ubiquity reads; ignored`);
+  if (other.length)
+    report(`[shell_environment_policy] ${other.join(", ")}: not a key Codex or ubiquity reads; ignored`);
   const set = policy.set;
   if (set === undefined) return undefined;
   if (!isRecord(set) || !Object.values(set).every((v) => typeof v === "string")) {

@@ -31,7 +31,9 @@ export function implicitInvocationOff(dir: string, report: (message: string) => 
   try {
     data = (require("yaml") as typeof import("yaml")).parse(read.text);
   } catch (error) {
-    report(`skill ${dir}: ${file} is not valid YAML (${(error as Error).message.split("\n")[0]}); its policy is not applied`);
+    report(
+      `skill ${dir}: ${file} is not valid YAML (${(error as Error).message.split("\n")[0]}); its policy is not applied`,
+    );
     return false;
   }
   return isRecord(data) && isRecord(data.policy) && data.policy.allow_implicit_invocation === false;

@@ -90,7 +90,9 @@ describe("a plugin's command files named with ':', a plugin that is one skill, a
 
   it("a command file's tools: (an agent's field; commands read allowed-tools) is named as granting and limiting nothing", async () => {
     const { out } = await shared();
-    const file = out.stderr.split("\n").find((line) => line.includes(join(".claude", "commands", "quality", "test.md")));
+    const file = out.stderr
+      .split("\n")
+      .find((line) => line.includes(join(".claude", "commands", "quality", "test.md")));
     expect(file).toContain("tools is a field of agents, not of commands, and is ignored (as Claude Code ignores it)");
     expect(file).toContain("allowed-tools");
   });
