@@ -36,7 +36,7 @@ const pluginsFolder = () => tempProject({}, { packageJson: false });
 const calls = (...steps: [string, Record<string, unknown>][]) =>
   JSON.stringify(steps.map(([toolName, input]) => ({ toolCalls: [{ toolName, input }] })));
 
-describe("a plugin's command files named with ':', a plugin that is one skill, a command's tools: (one run)", () => {
+describe("a plugin's command files named with ':', a plugin that is one skill, a command's tools:, a manifest listing its agents/ files (one run)", () => {
   // srp-developer's commands are `srp:gh.md` & co.; noteplan's SKILL.md is at the plugin's root;
   // ubehera/claude-agents-pro's commands write an agent's `tools:` (`tools: Task, Bash(npm test:*), …`).
   let run: Promise<{ out: Awaited<ReturnType<typeof runCli>>; requests: string[] }> | undefined;
@@ -51,6 +51,7 @@ describe("a plugin's command files named with ':', a plugin that is one skill, a
       rmSync(join(srp, "commands", "srp-gh.md"));
       cpSync(join(FIXTURES, "noteplan"), join(plugins, "noteplan"), { recursive: true });
       cpSync(join(FIXTURES, "ubehera", ".claude"), join(p.dir, ".claude"), { recursive: true });
+      cpSync(join(FIXTURES, "cloudflare-images"), join(plugins, "cloudflare-images"), { recursive: true });
       const out = await runCli(
         [
           "run",
@@ -60,6 +61,8 @@ describe("a plugin's command files named with ':', a plugin that is one skill, a
           srp,
           "--plugin-dir",
           join(plugins, "noteplan"),
+          "--plugin-dir",
+          join(plugins, "cloudflare-images"),
           "-p",
           "/srp-developer:srp:gh",
         ],
@@ -95,6 +98,16 @@ describe("a plugin's command files named with ':', a plugin that is one skill, a
       .find((line) => line.includes(join(".claude", "commands", "quality", "test.md")));
     expect(file).toContain("tools is a field of agents, not of commands, and is ignored (as Claude Code ignores it)");
     expect(file).toContain("allowed-tools");
+  });
+
+  // secondsky/claude-skills' cloudflare-images lists its own agents/ files in its manifest
+  // (`"agents": ["./agents/optimization-agent.md", …]`): each file was read twice, each warning said twice.
+  it("each agent file is read once: its warning (allowed-tools in an agent) is said once", async () => {
+    const { out } = await shared();
+    const file = join("cloudflare-images", "agents", "optimization-agent.md");
+    const said = out.stderr.split("\n").filter((line) => line.includes(file));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain("allowed-tools is a field of skills and commands, not of agents");
   });
 });
 
