@@ -39,6 +39,10 @@ export function shellEnvironmentOf(
   const other = Object.keys(policy).filter((k) => !FILTERS.includes(k) && k !== "set" && k !== "include_only");
   if (other.length)
     report(`[shell_environment_policy] ${other.join(", ")}: not a key Codex or ubiquity reads; ignored`);
+  if (Array.isArray(policy.include_only) && policy.include_only.length)
+    report(
+      "[shell_environment_policy] include_only is applied to set alone: the allow-list of variables ubiquity's commands get is not narrowed by it",
+    );
   const set = policy.set;
   if (set === undefined) return undefined;
   if (!isRecord(set) || !Object.values(set).every((v) => typeof v === "string")) {

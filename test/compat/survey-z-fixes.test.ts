@@ -139,6 +139,7 @@ describe("Codex's [shell_environment_policy] set (kossnocorp/dotfiles: AGENT, GI
     expect(out.code, out.stderr).toBe(0);
     expect(p.requests()[1]).toContain("agent=true git=${HOME}/.config/git/agent.config kept=none");
     expect(out.stderr).toContain(`${config}: [shell_environment_policy] inherit not applied`);
+    expect(out.stderr).toContain(`${config}: [shell_environment_policy] include_only is applied to set alone`);
     expect(out.stderr).not.toMatch(/Codex keys ubiquity does not read were ignored: [^\n]*shell_environment_policy/);
   });
 });
