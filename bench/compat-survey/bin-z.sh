@@ -151,3 +151,12 @@ chez Drew-Daniels+dotfiles dot_codex .codex
 ubq drw "$P" run --compat codex -p "hello"
 ubq drw-prompt "$P" run --compat codex -p "/prompts:draftpr"
 ubq drw-prompt2 "$P" run --compat codex -p '/prompts:draftpr FILES=a.txt PR_TITLE="Add a"' 
+
+# 13. 86d-app/86d: a Bun monorepo with 115 AGENTS.md (the root's, one per module and package): Codex reads those from
+#     the repository's root down to the folder it runs in, root first.
+project m86
+cp -a "$CO/86d-app+86d"/. "$P/"; git -C "$P" add -A >/dev/null; git -C "$P" commit -q -m init
+ubq m86-root "$P" run --compat codex -p "hello"
+ubq m86-module "$P/modules/sitemap" run --config "$P/ubiquity.config.mjs" --compat codex -p "hello"
+ubq m86-package "$P/packages/storage" run --config "$P/ubiquity.config.mjs" --compat codex -p "hello"
+ubq m86-claude "$P/modules/sitemap" run --config "$P/ubiquity.config.mjs" --compat claude -p "hello"

@@ -27,8 +27,11 @@ PROJECTS = {
     "srp": "SerendipityOneInc+srp-claude-code-marketplace", "nin": "ninthspace+claude-code-marketplace",
     "sec": "secondsky+claude-skills", "rsh": "rshah515+claude-code-subagents", "ube": "ubehera+claude-agents-pro",
     "oajs": "openai+openai-agents-js", "oapython": "openai+openai-agents-python", "urm": "urmzd+dotfiles",
-    "kos": "kossnocorp+dotfiles", "drw": "Drew-Daniels+dotfiles",
+    "kos": "kossnocorp+dotfiles", "drw": "Drew-Daniels+dotfiles", "m86": "86d-app+86d",
 }
+# Projects copied whole of which the runs exercise only some files: those files alone are rows (86d's 115
+# AGENTS.md: the root's and the two folders the runs ran in).
+ONLY_PATHS = {"m86": {"AGENTS.md", "modules/sitemap/AGENTS.md", "packages/storage/AGENTS.md"}}
 
 
 def marketplace_plugins(repo):
@@ -174,6 +177,8 @@ def main():
                 rel = os.path.relpath(os.path.join(root, rel), folders[-1])
                 # In the HOME only what Claude Code and Codex read there (chezmoi lays out a whole repository).
                 if rel.startswith("home/") and not re.match(r"home/\.(claude|codex|agents)(/|$)", rel):
+                    continue
+                if project in ONLY_PATHS and rel not in ONLY_PATHS[project]:
                     continue
                 kind = next((k for rx, k in KINDS if re.search(rx, rel)), None)
                 if dangling and not kind:
