@@ -54,9 +54,23 @@ export const UNAPPLIED_COMMAND_FIELDS: Readonly<Record<string, string>> = {
   effort: "the run's reasoning level applies",
 };
 
+/** Agents' tool lists, which a command file does not read (it reads `allowed-tools`). */
+const AGENT_ONLY_FIELD = /^(tools|disallowed[-_]?tools)$/i;
+
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
 
-/** Read one command file; a problem is reported and the file skipped. `flat`: named by its file alone. */
+/**
+ * Why one segment of a command file's path cannot be part of its name. In Claude Code's folders a
+ * file name may hold `:` (`srp:gh.md`, `svelte:a11y.md`: Claude Code names the command after the
+ * file, and SerendipityOneInc's marketplace and qdhenry/Claude-Command-Suite document them as
+ * `/srp:gh`, `/svelte:a11y`), so each part between colons must be an identifier there.
+ */
+function segmentProblem(segment: string, claude: boolean): string | undefined {
+  if (!claude || !segment.includes(":")) return definitionNameProblem(segment);
+  return segment.split(":").some((part) => definitionNameProblem(part)) ? definitionNameProblem(segment) : undefined;
+}
+
+/** Read one command file; a problem is reported and the file skipped. `flat`: named by its file alone; `claude`: a Claude Code folder. */
 function readCommand(
   file: string,
   root: string,
@@ -64,9 +78,10 @@ function readCommand(
   report: (m: string) => void,
   plugin?: CommandRoot["plugin"],
   flat = false,
+  claude = false,
 ): SlashCommand | undefined {
   const path = relative(root, file).slice(0, -".md".length).split(sep);
-  const problem = path.map(definitionNameProblem).find(Boolean);
+  const problem = path.map((segment) => segmentProblem(segment, claude)).find(Boolean);
   if (problem) {
     report(`skipped the command file ${file}: ${problem}`);
     return undefined;
@@ -87,6 +102,13 @@ function readCommand(
   if (unapplied.length)
     report(
       `command file ${file}: ${unapplied.map((f) => `${f} (${UNAPPLIED_COMMAND_FIELDS[f]})`).join(", ")}: Claude Code field${unapplied.length > 1 ? "s" : ""} ubiquity does not apply; the command runs without ${unapplied.length > 1 ? "them" : "it"}`,
+    );
+  // An agent's `tools:` written in a command (ubehera/claude-agents-pro's: `tools: Task, Bash(npm test:*)`):
+  // Claude Code reads `allowed-tools` there, so it grants and limits nothing; said, never dropped in silence.
+  const agentFields = Object.keys(data).filter((key) => AGENT_ONLY_FIELD.test(key));
+  if (agentFields.length)
+    report(
+      `command file ${file}: ${agentFields.join(", ")} ${agentFields.length > 1 ? "are fields" : "is a field"} of agents, not of commands, and ${agentFields.length > 1 ? "are" : "is"} ignored (as Claude Code ignores ${agentFields.length > 1 ? "them" : "it"}): the command pre-approves nothing and limits nothing; name the tools it may use without asking with allowed-tools`,
     );
   const body = plugin ? expandPluginRoot(split.body.trim(), plugin.root) : split.body.trim();
   // Claude Code describes a command without a description by its first line.
@@ -183,7 +205,8 @@ export async function loadCommands(
     const flat = root.claude || root.plugin ? flatNames(root.path, files) : new Set<string>();
     for (const file of files) {
       const base = single ? dirname(root.path) : root.path;
-      const command = readCommand(file, base, root.source, report, root.plugin, flat.has(file));
+      const claude = root.claude === true || root.plugin !== undefined;
+      const command = readCommand(file, base, root.source, report, root.plugin, flat.has(file), claude);
       if (command) byName.set(command.name, root.claude || root.plugin ? { ...command, claude: true } : command);
     }
   }

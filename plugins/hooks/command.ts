@@ -24,7 +24,7 @@ import {
 import type { CommandHook, HookInput, HookOutput } from "./types";
 import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 /** Where a command hook runs; `wrap` is the sandbox's (ubiquity:sandbox), when there is one. */
 export interface HookRunContext {
@@ -129,7 +129,7 @@ function sandboxNote(result: Spawned, cwd: string): string {
   const write = /Read-only file system|EROFS/.test(result.stderr);
   const hidden =
     !!home && /No such file or directory|ENOENT/.test(result.stderr) && namesHiddenHomePath(result.stderr, home);
-  if (!write && !hidden) return "";
+  if (!write && !hidden && !refusedFolder(result.stderr)) return "";
   return " (the hook ran in the OS sandbox, which lets it write only the run's folders and a private /tmp, never the files that run code later such as .claude/, .git/hooks or .mcp.json, and shows of the home folder only toolchains and caches: have it write under the project or $TMPDIR, add the folder to sandbox.filesystem.allowWrite, or run without the sandbox, --no-sandbox)";
 }
 
@@ -141,6 +141,21 @@ function sandboxNote(result: Spawned, cwd: string): string {
 function namesHiddenHomePath(stderr: string, home: string): boolean {
   const paths = stderr.match(new RegExp(`${home.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/[^\\s'"\`:,;()]*`, "g")) ?? [];
   return paths.some((path) => existsSync(path.replace(/[.]+$/, "")));
+}
+
+/**
+ * Whether `stderr` says a folder could not be made though the folder it goes in is there outside
+ * the sandbox: node's `ENOENT: no such file or directory, mkdir '<path>'` (or a shell's `mkdir:
+ * cannot create directory`), which is how a write to a folder the sandbox shows read-only came out
+ * of a plugin keeping its state beside its code (Dev-GOM's six hook plugins make `<plugin>/.state`),
+ * with nothing saying the sandbox was why.
+ */
+function refusedFolder(stderr: string): boolean {
+  const patterns = [
+    /ENOENT: no such file or directory, mkdir '([^'\n]+)'/g,
+    /mkdir: cannot create directory ['\u2018]([^'\u2019\n]+)['\u2019]: No such file or directory/g,
+  ];
+  return patterns.some((pattern) => [...stderr.matchAll(pattern)].some((m) => existsSync(dirname(m[1]!))));
 }
 
 /** Names the sandbox makes unreadable, whatever folder they are in (docs/guide/sandbox.md). */

@@ -7,6 +7,7 @@
  * not TOML stops the run naming the file; a server entry that cannot be used fails only itself.
  */
 import { hookStateOf } from "./codex-hook-state";
+import { shellEnvironmentOf } from "./codex-shell-env";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type * as Toml from "smol-toml";
@@ -66,6 +67,7 @@ const READ_KEYS = new Set([
   "sandbox_workspace_write",
   "mcp_servers",
   "hooks",
+  "shell_environment_policy",
 ]);
 
 /** The TOML parser, loaded when there is a Codex config.toml to read (cold start: a run without one never needs it). */
@@ -153,6 +155,11 @@ export function readCodexConfigFile(
   const tightening = tighteningOf(path, data, (m) => report(`${path}: ${m}`));
   const { servers, failed, deny } = serversOf(data.mcp_servers, env, (m) => report(`${path}: ${m}`));
   if (deny.length) settings.permissions = { deny };
+  // Its `set`: the variables Codex gives the commands it runs (./codex-shell-env).
+  if (data.shell_environment_policy !== undefined) {
+    const env = shellEnvironmentOf(data.shell_environment_policy, (m) => report(`${path}: ${m}`));
+    if (env) settings.env = env;
+  }
   // Hooks written inline (`[[hooks.PreToolUse]]`), as Codex reads them next to hooks.json: the same shape.
   // Their `[hooks.state]` is Codex's record of reviewed hooks, not an event (./codex-hook-state).
   const hookState = hookStateOf(data.hooks);

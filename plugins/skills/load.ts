@@ -19,6 +19,7 @@ import {
   type Source,
 } from "../_kits/sources/index";
 import type { Skill } from "./skill";
+import { implicitInvocationOff } from "./codex-policy";
 
 /** The file that makes a folder a skill. */
 export const SKILL_FILE = "SKILL.md";
@@ -168,6 +169,10 @@ async function readSkill(
     source,
     frontmatter: Object.freeze({
       ...data,
+      // Codex's `policy.allow_implicit_invocation: false` (agents/openai.yaml) is this: the user's, not the model's.
+      ...(data["disable-model-invocation"] !== true && implicitInvocationOff(dir, report)
+        ? { "disable-model-invocation": true }
+        : {}),
       ...("allowed-tools" in data
         ? { "allowed-tools": expandIn(data["allowed-tools"], (t) => expandSkillDir(t, dir)) }
         : {}),

@@ -99,13 +99,16 @@ describe("[mcp_servers] of a project's .codex/config.toml", () => {
     expect(warnings).toContain("OPENAI_API_KEY is a model provider's key");
   });
 
-  it("PlatformPlatform's: a stdio and an HTTP server; [shell_environment_policy] is reported as not read", () => {
+  it("PlatformPlatform's: a stdio and an HTTP server; [shell_environment_policy] set is the commands' env, inherit is named", () => {
     const { options, warnings } = optionsFor(place("platformplatform"));
     expect(options.mcpServers).toEqual({
       aspire: { command: "aspire", args: ["agent", "mcp"] },
       "linear-server": { type: "http", url: "https://mcp.linear.app/mcp" },
     });
-    expect(warnings).toContain("Codex keys ubiquity does not read were ignored: shell_environment_policy");
+    // Codex inserts `set` into the environment of the commands it runs (round z of the compat survey).
+    expect(options.env).toEqual({ ENABLE_TOOL_SEARCH: "true", CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS: "1" });
+    expect(warnings).toContain("[shell_environment_policy] inherit not applied");
+    expect(warnings).not.toContain("Codex keys ubiquity does not read were ignored");
   });
 
   it("strictMcpConfig (claude's --strict-mcp-config): none of its servers start, only the caller's", () => {
@@ -114,9 +117,10 @@ describe("[mcp_servers] of a project's .codex/config.toml", () => {
     expect(options.mcpServers).toEqual(own);
   });
 
-  it("in an untrusted folder none of its servers start (they name programs to run)", () => {
+  it("in an untrusted folder none of its servers start (they name programs to run), nor does its env apply", () => {
     const { options } = optionsFor(place("platformplatform"), { trust: false });
     expect(options.mcpServers ?? {}).toEqual({});
+    expect(options.env).toBeUndefined();
   });
 
   it("under approved digests: trust lists what it starts; changed since approval, it starts nothing", () => {

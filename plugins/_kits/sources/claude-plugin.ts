@@ -92,6 +92,25 @@ function pathsOf(
  */
 const skillFolderOf = (path: string) => (basename(path) === "SKILL.md" ? dirname(path) : path);
 
+/**
+ * `paths` without those inside another of them: a manifest that lists the files of its own
+ * `agents/` or `commands/` folder (secondsky/claude-skills' plugins: `"agents": ["./agents/x.md", …]`)
+ * had each file read twice, with every warning about it said twice.
+ */
+const outermost = (paths: string[]) => paths.filter((p, _, all) => !all.some((q) => q !== p && p.startsWith(`${q}/`)));
+
+/**
+ * Where a plugin's skills are looked for when its manifest lists none: `skills/`, or, in a plugin
+ * with neither, the plugin folder itself when it holds a SKILL.md — a plugin that is one skill, which
+ * Claude Code loads as `plugin:skill` (ninthspace/claude-code-marketplace's noteplan, filament-mockup
+ * and js-simplifier were dropped here in silence).
+ */
+function defaultSkillsFolder(root: string, manifest: Record<string, unknown>): string {
+  const folder = join(root, "skills");
+  if (manifest.skills !== undefined || existsSync(folder) || !existsSync(join(root, "SKILL.md"))) return folder;
+  return root;
+}
+
 /** Read a plugin folder's manifest; a problem is reported and the plugin skipped (a manifest that cannot be parsed is never half-read). */
 export function readClaudePlugin(folder: string, report: (message: string) => void): ClaudePlugin | undefined {
   const root = resolve(folder);
@@ -144,12 +163,13 @@ export function readClaudePlugin(folder: string, report: (message: string) => vo
     name,
     root,
     kind,
-    commandDirs: withDefault(join(root, "commands"), pathsOf(manifest, "commands", root, report)),
+    commandDirs: outermost(withDefault(join(root, "commands"), pathsOf(manifest, "commands", root, report))),
     // A skill folder inside another listed folder is read with it (each skill once, its warnings once).
-    skillsDirs: withDefault(join(root, "skills"), pathsOf(manifest, "skills", root, report)?.map(skillFolderOf)).filter(
-      (dir, _, all) => !all.includes(dirname(dir)),
-    ),
-    agentPaths: withDefault(join(root, "agents"), pathsOf(manifest, "agents", root, report)),
+    skillsDirs: withDefault(
+      defaultSkillsFolder(root, manifest),
+      pathsOf(manifest, "skills", root, report)?.map(skillFolderOf),
+    ).filter((dir, _, all) => !all.includes(dirname(dir))),
+    agentPaths: outermost(withDefault(join(root, "agents"), pathsOf(manifest, "agents", root, report))),
     hooksFiles: inlineHooks ? [] : (pathsOf(manifest, "hooks", root, report) ?? [join(root, "hooks", "hooks.json")]),
     ...(inlineHooks ? { inlineHooks: isRecord(inlineHooks.hooks) ? inlineHooks.hooks : inlineHooks } : {}),
     ...(inlineMcp
