@@ -164,7 +164,17 @@ function tunnelAgent(
   const name = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const port = url.port || (secure ? "443" : "80");
   const open = async () => {
-    const addresses = net().isIP(name) ? [name] : await resolve(name);
+    const addresses = net().isIP(name)
+      ? [name]
+      : await resolve(name).catch((error: NodeJS.ErrnoException) => {
+          // A network where only the proxy resolves names: say why the name is resolved here at all.
+          throw Object.assign(
+            new Error(
+              `${name} could not be resolved on this machine (${error.code ?? error.message}): behind the proxy ${proxy.host} the name is still resolved here, so that the address the tunnel goes to can be judged (a name must not lead to this machine's or the network's private services); make it resolvable here (a DNS server, an /etc/hosts entry) or give the endpoint by its public address`,
+            ),
+            { code: error.code },
+          );
+        });
     const why =
       addresses.length === 0
         ? `${name} resolved to no address`

@@ -63,6 +63,34 @@ describe("heldFetch behind the environment's proxy", () => {
     expect(tunnels).toEqual(["93.184.216.34:80"]);
   });
 
+  it("a name this machine cannot resolve (only the proxy could) is refused, saying why and what to do; no tunnel opens", async () => {
+    const before = tunnels.length;
+    const child = spawn(
+      process.execPath,
+      [
+        ...tsNodeArgs,
+        join(import.meta.dirname, "fixtures", "held-through-proxy.ts"),
+        "http://mcp.corp.test/v1",
+        "nxdomain",
+      ],
+      {
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          NODE_USE_ENV_PROXY: "1",
+          HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        },
+      },
+    );
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d));
+    await new Promise((done) => child.once("close", done));
+    expect(stdout).toContain("mcp.corp.test could not be resolved on this machine (ENOTFOUND)");
+    expect(stdout).toContain(`behind the proxy 127.0.0.1:${(proxy.address() as AddressInfo).port}`);
+    expect(stdout).toContain("/etc/hosts");
+    expect(tunnels.length).toBe(before);
+  });
+
   it("tells which requests node sends to the proxy", () => {
     const on = { NODE_USE_ENV_PROXY: "1", HTTPS_PROXY: "http://proxy:3128", HTTP_PROXY: "http://proxy:3128" };
     const https = new URL("https://mcp.example.com/mcp");
