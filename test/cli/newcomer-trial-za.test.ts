@@ -47,10 +47,10 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KeyDecoder } from "../../runner/tui/keys";
 import { removeTempProjects, requireDist, tempProject } from "../helpers/project";
-import { hasTmux, TmuxTerminal } from "../helpers/tmux";
+import { closedAfterEach, hasTmux, idleScreen, TmuxTerminal } from "../helpers/tmux";
 
 /** A scripted model that answers by the user's last line (or the last tool result) and logs each request's user texts. */
 const CONFIG = `
@@ -80,15 +80,11 @@ export default {
 };
 `;
 
-const terminals: TmuxTerminal[] = [];
-afterEach(() => {
-  for (const t of terminals.splice(0)) t.close();
-});
+const terminal = closedAfterEach();
 afterAll(removeTempProjects);
 beforeAll(requireDist);
 
-/** The UI is idle: the status line is drawn and no spinner runs. */
-const idle = (s: string) => s.includes(" mode · ") && !/· \d+s · ↓/.test(s);
+const idle = idleScreen;
 /** The status line (the screen's last line). */
 const status = (s: string) => s.split("\n").at(-1) ?? "";
 
@@ -109,8 +105,7 @@ describe.skipIf(!hasTmux())("a Claude Code user's day in the terminal UI (tmux)"
         .split("\n")
         .filter(Boolean)
         .map((l) => (JSON.parse(l) as { system: string }).system);
-    const t = TmuxTerminal.start(dir, [], { UBIQUITY_TRUST: "", HOME: home, UBQ_LOG: log });
-    terminals.push(t);
+    const t = terminal(TmuxTerminal.start(dir, [], { UBIQUITY_TRUST: "", HOME: home, UBQ_LOG: log }));
     await t.waitFor("the trust question", (s) => s.includes("[q]uit, then Enter:"), { on: "screen" });
     t.type("t\r");
     await t.waitFor("the prompt", (s) => s.includes("›") && s.includes(" mode · "), { on: "screen" });
@@ -152,8 +147,7 @@ describe.skipIf(!hasTmux())("a Claude Code user's day in the terminal UI (tmux)"
         .split("\n")
         .filter(Boolean)
         .flatMap((l) => (JSON.parse(l) as { users: string[] }).users);
-    const t = TmuxTerminal.start(dir, [], { UBQ_LOG: log, UBQ_SESSIONS: join(dir, "sessions") });
-    terminals.push(t);
+    const t = terminal(TmuxTerminal.start(dir, [], { UBQ_LOG: log, UBQ_SESSIONS: join(dir, "sessions") }));
     await t.waitFor("the prompt", (s) => s.includes("›") && s.includes(" mode · "), { on: "screen" });
 
     // @notes.md: the file is read through Read (shown as a call) and reaches the model ahead of the prompt.

@@ -8,11 +8,11 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeTempProjects, requireDist, tempProject } from "../helpers/project";
 import { inTerminal, PROMPT } from "../helpers/terminal";
 import { complete, completes } from "../../runner/tui/complete";
-import { hasTmux, TmuxTerminal } from "../helpers/tmux";
+import { closedAfterEach, hasTmux, idleScreen, TmuxTerminal } from "../helpers/tmux";
 
 const CONFIG = `
 import { appendFileSync } from "node:fs";
@@ -34,15 +34,11 @@ export default {
 };
 `;
 
-const terminals: TmuxTerminal[] = [];
-afterEach(() => {
-  for (const t of terminals.splice(0)) t.close();
-});
+const terminal = closedAfterEach();
 afterAll(removeTempProjects);
 beforeAll(requireDist);
 
-/** The UI is idle: the status line is drawn and no spinner runs. */
-const idle = (s: string) => s.includes(" mode · ") && !/· \d+s · ↓/.test(s);
+const idle = idleScreen;
 
 describe.skipIf(!hasTmux())("Tab and ! bash mode in the terminal UI (tmux)", () => {
   it("Tab completes /commands and @paths; a typed ! command runs unasked and without a model turn, refuses a denied one, and sends the output with the next prompt", async () => {
@@ -59,8 +55,7 @@ describe.skipIf(!hasTmux())("Tab and ! bash mode in the terminal UI (tmux)", () 
     const log = join(dir, "model.log");
     writeFileSync(log, "");
     const requests = () => readFileSync(log, "utf8").split("\n").filter(Boolean);
-    const t = TmuxTerminal.start(dir, [], { HOME: home, UBQ_LOG: log });
-    terminals.push(t);
+    const t = terminal(TmuxTerminal.start(dir, [], { HOME: home, UBQ_LOG: log }));
     await t.waitFor("the prompt", (s) => s.includes("›") && s.includes(" mode · "), { on: "screen" });
 
     // Tab: `/co` lists what it could be (the terminal's /compact and /cost, the command file /costly), `/cost` completes to

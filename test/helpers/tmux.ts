@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterEach } from "vitest";
 import { binPath } from "./project";
 
 /** True when tmux is installed; with UBIQUITY_REQUIRE_TMUX=1 (.ci/run installs it) a missing tmux fails instead of skipping. */
@@ -17,6 +18,21 @@ export function hasTmux(): boolean {
   if (!found && process.env.UBIQUITY_REQUIRE_TMUX === "1")
     throw new Error("UBIQUITY_REQUIRE_TMUX=1 but tmux is not installed (apt-get install -y tmux)");
   return found;
+}
+
+/** The terminal UI is idle: its status line is drawn and no spinner runs. */
+export const idleScreen = (s: string) => s.includes(" mode · ") && !/· \d+s · ↓/.test(s);
+
+/** Close after each test of the file every terminal passed to the function this returns (it returns the terminal). */
+export function closedAfterEach(): (t: TmuxTerminal) => TmuxTerminal {
+  const open: TmuxTerminal[] = [];
+  afterEach(() => {
+    for (const t of open.splice(0)) t.close();
+  });
+  return (t) => {
+    open.push(t);
+    return t;
+  };
 }
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
