@@ -50,7 +50,7 @@ async function collect(run: AsyncIterable<Message>): Promise<Message[]> {
 /** The service block of docs/guide/scaling-out.md ("A service: many users in one process"). */
 function serviceBlock(): string {
   const file = join(repoRoot, "docs", "guide", "scaling-out.md");
-  const block = completeTsBlocks(file).find((b) => b.code.startsWith("// service.ts"));
+  const block = completeTsBlocks(file).find((b) => b.server && b.code.startsWith("// service.ts"));
   if (!block) throw new Error(`${file} has no \`// service.ts\` block`);
   return block.code;
 }
