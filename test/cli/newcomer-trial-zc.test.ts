@@ -17,7 +17,10 @@
  * - a job the worker refused (a stored `sessionId`, an option, a local cwd, a repository) said to
  *   start the worker with `--accept-job-options sessionId` / `--allow-cwd` / `--allow-repos`, flags
  *   of `ubiquity worker`, to a service that starts it with `startWorker()`: each now names the
- *   option of `startWorker()` too.
+ *   option of `startWorker()` too;
+ * - the per-user cap passed what the user had left; at 0 the run ended "maxBudgetUsd must be greater
+ *   than 0 … leave it unset for no cap", which, followed, lifts the cap of a user with nothing left:
+ *   it now says not to start the run, and that unset is no cap at all.
  * The rest ran as the docs say: 30 sessions at once each with its own result, a resumed session
  * replayed from the database after a restart, `abortSignal` ending a run with "Run aborted: <the
  * reason>" stored, a second resume of a running session ending the first with
@@ -169,6 +172,24 @@ describe.skipIf(!pg.available)("resuming an id the PostgreSQL store does not hol
     expect(result.result).toContain("sessionStore");
     expect(result.result).not.toContain("sessionDir");
     expect(result.result).not.toContain("s3cret-pw");
+  });
+});
+
+describe("a per-user cap with nothing left", () => {
+  it("maxBudgetUsd: 0 says not to start the run, never only to leave the cap unset", async () => {
+    for (const cap of [{ maxBudgetUsd: 0 }, { maxBudgetTokens: 0 }]) {
+      const model = scriptedModel(["unused"]);
+      const messages = await collect(
+        summon("hi", { model, persistSession: false, cwd: tempDir("ubq-trial-zc-"), ...cap }),
+      );
+      const result = resultOf(messages);
+      expect(result.subtype).toBe("error_configuration");
+      expect(result.result).toContain(
+        "with nothing left to spend, do not start the run (unset, there is no cap at all)",
+      );
+      expect(result.result).not.toContain("leave it unset for no cap");
+      expect(model.requests).toHaveLength(0);
+    }
   });
 });
 
