@@ -14,7 +14,7 @@ export interface CodeBlock {
   line: number;
   code: string;
   /** Fenced ```ts server: it runs until stopped, so it is not run to completion. */
-  server: boolean;
+  server?: boolean;
 }
 
 /** The complete TypeScript blocks of a markdown file. */
