@@ -5,13 +5,18 @@ import type { ResolvedOptions } from "../../src/index";
 
 // zod's number already refuses NaN and ±Infinity; positive() refuses zero and negatives. The
 // messages name the option, so a bad cap fails at its config line.
-const usd = z
-  .number({ error: "maxBudgetUsd must be a number of USD greater than 0, e.g. 0.5" })
-  .positive({ error: "maxBudgetUsd must be greater than 0 (USD), e.g. 0.5; leave it unset for no cap" });
+const usd = z.number({ error: "maxBudgetUsd must be a number of USD greater than 0, e.g. 0.5" }).positive({
+  // A service passes what a user has left: "leave it unset" alone would lift the cap of one who has nothing left.
+  error:
+    "maxBudgetUsd must be greater than 0 (USD), e.g. 0.5; with nothing left to spend, do not start the run (unset, there is no cap at all)",
+});
 const tokens = z
   .number({ error: "maxBudgetTokens must be a whole number of tokens greater than 0, e.g. 200000" })
   .int({ error: "maxBudgetTokens must be a whole number of tokens, e.g. 200000" })
-  .positive({ error: "maxBudgetTokens must be greater than 0, e.g. 200000; leave it unset for no cap" });
+  .positive({
+    error:
+      "maxBudgetTokens must be greater than 0, e.g. 200000; with nothing left to spend, do not start the run (unset, there is no cap at all)",
+  });
 
 /** The budget plugin's slice of the config schema. */
 export const budgetOptions = lazyOptions(["maxBudgetUsd", "maxBudgetTokens"], () => ({

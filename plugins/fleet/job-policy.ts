@@ -30,6 +30,16 @@ export class JobOptionRefused extends UbiquityError {
   override name = "JobOptionRefused";
 }
 
+/**
+ * How to make a worker accept `keys`, said both ways: the job's submitter may have started the
+ * worker with `ubiquity worker` or with `startWorker()` in code, where a flag means nothing.
+ */
+export function acceptHint(keys: readonly string[] | "all"): string {
+  const flag = keys === "all" ? "all" : keys.join(",");
+  const option = keys === "all" ? '"all"' : `[${keys.map((k) => JSON.stringify(k)).join(", ")}]`;
+  return `--accept-job-options ${flag} (acceptJobOptions: ${option} in startWorker())`;
+}
+
 /** Throw when `job` sets what `accepted` does not allow. */
 export function checkJobOptions(job: FleetJob, accepted: AcceptedJobOptions = SAFE_JOB_OPTIONS): void {
   if (accepted === "all") return;
@@ -38,10 +48,9 @@ export function checkJobOptions(job: FleetJob, accepted: AcceptedJobOptions = SA
   if (refused.length === 0) return;
   throw new JobOptionRefused(
     `this worker does not accept the job option${refused.length === 1 ? "" : "s"} ${refused.join(", ")}: ` +
-      `a job may set ${accepted.join(", ")}; start the worker with --accept-job-options ${refused
-        .filter((k) => k !== "preset")
-        .concat(accepted)
-        .join(",")} ` +
+      `a job may set ${accepted.join(", ")}; start the worker with ${acceptHint(
+        refused.filter((k) => k !== "preset").concat(accepted),
+      )} ` +
       `(or "all", for a queue only trusted submitters can write to)`,
   );
 }

@@ -111,6 +111,6 @@ export function checkRemote(repository: string, allowed: readonly string[] | und
   }
   if (allowed.some((pattern) => matchesPattern(pattern, name))) return;
   throw new UbiquityError(
-    `this worker does not clone ${shown} (${name}): a job's remote repository must match ${allowed.join(", ")} (--allow-repos)`,
+    `this worker does not clone ${shown} (${name}): a job's remote repository must match ${allowed.join(", ")} (--allow-repos; allowRepositories in startWorker())`,
   );
 }

@@ -22,7 +22,7 @@ import { checkout, diffOf } from "./checkout";
 import { checkRemote, fileUrlPath, isRemote } from "./remote-policy";
 import { finishedResult, inFlightCalls, type InFlightCall } from "./in-flight";
 import { takeoverRecord } from "./takeover-record";
-import { checkJobOptions, JobOptionRefused, type AcceptedJobOptions } from "./job-policy";
+import { acceptHint, checkJobOptions, JobOptionRefused, type AcceptedJobOptions } from "./job-policy";
 import { isStaleWriterError } from "../sessions/index";
 import type { FleetJob, FleetOutcome, FleetProgress } from "./jobs";
 import type { FleetStore } from "./store";
@@ -192,7 +192,7 @@ function checkWhere(
     // A queue writer is not trusted by default: without allowed folders it may not aim the agent at the worker's own files.
     if (accepted === "all") return;
     throw new JobRefusedError(
-      `this worker runs no jobs in local folders (${path}): start it with --allow-cwd <dir,…> naming the folders a job's cwd or local repository may be in (or --accept-job-options all for a queue only trusted submitters write to)`,
+      `this worker runs no jobs in local folders (${path}): start it with --allow-cwd <dir,…> (allowCwd: ["<dir>", …] in startWorker()) naming the folders a job's cwd or local repository may be in (or ${acceptHint("all")} for a queue only trusted submitters write to)`,
     );
   }
   const real = resolveReal(path) ?? path;
@@ -272,9 +272,9 @@ async function refuseJob(context: JobContext): Promise<void> {
       throw new JobOptionRefused(
         fresh
           ? `session ${job.sessionId} is already in the store: a new job may not continue an earlier session on this worker ` +
-              `(start the worker with --accept-job-options sessionId to let jobs resume sessions)`
+              `(start the worker with ${acceptHint(["sessionId"])} to let jobs resume sessions)`
           : `job ${context.jobId} comes as a takeover of session ${job.sessionId}, which ${owner ? `job ${owner}` : "no job of this fleet"} runs: ` +
-              `a job takes over only its own run (start the worker with --accept-job-options sessionId to let jobs resume other sessions)`,
+              `a job takes over only its own run (start the worker with ${acceptHint(["sessionId"])} to let jobs resume other sessions)`,
       );
     }
   }

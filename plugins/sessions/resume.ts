@@ -51,7 +51,7 @@ export async function resumeSession(run: RunContext, options: SessionsResolvedOp
     throw new RunEnd(
       claude
         ? `No stored session with id "${resume}": it is a Claude Code session (${claude}), whose transcript ubiquity does not read (a session id kept from a Claude Agent SDK app names one). Leave resume out to start a new session, and give it what it needs in the prompt`
-        : `No stored session with id "${resume}": check the id (ubiquity sessions list) and sessionDir`,
+        : notFound(resume!, run),
     );
   }
   run.history.push(...loaded.history);
@@ -59,6 +59,20 @@ export async function resumeSession(run: RunContext, options: SessionsResolvedOp
   // A run that names no model goes on with the session's (as `ubiquity run --resume` does).
   if (run.model === undefined && requestedModel(run.options) === undefined && loaded.model)
     await adoptModel(run, loaded.model);
+}
+
+/**
+ * "No stored session", naming the store that was asked: a service keeping its sessions in
+ * PostgreSQL was told to check `sessionDir`, an option its runs do not use.
+ */
+function notFound(id: string, run: RunContext): string {
+  const store = getSessionsApi(run.kernel)?.backendFor(run.options, run.cwd);
+  if (!store || store.kind === "jsonl")
+    return `No stored session with id "${id}"${store ? ` in ${store.location}` : ""}: check the id (ubiquity sessions list) and sessionDir`;
+  return (
+    `No stored session with id "${id}" in the ${store.kind} session store at ${store.location}: check the id, and that ` +
+    `this run's sessionStore is the one the session was written to (ubiquity sessions list --config <file> lists a config's store)`
+  );
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
  * TypeScript code blocks of the user documentation. A block fenced with ```ts is a complete
  * program a user can paste and run; a block fenced with ```ts fragment shows part of one (an
- * option, a call) and is exempt. Renderers read only the first word of the info string, so the
- * marker is invisible to readers.
+ * option, a call) and is exempt. A block fenced with ```ts server is a complete program that serves
+ * until it is stopped (an HTTP service): it type-checks with the others, and the test that starts it
+ * drives it, instead of waiting for it to end. Renderers read only the first word of the info
+ * string, so the markers are invisible to readers.
  */
 import { readFileSync } from "node:fs";
 
@@ -11,6 +13,8 @@ export interface CodeBlock {
   file: string;
   line: number;
   code: string;
+  /** Fenced ```ts server: it runs until stopped, so it is not run to completion. */
+  server?: boolean;
 }
 
 /** The complete TypeScript blocks of a markdown file. */
@@ -23,8 +27,9 @@ export function completeTsBlocks(file: string): CodeBlock[] {
     const start = i;
     const body: string[] = [];
     for (i++; i < lines.length && !lines[i]!.startsWith("```"); i++) body.push(lines[i]!);
-    if ((open[3] ?? "").split(/\s+/).includes("fragment")) continue;
-    out.push({ file, line: start + 1, code: `${body.join("\n")}\n` });
+    const markers = (open[3] ?? "").split(/\s+/);
+    if (markers.includes("fragment")) continue;
+    out.push({ file, line: start + 1, code: `${body.join("\n")}\n`, server: markers.includes("server") });
   }
   return out;
 }
