@@ -43,7 +43,7 @@
  *           (loader/installed-code.ts: packageDirs, shadowingPlaces); `node_modules/node_modules`
  *           is skipped as Node skips it.
  *
- * Tried (about 330 commands through the engine, about 340 verdicts, in default with rules naming
+ * Tried (780 commands through the engine, 780 verdicts plus 40 of the fixes, in default with rules naming
  * git status, npm test, npm run lint, ls, cat, echo, printf, grep, rg, sed, awk, sort, man, zip,
  * tar, diff, git diff, git grep, find, xargs, test, read, declare, `Read(./.env)` denied, in
  * acceptEdits with no rule, and bypassPermissions): arithmetic evaluation of quoted subscripts in
@@ -61,7 +61,7 @@
  * files that tools run or read later; the `!` bash mode's approval (Conversation.typedCall: the
  * typed command's own call, once, by the funnel's `inline_` id and the exact text — a skill's
  * shell line with the same text runs the same command); the installed closure of a config in a
- * monorepo (hoisted and local packages, a folder without a package.json, pnpm-style links). Through
+ * monorepo (hoisted and local packages, a folder without a package.json). Through
  * the bin (1 run): ZI1; ZI2 through the engine, the sandbox's list and node itself. Got past: 2
  * classes (ZI1, 10 spellings; ZI2, 4 writes), fixed.
  *
@@ -73,6 +73,12 @@
  *   binds and watches) are checked, with node loading the plant as the oracle.
  * - The differential oracle (test/permissions/differential/compare.ts) matches a run by the file that
  *   ran, never by the name it ran under, so it cannot see ZI1's class.
+ * - The packages an MCP server's runner loads by name (configuredPackageFolders) watch their own
+ *   `.bin` and folder in each folder up, but not where their dependencies could be shadowed (ZI2's
+ *   rule is applied to the config's closure only).
+ * - A folder below a root made into a git folder part by part (HEAD, objects/, refs/, config with
+ *   core.fsmonitor) is judged only once all parts exist (gitFolderInTheMaking watches the roots);
+ *   `cd x && git status` then needs a `Bash(cd:*)` rule in acceptEdits (checked: git runs it).
  * - bypassPermissions still runs `exec -a git-apply git status` (its writes are not seen as the
  *   engine's sensitive writes, as for any program whose writes it does not know); the sandbox
  *   holds `.envrc` and its likes read-only.
