@@ -11,7 +11,7 @@
  * `optionalDependencies`, resolved the way Node does (the nearest `node_modules/<name>` above).
  */
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { configGraph } from "./config-graph";
 import { importsMapTargets } from "./imports-map";
@@ -37,17 +37,28 @@ function readJson(path: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The folder Node would load package `name` from, starting at `from`. */
-function packageDir(name: string, from: string): string | undefined {
+/**
+ * The folders Node may load package `name` from, starting at `from`: each `node_modules/<name>`
+ * that exists on the way up, to the first holding a package.json (its folder last). Node stops at
+ * the first folder there is (ESM loads its index.js without a package.json; CommonJS goes on up
+ * only when it holds nothing it can load), so each is code it may run (red team zi, ZI2).
+ */
+function packageDirs(name: string, from: string): string[] {
+  const out: string[] = [];
   for (let dir = from; ; dir = dirname(dir)) {
     const candidate = join(dir, "node_modules", name);
+    // Node never looks in node_modules/node_modules.
+    if (basename(dir) === "node_modules") continue;
     // No exception for each folder it is not in (most of the lookups): a thrown ENOENT costs ~10x the stat.
     try {
-      if (statSync(join(candidate, "package.json"), { throwIfNoEntry: false })?.isFile()) return candidate;
+      if (statSync(candidate, { throwIfNoEntry: false })?.isDirectory()) {
+        out.push(candidate);
+        if (statSync(join(candidate, "package.json"), { throwIfNoEntry: false })?.isFile()) return out;
+      }
     } catch {
       // ENOTDIR and the like: not here either
     }
-    if (dirname(dir) === dir) return undefined;
+    if (dirname(dir) === dir) return out;
   }
 }
 
@@ -98,17 +109,22 @@ export function installedClosure(configFile: string): string[] {
 const SHADOW_EXTENSIONS = ["", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".json", ".node"];
 
 /**
- * The places inside `roots` where a package the config file imports could be put to be found
- * before the one Node finds now: each `node_modules/<name>` that does not exist between the
- * importing module's folder and the folder the package resolves from (all the way up when it is
- * not installed). A config importing a package installed above the project (a monorepo's root
- * `node_modules`) would otherwise load one a sandboxed command made inside it (red team j, J7).
+ * The places inside `roots` where a package the config file loads could be put to be found before
+ * the one Node finds now: each `node_modules/<name>` that does not exist between the importing
+ * module's folder (or the depending package's) and the folder the package resolves from (all the
+ * way up when it is not installed). A config importing a package installed above the project (a
+ * monorepo's root `node_modules`) would otherwise load one a sandboxed command made inside it (red
+ * team j, J7); so would a package in the project whose dependency is installed above it (red team
+ * zi, ZI2: `node_modules/dep/index.js` made beside `node_modules/foo` is the dep foo loads).
  */
 export function shadowingPlaces(configFile: string, roots: readonly string[]): string[] {
+  const lookups: { name: string; from: string }[] = [];
+  packageClosure(configImports(configFile), new Map(), undefined, lookups);
   const out = new Set<string>();
   const inside = (p: string) => roots.some((r) => p.startsWith(`${r}${sep}`));
-  for (const { name, from } of configImports(configFile)) {
+  for (const { name, from } of lookups) {
     for (let dir = from; ; dir = dirname(dir)) {
+      if (basename(dir) === "node_modules") continue; // Node never looks in node_modules/node_modules
       const candidate = join(dir, "node_modules", name);
       try {
         statSync(candidate);
@@ -131,10 +147,20 @@ function packageClosure(
   queue: { name: string; from: string }[],
   found: Map<string, string>,
   looked?: Set<string>,
+  lookups?: { name: string; from: string }[],
 ): string[] {
   while (queue.length > 0 && found.size < MAX_PACKAGES) {
-    const { name, from } = queue.shift()!;
-    const dir = packageDir(name, from);
+    const next = queue.shift()!;
+    lookups?.push(next);
+    const { name } = next;
+    const dirs = packageDirs(name, next.from);
+    // A folder with no package.json before the package's own is what Node loads: protected too.
+    for (const early of dirs.slice(0, -1)) {
+      looked?.add(early);
+      const real = realOr(early);
+      if (!found.has(real)) found.set(real, name);
+    }
+    const dir = dirs.at(-1);
     if (!dir) continue;
     looked?.add(dir);
     let real: string;

@@ -322,8 +322,35 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
     }
   }
   const rest = words.slice(i);
+  if (program === "exec") {
+    const name = renamedArgv0(scan.seen, rest[0]);
+    if (name)
+      out.unsafe.push(
+        `exec runs the program under the name ${name}, and a program may do another thing under another name (git-NAME runs git's NAME, busybox and multi-call programs pick their applet by it)`,
+      );
+  }
   if (def.joinRest) return { words: [], ...(rest.length > 0 ? { text: joinWords(rest) } : {}) };
   return { words: rest };
+}
+
+/**
+ * The name `exec -a NAME` (or `-l`, a dash before the name) gives the program instead of the word
+ * it is run by, or undefined when it keeps that word (red team zi, ZI1): `exec -a git-apply git
+ * status` runs `git apply status`, not the `git status` a rule names.
+ */
+function renamedArgv0(seen: readonly ShellWord[], program: ShellWord | undefined): string | undefined {
+  for (let k = 0; k < seen.length; k++) {
+    const v = seen[k]!.value;
+    if (v === "--" || !/^-[^-]/.test(v)) continue;
+    for (let i = 1; i < v.length; i++) {
+      if (v[i] === "l") return `-${program?.text ?? ""} (a login name)`;
+      if (v[i] !== "a") continue;
+      const name = i < v.length - 1 ? literalWord(v.slice(i + 1)) : seen[k + 1];
+      if (!name?.literal || !program?.literal || name.value !== program.value) return name?.text ?? "(none)";
+      break;
+    }
+  }
+  return undefined;
 }
 
 /** The value of the option that carries shell text (`-c text`, `--command=text`). */
