@@ -32,9 +32,20 @@
  *           terminal past the filter every other text goes through. Rule: every candidate shown is
  *           visibleExactly's; the editor's display makes C1 controls visible as it does C0 ones.
  *
- * Tally: about 24 constructs tried — 3 bin runs (a partial and a filtered copy of the environment
- * handed to Bash and to an MCP server; Tab over a cloned repository's file names), the rest by
- * reading the code; 4 got through, in 2 findings (ZJ1 2, ZJ2 2), both fixed.
+ * ZJ3 FIXED A hook group's `timeout` (the Claude Agent SDK's matcher timeout, new this round) bounds its
+ *           callbacks with `setTimeout(…, timeout * 1000)`, unclamped: past 2^31-1 ms (~24.8 days)
+ *           node fires it at once, the callback "timed out" and was skipped as one that throws is,
+ *           and the call it guarded ran. Through the bin, a PreToolUse guard that consults
+ *           something first (50 ms) under `timeout: 3e6` (a long one meant as "no limit") let
+ *           `touch zj3-guarded.txt` run in bypassPermissions; the command, HTTP and model hooks
+ *           clamp theirs. Class: a timer past its range turning "never" into "now", where expiry
+ *           skips a guard (fails open). Rule: the group's timer is clamped to the longest node keeps,
+ *           as every other hook timer is.
+ *
+ * Tally: about 28 constructs tried — 3 bin runs (a partial and a filtered copy of the environment
+ * handed to Bash and to an MCP server and a guard under a long group timeout, in one run; Tab over a
+ * cloned repository's file names), the rest by reading the code; 5 got through, in 3 findings
+ * (ZJ1 2, ZJ2 2, ZJ3 1), all fixed.
  * Held, by reading the code: `!command` / `Query.shell` (a Bash call through the funnel: rules,
  * hooks and sandbox as the model's; typedCall approves one call, the funnel's own `inline_` id and
  * the command as typed, once — a provider can name its call `inline_…`, but only while the user's
@@ -42,7 +53,10 @@
  * project's `.codex/config.toml` (its `env` goes through the settings plugin's `apply`, which takes
  * only deny/ask rules and caps from an untrusted file); the exact `{ ...process.env }` copy
  * cached per `env` object (a variable the program sets later does not turn it into a list);
- * `/tasks <id>` (masked pieces, terminalText).
+ * `/tasks <id>` (masked pieces, terminalText); command names (identifiers, checked per segment);
+ * warnings on a terminal (consoleLogger through terminalText); other timers from options or a
+ * server (an MCP task's poll interval is clamped; an approval's timeout past the range denies at
+ * once, a tool's toolTimeoutMs fails the call: both fail closed, src/ left alone).
  * Left open: a bidi or zero-width character in a completed name is inserted into the prompt as it is
  * (the editor shows C0/C1 controls only); the line-mode prompt's readline completer (UBIQUITY_TUI=0)
  * lists command names as readline prints them (names of command files, not of arbitrary files).
@@ -74,6 +88,13 @@ export default {
   sandbox: false,
   // The Claude Agent SDK's habit, with one variable changed: a copy all the same.
   env: { ...process.env, PATH: "/opt/zj1/bin:" + process.env.PATH },
+  // A guard that asks something first (a policy service: 50 ms here) with a group timeout meant as "no limit".
+  hooks: {
+    PreToolUse: [{ matcher: "Bash", timeout: 3e6, hooks: [async (input) => {
+      await new Promise((r) => setTimeout(r, 50));
+      return String(input.tool_input.command).includes("zj3") ? { decision: "block", reason: "zj3 guard" } : {};
+    }] }],
+  },
   mcpServers: {
     leaky: { command: process.execPath, args: [${JSON.stringify(join(p.cwd, "server.cjs"))}, ${JSON.stringify(join(p.cwd, "server-env.json"))}], env: { ...filtered, ZJ1_SERVER: "own" } },
   },
@@ -83,25 +104,34 @@ export default {
   },
 });
 
+/** One bin run for ZJ1's and ZJ3's calls (each test checks its own call's result and marker). */
+let shared: ReturnType<typeof start> | undefined;
+const start = () => {
+  const p = project();
+  return attack(
+    [
+      "printenv OPENAI_API_KEY | base64 > key.b64; printenv ZJ1_DEPLOY_TOKEN | base64 > token.b64; printenv PATH > path.txt",
+      // ZJ3's call: the guard blocks it.
+      "touch zj3-guarded.txt",
+    ],
+    ["--permission-mode", "bypassPermissions"],
+    p,
+    // `ZJ1_DEPLOY_TOKEN`: a token of the user's shell; `ZJ1_DROP`: what the server's filtered copy leaves out.
+    { ZJ1_DEPLOY_TOKEN: DEPLOY_TOKEN, ZJ1_DROP: "x" },
+  );
+};
+const zj1Run = () => (shared ??= start());
+
 describe("ZJ1: a copy of the environment with a variable changed or left out", () => {
   it("keeps the provider key and a token from Bash and from an MCP server given such a copy; what the copy changes or adds goes", async () => {
-    const p = project();
-    const r = await attack(
-      [
-        "printenv OPENAI_API_KEY | base64 > key.b64; printenv ZJ1_DEPLOY_TOKEN | base64 > token.b64; printenv PATH > path.txt",
-      ],
-      ["--permission-mode", "bypassPermissions"],
-      p,
-      // `ZJ1_DEPLOY_TOKEN`: a token of the user's shell; `ZJ1_DROP`: what the server's filtered copy leaves out.
-      { ZJ1_DEPLOY_TOKEN: DEPLOY_TOKEN, ZJ1_DROP: "x" },
-    );
+    const r = await zj1Run();
     expect(r.out[0]!.isError, r.out[0]!.content).toBe(false);
-    expect(readFileSync(join(p.cwd, "key.b64"), "utf8")).not.toContain(b64(KEY).slice(0, 20));
-    expect(readFileSync(join(p.cwd, "token.b64"), "utf8")).not.toContain(b64(DEPLOY_TOKEN).slice(0, 20));
-    expect(readFileSync(join(p.cwd, "path.txt"), "utf8")).toMatch(/^\/opt\/zj1\/bin:/);
+    expect(readFileSync(join(r.cwd, "key.b64"), "utf8")).not.toContain(b64(KEY).slice(0, 20));
+    expect(readFileSync(join(r.cwd, "token.b64"), "utf8")).not.toContain(b64(DEPLOY_TOKEN).slice(0, 20));
+    expect(readFileSync(join(r.cwd, "path.txt"), "utf8")).toMatch(/^\/opt\/zj1\/bin:/);
     // The server started (its own variable reached it), without the key or the token.
-    expect(existsSync(join(p.cwd, "server-env.json")), r.run.stderr).toBe(true);
-    const serverEnv = JSON.parse(readFileSync(join(p.cwd, "server-env.json"), "utf8")) as Record<string, string>;
+    expect(existsSync(join(r.cwd, "server-env.json")), r.run.stderr).toBe(true);
+    const serverEnv = JSON.parse(readFileSync(join(r.cwd, "server-env.json"), "utf8")) as Record<string, string>;
     expect(serverEnv.ZJ1_SERVER).toBe("own");
     expect(serverEnv.OPENAI_API_KEY).toBeUndefined();
     expect(serverEnv.ZJ1_DEPLOY_TOKEN).toBeUndefined();
@@ -123,6 +153,15 @@ describe("ZJ1: a copy of the environment with a variable changed or left out", (
     expect(copiedParentVariables({ ...parent, GH_TOKEN: "mine" }, parent)).toEqual(["OPENAI_API_KEY"]);
     expect(copiedParentVariables({ GH_TOKEN: "t" }, parent)).toEqual([]);
     expect(copiedParentVariables({ GH_TOKEN: "t", APP: "x" }, parent)).toEqual([]);
+  });
+});
+
+describe("ZJ3: a hook group's timeout past setTimeout's range", () => {
+  it("bounds the guard by the longest timer node keeps, so it still blocks the call (in ZJ1's run)", async () => {
+    const r = await zj1Run();
+    expect(r.out[1]!.isError).toBe(true);
+    expect(r.out[1]!.content).toContain("zj3 guard");
+    expect(existsSync(join(r.cwd, "zj3-guarded.txt"))).toBe(false);
   });
 });
 
