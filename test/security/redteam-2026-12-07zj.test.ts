@@ -16,7 +16,7 @@
  *           both to a file in the project, and the MCP server's process found both in its
  *           environment. Class: a judgement of "is this a copy" that a small change defeats, made
  *           for one of the places an environment is given. Rule: an `env` is a copy when it holds at
- *           least half of the parent's variables (two at least) with their values; of a copy, the
+ *           least half of the parent's variables (three at least) with their values; of a copy, the
  *           variables the allow-list keeps back that it holds with the parent's value stay behind
  *           (one it sets to another value it means); every layer is judged (the run's `env`, a
  *           server's, a language server's, a hook's), not the run's alone.

@@ -196,12 +196,13 @@ export function buildSubprocessEnv(
  * the Claude Agent SDK's `env: { ...process.env, APP: "x" }` (that SDK's `env` replaces the
  * environment, and its docs spread `process.env` into it). Here `env` is added on top of the
  * allow-list and wins, so such a copy handed every provider key and token to Bash, hooks and
- * servers. `env` is a copy when it holds at least half of `parent`'s variables (two at least) with
- * the same value: a spread with a variable changed (`{ ...process.env, PATH: \`/opt/bin:…\` }`),
- * left out or filtered is as much a copy as a whole one (red team zj, ZJ1). The answer is the
- * variables the allow-list keeps back that it holds with the parent's value (one it sets to
- * another value it means), credentials first; `[]` when it is no copy (an `env` listing a token by name holds far
- * less than half the environment).
+ * servers. `env` is a copy when it holds at least half of `parent`'s variables with the same
+ * value, three at least (the two a hook's layer adds, its project folder, are never one): a spread
+ * with a variable changed (`{ ...process.env, PATH: \`/opt/bin:…\` }`), left out or filtered is as
+ * much a copy as a whole one (red team zj, ZJ1). The answer is the variables the allow-list keeps
+ * back that it holds with the parent's value (one it sets to another value it means), credentials
+ * first; `[]` when it is no copy (an `env` listing a token by name holds far less than half the
+ * environment).
  */
 export function copiedParentVariables(
   env: Readonly<Record<string, string | undefined>>,
@@ -215,7 +216,7 @@ export function copiedParentVariables(
   const entries = Object.entries(parent).filter((e): e is [string, string] => e[1] !== undefined);
   const same = entries.filter(([name, value]) => env[name] === value);
   const copied =
-    same.length >= 2 && same.length * 2 >= entries.length
+    same.length >= 3 && same.length * 2 >= entries.length
       ? same
           .filter(([name, value]) => isScrubbedVariable(name, value))
           // Credentials first: they are why a copy is not passed whole, and the warnings name the first few.
