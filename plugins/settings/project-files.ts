@@ -41,6 +41,8 @@ export function settingsProjectFiles({ cwd }: ProjectPlace): ProjectFile[] {
  */
 const SAID_OR_TIGHTENING = new Set([
   "$schema",
+  // A Codex hooks.json's own note.
+  "description",
   "hooks",
   "permissions",
   "env",
