@@ -105,13 +105,16 @@ async function runCallback(
   const stop = () => controller.abort(context.signal.reason);
   context.signal.addEventListener("abort", stop, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // Past setTimeout's range (2^31-1 ms, ~24.8 days) node fires at once: a long timeout written to mean
+  // "no limit" skipped every guard of the group as timed out, and the call it guarded ran (red team zj, ZJ3).
+  const ms = Math.min(timeoutSeconds * 1000, 2_147_483_647);
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const error = new Error(`timed out after ${timeoutSeconds} s (its matcher's timeout)`);
       // Rejected before the signal aborts: a callback that answers on abort must not win the race.
       reject(error);
       controller.abort(error);
-    }, timeoutSeconds * 1000);
+    }, ms);
     timer.unref?.();
   });
   try {

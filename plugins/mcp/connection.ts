@@ -14,7 +14,7 @@ import {
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { describeError, type Logger, type ToolOutput } from "../../src/index";
-import type { SubprocessEnvOptions } from "../_kits/process/index";
+import { copiedParentVariables, type SubprocessEnvOptions } from "../_kits/process/index";
 import type { McpServerConfig } from "./options";
 import { createTransport, StdioTransport, transportKind, type McpTransportKind, type SpawnWrap } from "./transport";
 import { toToolOutput } from "./content";
@@ -176,11 +176,26 @@ export class McpConnection {
     return this.#transport instanceof StdioTransport ? (this.#transport.pid ?? undefined) : undefined;
   }
 
+  /**
+   * A server's `env` that copies this process's environment (`{ ...process.env, API_KEY }`) does
+   * not hand it the credentials it copied (buildSubprocessEnv, red team zj ZJ1): said, with how
+   * to pass one on purpose, so a server that misses its key is not a mystery.
+   */
+  #warnOnCopiedEnvironment(env: Record<string, string> | undefined): void {
+    const copied = env ? copiedParentVariables(env) : [];
+    if (!copied.length) return;
+    const shown = copied.slice(0, 5).join(", ") + (copied.length > 5 ? `, … (${copied.length} in all)` : "");
+    this.options.logger.warn(
+      `MCP server "${this.name}": its env copies this process's environment, so the variables it copied that the allow-list keeps back (credentials, provider keys) are not passed: ${shown}. Name in its env only what the server needs (env: { API_KEY: process.env.API_KEY }).`,
+    );
+  }
+
   /** Start the server (or reach it) and list its tools. Never throws. */
   async connect(): Promise<void> {
     const { connectTimeoutMs, cwd, environment = {}, trusted = true } = this.options;
     try {
       const config = await this.#withHelperHeaders();
+      if ("command" in config) this.#warnOnCopiedEnvironment(config.env);
       this.#oauth = runProvider(this.name, config, "command" in config ? undefined : config.headers);
       if (this.#oauth) {
         this.#oauthHadTokens = await this.#oauth.store.hasTokens();

@@ -44,7 +44,8 @@ export function describeTarget(config: McpServerConfig): string {
 /**
  * A stdio server's environment: the allow-listed variables of our process (locale, terminal,
  * PATH without relative entries, HOME, temp, TLS and proxy settings; never a credential), then
- * the run's `env`, then the server's own `env` (the most specific, so it wins). `subprocessEnv:
+ * the run's `env`, then the server's own `env` (the most specific, so it wins; one that copies our
+ * environment keeps the credentials it copied back, as the run's does). `subprocessEnv:
  * "inherit"` does not widen it: a server never got our whole environment. It is always passed to
  * the transport, so the SDK's own default environment never applies.
  */

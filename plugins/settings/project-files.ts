@@ -33,6 +33,45 @@ export function settingsProjectFiles({ cwd }: ProjectPlace): ProjectFile[] {
   return out;
 }
 
+/**
+ * Keys of a settings file the description may leave out: those described below and those that only
+ * take power away (rules and caps that apply from an untrusted file too). Any other key a file has
+ * is named, so the question never says less than the file does (red team zj, ZJ4): `sandbox`,
+ * `additionalDirectories`, `enabledPlugins`, `agent` and keys added later among them.
+ */
+const SAID_OR_TIGHTENING = new Set([
+  "$schema",
+  // A Codex hooks.json's own note.
+  "description",
+  "hooks",
+  "permissions",
+  "env",
+  "model",
+  "maxBudgetUsd",
+  "maxBudgetTokens",
+  "disableSkillShellExecution",
+  "disabledMcpjsonServers",
+]);
+const SAID_OR_TIGHTENING_PERMISSIONS = new Set(["allow", "deny", "ask", "defaultMode", "disableBypassPermissionsMode"]);
+
+/** The keys of `data` (and of its `permissions`) that the description does not otherwise say, as `sets a, b`. */
+function otherKeys(data: Record<string, unknown>): string | undefined {
+  const permissions = data.permissions;
+  const keys = [
+    ...Object.keys(data).filter((k) => !SAID_OR_TIGHTENING.has(k)),
+    ...(permissions && typeof permissions === "object"
+      ? Object.keys(permissions)
+          .filter((k) => !SAID_OR_TIGHTENING_PERMISSIONS.has(k))
+          .map((k) => `permissions.${k}`)
+      : []),
+  ];
+  if (!keys.length) return undefined;
+  return `sets ${keys
+    .slice(0, 5)
+    .map((k) => printable(k, 40))
+    .join(", ")}${keys.length > 5 ? ` and ${keys.length - 5} more` : ""}`;
+}
+
 /** `claude`: a Claude Code settings file, whose `model` (a Claude model name) is reported and ignored, not applied. */
 function describeSettings(file: string, claude = false): string {
   const data = peekJsonOrYaml(file) as
@@ -64,6 +103,8 @@ function describeSettings(file: string, claude = false): string {
         .join(", ")} for commands`,
     );
   if (data.model && !claude) parts.push(`sets model ${printable(data.model)}`);
+  const other = otherKeys(data as Record<string, unknown>);
+  if (other) parts.push(other);
   return parts.length ? parts.join(", ") : "settings (its deny and ask rules apply anyway)";
 }
 
@@ -109,6 +150,17 @@ function describeCodexConfig(file: string): string {
     );
   const hooks = hookCount(data.hooks);
   if (hooks) parts.push(`adds ${hooks} shell hook${hooks === 1 ? "" : "s"}`);
+  // `[shell_environment_policy] set` reaches every command (./codex-shell-env), as a settings file's env does.
+  const policy = data.shell_environment_policy as { set?: unknown } | undefined;
+  const set =
+    policy && typeof policy === "object" && policy.set && typeof policy.set === "object" ? Object.keys(policy.set) : [];
+  if (set.length)
+    parts.push(
+      `sets ${set
+        .slice(0, 5)
+        .map((k) => printable(k, 30))
+        .join(", ")}${set.length > 5 ? " and more" : ""} for commands`,
+    );
   return parts.length ? parts.join(", ") : "Codex settings (its approval and sandbox modes only tighten)";
 }
 

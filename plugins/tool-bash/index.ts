@@ -2,7 +2,7 @@
 import type { Kernel } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { registerBuiltinTool } from "../_kits/file-tools/index";
-import { copiedParentVariables, isCredentialVariable } from "../_kits/process/index";
+import { copiedParentVariables } from "../_kits/process/index";
 import { getSandboxApi } from "../sandbox/api";
 import { BashTool } from "./bash-tool";
 
@@ -22,10 +22,8 @@ function warnOnCopiedEnvironment(kernel: Kernel): void {
   kernel.hooks.session.start.tap(PLUGIN_NAME, (run) => {
     const env = run.options.env;
     if (!env || run.options.subprocessEnv === "inherit" || run.agent) return;
-    // The credentials first: they are why the copy is not passed whole.
-    const copied = copiedParentVariables(env).sort(
-      (a, b) => Number(isCredentialVariable(b, process.env[b])) - Number(isCredentialVariable(a, process.env[a])),
-    );
+    // The credentials come first: they are why the copy is not passed whole.
+    const copied = copiedParentVariables(env);
     if (copied.length === 0) return;
     const shown = copied.slice(0, 5).join(", ") + (copied.length > 5 ? `, … (${copied.length} in all)` : "");
     run.logger.warn(

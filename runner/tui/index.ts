@@ -20,7 +20,7 @@ import type { ChatContext, CommandContext } from "../chat";
 import { declaresOption } from "../config";
 import { Conversation } from "../conversation";
 import { EXIT } from "../exit";
-import { terminalText, TextRenderer } from "../render";
+import { terminalText, TextRenderer, visibleExactly } from "../render";
 import { colorEnabled } from "../style";
 import { approvalBody, approvalQuestion } from "./approval-view";
 import { Editor } from "./editor";
@@ -589,8 +589,13 @@ function tab(ui: Ui): void {
   );
 }
 
-/** Names in columns of the terminal's width, at most 4 lines (then how many more). */
-function candidateLines(names: readonly string[], columns: number): string[] {
+/**
+ * Names in columns of the terminal's width, at most 4 lines (then how many more). A name is a file's
+ * from the folder (a cloned repository's) or a command file's: each is shown as visibleExactly
+ * shows it, so a name cannot set the clipboard, retitle the window or redraw the screen (ZJ2).
+ */
+function candidateLines(given: readonly string[], columns: number): string[] {
+  const names = given.map(visibleExactly);
   const width = Math.min(Math.max(...names.map((n) => n.length)) + 2, Math.max(columns - 2, 10));
   const perLine = Math.max(1, Math.floor((columns - 2) / width));
   const lines: string[] = [];

@@ -86,7 +86,7 @@ function statusLine(state: LiveState, theme: Theme, columns: number): string {
 
 /** Text as the live region draws it: tabs as spaces, other control characters visible. */
 function shown(text: string): string {
-  return text.replace(/\t/g, "    ").replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "�");
+  return text.replace(/\t/g, "    ").replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, "�");
 }
 
 /** The last `width` characters of `text`, marked when cut. */

@@ -128,7 +128,10 @@ describe("[mcp_servers] of a project's .codex/config.toml", () => {
     const plugins = [settings({ home: where.home }), mcp()];
     const files = findFilesToPin(where.cwd, where.home, plugins);
     const entry = files.find((f) => f.path === join(where.cwd, ".codex", "config.toml"));
-    expect(entry?.effect).toBe('starts MCP servers aspire, linear-server (with compat: ["codex"])');
+    // Its [shell_environment_policy] set reaches every command: the question says so (red team zj, ZJ4).
+    expect(entry?.effect).toBe(
+      'starts MCP servers aspire, linear-server, sets ENABLE_TOOL_SEARCH, CLAUDE_CODE_DISABLE_GIT_INSTR… for commands (with compat: ["codex"])',
+    );
     const approved = new TrustPins(digestsOf(files), where.home);
     expect(Object.keys(optionsFor(where, { trust: approved }).options.mcpServers ?? {})).toEqual([
       "aspire",

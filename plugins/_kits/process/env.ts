@@ -179,9 +179,11 @@ export function buildSubprocessEnv(
     if (!inherit && isScrubbedVariable(name, value)) continue;
     out[name] = value;
   }
-  const own = options.env && !inherit ? withoutParentCopy(options.env, parent) : options.env;
-  for (const layer of [own, ...add]) {
-    if (!layer) continue;
+  // Every layer is judged, a server's own `env` as the run's: `{ ...process.env, API_KEY }` in an
+  // MCP server's config is the same copy (red team zj, ZJ1).
+  for (const given of [options.env, ...add]) {
+    if (!given) continue;
+    const layer = inherit ? given : withoutParentCopy(given, parent);
     Object.assign(out, layer);
     noteEnvSecrets(layer);
   }
@@ -194,9 +196,13 @@ export function buildSubprocessEnv(
  * the Claude Agent SDK's `env: { ...process.env, APP: "x" }` (that SDK's `env` replaces the
  * environment, and its docs spread `process.env` into it). Here `env` is added on top of the
  * allow-list and wins, so such a copy handed every provider key and token to Bash, hooks and
- * servers. `env` is a copy when it holds every variable of `parent` with the same value and
- * `parent` has one the allow-list keeps back; `[]` otherwise (an `env` listing a token by name
- * holds far less than the whole environment).
+ * servers. `env` is a copy when it holds at least half of `parent`'s variables with the same
+ * value, three at least (the two a hook's layer adds, its project folder, are never one): a spread
+ * with a variable changed (`{ ...process.env, PATH: \`/opt/bin:…\` }`), left out or filtered is as
+ * much a copy as a whole one (red team zj, ZJ1). The answer is the variables the allow-list keeps
+ * back that it holds with the parent's value (one it sets to another value it means), credentials
+ * first; `[]` when it is no copy (an `env` listing a token by name holds far less than half the
+ * environment).
  */
 export function copiedParentVariables(
   env: Readonly<Record<string, string | undefined>>,
@@ -208,9 +214,15 @@ export function copiedParentVariables(
   const known = own ? copiesOfProcessEnv.get(env) : undefined;
   if (known) return known;
   const entries = Object.entries(parent).filter((e): e is [string, string] => e[1] !== undefined);
-  const copied = entries.every(([name, value]) => env[name] === value)
-    ? entries.filter(([name, value]) => isScrubbedVariable(name, value)).map(([name]) => name)
-    : [];
+  const same = entries.filter(([name, value]) => env[name] === value);
+  const copied =
+    same.length >= 3 && same.length * 2 >= entries.length
+      ? same
+          .filter(([name, value]) => isScrubbedVariable(name, value))
+          // Credentials first: they are why a copy is not passed whole, and the warnings name the first few.
+          .sort(([a, x], [b, y]) => Number(isCredentialVariable(b, y)) - Number(isCredentialVariable(a, x)))
+          .map(([name]) => name)
+      : [];
   if (own) copiesOfProcessEnv.set(env, copied);
   return copied;
 }
