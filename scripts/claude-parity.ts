@@ -967,6 +967,34 @@ const ROUND_3: Case[] = [
     prompt: "write",
     steps: [call("Write", { file_path: "$PROJECT/n.txt", content: "new\n" }), "Ok."],
   },
+  {
+    name: "read-long-file",
+    flags: [...STREAM],
+    prompt: "read",
+    files: { "big.txt": Array.from({ length: 2500 }, (_, i) => `line ${i + 1}`).join("\n") },
+    steps: [call("Read", { file_path: "$PROJECT/big.txt" }), "Ok."],
+  },
+  {
+    name: "read-long-line",
+    flags: [...STREAM],
+    prompt: "read",
+    files: { "wide.txt": `${"x".repeat(5000)}\nshort\n` },
+    steps: [call("Read", { file_path: "$PROJECT/wide.txt" }), "Ok."],
+  },
+  {
+    name: "write-unread-existing",
+    flags: [...STREAM, ...BYPASS],
+    prompt: "write",
+    files: { "a.txt": "alpha\n" },
+    steps: [call("Write", { file_path: "$PROJECT/a.txt", content: "new\n" }), "Ok."],
+  },
+  {
+    name: "bash-cd-persists",
+    flags: [...STREAM, ...BYPASS],
+    prompt: "go",
+    files: { "sub/x.txt": "x" },
+    steps: [call("Bash", { command: "cd sub" }), call("Bash", { command: "pwd" }, "toolu_bash2"), "Ok."],
+  },
   { name: "unknown-tool-call", flags: [...STREAM], prompt: "go", steps: [call("Frobnicate", { x: 1 }), "Ok."] },
   // Server failures (byRequest: the retry of a request gets the next answer).
   {

@@ -50,7 +50,7 @@ export function unreadClaudeVariables(
     .filter(([name, { option }]) => env[name]?.trim() && (option === undefined || options[option] === undefined))
     .map(([name, { answer }]) => `${name} (${answer})`);
   if (!items.length) return undefined;
-  return `warning: Claude Code's ${items.join(", ")} ${items.length > 1 ? "are" : "is"} set in the environment; ubiquity does not read ${items.length > 1 ? "them" : "it"}`;
+  return `warning: Claude Code's variables set in the environment are not read here: ${items.join(", ")}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * `ubiquity -p --message-format claude` against the real `claude -p`, round 3: what
  * scripts/claude-parity.ts found (Claude Code 2.1.197 from npm; both CLIs on the same scripted
- * answers of one fake Anthropic server, same flags, each in its own HOME and project; ~45 cases
+ * answers of one fake Anthropic server, same flags, each in its own HOME and project; ~50 cases
  * rounds 1 and 2 did not run: what the model is sent as tool results (`PARITY_RESULTS=1`), server
  * failures, init and result field by field (`PARITY_RAW=1`), Claude Code's environment variables
  * (`PARITY_REQ=1` prints each request's model, max_tokens, thinking and headers) and signals), and
@@ -13,6 +13,9 @@
  * | --- | --- |
  * | Read with offset/limit; a relative path; an image (PNG) | same content; claude numbers lines `2\ttwo`, ubiquity pads the number (`     2\ttwo`, the older Claude Code format) and says which lines a partial read covered; both attach the image as an `image` block (ubiquity adds a text block naming it): left as is |
  * | Read of a missing file, a directory, an empty file | all tool errors (the empty file a note) with other wording; claude's directory error is the bare `EISDIR…`, ubiquity's says to name a file inside: left as is |
+ * | Read of 2 500 lines; of a 5 000-character line | claude 2.1.197 sent every line and the whole long line; ubiquity sends lines 1-2000 with a note naming the offset to continue from, and cuts a line at 2 000 characters, marked: left as is (a bounded read that says how to go on; the official docs found state no line limit to compare with) |
+ * | Write over a file not read first | both a tool error asking to Read it first |
+ * | Bash `cd sub`, then `pwd` | claude keeps the directory (its Bash tool docs: the working directory persists); ubiquity starts each call in the project (its Bash description tells the model: "cd and variables do not carry over"). Left as is for the lead: deliberate here, and the permission engine judges every path from the project folder |
  * | Read with no file_path; with a number for it | both a tool error naming the parameter; claude wraps it in `<tool_use_error>InputValidationError…`, ubiquity writes "Invalid arguments for Read: … → at file_path": left as is (wording) |
  * | Bash exit 3 with stdout and stderr; stderr only; no output | same content (is_error on the non-zero exit); claude heads it "Exit code 3", ubiquity ends it "[Exit code 3]"; "(Bash completed with no output)" against "(no output)": left as is |
  * | Bash with timeout 1000 (`sleep 20`) | claude 2.1.197 moves the command to the background and tells the model where its output goes; ubiquity kills it and says so (a tool error with the output so far): left as is (claude's auto-backgrounding is undocumented; a killed command is the documented timeout) |
