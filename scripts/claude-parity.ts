@@ -6,18 +6,21 @@
  * exit code, stderr, and stdout (each JSON line reduced to its shape: keys, types, and the values
  * that carry meaning), each run's session ids labelled A, B… across the case's runs (a resume, a
  * fork), and the files a case asks to see (a hook's log of its stdin). Not a test: the tests
- * (test/cli/claude-parity.test.ts, round 2's claude-parity-2.test.ts) pin what it found without
- * the claude binary.
+ * (test/cli/claude-parity.test.ts, round 2's claude-parity-2.test.ts, round 3's
+ * claude-parity-3.test.ts) pin what it found without the claude binary.
  *
  *   CLAUDE_BIN=/path/to/claude npx jiti scripts/claude-parity.ts [case-name | prefix*…]
  *
  * Needs a build (`npx unbuild`). `PARITY_RAW=1` prints the raw stdout too, `PARITY_BODY=1` each
  * agent request's tools and conversation (what a resumed or multi-line run sends to the model),
- * `PARITY_SYSTEM=1` the end of its system prompt. A case can run several times in one project and
- * HOME (`second`, `later`: `$SESSION` is the first run's session id), give ubiquity flags of its own
- * (`--trust --compat claude` for a project's .claude files, which ubiquity applies only when the
- * folder is trusted), and answer by request rather than by tool results (`byRequest`: a subagent's
- * request, a later stdin line's).
+ * `PARITY_SYSTEM=1` the end of its system prompt, `PARITY_RESULTS=1` each tool result the model
+ * was sent, `PARITY_REQ=1` each request's path, model, max_tokens, thinking and headers. A case can
+ * run several times in one project and HOME (`second`, `later`: `$SESSION` is the first run's
+ * session id), give ubiquity flags of its own (`--trust --compat claude` for a project's .claude
+ * files, which ubiquity applies only when the folder is trusted), answer by request rather than by
+ * tool results (`byRequest`: a subagent's request, a later stdin line's, a retried request), set or
+ * unset environment variables for both CLIs (`env`, `unsetEnv`), and send a signal once the run
+ * has made n requests (`signal`).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
