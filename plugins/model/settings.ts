@@ -3,7 +3,7 @@
  * key the named provider does not accept is a TypeError — a credential silently dropped comes
  * back later as an authentication error that names nothing.
  */
-import { didYouMean, ModelError } from "../../src/index";
+import { didYouMean, ModelError, noteSecret } from "../../src/index";
 import { providerSpec, type ProviderSpec } from "./providers";
 
 /** Throw a TypeError naming the first `providerSettings` key that `provider` does not accept. */
@@ -89,6 +89,8 @@ function headerLines(variable: string, value: string | undefined): Record<string
         `${variable} line ${i + 1} is not a header: write one "Name: Value" per line, or unset ${variable}`,
       );
     out[name] = line.slice(colon + 1).trim();
+    // A gateway's header often carries its key: masked wherever a run writes, as an MCP server's headers are.
+    noteSecret(out[name]);
   }
   return out;
 }

@@ -81,23 +81,28 @@ describe.concurrent("claude -p parity, round 3", () => {
   });
 
   it("ANTHROPIC_CUSTOM_HEADERS reach every request; Claude Code's unread variables are named on stderr", async () => {
-    const server = await startProviderServer(["Hi."]);
+    const server = await startProviderServer(["Hi gw-secret-value-1234."]);
     try {
       const dir = tempProject({ "ubiquity.config.mjs": "export default { maxTokens: 2000 };" });
       const out = await runCli(["-p", "--model", "anthropic:claude-sonnet-4-5", "hi"], dir, {
         HOME: join(dir, "home"),
         ANTHROPIC_API_KEY: "parity-key",
         ANTHROPIC_BASE_URL: server.baseURL,
-        ANTHROPIC_CUSTOM_HEADERS: "X-Parity-One: one\nX-Parity-Two:  two words ",
+        ANTHROPIC_CUSTOM_HEADERS: "X-Parity-One: one\nX-Parity-Two:  two words \nX-Gateway-Key: gw-secret-value-1234",
         MAX_THINKING_TOKENS: "2048",
         BASH_DEFAULT_TIMEOUT_MS: "1000",
         // The config sets maxTokens: this one decides nothing here either way, so it is not named.
         CLAUDE_CODE_MAX_OUTPUT_TOKENS: "1234",
       });
       expect(out.code, out.stderr).toBe(0);
-      expect(out.stdout.trim()).toBe("Hi.");
+      // A header may carry the gateway's key: masked wherever the run writes, as an MCP server's headers are.
+      expect(out.stdout.trim()).toBe("Hi [redacted].");
       expect(server.requests).toHaveLength(1);
-      expect(server.requests[0]!.headers).toMatchObject({ "x-parity-one": "one", "x-parity-two": "two words" });
+      expect(server.requests[0]!.headers).toMatchObject({
+        "x-parity-one": "one",
+        "x-parity-two": "two words",
+        "x-gateway-key": "gw-secret-value-1234",
+      });
       const warning = out.stderr.split("\n").find((line) => line.includes("Claude Code's"));
       expect(warning).toMatch(/MAX_THINKING_TOKENS \(set maxThinkingTokens in the config\)/);
       expect(warning).toMatch(/BASH_DEFAULT_TIMEOUT_MS \(Bash takes a timeout per call/);
