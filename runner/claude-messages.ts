@@ -88,7 +88,9 @@ function claudeResult(m: Extract<Message, { type: "result" }>): Json {
       Object.entries(modelUsage ?? {}).map(([model, u]) => [
         model,
         {
-          inputTokens: u.inputTokens,
+          // The same meaning as usage.input_tokens (neither read from nor written to the cache), as
+          // claude prints it: counted in full, a script adding the cache fields counted them twice.
+          inputTokens: claudeUsage(u).input_tokens,
           outputTokens: u.outputTokens,
           cacheReadInputTokens: u.cacheReadTokens,
           cacheCreationInputTokens: u.cacheWriteTokens,

@@ -11,7 +11,7 @@ import { writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { modelStringFor } from "../plugins/model/api";
-import { codexModelProblem } from "../plugins/settings/index";
+import { codexModelProblem, unreadClaudeVariables } from "../plugins/settings/index";
 import { summon } from "../sdk/facade";
 import { kernelFor, loadCliConfig, type LoadedCliConfig, type TrustIO, declaresOption } from "./config";
 import { oneLine, terminalText, TextRenderer, withoutKernelTerms } from "./render";
@@ -283,6 +283,9 @@ export async function runCommand(
   if (verbose)
     options.plugins = [...(options.plugins ?? []), verbosePlugin((line) => io.stderr(`${verboseText(line)}\n`))];
 
+  // A switcher's shell keeps Claude Code's exports: one that does nothing here is said, not ignored.
+  const unread = unreadClaudeVariables(process.env, options);
+  if (unread) io.stderr(`${unread}\n`);
   const answerers = answerersOf(active.plugins);
   // The terminal mode's code (and the checkpoints' rewind it offers) loads only when it runs.
   if (mode === "chat")

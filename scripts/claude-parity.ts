@@ -6,18 +6,21 @@
  * exit code, stderr, and stdout (each JSON line reduced to its shape: keys, types, and the values
  * that carry meaning), each run's session ids labelled A, B… across the case's runs (a resume, a
  * fork), and the files a case asks to see (a hook's log of its stdin). Not a test: the tests
- * (test/cli/claude-parity.test.ts, round 2's claude-parity-2.test.ts) pin what it found without
- * the claude binary.
+ * (test/cli/claude-parity.test.ts, round 2's claude-parity-2.test.ts, round 3's
+ * claude-parity-3.test.ts) pin what it found without the claude binary.
  *
  *   CLAUDE_BIN=/path/to/claude npx jiti scripts/claude-parity.ts [case-name | prefix*…]
  *
  * Needs a build (`npx unbuild`). `PARITY_RAW=1` prints the raw stdout too, `PARITY_BODY=1` each
  * agent request's tools and conversation (what a resumed or multi-line run sends to the model),
- * `PARITY_SYSTEM=1` the end of its system prompt. A case can run several times in one project and
- * HOME (`second`, `later`: `$SESSION` is the first run's session id), give ubiquity flags of its own
- * (`--trust --compat claude` for a project's .claude files, which ubiquity applies only when the
- * folder is trusted), and answer by request rather than by tool results (`byRequest`: a subagent's
- * request, a later stdin line's).
+ * `PARITY_SYSTEM=1` the end of its system prompt, `PARITY_RESULTS=1` each tool result the model
+ * was sent, `PARITY_REQ=1` each request's path, model, max_tokens, thinking and headers. A case can
+ * run several times in one project and HOME (`second`, `later`: `$SESSION` is the first run's
+ * session id), give ubiquity flags of its own (`--trust --compat claude` for a project's .claude
+ * files, which ubiquity applies only when the folder is trusted), answer by request rather than by
+ * tool results (`byRequest`: a subagent's request, a later stdin line's, a retried request), set or
+ * unset environment variables for both CLIs (`env`, `unsetEnv`), and send a signal once the run
+ * has made n requests (`signal`).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -52,6 +55,12 @@ interface Case {
   byRequest?: boolean;
   /** Answers for the requests to a model whose name contains the key (a fallback model's). */
   byModel?: Record<string, FakeTurn[]>;
+  /** Environment variables both CLIs get (`$URL` is the fake server's root, `$BASEURL` its `/v1`). */
+  env?: Record<string, string>;
+  /** Environment variables removed from both CLIs' environment (ANTHROPIC_API_KEY for a bearer token). */
+  unsetEnv?: string[];
+  /** Send this signal once the run has made `afterRequests` agent requests (the model's answer never comes). */
+  signal?: { name: NodeJS.Signals; afterRequests: number };
 }
 
 /** A later run of a case: its flags, prompt and stdin, and its own answers (else the case's). */
@@ -830,6 +839,321 @@ const ROUND_2: Case[] = [
   },
 ];
 
+// ----- Round 3: what the model sees of tool results, server failures, init/result fields, env, signals -----
+
+/** A 1x1 PNG. */
+const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+const BYPASS = ["--permission-mode", "bypassPermissions"];
+const retried = (first: FakeTurn): Pick<Case, "steps" | "byRequest"> => ({
+  steps: [first, "Recovered."],
+  byRequest: true,
+});
+
+const ROUND_3: Case[] = [
+  // What the model sees (PARITY_RESULTS=1 prints each tool_result it was sent in full).
+  {
+    name: "read-format",
+    flags: [...STREAM],
+    prompt: "read",
+    files: { "a.txt": "one\ntwo\nthree\nfour\n" },
+    steps: [call("Read", { file_path: "$PROJECT/a.txt", offset: 2, limit: 2 }), "Ok."],
+  },
+  {
+    name: "read-missing",
+    flags: [...STREAM],
+    prompt: "read",
+    steps: [call("Read", { file_path: "$PROJECT/nope.txt" }), "Ok."],
+  },
+  {
+    name: "read-directory",
+    flags: [...STREAM],
+    prompt: "read",
+    files: { "sub/x.txt": "x" },
+    steps: [call("Read", { file_path: "$PROJECT/sub" }), "Ok."],
+  },
+  {
+    name: "read-empty",
+    flags: [...STREAM],
+    prompt: "read",
+    files: { "e.txt": "" },
+    steps: [call("Read", { file_path: "$PROJECT/e.txt" }), "Ok."],
+  },
+  {
+    name: "read-relative",
+    flags: [...STREAM],
+    prompt: "read",
+    files: { "a.txt": "alpha\n" },
+    steps: [call("Read", { file_path: "a.txt" }), "Ok."],
+  },
+  {
+    name: "read-image",
+    flags: [...STREAM],
+    prompt: "read",
+    files: { "i.png": "$PNG" },
+    steps: [call("Read", { file_path: "$PROJECT/i.png" }), "Ok."],
+  },
+  { name: "read-no-input", flags: [...STREAM], prompt: "read", steps: [call("Read", {}), "Ok."] },
+  { name: "read-bad-type", flags: [...STREAM], prompt: "read", steps: [call("Read", { file_path: 42 }), "Ok."] },
+  {
+    name: "bash-exit-stderr",
+    flags: [...STREAM, ...BYPASS],
+    prompt: "go",
+    steps: [call("Bash", { command: "echo out; echo err >&2; exit 3" }), "Ok."],
+  },
+  {
+    name: "bash-stderr-only",
+    flags: [...STREAM, ...BYPASS],
+    prompt: "go",
+    steps: [call("Bash", { command: "echo err >&2" }), "Ok."],
+  },
+  {
+    name: "bash-no-output",
+    flags: [...STREAM, ...BYPASS],
+    prompt: "go",
+    steps: [call("Bash", { command: "true" }), "Ok."],
+  },
+  {
+    name: "bash-timeout",
+    flags: [...STREAM, ...BYPASS],
+    prompt: "go",
+    steps: [call("Bash", { command: "echo start; sleep 20", timeout: 1000 }), "Ok."],
+  },
+  {
+    name: "bash-huge",
+    flags: [...STREAM, ...BYPASS],
+    prompt: "go",
+    steps: [call("Bash", { command: "seq 1 100000" }), "Ok."],
+  },
+  {
+    name: "edit-not-found",
+    flags: [...STREAM, ...BYPASS],
+    prompt: "edit",
+    files: { "a.txt": "alpha\nbeta\nalpha\n" },
+    steps: [
+      call("Read", { file_path: "$PROJECT/a.txt" }),
+      call("Edit", { file_path: "$PROJECT/a.txt", old_string: "gamma", new_string: "x" }, "toolu_edit1"),
+      "Ok.",
+    ],
+  },
+  {
+    name: "edit-not-unique",
+    flags: [...STREAM, ...BYPASS],
+    prompt: "edit",
+    files: { "a.txt": "alpha\nbeta\nalpha\n" },
+    steps: [
+      call("Read", { file_path: "$PROJECT/a.txt" }),
+      call("Edit", { file_path: "$PROJECT/a.txt", old_string: "alpha", new_string: "x" }, "toolu_edit1"),
+      "Ok.",
+    ],
+  },
+  {
+    name: "edit-unread",
+    flags: [...STREAM, ...BYPASS],
+    prompt: "edit",
+    files: { "a.txt": "alpha\n" },
+    steps: [call("Edit", { file_path: "$PROJECT/a.txt", old_string: "alpha", new_string: "x" }), "Ok."],
+  },
+  {
+    name: "edit-same-strings",
+    flags: [...STREAM, ...BYPASS],
+    prompt: "edit",
+    files: { "a.txt": "alpha\n" },
+    steps: [
+      call("Read", { file_path: "$PROJECT/a.txt" }),
+      call("Edit", { file_path: "$PROJECT/a.txt", old_string: "alpha", new_string: "alpha" }, "toolu_edit1"),
+      "Ok.",
+    ],
+  },
+  {
+    name: "write-success",
+    flags: [...STREAM, ...BYPASS],
+    prompt: "write",
+    steps: [call("Write", { file_path: "$PROJECT/n.txt", content: "new\n" }), "Ok."],
+  },
+  {
+    name: "read-long-file",
+    flags: [...STREAM],
+    prompt: "read",
+    files: { "big.txt": Array.from({ length: 2500 }, (_, i) => `line ${i + 1}`).join("\n") },
+    steps: [call("Read", { file_path: "$PROJECT/big.txt" }), "Ok."],
+  },
+  {
+    name: "read-long-line",
+    flags: [...STREAM],
+    prompt: "read",
+    files: { "wide.txt": `${"x".repeat(5000)}\nshort\n` },
+    steps: [call("Read", { file_path: "$PROJECT/wide.txt" }), "Ok."],
+  },
+  {
+    name: "write-unread-existing",
+    flags: [...STREAM, ...BYPASS],
+    prompt: "write",
+    files: { "a.txt": "alpha\n" },
+    steps: [call("Write", { file_path: "$PROJECT/a.txt", content: "new\n" }), "Ok."],
+  },
+  {
+    name: "bash-cd-persists",
+    flags: [...STREAM, ...BYPASS],
+    prompt: "go",
+    files: { "sub/x.txt": "x" },
+    steps: [call("Bash", { command: "cd sub" }), call("Bash", { command: "pwd" }, "toolu_bash2"), "Ok."],
+  },
+  { name: "unknown-tool-call", flags: [...STREAM], prompt: "go", steps: [call("Frobnicate", { x: 1 }), "Ok."] },
+  // Server failures (byRequest: the retry of a request gets the next answer).
+  {
+    name: "fail-500-then-ok",
+    flags: [...JSON_OUT],
+    prompt: "hi",
+    ...retried({ status: 500, message: "internal thing", headers: { "retry-after": "0" } }),
+  },
+  {
+    name: "fail-529-then-ok",
+    flags: [...STREAM],
+    prompt: "hi",
+    ...retried({
+      status: 529,
+      body: anthropicError("overloaded_error", "Overloaded"),
+      headers: { "retry-after": "0" },
+    }),
+  },
+  {
+    name: "fail-429-retry-after",
+    flags: [...STREAM],
+    prompt: "hi",
+    ...retried({ status: 429, body: anthropicError("rate_limit_error", "slow down"), headers: { "retry-after": "1" } }),
+  },
+  {
+    name: "fail-malformed-sse",
+    flags: [...JSON_OUT],
+    prompt: "hi",
+    ...retried({
+      fault: "raw",
+      status: 200,
+      contentType: "text/event-stream",
+      body: "event: message_start\ndata: {not json\n\n",
+    }),
+  },
+  {
+    name: "fail-html-200",
+    flags: [...JSON_OUT],
+    prompt: "hi",
+    ...retried({ fault: "raw", status: 502, contentType: "text/html", body: "<html>bad gateway</html>" }),
+  },
+  { name: "fail-reset-mid-stream", flags: [...STREAM], prompt: "hi", ...retried({ fault: "reset-mid-stream" }) },
+  { name: "fail-reset-text", flags: [], prompt: "hi", ...retried({ fault: "reset-mid-stream" }) },
+  { name: "fail-drop", flags: [...JSON_OUT], prompt: "hi", ...retried({ drop: true }) },
+  {
+    name: "fail-500-always",
+    flags: [...STREAM],
+    prompt: "hi",
+    steps: [{ status: 500, message: "internal thing", headers: { "retry-after": "0" } }],
+    byRequest: false,
+  },
+  // init and result, field by field (PARITY_RAW=1 for the values).
+  {
+    name: "fields-tool-stream",
+    flags: [...STREAM, "--allowedTools", "Read"],
+    prompt: "read",
+    files: { "a.txt": "alpha\n" },
+    steps: [
+      {
+        ...call("Read", { file_path: "$PROJECT/a.txt" }),
+        usage: { inputTokens: 100, outputTokens: 20, cacheReadTokens: 50, cacheWriteTokens: 10 },
+      },
+      { text: "Done.", usage: { inputTokens: 200, outputTokens: 5 } },
+    ],
+  },
+  {
+    name: "fields-denial-json",
+    flags: [...JSON_OUT],
+    prompt: "write",
+    steps: [call("Write", { file_path: "$PROJECT/n.txt", content: "x" }), "Denied."],
+  },
+  { name: "fields-plan-init", flags: [...STREAM, "--permission-mode", "plan"], prompt: "hi", steps: ["Hi."] },
+  {
+    name: "fields-partial-tool",
+    flags: [...STREAM, "--include-partial-messages", "--allowedTools", "Read"],
+    prompt: "read",
+    files: { "a.txt": "alpha\n" },
+    steps: [{ text: "Reading.", ...call("Read", { file_path: "$PROJECT/a.txt" }) }, "Done."],
+  },
+  // Environment variables (PARITY_REQ=1 prints model, max_tokens, thinking and the headers of each request).
+  {
+    name: "env-auth-token",
+    flags: [...JSON_OUT],
+    prompt: "hi",
+    steps: ["Hi."],
+    env: { ANTHROPIC_AUTH_TOKEN: "parity-bearer" },
+    unsetEnv: ["ANTHROPIC_API_KEY"],
+  },
+  {
+    name: "env-custom-headers",
+    flags: [...JSON_OUT],
+    prompt: "hi",
+    steps: ["Hi."],
+    env: { ANTHROPIC_CUSTOM_HEADERS: "X-Parity-One: one\nX-Parity-Two: two" },
+  },
+  {
+    name: "env-model",
+    flags: [...JSON_OUT, "$NOMODEL"],
+    prompt: "hi",
+    steps: ["Hi."],
+    env: { ANTHROPIC_MODEL: "claude-sonnet-4-5" },
+  },
+  {
+    name: "env-max-output",
+    flags: [...JSON_OUT],
+    prompt: "hi",
+    steps: ["Hi."],
+    env: { CLAUDE_CODE_MAX_OUTPUT_TOKENS: "1234" },
+  },
+  { name: "env-thinking", flags: [...JSON_OUT], prompt: "hi", steps: ["Hi."], env: { MAX_THINKING_TOKENS: "2048" } },
+  {
+    name: "env-bash-timeout",
+    flags: [...STREAM, ...BYPASS],
+    prompt: "go",
+    steps: [call("Bash", { command: "echo start; sleep 20" }), "Ok."],
+    env: { BASH_DEFAULT_TIMEOUT_MS: "1000" },
+  },
+  {
+    name: "env-base-url-root",
+    flags: [...JSON_OUT],
+    prompt: "hi",
+    steps: ["Hi."],
+    env: { ANTHROPIC_BASE_URL: "$URL" },
+  },
+  // Signals while the model's answer is awaited.
+  {
+    name: "sigint-json",
+    flags: [...JSON_OUT],
+    prompt: "hi",
+    steps: [{ fault: "silent" }],
+    signal: { name: "SIGINT", afterRequests: 1 },
+  },
+  {
+    name: "sigterm-stream",
+    flags: [...STREAM],
+    prompt: "hi",
+    steps: [{ fault: "silent" }],
+    signal: { name: "SIGTERM", afterRequests: 1 },
+  },
+  {
+    name: "sigint-text",
+    flags: [],
+    prompt: "hi",
+    steps: [{ fault: "silent" }],
+    signal: { name: "SIGINT", afterRequests: 1 },
+  },
+  {
+    name: "sigterm-after-tool",
+    flags: [...STREAM, "--allowedTools", "Read"],
+    prompt: "read",
+    files: { "a.txt": "alpha\n" },
+    steps: [call("Read", { file_path: "$PROJECT/a.txt" }), { fault: "silent" }],
+    signal: { name: "SIGTERM", afterRequests: 2 },
+  },
+];
+
 const CASES: Case[] = [
   { name: "text", flags: [], prompt: "say hi", steps: ["Hello there."] },
   { name: "json", flags: ["--output-format", "json"], prompt: "say hi", steps: ["Hello there."] },
@@ -1093,6 +1417,7 @@ const CASES: Case[] = [
   { name: "model-alias", flags: ["--output-format", "json", "--model", "haiku"], prompt: "hi", steps: ["x"] },
   { name: "max-turns-zero", flags: ["--max-turns", "0"], prompt: "hi", steps: ["x"] },
   ...ROUND_2,
+  ...ROUND_3,
 ];
 
 /** A run's observable outcome. */
@@ -1146,6 +1471,7 @@ function exec(
   cwd: string,
   env: Record<string, string>,
   stdin?: string,
+  signal?: { name: NodeJS.Signals; afterRequests: number; count: () => number },
 ): Promise<Pick<Outcome, "code" | "stdout" | "stderr">> {
   return new Promise((resolve) => {
     const child = spawn(cmd[0]!, cmd.slice(1), { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
@@ -1154,7 +1480,19 @@ function exec(
     child.stdout.on("data", (c: Buffer) => (stdout += c));
     child.stderr.on("data", (c: Buffer) => (stderr += c));
     const kill = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.on("close", (code) => (clearTimeout(kill), resolve({ code, stdout, stderr })));
+    // A signal goes a second after the awaited request arrived (the run is then waiting on the model).
+    const poll =
+      signal &&
+      setInterval(() => {
+        if (signal.count() < signal.afterRequests) return;
+        clearInterval(poll);
+        setTimeout(() => child.kill(signal.name), 1000);
+      }, 100);
+    child.on("close", (code, sig) => {
+      clearTimeout(kill);
+      if (poll) clearInterval(poll);
+      resolve({ code: code ?? (sig ? -1 : null), stdout, stderr: sig ? `${stderr}(killed by ${sig})` : stderr });
+    });
     if (stdin === undefined) child.stdin.end();
     else child.stdin.end(stdin);
   });
@@ -1187,7 +1525,8 @@ async function runCase(cli: Cli, c: Case): Promise<Outcome[]> {
   for (const [path, text] of Object.entries(c.files ?? {})) {
     const file = join(path.startsWith("~/") ? home : project, path.replace(/^~\//, ""));
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, fill(text, vars), { mode: path.endsWith(".sh") ? 0o755 : 0o644 });
+    const content = text === "$PNG" ? Buffer.from(PNG_1X1, "base64") : fill(text, vars);
+    writeFileSync(file, content, { mode: path.endsWith(".sh") ? 0o755 : 0o644 });
   }
   const runs: Later[] = [c, ...(c.second ? [c.second] : []), ...(c.later ?? [])];
   let current = 0;
@@ -1206,6 +1545,10 @@ async function runCase(cli: Cli, c: Case): Promise<Outcome[]> {
     // claude retries even a 401 about ten times with backoff: one retry shows the path and keeps the run short.
     CLAUDE_CODE_MAX_RETRIES: "1",
   };
+  const urls = { URL: server.url, BASEURL: server.baseURL };
+  for (const [name, value] of Object.entries(c.env ?? {}))
+    env[name] = value.replace(/\$(URL|BASEURL)\b/g, (_, k: "URL" | "BASEURL") => urls[k]);
+  for (const name of c.unsetEnv ?? []) delete env[name];
   const outcomes: Outcome[] = [];
   try {
     for (const [i, run] of runs.entries()) {
@@ -1215,7 +1558,9 @@ async function runCase(cli: Cli, c: Case): Promise<Outcome[]> {
       const flags = [...run.flags, ...(cli === "ubiquity" ? (c.ubiquityFlags ?? []) : [])].map((f) => fill(f, vars));
       const prompt = run.prompt === undefined ? undefined : fill(run.prompt, vars);
       const stdin = run.stdin === undefined ? undefined : fill(run.stdin, vars);
-      const out = await exec(commandOf(cli, flags, prompt), project, env, stdin);
+      const agentRequests = () => server.requests.slice(before).filter((r) => isAgent(r, c.allAgent)).length;
+      const signal = c.signal && { ...c.signal, count: agentRequests };
+      const out = await exec(commandOf(cli, flags, prompt), project, env, stdin, signal);
       const shown = (c.show ?? []).map((f) => {
         const file = join(project, f);
         return `${f}: ${existsSync(file) ? readFileSync(file, "utf8").trim() : "(none)"}`;
@@ -1321,6 +1666,29 @@ function report(cli: Cli, outs: Outcome[]): void {
         const tools = ((r.body as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
         console.log(`request ${n + 1}: tools ${tools.length} [${tools.slice(0, 40).join(",")}]`);
         console.log(`  ${clean(conversationOf(r)).slice(0, 1500)}`);
+      }
+    if (process.env.PARITY_RESULTS)
+      for (const r of agent) {
+        const body = r.body as { messages: { content: unknown }[] };
+        const last = body.messages.at(-1)?.content;
+        for (const b of Array.isArray(last) ? (last as Record<string, unknown>[]) : [])
+          if (b.type === "tool_result") {
+            const content = typeof b.content === "string" ? b.content : JSON.stringify(b.content);
+            const text =
+              content.length > 900
+                ? `${content.slice(0, 500)} …(${content.length} chars)… ${content.slice(-300)}`
+                : content;
+            console.log(`tool_result${b.is_error ? " ERROR" : ""}: ${clean(text)}`);
+          }
+      }
+    if (process.env.PARITY_REQ)
+      for (const r of agent) {
+        const b = r.body as { model?: string; max_tokens?: number; thinking?: unknown };
+        const h = Object.keys(r.headers).filter((k) => /^x-|authorization|anthropic/.test(k));
+        const auth = r.headers.authorization ? `authorization=${r.headers.authorization.slice(0, 14)}…` : "";
+        console.log(
+          `request ${r.path}: model ${b.model} max_tokens ${b.max_tokens} thinking ${JSON.stringify(b.thinking)} ${auth} headers ${h.sort().join(",")} ${r.headers["x-parity-one"] ?? ""}`,
+        );
       }
     if (process.env.PARITY_SYSTEM) console.log(`system tail: ${clean(system)}`);
     if (process.env.PARITY_RAW) console.log(`stdout raw: ${clean(o.stdout)}`);

@@ -24,6 +24,8 @@ export interface ProviderSpec {
   readonly compatible?: { readonly baseURL?: string; readonly baseURLEnv?: string; readonly apiKeyEnv?: string };
   /** A bearer token variable used when no key is set (Claude Code's `ANTHROPIC_AUTH_TOKEN`, which an LLM gateway takes), as the factory's `authToken`. */
   readonly bearerEnv?: string;
+  /** A variable of `Name: Value` lines sent as headers on every request (Claude Code's `ANTHROPIC_CUSTOM_HEADERS`, which a gateway may require), as the factory's `headers`. */
+  readonly headersEnv?: string;
   /** AI SDK provider ids its models carry when they differ from the name a user writes (`amazon-bedrock` for `bedrock`). */
   readonly providerIds?: readonly string[];
   /** Whether the package is a dependency of ubiquity (installed with it) or an optional peer. */
@@ -59,8 +61,9 @@ export const PROVIDERS = {
     package: "@ai-sdk/anthropic",
     major: 4,
     factory: "createAnthropic",
-    env: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"],
+    env: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_CUSTOM_HEADERS"],
     bearerEnv: "ANTHROPIC_AUTH_TOKEN",
+    headersEnv: "ANTHROPIC_CUSTOM_HEADERS",
     settings: [...BASE, "authToken", "name", "generateId", "batchResultDownloads"],
   },
   google: {

@@ -29,6 +29,30 @@ const ANSWERS: Readonly<Record<string, string>> = {
   BASH_MAX_TIMEOUT_MS: "Bash takes a timeout per call (at most 10 minutes)",
 };
 
+/** Claude Code's variables a switcher's shell may export that configure the run (the provider's are read by the model plugin; ANTHROPIC_MODEL is named with the "no model" error), each with the option that does its job here. */
+const SHELL_ANSWERS: Readonly<Record<string, { option?: "maxThinkingTokens" | "maxTokens"; answer: string }>> = {
+  MAX_THINKING_TOKENS: { option: "maxThinkingTokens", answer: "set maxThinkingTokens in the config" },
+  CLAUDE_CODE_MAX_OUTPUT_TOKENS: { option: "maxTokens", answer: "set maxTokens in the config" },
+  BASH_DEFAULT_TIMEOUT_MS: { answer: ANSWERS.BASH_DEFAULT_TIMEOUT_MS! },
+  BASH_MAX_TIMEOUT_MS: { answer: ANSWERS.BASH_MAX_TIMEOUT_MS! },
+};
+
+/**
+ * The warning for Claude Code's variables set in the environment that ubiquity does not read
+ * (Claude Code does, in -p too), naming what does each job here; undefined when none is set. A
+ * variable whose option the run sets anyway is left out: the option decides, as it would here.
+ */
+export function unreadClaudeVariables(
+  env: Readonly<Record<string, string | undefined>>,
+  options: { maxThinkingTokens?: unknown; maxTokens?: unknown },
+): string | undefined {
+  const items = Object.entries(SHELL_ANSWERS)
+    .filter(([name, { option }]) => env[name]?.trim() && (option === undefined || options[option] === undefined))
+    .map(([name, { answer }]) => `${name} (${answer})`);
+  if (!items.length) return undefined;
+  return `warning: Claude Code's variables set in the environment are not read here: ${items.join(", ")}`;
+}
+
 /**
  * The report items for the Claude Code variables among `names` (`env.NAME (… instead)`): those of
  * `ANSWERS`, one item per answer, then the other `CLAUDE_CODE_*` switches in one item. Telemetry opt-outs and the like

@@ -372,6 +372,7 @@ export { getSettingsApi, type SettingsApi, type LoadedSettings } from "./api";
 export { SettingsFileSchema, SETTING_SOURCES, type SettingsFile, type SettingSource } from "./schema";
 export { settingsPath } from "./read";
 export { codexModelProblem } from "./codex";
+export { unreadClaudeVariables } from "./claude-env";
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";
