@@ -29,12 +29,11 @@ const { inspect } = createRequire(import.meta.url)("node:util") as typeof import
 const SEGMENT =
   /(?:^|_)(?:API_?KEY|TOKEN|AUTHTOKEN|SECRET|ACCESS_KEY|PRIVATE_KEY|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?)(?:_|$)/;
 /**
- * Name endings: `_KEY` (OPENAI_KEY, STRIPE_KEY: a key under a home-made name), `_AUTH` (npm's
- * `_auth`, a base64 user:password) and `_HEADERS` (ANTHROPIC_CUSTOM_HEADERS,
- * OTEL_EXPORTER_OTLP_HEADERS: request headers, an authorization among them). SSH_AUTH_SOCK is not
- * matched: git over ssh needs it, and the sandbox, not the environment, decides what a command may reach.
+ * Name endings: `_KEY` (OPENAI_KEY, STRIPE_KEY: a key under a home-made name) and `_AUTH`
+ * (npm's `_auth`, a base64 user:password). SSH_AUTH_SOCK is not matched: git over ssh needs it,
+ * and the sandbox, not the environment, decides what a command may reach.
  */
-const ENDING = /_(?:KEY|AUTH|HEADERS)$/;
+const ENDING = /_(?:KEY|AUTH)$/;
 /** Well-known credentials whose names follow no pattern. */
 const NAMED = new Set(["PGPASSWORD", "MYSQL_PWD"]);
 /** `scheme://user:password@` inside a value (the user part may be empty: `redis://:pw@host`). */
