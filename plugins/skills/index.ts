@@ -22,6 +22,8 @@ import {
   warnOnce,
 } from "../_kits/sources/index";
 import { getPermissionsApi } from "../permissions/api";
+import { getSettingsApi } from "../settings/api";
+import { applySkillSwitches } from "./codex-switches";
 import type { Skill } from "./skill";
 import { resolveContextWindow } from "../_kits/compaction/index";
 import { homedir } from "node:os";
@@ -151,6 +153,13 @@ export const skillsPlugin = definePlugin({
           });
         }
       }
+      // Codex's [[skills.config]] entries of ~/.codex/config.toml (read by the settings plugin): a skill turned off is not offered.
+      const { kept, off } = applySkillSwitches(loaded, getSettingsApi(kernel).skillSwitches);
+      for (const { skill, file } of off)
+        kernel.logger.debug(
+          `[${NAME}] skill ${skill.name} (${skill.dir}): turned off in ${file} ([[skills.config]] enabled = false)`,
+        );
+      loaded.splice(0, loaded.length, ...kept);
       loaded.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       api.load(loaded);
       if (loaded.length === 0) return;
