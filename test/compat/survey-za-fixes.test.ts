@@ -1,9 +1,9 @@
 /**
  * What the eleventh compat survey (docs/guide/compat-survey.md, "Round za") found ubiquity misreading
  * in real Codex files, run through the built bin with a scripted model in a temp project with its own
- * HOME. Fixtures: test/compat/fixtures/survey-za/SOURCE.md (the skills are round z's MIT fixtures of
- * openai/openai-agents-js; the config and rules files are written here in the shape the surveyed ones
- * have, since those repositories publish no licence).
+ * HOME. Fixtures: test/compat/fixtures/survey-za/SOURCE.md (decider/claude-hooks' hooks, MIT; the skills
+ * are round z's MIT fixtures of openai/openai-agents-js; the Codex config and rules files are written here
+ * in the shape the surveyed ones have, since those repositories publish no licence).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
@@ -13,6 +13,7 @@ import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers
 import { STEPS_CONFIG } from "../helpers/scripted-project";
 
 const SKILLS = fileURLToPath(new URL("./fixtures/survey-z/openai-agents-js/.agents/skills/", import.meta.url));
+const FIXTURES = fileURLToPath(new URL("./fixtures/survey-za/", import.meta.url));
 
 beforeAll(() => requireDist());
 afterAll(() => removeTempProjects());
@@ -112,5 +113,32 @@ describe("Codex's [[skills.config]] and rules a run cannot read (one run)", () =
     expect(stderr).toContain(
       'default.rules: line 2 (a pattern word is not a plain word ("npm run build | tee build.log": it has spaces, quotes or shell characters',
     );
+  });
+});
+
+describe("a Python hook in the project's hooks/ importing a module beside it (decider/claude-hooks)", () => {
+  // Its .claude/settings.json runs `python3 hooks/universal-pre-tool.py`, which imports config_loader from
+  // hooks/: Claude Code runs the script with its folder on Python's path; ubiquity's PYTHONSAFEPATH=1 leaves
+  // that folder out (a sandboxed command could plant a module there), and the warning said only Python's
+  // "No module named 'config_loader'", so the guard stopped guarding with nothing saying why or what to do.
+  it("the failure names the folder left off the import path, why, and where to move the scripts", async () => {
+    const dir = tempProject({ "ubiquity.config.mjs": STEPS_CONFIG }, { linkUbiquity: true });
+    cpSync(join(FIXTURES, "claude-hooks"), dir, { recursive: true });
+    const home = join(dir, "home");
+    mkdirSync(home);
+    const out = await runCli(["run", "--compat", "claude", "--permission-mode", "acceptEdits", "-p", "write"], dir, {
+      HOME: home,
+      UBQ_SESSIONS: join(dir, "sessions"),
+      UBQ_STEPS: calls(["Write", { file_path: join(dir, "ok.py"), content: "x = 1\n" }]),
+    });
+    expect(out.code, out.stderr).toBe(0);
+    const warning = out.stderr
+      .split("\nwarning: ")
+      .find((w) => w.includes('"python3 hooks/universal-pre-tool.py" failed'));
+    expect(warning).toContain("No module named 'config_loader'");
+    expect(warning).toContain(
+      `config_loader is beside the hook's script, in ${join(dir, "hooks")}, but that folder is not on the hook's import path`,
+    );
+    expect(warning).toContain("Move the hook's scripts and their modules under .claude/hooks");
   });
 });
