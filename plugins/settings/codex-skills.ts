@@ -2,7 +2,7 @@
  * Codex's `[[skills.config]]` (`~/.codex/config.toml`): entries that turn a skill off (or on again)
  * without deleting it, each naming the skill by `path` (its SKILL.md or its folder) or by `name`,
  * with a required `enabled`; a later entry wins over an earlier one for the same skill. Codex reads
- * them from the user's file alone. They were ignored: GLaDO8/dotfiles turns off 96 skills so, and
+ * them from the user's file alone. They were ignored: GLaDO8/dotfiles turns off 101 skills so, and
  * a run offered every one of them to the model (`$backup`, `$smartcommit`, …).
  *
  * Read here into switches the skills plugin applies to the skills it loaded (see

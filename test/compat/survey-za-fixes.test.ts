@@ -23,7 +23,7 @@ const calls = (...steps: [string, Record<string, unknown>][]) =>
   JSON.stringify(steps.map(([toolName, input]) => ({ toolCalls: [{ toolName, input }] })));
 
 describe("Codex's [[skills.config]] and rules a run cannot read (one run)", () => {
-  // GLaDO8/dotfiles' ~/.codex/config.toml turns 96 skills off with [[skills.config]] path = …, enabled = false;
+  // GLaDO8/dotfiles' ~/.codex/config.toml turns 101 skills off with [[skills.config]] path = …, enabled = false;
   // the `skills` key was named as ignored and every one of them was offered to the model.
   // FanaHOVA/dot-files, Dbochman/dotfiles and nakatanakatana/dotfiles keep approvals Codex recorded as
   // prefix_rule(pattern = ["/bin/zsh", "-lc", "<a whole script>"]); the warning said only "not read".
