@@ -17,8 +17,11 @@ export interface LoadedSettings {
  * or its folder) or named `name` is offered only when the last entry for it says `enabled`.
  */
 export interface SkillSwitch {
+  /** The skill's SKILL.md or its folder, absolute (`~/` and a path relative to the config file resolved). */
   path?: string;
+  /** The skill's name (every loaded skill of that name). */
   name?: string;
+  /** Whether the skill is offered. */
   enabled: boolean;
   /** The config file it was read from. */
   file: string;
