@@ -5,6 +5,10 @@
 # put where each repository's own install instructions (or its layout, for dotfiles kept as a home folder)
 # put them. Prints, per run, the exit code, stderr and what the model got.
 #   bash bench/compat-survey/bin-za.sh <checkouts> [run-name] > runs.txt
+# The checkouts are `git archive` exports (of the folders the runs use, for repositories holding files too large for a
+# snapshot): each at its newest stored snapshot, LumenYoung/dotfiles at 13d0ca38b0af2979980b7cfce6480d3262be73e7 (the
+# commit that still has its profiles and its HTTP server). <checkouts>/commits.txt lists `owner+name commit` lines
+# for classify-za.py.
 ROUND=za
 . "$(dirname "$0")/bin-lib.sh"
 call() { printf '[{"toolCalls":[{"toolName":"%s","input":%s}]}]' "$1" "$2"; }
