@@ -3,13 +3,15 @@
  * works on Node 22 without flags and a `.ts` file may import other local `.ts` files. Every
  * failure becomes a `ConfigError` that says which file broke and how to fix it.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import nodeModule, { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Jiti } from "jiti";
 import { closest, ConfigError, describeError } from "../src/index";
+import { scanModuleSource } from "./module-scan";
 
 /** Imports modules as seen from one folder (a config file's, or a preset module's). */
 export interface ModuleLoader {
@@ -66,6 +68,17 @@ export function createModuleLoader(baseDir: string, fromFile = join(baseDir, "ub
             // jiti's own fallback follows: compiled, with its error if that fails too
           }
         }
+        const url = strippedTypeScriptUrl(file);
+        if (url) {
+          try {
+            const module = (await import(url)) as { default?: unknown };
+            return module.default ?? module;
+          } catch {
+            // Node refused the stripped module (a type imported without `type`): jiti compiles it
+          } finally {
+            strippedSources.delete(url);
+          }
+        }
         return await jitiFor().import(file, { default: true });
       } catch (error) {
         throw moduleError(error, file, what);
@@ -99,6 +112,90 @@ function isEsmFile(file: string): boolean {
         return false;
     }
     if (dirname(dir) === dir) return false;
+  }
+}
+
+let typeScriptLoads = 0;
+/** JavaScript for each `?ubiquity-load=N` URL until the load hook hands it to Node. */
+const strippedSources = new Map<string, string>();
+let loadHook = false;
+
+/**
+ * The URL to import a TypeScript config or plugin module at without jiti, when Node can: its
+ * types stripped by Node's own `stripTypeScriptTypes` (positions kept, so stack traces point into
+ * the file) and handed to the module loader by a load hook, the result kept in the compiled-code
+ * folder under the digest of the source. A run with `ubiquity.config.ts` then loads neither jiti
+ * nor a compiler: ~0.17 CPU-s less with a fresh HOME (a CI job's), ~30 ms and ~1.5 MiB less with
+ * jiti's cache warm (issue 40). Only a `.ts`/`.mts` module outside `node_modules` importing no
+ * local file, since jiti reads each local module afresh at every load and resolves `./helper`
+ * without its extension; CommonJS names (`__dirname`, `require`) stay jiti's too. Each load gets
+ * its own URL, so the file runs again at each, as with jiti. Anything the stripper refuses
+ * (an enum, a namespace) or Node then refuses (a type imported without `type`) goes to jiti.
+ */
+function strippedTypeScriptUrl(file: string): string | undefined {
+  if (!/\.m?ts$/.test(file) || file.split(sep).includes("node_modules")) return undefined;
+  const { registerHooks, stripTypeScriptTypes } = nodeModule as Partial<typeof nodeModule>;
+  if (typeof registerHooks !== "function" || typeof stripTypeScriptTypes !== "function") return undefined;
+  let source: string;
+  try {
+    source = readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  if (/\b(?:__dirname|__filename|require|module\.exports|exports\.)/.test(source)) return undefined;
+  if (scanModuleSource(source).imports.some(isPathSpecifier)) return undefined;
+  const cached = join(
+    compiledCacheDir(),
+    `strip-${createHash("sha256").update(`${process.version}\0${source}`).digest("hex").slice(0, 32)}.mjs`,
+  );
+  let code: string;
+  try {
+    code = readFileSync(cached, "utf8");
+  } catch {
+    try {
+      code = withoutExperimentalWarnings(() => stripTypeScriptTypes(source));
+    } catch {
+      return undefined;
+    }
+    try {
+      // The folder the sandbox keeps read-only (ownState), as for jiti's copies; written whole or not at all.
+      mkdirSync(dirname(cached), { recursive: true, mode: 0o700 });
+      const temp = `${cached}.${process.pid}.tmp`;
+      writeFileSync(temp, code, { mode: 0o600 });
+      renameSync(temp, cached);
+    } catch {
+      // not kept: stripped again next time
+    }
+  }
+  const url = `${pathToFileURL(file).href}?ubiquity-load=${++typeScriptLoads}`;
+  strippedSources.set(url, code);
+  if (!loadHook) {
+    loadHook = true;
+    withoutExperimentalWarnings(() =>
+      registerHooks({
+        load(url, context, nextLoad) {
+          const stripped = strippedSources.get(url);
+          if (stripped === undefined) return nextLoad(url, context);
+          strippedSources.delete(url);
+          return { format: "module", source: stripped, shortCircuit: true };
+        },
+      }),
+    );
+  }
+  return url;
+}
+
+/** Runs `fn` with Node's experimental-feature warnings (the TypeScript stripper's, on Node 22 the hooks') kept off stderr. */
+function withoutExperimentalWarnings<T>(fn: () => T): T {
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const type = typeof rest[0] === "string" ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
+    if (type !== "ExperimentalWarning") (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return fn();
+  } finally {
+    process.emitWarning = emit;
   }
 }
 
