@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError, createKernel, loadConfig, type Plugin } from "ubiquity";
 import { removeTempProjects, tempProject } from "../helpers/project";
@@ -79,74 +79,6 @@ describe("finding the config file", () => {
     const { writeFileSync } = await import("node:fs");
     writeFileSync(join(dir, "ubiquity.config.ts"), "export default { maxTurns: 2 };\n");
     expect((await loadConfig({ trust: true, cwd: dir })).config?.maxTurns).toBe(2);
-  });
-});
-
-describe("TypeScript configs without jiti (issue 40: Node strips the types)", () => {
-  const withCache = async <T>(fn: (cache: string) => Promise<T>): Promise<T> => {
-    const cache = tempProject({});
-    const saved = process.env.XDG_CACHE_HOME;
-    process.env.XDG_CACHE_HOME = cache;
-    try {
-      return await fn(cache);
-    } finally {
-      if (saved === undefined) delete process.env.XDG_CACHE_HOME;
-      else process.env.XDG_CACHE_HOME = saved;
-    }
-  };
-  const stripped = (cache: string) => {
-    const dir = join(cache, "ubiquity", "jiti");
-    return existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith("strip-")) : [];
-  };
-
-  it("keeps the stripped module under the source's digest, runs it once per load, and sees an edit", async () => {
-    await withCache(async (cache) => {
-      const dir = tempProject({
-        "ubiquity.config.ts": `import { appendFileSync } from "node:fs";\nconst turns: number = 4;\nappendFileSync(${JSON.stringify("LOG")}.replace("LOG", process.env.UBQ_LOAD_LOG as string), "ran\\n");\nexport default { maxTurns: turns, systemPrompt: import.meta.filename };\n`,
-      });
-      const log = join(dir, "loads.log");
-      process.env.UBQ_LOAD_LOG = log;
-      try {
-        const first = await loadConfig({ trust: true, cwd: dir });
-        expect(first.config).toEqual({ maxTurns: 4, systemPrompt: join(dir, "ubiquity.config.ts") });
-        expect(stripped(cache)).toHaveLength(1);
-        expect((await loadConfig({ trust: true, cwd: dir })).config?.maxTurns).toBe(4);
-        // Once per load, as jiti ran it: the second load ran the module again, neither ran it twice.
-        expect(readFileSync(log, "utf8")).toBe("ran\nran\n");
-        writeFileSync(join(dir, "ubiquity.config.ts"), "export default { maxTurns: 5 as number };\n");
-        expect((await loadConfig({ trust: true, cwd: dir })).config?.maxTurns).toBe(5);
-        expect(stripped(cache)).toHaveLength(2);
-      } finally {
-        delete process.env.UBQ_LOAD_LOG;
-      }
-    });
-  });
-
-  it("leaves to jiti what Node cannot strip or refuses (an enum, a type imported without `type`, a local import)", async () => {
-    await withCache(async (cache) => {
-      for (const [files, turns] of [
-        [{ "ubiquity.config.ts": "enum T { A = 6 }\nexport default { maxTurns: T.A };\n" }, 6],
-        [
-          {
-            "ubiquity.config.ts":
-              'import { UbiquityConfig } from "ubiquity";\nconst c: UbiquityConfig = { maxTurns: 8 };\nexport default c;\n',
-          },
-          8,
-        ],
-        [
-          {
-            "ubiquity.config.ts": 'import { n } from "./n";\nexport default { maxTurns: n };\n',
-            "n.ts": "export const n: number = 9;\n",
-          },
-          9,
-        ],
-      ] as const) {
-        const dir = tempProject(files);
-        expect((await loadConfig({ trust: true, cwd: dir })).config?.maxTurns).toBe(turns);
-      }
-      // The local import was never stripped here: only the first two were tried.
-      expect(stripped(cache).length).toBeLessThanOrEqual(2);
-    });
   });
 });
 
