@@ -151,7 +151,10 @@ const FILES = new Set([
   "rust-toolchain",
   "rust-toolchain.toml",
   ".devcontainer.json",
-  // Run on an interpreter's, editor's or debugger's next start.
+  // Run on an interpreter's, editor's or debugger's next start. A virtualenv's pyvenv.cfg names
+  // (`home`) the folder its python takes for its own: the standard library, `encodings` and `site`
+  // among it, is loaded from beside that folder at every start (red team zk, ZK2).
+  "pyvenv.cfg",
   "sitecustomize.py",
   "usercustomize.py",
   ".pythonrc",
@@ -484,11 +487,19 @@ export function venvActivateReason(path: string): string | undefined {
 
 // What the sandbox leaves writable although the engine asks about it: files an install or a build
 // writes as a matter of course (package.json by `npm install x`, yarn's .yarn/ and .pnp.*, pip's
-// .pth files, deno's config by `deno add`), credential folders (they hold credentials only in the
+// .pth files, deno's config by `deno add`, a virtualenv's pyvenv.cfg by `python -m venv`), credential folders (they hold credentials only in the
 // home folder, where the sandbox protects them), keys (certificates a test makes), and installed
 // code (node_modules: code the user runs by choice, like the project's own source). `.env` files
 // stay protected: direnv's `dotenv` and mise load them into the shell that runs `git`.
-const WRITTEN_BY_TOOLS = new Set(["package.json", ".pnp.cjs", ".pnp.loader.mjs", "deno.json", "deno.jsonc"]);
+const WRITTEN_BY_TOOLS = new Set([
+  "package.json",
+  ".pnp.cjs",
+  ".pnp.loader.mjs",
+  "deno.json",
+  "deno.jsonc",
+  // `python -m venv`, `uv venv`, virtualenv and poetry write it when they make an environment.
+  "pyvenv.cfg",
+]);
 const SANDBOX_WRITABLE_FOLDERS = new Set([
   ".yarn",
   "node_modules",
