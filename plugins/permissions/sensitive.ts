@@ -8,7 +8,7 @@
  * `/proc/self/cwd`, `.GIT` or `Ubiquity.Config.ts` cannot route around it — also for files
  * that do not exist yet (a settings file created where none was is the classic hole).
  */
-import { realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { readRegularBytesSync } from "../../loader/index";
 
@@ -291,14 +291,19 @@ export function gitFolderOf(path: string): string | undefined {
   return undefined;
 }
 
-/** Is `dir` a git folder by its contents (HEAD, objects/ and refs/)? */
+/**
+ * Is `dir` a git folder by its contents? As git's is_git_directory() decides, and wider where
+ * git's own test looks further: a HEAD (a file, or a link, which git reads without following), and
+ * objects/ and refs/ either there or in the folder a `commondir` file names — a linked worktree's
+ * git folder keeps only HEAD and commondir, and git then runs under that other folder's config (a
+ * `commondir` leading to a folder with objects/, refs/ and a config of the attacker's, no HEAD
+ * there, ran its uploadpack on `git -C sub fetch`: red team zk, ZK3). Any kind of entry counts
+ * (git's test is access(2), which an executable file passes).
+ */
 export function isGitFolder(dir: string): boolean {
   try {
-    return (
-      statSync(join(dir, "objects"), { throwIfNoEntry: false })?.isDirectory() === true &&
-      statSync(join(dir, "refs"), { throwIfNoEntry: false })?.isDirectory() === true &&
-      statSync(join(dir, "HEAD"), { throwIfNoEntry: false })?.isFile() === true
-    );
+    const there = (name: string) => lstatSync(join(dir, name), { throwIfNoEntry: false }) !== undefined;
+    return there("HEAD") && ((there("objects") && there("refs")) || there("commondir"));
   } catch {
     return false; // unreadable: not known to be one
   }
