@@ -65,35 +65,57 @@
  *           command names is sandbox-open (ZE3's rule: autoAllowBash leaves the question
  *           standing).
  *
- * Tried (about 420 commands through the engine, about 450 verdicts, in default with rules naming
- * echo, cat, printf, true, ls, git, git status, npm test, sort, sed, rg, grep, find, xargs, jq,
- * diff, head, wc, du, tee, tree, file, cd, cp, touch, mkdir, make, node, python3, `Read(./.env)`
- * denied, in acceptEdits with `Bash(git:*)` and with none, and 53 lexical constructs run against
- * bash in a user namespace (only the allowed ones: 16, none got past): CR, NBSP, VT and FF next to
- * comments and continuations, CRLF here-document delimiters, `<<-` with tabs, a `#` after `>` and
- * inside backticks (bash joins the continuation there as the joiner does), `$'…'` with escaped
- * quotes, `${x#\}}`, nested backticks, `$[ ]`, `$"…"`, `!!` in a non-interactive shell; globs and
- * `xargs` handing options to allowed programs (`--files0-from=.env` as a file name for wc, du, cat,
- * head, diff, ls; `--compress-program` for sort; sed, rg, git, find) — all asked or denied;
- * logical and physical `..` through a link in redirections, touch, cp, mkdir and `cd` (also with
- * `set -P`, `cd -P`) — all asked; the engine's program list (no program allowed without a rule in
- * default mode); git sub-commands that write the work tree from objects (checkout, restore
- * --source, reset --hard, stash, merge, cherry-pick, rebase, revert, bisect, clean, update-index
- * --cacheinfo, read-tree -u, worktree add, submodule update, clone .) — all asked; `set -k`, `set
- * -o keyword` (not in set's spec: asked); BashInput into a background pty (asked in every mode but
- * bypassPermissions with a sandboxed shell); npm's read-only sub-commands, go's and cargo's
- * (cargo is project code whatever the sub-command), pytest's -p/-o; a folder made a git folder
- * part by part and then entered by `git -C`, `cd`, or `git init --bare` (ZK1); an interpreter
- * environment's own configuration (ZK2); git folders by git's own test (ZK3). Through the bin (2
- * runs): one without the sandbox (13 calls: ZK1 in 2 spellings, ZK2, ZK3), one with it (ZK3's
- * guard). Got past: 3 classes (ZK1: 6 spellings; ZK2: 4 — Write, Edit, echo, cp — in 2 modes; ZK3:
- * 5 spellings and the guard), all fixed.
+ * Tried (about 380 commands through the engine, about 400 verdicts, in default with rules naming
+ * echo, cat, printf, true, ls, git, git status, npm, npm test, sort, sed, rg, grep, find, xargs,
+ * jq, diff, head, wc, du, tee, tree, file, cd, cp, touch, mkdir, make, node, python3, env, unset,
+ * `Read(./.env)` denied, in acceptEdits with `Bash(git:*)` and with none; 53 lexical constructs
+ * also run against bash in a user namespace (the 16 allowed ones: none got past): CR, NBSP, VT and
+ * FF next to comments and continuations, CRLF here-document delimiters, `<<-` with tabs, a `#`
+ * after `>` and inside backticks (bash joins the continuation there as the joiner does), `$'…'`
+ * with escaped quotes, `${x#\}}`, nested backticks, `$[ ]`, `$"…"`, `!!` in a non-interactive
+ * shell; nesting 100 to 10,000 deep (subshells, `$(…)`, groups, pipes, `&&`, `if`, arithmetic, `!`)
+ * and a 900,000-character word (no crash, none got past); globs and `xargs` handing options to
+ * allowed programs (`--files0-from=.env` as a file name for wc, du, cat, head, diff, ls;
+ * `--compress-program` for sort; sed, rg, git, find) — all asked or denied; logical and physical
+ * `..` through a link in redirections, touch, cp, mkdir and `cd` (also `set -P`, `cd -P`) — all
+ * asked; git sub-commands that write the work tree from objects (checkout, restore --source, reset
+ * --hard, stash, merge, cherry-pick, rebase, revert, bisect, clean, update-index --cacheinfo,
+ * read-tree -u, worktree add, submodule update, clone .) — all asked; locale changes by unset,
+ * readonly, typeset, a function, a nameref, getopts, `+=` (all asked); history expansion turned on
+ * (round k's rule holds); `env -C` into another repository; npm `--prefix` and `-w` against a
+ * folder's .npmrc; BashInput (asks but in bypassPermissions with a sandboxed shell); a folder made
+ * a git folder part by part and then entered by `git -C`, `cd`, `env -C`, or `git init --bare`
+ * (ZK1); an interpreter environment's own configuration (ZK2); git folders by git's own test
+ * (ZK3). Through the bin: 2 runs here, one without the sandbox (ZK1 in 2 spellings, ZK2, ZK3), one
+ * with it (ZK3's guard); and 3 trial runs under `--sandbox` (below). Got past: 3 classes (ZK1: 6
+ * spellings; ZK2: 4 — Write, Edit, echo, cp — in 2 modes; ZK3: 5 spellings and the guard), all
+ * fixed.
  *
  * NOT FIXED (for the lead):
+ * - ZE3's rule (a write into a place the sandbox leaves writable, though it runs code later, keeps
+ *   its question under autoAllowBash) holds only for writes the command names. Under `--sandbox`
+ *   (default mode, through the bin) `d=.venv/lib/python3.11/site-packages; echo … > $d/evil.pth`,
+ *   `for f in .yarn/releases/*.cjs; do echo … >> "$f"; done`, `n=vitest; printf … >
+ *   node_modules/.bin/$n`, `f=package.json; echo … > $f`, `sed -i … package.*`, and `python3 -c`
+ *   / `node -e` writing a .pth and a node_modules/.bin program all ran unasked. By design the
+ *   sandbox leaves these writable as installed code (like the project's source); asking for every
+ *   write it cannot name would end autoAllowBash in any JS or Python project. Closing it belongs
+ *   to the sandbox (hold them for calls autoAllowBash approved, or report their changes).
+ * - With the sandbox on and no Read rule, `git show HEAD:.env` (and `git cat-file`, `git grep … HEAD`)
+ *   print a committed secret the sandbox hides by name: its bytes are in .git/objects, which git
+ *   needs. Read shows `.env` itself then anyway (round zd's note).
+ * - The same class as ZK2, not proven here (no R or conda on this machine): R reads `.Renviron` from
+ *   the working folder at start (`R_PROFILE_USER` names a profile it runs), and a conda
+ *   environment in the project runs `etc/conda/activate.d/*` on activation.
+ * - Editors' extensions run tool configs on opening a folder (eslint.config.js, prettier and
+ *   tailwind configs, mypy/pylint plugins named in pyproject.toml): project code to the engine.
  * - The sandbox's final sweep at the run's end (kernel.dispose, an AsyncParallel hook) runs beside
  *   the background plugin's stop of its shells, in no set order: a sandboxed background shell that
  *   writes a protected file in a loop may leave one written after the last sweep, before bwrap is
  *   killed (not tried through the bin: a race by design; the window is bwrap's death).
+ * - A background shell (run_in_background) may make a folder a git folder between a later
+ *   command's verdict and its run (round zd's note on the disk read at the verdict): ZK1's rule
+ *   sees the command's own writes only.
  * - `git -C DIR init --bare` alone now asks (git "runs" in the folder it makes a repository); no
  *   real command was found to need it.
  * - Writes judged relative to the cwd and `cd` targets, not to a `git -C` folder (`git -C sub add
