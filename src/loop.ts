@@ -135,18 +135,13 @@ export async function driveRun(
 ): Promise<ResultMessage> {
   const started = performance.now();
   const hooks = run.kernel.hooks;
+  const requested = requestedModel(run.options);
   let initSent = false;
   const sendInit = () => {
     if (initSent) return;
     initSent = true;
-    const requested = requestedModel(run.options);
-    run.emit(
-      initMessage(
-        run,
-        run.modelLabel ??
-          (typeof requested === "string" ? requested : requested ? modelLabel(requested, run.kernel) : null),
-      ),
-    );
+    const label = typeof requested === "string" ? requested : requested && modelLabel(requested, run.kernel);
+    run.emit(initMessage(run, run.modelLabel ?? label ?? null));
   };
 
   let outcome: Outcome = { subtype: "success", result: "", stopReason: null };
@@ -161,7 +156,6 @@ export async function driveRun(
     if (!run.parent) await run.kernel.ready();
     let modelError: unknown;
     await resolveRunModel(run).catch((error: unknown) => void (modelError = error));
-    const requested = requestedModel(run.options);
     run.tools = await hooks.tool.list.promise(run.kernel.registries.tools.values(), run);
     await hooks.session.start.promise(run);
     sendInit();
