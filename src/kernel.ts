@@ -77,14 +77,11 @@ interface AnyHook {
 }
 
 function eachHook(hooks: Hooks): [string, AnyHook][] {
-  const out: [string, AnyHook][] = [];
-  for (const [group, value] of Object.entries(hooks)) {
-    if (typeof (value as { tap?: unknown }).tap === "function") out.push([group, value as unknown as AnyHook]);
-    else
-      for (const [name, hook] of Object.entries(value as object))
-        out.push([`${group}.${name}`, hook as unknown as AnyHook]);
-  }
-  return out;
+  return Object.entries(hooks).flatMap(([group, value]): [string, AnyHook][] =>
+    typeof (value as { tap?: unknown }).tap === "function"
+      ? [[group, value as unknown as AnyHook]]
+      : Object.entries(value as unknown as Record<string, AnyHook>).map(([name, hook]) => [`${group}.${name}`, hook]),
+  );
 }
 
 /** The schema a config validates against, and which plugin declared each option it adds. */
