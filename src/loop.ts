@@ -5,7 +5,7 @@
  */
 import type { ModelMessage, UserContent } from "ai";
 import { endStream, initMessage, lastEmitted, resultMessage, type RunContext } from "./run";
-import type { ModelRequest, TurnPrompt } from "./hooks";
+import type { CompactState, ModelRequest, TurnPrompt } from "./hooks";
 import type { AssistantMessage, ResultMessage, StopReason } from "./messages";
 import { runToolCalls } from "./funnel";
 import { UserInterrupt, type UserContentParts, type UserTurn } from "./live";
@@ -44,11 +44,7 @@ function maxTurnsReached(run: RunContext): RunEnd {
 }
 
 /** What the provider counted for the last turn's request, and the history it was counted for. */
-interface SentRecord {
-  inputTokens: number;
-  messages: number;
-  history: ModelMessage[];
-}
+type SentRecord = NonNullable<CompactState["reported"]> & { history: ModelMessage[] };
 
 function userModelMessage(prompt: TurnPrompt): ModelMessage {
   if (prompt.context.length === 0) return { role: "user", content: prompt.content ?? prompt.text };
