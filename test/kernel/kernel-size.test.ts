@@ -104,8 +104,8 @@ describe("the kernel", () => {
   // option/env walk, the call limits typed from the schema, one map of open delta maskers, a failed
   // call masked once, a composed schema's owners = its first declarers, options.tools checked by the
   // schema alone, types picked not restated); redaction's recognition stays (red team s: with no
-  // plugin an environment key is still masked): 2,564.
-  const LIMIT = 2564;
+  // plugin an environment key is still masked), a tool call raced against its abandonment: 2,561.
+  const LIMIT = 2561;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files]
