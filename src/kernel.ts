@@ -156,7 +156,7 @@ export function validateConfig(
     const hints = result.error.issues
       .flatMap((issue) => (issue.code === "unrecognized_keys" && issue.path.length === 0 ? issue.keys : []))
       .map((key) => {
-        // (A key of the composed schema is never unrecognized: only a disabled plugin's can be.)
+        // Never a key the list declares (those are in the schema): perhaps a disabled plugin's.
         if (off.has(key))
           return `→ ${JSON.stringify(key)} is an option of the plugin ${off.get(key)![0]}, which is not in the plugin list (disabled)`;
         const absent = knownDeclarers(key);

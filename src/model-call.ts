@@ -350,8 +350,7 @@ export const stopReasonOf = (finishReason: string): StopReason => STOP_REASONS.g
 
 /**
  * How a failed model call ends the run: a `RunEnd` naming provider and status (a `RunEnd` stays
- * as it is). A missing key or setting stopped the request before it was
- * sent: a configuration error.
+ * as it is). A missing key or setting stopped the request before it was sent: a configuration error.
  */
 export function modelFailure(run: RunContext, error: unknown): RunEnd {
   if (error instanceof RunEnd) return error;
