@@ -21,6 +21,7 @@ import {
 } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { expandAlias } from "./aliases";
+import { credentialsFor, noteCredentialOwner } from "./credentials";
 import { getModelApi } from "./api";
 import { buildProvider, noProviderError, pickModel, splitSpec, unknownProviderError } from "./build";
 import { dialectOptions } from "./dialect";
@@ -56,8 +57,7 @@ function instanceFor(
   if (!pending) {
     const context = { provider: name, options, logger: options.logger };
     pending = buildProvider(name, spec, {
-      apiKey: options.apiKey,
-      providerSettings: options.providerSettings,
+      ...credentialsFor(name, options),
       wrapFetch: (fetch) => getModelApi(kernel).fetchFor(fetch, context),
     });
     // A failed build (missing package, bad setting) is not cached: the next run may have fixed it.
@@ -74,6 +74,7 @@ function builtinProvider(kernel: Kernel, name: string, spec: ProviderSpec): Mode
     async languageModel(modelId: string, ref: ModelRef) {
       const variant = splitSpec(ref.spec)?.variant;
       const model = pickModel(name, spec, await instanceFor(kernel, name, spec, ref.options), modelId, variant);
+      noteCredentialOwner(model, ref.options);
       getModelApi(kernel).markWrapped(model);
       return model;
     },

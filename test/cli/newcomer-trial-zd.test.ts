@@ -20,7 +20,12 @@
  * - Anthropic's `overloaded_error` event inside a stream that had started with HTTP 200 (what its
  *   docs say to expect under load) ended the run at once: no retry and no `fallbackModel`, though
  *   the docs list 529 as retried and the AI SDK marks it retryable. It is now retried as a whole
- *   call, then failed over.
+ *   call, then failed over;
+ * - `apiKey` (the models guide's `{ model: "groq:…", apiKey: process.env.MY_GROQ_KEY }`) went to every
+ *   provider of the run: with an Anthropic `fallbackModel` or subagent, the Groq key was sent to
+ *   Anthropic's API as `x-api-key` (and Anthropic's own key was not used, so the fallback failed
+ *   too). A model on another provider now gets the run's credentials only when
+ *   `providerSettings.baseURL` sends it to the same server; otherwise it reads its own variables.
  * The rest ran as the docs say: a subagent on Anthropic under an OpenAI main model, thinking
  * budgets and `reasoning` levels reaching OpenAI, Anthropic and Gemini in their own fields, a 429
  * with `Retry-After` then a 503 failing over to another provider, an unknown tool and malformed
@@ -315,5 +320,66 @@ describe("Anthropic's overloaded_error inside a started stream", () => {
       "claude-haiku-4-5",
     ]);
     expect(messages.filter((m) => m.type === "assistant").map((m) => m.model)).toEqual(["anthropic:claude-haiku-4-5"]);
+  });
+});
+
+describe("apiKey with models of several providers", () => {
+  /** Run with `env` set on the process (the providers read their variables), put back after. */
+  async function withEnv<T>(env: Record<string, string>, body: () => Promise<T>): Promise<T> {
+    const before = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, env);
+    try {
+      return await body();
+    } finally {
+      for (const [k, v] of Object.entries(before)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  }
+
+  it("goes to the run's model's provider only: the Anthropic fallback and subagent send Anthropic's own key", async () => {
+    // The local server (the run's model, keyed by apiKey) delegates once, then fails with 503s.
+    const local = await startProviderServer((_request, i) =>
+      i === 0
+        ? { toolCalls: [{ name: "Agent", input: { subagent_type: "reviewer", description: "r", prompt: "review" } }] }
+        : { status: 503 },
+    );
+    const anthropic = await startProviderServer(() => "answered by anthropic");
+    closers.push(
+      () => local.close(),
+      () => anthropic.close(),
+    );
+    const result = await withEnv(
+      {
+        OPENAI_COMPATIBLE_BASE_URL: local.baseURL,
+        ANTHROPIC_BASE_URL: anthropic.baseURL,
+        ANTHROPIC_API_KEY: "sk-ant-from-env-123456",
+      },
+      async () =>
+        resultOf(
+          await collect(
+            summon("go", {
+              model: "openai-compatible:qwen2.5-coder",
+              apiKey: "local-server-key-123456",
+              fallbackModel: "anthropic:claude-haiku-4-5",
+              agents: { reviewer: { description: "Reviews", prompt: "Review.", model: "anthropic:claude-sonnet-4-5" } },
+              maxRetries: 0,
+              persistSession: false,
+            }),
+          ),
+        ),
+    );
+    expect(result.subtype).toBe("success");
+    expect(local.requests[0]!.headers.authorization).toBe("Bearer local-server-key-123456");
+    // The subagent's request and the fallback's: each with Anthropic's key, never the local server's.
+    expect(anthropic.requests.map((r) => r.body && (r.body as { model?: string }).model)).toEqual([
+      "claude-sonnet-4-5",
+      "claude-haiku-4-5",
+    ]);
+    for (const request of anthropic.requests) {
+      expect(request.headers["x-api-key"]).toBe("sk-ant-from-env-123456");
+      expect(JSON.stringify(request.headers)).not.toContain("local-server-key");
+    }
   });
 });
