@@ -22,6 +22,7 @@ import {
 import { definePlugin } from "../_kits/authoring/index";
 import { expandAlias } from "./aliases";
 import { credentialsFor, noteCredentialOwner } from "./credentials";
+import { textToolCall, textToolCallWarning } from "./text-tool-call";
 import { getModelApi } from "./api";
 import { buildProvider, noProviderError, pickModel, splitSpec, unknownProviderError } from "./build";
 import { dialectOptions } from "./dialect";
@@ -136,6 +137,8 @@ function checkRunSettings(kernel: Kernel, options: ModelResolvedOptions) {
 /** What the plugin keeps per run: the fallback model, built on the first provider failure. */
 interface RunState {
   fallback?: Promise<Model>;
+  /** A call written as text was warned about (once a run). */
+  textCallWarned?: boolean;
 }
 
 /** The thinking budget of a request: the run's `maxThinkingTokens` for its turns (a summary or a plugin's own call keeps the provider's default, as the summarizer always did). */
@@ -208,6 +211,21 @@ export const modelPlugin = definePlugin({
         retry: true as const,
         request: { ...info.request, model: fallback, modelLabel: label, providerOptions },
       };
+    });
+
+    // A call written as text, by a model served without tool calling (text-tool-call.ts).
+    kernel.hooks.model.response.tap(NAME, (response, run) => {
+      const { request } = response;
+      if ((request.purpose ?? "turn") !== "turn" || request.toolList.length === 0) return;
+      const state: RunState = context.run(run);
+      if (state.textCallWarned || response.finishReason === "tool-calls") return;
+      const tool = textToolCall(
+        response.text,
+        request.toolList.map((t) => t.name),
+      );
+      if (!tool) return;
+      state.textCallWarned = true;
+      context.warn(textToolCallWarning(response.modelLabel, tool));
     });
 
     // Reached only when no earlier tap recovered the call: its message names the fix (failure-hint.ts).

@@ -16,7 +16,9 @@
  *   unknown), keyed as `modelUsage`, and `--message-format claude` prints it as `costUSD`;
  * - a local model without tool support (Ollama's "… does not support tools", vLLM without its
  *   tool-call flags) ended "HTTP 400: … does not support tools", naming no way on: the error now
- *   names the server flags and `availableTools: []` / `--tools ""`, which run it without tools;
+ *   names the server flags and `availableTools: []` / `--tools ""`, which run it without tools; and
+ *   one served without its tool-call parser wrote `{"name": "Glob", "arguments": …}` as its answer,
+ *   which ended "success" on that text: a warning now says the server did not read it as a call;
  * - Anthropic's `overloaded_error` event inside a stream that had started with HTTP 200 (what its
  *   docs say to expect under load) ended the run at once: no retry and no `fallbackModel`, though
  *   the docs list 529 as retried and the AI SDK marks it retryable. It is now retried as a whole
@@ -257,6 +259,33 @@ describe("a local model without tool support", () => {
   });
 });
 
+describe("a local model that writes its tool call as text", () => {
+  it("is not run, and a warning says the server did not read it as a call and how to serve the model", async () => {
+    const written = [
+      '{"name": "Glob", "arguments": {"pattern": "*.js"}}',
+      '<tool_call>\n{"name": "Glob", "arguments": {"pattern": "*.js"}}\n</tool_call>',
+    ];
+    for (const text of written) {
+      const server = await rawServer((res) =>
+        chatStream(res, [{ role: "assistant", content: text }], "stop", { prompt_tokens: 50, completion_tokens: 9 }),
+      );
+      const logger = warnings();
+      const messages = await collect(
+        summon("list the js files", {
+          model: openaiCompatible("qwen2.5-coder-7b-instruct", { baseURL: server.url }),
+          persistSession: false,
+          logger,
+        }),
+      );
+      expect(messages.some((m) => m.type === "tool_use")).toBe(false);
+      expect(resultOf(messages).result).toBe(text);
+      expect(logger.lines.join("\n")).toMatch(
+        /openai-compatible:qwen2\.5-coder-7b-instruct wrote a call of Glob as text instead of calling it: its server did not read it as a tool call.*--tool-call-parser/,
+      );
+    }
+  });
+});
+
 /** An Anthropic messages stream: "Hel", then (when `overloaded`) the overloaded_error event Anthropic sends mid-stream, else "lo" and the end. */
 function anthropicStream(res: ServerResponse, overloaded: boolean) {
   res.writeHead(200, { "content-type": "text/event-stream" });
@@ -381,5 +410,17 @@ describe("apiKey with models of several providers", () => {
       expect(request.headers["x-api-key"]).toBe("sk-ant-from-env-123456");
       expect(JSON.stringify(request.headers)).not.toContain("local-server-key");
     }
+  });
+});
+
+describe("textToolCall", () => {
+  it("reads a whole-text call of a tool of the run, and nothing else", async () => {
+    const { textToolCall } = await import("../../plugins/model/text-tool-call");
+    const tools = ["Glob", "Read"];
+    expect(textToolCall('```json\n{"name":"Read","arguments":{"file_path":"a"}}\n```', tools)).toBe("Read");
+    expect(textToolCall('{"function":{"name":"Glob","parameters":{"pattern":"*"}}}', tools)).toBe("Glob");
+    expect(textToolCall('{"name":"list_files","arguments":{}}', tools)).toBeUndefined();
+    expect(textToolCall('Use {"name":"Glob","arguments":{}} to list them.', tools)).toBeUndefined();
+    expect(textToolCall('{"name":"Glob"}', tools)).toBeUndefined();
   });
 });
