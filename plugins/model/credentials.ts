@@ -17,11 +17,20 @@ const owners = new WeakMap<object, string | undefined>();
 /** Settings that carry a credential (a header may be `Authorization`). */
 const CREDENTIAL_SETTINGS = ["apiKey", "authToken", "headers"] as const;
 
-/** The provider the run's credentials were given for: its model string's, or the owner recorded for its model object. */
+/** The provider of a run's model resolved without a model option (a resumed session's stored model). */
+const mainProviders = new WeakMap<object, string>();
+
+/** The provider the run's credentials were given for: its model string's, the owner recorded for its model object, or its resolved main model's. */
 export function credentialOwner(options: ResolvedOptions): string | undefined {
   const main = requestedModel(options);
   if (typeof main === "string") return splitSpec(expandAlias(main, options.modelAliases))?.provider;
-  return main && typeof main === "object" ? owners.get(main) : undefined;
+  if (main && typeof main === "object") return owners.get(main);
+  return mainProviders.get(options);
+}
+
+/** Record that `provider` serves the run's model under `options` (resolved with role `main`, e.g. a resumed session's). */
+export function noteMainProvider(options: ResolvedOptions, provider: string): void {
+  if (requestedModel(options) === undefined && !mainProviders.has(options)) mainProviders.set(options, provider);
 }
 
 /** Record that `model` was built under `options`, so a run that has it as its model (a subagent's) keeps the same owner. */

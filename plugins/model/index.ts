@@ -21,7 +21,7 @@ import {
 } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { expandAlias } from "./aliases";
-import { credentialsFor, noteCredentialOwner } from "./credentials";
+import { credentialsFor, noteCredentialOwner, noteMainProvider } from "./credentials";
 import { textToolCall, textToolCallWarning } from "./text-tool-call";
 import { getModelApi } from "./api";
 import { buildProvider, noProviderError, pickModel, splitSpec, unknownProviderError } from "./build";
@@ -74,6 +74,7 @@ function builtinProvider(kernel: Kernel, name: string, spec: ProviderSpec): Mode
     providerIds: spec.providerIds,
     async languageModel(modelId: string, ref: ModelRef) {
       const variant = splitSpec(ref.spec)?.variant;
+      if (ref.role === "main") noteMainProvider(ref.options, name);
       const model = pickModel(name, spec, await instanceFor(kernel, name, spec, ref.options), modelId, variant);
       noteCredentialOwner(model, ref.options);
       getModelApi(kernel).markWrapped(model);

@@ -40,6 +40,9 @@ import { defineTool, openaiCompatible, summon, type Logger, type Message } from 
 import { startProviderServer } from "ubiquity/testing";
 import { z } from "zod";
 import { toClaudeMessage } from "../../runner/claude-messages";
+import { tempDirs } from "../helpers/temp-dirs";
+
+const tempDir = tempDirs();
 
 type Result = Extract<Message, { type: "result" }>;
 
@@ -410,6 +413,41 @@ describe("apiKey with models of several providers", () => {
       expect(request.headers["x-api-key"]).toBe("sk-ant-from-env-123456");
       expect(JSON.stringify(request.headers)).not.toContain("local-server-key");
     }
+  });
+});
+
+describe("apiKey on a resumed session's model", () => {
+  it("still goes to that model's provider when the run names no model", async () => {
+    const server = await startProviderServer(() => "hi");
+    closers.push(() => server.close());
+    const sessionDir = tempDir();
+    const before = process.env.ANTHROPIC_BASE_URL;
+    process.env.ANTHROPIC_BASE_URL = server.baseURL;
+    try {
+      const first = resultOf(
+        await collect(
+          summon("one", {
+            model: "anthropic:claude-haiku-4-5",
+            apiKey: "sk-ant-explicit-123456",
+            sessionDir,
+            tools: [],
+          }),
+        ),
+      );
+      const again = resultOf(
+        await collect(
+          summon("two", { resume: first.sessionId, apiKey: "sk-ant-explicit-123456", sessionDir, tools: [] }),
+        ),
+      );
+      expect(again.subtype).toBe("success");
+    } finally {
+      if (before === undefined) delete process.env.ANTHROPIC_BASE_URL;
+      else process.env.ANTHROPIC_BASE_URL = before;
+    }
+    expect(server.requests.map((r) => r.headers["x-api-key"])).toEqual([
+      "sk-ant-explicit-123456",
+      "sk-ant-explicit-123456",
+    ]);
   });
 });
 
