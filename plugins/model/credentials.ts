@@ -20,11 +20,13 @@ const CREDENTIAL_SETTINGS = ["apiKey", "authToken", "headers"] as const;
 /** The provider of a run's model resolved without a model option (a resumed session's stored model). */
 const mainProviders = new WeakMap<object, string>();
 
-/** The provider the run's credentials were given for: its model string's, the owner recorded for its model object, or its resolved main model's. */
+/** The provider the run's credentials were given for: its model string's, the owner recorded for (or named by) its model object, or its resolved main model's. */
 export function credentialOwner(options: ResolvedOptions): string | undefined {
   const main = requestedModel(options);
   if (typeof main === "string") return splitSpec(expandAlias(main, options.modelAliases))?.provider;
-  if (main && typeof main === "object") return owners.get(main);
+  // A model the program constructed names its provider itself (`groq.chat`, `anthropic.messages`).
+  if (main && typeof main === "object")
+    return owners.has(main) ? owners.get(main) : (main as { provider?: string }).provider?.split(".")[0];
   return mainProviders.get(options);
 }
 

@@ -37,6 +37,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { defineTool, openaiCompatible, summon, type Logger, type Message } from "ubiquity";
+import { createModel } from "ubiquity/plugins/model";
 import { startProviderServer } from "ubiquity/testing";
 import { z } from "zod";
 import { toClaudeMessage } from "../../runner/claude-messages";
@@ -413,6 +414,42 @@ describe("apiKey with models of several providers", () => {
       expect(request.headers["x-api-key"]).toBe("sk-ant-from-env-123456");
       expect(JSON.stringify(request.headers)).not.toContain("local-server-key");
     }
+  });
+});
+
+describe("apiKey beside a constructed model", () => {
+  it("goes to a fallback of the provider the constructed model names", async () => {
+    const failing = await startProviderServer(() => ({ status: 503 }));
+    const fallback = await startProviderServer(() => "answered by the fallback");
+    closers.push(
+      () => failing.close(),
+      () => fallback.close(),
+    );
+    const model = await createModel("anthropic:claude-sonnet-4-5", {
+      apiKey: "sk-ant-explicit-123456",
+      providerSettings: { baseURL: failing.baseURL },
+    });
+    const before = process.env.ANTHROPIC_BASE_URL;
+    process.env.ANTHROPIC_BASE_URL = fallback.baseURL;
+    try {
+      const result = resultOf(
+        await collect(
+          summon("hi", {
+            model,
+            apiKey: "sk-ant-explicit-123456",
+            fallbackModel: "anthropic:claude-haiku-4-5",
+            maxRetries: 0,
+            tools: [],
+            persistSession: false,
+          }),
+        ),
+      );
+      expect(result.result).toBe("answered by the fallback");
+    } finally {
+      if (before === undefined) delete process.env.ANTHROPIC_BASE_URL;
+      else process.env.ANTHROPIC_BASE_URL = before;
+    }
+    expect(fallback.requests[0]!.headers["x-api-key"]).toBe("sk-ant-explicit-123456");
   });
 });
 
