@@ -32,6 +32,11 @@
  * budgets and `reasoning` levels reaching OpenAI, Anthropic and Gemini in their own fields, a 429
  * with `Retry-After` then a 503 failing over to another provider, an unknown tool and malformed
  * tool-call JSON answered with an error result the model could read, and a 401's echoed key masked.
+ * Noticed and left: malformed tool-call JSON reaches the model as "Invalid arguments for Glob: ✖
+ * Invalid input: expected object, received string", and its call is replayed to it as `{}` (the
+ * kernel's funnel, src/, owns both: "the arguments were not valid JSON" would serve a small model
+ * better); a provider other than the run's model's still gets the run's non-credential
+ * `providerSettings` (and with a shared `baseURL`, its own variables' key goes to that server).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
