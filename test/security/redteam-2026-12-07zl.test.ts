@@ -28,16 +28,39 @@
  *           grants, counted as a restriction because a list alone narrows. Rule: a list from a file
  *           that applies only as restrictions narrows (a server must be on it too) and never adds.
  *
+ * ZL3 FIXED The kernel's event firehose carries what plugins saw, unmasked, and `--verbose` printed it:
+ *           a sandbox refusal's detail quotes a line of the command's output (the line that says
+ *           "Read-only file system"), so the model's `echo "$DEPLOY_PAT: Read-only file system"` (the
+ *           run's `env`, a registered secret) put the value on stderr, in `[verbose] sandbox refused a
+ *           write by bash: ghpZL3…` — where CI keeps its logs — while the tool result beside it said
+ *           `[redacted]`. A plugin's error (`plugin.error`) reached the same line raw, and an MCP
+ *           server's log line and progress message reached a program's own `event` taps raw (the
+ *           logger's copy was masked). Class: an output of the firehose nobody masks (messages are
+ *           masked where the run emits them; events are not). Rule: every `--verbose` line is masked
+ *           with the run's secrets, and the events that quote outside text (a sandbox refusal's detail
+ *           and command, an MCP server's log line and progress message) leave masked. The kernel's
+ *           `emit` itself does not mask (src/ left alone): a third-party plugin's event that quotes
+ *           outside text reaches taps as the plugin wrote it.
+ *
  * Tally: see the end of this header.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { summon } from "ubiquity";
+import mcp from "ubiquity/plugins/mcp";
+import { scriptedModel } from "ubiquity/testing";
+import { noteSecret } from "../../src/redact";
+import { collect } from "../helpers/collect";
+import { MARKER } from "../mcp/helpers";
 import { settingsProjectFiles } from "../../plugins/settings/project-files";
 import { runCli } from "../helpers/project";
 import { attackBench } from "./attack-bench";
 
 const KEY = "sk-test-redteam7zl";
+const DEPLOY_PAT = "ghpZL3verboseSecret0123456789";
+const FEATURE_SERVER = fileURLToPath(new URL("../mcp/fixtures/feature-server.mjs", import.meta.url));
 
 const { project, attack, trustNow } = attackBench({
   name: "rt7zl",
@@ -145,5 +168,65 @@ describe("ZL2: an untrusted settings file's enabledMcpjsonServers", () => {
     expect(run.stderr).toContain(".ubiquity/settings.json (new)");
     expect(existsSync(join(p.cwd, "deploy.marker")), run.stderr).toBe(false);
     expect(run.stderr).toContain('MCP server "deploy" of .mcp.json was not started');
+  });
+});
+
+describe("ZL3: what the event firehose carries, printed by --verbose and a program's taps", () => {
+  it("a sandbox refusal quoting the command's output line is masked on --verbose, as the result is", async () => {
+    const p = project();
+    // A program's own tap of the firehose (writing each refusal down), and a plugin whose error quotes the value.
+    writeFileSync(
+      join(p.cwd, "ubiquity.config.mjs"),
+      `import { appendFileSync } from "node:fs";
+export default {
+  env: { DEPLOY_PAT: "${DEPLOY_PAT}" },
+  plugins: [{
+    name: "audit",
+    apply(kernel) {
+      kernel.hooks.event.tap("audit", (e) => {
+        if (e.type === "sandbox.violation") appendFileSync("violations.log", JSON.stringify(e) + "\\n");
+      });
+      kernel.hooks.turn.end.tap("audit", () => { throw new Error("audit upload failed for ${DEPLOY_PAT}"); });
+    },
+  }],
+};
+`,
+    );
+    const r = await attack(
+      ['echo "$DEPLOY_PAT: Read-only file system"'],
+      ["--permission-mode", "bypassPermissions", "--verbose"],
+      p,
+    );
+    expect(r.out[0]!.content).toContain("[redacted]: Read-only file system");
+    expect(r.run.stderr).toContain("[verbose] sandbox refused a write by bash: [redacted]: Read-only file system");
+    expect(r.run.stderr).toMatch(/\[verbose\] plugin audit failed in hook turn\.end: [^\n]*\[redacted\]/);
+    const logged = readFileSync(join(p.cwd, "violations.log"), "utf8");
+    expect(logged).toContain("[redacted]: Read-only file system");
+    expect(logged).not.toContain(DEPLOY_PAT);
+    expect(r.run.stderr).not.toContain(DEPLOY_PAT);
+    expect(r.run.stdout).not.toContain(DEPLOY_PAT);
+  });
+
+  it("an MCP server's log line and progress message reach the event taps masked", async () => {
+    // What the fixture's `slow` tool says: a log line and two progress messages (as secrets, for the test).
+    noteSecret("slow started");
+    noteSecret("step 1");
+    const events: { type: string; message?: string }[] = [];
+    const spy = {
+      name: "spy",
+      apply: (kernel: { hooks: { event: { tap(n: string, f: (e: { type: string }) => void): void } } }) =>
+        kernel.hooks.event.tap("spy", (e) => void events.push(e)),
+    };
+    const model = scriptedModel([{ toolCalls: [{ toolName: "mcp__features__slow", input: {}, id: "slow" }] }, "done"]);
+    await collect(
+      summon("go", {
+        presets: [],
+        plugins: [mcp(), spy as never],
+        model,
+        mcpServers: { features: { command: process.execPath, args: [FEATURE_SERVER, "features", MARKER] } },
+      }),
+    );
+    const said = events.filter((e) => e.type === "mcp.log" || e.type === "mcp.progress").map((e) => e.message);
+    expect(said).toEqual(["[redacted]", "[redacted]", "step 2"]);
   });
 });
