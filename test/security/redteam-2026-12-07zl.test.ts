@@ -42,6 +42,18 @@
  *           `emit` itself does not mask (src/ left alone): a third-party plugin's event that quotes
  *           outside text reaches taps as the plugin wrote it.
  *
+ * ZL4 FIXED An MCP server's keys were secrets only once its transport was made (red team zh's ZH6
+ *           rule — registered when the options are read — covered the run's env, hooks, the search
+ *           backend and language servers, not MCP servers): `ubiquity inspect`, whose options are
+ *           "secrets redacted, because this output ends up in bug reports and CI logs", printed a
+ *           stdio server's `--api-key` value and its env's `MYTOK`, and a remote server's key in its
+ *           URL path (Zapier's `/mcp/<key>/sse`) — through the bin; and `ubiquity mcp list` (and
+ *           `--json`) printed its report unmasked: the command line's key, the URL's path and
+ *           query keys. Class: ZH6's — a secret registered at its first use — in a surface that
+ *           prints configuration without using it. Rule: every configured server's secrets (command
+ *           line, env, URL, headers) are registered when the options are resolved, started or not,
+ *           and `mcp list` masks its report as every output is.
+ *
  * Tally: see the end of this header.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -228,5 +240,30 @@ export default {
     );
     const said = events.filter((e) => e.type === "mcp.log" || e.type === "mcp.progress").map((e) => e.message);
     expect(said).toEqual(["[redacted]", "[redacted]", "step 2"]);
+  });
+});
+
+describe("ZL4: an MCP server's keys in the outputs that print configuration", () => {
+  it("inspect and mcp list show them masked, before any server was started", async () => {
+    const p = project();
+    const ARG = "zl4ArgSecret0123456789abc";
+    const ENV = "zl4EnvSecret0123456789abc";
+    const PATH_KEY = "zl4PathSecret0123456789abc";
+    const QUERY = "zl4QuerySecret0123456789";
+    writeFileSync(
+      join(p.cwd, "ubiquity.config.mjs"),
+      `export default { mcpServers: ${JSON.stringify({
+        local: { command: process.execPath, args: ["-e", "process.exit(1)", "--api-key", ARG], env: { MYTOK: ENV } },
+        zapier: { type: "http", url: `http://127.0.0.1:1/mcp/${PATH_KEY}/sse?key=${QUERY}` },
+      })} };\n`,
+    );
+    const inspect = await runCli(["inspect"], p.cwd, { HOME: p.home });
+    expect(inspect.code, inspect.stderr).toBe(0);
+    expect(inspect.stdout).toContain('"--api-key","[redacted]"');
+    const list = await runCli(["mcp", "list"], p.cwd, { HOME: p.home });
+    expect(list.stdout).toContain("--api-key [redacted]");
+    expect(list.stdout).toContain("/mcp/[redacted]/sse?key=[redacted]");
+    for (const said of [inspect.stdout, inspect.stderr, list.stdout, list.stderr])
+      for (const secret of [ARG, ENV, PATH_KEY, QUERY]) expect(said).not.toContain(secret);
   });
 });
