@@ -38,7 +38,8 @@
  *           logger's copy was masked). Class: an output of the firehose nobody masks (messages are
  *           masked where the run emits them; events are not). Rule: every `--verbose` line is masked
  *           with the run's secrets, and the events that quote outside text (a sandbox refusal's detail
- *           and command, an MCP server's log line and progress message) leave masked. The kernel's
+ *           and command, an MCP server's log line and progress message, a warning — which quotes a
+ *           failed server's stderr) leave masked. The kernel's
  *           `emit` itself does not mask (src/ left alone): a third-party plugin's event that quotes
  *           outside text reaches taps as the plugin wrote it.
  *
@@ -60,7 +61,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { summon } from "ubiquity";
+import { createKernel, summon } from "ubiquity";
+import { warn } from "../../plugins/_kits/sources/index";
 import mcp from "ubiquity/plugins/mcp";
 import { scriptedModel } from "ubiquity/testing";
 import { noteSecret } from "../../src/redact";
@@ -240,6 +242,63 @@ export default {
     );
     const said = events.filter((e) => e.type === "mcp.log" || e.type === "mcp.progress").map((e) => e.message);
     expect(said).toEqual(["[redacted]", "[redacted]", "step 2"]);
+  });
+
+  it("a warning quoting a failed server's stderr reaches the event taps masked, as the logger's line", async () => {
+    const SERVER_KEY = "zl3ServerToken0123456789abc";
+    const events: { type: string; message?: string }[] = [];
+    const logged: string[] = [];
+    const spy = {
+      name: "spy",
+      apply: (kernel: { hooks: { event: { tap(n: string, f: (e: { type: string }) => void): void } } }) =>
+        kernel.hooks.event.tap("spy", (e) => void events.push(e)),
+    };
+    await collect(
+      summon("go", {
+        presets: [],
+        plugins: [mcp(), spy as never],
+        model: scriptedModel(["done"]),
+        logger: { debug: () => {}, info: () => {}, warn: (m: string) => void logged.push(m), error: () => {} },
+        mcpServers: {
+          leaky: {
+            command: process.execPath,
+            args: ["-e", "process.stderr.write('bad token ' + process.env.MYTOK + '\\n'); process.exit(1)"],
+            env: { MYTOK: SERVER_KEY },
+          },
+        },
+      }),
+    );
+    const warnings = events.filter((e) => e.type === "warning").map((e) => e.message ?? "");
+    expect(
+      warnings.some((w) => w.includes("bad token [redacted]")),
+      JSON.stringify(warnings),
+    ).toBe(true);
+    expect(JSON.stringify(warnings)).not.toContain(SERVER_KEY);
+    expect(logged.join("\n")).not.toContain(SERVER_KEY);
+  });
+
+  it("a plugin's warning (the sources kit's warn) reaches the event taps masked", async () => {
+    const API_KEY = "sk-zl3-kit-warning-0123456789";
+    noteSecret(API_KEY); // a key the run knows (a header it sent, a server's env value)
+    const events: { type: string; message?: string }[] = [];
+    const kernel = createKernel({
+      presets: [],
+      logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+      plugins: [
+        {
+          name: "reader",
+          apply(k) {
+            k.hooks.event.tap("reader", (e) => void events.push(e as never));
+            // A file or a program quoted in a warning (what a settings file or a server said).
+            k.hooks.kernel.ready.tap("reader", () => warn(k, "reader", `the gateway said: key ${API_KEY} is revoked`));
+          },
+        },
+      ],
+    });
+    await kernel.ready();
+    await kernel.dispose();
+    const warnings = events.filter((e) => e.type === "warning").map((e) => e.message);
+    expect(warnings).toEqual(["the gateway said: key [redacted] is revoked"]);
   });
 });
 
