@@ -55,7 +55,36 @@
  *           line, env, URL, headers) are registered when the options are resolved, started or not,
  *           and `mcp list` masks its report as every output is.
  *
- * Tally: see the end of this header.
+ * Tally: about 45 constructs tried — 19 through the bin (Read of /proc/self/environ and cmdline;
+ * `cat /proc/$PPID/environ` with the sandbox on and off; a project's Codex `[features] hooks =
+ * false` and `[hooks.state]`, untrusted and trusted, against the user's guard, and a control; an
+ * untrusted `enabledMcpjsonServers`; `--verbose` over a sandbox refusal quoting a secret, a
+ * background task and a plugin's error; `inspect` over an MCP server's command line, env and URL
+ * path and over the run's env, an HTTP hook's URL and a search backend's; `mcp list` over the
+ * same server; the model's Read of a turned-off server's entry; a command's script changed after
+ * trust), the rest by reading the code; 16 got through, in 4 findings (ZL1 3, ZL2 1, ZL3 5 — a
+ * sandbox refusal, a plugin's error, an MCP log line, progress message and warning —, ZL4 7),
+ * all fixed.
+ * Held: Read of /proc (outside the run's folders, refused in bypassPermissions too); a sandboxed
+ * `$PPID` is the sandbox's; a command's script changed after trust (the commands folder's digest
+ * covers what its shell lines name: not applied); `inspect` of the run's env, hooks and search
+ * backend (ZH6); by reading the code: heldFetch (its kept-alive connections are pooled by host and
+ * port, each judged when opened; IPv4-mapped, NAT64, 6to4 and Teredo forms; a first answer mixing
+ * public and private addresses holds the name to public ones and refuses the rest; the tunnel's TLS
+ * is named for the host and verified; the proxy's credentials are sent to the proxy only and never
+ * named in an error), an MCP server's `instructions` (unused), prompts (no shell lines, no grants),
+ * resource links (described, never fetched), `resources/updated` (re-read for the runs that read
+ * the resource), URL elicitation (shown, never opened), the LSP tool's locations (paths, no file
+ * text), apply_patch's `Move to` (judged as a write), Write and Edit through a hard link (asked),
+ * the `@file` mentions (Read through the funnel), the trust question after /clear (the changed
+ * files, described), Codex's `[shell_environment_policy]` (its `set` only) and approval and sandbox
+ * modes (only tighter), ACP sessions (config and trust as `run --cwd`), `readOption` (validated
+ * through the owner's schema).
+ * Left open: the kernel's `emit` does not mask (src/ left alone): an event a third-party plugin
+ * emits with outside text reaches a program's taps as written (the built-in plugins' now leave
+ * masked); a fleet run's diff holds what the agent wrote into files, secrets too (as the files do);
+ * a key in a project file the configuration does not use (a turned-off server's entry) is the
+ * project's text, shown to the model's Read as any file's is.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
