@@ -55,16 +55,30 @@
  *           line, env, URL, headers) are registered when the options are resolved, started or not,
  *           and `mcp list` masks its report as every output is.
  *
- * Tally: about 45 constructs tried — 19 through the bin (Read of /proc/self/environ and cmdline;
+ * ZL5 FIXED A value the configuration hands commands was masked when its name said credential by the
+ *           kernel's list (API_KEY, TOKEN, SECRET, PASSWORD, …) or when it looked like a key (ZC6:
+ *           16 characters or more, letters and digits). The spellings configs use as often fell
+ *           between: through the bin, the model's `printenv` of the run's `env` printed
+ *           `SMTP_PASS=Sup3rS3cret!x` (13 characters), `DB_PWD=hunter2hunter2` (14) and `REDIS_PASS=correct-horse-battery-staple` (a passphrase)
+ *           unmasked — to the model, the stream and the transcript — while `GH_PAT`'s long value
+ *           was masked by its shape. Class: a secret recognized by name or shape, each list
+ *           missing what the other did not cover. Rule: a value of an environment the configuration
+ *           hands programs (the run's `env`, a server's, a language server's) is registered when
+ *           its name marks a credential — the kernel's names and the short spellings PASS, PWD (but
+ *           the shell's PWD and OLDPWD), PAT, DSN, COOKIE — whatever its shape; a key given as a
+ *           URL's user (a Sentry DSN) is registered too. (The kernel's own name list, in src/, is
+ *           unchanged: the parent's environment reaches no command but through the allow-list.)
+ *
+ * Tally: about 52 constructs tried — 21 through the bin (Read of /proc/self/environ and cmdline;
  * `cat /proc/$PPID/environ` with the sandbox on and off; a project's Codex `[features] hooks =
  * false` and `[hooks.state]`, untrusted and trusted, against the user's guard, and a control; an
  * untrusted `enabledMcpjsonServers`; `--verbose` over a sandbox refusal quoting a secret, a
  * background task and a plugin's error; `inspect` over an MCP server's command line, env and URL
  * path and over the run's env, an HTTP hook's URL and a search backend's; `mcp list` over the
  * same server; the model's Read of a turned-off server's entry; a command's script changed after
- * trust), the rest by reading the code; 16 got through, in 4 findings (ZL1 3, ZL2 1, ZL3 5 — a
- * sandbox refusal, a plugin's error, an MCP log line, progress message and warning —, ZL4 7),
- * all fixed.
+ * trust; `printenv` of the run's env under password names, before and after), the rest by reading
+ * the code; 19 got through, in 5 findings (ZL1 3, ZL2 1, ZL3 5 — a sandbox refusal, a plugin's
+ * error, an MCP log line, progress message and warning —, ZL4 7, ZL5 3), all fixed.
  * Held: Read of /proc (outside the run's folders, refused in bypassPermissions too); a sandboxed
  * `$PPID` is the sandbox's; a command's script changed after trust (the commands folder's digest
  * covers what its shell lines name: not applied); `inspect` of the run's env, hooks and search
@@ -84,13 +98,16 @@
  * emits with outside text reaches a program's taps as written (the built-in plugins' now leave
  * masked); a fleet run's diff holds what the agent wrote into files, secrets too (as the files do);
  * a key in a project file the configuration does not use (a turned-off server's entry) is the
- * project's text, shown to the model's Read as any file's is.
+ * project's text, shown to the model's Read as any file's is; a short value under a name neither
+ * list spells (`API_SIG=abcdefabcdef`, tried) is still shown: both rules stay heuristics, and
+ * masking every value of the run's `env` would hide `production` and paths wherever they appear.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createKernel, summon } from "ubiquity";
+import { isCredentialSpelling } from "../../plugins/_kits/process/env";
 import { warn } from "../../plugins/_kits/sources/index";
 import mcp from "ubiquity/plugins/mcp";
 import { scriptedModel } from "ubiquity/testing";
@@ -353,5 +370,40 @@ describe("ZL4: an MCP server's keys in the outputs that print configuration", ()
     expect(list.stdout).toContain("/mcp/[redacted]/sse?key=[redacted]");
     for (const said of [inspect.stdout, inspect.stderr, list.stdout, list.stderr])
       for (const secret of [ARG, ENV, PATH_KEY, QUERY]) expect(said).not.toContain(secret);
+  });
+});
+
+describe("ZL5: the run's env under password names the kernel's list does not spell", () => {
+  it("masks what printenv shows of them, whatever the value's shape; ordinary values stay readable", async () => {
+    const p = project();
+    const values = {
+      SMTP_PASS: "Sup3rS3cret!x",
+      DB_PWD: "hunter2hunter2",
+      REDIS_PASS: "correct-horse-battery-staple",
+      SENTRY_DSN: "https://0123456789abcdef0123456789abcdef@o12345.ingest.sentry.io/678",
+    };
+    writeFileSync(
+      join(p.cwd, "ubiquity.config.mjs"),
+      `export default { env: ${JSON.stringify({ ...values, DEPLOY_MODE: "production" })} };\n`,
+    );
+    const r = await attack(
+      [`printenv ${Object.keys(values).join(" ")} DEPLOY_MODE; echo "cwd=$PWD"`],
+      ["--permission-mode", "bypassPermissions"],
+      p,
+    );
+    const said = r.out[0]!.content;
+    for (const value of [...Object.values(values), "0123456789abcdef0123456789abcdef"])
+      expect(said).not.toContain(value);
+    expect(said.match(/\[redacted\]/g)?.length).toBe(4);
+    expect(said).toContain("production");
+    expect(said).toContain(`cwd=${p.cwd}`);
+    expect(r.run.stdout).not.toContain("Sup3rS3cret!x");
+  });
+
+  it("reads the short spellings as whole name segments, never the shell's folders", () => {
+    for (const name of ["DB_PASS", "SMTP_PASS", "PASS", "DB_PWD", "GH_PAT", "SENTRY_DSN", "SESSION_COOKIE", "db_pass"])
+      expect(isCredentialSpelling(name), name).toBe(true);
+    for (const name of ["PWD", "OLDPWD", "PATH", "BYPASS_CACHE", "PATCH_LEVEL", "COMPASS_HOME", "DSNAME"])
+      expect(isCredentialSpelling(name), name).toBe(false);
   });
 });
