@@ -69,16 +69,30 @@
  *           URL's user (a Sentry DSN) is registered too. (The kernel's own name list, in src/, is
  *           unchanged: the parent's environment reaches no command but through the allow-list.)
  *
- * Tally: about 52 constructs tried — 21 through the bin (Read of /proc/self/environ and cmdline;
+ * ZL6 FIXED The runner's last line — the error that stopped a command or a run — went to the terminal
+ *           as it was, past the filter every other text goes through (terminalText): a plugin
+ *           command's output and warnings are filtered on a terminal (red team za), but an error it
+ *           throws is printed by the runner's own catch. Through the bin in a pseudo-terminal,
+ *           `ubiquity plugin add <a stranger's marketplace>` (no plugin named) listed the
+ *           marketplace's plugin names in its error, one holding `ESC ]52;c;…BEL` (sets the
+ *           clipboard) and one `ESC ]0;…BEL` (retitles the window), and the terminal got both raw;
+ *           `ubiquity run` stopping on a config's unknown key (zod quotes the key as written) did the
+ *           same. Class: ZJ2's — text from a file or a third party reaching the terminal past the
+ *           filter — in the error path. Rule: on a terminal, the runner's error line (`run`'s and
+ *           every command's) shows control characters, never sends them.
+ *
+ * Tally: about 58 constructs tried — 25 through the bin (Read of /proc/self/environ and cmdline;
  * `cat /proc/$PPID/environ` with the sandbox on and off; a project's Codex `[features] hooks =
  * false` and `[hooks.state]`, untrusted and trusted, against the user's guard, and a control; an
  * untrusted `enabledMcpjsonServers`; `--verbose` over a sandbox refusal quoting a secret, a
  * background task and a plugin's error; `inspect` over an MCP server's command line, env and URL
  * path and over the run's env, an HTTP hook's URL and a search backend's; `mcp list` over the
  * same server; the model's Read of a turned-off server's entry; a command's script changed after
- * trust; `printenv` of the run's env under password names, before and after), the rest by reading
- * the code; 19 got through, in 5 findings (ZL1 3, ZL2 1, ZL3 5 — a sandbox refusal, a plugin's
- * error, an MCP log line, progress message and warning —, ZL4 7, ZL5 3), all fixed.
+ * trust; `printenv` of the run's env under password names, before and after; in a pseudo-terminal,
+ * a marketplace's plugin names in `plugin add`'s error, a config's unknown key, a YAML config's
+ * parse error and a malformed deny rule in `run`'s), the rest by reading the code; 21 got through,
+ * in 6 findings (ZL1 3, ZL2 1, ZL3 5 — a sandbox refusal, a plugin's error, an MCP log line,
+ * progress message and warning —, ZL4 7, ZL5 3, ZL6 2), all fixed.
  * Held: Read of /proc (outside the run's folders, refused in bypassPermissions too); a sandboxed
  * `$PPID` is the sandbox's; a command's script changed after trust (the commands folder's digest
  * covers what its shell lines name: not applied); `inspect` of the run's env, hooks and search
@@ -100,10 +114,14 @@
  * a key in a project file the configuration does not use (a turned-off server's entry) is the
  * project's text, shown to the model's Read as any file's is; a short value under a name neither
  * list spells (`API_SIG=abcdefabcdef`, tried) is still shown: both rules stay heuristics, and
- * masking every value of the run's `env` would hide `production` and paths wherever they appear.
+ * masking every value of the run's `env` would hide `production` and paths wherever they appear;
+ * the warnings `run` prints while it reads the config (runner/run.ts, `warn`) are not filtered on
+ * a terminal either — none was found quoting a stranger's text (they name known files), so it is
+ * left as it is.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createKernel, summon } from "ubiquity";
@@ -115,7 +133,7 @@ import { noteSecret } from "../../src/redact";
 import { collect } from "../helpers/collect";
 import { MARKER } from "../mcp/helpers";
 import { settingsProjectFiles } from "../../plugins/settings/project-files";
-import { runCli } from "../helpers/project";
+import { binPath, runCli } from "../helpers/project";
 import { attackBench } from "./attack-bench";
 
 const KEY = "sk-test-redteam7zl";
@@ -405,5 +423,46 @@ describe("ZL5: the run's env under password names the kernel's list does not spe
       expect(isCredentialSpelling(name), name).toBe(true);
     for (const name of ["PWD", "OLDPWD", "PATH", "BYPASS_CACHE", "PATCH_LEVEL", "COMPASS_HOME", "DSNAME"])
       expect(isCredentialSpelling(name), name).toBe(false);
+  });
+});
+
+describe("ZL6: the runner's error line on a terminal", () => {
+  /** `ubiquity …args` in a pseudo-terminal (util-linux `script`): what the terminal received. */
+  const onTerminal = (cwd: string, home: string, args: string[], env: Record<string, string> = {}) =>
+    spawnSync(
+      "script",
+      ["-q", "-e", "-c", [process.execPath, binPath, ...args].map((a) => `'${a}'`).join(" "), "/dev/null"],
+      { cwd, env: { ...process.env, HOME: home, NO_COLOR: "1", DEBUG: "", ...env }, encoding: "utf8" },
+    ).stdout;
+  const CLIPBOARD = "\u001b]52;c;WkxQV05FRA==\u0007";
+  const TITLE = "\u001b]0;zl6-title\u0007";
+
+  it("shows the control characters a stranger's marketplace puts in plugin add's error, never sends them", () => {
+    const p = project();
+    const market = join(p.cwd, "market");
+    mkdirSync(join(market, ".claude-plugin"), { recursive: true });
+    writeFileSync(
+      join(market, ".claude-plugin", "marketplace.json"),
+      JSON.stringify({
+        name: "m",
+        owner: { name: "o" },
+        plugins: [
+          { name: `zl6${CLIPBOARD}`, source: "./a" },
+          { name: `b${TITLE}`, source: "./b" },
+        ],
+      }),
+    );
+    const screen = onTerminal(p.cwd, p.home, ["plugin", "add", market]);
+    expect(screen).toContain("is a marketplace; name one of its 2 plugins");
+    expect(screen).not.toContain("\u001b]");
+    expect(screen).toContain("zl6\\x1b]52;c;");
+  });
+
+  it("does the same for run's error quoting a config's unknown key", () => {
+    const p = project();
+    writeFileSync(join(p.cwd, ".ubiquityrc.json"), JSON.stringify({ [`k${CLIPBOARD}`]: 1 }));
+    const screen = onTerminal(p.cwd, p.home, ["run", "--model", "test", "hi"], { UBIQUITY_TRUST: "1" });
+    expect(screen).toContain("Unrecognized key");
+    expect(screen).not.toContain("\u001b]");
   });
 });
