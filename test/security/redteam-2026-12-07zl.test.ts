@@ -249,15 +249,27 @@ describe("ZL2: an untrusted settings file's enabledMcpjsonServers", () => {
   });
 });
 
-describe("ZL3: what the event firehose carries, printed by --verbose and a program's taps", () => {
-  it("a sandbox refusal quoting the command's output line is masked on --verbose, as the result is", async () => {
-    const p = project();
-    // A program's own tap of the firehose (writing each refusal down), and a plugin whose error quotes the value.
-    writeFileSync(
-      join(p.cwd, "ubiquity.config.mjs"),
-      `import { appendFileSync } from "node:fs";
+/** ZL5's values of the run's env: password names outside the kernel's list, short or of words. */
+const ZL5_VALUES = {
+  SMTP_PASS: "Sup3rS3cret!x",
+  DB_PWD: "hunter2hunter2",
+  REDIS_PASS: "correct-horse-battery-staple",
+  SENTRY_DSN: "https://0123456789abcdef0123456789abcdef@o12345.ingest.sentry.io/678",
+};
+
+/**
+ * One bin run for ZL3's and ZL5's calls (each test reads its own call's result): the run's env
+ * holds ZL3's token and ZL5's values; a program's own tap of the firehose writes each refusal
+ * down, and a plugin's error quotes the token.
+ */
+let envRun: ReturnType<typeof startEnvRun> | undefined;
+const startEnvRun = () => {
+  const p = project();
+  writeFileSync(
+    join(p.cwd, "ubiquity.config.mjs"),
+    `import { appendFileSync } from "node:fs";
 export default {
-  env: { DEPLOY_PAT: "${DEPLOY_PAT}" },
+  env: ${JSON.stringify({ DEPLOY_PAT, ...ZL5_VALUES, DEPLOY_MODE: "production" })},
   plugins: [{
     name: "audit",
     apply(kernel) {
@@ -269,16 +281,25 @@ export default {
   }],
 };
 `,
-    );
-    const r = await attack(
-      ['echo "$DEPLOY_PAT: Read-only file system"'],
-      ["--permission-mode", "bypassPermissions", "--verbose"],
-      p,
-    );
+  );
+  return attack(
+    [
+      'echo "$DEPLOY_PAT: Read-only file system"',
+      `printenv ${Object.keys(ZL5_VALUES).join(" ")} DEPLOY_MODE; echo "cwd=$PWD"`,
+    ],
+    ["--permission-mode", "bypassPermissions", "--verbose"],
+    p,
+  );
+};
+const sharedEnvRun = () => (envRun ??= startEnvRun());
+
+describe("ZL3: what the event firehose carries, printed by --verbose and a program's taps", () => {
+  it("a sandbox refusal quoting the command's output line is masked on --verbose, as the result is", async () => {
+    const r = await sharedEnvRun();
     expect(r.out[0]!.content).toContain("[redacted]: Read-only file system");
     expect(r.run.stderr).toContain("[verbose] sandbox refused a write by bash: [redacted]: Read-only file system");
     expect(r.run.stderr).toMatch(/\[verbose\] plugin audit failed in hook turn\.end: [^\n]*\[redacted\]/);
-    const logged = readFileSync(join(p.cwd, "violations.log"), "utf8");
+    const logged = readFileSync(join(r.cwd, "violations.log"), "utf8");
     expect(logged).toContain("[redacted]: Read-only file system");
     expect(logged).not.toContain(DEPLOY_PAT);
     expect(r.run.stderr).not.toContain(DEPLOY_PAT);
@@ -392,29 +413,14 @@ describe("ZL4: an MCP server's keys in the outputs that print configuration", ()
 });
 
 describe("ZL5: the run's env under password names the kernel's list does not spell", () => {
-  it("masks what printenv shows of them, whatever the value's shape; ordinary values stay readable", async () => {
-    const p = project();
-    const values = {
-      SMTP_PASS: "Sup3rS3cret!x",
-      DB_PWD: "hunter2hunter2",
-      REDIS_PASS: "correct-horse-battery-staple",
-      SENTRY_DSN: "https://0123456789abcdef0123456789abcdef@o12345.ingest.sentry.io/678",
-    };
-    writeFileSync(
-      join(p.cwd, "ubiquity.config.mjs"),
-      `export default { env: ${JSON.stringify({ ...values, DEPLOY_MODE: "production" })} };\n`,
-    );
-    const r = await attack(
-      [`printenv ${Object.keys(values).join(" ")} DEPLOY_MODE; echo "cwd=$PWD"`],
-      ["--permission-mode", "bypassPermissions"],
-      p,
-    );
-    const said = r.out[0]!.content;
-    for (const value of [...Object.values(values), "0123456789abcdef0123456789abcdef"])
+  it("masks what printenv shows of them, whatever the value's shape; ordinary values stay readable (in ZL3's run)", async () => {
+    const r = await sharedEnvRun();
+    const said = r.out[1]!.content;
+    for (const value of [...Object.values(ZL5_VALUES), "0123456789abcdef0123456789abcdef"])
       expect(said).not.toContain(value);
     expect(said.match(/\[redacted\]/g)?.length).toBe(4);
     expect(said).toContain("production");
-    expect(said).toContain(`cwd=${p.cwd}`);
+    expect(said).toContain(`cwd=${r.cwd}`);
     expect(r.run.stdout).not.toContain("Sup3rS3cret!x");
   });
 
