@@ -2,10 +2,9 @@
  * The secrets a configured MCP server carries — a key on its command line (`--api-key KEY`), its
  * env's values, its URL's password, query and path parts, its headers — registered when the
  * options are resolved, for every server, started or not. They were registered when the server's
- * transport was made: `ubiquity inspect` (whose options are "secrets redacted" for bug reports and
- * CI logs) printed a stdio server's `--api-key` and `MYTOK` values and a Zapier URL's path key, and
- * a server never started (turned off, left out) kept its key readable to the model's Read of the
- * file naming it (red team zl, ZL4; the rule of red team zh's ZH6 for hooks, search and LSP).
+ * transport was made, so `ubiquity inspect` (whose options are "secrets redacted" for bug reports
+ * and CI logs), which starts no server, printed a stdio server's `--api-key` and `MYTOK` values and
+ * a Zapier URL's path key (red team zl, ZL4; the rule of red team zh's ZH6 for hooks, search and LSP).
  */
 import { noteSecret } from "../../src/index";
 import { noteArgumentSecrets, noteEnvSecrets, noteUrlSecrets } from "../_kits/process/index";

@@ -99,11 +99,12 @@ export const settingsPlugin = definePlugin({
         // A project or local file applies in full only while trusted: under approved digests, only while unchanged.
         const full = whole ?? (source === "user" || isProjectFileTrusted(options.trust, path));
         const settings = full ? read : restrictionsOnly(read);
-        if (!full) restricted.add(path);
-        if (!full)
+        if (!full) {
+          restricted.add(path);
           kernel.logger.debug(
             `[${NAME}] ${path}: not trusted (its folder is not, or it changed since it was approved); only its deny and ask rules and spending caps (which only tighten) apply`,
           );
+        }
         applyRules(kernel, settings, `settings (${source}: ${path})`, path);
         files.push({ source, path, settings });
       };
