@@ -239,7 +239,10 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     return await runPluginCommand(first, command, rest, io, found);
   } catch (error) {
     // No options here to read keys from, but the environment's credentials are masked still.
-    io.stderr(`error: ${withoutKernelTerms(oneLine(redactText(describeError(error), secretsOf(undefined))))}\n`);
+    // A command's error may quote a third party (a marketplace's plugin names, git's last lines):
+    // on a terminal its control characters are shown, never obeyed (red team zl, ZL6).
+    const line = `error: ${withoutKernelTerms(oneLine(redactText(describeError(error), secretsOf(undefined))))}`;
+    io.stderr(`${io.stderrIsTTY ? terminalText(line) : line}\n`);
     return exitCodeOf(error);
   }
 }

@@ -130,9 +130,10 @@ function fail(
     const subtype = code === EXIT.usage ? "error_configuration" : "error_during_execution";
     io.stdout(`${JSON.stringify(earlyErrorResult(shape, subtype, shown, code))}\n`);
   }
-  io.stderr(
-    `error: ${shown}${error instanceof UsageError && !/--help/.test(shown) ? "; see `ubiquity run --help`" : ""}\n`,
-  );
+  // The message may quote a file or a third party (a config's unknown key, as written): on a
+  // terminal its control characters are shown, never obeyed (red team zl, ZL6).
+  const line = `error: ${shown}${error instanceof UsageError && !/--help/.test(shown) ? "; see `ubiquity run --help`" : ""}`;
+  io.stderr(`${io.stderrIsTTY ? terminalText(line) : line}\n`);
   return code;
 }
 

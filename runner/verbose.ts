@@ -7,6 +7,7 @@
 import type { Plugin } from "../src/plugin";
 import type { KernelEvent } from "../src/hooks";
 import { describeError } from "../src/errors";
+import { redactText, secretsOf, secretsOfRun } from "../src/redact";
 
 const NAME = "ubiquity:runner-verbose";
 
@@ -58,8 +59,13 @@ export function verbosePlugin(write: (line: string) => void): Plugin {
       });
       // Warnings are not echoed: each is already on stderr once (the plugin's logger line, or the
       // runner's line for the sandbox's), and --verbose printed every one twice.
-      kernel.hooks.event.tap(NAME, (event) => {
-        if (event.type !== "warning") write(`[verbose] ${describeEvent(event)}`);
+      // Every line masked with the run's secrets: events carry what plugins saw (a command's output
+      // line in a sandbox refusal, a plugin's error), unmasked, and --verbose goes to CI logs (red
+      // team zl, ZL3).
+      kernel.hooks.event.tap(NAME, (event, run) => {
+        if (event.type === "warning") return;
+        const secrets = run ? secretsOfRun(run) : secretsOf(kernel.options);
+        write(`[verbose] ${redactText(describeEvent(event), secrets)}`);
       });
     },
   };

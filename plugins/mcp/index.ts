@@ -20,6 +20,7 @@ import { warn, warnOnce } from "../_kits/sources/index";
 import { pluginServers } from "./plugin-servers";
 import { relativeArgsWarnings } from "./untrusted-args";
 import { tapPermissionPromptTool } from "./permission-prompt";
+import { noteServerSecrets } from "./server-secrets";
 import type { McpResourceContents, McpResourceInfo, McpResourceTemplateInfo } from "./resources";
 import { McpResourceError } from "./resource-error";
 import type { McpFeatures } from "./features";
@@ -128,6 +129,8 @@ export const mcpPlugin = definePlugin({
     });
 
     tapPermissionPromptTool(kernel, NAME, (run) => context.optionsOf(run).permissionPromptTool);
+    // Every configured server's keys are secrets from now, not from its connection (red team zl, ZL4).
+    kernel.hooks.kernel.configResolved.tap(NAME, (options) => noteServerSecrets(context.optionsOf(options).mcpServers));
 
     kernel.hooks.kernel.ready.tapPromise(NAME, async () => {
       const { claudePlugins, cwd, trust, strictMcpConfig } = context.options;

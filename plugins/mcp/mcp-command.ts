@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Kernel } from "../../src/index";
+import { type Kernel, redactText, secretsOf } from "../../src/index";
 import { isProjectFileTrusted, UsageError } from "../../loader/index";
 import { readOption } from "../_kits/authoring/index";
 import type { CommandArgs, CommandIO } from "../../loader/index";
@@ -65,6 +65,8 @@ export async function runMcpCommand(
   const mcpJson = join(resolve(kernel.options.cwd), ".mcp.json");
   const trust = readOption(mcpOptions, kernel.options, "trust");
   const skipped = existsSync(mcpJson) && !isProjectFileTrusted(trust, mcpJson) ? mcpJson : undefined;
-  io.stdout(values.json ? `${JSON.stringify(servers, null, 2)}\n` : formatMcpReport(servers, skipped));
+  // Masked as every output is: a server's target holds its keys (a URL's, a command line's), its error may echo one.
+  const report = values.json ? `${JSON.stringify(servers, null, 2)}\n` : formatMcpReport(servers, skipped);
+  io.stdout(redactText(report, secretsOf(kernel.options)));
   return servers.some((s) => s.status !== "connected") ? 1 : 0;
 }

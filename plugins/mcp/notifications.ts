@@ -7,7 +7,7 @@
  */
 import { pathToFileURL } from "node:url";
 import type { Client } from "@modelcontextprotocol/client";
-import type { Kernel, ToolContext } from "../../src/index";
+import { type Kernel, redactText, secretsOf, secretsOfRun, type ToolContext } from "../../src/index";
 import type { McpConnection } from "./connection";
 import type { McpLogEvent } from "./events";
 import "./events";
@@ -30,7 +30,7 @@ export function progressReporter(connection: McpConnection, tool: string, ctx: T
       toolUseId: ctx.toolUseId,
       progress: p.progress,
       ...(p.total !== undefined ? { total: p.total } : {}),
-      ...(p.message !== undefined ? { message: p.message } : {}),
+      ...(p.message !== undefined ? { message: redactText(p.message, secretsOfRun(ctx.run!)) } : {}),
     });
 }
 
@@ -52,7 +52,8 @@ export function installNotifications(
 ): void {
   client.setNotificationHandler("notifications/message", (notification) => {
     const { level, logger, data } = notification.params;
-    const message = typeof data === "string" ? data : JSON.stringify(data);
+    // Masked as the logger masks its line: the event reaches a program's own taps (red team zl, ZL3).
+    const message = redactText(typeof data === "string" ? data : JSON.stringify(data), secretsOf(kernel.options));
     const line = `[mcp ${connection.name}${logger ? ` ${logger}` : ""}] ${level}: ${message}`;
     if (LOUD.has(level)) kernel.logger.warn(line);
     else kernel.logger.debug(line);

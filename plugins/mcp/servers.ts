@@ -3,7 +3,7 @@
  * fixed order (servers by name, each server's tools by name) so the tool block is byte-stable
  * however the connections raced, and closed together at `kernel.dispose`.
  */
-import type { Kernel } from "../../src/index";
+import { type Kernel, redactText, secretsOf } from "../../src/index";
 import type { McpServerConfig } from "./options";
 import { McpConnection, type McpConnectionOptions } from "./connection";
 import { claimsReadOnly, McpTool } from "./mcp-tool";
@@ -67,7 +67,8 @@ export class McpServers {
       if (connection.status === "failed") {
         const message = `MCP server "${connection.name}" ${connection.error}`;
         kernel.logger.warn(message);
-        kernel.emit({ type: "warning", source: this.owner, message });
+        // Its error quotes the server's stderr: the event leaves masked, as the logger's line does (red team zl, ZL3).
+        kernel.emit({ type: "warning", source: this.owner, message: redactText(message, secretsOf(kernel.options)) });
         continue;
       }
       this.#register(kernel, connection, taken);

@@ -14,6 +14,8 @@ import { z } from "zod";
 import {
   PERMISSION_STAGE,
   REQUEST_STAGE,
+  redactText,
+  secretsOfRun,
   SYSTEM_STAGE,
   type Kernel,
   type PermissionVerdict,
@@ -223,14 +225,17 @@ export const sandboxPlugin = definePlugin({
         ...violationsInOutput(output.content, runtime.secrets, runtime.settings.network, 5, hiddenHome),
       ];
       if (found.length === 0) return output;
-      const command = typeof call.input.command === "string" ? call.input.command : undefined;
+      // A detail quotes a line of the command's output: it leaves masked, as the output does (the
+      // event firehose reaches --verbose and a program's own taps, which print it: red team zl, ZL3).
+      const secrets = secretsOfRun(call.run ?? { options: kernel.options });
+      const command = typeof call.input.command === "string" ? redactText(call.input.command, secrets) : undefined;
       for (const v of found) {
         if (v.kind === "network" && reverted.includes(v)) continue; // the proxy reported it when it happened
         kernel.emit({
           type: "sandbox.violation",
           kind: v.kind,
           source: "bash",
-          detail: v.detail,
+          detail: redactText(v.detail, secrets),
           toolUseId: call.toolUseId,
           ...(command ? { command } : {}),
         });

@@ -15,7 +15,7 @@ import type { PermissionMode } from "../permissions/api";
 import type { SandboxOption } from "../sandbox/api";
 import { warn } from "../_kits/sources/index";
 import { type CodexConfig, type CodexTightening, readCodexConfigFile } from "./codex";
-import { stateOf } from "./api";
+import { stateOf, type LoadedSettings } from "./api";
 import { dropDisabledHooks } from "./codex-hook-state";
 import type { SettingSource, SettingsFile } from "./schema";
 
@@ -30,6 +30,13 @@ const STRICTNESS: Record<PermissionMode, number> = {
   dontAsk: 3,
   plan: 4,
 };
+
+/** A `[features] hooks` switch as read, and the file it is in. */
+interface HooksSwitch {
+  on: boolean;
+  key: string;
+  path: string;
+}
 
 /** The options a Codex file can fill. */
 interface CodexFilled {
@@ -47,9 +54,14 @@ interface CodexFilled {
 export class CodexFiles {
   private readonly tightenings: CodexTightening[] = [];
   private readonly trusted: CodexConfig[] = [];
-  /** The last `[features] hooks` (or `codex_hooks`) read (user, then project: the project's wins, as in Codex). */
-  private hooksFeature: { on: boolean; key: string; path: string } | undefined;
-  private readonly disabledHooks: string[] = [];
+  /**
+   * The `[features] hooks` (or `codex_hooks`) switch of the user's file and of the project's (the
+   * last of each read): the user's decides the user's own hook files, the project's (else the
+   * user's) the project's.
+   */
+  private readonly hooksFeature: { user?: HooksSwitch; project?: HooksSwitch } = {};
+  /** The handlers `[hooks.state]` turns off, each with whose file said so. */
+  private readonly disabledHooks: { key: string; byUser: boolean }[] = [];
 
   constructor(
     private readonly kernel: Kernel,
@@ -73,25 +85,28 @@ export class CodexFiles {
     if (!config && source === "user" && this.profile !== undefined)
       throw new ConfigError(`--profile ${this.profile}: there is no Codex config file to take it from`, path);
     if (!config) return;
-    if (config.hooksFeature !== undefined) this.hooksFeature = { ...config.hooksFeature, path };
-    // Turning a hook off only takes power away: it applies from any file, trusted or not.
-    this.disabledHooks.push(...config.disabledHooks);
     this.tightenings.push(config.tightening);
     apply(source, path, config.settings);
+    const byUser = source === "user";
     // Turning a skill off is the user's choice in Codex: its [[skills.config]] is read from ~/.codex/config.toml alone.
-    if (source === "user") stateOf(this.kernel).skillSwitches.push(...config.skillSwitches);
+    if (byUser) stateOf(this.kernel).skillSwitches.push(...config.skillSwitches);
     else if (config.skillSwitches.length)
       warn(
         this.kernel,
         NAME,
         `${path}: its [[skills.config]] entries are not applied: Codex reads them from the user's ~/.codex/config.toml alone`,
       );
-    if (source !== "user" && !isProjectFileTrusted(this.trust, path)) {
+    if (!byUser && !isProjectFileTrusted(this.trust, path)) {
+      // Turning a hook off is no restriction: a PreToolUse hook that blocks is a guard, and an
+      // untrusted project file turned the user's off (red team zl, ZL1). Its switches apply to nothing.
       this.kernel.logger.debug(
-        `[${NAME}] ${path}: not trusted (its folder is not, or it changed since it was approved); its MCP servers do not start`,
+        `[${NAME}] ${path}: not trusted (its folder is not, or it changed since it was approved); its MCP servers do not start, and its switches that turn hooks off ([features] hooks, [hooks.state]) do not apply`,
       );
       return;
     }
+    if (config.hooksFeature !== undefined)
+      this.hooksFeature[byUser ? "user" : "project"] = { ...config.hooksFeature, path };
+    this.disabledHooks.push(...config.disabledHooks.map((key) => ({ key, byUser })));
     this.trusted.push(config);
     stateOf(this.kernel).mcpFailures.push(...config.failed.map((f) => ({ ...f, error: `${f.error} (in ${path})` })));
     for (const { name, error } of config.failed)
@@ -99,24 +114,47 @@ export class CodexFiles {
   }
 
   /**
-   * `[features] hooks = false` (or `codex_hooks = false`) turns off every Codex hook (hooks.json's and `[hooks]` tables):
-   * they are taken out of the files read (`codex`: whether a file is Codex's), and that is said once.
+   * `[features] hooks = false` (or `codex_hooks = false`) turns off the Codex hooks (hooks.json's and `[hooks]` tables)
+   * it decides: they are taken out of the files read (`codex`: whether a file is Codex's), and that is said
+   * once per switch. A project's switch decides the project's hook files only, never the user's own (as
+   * Claude Code's `disableAllHooks` is read: ../hooks/settings-hooks.ts).
    */
-  dropHooksIfOff(files: { path: string; settings: SettingsFile }[], codex: (path: string) => boolean): void {
-    if (this.hooksFeature?.on !== false) return;
-    const off = files.filter((f) => codex(f.path) && f.settings.hooks !== undefined);
-    if (!off.length) return;
-    for (const f of off) f.settings = { ...f.settings, hooks: undefined };
-    warn(
-      this.kernel,
-      NAME,
-      `${this.hooksFeature.path}: [features] ${this.hooksFeature.key} = false, so the Codex hooks of ${off.map((f) => f.path).join(", ")} do not run`,
-    );
+  dropHooksIfOff(files: LoadedSettings[], codex: (path: string) => boolean): void {
+    const { user, project } = this.hooksFeature;
+    for (const which of [user, project]) {
+      if (which?.on !== false) continue;
+      const off = files.filter(
+        (f) =>
+          codex(f.path) && f.settings.hooks !== undefined && (f.source === "user" ? user : (project ?? user)) === which,
+      );
+      if (!off.length) continue;
+      for (const f of off) f.settings = { ...f.settings, hooks: undefined };
+      warn(
+        this.kernel,
+        NAME,
+        `${which.path}: [features] ${which.key} = false, so the Codex hooks of ${off.map((f) => f.path).join(", ")} do not run`,
+      );
+    }
   }
 
-  /** Take out of the Codex hook files among `files` the handlers a `[hooks.state]` turned off (`enabled = false`). */
-  dropDisabledHooks(files: { path: string; settings: SettingsFile }[], codex: (path: string) => boolean): void {
-    for (const hook of dropDisabledHooks(files, this.disabledHooks, codex))
+  /**
+   * Take out of the Codex hook files among `files` the handlers a `[hooks.state]` turned off (`enabled = false`):
+   * the user's file's keys reach any hook file, a project's only the project's.
+   */
+  dropDisabledHooks(files: LoadedSettings[], codex: (path: string) => boolean): void {
+    const dropped = [
+      ...dropDisabledHooks(
+        files,
+        this.disabledHooks.filter((d) => d.byUser).map((d) => d.key),
+        codex,
+      ),
+      ...dropDisabledHooks(
+        files,
+        this.disabledHooks.filter((d) => !d.byUser).map((d) => d.key),
+        (path) => codex(path) && files.some((f) => f.path === path && f.source !== "user"),
+      ),
+    ];
+    for (const hook of dropped)
       this.kernel.logger.debug(`[${NAME}] ${hook}: turned off in Codex's [hooks.state] (enabled = false), not run`);
   }
 

@@ -7,8 +7,10 @@
  *
  * Here `state` is taken out of the hook tables, and each handler a key turns off is taken out of the
  * Codex hook file it names (hooks.json, or a config.toml's own `[hooks]`), as Codex does. Turning a
- * hook off only takes power away, so a key applies from any file; `trusted_hash` is Codex's trust,
- * not ubiquity's (a project's hooks apply only when ubiquity's trust says so), and is not read.
+ * hook off is no restriction (a hook that blocks is a guard): a key applies only from a file that
+ * applies in full, a project's only to the project's hook files (red team zl, ZL1; ./codex-files);
+ * `trusted_hash` is Codex's trust, not ubiquity's (a project's hooks apply only when ubiquity's
+ * trust says so), and is not read.
  */
 import { resolve } from "node:path";
 import { isRecord } from "../_kits/json/index";

@@ -82,6 +82,8 @@ export const settingsPlugin = definePlugin({
       const codex = new CodexFiles(kernel, options.trust, options.codexProfile);
       stateOf(kernel).mcpFailures = [];
       const places: { source: (typeof SETTING_SOURCES)[number]; path: string }[] = [];
+      // The files that apply only as restrictions (not trusted): their lists may only narrow.
+      const restricted = new Set<string>();
       let mcpServers: Record<string, McpServerConfig> | undefined;
       // `whole`: the file applies in full (unset: as its source and trust say); `place`: a file of a
       // settings source (ConfigChange watches those), not the caller's own settings.
@@ -97,10 +99,12 @@ export const settingsPlugin = definePlugin({
         // A project or local file applies in full only while trusted: under approved digests, only while unchanged.
         const full = whole ?? (source === "user" || isProjectFileTrusted(options.trust, path));
         const settings = full ? read : restrictionsOnly(read);
-        if (!full)
+        if (!full) {
+          restricted.add(path);
           kernel.logger.debug(
             `[${NAME}] ${path}: not trusted (its folder is not, or it changed since it was approved); only its deny and ask rules and spending caps (which only tighten) apply`,
           );
+        }
         applyRules(kernel, settings, `settings (${source}: ${path})`, path);
         files.push({ source, path, settings });
       };
@@ -154,7 +158,7 @@ export const settingsPlugin = definePlugin({
         files.map((f) => f.settings),
         declared,
       );
-      if (mcpServers) mcpServers = startable(kernel, mcpServers, files);
+      if (mcpServers) mcpServers = startable(kernel, mcpServers, files, restricted);
       noBypass(kernel, merged, files);
       if (mcpServers && declared("mcpServers")) merged.mcpServers = { ...mcpServers, ...options.mcpServers };
       return codex.fill(merged, options, declared);
@@ -262,15 +266,22 @@ function noBypass(kernel: Kernel, config: SettingsConfig, files: readonly Loaded
  * The servers of `.mcp.json` the settings files let start, as Claude Code decides which project
  * servers are approved: none listed in any file's `disabledMcpjsonServers`; when a file lists
  * `enabledMcpjsonServers`, only those (every file's list counts) unless the highest-precedence file
- * that sets `enableAllProjectMcpServers` sets it true. Each server left out is reported.
+ * that sets `enableAllProjectMcpServers` sets it true. Each server left out is reported. A file
+ * that applies only as restrictions (`restricted`: not trusted) is no approval: its list narrows,
+ * a server must be on it too, and never adds one — unioned with the user's approvals, a new
+ * project file's list started a server of the trusted .mcp.json that the user had left out (red
+ * team zl, ZL2).
  */
 function startable(
   kernel: Kernel,
   servers: Record<string, McpServerConfig>,
   files: readonly LoadedSettings[],
+  restricted: ReadonlySet<string>,
 ): Record<string, McpServerConfig> {
   const disabled = new Set(files.flatMap((f) => f.settings.disabledMcpjsonServers ?? []));
-  const lists = files.flatMap((f) => (f.settings.enabledMcpjsonServers ? [f.settings.enabledMcpjsonServers] : []));
+  const listed = (f: LoadedSettings) => (f.settings.enabledMcpjsonServers ? [f.settings.enabledMcpjsonServers] : []);
+  const lists = files.filter((f) => !restricted.has(f.path)).flatMap(listed);
+  const narrowing = files.filter((f) => restricted.has(f.path)).flatMap(listed);
   const all =
     files
       .map((f) => f.settings.enableAllProjectMcpServers)
@@ -281,7 +292,7 @@ function startable(
   for (const [name, server] of Object.entries(servers)) {
     if (disabled.has(name))
       warn(kernel, NAME, `MCP server "${name}" of .mcp.json was not started: disabledMcpjsonServers lists it`);
-    else if (enabled && !enabled.has(name))
+    else if ((enabled && !enabled.has(name)) || narrowing.some((list) => !list.includes(name)))
       warn(kernel, NAME, `MCP server "${name}" of .mcp.json was not started: enabledMcpjsonServers does not list it`);
     else out[name] = server;
   }

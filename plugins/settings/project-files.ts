@@ -150,6 +150,9 @@ function describeCodexConfig(file: string): string {
     );
   const hooks = hookCount(data.hooks);
   if (hooks) parts.push(`adds ${hooks} shell hook${hooks === 1 ? "" : "s"}`);
+  // A hook that blocks is a guard: turning the project's off is said (red team zl, ZL1).
+  const off = codexHooksTurnedOff(data);
+  if (off) parts.push(off);
   // `[shell_environment_policy] set` reaches every command (./codex-shell-env), as a settings file's env does.
   const policy = data.shell_environment_policy as { set?: unknown } | undefined;
   const set =
@@ -162,6 +165,19 @@ function describeCodexConfig(file: string): string {
         .join(", ")}${set.length > 5 ? " and more" : ""} for commands`,
     );
   return parts.length ? parts.join(", ") : "Codex settings (its approval and sandbox modes only tighten)";
+}
+
+/** What a Codex config's `[features] hooks = false` and `[hooks.state]` turn off (the project's hooks), or undefined. */
+function codexHooksTurnedOff(data: Record<string, unknown>): string | undefined {
+  const features = data.features as Record<string, unknown> | undefined;
+  const all = typeof features === "object" && features !== null && (features.hooks ?? features.codex_hooks) === false;
+  if (all) return "turns off the project's Codex hooks ([features] hooks = false)";
+  const state = (data.hooks as { state?: unknown } | undefined)?.state;
+  const n =
+    typeof state === "object" && state !== null
+      ? Object.values(state).filter((e) => (e as { enabled?: unknown } | null)?.enabled === false).length
+      : 0;
+  return n ? `turns off ${n} of the project's Codex hook${n === 1 ? "" : "s"} ([hooks.state])` : undefined;
 }
 
 function describeMcp(file: string): string {

@@ -250,7 +250,32 @@ function withoutParentCopy(
  * the transcript, and the same Read after one Bash call showed `[redacted]` (red team zh, ZH6).
  */
 export function noteEnvSecrets(env: Readonly<Record<string, string | undefined>> | undefined): void {
-  for (const value of Object.values(env ?? {})) if (value !== undefined && mayBeCredential(value)) noteSecret(value);
+  for (const [name, value] of Object.entries(env ?? {})) {
+    if (value === undefined) continue;
+    // Named a credential: whatever its shape (a 13-character password, a passphrase of words).
+    if (mayBeCredential(value) || isCredentialSpelling(name)) noteSecret(value);
+    // A key as a URL's user (Sentry's DSN `https://<key>@o1.ingest.sentry.io/2`): its password and
+    // query values are the kernel's already.
+    const user = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#@:\s]+)(?::[^/?#@\s]*)?@/.exec(value)?.[1];
+    if (user !== undefined && mayBeCredential(user)) noteSecret(user);
+  }
+}
+
+/** Name segments of a credential that the kernel's names leave out (see `isCredentialSpelling`). */
+const SHORT_CREDENTIAL = /(?:^|_)(?:PASS|PWD|PAT|DSN|COOKIE)(?:_|$)/;
+
+/**
+ * Whether a variable of an environment the configuration hands programs is named as a credential:
+ * the kernel's names (`isCredentialName`: API_KEY, TOKEN, SECRET, PASSWORD, …) or the short
+ * spellings configs use as often — `DB_PASS`, `SMTP_PASS`, `DB_PWD`, `GH_PAT`, `SENTRY_DSN`,
+ * `SESSION_COOKIE`. Its value was masked only when it looked like a key (16 characters or more,
+ * letters and digits), so `SMTP_PASS=Sup3rS3cret!x` and a passphrase of words came back from
+ * `printenv` unmasked (red team zl, ZL5). `PWD` and `OLDPWD` alone are the shell's folders.
+ */
+export function isCredentialSpelling(name: string): boolean {
+  const upper = name.toUpperCase();
+  if (upper === "PWD" || upper === "OLDPWD") return false;
+  return isCredentialName(name) || SHORT_CREDENTIAL.test(upper);
 }
 
 /**

@@ -1,9 +1,12 @@
-import type { Kernel } from "../../../src/index";
+import { type Kernel, redactText, secretsOf } from "../../../src/index";
 
-/** Report a problem that does not stop the run (a skipped file, a refused include): logger and `event`. */
+/**
+ * Report a problem that does not stop the run (a skipped file, a refused include): logger and
+ * `event`, both masked (a warning may quote what a file or a program said: red team zl, ZL3).
+ */
 export function warn(kernel: Kernel, source: string, message: string): void {
   kernel.logger.warn(`[${source}] ${message}`);
-  kernel.emit({ type: "warning", source, message });
+  kernel.emit({ type: "warning", source, message: redactText(message, secretsOf(kernel.options)) });
 }
 
 const said = new WeakMap<Kernel, Set<string>>();
