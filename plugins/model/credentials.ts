@@ -45,7 +45,7 @@ export function credentialsFor(
   name: string,
   options: ResolvedOptions,
 ): { apiKey: string | undefined; providerSettings: Record<string, unknown> | undefined } {
-  const settings = options.providerSettings as Record<string, unknown> | undefined;
+  const settings = options.providerSettings;
   if (settings?.baseURL !== undefined || credentialOwner(options) === name)
     return { apiKey: options.apiKey, providerSettings: settings };
   if (!settings) return { apiKey: undefined, providerSettings: undefined };
