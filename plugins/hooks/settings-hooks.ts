@@ -321,7 +321,7 @@ function hooksTurnedOff(files: readonly LoadedSettings[], report: (message: stri
   const user = files.find((f) => f.source === "user" && f.settings.disableAllHooks === true);
   if (user) {
     report(
-      `${user.path}: disableAllHooks is true: no hook of a settings file or a Claude Code plugin runs (the config's hooks option still does)`,
+      `${user.path}: disableAllHooks is true: no hook of a settings file or a Claude Code plugin runs (the config's hooks option still does${user.managed ? "" : ", and so do the managed policy's"})`,
     );
     return new Set(["user", "project"]);
   }
@@ -351,8 +351,11 @@ export function effectiveHooks(
 ): HooksConfig | undefined {
   const report = (message: string) => warnOnce(kernel, SOURCE, message);
   const off = hooksTurnedOff(getSettingsApi(kernel).files, report);
+  // The managed policy's hooks are the organisation's guards: only a managed file turns them off.
+  const managedOff = getSettingsApi(kernel).files.some((f) => f.managed && f.settings.disableAllHooks === true);
   const files = getSettingsApi(kernel).files.filter(
-    (f) => f.settings.hooks !== undefined && !off.has(f.source === "user" ? "user" : "project"),
+    (f) =>
+      f.settings.hooks !== undefined && (f.managed ? !managedOff : !off.has(f.source === "user" ? "user" : "project")),
   );
   const plugins = place?.claudePlugins?.length ? readPlugins(place.claudePlugins, place.cwd, place.trust, report) : [];
   const pluginHooks = plugins

@@ -1,0 +1,231 @@
+/**
+ * What a newcomer's trial (ze, 2026-12-07: a platform engineer makes Ubiquity safe by policy for
+ * 40 developers who use Claude Code and Codex — an organisation-wide managed policy, deny rules
+ * nobody can loosen, the sandbox on with write paths, `disableBypassPermissionsMode`, a PreToolUse
+ * hook that blocks and an audit log, telemetry, and a check that a developer's flags or an untrusted
+ * clone change none of it; the packed package in an empty project, a scripted attacker model on
+ * 127.0.0.1) met:
+ * - there was no managed policy: no page said so but one line of the Claude Code page ("Not read
+ *   yet: managed (enterprise) settings"), and `/etc/claude-code/managed-settings.json`, the policy
+ *   the team's machines already have, was never read — every deny rule, hook and sandbox setting in
+ *   it silently absent. Every run now reads the system's managed policy files (Ubiquity's own,
+ *   `/etc/ubiquity/managed-settings.json`, and Claude Code's, each with its `managed-settings.d/`),
+ *   whatever `settingSources`, `compat` and trust say, above everything a user types: its sandbox
+ *   and permission mode win over `--no-sandbox`, `--permission-mode`, `--settings` and the config
+ *   (each overruled one is named), its caps hold against a larger `--max-budget-usd`, its hooks run
+ *   whatever another file's `disableAllHooks` says, and a run without the plugin a policy needs
+ *   (permissions, sandbox, hooks) stops;
+ * - a policy a managed file sets and ubiquity cannot enforce (`allowManagedHooksOnly`,
+ *   `allowManagedPermissionRulesOnly`, `sandbox.network.allowManagedDomainsOnly`, …), or a key of
+ *   our own managed file nothing reads (`permisions`), now stops every run naming the file and the
+ *   key: a warning on stderr is not what a policy nobody applies deserves;
+ * - `"disableBypassPermissionsMode": true` in a Claude Code settings file (the natural spelling of a
+ *   switch) was "ignored" with a warning, and `--permission-mode bypassPermissions` then ran what the
+ *   policy meant to stop. Any value but `false` now turns the mode off, as `"disable"` does;
+ * - with `"disable"` in any file, a live session's `setPermissionMode("bypassPermissions")` (an
+ *   editor's mode menu over ACP) switched the run into the mode the file refuses: it is refused now,
+ *   naming the file;
+ * - a Claude Code `sandbox` whose values did not read (`"denyRead": "~/secrets"`, a string for a list)
+ *   was dropped whole with a warning — its read denials and allow-list with it — and the run went
+ *   on: such a file now stops the run naming it, as a malformed deny rule does.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { summon } from "ubiquity";
+import { scriptedModel, startProviderServer, type FakeProviderServer } from "../../src/testing/index";
+import { installPacked, removePackedDirs, tempDir } from "../helpers/packed";
+import { requireDist, streamMessages } from "../helpers/project";
+import { attacker, toolResults, type AttackCall } from "../security/scripted-attacker";
+import { inbox } from "../live/helpers";
+import { execFile } from "node:child_process";
+
+let app: string | undefined;
+/** The platform engineer's trial project: the packed package, nothing else. */
+function project(): string {
+  if (app) return app;
+  app = tempDir("ubiquity-trial-ze-");
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "rollout", private: true, type: "module" }));
+  installPacked(app);
+  return app;
+}
+
+/**
+ * A developer's own config (`--config`) that reads `managed` as the managed policy file: the settings
+ * plugin's `managedFiles` adds to the system's files, as a policy kept elsewhere would be.
+ */
+function policyConfig(dir: string, managed: string): string {
+  const file = join(dir, "policy.config.mjs");
+  writeFileSync(
+    file,
+    `import settings from "ubiquity/plugins/settings";\nexport default { plugins: [settings({ managedFiles: [${JSON.stringify(managed)}] })] };\n`,
+  );
+  return file;
+}
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let server: FakeProviderServer | undefined;
+/** The bin of the packed package in `cwd`, its model the attacker asking for `calls` in turn. */
+async function attack(calls: AttackCall[], args: string[], cwd: string, home: string): Promise<Run> {
+  await server?.close();
+  server = await startProviderServer(attacker(calls));
+  const bin = join(project(), "node_modules", "ubiquity", "bin", "ubiquity.mjs");
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [bin, "run", "--model", "openai:gpt-5", "--output-format", "stream-json", ...args, "do the task"],
+      {
+        cwd,
+        env: {
+          ...process.env,
+          DEBUG: "",
+          NO_COLOR: "1",
+          UBIQUITY_TRUST: "",
+          HOME: home,
+          OPENAI_API_KEY: "sk-trial-ze",
+          OPENAI_BASE_URL: server!.baseURL,
+        },
+        timeout: 120_000,
+      },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end("");
+  });
+}
+
+beforeAll(() => requireDist());
+afterAll(async () => {
+  await server?.close();
+  removePackedDirs();
+});
+
+describe("a managed policy file", () => {
+  it("holds against the developer's flags: deny rules, no bypassPermissions, the sandbox on, its hooks and audit log", async () => {
+    const dir = project();
+    const home = tempDir("ubiquity-trial-ze-home-");
+    const admin = tempDir("ubiquity-trial-ze-admin-");
+    const audit = tempDir("ubiquity-trial-ze-audit-");
+    // The organisation's guard: a PreToolUse hook that blocks `git push` and logs every call.
+    const guard = join(admin, "guard.sh");
+    writeFileSync(
+      guard,
+      `#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' "$input" >> ${JSON.stringify(join(audit, "audit.log"))}\ncase "$input" in *'git push'*) echo "blocked by policy" >&2; exit 2;; esac\nexit 0\n`,
+      { mode: 0o755 },
+    );
+    const managed = join(admin, "managed-settings.json");
+    writeFileSync(
+      managed,
+      JSON.stringify({
+        permissions: { deny: ["Bash(touch:*)"], disableBypassPermissionsMode: "disable" },
+        sandbox: { enabled: true, filesystem: { allowWrite: [audit] } },
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard }] }] },
+      }),
+    );
+    // The developer's own Claude Code file turns every hook off; their flags ask for everything.
+    mkdirSync(join(home, ".claude"));
+    writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ disableAllHooks: true }));
+    const run = await attack(
+      ["touch pwned-deny", "git push origin main; echo x > pwned-hook", "echo audited"],
+      [
+        "--config",
+        policyConfig(dir, managed),
+        "--compat",
+        "claude",
+        "--permission-mode",
+        "bypassPermissions",
+        "--no-sandbox",
+        "--allowedTools",
+        "Bash",
+        "--settings",
+        JSON.stringify({ permissions: { allow: ["Bash"] }, sandbox: false }),
+      ],
+      dir,
+      home,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const init = streamMessages(run.stdout)[0] as { permissionMode: string; sandbox: { status: string } };
+    expect(init.permissionMode).toBe("default");
+    expect(init.sandbox.status).toBe("on");
+    const [denied, hooked, echoed] = toolResults(run.stdout);
+    expect(denied!.isError).toBe(true);
+    expect(existsSync(join(dir, "pwned-deny"))).toBe(false);
+    expect(hooked!.isError).toBe(true);
+    expect(hooked!.content).toContain("blocked by policy");
+    expect(existsSync(join(dir, "pwned-hook"))).toBe(false);
+    expect(echoed).toEqual({ content: "audited", isError: false });
+    // Every Bash call reached the audit log, the developer's disableAllHooks notwithstanding.
+    const logged = readFileSync(join(audit, "audit.log"), "utf8");
+    expect(logged).toContain("git push origin main");
+    expect(logged).toContain("echo audited");
+    // What the policy overruled is said, naming the policy.
+    expect(run.stderr).toContain(`${managed}: the managed policy sets the sandbox`);
+    expect(run.stderr).toContain(`${managed}: "disableBypassPermissionsMode": "disable" refuses bypassPermissions`);
+  });
+
+  it("stops every run when it says what ubiquity does not read or enforce, naming the file and the key", async () => {
+    const dir = project();
+    const home = tempDir("ubiquity-trial-ze-home-");
+    const admin = tempDir("ubiquity-trial-ze-admin-");
+    const managed = join(admin, "managed-settings.json");
+    for (const [policy, said] of [
+      [{ permisions: { deny: ["Bash(touch:*)"] } }, `"permisions" (did you mean "permissions"?)`],
+      [{ allowManagedHooksOnly: true }, `sets "allowManagedHooksOnly", which ubiquity does not enforce`],
+      [{ sandbox: { network: { allowManagedDomainsOnly: true } } }, `"sandbox.network.allowManagedDomainsOnly"`],
+    ] as const) {
+      writeFileSync(managed, JSON.stringify(policy));
+      const run = await attack(["touch pwned"], ["--config", policyConfig(dir, managed)], dir, home);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(managed);
+      expect(run.stderr).toContain(said);
+      expect(existsSync(join(dir, "pwned"))).toBe(false);
+    }
+  });
+});
+
+describe("Claude Code settings files a policy is written in", () => {
+  it('"disableBypassPermissionsMode": true keeps bypassPermissions off; a sandbox that does not read stops the run', async () => {
+    const dir = project();
+    const home = tempDir("ubiquity-trial-ze-home-");
+    mkdirSync(join(home, ".claude"));
+    const user = join(home, ".claude", "settings.json");
+    writeFileSync(user, JSON.stringify({ permissions: { disableBypassPermissionsMode: true } }));
+    const bypass = await attack(
+      ["echo made > pwned-bypass.txt"],
+      ["--compat", "claude", "--permission-mode", "bypassPermissions"],
+      dir,
+      home,
+    );
+    expect(bypass.code, bypass.stderr).toBe(0);
+    expect(toolResults(bypass.stdout)[0]!.isError).toBe(true);
+    expect(existsSync(join(dir, "pwned-bypass.txt"))).toBe(false);
+    expect(bypass.stderr).toContain(
+      'permissions.disableBypassPermissionsMode true (only "disable" is a value: read as "disable")',
+    );
+
+    writeFileSync(user, JSON.stringify({ sandbox: { enabled: true, filesystem: { denyRead: "~/secrets" } } }));
+    const sandbox = await attack(["echo made > pwned-sandbox.txt"], ["--compat", "claude"], dir, home);
+    expect(sandbox.code, sandbox.stderr).toBe(2);
+    expect(sandbox.stderr).toContain(user);
+    expect(sandbox.stderr).toContain('"sandbox" does not match the sandbox settings');
+    expect(existsSync(join(dir, "pwned-sandbox.txt"))).toBe(false);
+  });
+
+  it("a live session is refused bypassPermissions when a settings file disables it", async () => {
+    const session = summon(inbox(), {
+      model: scriptedModel([]),
+      persistSession: false,
+      settings: { permissions: { disableBypassPermissionsMode: "disable" } },
+    });
+    await expect(session.setPermissionMode("bypassPermissions")).rejects.toThrow(
+      'setPermissionMode: bypassPermissions is refused: the settings option says "disableBypassPermissionsMode": "disable"',
+    );
+    await session.setPermissionMode("plan");
+    session.close();
+    for await (const _ of session);
+  });
+});
