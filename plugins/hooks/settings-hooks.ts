@@ -389,12 +389,21 @@ export function effectiveHooks(
       path: f.path,
       hooks: f.settings.hooks,
       origin: f.source === "user" ? ("user" as const) : ("project" as const),
+      managed: f.managed === true,
     })),
     ...pluginHooks,
   ]) {
     const parsed = readFileHooks(
       file.hooks,
-      (message) => warn(kernel, SOURCE, `${file.path}: ${message}`),
+      (message) => {
+        // A managed policy's guard that cannot be read must not be skipped: the run stops instead.
+        if ("managed" in file && file.managed && /skipped|no hooks were read|does not run/.test(message))
+          throw new ConfigError(
+            `the managed policy's hooks: ${message.replace(/; (its hooks were |the group was )?skipped.*$/, "")}; every run stops until it is fixed (a guard the policy names is never skipped)`,
+            file.path,
+          );
+        warn(kernel, SOURCE, `${file.path}: ${message}`);
+      },
       file.origin,
       (event, message) => noteOnce(kernel, event, `${file.path}: ${message}`),
     );

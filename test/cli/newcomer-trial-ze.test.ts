@@ -16,9 +16,10 @@
  *   whatever another file's `disableAllHooks` says, and a run without the plugin a policy needs
  *   (permissions, sandbox, hooks) stops;
  * - a policy a managed file sets and ubiquity cannot enforce (`allowManagedHooksOnly`,
- *   `allowManagedPermissionRulesOnly`, `sandbox.network.allowManagedDomainsOnly`, …), or a key of
- *   our own managed file nothing reads (`permisions`), now stops every run naming the file and the
- *   key: a warning on stderr is not what a policy nobody applies deserves;
+ *   `allowManagedPermissionRulesOnly`, `sandbox.network.allowManagedDomainsOnly`, …), a key of our
+ *   own managed file nothing reads (`permisions`), or a managed hook that cannot be read (a typo'd
+ *   `"type": "comand"`, skipped with a warning in any other file) now stops every run naming the
+ *   file and the key: a warning on stderr is not what a policy nobody applies deserves;
  * - `"disableBypassPermissionsMode": true` in a Claude Code settings file (the natural spelling of a
  *   switch) was "ignored" with a warning, and `--permission-mode bypassPermissions` then ran what the
  *   policy meant to stop. Any value but `false` now turns the mode off, as `"disable"` does;
@@ -176,6 +177,11 @@ describe("a managed policy file", () => {
       [{ permisions: { deny: ["Bash(touch:*)"] } }, `"permisions" (did you mean "permissions"?)`],
       [{ allowManagedHooksOnly: true }, `sets "allowManagedHooksOnly", which ubiquity does not enforce`],
       [{ sandbox: { network: { allowManagedDomainsOnly: true } } }, `"sandbox.network.allowManagedDomainsOnly"`],
+      // A guard with a typo'd handler type: a warning and the call ran, as any file's would.
+      [
+        { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "comand", command: "exit 2" }] }] } },
+        "the managed policy's hooks: hooks.PreToolUse[0].hooks[0]",
+      ],
     ] as const) {
       writeFileSync(managed, JSON.stringify(policy));
       const run = await attack(["touch pwned"], ["--config", policyConfig(dir, managed)], dir, home);
