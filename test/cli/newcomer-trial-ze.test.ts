@@ -28,7 +28,13 @@
  *   naming the file;
  * - a Claude Code `sandbox` whose values did not read (`"denyRead": "~/secrets"`, a string for a list)
  *   was dropped whole with a warning — its read denials and allow-list with it — and the run went
- *   on: such a file now stops the run naming it, as a malformed deny rule does.
+ *   on: such a file now stops the run naming it, as a malformed deny rule does;
+ * - telemetry to the team's collector from the bin: no page said how (`telemetry` needs a tracer,
+ *   which only code gives), and `env.CLAUDE_CODE_ENABLE_TELEMETRY` was answered "ubiquity has no
+ *   such setting". docs/guide/telemetry.md has "From the runner", run here through the bin. Its
+ *   first draft shut the tracer provider down on `kernel.dispose`, as one closes an SDK: every span
+ *   was lost, silently, since the runner disposes a kernel it built to read the config before the
+ *   run's own. The recipe flushes instead, and the plugin docs' hooks table says why.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -199,7 +205,13 @@ describe("Claude Code settings files a policy is written in", () => {
     const home = tempDir("ubiquity-trial-ze-home-");
     mkdirSync(join(home, ".claude"));
     const user = join(home, ".claude", "settings.json");
-    writeFileSync(user, JSON.stringify({ permissions: { disableBypassPermissionsMode: true } }));
+    writeFileSync(
+      user,
+      JSON.stringify({
+        permissions: { disableBypassPermissionsMode: true },
+        env: { CLAUDE_CODE_ENABLE_TELEMETRY: "1" },
+      }),
+    );
     const bypass = await attack(
       ["echo made > pwned-bypass.txt"],
       ["--compat", "claude", "--permission-mode", "bypassPermissions"],
@@ -211,6 +223,10 @@ describe("Claude Code settings files a policy is written in", () => {
     expect(existsSync(join(dir, "pwned-bypass.txt"))).toBe(false);
     expect(bypass.stderr).toContain(
       'permissions.disableBypassPermissionsMode true (only "disable" is a value: read as "disable")',
+    );
+    // Claude Code's telemetry switch is named with the way to do it here, not "no such setting".
+    expect(bypass.stderr).toContain(
+      "env.CLAUDE_CODE_ENABLE_TELEMETRY (Claude Code reads it, ubiquity does not: set telemetry in the config",
     );
 
     writeFileSync(user, JSON.stringify({ sandbox: { enabled: true, filesystem: { denyRead: "~/secrets" } } }));
@@ -233,5 +249,42 @@ describe("Claude Code settings files a policy is written in", () => {
     await session.setPermissionMode("plan");
     session.close();
     for await (const _ of session);
+  });
+});
+
+describe("telemetry from the runner, to the team's collector", () => {
+  it("a config's tracer provider gets every span, flushed when the run ends, with no key or prompt on them", async () => {
+    const dir = project();
+    const home = tempDir("ubiquity-trial-ze-home-");
+    const spans = join(tempDir("ubiquity-trial-ze-collector-"), "spans.jsonl");
+    // docs/guide/telemetry.md's "From the runner" config as written, its OTLP exporter swapped for one writing a file.
+    const guide = readFileSync(join(dir, "node_modules", "ubiquity", "docs", "guide", "telemetry.md"), "utf8");
+    const block = /\*\*From the runner\.\*\*[\s\S]*?```js\n([\s\S]*?)```/.exec(guide)?.[1];
+    expect(block, "docs/guide/telemetry.md has no runner config").toBeDefined();
+    const fileExporter = `{
+  export(spans, done) {
+    for (const s of spans) appendFileSync(${JSON.stringify(spans)}, JSON.stringify({ name: s.name, attributes: s.attributes }) + "\\n");
+    done({ code: 0 });
+  },
+  async shutdown() {},
+}`;
+    const config = join(dir, "telemetry.config.mjs");
+    const written = block!
+      .replace(/^import \{ OTLPTraceExporter \}.*$/m, 'import { appendFileSync } from "node:fs";')
+      .replace("new OTLPTraceExporter()", fileExporter);
+    expect(written).not.toContain("OTLPTraceExporter");
+    writeFileSync(config, written);
+    const run = await attack(["echo from-the-tool"], ["--config", config], dir, home);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = readFileSync(spans, "utf8");
+    const names = lines
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { name: string }).name);
+    expect(names).toContain("invoke_agent ubiquity");
+    expect(names).toContain("execute_tool Bash");
+    expect(lines).not.toContain("sk-trial-ze");
+    expect(lines).not.toContain("do the task");
+    expect(lines).not.toContain("from-the-tool");
   });
 });
