@@ -3,8 +3,8 @@
  * `.claude/settings.local.json`) under `compat: ["claude"]`, read into our settings shape:
  * `permissions` (allow, deny, ask, defaultMode, additionalDirectories, disableBypassPermissionsMode), `hooks`, `env`, the
  * `sandbox` keys the sandbox plugin has, which servers of `.mcp.json` may start, and `enabledPlugins`
- * (the folders Claude Code installed them in). Everything else (`model` — a Claude model name —
- * `statusLine`, `apiKeyHelper`, …) is reported once per file and ignored,
+ * (the folders Claude Code installed them in), `apiKeyHelper`. Everything else (`model` — a Claude
+ * model name — `statusLine`, …) is reported once per file and ignored,
  * never fatal. Fail closed where dropping would loosen: a file that is not JSON, or whose deny or
  * ask rules are not a list of strings, stops the run naming the file. A file rule's `/path` is
  * read as Claude Code reads it, from the project root (see `projectRooted`).
@@ -109,6 +109,9 @@ export function claudeSettingsOf(
     } else if (key === "enabledPlugins") {
       const folders = installedPlugins(value, root, home, ignored);
       if (folders.length) out.claudePlugins = folders;
+    } else if (key === "apiKeyHelper") {
+      if (typeof value === "string" && value.trim()) out.apiKeyHelper = value;
+      else ignored.push(`${key} (not a command)`);
     } else if (key === "agent") {
       if (typeof value === "string" && value) out.agent = value;
       else ignored.push(`${key} (not an agent's name)`);

@@ -34,6 +34,7 @@ import { CodexFiles } from "./codex-files";
 import { readCodexHooksFile } from "./codex";
 import { readCodexRulesFolder } from "./codex-rules";
 import { readManagedFiles, systemManagedFiles } from "./managed";
+import { keyFromHelper } from "./key-helper";
 
 export const NAME = "ubiquity:settings";
 
@@ -179,6 +180,7 @@ export const settingsPlugin = definePlugin({
       );
       if (mcpServers) mcpServers = startable(kernel, mcpServers, files);
       enforceManaged(kernel, merged, options, files, declared);
+      apiKeyFromHelper(kernel, merged, options, files, declared);
       noBypass(kernel, merged, files);
       if (mcpServers && declared("mcpServers")) merged.mcpServers = { ...mcpServers, ...options.mcpServers };
       return codex.fill(merged, options, declared);
@@ -342,6 +344,30 @@ function enforceManaged(
   }
   const env = Object.assign({}, ...managed.map((f) => f.settings.env ?? {})) as Record<string, string>;
   if (Object.keys(env).length > 0) out.env = { ...out.env, ...env };
+}
+
+/**
+ * `apiKeyHelper` (Claude Code's key): the run's `apiKey` is what the highest-precedence helper of
+ * the user's own file, the caller's settings or a managed policy prints, unless the options give
+ * one. A project's file never sets the provider's key (it would be the project's to choose): its
+ * helper is named and not run.
+ */
+function apiKeyFromHelper(
+  kernel: Kernel,
+  out: SettingsConfig,
+  options: SettingsConfig,
+  files: readonly LoadedSettings[],
+  declared: (key: string) => boolean,
+): void {
+  for (const f of files.filter((f) => f.source !== "user" && f.settings.apiKeyHelper !== undefined))
+    warn(
+      kernel,
+      NAME,
+      `${f.path}: its apiKeyHelper is not run: a project's file never sets the provider's key (put it in ~/.claude/settings.json or ~/.ubiquity/settings.json)`,
+    );
+  const own = files.filter((f) => f.source === "user" && f.settings.apiKeyHelper !== undefined).at(-1);
+  if (!own || options.apiKey !== undefined || !declared("apiKey")) return;
+  (out as { apiKey?: string }).apiKey = keyFromHelper(own.settings.apiKeyHelper!, own.path);
 }
 
 /**

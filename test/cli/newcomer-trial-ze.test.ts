@@ -34,7 +34,11 @@
  *   such setting". docs/guide/telemetry.md has "From the runner", run here through the bin. Its
  *   first draft shut the tracer provider down on `kernel.dispose`, as one closes an SDK: every span
  *   was lost, silently, since the runner disposes a kernel it built to read the config before the
- *   run's own. The recipe flushes instead, and the plugin docs' hooks table says why.
+ *   run's own. The recipe flushes instead, and the plugin docs' hooks table says why;
+ * - no credential process: Claude Code's `apiKeyHelper` was "ignored", and the only way left was the
+ *   key in the environment of every developer's shell. It is run now (the user's own file, the
+ *   caller's settings or a managed policy; a project's is named and not run), once per process,
+ *   its key the run's `apiKey`: sent to the provider, masked everywhere, never in a command's env.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -78,7 +82,13 @@ interface Run {
 
 let server: FakeProviderServer | undefined;
 /** The bin of the packed package in `cwd`, its model the attacker asking for `calls` in turn. */
-async function attack(calls: AttackCall[], args: string[], cwd: string, home: string): Promise<Run> {
+async function attack(
+  calls: AttackCall[],
+  args: string[],
+  cwd: string,
+  home: string,
+  env: Record<string, string | undefined> = { OPENAI_API_KEY: "sk-trial-ze" },
+): Promise<Run> {
   await server?.close();
   server = await startProviderServer(attacker(calls));
   const bin = join(project(), "node_modules", "ubiquity", "bin", "ubiquity.mjs");
@@ -88,15 +98,19 @@ async function attack(calls: AttackCall[], args: string[], cwd: string, home: st
       [bin, "run", "--model", "openai:gpt-5", "--output-format", "stream-json", ...args, "do the task"],
       {
         cwd,
-        env: {
-          ...process.env,
-          DEBUG: "",
-          NO_COLOR: "1",
-          UBIQUITY_TRUST: "",
-          HOME: home,
-          OPENAI_API_KEY: "sk-trial-ze",
-          OPENAI_BASE_URL: server!.baseURL,
-        },
+        // The developer's shell, with the key only where the test gives one.
+        env: Object.fromEntries(
+          Object.entries({
+            ...process.env,
+            DEBUG: "",
+            NO_COLOR: "1",
+            UBIQUITY_TRUST: "",
+            HOME: home,
+            OPENAI_API_KEY: undefined,
+            OPENAI_BASE_URL: server!.baseURL,
+            ...env,
+          }).filter(([, v]) => v !== undefined),
+        ),
         timeout: 120_000,
       },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
@@ -286,5 +300,29 @@ describe("telemetry from the runner, to the team's collector", () => {
     expect(lines).not.toContain("sk-trial-ze");
     expect(lines).not.toContain("do the task");
     expect(lines).not.toContain("from-the-tool");
+  });
+});
+
+describe("the provider's key from an apiKeyHelper, not the environment", () => {
+  it("the user's Claude Code apiKeyHelper is run once and its key sent; commands never see it", async () => {
+    const dir = project();
+    const home = tempDir("ubiquity-trial-ze-home-");
+    const admin = tempDir("ubiquity-trial-ze-admin-");
+    const helper = join(admin, "get-key.sh");
+    const key = "sk-from-the-vault-7f3a9c";
+    writeFileSync(helper, `#!/bin/sh\necho run >> ${JSON.stringify(join(admin, "runs"))}\necho ${key}\n`, {
+      mode: 0o755,
+    });
+    mkdirSync(join(home, ".claude"));
+    writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ apiKeyHelper: helper }));
+    const run = await attack(["env"], ["--compat", "claude", "--allowedTools", "Bash(env)"], dir, home, {});
+    expect(run.code, run.stderr).toBe(0);
+    expect(server!.requests[0]!.headers.authorization).toBe(`Bearer ${key}`);
+    expect(readFileSync(join(admin, "runs"), "utf8")).toBe("run\n");
+    expect(run.stderr).not.toContain("apiKeyHelper");
+    expect(run.stdout).not.toContain(key);
+    const [env] = toolResults(run.stdout);
+    expect(env!.isError).toBe(false);
+    expect(env!.content).toContain("HOME=");
   });
 });
