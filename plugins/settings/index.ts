@@ -78,23 +78,8 @@ export const settingsPlugin = definePlugin({
         { compat: options.compat, sources: options.settingSources },
         { cwd, home },
       );
-      if (wanted.has("project") && options.compat === undefined)
-        unreadClaudeSettings(kernel, cwd, skippedConfig(cwd, home, options.trust));
-      if (options.compat?.includes("codex")) unreadCodexHome(kernel, home);
-      else if (options.codexProfile !== undefined)
-        throw new ConfigError(
-          `codexProfile "${options.codexProfile}" (--profile) selects a profile of Codex's ~/.codex/config.toml, which is read only with compat: ["codex"]: pass --compat codex too`,
-        );
-      // The organisation's policy: read by every run, whatever the sources, compat and trust say.
-      const managed = readManagedFiles(
-        [
-          ...systemManagedFiles(),
-          ...(opts.managedFiles ?? []).map((path) => ({ path: resolve(cwd, path), format: "ubiquity" as const })),
-        ],
-        (message) => warn(kernel, NAME, message),
-        cwd,
-        home,
-      );
+      compatNotes(kernel, options, wanted, cwd, home);
+      const managed = managedPolicy(kernel, opts.managedFiles, cwd, home);
       if (wanted.size === 0 && claude.length === 0 && options.settings === undefined && managed.length === 0)
         return options;
       const files: LoadedSettings[] = [];
@@ -162,10 +147,7 @@ export const settingsPlugin = definePlugin({
       }
       if (options.settings !== undefined) callerSettings(kernel, options, cwd, home, apply);
       // Above everything else, the caller's own settings included; its hooks run as the user's own do.
-      for (const { path, settings } of managed) {
-        applyRules(kernel, settings, `managed policy (${path})`, path, true);
-        files.push({ source: "user", path, settings, managed: true });
-      }
+      for (const { path, settings } of managed) files.push({ source: "user", path, settings, managed: true });
       const isCodex = (path: string) => claude.some((c) => c.tool === "codex" && c.path === path);
       codex.dropHooksIfOff(files, isCodex);
       codex.dropDisabledHooks(files, isCodex);
@@ -187,6 +169,33 @@ export const settingsPlugin = definePlugin({
     });
   },
 });
+
+/**
+ * The organisation's policy: the system's managed files and those the plugin's `managedFiles`
+ * adds, read by every run whatever the sources, compat and trust say; their rules handed on.
+ */
+function managedPolicy(
+  kernel: Kernel,
+  more: readonly string[] | undefined,
+  cwd: string,
+  home: string,
+): { path: string; settings: SettingsFile }[] {
+  const extra = (more ?? []).map((path) => ({ path: resolve(cwd, path), format: "ubiquity" as const }));
+  const managed = readManagedFiles([...systemManagedFiles(), ...extra], (m) => warn(kernel, NAME, m), cwd, home);
+  for (const { path, settings } of managed) applyRules(kernel, settings, `managed policy (${path})`, path, true);
+  return managed;
+}
+
+/** What the run's `compat` leaves unread that a user would expect read (Claude Code's project files, a moved CODEX_HOME), and a `codexProfile` without Codex's files. */
+function compatNotes(kernel: Kernel, options: SettingsConfig, wanted: Set<string>, cwd: string, home: string): void {
+  if (wanted.has("project") && options.compat === undefined)
+    unreadClaudeSettings(kernel, cwd, skippedConfig(cwd, home, options.trust));
+  if (options.compat?.includes("codex")) unreadCodexHome(kernel, home);
+  else if (options.codexProfile !== undefined)
+    throw new ConfigError(
+      `codexProfile "${options.codexProfile}" (--profile) selects a profile of Codex's ~/.codex/config.toml, which is read only with compat: ["codex"]: pass --compat codex too`,
+    );
+}
 
 /**
  * A project's Claude Code settings file is read only under `compat: ["claude"]`: someone used to
