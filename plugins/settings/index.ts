@@ -35,6 +35,7 @@ import { readCodexHooksFile } from "./codex";
 import { readCodexRulesFolder } from "./codex-rules";
 import { readManagedFiles, systemManagedFiles } from "./managed";
 import { keyFromHelper } from "./key-helper";
+import "./init-fields";
 
 export const NAME = "ubiquity:settings";
 
@@ -67,6 +68,11 @@ export const settingsPlugin = definePlugin({
   flags: settingsFlags,
   apply(kernel, context) {
     const opts = context.factoryOptions;
+    // `system/init` names the managed policy files, so an administrator can see that they hold (see ./init-fields.ts).
+    kernel.hooks.session.start.tap(NAME, (run) => {
+      const managed = stateOf(kernel).files.filter((f) => f.managed);
+      if (managed.length > 0 && !run.agent) run.initFields.managedPolicy = managed.map((f) => f.path);
+    });
     kernel.hooks.kernel.config.tap(NAME, (config: UbiquityConfig) => {
       const options = config as SettingsConfig;
       const wanted = new Set(options.settingSources ?? []);

@@ -14,7 +14,8 @@
  *   and permission mode win over `--no-sandbox`, `--permission-mode`, `--settings` and the config
  *   (each overruled one is named), its caps hold against a larger `--max-budget-usd`, its hooks run
  *   whatever another file's `disableAllHooks` says, and a run without the plugin a policy needs
- *   (permissions, sandbox, hooks) stops;
+ *   (permissions, sandbox, hooks) stops, and `system/init` names the policy files it applies
+ *   (`managedPolicy`), the check an administrator has (Claude Code shows them in /status);
  * - a policy a managed file sets and ubiquity cannot enforce (`allowManagedHooksOnly`,
  *   `allowManagedPermissionRulesOnly`, `sandbox.network.allowManagedDomainsOnly`, …), a key of our
  *   own managed file nothing reads (`permisions`), or a managed hook that cannot be read (a typo'd
@@ -169,7 +170,13 @@ describe("a managed policy file", () => {
       home,
     );
     expect(run.code, run.stderr).toBe(0);
-    const init = streamMessages(run.stdout)[0] as { permissionMode: string; sandbox: { status: string } };
+    const init = streamMessages(run.stdout)[0] as {
+      permissionMode: string;
+      sandbox: { status: string };
+      managedPolicy?: string[];
+    };
+    // An administrator checks that the policy holds: system/init names it.
+    expect(init.managedPolicy).toEqual([managed]);
     expect(init.permissionMode).toBe("default");
     expect(init.sandbox.status).toBe("on");
     const [denied, hooked, echoed] = toolResults(run.stdout);
