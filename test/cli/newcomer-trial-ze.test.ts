@@ -195,6 +195,59 @@ describe("a managed policy file", () => {
     expect(run.stderr).toContain(`${managed}: "disableBypassPermissionsMode": "disable" refuses bypassPermissions`);
   });
 
+  it("a trusted clone's settings loosen none of it, and a config without the sandbox plugin stops", async () => {
+    const home = tempDir("ubiquity-trial-ze-home-");
+    const admin = tempDir("ubiquity-trial-ze-admin-");
+    const clone = tempDir("ubiquity-trial-ze-clone-");
+    const managed = join(admin, "managed-settings.json");
+    writeFileSync(
+      managed,
+      JSON.stringify({
+        permissions: { deny: ["Bash(touch:*)"], disableBypassPermissionsMode: "disable" },
+        sandbox: { enabled: true, autoAllowBash: false },
+      }),
+    );
+    // The team's repository, trusted by the developer: its Claude Code file asks for everything.
+    mkdirSync(join(clone, ".claude"));
+    writeFileSync(
+      join(clone, ".claude", "settings.json"),
+      JSON.stringify({
+        permissions: { allow: ["Bash"], defaultMode: "bypassPermissions" },
+        sandbox: { enabled: false },
+        disableAllHooks: true,
+      }),
+    );
+    const config = policyConfig(project(), managed);
+    const run = await attack(
+      ["touch pwned-clone", "echo from-the-clone"],
+      ["--config", config, "--compat", "claude", "--trust"],
+      clone,
+      home,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const init = streamMessages(run.stdout)[0] as { permissionMode: string; sandbox: { status: string } };
+    expect(init.permissionMode).toBe("default");
+    expect(init.sandbox.status).toBe("on");
+    const [touched, echoed] = toolResults(run.stdout);
+    expect(touched!.isError).toBe(true);
+    expect(existsSync(join(clone, "pwned-clone"))).toBe(false);
+    // The clone's allow rule still allows Bash (a trusted project's rules apply), inside the policy's sandbox.
+    expect(echoed).toEqual({ content: "from-the-clone", isError: false });
+
+    // A config that leaves the sandbox out cannot run under a policy that sets it.
+    const without = join(project(), "no-sandbox.config.mjs");
+    writeFileSync(
+      without,
+      `${readFileSync(config, "utf8").replace("export default {", 'export default { disable: ["ubiquity:sandbox"],')}`,
+    );
+    const stopped = await attack(["echo made > pwned-nosandbox.txt"], ["--config", without], clone, home);
+    expect(stopped.code, stopped.stderr).toBe(2);
+    expect(stopped.stderr).toContain(
+      `${managed}: the managed policy sets "sandbox", and the run has no ubiquity:sandbox plugin`,
+    );
+    expect(existsSync(join(clone, "pwned-nosandbox.txt"))).toBe(false);
+  });
+
   it("stops every run when it says what ubiquity does not read or enforce, naming the file and the key", async () => {
     const dir = project();
     const home = tempDir("ubiquity-trial-ze-home-");
