@@ -93,6 +93,7 @@ export { configGraph } from "./config-graph";
 export { importsMapTargets } from "./imports-map";
 export {
   configuredPackageFolders,
+  configPackagePlaces,
   installedClosure,
   installedConfigClosure,
   ownCode,

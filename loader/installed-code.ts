@@ -99,28 +99,45 @@ function configImports(configFile: string): { name: string; from: string }[] {
 
 /** The package folders (real paths) the config file loads, directly or through dependencies. */
 export function installedClosure(configFile: string): string[] {
-  const names = new Set(configImports(configFile).map((i) => i.name));
-  return packageClosure(
-    [...names].map((name) => ({ name, from: dirname(configFile) })),
-    new Map(),
-  );
+  return configPackagePlaces(configFile, []).installed;
+}
+
+/**
+ * The places inside `roots` where a package the config file loads could be put to be found before
+ * the one Node finds now (see `configPackagePlaces`).
+ */
+export function shadowingPlaces(configFile: string, roots: readonly string[]): string[] {
+  return configPackagePlaces(configFile, roots).shadowing;
 }
 
 const SHADOW_EXTENSIONS = ["", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".json", ".node"];
 
 /**
- * The places inside `roots` where a package the config file loads could be put to be found before
- * the one Node finds now: each `node_modules/<name>` that does not exist between the importing
- * module's folder (or the depending package's) and the folder the package resolves from (all the
- * way up when it is not installed). A config importing a package installed above the project (a
- * monorepo's root `node_modules`) would otherwise load one a sandboxed command made inside it (red
- * team j, J7); so would a package in the project whose dependency is installed above it (red team
- * zi, ZI2: `node_modules/dep/index.js` made beside `node_modules/foo` is the dep foo loads).
+ * What a config file's installed code is, found in one walk of its packages' closure (the
+ * permission engine and the sandbox each need both; two walks of ubiquity's ~180 packages cost
+ * ~60 ms of a sandboxed run's first command):
+ * - `installed`: the package folders (real paths) it loads, directly or through dependencies, each
+ *   package looked up from the config's folder and from the module importing it;
+ * - `shadowing`: the places inside `roots` where such a package could be put to be found before
+ *   the one Node finds now: each `node_modules/<name>` that does not exist between the importing
+ *   module's folder (or the depending package's) and the folder the package resolves from (all
+ *   the way up when it is not installed). A config importing a package installed above the
+ *   project (a monorepo's root `node_modules`) would otherwise load one a sandboxed command made
+ *   inside it (red team j, J7); so would a package in the project whose dependency is installed
+ *   above it (red team zi, ZI2: `node_modules/dep/index.js` made beside `node_modules/foo` is the
+ *   dep foo loads).
  */
-export function shadowingPlaces(configFile: string, roots: readonly string[]): string[] {
+export function configPackagePlaces(
+  configFile: string,
+  roots: readonly string[],
+): { installed: string[]; shadowing: string[] } {
+  const imports = configImports(configFile);
+  const starts = new Map<string, { name: string; from: string }>();
+  for (const start of [...imports.map(({ name }) => ({ name, from: dirname(configFile) })), ...imports])
+    starts.set(`${start.name}\0${start.from}`, start);
   const lookups: { name: string; from: string }[] = [];
-  packageClosure(configImports(configFile), new Map(), undefined, lookups);
-  const out = new Set<string>();
+  const installed = packageClosure([...starts.values()], new Map(), undefined, lookups);
+  const shadowing = new Set<string>();
   const inside = (p: string) => roots.some((r) => p.startsWith(`${r}${sep}`));
   for (const { name, from } of lookups) {
     for (let dir = from; ; dir = dirname(dir)) {
@@ -131,12 +148,12 @@ export function shadowingPlaces(configFile: string, roots: readonly string[]): s
         break; // found here: what is below it in the search cannot shadow it
       } catch {
         // The folder, or a file Node's and jiti's resolution take for it (`node_modules/x.js`).
-        if (inside(candidate)) for (const ext of SHADOW_EXTENSIONS) out.add(`${candidate}${ext}`);
+        if (inside(candidate)) for (const ext of SHADOW_EXTENSIONS) shadowing.add(`${candidate}${ext}`);
       }
       if (dirname(dir) === dir) break;
     }
   }
-  return [...out];
+  return { installed, shadowing: [...shadowing] };
 }
 
 /**
@@ -352,12 +369,11 @@ export function installedConfigClosure(cwd: string, roots: readonly string[], ho
   return [
     ...new Set([
       ...ownCode(roots),
-      ...configs.flatMap((configFile) => [
-        ...installedClosure(configFile).filter(inside),
+      ...configs.flatMap((configFile) => {
+        const { installed, shadowing } = configPackagePlaces(configFile, roots);
         // The config's own modules too: it may load one lazily during the run, in the host process (red team k, K4).
-        ...configGraph(configFile).modules.filter(inside),
-        ...shadowingPlaces(configFile, roots),
-      ]),
+        return [...installed.filter(inside), ...configGraph(configFile).modules.filter(inside), ...shadowing];
+      }),
     ]),
   ];
 }

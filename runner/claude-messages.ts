@@ -74,9 +74,9 @@ function usedTokens(usage: Partial<Usage> | undefined, modelUsage: Record<string
   return (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0) > 0 || Object.keys(modelUsage ?? {}).length > 0;
 }
 
-/** A `result` message in Claude's shape: `modelUsage` keeps Claude's own camelCase (`costUSD` is not known per model here). */
+/** A `result` message in Claude's shape: `modelUsage` keeps Claude's own camelCase, with each model's `costUSD` (null when unknown). */
 function claudeResult(m: Extract<Message, { type: "result" }>): Json {
-  const { usage, modelUsage, permissionDenials, parentToolUseId, agentId: _agent, ...rest } = m;
+  const { usage, modelUsage, modelCostUsd, permissionDenials, parentToolUseId, agentId: _agent, ...rest } = m;
   return {
     ...snakeKeys(rest),
     // Claude's own key: the time spent waiting for the model is not measured apart.
@@ -94,6 +94,7 @@ function claudeResult(m: Extract<Message, { type: "result" }>): Json {
           outputTokens: u.outputTokens,
           cacheReadInputTokens: u.cacheReadTokens,
           cacheCreationInputTokens: u.cacheWriteTokens,
+          ...(modelCostUsd && model in modelCostUsd && { costUSD: modelCostUsd[model] }),
         },
       ]),
     ),

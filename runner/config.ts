@@ -17,7 +17,7 @@ import { composeConfigSchema, ConfigSchema, expandPlugins } from "../src/index";
 export function declaresOption(config: UbiquityConfig, key: string): boolean {
   if (key in ConfigSchema.shape) return true;
   try {
-    return composeConfigSchema(expandPlugins(config).plugins.map((p) => p.plugin)).owners.has(key);
+    return composeConfigSchema(expandPlugins(config).plugins.map((p) => p.plugin)).declarers.has(key);
   } catch {
     return true; // a list that does not expand fails at createKernel, with its own error
   }

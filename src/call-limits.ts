@@ -14,6 +14,7 @@
  */
 import { UbiquityError } from "./errors";
 import { CHARS_PER_TOKEN } from "./tokens";
+import type { KernelOptions } from "./config/schema";
 
 /** Default `requestTimeoutMs` and `streamIdleTimeoutMs`. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -40,17 +41,12 @@ export class ModelTimeoutError extends UbiquityError {
   }
 }
 
-/** The limits of one call. */
-export interface CallLimitOptions {
-  requestTimeoutMs?: number;
-  streamIdleTimeoutMs?: number;
-  responseTimeoutMs?: number;
+/** The limits of one call: the run's time limits, the output limit, the model's label (named in messages) and the run's signal (its abort aborts the call too, with its reason). */
+export type CallLimitOptions = Pick<KernelOptions, "requestTimeoutMs" | "streamIdleTimeoutMs" | "responseTimeoutMs"> & {
   maxTokens?: number;
-  /** Named in messages (`openai:gpt-5`). */
   label: string;
-  /** The run's signal: its abort aborts the call too, with its reason. */
   parent?: AbortSignal;
-}
+};
 
 // The watch of each call, on the signal handed to the model: the transport finds it through the
 // fetch's signal and restarts the request timer for each attempt it makes after a wait. A

@@ -67,18 +67,14 @@ export function capContent(content: string, limit: number): string {
   return `${content.slice(0, head)}${marker}${tail > 0 ? content.slice(-tail) : ""}`;
 }
 
-function parseInput(
-  tool: Tool,
-  input: unknown,
-): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+/** The call's input as the tool's schema reads it (an object), else why it cannot run. */
+function parseInput(tool: Tool, input: unknown): Record<string, unknown> | string {
   const result = tool.inputSchema.safeParse(input);
-  if (!result.success)
-    return { ok: false, error: `Invalid arguments for ${tool.name}: ${z.prettifyError(result.error)}` };
+  if (!result.success) return `Invalid arguments for ${tool.name}: ${z.prettifyError(result.error)}`;
   const value = result.data;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { ok: false, error: `Invalid arguments for ${tool.name}: expected an object` };
-  }
-  return { ok: true, value: value as Record<string, unknown> };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return `Invalid arguments for ${tool.name}: expected an object`;
+  return value as Record<string, unknown>;
 }
 
 /** True when this call may run in parallel with its neighbours. */
@@ -158,8 +154,8 @@ interface Passage {
 /** Take `input` as the call's input if it still fits the tool's schema; else the refusal. */
 function reparse({ call, answer }: Passage, input: Record<string, unknown>): CallOutcome | undefined {
   const parsed = parseInput(call.tool, input);
-  if (!parsed.ok) return answer.refuse(parsed.error, input);
-  call.input = parsed.value;
+  if (typeof parsed === "string") return answer.refuse(parsed, input);
+  call.input = parsed;
   return undefined;
 }
 
@@ -252,10 +248,10 @@ export async function runToolCall(
   if (refusal !== undefined) return answer.refuse(refusal, raw.input);
   const tool = tools.get(toolName)!;
   const parsed = parseInput(tool, raw.input);
-  if (!parsed.ok) return answer.refuse(parsed.error, raw.input);
+  if (typeof parsed === "string") return answer.refuse(parsed, raw.input);
   const context = toolContext(run, toolUseId);
   const p: Passage = {
-    call: { run, tool, toolName, toolUseId, input: parsed.value, context },
+    call: { run, tool, toolName, toolUseId, input: parsed, context },
     answer,
     stage: "validateInput",
   };

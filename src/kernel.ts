@@ -11,7 +11,7 @@ import {
 import { Registry, type RegistryApi } from "./registry";
 import { expandPlugins, type ResolvedPlugin } from "./preset";
 import { fieldsOf, knownDeclarers, optionsIn, rememberOptions, type Plugin, type PluginContext } from "./plugin";
-import { isTool, type Tool } from "./tool";
+import type { Tool } from "./tool";
 import type { RunContext } from "./run";
 import { ConfigError, HookUsageError, PluginError, PluginResolutionError, describeError } from "./errors";
 // zod after ./errors: the kernel chunk's first imports decide whether `ai` or zod evaluates first, and
@@ -77,21 +77,16 @@ interface AnyHook {
 }
 
 function eachHook(hooks: Hooks): [string, AnyHook][] {
-  const out: [string, AnyHook][] = [];
-  for (const [group, value] of Object.entries(hooks)) {
-    if (typeof (value as { tap?: unknown }).tap === "function") out.push([group, value as unknown as AnyHook]);
-    else
-      for (const [name, hook] of Object.entries(value as object))
-        out.push([`${group}.${name}`, hook as unknown as AnyHook]);
-  }
-  return out;
+  return Object.entries(hooks).flatMap(([group, value]): [string, AnyHook][] =>
+    typeof (value as { tap?: unknown }).tap === "function"
+      ? [[group, value as unknown as AnyHook]]
+      : Object.entries(value as unknown as Record<string, AnyHook>).map(([name, hook]) => [`${group}.${name}`, hook]),
+  );
 }
 
 /** The schema a config validates against, and which plugin declared each option it adds. */
 export interface ComposedSchema {
   schema: z.ZodObject;
-  /** Option key → the name of the plugin whose `options` slice declared it. */
-  owners: ReadonlyMap<string, string>;
   /** Option key → every plugin in the list that declares it, in list order (the first is the owner). */
   declarers: ReadonlyMap<string, readonly string[]>;
 }
@@ -110,20 +105,18 @@ export function composeConfigSchema(plugins: readonly Pick<Plugin, "name" | "opt
   );
   if (hit) return hit.result;
   const shape: Record<string, z.ZodType> = {};
-  const owners = new Map<string, string>();
   const declarers = new Map<string, string[]>();
   for (const plugin of plugins) {
     rememberOptions(plugin);
     const fields = fieldsOf(plugin.options);
     for (const key of Object.keys(fields)) {
       if (key in ConfigSchema.shape) continue;
-      declarers.set(key, [...(declarers.get(key) ?? []), plugin.name]);
-      if (owners.has(key)) continue;
+      if (declarers.get(key)?.push(plugin.name)) continue; // a later declarer: the first one's field stays
+      declarers.set(key, [plugin.name]);
       Object.defineProperty(shape, key, Object.getOwnPropertyDescriptor(fields, key)!); // a getter stays one
-      owners.set(key, plugin.name);
     }
   }
-  const result = { schema: owners.size ? ConfigSchema.extend(shape) : ConfigSchema, owners, declarers };
+  const result = { schema: declarers.size ? ConfigSchema.extend(shape) : ConfigSchema, declarers };
   if (composed.unshift({ plugins: plugins.map(({ name, options }) => ({ name, options })), result }) > 4)
     composed.pop();
   return result;
@@ -150,7 +143,7 @@ export function validateConfig(
   file?: string,
   { plugins = [], disabled = [] }: ValidationPlugins = {},
 ) {
-  const { schema, owners, declarers } = composeConfigSchema(plugins);
+  const { schema, declarers } = composeConfigSchema(plugins);
   // jitless: a configuration is parsed a few times per process, and compiling zod's fast path
   // for this wide schema cost more than the parses it would speed up (cold start). Only the keys
   // given (and any that may not be left out) are parsed: same issues, in the same order, and no
@@ -159,13 +152,13 @@ export function validateConfig(
   const fields = fieldsOf(schema, (key) => key in input);
   const result = z.strictObject(fields).safeParse(input, { jitless: true });
   if (!result.success) {
-    const offOwners = composeConfigSchema(disabled).owners;
+    const off = composeConfigSchema(disabled).declarers;
     const hints = result.error.issues
       .flatMap((issue) => (issue.code === "unrecognized_keys" && issue.path.length === 0 ? issue.keys : []))
       .map((key) => {
-        const off = offOwners.get(key);
-        if (off && !owners.has(key))
-          return `→ ${JSON.stringify(key)} is an option of the plugin ${off}, which is not in the plugin list (disabled)`;
+        // Never a key the list declares (those are in the schema): perhaps a disabled plugin's.
+        if (off.has(key))
+          return `→ ${JSON.stringify(key)} is an option of the plugin ${off.get(key)![0]}, which is not in the plugin list (disabled)`;
         const absent = knownDeclarers(key);
         if (absent.length)
           return `→ ${JSON.stringify(key)} is an option of ${pluginNames(absent)}, which ${absent.length > 1 ? "are" : "is"} not in the plugin list; add it to plugins (or a preset that has it) or remove the key`;
@@ -175,10 +168,12 @@ export function validateConfig(
       .filter(Boolean);
     const named = [
       ...new Set(
-        result.error.issues.map((issue) => issue.path[0]).filter((key) => typeof key === "string" && owners.has(key)),
+        result.error.issues
+          .map((issue) => issue.path[0])
+          .filter((key) => typeof key === "string" && declarers.has(key)),
       ),
-    ].map((key) => `→ ${JSON.stringify(key)} is an option of ${pluginNames(declarers.get(key as string) ?? [])}`);
-    const tail = [...named, ...hints].length ? `\n${[...named, ...hints].join("\n")}` : "";
+    ].map((key) => `→ ${JSON.stringify(key)} is an option of ${pluginNames(declarers.get(key as string)!)}`);
+    const tail = [...named, ...hints].map((line) => `\n${line}`).join("");
     throw new ConfigError(`invalid configuration:\n${z.prettifyError(result.error)}${tail}`, file);
   }
   return result.data;
@@ -251,11 +246,7 @@ class KernelImpl implements Kernel {
     } catch (error) {
       throw badOptionError(error);
     }
-    for (const tool of this.options.tools ?? []) {
-      if (!isTool(tool))
-        throw new ConfigError("options.tools: every entry must be a Tool (use defineTool() or extend Tool)");
-      this.registries.tools.register(tool.name, tool, "options.tools");
-    }
+    for (const tool of this.options.tools ?? []) this.registries.tools.register(tool.name, tool, "options.tools");
   }
 
   /** A plugin's context: its state slots (per kernel, per run), its options, a `warn` naming it. */

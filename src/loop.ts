@@ -5,7 +5,7 @@
  */
 import type { ModelMessage, UserContent } from "ai";
 import { endStream, initMessage, lastEmitted, resultMessage, type RunContext } from "./run";
-import type { ModelRequest, TurnPrompt } from "./hooks";
+import type { CompactState, ModelRequest, TurnPrompt } from "./hooks";
 import type { AssistantMessage, ResultMessage, StopReason } from "./messages";
 import { runToolCalls } from "./funnel";
 import { UserInterrupt, type UserContentParts, type UserTurn } from "./live";
@@ -44,11 +44,7 @@ function maxTurnsReached(run: RunContext): RunEnd {
 }
 
 /** What the provider counted for the last turn's request, and the history it was counted for. */
-interface SentRecord {
-  inputTokens: number;
-  messages: number;
-  history: ModelMessage[];
-}
+type SentRecord = NonNullable<CompactState["reported"]> & { history: ModelMessage[] };
 
 function userModelMessage(prompt: TurnPrompt): ModelMessage {
   if (prompt.context.length === 0) return { role: "user", content: prompt.content ?? prompt.text };
@@ -135,18 +131,13 @@ export async function driveRun(
 ): Promise<ResultMessage> {
   const started = performance.now();
   const hooks = run.kernel.hooks;
+  const requested = requestedModel(run.options);
   let initSent = false;
   const sendInit = () => {
     if (initSent) return;
     initSent = true;
-    const requested = requestedModel(run.options);
-    run.emit(
-      initMessage(
-        run,
-        run.modelLabel ??
-          (typeof requested === "string" ? requested : requested ? modelLabel(requested, run.kernel) : null),
-      ),
-    );
+    const label = typeof requested === "string" ? requested : requested && modelLabel(requested, run.kernel);
+    run.emit(initMessage(run, run.modelLabel ?? label ?? null));
   };
 
   let outcome: Outcome = { subtype: "success", result: "", stopReason: null };
@@ -161,7 +152,6 @@ export async function driveRun(
     if (!run.parent) await run.kernel.ready();
     let modelError: unknown;
     await resolveRunModel(run).catch((error: unknown) => void (modelError = error));
-    const requested = requestedModel(run.options);
     run.tools = await hooks.tool.list.promise(run.kernel.registries.tools.values(), run);
     await hooks.session.start.promise(run);
     sendInit();

@@ -32,7 +32,7 @@ import {
 type StreamDelta = StreamEventMessage["delta"];
 import type { RawToolCall } from "./funnel";
 import { describeError, ModelError, PluginError, UbiquityError } from "./errors";
-import { redactText, secretsOf, secretsOfRun, streamMasker } from "./redact";
+import { secretsOfRun, streamMasker } from "./redact";
 import { testModel } from "./testing/test-model";
 import { CallWatch } from "./call-limits";
 
@@ -196,14 +196,8 @@ export async function callModel(
 
 /** One streamed call under the run's call limits. */
 async function limitedCall(run: RunContext, request: ModelRequest, partial: boolean): Promise<ModelCall> {
-  const watch = new CallWatch({
-    requestTimeoutMs: run.options.requestTimeoutMs,
-    streamIdleTimeoutMs: run.options.streamIdleTimeoutMs,
-    responseTimeoutMs: run.options.responseTimeoutMs,
-    maxTokens: request.maxOutputTokens,
-    label: request.modelLabel,
-    parent: run.abortSignal,
-  });
+  const { modelLabel: label, maxOutputTokens: maxTokens } = request;
+  const watch = new CallWatch({ ...run.options, maxTokens, label, parent: run.abortSignal });
   try {
     return await readStream(run, request, watch, partial);
   } catch (error) {
@@ -222,21 +216,17 @@ export const streamedText = new WeakMap<RunContext, string>();
  * of delta (and each tool call's input) has its own masker, flushed when the stream ends.
  */
 function maskedDeltas(run: RunContext) {
-  const maskers = new Map<string, ReturnType<typeof streamMasker>>();
-  const secrets = () => secretsOfRun(run);
-  const streamDelta = (delta: StreamDelta, final = false) => {
+  const open = new Map<string, { masker: ReturnType<typeof streamMasker>; delta: StreamDelta }>();
+  const send = (delta: StreamDelta, text: string) =>
+    text && run.emit({ type: "stream_event", delta: { ...delta, text } as StreamDelta });
+  const streamDelta = (delta: StreamDelta) => {
     const key = `${delta.type}\0${delta.toolUseId ?? ""}`;
-    let masker = maskers.get(key);
-    if (!masker) maskers.set(key, (masker = streamMasker(secrets)));
-    const text = final ? masker.flush() : masker.push(delta.text);
-    if (final) maskers.delete(key);
-    if (text) run.emit({ type: "stream_event", delta: { ...delta, text } as StreamDelta });
+    if (!open.has(key)) open.set(key, { masker: streamMasker(() => secretsOfRun(run)), delta });
+    send(delta, open.get(key)!.masker.push(delta.text));
   };
   const flushDeltas = () => {
-    for (const key of [...maskers.keys()]) {
-      const [type, toolUseId] = key.split("\0") as [StreamDelta["type"], string];
-      streamDelta({ type, text: "", ...(toolUseId ? { toolUseId } : {}) } as StreamDelta, true);
-    }
+    for (const { masker, delta } of open.values()) send(delta, masker.flush());
+    open.clear();
   };
   return { streamDelta, flushDeltas };
 }
@@ -356,14 +346,11 @@ const STOP_REASONS: ReadonlyMap<string, StopReason> = new Map([
 ]);
 
 /** The stop reason of a response from the AI SDK's unified finish reason. */
-export function stopReasonOf(finishReason: string): StopReason {
-  return STOP_REASONS.get(finishReason) ?? "other";
-}
+export const stopReasonOf = (finishReason: string): StopReason => STOP_REASONS.get(finishReason) ?? "other";
 
 /**
- * How a failed model call ends the run: a `RunEnd` naming provider and status, with secrets
- * masked (a `RunEnd` stays as it is). A missing key or setting stopped the request before it was
- * sent: a configuration error.
+ * How a failed model call ends the run: a `RunEnd` naming provider and status (a `RunEnd` stays
+ * as it is). A missing key or setting stopped the request before it was sent: a configuration error.
  */
 export function modelFailure(run: RunContext, error: unknown): RunEnd {
   if (error instanceof RunEnd) return error;
@@ -386,8 +373,6 @@ export function modelFailure(run: RunContext, error: unknown): RunEnd {
   }
   const label = run.modelLabel ? ` (${run.modelLabel})` : "";
   const configuration = /^AI_Load(APIKey|Setting)Error$/.test(String((error as Error)?.name));
-  return new RunEnd(
-    redactText(`Model request failed${label}: ${message}`, secretsOf(run.options)),
-    configuration ? "error_configuration" : undefined,
-  );
+  // Its secrets are masked where every failure's are: in the run's outcome (the loop's `failure`).
+  return new RunEnd(`Model request failed${label}: ${message}`, configuration ? "error_configuration" : undefined);
 }

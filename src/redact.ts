@@ -52,18 +52,17 @@ export function isCredentialName(name: string): boolean {
 
 /** The passwords of every `scheme://user:password@host` in `text` (raw and percent-decoded). */
 export function urlPasswords(text: string): string[] {
-  const out: string[] = [];
-  for (const match of text.matchAll(URL_PASSWORD)) {
-    const raw = match[1]!;
-    out.push(raw);
-    try {
-      const decoded = decodeURIComponent(raw);
-      if (decoded !== raw) out.push(decoded);
-    } catch {
-      // not percent-encoded
-    }
+  return [...text.matchAll(URL_PASSWORD)].flatMap((match) => withDecoded(match[1]!, match[1]!));
+}
+
+/** `raw`, and `encoded` percent-decoded when that differs from `raw` (a value that is not percent-encoded is `raw` alone). */
+function withDecoded(raw: string, encoded: string): string[] {
+  try {
+    const decoded = decodeURIComponent(encoded);
+    return decoded === raw ? [raw] : [raw, decoded];
+  } catch {
+    return [raw];
   }
-  return out;
 }
 
 /** Every `scheme://…` URL in a text, up to a space or a quote. */
@@ -76,28 +75,13 @@ const URL_IN_TEXT = /[a-z][a-z0-9+.-]{0,31}:\/\/[^\s"'<>`]+/gi;
  * line: each value counts as a secret, as each header value of an option does.
  */
 export function urlQueryValues(text: string): string[] {
-  const out: string[] = [];
-  for (const match of text.matchAll(URL_IN_TEXT)) {
-    const url = match[0];
-    const start = url.indexOf("?");
-    if (start < 0) continue;
-    for (const pair of url
-      .slice(start + 1)
-      .split("#")[0]!
-      .split(/[&;]/)) {
-      const eq = pair.indexOf("=");
-      const raw = eq < 0 ? "" : pair.slice(eq + 1);
-      if (!raw) continue;
-      out.push(raw);
-      try {
-        const decoded = decodeURIComponent(raw.replace(/\+/g, " "));
-        if (decoded !== raw) out.push(decoded);
-      } catch {
-        // not percent-encoded
-      }
-    }
-  }
-  return out;
+  return [...text.matchAll(URL_IN_TEXT)].flatMap(([url]) => {
+    const query = url.includes("?") ? url.slice(url.indexOf("?") + 1).split("#")[0]! : "";
+    return query.split(/[&;]/).flatMap((pair) => {
+      const raw = /=(.+)/.exec(pair)?.[1];
+      return raw ? withDecoded(raw, raw.replace(/\+/g, " ")) : [];
+    });
+  });
 }
 
 /**
@@ -109,10 +93,7 @@ export function credentialValues(env: Readonly<Record<string, string | undefined
   for (const [name, value] of Object.entries(env)) {
     if (!value) continue;
     if (isCredentialName(name)) out.add(value);
-    for (const password of urlPasswords(value)) out.add(password);
-    for (const query of urlQueryValues(value)) out.add(query);
-    const json = jsonIn(value);
-    if (json !== undefined) for (const secret of optionSecrets(json)) out.add(secret);
+    collectSecrets(value, false, out);
   }
   return [...out].filter((s) => s.length >= MIN_SECRET_LENGTH);
 }
@@ -252,34 +233,43 @@ export function maskSecrets<T>(value: T, secrets: readonly string[]): T {
 function optionSecrets(options: object): string[] {
   const known = Object.isFrozen(options) ? cache.get(options) : undefined;
   if (known) return known;
-  const out = new Set<string>();
-  const seen = new Set<object>();
-  const collect = (value: unknown, secretBranch: boolean) => {
-    if (typeof value === "string") {
-      if (secretBranch) for (const form of credentialForms(value)) if (form.length >= 4) out.add(form);
-      for (const password of urlPasswords(value)) if (password.length >= 4) out.add(password);
-      for (const query of urlQueryValues(value)) if (query.length >= MIN_SECRET_LENGTH) out.add(query);
-      // A JSON document in a string (an MCP server's OPENAPI_MCP_HEADERS, a credentials blob) is
-      // read as options are: its secret-named keys' values are secrets.
-      const json = jsonIn(value);
-      if (json !== undefined) collect(json, secretBranch);
-      return;
-    }
-    if (!value || typeof value !== "object" || seen.has(value)) return;
-    // Plain objects and arrays only: a class instance (a model, a logger, a signal) is not options.
-    const proto = Object.getPrototypeOf(value);
-    if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return;
-    seen.add(value);
-    for (const [k, v] of Object.entries(value))
-      collect(
-        v,
-        secretBranch || SECRET_KEY.test(k) || k === "headers" || (typeof v === "string" && isCredentialName(k)),
-      );
-  };
-  collect(options, false);
-  const list = [...out];
+  const list = [...collectSecrets(options, false, new Set())];
   if (Object.isFrozen(options)) cache.set(options, list);
   return list;
+}
+
+/**
+ * Add the secrets in `value` to `out`: under a secret branch, a string's credential forms; in any
+ * string, the passwords and query values of its URLs and what a JSON document in it holds; in
+ * plain objects and arrays, what their entries hold, an entry under a secret-named key (or
+ * `headers`) being a secret branch.
+ */
+function collectSecrets(
+  value: unknown,
+  secretBranch: boolean,
+  out: Set<string>,
+  seen = new Set<object>(),
+): Set<string> {
+  if (typeof value === "string") {
+    if (secretBranch) for (const form of credentialForms(value)) if (form.length >= 4) out.add(form);
+    for (const password of urlPasswords(value)) if (password.length >= 4) out.add(password);
+    for (const query of urlQueryValues(value)) if (query.length >= MIN_SECRET_LENGTH) out.add(query);
+    // A JSON document in a string (an MCP server's OPENAPI_MCP_HEADERS, a credentials blob) is
+    // read as options are: its secret-named keys' values are secrets.
+    const json = jsonIn(value);
+    if (json !== undefined) collectSecrets(json, secretBranch, out, seen);
+    return out;
+  }
+  if (!value || typeof value !== "object" || seen.has(value)) return out;
+  // Plain objects and arrays only: a class instance (a model, a logger, a signal) is not options.
+  const proto = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return out;
+  seen.add(value);
+  for (const [k, v] of Object.entries(value)) {
+    const named = SECRET_KEY.test(k) || k === "headers" || (typeof v === "string" && isCredentialName(k));
+    collectSecrets(v, secretBranch || named, out, seen);
+  }
+  return out;
 }
 
 /**

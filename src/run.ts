@@ -74,17 +74,12 @@ export interface RunContext {
   emit(message: MessageInit): Message;
 }
 
-export interface CreateRunInit {
-  kernel: Kernel;
-  sessionId?: string;
-  abortSignal: AbortSignal;
-  /** Where emitted messages go; a run with a `parent` may omit it to publish into its parent's stream. */
-  sink?: (message: Message) => void;
-  agent?: AgentIdentity;
-  parent?: RunContext;
-  options?: ResolvedOptions;
-  input?: RunInput;
-}
+/** What a run starts from: its kernel and signal, and what it does not take from the kernel (`options`) or its parent. */
+export type CreateRunInit = Pick<RunContext, "kernel" | "abortSignal"> &
+  Partial<Pick<RunContext, "sessionId" | "agent" | "parent" | "options" | "input">> & {
+    /** Where emitted messages go; a run with a `parent` may omit it to publish into its parent's stream. */
+    sink?: (message: Message) => void;
+  };
 
 // Each run's sink, so a subagent run can publish into its parent's stream without the parent
 // re-stamping (and re-announcing on `event`) every message.
@@ -174,16 +169,14 @@ export function chargeUsage(run: RunContext, usage: Partial<Usage>, label?: stri
 
 /** The `system/init` message of `run`, announcing `model`. */
 export function initMessage(run: RunContext, model: string | null): MessageInit {
-  const tools = run.tools.map((t) => t.name);
-  const plugins = run.kernel.plugins.map((p) => p.plugin.name);
   return {
     type: "system",
     subtype: "init",
     model,
     cwd: run.cwd,
-    tools,
+    tools: run.tools.map((t) => t.name),
     ...run.initFields,
-    plugins,
+    plugins: run.kernel.plugins.map((p) => p.plugin.name),
     extra: { ...run.initExtra },
   } as MessageInit;
 }
@@ -194,20 +187,17 @@ type Outcome = Pick<ResultMessage, "subtype" | "result" | "durationMs" | "stopRe
 /** The `result` message of `run`: `outcome` (an error unless `success`) plus the run's turns, usage, cost and denials, then the plugins' fields. */
 export function resultMessage(run: RunContext, outcome: Outcome): MessageInit {
   const { subtype, result, durationMs, stopReason } = outcome; // the message's documented key order
-  const isError = subtype !== "success";
-  const { numTurns, totalCostUsd, modelUsage } = run;
-  const permissionDenials = [...run.permissionDenials];
   const message: Record<string, unknown> = {
     type: "result",
     subtype,
     result,
-    isError,
-    numTurns,
+    isError: subtype !== "success",
+    numTurns: run.numTurns,
     durationMs,
     usage: { ...run.usage },
-    totalCostUsd,
-    permissionDenials,
-    modelUsage,
+    totalCostUsd: run.totalCostUsd,
+    permissionDenials: [...run.permissionDenials],
+    modelUsage: run.modelUsage,
     stopReason,
   };
   // A plugin's field never replaces one of the kernel's.

@@ -45,6 +45,7 @@ export async function boundedCall(
   let expired = false;
   let grace: ReturnType<typeof setTimeout> | undefined;
   let abandon = (_: "abandoned") => {};
+  const abandoned = new Promise<"abandoned">((resolve) => (abandon = resolve));
   // Asked to stop (timed out, the run aborted), the call has TOOL_STOP_GRACE_MS before it is abandoned.
   const stop = (reason: unknown, timeout = false) => {
     expired ||= timeout;
@@ -61,14 +62,10 @@ export async function boundedCall(
       (output) => ({ output }),
       (error: unknown) => ({ error }),
     );
-  const first = new Promise<Awaited<typeof settled> | "abandoned">((resolve) => {
-    abandon = resolve;
-    void settled.then(resolve);
-  });
   if (parent.aborted) follow();
   else parent.addEventListener("abort", follow, { once: true });
   try {
-    const outcome = await first;
+    const outcome = await Promise.race([settled, abandoned]);
     if (outcome === "abandoned") {
       // Nobody awaits the call any more; what it does later is only logged.
       void settled.then((late) =>

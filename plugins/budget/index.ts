@@ -12,10 +12,10 @@
  */
 import { REQUEST_STAGE, RunEnd, type ModelRequest, type RunContext } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
-import { getPricingApi, pricingOptions } from "../pricing/api";
+import { getPricingApi, pricingOptions, usageReported } from "../pricing/api";
 import { budgetOptions } from "./options";
 import { budgetFlags } from "./cli";
-import { estimateRequest, sentRecord } from "./estimate";
+import { estimateRequest, sentRecord, type Estimate } from "./estimate";
 import { release, reservedBy, rootOf, runBudget, type RunBudget } from "./ledger";
 import { tokensRefusal, unpricedRefusal, usdRefusal } from "./messages";
 import "./result-fields";
@@ -89,6 +89,30 @@ async function guardRequest(guard: Guard, request: ModelRequest, run: RunContext
   }
   ledger.inFlight.set(run, [...(ledger.inFlight.get(run) ?? []), { purpose, estimate }]);
   return request;
+}
+
+/** Charge a response that reported no usage its request's worst case (`estimate`), or refuse what follows when there is none. */
+function chargeUnreported(
+  ledger: RunBudget,
+  estimate: Estimate | undefined,
+  usd: boolean,
+  warn: (message: string) => void,
+  label: string,
+): void {
+  if (!estimate || (usd && estimate.costUsd === undefined)) {
+    ledger.refusal ??= {
+      subtype: usd ? "error_max_budget_usd" : "error_max_budget_tokens",
+      message: `${label} answered without reporting its token usage, so what it spent cannot be counted against the cap: no further request is sent`,
+    };
+    return;
+  }
+  ledger.spentTokens += estimate.tokens;
+  if (estimate.costUsd !== undefined) ledger.spentUsd += estimate.costUsd;
+  if (ledger.unreportedWarned) return;
+  ledger.unreportedWarned = true;
+  warn(
+    `${label} answered without reporting its token usage: the budget counts its request's worst case (${estimate.tokens} tokens${estimate.costUsd !== undefined ? `, $${estimate.costUsd.toFixed(4)}` : ""}) as spent, and so for each such response`,
+  );
 }
 
 /** The budget plugin. */
@@ -168,8 +192,15 @@ export const budgetPlugin = definePlugin({
       const caps = capsOf(run);
       if (caps.usd === undefined && caps.tokens === undefined) return;
       const ledger = stateOf(rootOf(run));
-      release(ledger, run, response.request.purpose ?? "turn");
+      const estimate = release(ledger, run, response.request.purpose ?? "turn");
       const { usage } = response;
+      if (!usageReported(usage)) {
+        // No count to charge: the request's worst case is, so a server that reports nothing
+        // cannot spend past the cap (a cap that counted it as free would never be reached).
+        chargeUnreported(ledger, estimate, caps.usd !== undefined, context.warn, response.modelLabel);
+        report(run);
+        return;
+      }
       ledger.spentTokens += usage.inputTokens + usage.outputTokens;
       const quote = await api.price(response.modelLabel, usage, pricingOf(run));
       if (quote) ledger.spentUsd += quote.costUsd;

@@ -22,6 +22,8 @@ export interface RunBudget {
   refusal?: Refusal;
   /** The refused request's figures, for `result.budget.refused`. */
   refused?: BudgetReport["refused"];
+  /** Whether a response without usage was already said to be charged its worst case. */
+  unreportedWarned?: boolean;
   /** What the provider counted for this run's last request of each purpose (a summary never stands for the conversation). */
   sent: Map<string, SentRecord>;
 }
@@ -49,11 +51,12 @@ export function reservedBy(ledger: RunBudget): { usd: number; tokens: number } {
   return { usd, tokens };
 }
 
-/** Take back one reservation of `run` (the first of `purpose`, else its first): its request was answered or failed for good. */
-export function release(ledger: RunBudget, run: RunContext, purpose: string): void {
+/** Take back one reservation of `run` (the first of `purpose`, else its first): its request was answered or failed for good. Returns its estimate. */
+export function release(ledger: RunBudget, run: RunContext, purpose: string): Estimate | undefined {
   const list = ledger.inFlight.get(run);
-  if (!list) return;
+  if (!list) return undefined;
   const i = list.findIndex((r) => r.purpose === purpose);
-  list.splice(Math.max(i, 0), 1);
+  const [released] = list.splice(Math.max(i, 0), 1);
   if (list.length === 0) ledger.inFlight.delete(run);
+  return released?.estimate;
 }

@@ -17,6 +17,7 @@ import {
   noteCommandLinePackages,
   noteServerPackages,
   scriptFolders,
+  unimportedScriptFolder,
   withoutFolderImports,
   withScriptFolders,
   type SubprocessEnvOptions,
@@ -131,6 +132,22 @@ function sandboxNote(result: Spawned, cwd: string): string {
     !!home && /No such file or directory|ENOENT/.test(result.stderr) && namesHiddenHomePath(result.stderr, home);
   if (!write && !hidden && !refusedFolder(result.stderr)) return "";
   return " (the hook ran in the OS sandbox, which lets it write only the run's folders and a private /tmp, never the files that run code later such as .claude/, .git/hooks or .mcp.json, and shows of the home folder only toolchains and caches: have it write under the project or $TMPDIR, add the folder to sandbox.filesystem.allowWrite, or run without the sandbox, --no-sandbox)";
+}
+
+/**
+ * Why a Python hook could not import a module that sits beside its script: hooks run with
+ * `PYTHONSAFEPATH=1`, and a script's folder goes back on the import path only where no sandboxed
+ * command can plant a module (the process kit's script-folders.ts); Claude Code runs the script with
+ * its folder first on the path, so a dispatcher in the project's `hooks/` importing its helpers
+ * there (decider/claude-hooks) fails here with only Python's "No module named". "" otherwise.
+ */
+function importNote(result: Spawned, hook: CommandHook, cwd: string): string {
+  const missing = /ModuleNotFoundError: No module named '([A-Za-z_][\w.]*)'/.exec(result.stderr)?.[1];
+  if (!missing) return "";
+  const command = hook.args ? [hook.command, ...hook.args].join(" ") : hook.command;
+  const folder = unimportedScriptFolder(command, cwd, missing, hook.pluginRoot);
+  if (!folder) return "";
+  return ` (${missing} is beside the hook's script, in ${folder}, but that folder is not on the hook's import path: ubiquity runs hooks with PYTHONSAFEPATH=1 and puts a script's folder back only where no sandboxed command can plant a module, under .claude/ (such as .claude/hooks), in a plugin's folder outside the project or in ~/.claude, while Claude Code runs the script with its folder on the path. Move the hook's scripts and their modules under .claude/hooks and point the settings there)`;
 }
 
 /**
@@ -501,7 +518,7 @@ function readAnswer(
   }
   if (result.code !== 0) {
     context.logger.warn(
-      `${label} failed (exit ${result.code ?? "signal"}): ${result.stderr.trim().slice(0, 500)}${sandboxNote(result, context.cwd)}; it was ignored`,
+      `${label} failed (exit ${result.code ?? "signal"}): ${result.stderr.trim().slice(0, 500)}${sandboxNote(result, context.cwd)}${importNote(result, hook, context.cwd)}; it was ignored`,
     );
     return undefined;
   }

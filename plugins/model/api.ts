@@ -6,7 +6,7 @@
  */
 import type { Kernel, Logger, ResolvedOptions } from "../../src/index";
 
-export { isConnectionError, isProviderFailure } from "./failover";
+export { isConnectionError, isProviderFailure, isRetryableStreamError } from "./failover";
 export { supportsImages, runSeesImages, type ModelCapability } from "./capabilities";
 export { isProviderKey } from "./providers";
 export { modelStringFor } from "./build";

@@ -4,6 +4,7 @@
  * fail the same way on any backend, so it does not fail over.
  */
 import { APICallError } from "@ai-sdk/provider";
+import { StreamProviderError } from "ai";
 
 const CONNECTION_CODES = new Set([
   "ECONNREFUSED",
@@ -40,8 +41,19 @@ export function isConnectionError(error: unknown): boolean {
   return false;
 }
 
-/** True for a provider API error with an HTTP status, or a connection failure. */
+/**
+ * True for an error the provider reported inside a stream it had started with HTTP 200, where the
+ * AI SDK reads it as one another attempt may not meet: Anthropic's `overloaded_error` and
+ * `api_error` events (529, 500), a gateway's 5xx in an SSE `error` event. The transport saw a 200,
+ * so only a retry of the whole call can send it again.
+ */
+export function isRetryableStreamError(error: unknown): boolean {
+  return StreamProviderError.isInstance(error) && error.isRetryable;
+}
+
+/** True for a provider API error with an HTTP status (in a stream's error event too), or a connection failure. */
 export function isProviderFailure(error: unknown): boolean {
+  if (StreamProviderError.isInstance(error) && (error.isRetryable || typeof error.statusCode === "number")) return true;
   // isInstance checks a global marker, so it holds across the several copies of @ai-sdk/provider.
   if (APICallError.isInstance(error)) {
     if (typeof error.statusCode === "number") return true;

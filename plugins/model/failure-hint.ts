@@ -7,6 +7,18 @@ import { PROVIDERS } from "./providers";
 
 type CallError = Error & { statusCode?: number; url?: string; cause?: { code?: string; cause?: { code?: string } } };
 
+/**
+ * A 400 saying the model (or its server) takes no tool definitions, as Ollama ("… does not support
+ * tools"), vLLM ("auto" tool choice requires --enable-auto-tool-choice …), llama.cpp ("tools param
+ * requires --jinja flag") and OpenRouter ("No endpoints found that support tool use") word it.
+ */
+const NO_TOOLS =
+  /does not support tools|support tool use|tool choice requires|tools? param(?:eter)? requires|tool(?:s| calls?| calling| use) (?:is |are )?not supported/i;
+const NO_TOOLS_FIX =
+  "the model or its server takes no tools, and every request of the agent offers them: serve a model with tool calling " +
+  "(Ollama: a model tagged tools; vLLM: --enable-auto-tool-choice --tool-call-parser <parser>; llama.cpp: --jinja), " +
+  'or run it without tools (availableTools: [], or --tools "" with ubiquity run)';
+
 /** Network failures that mean nothing answered at the address (a server not started, a wrong port). */
 const UNREACHED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ECONNRESET"]);
 /** The address's name did not resolve (no network, a wrong host). */
@@ -29,6 +41,7 @@ export function failureHint(error: unknown, label: string, configuredKey = false
   if (e.statusCode === 401) return `the provider refused the credentials: check ${where}`;
   if (e.statusCode === 403) return `the provider refused access: check ${where}, and that the key may use this model`;
   if (e.statusCode === 404) return unversionedBase(e.url, spec?.env);
+  if (e.statusCode === 400 && NO_TOOLS.test(e.message)) return NO_TOOLS_FIX;
   const code = e.cause?.code ?? e.cause?.cause?.code;
   if (e.statusCode !== undefined || !code || !(UNREACHED.has(code) || UNRESOLVED.has(code))) return undefined;
   let origin = "the provider's address";

@@ -21,6 +21,8 @@ import {
 } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import { expandAlias } from "./aliases";
+import { credentialsFor, noteCredentialOwner, noteMainProvider } from "./credentials";
+import { textToolCall, textToolCallWarning } from "./text-tool-call";
 import { getModelApi } from "./api";
 import { buildProvider, noProviderError, pickModel, splitSpec, unknownProviderError } from "./build";
 import { dialectOptions } from "./dialect";
@@ -56,8 +58,7 @@ function instanceFor(
   if (!pending) {
     const context = { provider: name, options, logger: options.logger };
     pending = buildProvider(name, spec, {
-      apiKey: options.apiKey,
-      providerSettings: options.providerSettings,
+      ...credentialsFor(name, options),
       wrapFetch: (fetch) => getModelApi(kernel).fetchFor(fetch, context),
     });
     // A failed build (missing package, bad setting) is not cached: the next run may have fixed it.
@@ -73,7 +74,9 @@ function builtinProvider(kernel: Kernel, name: string, spec: ProviderSpec): Mode
     providerIds: spec.providerIds,
     async languageModel(modelId: string, ref: ModelRef) {
       const variant = splitSpec(ref.spec)?.variant;
+      if (ref.role === "main") noteMainProvider(ref.options, name);
       const model = pickModel(name, spec, await instanceFor(kernel, name, spec, ref.options), modelId, variant);
+      noteCredentialOwner(model, ref.options);
       getModelApi(kernel).markWrapped(model);
       return model;
     },
@@ -135,6 +138,8 @@ function checkRunSettings(kernel: Kernel, options: ModelResolvedOptions) {
 /** What the plugin keeps per run: the fallback model, built on the first provider failure. */
 interface RunState {
   fallback?: Promise<Model>;
+  /** A call written as text was warned about (once a run). */
+  textCallWarned?: boolean;
 }
 
 /** The thinking budget of a request: the run's `maxThinkingTokens` for its turns (a summary or a plugin's own call keeps the provider's default, as the summarizer always did). */
@@ -207,6 +212,21 @@ export const modelPlugin = definePlugin({
         retry: true as const,
         request: { ...info.request, model: fallback, modelLabel: label, providerOptions },
       };
+    });
+
+    // A call written as text, by a model served without tool calling (text-tool-call.ts).
+    kernel.hooks.model.response.tap(NAME, (response, run) => {
+      const { request } = response;
+      if ((request.purpose ?? "turn") !== "turn" || request.toolList.length === 0) return;
+      const state: RunState = context.run(run);
+      if (state.textCallWarned || response.finishReason === "tool-calls") return;
+      const tool = textToolCall(
+        response.text,
+        request.toolList.map((t) => t.name),
+      );
+      if (!tool) return;
+      state.textCallWarned = true;
+      context.warn(textToolCallWarning(response.modelLabel, tool));
     });
 
     // Reached only when no earlier tap recovered the call: its message names the fix (failure-hint.ts).

@@ -9,7 +9,12 @@ export const modelOptions = lazyOptions(
   () => ({
     fallbackModel: ModelSchema.optional(),
     modelAliases: z.record(z.string(), z.string()).optional().describe("Run-scoped aliases [{}]"),
-    apiKey: z.string().optional().describe("API key handed to every provider built from a string"),
+    apiKey: z
+      .string()
+      .optional()
+      .describe(
+        "API key of the run's model: also handed to its other models of the same provider, or behind the same providerSettings.baseURL",
+      ),
     providerSettings: z
       .record(z.string(), z.unknown())
       .optional()

@@ -13,10 +13,9 @@ import {
   configFilesIn,
   configGraph,
   configSearchFolders,
-  installedClosure,
+  configPackagePlaces,
   readRegularFileSync,
   runConfigFiles,
-  shadowingPlaces,
 } from "../../loader/index";
 
 /** package.json is a config file only with a "ubiquity" key (an unreadable one may be: fail closed). */
@@ -72,7 +71,8 @@ function packagesOf(config: string, roots: readonly string[]): readonly string[]
   if (known && known.stamps === stamps && known.roots === key) return known.places;
   let places: string[];
   try {
-    places = [...installedClosure(config), ...shadowingPlaces(config, roots)];
+    const { installed, shadowing } = configPackagePlaces(config, roots);
+    places = [...installed, ...shadowing];
   } catch {
     places = [];
   }

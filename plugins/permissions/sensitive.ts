@@ -8,7 +8,7 @@
  * `/proc/self/cwd`, `.GIT` or `Ubiquity.Config.ts` cannot route around it — also for files
  * that do not exist yet (a settings file created where none was is the classic hole).
  */
-import { realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { readRegularBytesSync } from "../../loader/index";
 
@@ -151,7 +151,10 @@ const FILES = new Set([
   "rust-toolchain",
   "rust-toolchain.toml",
   ".devcontainer.json",
-  // Run on an interpreter's, editor's or debugger's next start.
+  // Run on an interpreter's, editor's or debugger's next start. A virtualenv's pyvenv.cfg names
+  // (`home`) the folder its python takes for its own: the standard library, `encodings` and `site`
+  // among it, is loaded from beside that folder at every start (red team zk, ZK2).
+  "pyvenv.cfg",
   "sitecustomize.py",
   "usercustomize.py",
   ".pythonrc",
@@ -288,14 +291,19 @@ export function gitFolderOf(path: string): string | undefined {
   return undefined;
 }
 
-/** Is `dir` a git folder by its contents (HEAD, objects/ and refs/)? */
+/**
+ * Is `dir` a git folder by its contents? As git's is_git_directory() decides, and wider where
+ * git's own test looks further: a HEAD (a file, or a link, which git reads without following), and
+ * objects/ and refs/ either there or in the folder a `commondir` file names — a linked worktree's
+ * git folder keeps only HEAD and commondir, and git then runs under that other folder's config (a
+ * `commondir` leading to a folder with objects/, refs/ and a config of the attacker's, no HEAD
+ * there, ran its uploadpack on `git -C sub fetch`: red team zk, ZK3). Any kind of entry counts
+ * (git's test is access(2), which an executable file passes).
+ */
 export function isGitFolder(dir: string): boolean {
   try {
-    return (
-      statSync(join(dir, "objects"), { throwIfNoEntry: false })?.isDirectory() === true &&
-      statSync(join(dir, "refs"), { throwIfNoEntry: false })?.isDirectory() === true &&
-      statSync(join(dir, "HEAD"), { throwIfNoEntry: false })?.isFile() === true
-    );
+    const there = (name: string) => lstatSync(join(dir, name), { throwIfNoEntry: false }) !== undefined;
+    return there("HEAD") && ((there("objects") && there("refs")) || there("commondir"));
   } catch {
     return false; // unreadable: not known to be one
   }
@@ -484,11 +492,19 @@ export function venvActivateReason(path: string): string | undefined {
 
 // What the sandbox leaves writable although the engine asks about it: files an install or a build
 // writes as a matter of course (package.json by `npm install x`, yarn's .yarn/ and .pnp.*, pip's
-// .pth files, deno's config by `deno add`), credential folders (they hold credentials only in the
+// .pth files, deno's config by `deno add`, a virtualenv's pyvenv.cfg by `python -m venv`), credential folders (they hold credentials only in the
 // home folder, where the sandbox protects them), keys (certificates a test makes), and installed
 // code (node_modules: code the user runs by choice, like the project's own source). `.env` files
 // stay protected: direnv's `dotenv` and mise load them into the shell that runs `git`.
-const WRITTEN_BY_TOOLS = new Set(["package.json", ".pnp.cjs", ".pnp.loader.mjs", "deno.json", "deno.jsonc"]);
+const WRITTEN_BY_TOOLS = new Set([
+  "package.json",
+  ".pnp.cjs",
+  ".pnp.loader.mjs",
+  "deno.json",
+  "deno.jsonc",
+  // `python -m venv`, `uv venv`, virtualenv and poetry write it when they make an environment.
+  "pyvenv.cfg",
+]);
 const SANDBOX_WRITABLE_FOLDERS = new Set([
   ".yarn",
   "node_modules",

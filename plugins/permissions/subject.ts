@@ -644,7 +644,56 @@ function judgeOtherFolders(
           `git runs in ${repo}, another repository than this folder's, whose configuration may run programs`,
         );
     }
+    const made = gitFolderMadeOnTheWay([place.cwd, ...bases], acc.writes);
+    if (made)
+      acc.unsafe.push(
+        `it makes ${made} a git folder (HEAD with objects and refs, or a commondir) before git runs there or below it, so git may run under that folder's configuration, which may run programs`,
+      );
   }
+}
+
+/** The entries that make a folder a git folder to git's discovery (sensitive.ts's isGitFolder). */
+const GIT_FOLDER_PARTS = new Set(["HEAD", "objects", "refs", "commondir"]);
+
+/**
+ * A folder on git's way up from where it runs (`bases`: the cwd, `git -C` folders, `cd` targets) that
+ * the command's own writes complete as a git folder: judged on the disk as it was, no repository was
+ * there, and git at run time takes it for one and runs under its config (`mkdir -p sub/objects
+ * sub/refs && git -C sub fetch origin`, with sub/HEAD and sub/config written earlier, ran
+ * remote.origin.uploadpack; red team zk, ZK1). The repository git runs in is judged after the
+ * command's writes, as ZD1 judges a copy's destination: HEAD and objects/ and refs/ (or a
+ * commondir, ZK3), each written or there already.
+ */
+function gitFolderMadeOnTheWay(bases: readonly string[], writes: readonly JudgedPath[]): string | undefined {
+  const written = new Map<string, Set<string>>();
+  for (const path of writes)
+    for (const form of new Set([path.absolute, path.real ?? path.absolute]))
+      for (const { dir, marker } of gitMarkersOf(form)) {
+        if (!GIT_FOLDER_PARTS.has(marker)) continue;
+        const parts = written.get(dir) ?? new Set<string>();
+        parts.add(marker);
+        written.set(dir, parts);
+      }
+  if (written.size === 0) return undefined;
+  const complete = (dir: string, parts: ReadonlySet<string>) => {
+    const there = (part: string) => {
+      if (parts.has(part)) return true;
+      try {
+        return lstatSync(join(dir, part), { throwIfNoEntry: false }) !== undefined;
+      } catch {
+        return false; // a parent that is no folder: not there
+      }
+    };
+    return there("HEAD") && ((there("objects") && there("refs")) || there("commondir"));
+  };
+  const forms = new Set(bases.flatMap((b) => [resolve(b), resolveReal(resolve(b)) ?? resolve(b)]));
+  for (const base of forms)
+    for (let d = base; ; d = dirname(d)) {
+      const parts = written.get(d);
+      if (parts && complete(d, parts)) return d;
+      if (dirname(d) === d) break;
+    }
+  return undefined;
 }
 
 /**

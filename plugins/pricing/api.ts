@@ -55,6 +55,15 @@ export function tableEntry(
   return undefined;
 }
 
+/**
+ * Whether a response reported its token usage. No request goes out without input, so zero input
+ * tokens means the provider sent no count (a server ignoring `stream_options.include_usage`, a
+ * stream cut before its usage chunk); the kernel reads a missing count as 0.
+ */
+export function usageReported(usage: Pick<Usage, "inputTokens">): boolean {
+  return usage.inputTokens > 0;
+}
+
 const EMPTY_USAGE = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
 function createPricingApi(): PricingApi {

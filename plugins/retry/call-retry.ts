@@ -1,13 +1,13 @@
 /**
  * Retries of a whole model call, on `model.error`, for what the retrying fetch cannot see: a call
  * cut by a time limit, an answer that broke off after its headers (a reset mid-stream, an empty
- * body), and — for models whose requests do not go through the run's fetch (a constructed model
+ * body, an overload or server error the provider reported inside the stream), and — for models whose requests do not go through the run's fetch (a constructed model
  * the kernel cannot rewire) — the same statuses the transport retries, with the same
  * `Retry-After` rules. Runs before the fallback model takes over.
  */
 import { APICallError } from "@ai-sdk/provider";
 import type { ModelErrorInfo, ModelRecovery, RunContext } from "../../src/index";
-import { getModelApi, isConnectionError } from "../model/api";
+import { getModelApi, isConnectionError, isRetryableStreamError } from "../model/api";
 import { backoffMs, DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_MS, retryAfterMs, RETRY_STATUSES } from "./policy";
 import { sleep } from "./sleep";
 import type { RetryResolvedOptions } from "./options";
@@ -45,7 +45,9 @@ export function callRetryWait(
   random?: () => number,
 ): number | undefined {
   const backoff = () => backoffMs(attempt, maxWaitMs, random);
-  if (afterHeaders(error)) return backoff();
+  // A stream that started and then reported an overload or a server error (Anthropic's
+  // `overloaded_error` event after a 200): the transport saw only the 200.
+  if (afterHeaders(error) || isRetryableStreamError(error)) return backoff();
   // The retrying fetch already spent the budget on everything else it could see.
   if (wrapped) return undefined;
   if (APICallError.isInstance(error) && typeof error.statusCode === "number") {

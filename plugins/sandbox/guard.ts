@@ -77,7 +77,9 @@ type Classify =
   | { kind: "walk"; mode: Mode }
   | { kind: "skip" };
 
-const isGitFolder = (names: ReadonlySet<string>) => names.has("HEAD") && names.has("objects") && names.has("refs");
+/** A git folder to git's discovery: HEAD, and objects/ and refs/ here or where a `commondir` leads (red team zk, ZK3). */
+const isGitFolder = (names: ReadonlySet<string>) =>
+  names.has("HEAD") && ((names.has("objects") && names.has("refs")) || names.has("commondir"));
 
 /**
  * Which file `info` is: its inode and its birth time. The inode number alone is not enough: a file

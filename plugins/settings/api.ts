@@ -14,6 +14,21 @@ export interface LoadedSettings {
   managed?: boolean;
 }
 
+/**
+ * One `[[skills.config]]` entry of the user's Codex config.toml: the skill at `path` (its SKILL.md
+ * or its folder) or named `name` is offered only when the last entry for it says `enabled`.
+ */
+export interface SkillSwitch {
+  /** The skill's SKILL.md or its folder, absolute (`~/` and a path relative to the config file resolved). */
+  path?: string;
+  /** The skill's name (every loaded skill of that name). */
+  name?: string;
+  /** Whether the skill is offered. */
+  enabled: boolean;
+  /** The config file it was read from. */
+  file: string;
+}
+
 /** What other plugins can see of the settings files. */
 export interface SettingsApi {
   /** The files read, lowest precedence first (user, project, local). Empty until `kernel.config`. */
@@ -25,12 +40,15 @@ export interface SettingsApi {
   readonly places: readonly { source: SettingSource; path: string }[];
   /** Servers of the project's `.mcp.json` that could not be used, each with why (the mcp plugin reports them as failed). */
   readonly mcpFailures: readonly { name: string; error: string }[];
+  /** The user's Codex `[[skills.config]]` entries, in file order (the skills plugin applies them). */
+  readonly skillSwitches: readonly SkillSwitch[];
 }
 
 interface SettingsState {
   files: LoadedSettings[];
   places: { source: SettingSource; path: string }[];
   mcpFailures: { name: string; error: string }[];
+  skillSwitches: SkillSwitch[];
 }
 
 const apis = new WeakMap<Kernel, SettingsState>();
@@ -43,7 +61,7 @@ export function getSettingsApi(kernel: Kernel): SettingsApi {
 /** The mutable state behind the API (for the plugin itself). */
 export function stateOf(kernel: Kernel): SettingsState {
   let state = apis.get(kernel);
-  if (!state) apis.set(kernel, (state = { files: [], places: [], mcpFailures: [] }));
+  if (!state) apis.set(kernel, (state = { files: [], places: [], mcpFailures: [], skillSwitches: [] }));
   return state;
 }
 

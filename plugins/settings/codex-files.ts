@@ -78,6 +78,14 @@ export class CodexFiles {
     this.disabledHooks.push(...config.disabledHooks);
     this.tightenings.push(config.tightening);
     apply(source, path, config.settings);
+    // Turning a skill off is the user's choice in Codex: its [[skills.config]] is read from ~/.codex/config.toml alone.
+    if (source === "user") stateOf(this.kernel).skillSwitches.push(...config.skillSwitches);
+    else if (config.skillSwitches.length)
+      warn(
+        this.kernel,
+        NAME,
+        `${path}: its [[skills.config]] entries are not applied: Codex reads them from the user's ~/.codex/config.toml alone`,
+      );
     if (source !== "user" && !isProjectFileTrusted(this.trust, path)) {
       this.kernel.logger.debug(
         `[${NAME}] ${path}: not trusted (its folder is not, or it changed since it was approved); its MCP servers do not start`,

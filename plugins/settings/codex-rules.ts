@@ -165,18 +165,32 @@ function parseCalls(tokens: Token[], file: string): { name: string; line: number
   return calls;
 }
 
-/** The commands a pattern stands for: a list element is its alternatives (undefined: not plain words, or too many). */
-function expand(pattern: Value): string[][] | undefined {
-  if (!Array.isArray(pattern) || pattern.length === 0) return undefined;
+/** The commands a pattern stands for (a list element is its alternatives), or why it is not read. */
+function expand(pattern: Value | undefined): string[][] | { why: string } {
+  if (!Array.isArray(pattern) || pattern.length === 0) return { why: "its pattern is not a list of words" };
   let out: string[][] = [[]];
   for (const element of pattern) {
     const choices = typeof element === "string" ? [element] : Array.isArray(element) ? element : undefined;
-    if (!choices?.length || !choices.every((c): c is string => typeof c === "string" && PLAIN_WORD.test(c)))
-      return undefined;
+    if (!choices?.length || !choices.every((c): c is string => typeof c === "string"))
+      return { why: "its pattern holds something other than words or lists of words" };
+    // A word with spaces, quotes or shell characters: Codex matches it as one whole argument (the
+    // script of a `zsh -lc` call its approvals record), which no rule on a shell command can say.
+    const odd = choices.find((c) => !PLAIN_WORD.test(c));
+    if (odd !== undefined)
+      return {
+        why: `a pattern word is not a plain word (${JSON.stringify(odd.length > 40 ? `${odd.slice(0, 40)}…` : odd)}: it has spaces, quotes or shell characters, so Codex matches it as one whole argument, such as a \`zsh -lc\` script, which ubiquity's command rules cannot express)`,
+      };
     out = out.flatMap((prefix) => choices.map((c) => [...prefix, c]));
-    if (out.length > MAX_EXPANSION) return undefined;
+    if (out.length > MAX_EXPANSION) return { why: `its pattern stands for more than ${MAX_EXPANSION} commands` };
   }
   return out;
+}
+
+/** `line 4 (why), line 5 (why)`, lines with the same reason named together. */
+function skippedList(skipped: { line: number; why: string }[]): string {
+  const byWhy = new Map<string, number[]>();
+  for (const { line, why } of skipped) byWhy.set(why, [...(byWhy.get(why) ?? []), line]);
+  return [...byWhy].map(([why, lines]) => `line${lines.length > 1 ? "s" : ""} ${lines.join(", ")} (${why})`).join("; ");
 }
 
 const RULE_KIND = { forbidden: "deny", prompt: "ask", allow: "allow" } as const;
@@ -205,13 +219,17 @@ export function readCodexRulesFolder(
     if (!read.ok && read.missing) continue; // gone since the listing
     if (!read.ok) throw new ConfigError(`Codex rules file: ${read.problem}`, file);
     const counts = { deny: 0, ask: 0, allow: 0 };
-    const skipped: string[] = [];
+    const skipped: { line: number; why: string }[] = [];
     for (const call of parseCalls(tokenize(read.text, file), file)) {
       const decision = call.args.get("decision") ?? "allow";
       const kind = typeof decision === "string" ? RULE_KIND[decision as keyof typeof RULE_KIND] : undefined;
-      const commands = call.name === "prefix_rule" ? expand(call.args.get("pattern") ?? []) : undefined;
-      if (!kind || !commands) {
-        skipped.push(`line ${call.line} (${call.name})`);
+      const commands =
+        call.name === "prefix_rule" ? expand(call.args.get("pattern")) : { why: `${call.name} is not prefix_rule` };
+      if (!Array.isArray(commands) || !kind) {
+        const why = Array.isArray(commands)
+          ? `decision ${JSON.stringify(decision)} is not "allow", "prompt" or "forbidden"`
+          : commands.why;
+        skipped.push({ line: call.line, why });
         continue;
       }
       counts[kind]++;
@@ -220,7 +238,7 @@ export function readCodexRulesFolder(
     }
     if (skipped.length)
       warn(
-        `Codex rules file ${file}: ${skipped.join(", ")} not read: only prefix_rule(pattern = [words or lists of words], decision = "allow" | "prompt" | "forbidden") is understood${counts.deny + counts.ask ? "; the file's other forbidden and prompt rules apply" : ""}`,
+        `Codex rules file ${file}: ${skippedList(skipped)} not read: only prefix_rule(pattern = [words or lists of words], decision = "allow" | "prompt" | "forbidden") is understood${counts.deny + counts.ask ? "; the file's other forbidden and prompt rules apply" : ""}`,
       );
     if (!user && counts.allow)
       warn(

@@ -8,6 +8,7 @@
  */
 import { hookStateOf } from "./codex-hook-state";
 import { shellEnvironmentOf } from "./codex-shell-env";
+import { skillSwitchesOf } from "./codex-skills";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type * as Toml from "smol-toml";
@@ -20,6 +21,7 @@ import { REASONING_LEVELS } from "../reasoning/api";
 import { MAX_SETTINGS_BYTES, readJsonConfigFile } from "./read";
 import { codexModelOf, withProfile } from "./codex-provider";
 import type { SettingsFile } from "./schema";
+import type { SkillSwitch } from "./api";
 import { isRecord, isStrings } from "../_kits/json/index";
 
 const isStringMap = (v: unknown): v is Record<string, string> =>
@@ -50,6 +52,8 @@ export interface CodexConfig {
   hooksFeature?: { on: boolean; key: "hooks" | "codex_hooks" };
   /** The hook handlers its `[hooks.state]` turns off (`enabled = false`), as `<file>:<event>:<group>:<handler>`. */
   disabledHooks: string[];
+  /** Its `[[skills.config]]` entries (applied from the user's file alone, as Codex does). */
+  skillSwitches: SkillSwitch[];
   /** A custom `model_provider`'s URL, key and headers, for `settings.model` alone. */
   provider?: { model: string; settings: Record<string, unknown> };
 }
@@ -68,6 +72,7 @@ const READ_KEYS = new Set([
   "mcp_servers",
   "hooks",
   "shell_environment_policy",
+  "skills",
 ]);
 
 /** The TOML parser, loaded when there is a Codex config.toml to read (cold start: a run without one never needs it). */
@@ -176,6 +181,7 @@ export function readCodexConfigFile(
     failed,
     tightening,
     disabledHooks: hookState.disabled,
+    skillSwitches: skillSwitchesOf(data.skills, path, (m) => report(`${path}: ${m}`)),
     ...(typeof feature === "boolean" ? { hooksFeature: { on: feature, key: featureKey } } : {}),
     ...(provider && { provider }),
   };

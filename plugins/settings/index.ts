@@ -503,7 +503,7 @@ function merge(options: SettingsConfig, files: SettingsFile[], declared: (key: s
 }
 
 export default settingsPlugin;
-export { getSettingsApi, type SettingsApi, type LoadedSettings } from "./api";
+export { getSettingsApi, type SettingsApi, type LoadedSettings, type SkillSwitch } from "./api";
 export { SettingsFileSchema, SETTING_SOURCES, type SettingsFile, type SettingSource } from "./schema";
 export { settingsPath } from "./read";
 export { codexModelProblem } from "./codex";

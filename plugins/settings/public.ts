@@ -4,4 +4,11 @@
  */
 export { default } from "./index";
 export { getSettingsApi } from "./index";
-export type { SettingSource, SettingsApi, SettingsFile, SettingsOptions, SettingsPluginOptions } from "./index";
+export type {
+  SettingSource,
+  SettingsApi,
+  SettingsFile,
+  SettingsOptions,
+  SettingsPluginOptions,
+  SkillSwitch,
+} from "./index";

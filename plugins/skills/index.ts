@@ -22,6 +22,8 @@ import {
   warnOnce,
 } from "../_kits/sources/index";
 import { getPermissionsApi } from "../permissions/api";
+import { getSettingsApi } from "../settings/api";
+import { applySkillSwitches } from "./codex-switches";
 import type { Skill } from "./skill";
 import { resolveContextWindow } from "../_kits/compaction/index";
 import { homedir } from "node:os";
@@ -54,6 +56,36 @@ interface RunState extends SkillsRunState {
   tool?: SkillTool | null;
   /** The listing's budget in characters, from the run's context window. */
   budget?: number;
+}
+
+/** The skills of Claude Code plugins, named `plugin:skill` as Claude Code names them (`${CLAUDE_PLUGIN_ROOT}` filled in). */
+async function pluginSkills(
+  plugins: readonly { name: string; root: string; skillsDirs: readonly string[] }[],
+  cwd: string,
+  report: (message: string) => void,
+): Promise<Skill[]> {
+  const out: Skill[] = [];
+  for (const plugin of plugins) {
+    const dirs = plugin.skillsDirs.filter(pathExists);
+    if (dirs.length === 0) continue;
+    for (const skill of await loadSkills({ skills: dirs }, { cwd, home: homedir() }, report, true)) {
+      out.push({
+        ...skill,
+        name: `${plugin.name}:${skill.name}`,
+        body: expandPluginRoot(skill.body, plugin.root),
+        // Its rules name the plugin's scripts through `${CLAUDE_PLUGIN_ROOT}` too.
+        frontmatter: Object.freeze({
+          ...skill.frontmatter,
+          ...("allowed-tools" in skill.frontmatter
+            ? {
+                "allowed-tools": expandIn(skill.frontmatter["allowed-tools"], (t) => expandPluginRoot(t, plugin.root)),
+              }
+            : {}),
+        }),
+      });
+    }
+  }
+  return out;
 }
 
 /** The skills plugin. */
@@ -124,37 +156,15 @@ export const skillsPlugin = definePlugin({
         (message) => warn(kernel, NAME, message),
       );
       // Claude Code plugins' skills, named `plugin:skill` as Claude Code names them.
-      for (const plugin of plugins) {
-        const dirs = plugin.skillsDirs.filter(pathExists);
-        if (dirs.length === 0) continue;
-        for (const skill of await loadSkills(
-          { skills: dirs },
-          { cwd, home: homedir() },
-          (message) => warn(kernel, NAME, message),
-          true,
-        )) {
-          loaded.push({
-            ...skill,
-            name: `${plugin.name}:${skill.name}`,
-            body: expandPluginRoot(skill.body, plugin.root),
-            // Its rules name the plugin's scripts through `${CLAUDE_PLUGIN_ROOT}` too.
-            frontmatter: Object.freeze({
-              ...skill.frontmatter,
-              ...("allowed-tools" in skill.frontmatter
-                ? {
-                    "allowed-tools": expandIn(skill.frontmatter["allowed-tools"], (t) =>
-                      expandPluginRoot(t, plugin.root),
-                    ),
-                  }
-                : {}),
-            }),
-          });
-        }
-      }
-      loaded.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      api.load(loaded);
-      if (loaded.length === 0) return;
-      registered = new SkillTool(loaded, undefined, onLoad, shellLinesOff);
+      loaded.push(...(await pluginSkills(plugins, cwd, (message) => warn(kernel, NAME, message))));
+      // Codex's [[skills.config]] entries of ~/.codex/config.toml (read by the settings plugin): a skill turned off is not offered.
+      const { kept, off } = applySkillSwitches(loaded, getSettingsApi(kernel).skillSwitches);
+      for (const { skill, file } of off)
+        kernel.logger.debug(`[${NAME}] skill ${skill.name} (${skill.dir}): turned off in ${file} ([[skills.config]])`);
+      kept.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      api.load(kept);
+      if (kept.length === 0) return;
+      registered = new SkillTool(kept, undefined, onLoad, shellLinesOff);
       kernel.registries.tools.register(SKILL_TOOL, registered, NAME);
     });
 

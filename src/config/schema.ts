@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { LanguageModel } from "ai";
 import type { Plugin, PluginFactory } from "../plugin";
 import type { Preset } from "../preset";
-import type { Tool } from "../tool";
+import { isTool, type Tool } from "../tool";
 
 /** A model: a `"provider:model"` string, an alias, or a constructed AI SDK `LanguageModel`. */
 export const ModelSchema = z.union([
@@ -56,7 +56,7 @@ export const OptionsSchema = z.strictObject({
   cwd: z.string().optional().describe("[process.cwd()]"),
   additionalDirectories: z.array(z.string()).optional(),
   // tools
-  tools: z.array(z.custom<Tool>((v) => typeof v === "object" && v !== null, { message: "expected a Tool" })).optional(),
+  tools: z.array(z.custom<Tool>(isTool, { message: "expected a Tool (use defineTool() or extend Tool)" })).optional(),
   toolTimeoutMs: limitMs(
     "Longest a tool call may run unless the tool sets its own; then it is stopped, or abandoned when it ignores its signal [600000]",
   ),

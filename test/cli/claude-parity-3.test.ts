@@ -26,7 +26,7 @@
  * | 500, 529 (retry-after 0), 429 (retry-after 1), a malformed SSE stream, a 502 HTML page, a stream reset mid-message, a dropped connection, each then an answer | same: both retry and answer, exit 0, result success. claude prints `system/api_retry` lines in stream-json (left in round 1) and the SSE parse error on stderr |
  * | 500 every time | both exit 1, is_error; claude (one retry, as the harness sets) subtype success with api_error_status 500 and num_turns 1, ubiquity (3 retries) error_during_execution with num_turns 0 (round 1's finding) |
  * | result, a run with a cached tool turn: usage, total_cost_usd, num_turns, permission_denials | same values (usage.input_tokens 240 in both, cost 0.0011475, num_turns 2) |
- * | result.modelUsage[model].inputTokens | **fixed**: claude prints the uncached input tokens (240, as usage.input_tokens); ubiquity printed every input token (300), so a script adding cacheReadInputTokens and cacheCreationInputTokens counted the cache twice. Left: claude adds webSearchRequests, costUSD, contextWindow, maxOutputTokens per model (ubiquity knows no cost per model) |
+ * | result.modelUsage[model].inputTokens | **fixed**: claude prints the uncached input tokens (240, as usage.input_tokens); ubiquity printed every input token (300), so a script adding cacheReadInputTokens and cacheCreationInputTokens counted the cache twice. Left: claude adds webSearchRequests, contextWindow, maxOutputTokens per model; `costUSD` is printed since trial zd (null for a model with no known price) |
  * | system/init with --permission-mode plan; tools, mcp_servers, slash_commands, agents, skills, plugins, output_style, cwd, model | same names and kinds (round 1); permissionMode "plan" in both. Left: apiKeySource "ANTHROPIC_API_KEY" in claude, "none" in ubiquity (round 1); claude adds claude_code_version, memory_paths |
  * | --include-partial-messages with text then a tool call | same event sequence (message_start, text block 0, tool_use block 1 with id and name, input_json_delta, content_block_stop, message_delta tool_use, message_stop). Left: claude adds `system/status` lines and `ttft_ms` on message_start |
  * | ANTHROPIC_AUTH_TOKEN without ANTHROPIC_API_KEY | same: `authorization: Bearer …`, no x-api-key |
@@ -77,6 +77,7 @@ describe.concurrent("claude -p parity, round 3", () => {
       outputTokens: 25,
       cacheReadInputTokens: 50,
       cacheCreationInputTokens: 10,
+      costUSD: null, // the offline model has no price
     });
   });
 

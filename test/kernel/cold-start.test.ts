@@ -158,7 +158,7 @@ for await (const m of summon("hi", { model: "test" })) if (m.type === "result" &
     expect(heavyIn(urls)).toEqual(["cosmiconfig", "yaml"]);
   });
 
-  it("an ES module config is imported as Node imports it (jiti stays unloaded); a TypeScript one goes through jiti", () => {
+  it("an ES module config is imported as Node imports it, a TypeScript one stripped of its types by Node (jiti stays unloaded); one Node cannot strip goes through jiti", () => {
     const project = temp();
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "p", private: true, type: "module" }));
     writeFileSync(join(project, "ubiquity.config.js"), "export default { maxTurns: 3 };\n");
@@ -169,6 +169,14 @@ for await (const m of summon("hi", { model: "test" })) if (m.type === "result" &
     writeFileSync(
       join(project, "ubiquity.config.ts"),
       "const turns: number = 3;\nexport default { maxTurns: turns };\n",
+    );
+    expect(heavyIn(loadedBy([bin, "run", "--trust", "--model", "test", "hi"], project, temp()))).toEqual([
+      "cosmiconfig",
+    ]);
+    // An enum is TypeScript a stripper cannot erase: jiti compiles it.
+    writeFileSync(
+      join(project, "ubiquity.config.ts"),
+      "enum Turns { Few = 3 }\nexport default { maxTurns: Turns.Few };\n",
     );
     expect(heavyIn(loadedBy([bin, "run", "--trust", "--model", "test", "hi"], project, temp()))).toEqual([
       "cosmiconfig",

@@ -100,7 +100,12 @@ describe("the kernel", () => {
   // A run aborted with a reason (`AbortSignal.timeout`, `abort(reason)`) says it, which only the
   // loop that ends the run can (newcomer trial y): 2,633.
   // The 2,000 goal is not met: nothing left in src/ is a helper only plugins use.
-  const LIMIT = 2633;
+  // Issue 45, kern1: restated logic folded with no behaviour change (redaction's URL decoding and its
+  // option/env walk, the call limits typed from the schema, one map of open delta maskers, a failed
+  // call masked once, a composed schema's owners = its first declarers, options.tools checked by the
+  // schema alone, types picked not restated); redaction's recognition stays (red team s: with no
+  // plugin an environment key is still masked), a tool call raced against its abandonment: 2,561.
+  const LIMIT = 2561;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files]

@@ -161,6 +161,14 @@ describe("a built-in plugin's options without the plugin", () => {
     expect(kernel.options).not.toHaveProperty("permissionMode");
   });
 
+  it("an options.tools entry that is not a Tool fails validation, naming the entry and how to make one", () => {
+    const message = thrown(() =>
+      createKernel({ plugins: [], tools: [{ name: "Half" } as never], logger: capturing() }),
+    );
+    expect(message).toContain("expected a Tool (use defineTool() or extend Tool)");
+    expect(message).toContain("tools[0]");
+  });
+
   it("the permissions plugin applies its own default mode", () => {
     const kernel = createKernel({ plugins: [permissions()], logger: capturing() });
     expect(kernel.options.permissionMode).toBe("default");

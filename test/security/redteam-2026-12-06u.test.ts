@@ -106,8 +106,8 @@ describe.skipIf(!sandboxed)(
       const first = await runCli(["run", "--model", "test", "hi"], other, { HOME: p.home });
       expect(first.code, first.stderr).toBe(0);
       const cache = join(p.home, ".cache", "ubiquity", "jiti");
-      // The oracle: the compiled copy holds the key.
-      expect(readdirSync(cache).some((f) => f.startsWith("billing-ubiquity.config"))).toBe(true);
+      // The oracle: the compiled copy (jiti's, or the types stripped by Node) holds the key.
+      expect(readdirSync(cache).some((f) => readFileSync(join(cache, f), "utf8").includes(SECRET))).toBe(true);
       const { out } = await attack(
         ["cat ~/.cache/ubiquity/jiti/*", "ls ~/work; echo listed"],
         ["--permission-mode", "bypassPermissions"],

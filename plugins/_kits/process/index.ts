@@ -35,4 +35,4 @@ export { noteGitCredentials } from "./git-credentials";
 export { noteCommandLinePackages, noteServerPackages, runnerPackages } from "./runner-packages";
 export { spawnOwned, withDescriptors, type OwnedChild, type OwnedSpawn } from "./owned";
 export { MAX_SESSION_SCRIPT_BYTES, readEnvFiles, sessionScriptOf, setSessionScript } from "./session-env";
-export { scriptFolders, withScriptFolders } from "./script-folders";
+export { scriptFolders, unimportedScriptFolder, withScriptFolders } from "./script-folders";

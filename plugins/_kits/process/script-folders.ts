@@ -55,3 +55,27 @@ export function withScriptFolders(env: Record<string, string>, folders: readonly
   const rest = env.PYTHONPATH ? [env.PYTHONPATH] : [];
   return { ...env, PYTHONPATH: [...folders, ...rest].join(delimiter) };
 }
+
+/**
+ * The folder of a Python script `command` names that holds the module `module` (as `<name>.py` or a
+ * package `<name>/`) but was left off the import path (not a safe folder): the hook's "No module
+ * named …" is then ubiquity's doing, which Claude Code, running the script with its folder on the
+ * path, does not do (decider/claude-hooks keeps its dispatchers and their modules in the project's
+ * `hooks/`). Undefined when no such folder is named.
+ */
+export function unimportedScriptFolder(
+  command: string,
+  cwd: string,
+  module: string,
+  pluginRoot?: string,
+): string | undefined {
+  const top = module.split(".")[0]!;
+  const realCwd = existsSync(cwd) ? realpathSync(cwd) : cwd;
+  const text = command.replace(/\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR(?![A-Za-z0-9_])/g, () => cwd);
+  for (const match of text.matchAll(SCRIPT)) {
+    const folder = folderOf(resolve(cwd, match[1]!));
+    if (!folder || safeFolder(folder, realCwd, pluginRoot)) continue;
+    if (existsSync(join(folder, `${top}.py`)) || existsSync(join(folder, top, "__init__.py"))) return folder;
+  }
+  return undefined;
+}

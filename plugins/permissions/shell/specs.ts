@@ -295,6 +295,44 @@ function gitConfigFile(words: readonly ShellWord[]): ShellWord[] {
 }
 
 /**
+ * The parts of the git folder `git init --bare [DIR]` makes (HEAD, objects, refs), in DIR or the `-C`
+ * folder: an existing DIR keeps its config, so a folder holding a config written earlier becomes a
+ * repository that runs it (`git init --bare sub && git -C sub fetch origin` ran sub's
+ * remote.origin.uploadpack; red team zk, ZK1). Named as writes, they are judged with the command's
+ * other writes (the parts of a root, a git folder made where git then runs). A word only known at
+ * run time is given back as it is: where the repository goes is then not known.
+ */
+function bareInitParts(words: readonly ShellWord[]): ShellWord[] {
+  const at = words.findIndex((w) => w.literal && w.value === "init");
+  const args = words.slice(at + 1);
+  if (!args.some((w) => w.literal && w.value === "--bare")) return [];
+  const dynamic = words.find((w) => !w.literal);
+  if (dynamic) return [dynamic];
+  const valued = /^(-b|--initial-branch|--object-format|--ref-format|--template|--separate-git-dir)$/;
+  let dir: string | undefined;
+  for (let k = 0; k < args.length; k++) {
+    const v = args[k]!.value;
+    if (v === "--") {
+      dir = args[k + 1]?.value;
+      break;
+    }
+    if (valued.test(v)) k++;
+    else if (!v.startsWith("-")) {
+      dir = v;
+      break;
+    }
+  }
+  const folders = words
+    .slice(1, at)
+    .flatMap((w, k, all) => (w.value === "-C" && all[k + 1] ? [all[k + 1]!.value] : []));
+  const base = [...folders, dir ?? "."].reduce((a, b) => (b.startsWith("/") ? b : `${a}/${b}`));
+  return ["HEAD", "objects", "refs"].map((part) => ({
+    ...literalWord(`${base}/${part}`),
+    tilde: base.startsWith("~"),
+  }));
+}
+
+/**
  * git commit without a message (-m, -F, -C, --no-edit), with -c (edit a reused message) or a
  * `--fixup=amend:`/`reword:`, and an annotated tag without -m or -F open the editor: core.editor,
  * VISUAL, EDITOR or vi, a program no word of the command names (the reason -e is left out).
@@ -537,6 +575,7 @@ const git: ProgramSpecSource = {
     },
     init: {
       links: () => true,
+      writes: bareInitParts,
       options: "-q --quiet --bare --object-format= --ref-format= -b= --initial-branch= --shared?=",
       operands: "write*",
       opensModes: gitInitShared,
