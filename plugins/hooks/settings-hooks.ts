@@ -321,7 +321,7 @@ function hooksTurnedOff(files: readonly LoadedSettings[], report: (message: stri
   const user = files.find((f) => f.source === "user" && f.settings.disableAllHooks === true);
   if (user) {
     report(
-      `${user.path}: disableAllHooks is true: no hook of a settings file or a Claude Code plugin runs (the config's hooks option still does)`,
+      `${user.path}: disableAllHooks is true: no hook of a settings file or a Claude Code plugin runs (the config's hooks option still does${user.managed ? "" : ", and so do the managed policy's"})`,
     );
     return new Set(["user", "project"]);
   }
@@ -351,8 +351,11 @@ export function effectiveHooks(
 ): HooksConfig | undefined {
   const report = (message: string) => warnOnce(kernel, SOURCE, message);
   const off = hooksTurnedOff(getSettingsApi(kernel).files, report);
+  // The managed policy's hooks are the organisation's guards: only a managed file turns them off.
+  const managedOff = getSettingsApi(kernel).files.some((f) => f.managed && f.settings.disableAllHooks === true);
   const files = getSettingsApi(kernel).files.filter(
-    (f) => f.settings.hooks !== undefined && !off.has(f.source === "user" ? "user" : "project"),
+    (f) =>
+      f.settings.hooks !== undefined && (f.managed ? !managedOff : !off.has(f.source === "user" ? "user" : "project")),
   );
   const plugins = place?.claudePlugins?.length ? readPlugins(place.claudePlugins, place.cwd, place.trust, report) : [];
   const pluginHooks = plugins
@@ -386,12 +389,21 @@ export function effectiveHooks(
       path: f.path,
       hooks: f.settings.hooks,
       origin: f.source === "user" ? ("user" as const) : ("project" as const),
+      managed: f.managed === true,
     })),
     ...pluginHooks,
   ]) {
     const parsed = readFileHooks(
       file.hooks,
-      (message) => warn(kernel, SOURCE, `${file.path}: ${message}`),
+      (message) => {
+        // A managed policy's guard that cannot be read must not be skipped: the run stops instead.
+        if ("managed" in file && file.managed && /skipped|no hooks were read|does not run/.test(message))
+          throw new ConfigError(
+            `the managed policy's hooks: ${message.replace(/; (its hooks were |the group was )?skipped.*$/, "")}; every run stops until it is fixed (a guard the policy names is never skipped)`,
+            file.path,
+          );
+        warn(kernel, SOURCE, `${file.path}: ${message}`);
+      },
       file.origin,
       (event, message) => noteOnce(kernel, event, `${file.path}: ${message}`),
     );

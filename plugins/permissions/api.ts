@@ -36,8 +36,13 @@ export interface PermissionsApi {
   grant(run: RunContext, rules: readonly string[] | undefined, source: string, mode?: "replace" | "add"): void;
   /** The rules granted to `run` (see `grant`). */
   grantsOf(run: RunContext): readonly Rule[];
-  /** Judge the next tool calls of `run` (and of its subagents) in `mode`: a live session's `setPermissionMode`. */
+  /**
+   * Judge the next tool calls of `run` (and of its subagents) in `mode`: a live session's
+   * `setPermissionMode`. A mode refused for the kernel (see `refuseMode`) throws, naming why.
+   */
   setMode(run: RunContext, mode: PermissionMode): void;
+  /** No run of this kernel may be switched to `mode` (a settings file's `disableBypassPermissionsMode`); `why` is said. */
+  refuseMode(mode: PermissionMode, why: string): void;
   /**
    * The mode `run` is judged in: one set for it or a run above it, else its options'; never wider
    * than a cap on it or a run above it (see `capMode`).
@@ -106,6 +111,7 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
     let version = 0;
     const modes = new WeakMap<RunContext, PermissionMode>();
     const caps = new WeakMap<RunContext, PermissionMode>();
+    const refused = new Map<PermissionMode, string>();
     const grants = new WeakMap<RunContext, readonly Rule[]>();
     const askSteps = new WeakMap<ToolCall, string>();
     const sandboxOpen = new WeakMap<ToolCall, string>();
@@ -137,7 +143,12 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
           throw new TypeError(
             `setPermissionMode: ${JSON.stringify(mode)} is not a permission mode (${PERMISSION_MODES.join(", ")})`,
           );
+        const why = refused.get(mode);
+        if (why) throw new TypeError(`setPermissionMode: ${mode} is refused: ${why}`);
         modes.set(run, mode);
+      },
+      refuseMode(mode, why) {
+        refused.set(mode, why);
       },
       modeOf(run) {
         let mode: PermissionMode | undefined;

@@ -10,6 +10,8 @@ export interface LoadedSettings {
   source: SettingSource;
   path: string;
   settings: SettingsFile;
+  /** A managed policy file (the organisation's, above every other; its `source` is `user`: it is never a project's). */
+  managed?: boolean;
 }
 
 /**

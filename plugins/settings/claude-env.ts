@@ -27,6 +27,8 @@ const ANSWERS: Readonly<Record<string, string>> = {
   CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "set compactThreshold (a fraction: 80 is 0.8)",
   BASH_DEFAULT_TIMEOUT_MS: "Bash takes a timeout per call (2 minutes unless the call sets one, at most 10)",
   BASH_MAX_TIMEOUT_MS: "Bash takes a timeout per call (at most 10 minutes)",
+  CLAUDE_CODE_ENABLE_TELEMETRY:
+    'set telemetry in the config, with a tracer of the OpenTelemetry SDK the config starts (docs/guide/telemetry.md, "From the runner")',
 };
 
 /** Claude Code's variables a switcher's shell may export that configure the run (the provider's are read by the model plugin; ANTHROPIC_MODEL is named with the "no model" error), each with the option that does its job here. */

@@ -3,8 +3,8 @@
  * `.claude/settings.local.json`) under `compat: ["claude"]`, read into our settings shape:
  * `permissions` (allow, deny, ask, defaultMode, additionalDirectories, disableBypassPermissionsMode), `hooks`, `env`, the
  * `sandbox` keys the sandbox plugin has, which servers of `.mcp.json` may start, and `enabledPlugins`
- * (the folders Claude Code installed them in). Everything else (`model` — a Claude model name —
- * `statusLine`, `apiKeyHelper`, …) is reported once per file and ignored,
+ * (the folders Claude Code installed them in), `apiKeyHelper`. Everything else (`model` — a Claude
+ * model name — `statusLine`, …) is reported once per file and ignored,
  * never fatal. Fail closed where dropping would loosen: a file that is not JSON, or whose deny or
  * ask rules are not a list of strings, stops the run naming the file. A file rule's `/path` is
  * read as Claude Code reads it, from the project root (see `projectRooted`).
@@ -12,6 +12,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { z } from "zod";
 import { ConfigError } from "../../src/index";
 import { modelStringFor } from "../model/api";
 import { PERMISSION_MODES, parseRule, type PermissionMode } from "../permissions/api";
@@ -40,6 +41,7 @@ const SANDBOX_KEYS = new Set([
   "failIfUnavailable",
 ]);
 const SANDBOX_NETWORK_KEYS = new Set(["allowedDomains", "deniedDomains", "allowUnixSockets", "allowAllUnixSockets"]);
+const SANDBOX_FILESYSTEM_KEYS = new Set(["allowWrite", "denyWrite", "denyRead", "allowRead"]);
 
 /**
  * Read one Claude Code settings file: `undefined` when it does not exist. `report` hears, in one
@@ -102,11 +104,14 @@ export function claudeSettingsOf(
       const env = envOf(value, ignored);
       if (env) out.env = env;
     } else if (key === "sandbox") {
-      const sandbox = sandboxOf(value, ignored);
+      const sandbox = sandboxOf(value, ignored, path);
       if (sandbox !== undefined) out.sandbox = sandbox;
     } else if (key === "enabledPlugins") {
       const folders = installedPlugins(value, root, home, ignored);
       if (folders.length) out.claudePlugins = folders;
+    } else if (key === "apiKeyHelper") {
+      if (typeof value === "string" && value.trim()) out.apiKeyHelper = value;
+      else ignored.push(`${key} (not a command)`);
     } else if (key === "agent") {
       if (typeof value === "string" && value) out.agent = value;
       else ignored.push(`${key} (not an agent's name)`);
@@ -185,8 +190,12 @@ function permissions(value: unknown, path: string, ignored: string[], root: stri
         out.allow = v.filter((rule) => isRule(rule, ignored)).flatMap((rule) => projectRooted(rule, key, root));
       else ignored.push("permissions.allow (not a list of strings)");
     } else if (key === "disableBypassPermissionsMode") {
-      if (v === "disable") out.disableBypassPermissionsMode = v;
-      else ignored.push(`permissions.disableBypassPermissionsMode ${JSON.stringify(v)} (only "disable" is a value)`);
+      // A restriction: a value that is not "disable" (`true`, "disabled") still turns the mode off; only false leaves it.
+      if (v !== false) out.disableBypassPermissionsMode = "disable";
+      if (v !== "disable")
+        ignored.push(
+          `permissions.disableBypassPermissionsMode ${JSON.stringify(v)} (only "disable" is a value: ${v === false ? "bypassPermissions stays allowed" : 'read as "disable"'})`,
+        );
     } else if (key === "defaultMode") {
       if (PERMISSION_MODES.includes(v as PermissionMode)) out.defaultMode = v as PermissionMode;
       else ignored.push(`permissions.defaultMode ${JSON.stringify(v)}`);
@@ -251,28 +260,38 @@ function envOf(value: unknown, ignored: string[]): Record<string, string> | unde
   return out;
 }
 
-function sandboxOf(value: unknown, ignored: string[]): SettingsFile["sandbox"] {
+/**
+ * The `sandbox` key in the sandbox plugin's shape. Fail closed: one whose values cannot be read (a
+ * string for a list, `"sandbox": "on"`) stops the run naming the file, since dropping it would drop
+ * its network allow-list, its read denials and `enabled: true` with it; a key of it that ubiquity
+ * does not have is reported and left out, as any other file key.
+ */
+function sandboxOf(value: unknown, ignored: string[], path: string): SettingsFile["sandbox"] {
   if (typeof value === "boolean") return value;
-  if (!isRecord(value)) {
-    ignored.push("sandbox (not an object)");
-    return undefined;
-  }
+  if (!isRecord(value))
+    throw new ConfigError(
+      `"sandbox" is ${JSON.stringify(value)}, not true, false or an object of sandbox settings; fix it or remove it (dropping it would drop the sandbox it asks for)`,
+      path,
+    );
   const picked: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     // Claude Code's strict mode: ours has no unsandboxed retry to refuse, so `false` is what it does already.
     if (k === "allowUnsandboxedCommands" && v === false) continue;
     if (!SANDBOX_KEYS.has(k)) ignored.push(`sandbox.${k}`);
-    else if (k === "network" && isRecord(v)) {
-      const network: Record<string, unknown> = {};
+    else if ((k === "network" || k === "filesystem") && isRecord(v)) {
+      const known = k === "network" ? SANDBOX_NETWORK_KEYS : SANDBOX_FILESYSTEM_KEYS;
+      const part: Record<string, unknown> = {};
       for (const [nk, nv] of Object.entries(v)) {
-        if (SANDBOX_NETWORK_KEYS.has(nk)) network[nk] = nv;
-        else ignored.push(`sandbox.network.${nk}`);
+        if (known.has(nk)) part[nk] = nv;
+        else ignored.push(`sandbox.${k}.${nk}`);
       }
-      if (Object.keys(network).length) picked.network = network;
+      if (Object.keys(part).length) picked[k] = part;
     } else picked[k] = v;
   }
   const parsed = SandboxSchema.safeParse(picked);
   if (parsed.success) return parsed.data;
-  ignored.push("sandbox (its values do not match the sandbox settings)");
-  return undefined;
+  throw new ConfigError(
+    `"sandbox" does not match the sandbox settings; fix it or remove it (dropping it would drop its network allow-list and read denials):\n${z.prettifyError(parsed.error)}`,
+    path,
+  );
 }

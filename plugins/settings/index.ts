@@ -33,6 +33,9 @@ import { settingsFlags } from "./cli";
 import { CodexFiles } from "./codex-files";
 import { readCodexHooksFile } from "./codex";
 import { readCodexRulesFolder } from "./codex-rules";
+import { readManagedFiles, systemManagedFiles } from "./managed";
+import { keyFromHelper } from "./key-helper";
+import "./init-fields";
 
 export const NAME = "ubiquity:settings";
 
@@ -47,6 +50,12 @@ type SettingsConfig = UbiquityConfig &
 /** Options of the settings plugin. */
 export const SettingsPluginOptions = z.strictObject({
   home: z.string().optional().describe("The folder holding the user's .ubiquity/settings.json [os.homedir()]"),
+  managedFiles: z
+    .array(z.string().min(1))
+    .optional()
+    .describe(
+      "More managed policy files in ubiquity's format, read after the system's (/etc/ubiquity/managed-settings.json, …) and as they are: a policy kept elsewhere, or a test's. They add to the system's, never replace it",
+    ),
 });
 export type SettingsPluginOptions = z.input<typeof SettingsPluginOptions>;
 
@@ -59,6 +68,11 @@ export const settingsPlugin = definePlugin({
   flags: settingsFlags,
   apply(kernel, context) {
     const opts = context.factoryOptions;
+    // `system/init` names the managed policy files, so an administrator can see that they hold (see ./init-fields.ts).
+    kernel.hooks.session.start.tap(NAME, (run) => {
+      const managed = stateOf(kernel).files.filter((f) => f.managed);
+      if (managed.length > 0 && !run.agent) run.initFields.managedPolicy = managed.map((f) => f.path);
+    });
     kernel.hooks.kernel.config.tap(NAME, (config: UbiquityConfig) => {
       const options = config as SettingsConfig;
       const wanted = new Set(options.settingSources ?? []);
@@ -70,14 +84,10 @@ export const settingsPlugin = definePlugin({
         { compat: options.compat, sources: options.settingSources },
         { cwd, home },
       );
-      if (wanted.has("project") && options.compat === undefined)
-        unreadClaudeSettings(kernel, cwd, skippedConfig(cwd, home, options.trust));
-      if (options.compat?.includes("codex")) unreadCodexHome(kernel, home);
-      else if (options.codexProfile !== undefined)
-        throw new ConfigError(
-          `codexProfile "${options.codexProfile}" (--profile) selects a profile of Codex's ~/.codex/config.toml, which is read only with compat: ["codex"]: pass --compat codex too`,
-        );
-      if (wanted.size === 0 && claude.length === 0 && options.settings === undefined) return options;
+      compatNotes(kernel, options, wanted, cwd, home);
+      const managed = managedPolicy(kernel, opts.managedFiles, cwd, home);
+      if (wanted.size === 0 && claude.length === 0 && options.settings === undefined && managed.length === 0)
+        return options;
       const files: LoadedSettings[] = [];
       const codex = new CodexFiles(kernel, options.trust, options.codexProfile);
       stateOf(kernel).mcpFailures = [];
@@ -146,6 +156,8 @@ export const settingsPlugin = definePlugin({
           mcpServers = readMcpJson(kernel, mcpJson);
       }
       if (options.settings !== undefined) callerSettings(kernel, options, cwd, home, apply);
+      // Above everything else, the caller's own settings included; its hooks run as the user's own do.
+      for (const { path, settings } of managed) files.push({ source: "user", path, settings, managed: true });
       const isCodex = (path: string) => claude.some((c) => c.tool === "codex" && c.path === path);
       codex.dropHooksIfOff(files, isCodex);
       codex.dropDisabledHooks(files, isCodex);
@@ -159,12 +171,41 @@ export const settingsPlugin = definePlugin({
         declared,
       );
       if (mcpServers) mcpServers = startable(kernel, mcpServers, files, restricted);
+      enforceManaged(kernel, merged, options, files, declared);
+      apiKeyFromHelper(kernel, merged, options, files, declared);
       noBypass(kernel, merged, files);
       if (mcpServers && declared("mcpServers")) merged.mcpServers = { ...mcpServers, ...options.mcpServers };
       return codex.fill(merged, options, declared);
     });
   },
 });
+
+/**
+ * The organisation's policy: the system's managed files and those the plugin's `managedFiles`
+ * adds, read by every run whatever the sources, compat and trust say; their rules handed on.
+ */
+function managedPolicy(
+  kernel: Kernel,
+  more: readonly string[] | undefined,
+  cwd: string,
+  home: string,
+): { path: string; settings: SettingsFile }[] {
+  const extra = (more ?? []).map((path) => ({ path: resolve(cwd, path), format: "ubiquity" as const }));
+  const managed = readManagedFiles([...systemManagedFiles(), ...extra], (m) => warn(kernel, NAME, m), cwd, home);
+  for (const { path, settings } of managed) applyRules(kernel, settings, `managed policy (${path})`, path, true);
+  return managed;
+}
+
+/** What the run's `compat` leaves unread that a user would expect read (Claude Code's project files, a moved CODEX_HOME), and a `codexProfile` without Codex's files. */
+function compatNotes(kernel: Kernel, options: SettingsConfig, wanted: Set<string>, cwd: string, home: string): void {
+  if (wanted.has("project") && options.compat === undefined)
+    unreadClaudeSettings(kernel, cwd, skippedConfig(cwd, home, options.trust));
+  if (options.compat?.includes("codex")) unreadCodexHome(kernel, home);
+  else if (options.codexProfile !== undefined)
+    throw new ConfigError(
+      `codexProfile "${options.codexProfile}" (--profile) selects a profile of Codex's ~/.codex/config.toml, which is read only with compat: ["codex"]: pass --compat codex too`,
+    );
+}
 
 /**
  * A project's Claude Code settings file is read only under `compat: ["claude"]`: someone used to
@@ -253,13 +294,99 @@ function restrictionsOnly(settings: SettingsFile): SettingsFile {
  */
 function noBypass(kernel: Kernel, config: SettingsConfig, files: readonly LoadedSettings[]): void {
   const by = files.find((f) => f.settings.permissions?.disableBypassPermissionsMode === "disable");
-  if (!by || config.permissionMode !== "bypassPermissions") return;
+  if (!by) return;
+  // A live session's setPermissionMode (an editor's mode menu) is refused the mode too.
+  if (kernel.hasPlugin("ubiquity:permissions"))
+    getPermissionsApi(kernel).refuseMode(
+      "bypassPermissions",
+      `${by.path} says "disableBypassPermissionsMode": "disable"`,
+    );
+  if (config.permissionMode !== "bypassPermissions") return;
   config.permissionMode = "default";
   warn(
     kernel,
     NAME,
     `${by.path}: "disableBypassPermissionsMode": "disable" refuses bypassPermissions; the run is judged in the default mode`,
   );
+}
+
+/**
+ * The managed policy above the run's own options (Claude Code: "no other level can override them,
+ * including command line arguments"): its sandbox, permission mode and `env` win over the options'
+ * (`--no-sandbox`, `--permission-mode`, the config), each overruled option said in a warning; its
+ * spending caps hold against a larger one of the options. A policy whose plugin the run lacks (the
+ * sandbox, the hooks) stops the run rather than go without it.
+ */
+function enforceManaged(
+  kernel: Kernel,
+  out: SettingsConfig,
+  options: SettingsConfig,
+  files: readonly LoadedSettings[],
+  declared: (key: string) => boolean,
+): void {
+  const managed = files.filter((f) => f.managed);
+  const last = <T>(pick: (f: SettingsFile) => T | undefined) =>
+    managed
+      .map((f) => ({ path: f.path, value: pick(f.settings) }))
+      .filter((v): v is { path: string; value: T } => v.value !== undefined)
+      .at(-1);
+  const missing = (what: string, plugin: string, path: string) =>
+    new ConfigError(
+      `the managed policy sets ${what}, and the run has no ${plugin} plugin (disabled, replaced or left out of the preset): the run stops rather than run without it`,
+      path,
+    );
+  const overruled = (key: "sandbox" | "permissionMode", path: string, value: unknown) => {
+    if (options[key] !== undefined && JSON.stringify(options[key]) !== JSON.stringify(value))
+      warn(
+        kernel,
+        NAME,
+        `${path}: the managed policy sets the ${key === "sandbox" ? "sandbox" : "permission mode"} (${JSON.stringify(value)}); the run's own ${key} ${JSON.stringify(options[key])} (a flag, an option or the config) is not applied`,
+      );
+  };
+  const sandbox = last((f) => f.sandbox);
+  if (sandbox) {
+    if (!declared("sandbox")) throw missing('"sandbox"', "ubiquity:sandbox", sandbox.path);
+    overruled("sandbox", sandbox.path, sandbox.value);
+    out.sandbox = sandbox.value;
+  }
+  const mode = last((f) => f.permissions?.defaultMode);
+  if (mode && declared("permissionMode")) {
+    overruled("permissionMode", mode.path, mode.value);
+    out.permissionMode = mode.value;
+  }
+  const hooks = last((f) => f.hooks);
+  if (hooks && !kernel.hasPlugin("ubiquity:hooks")) throw missing('"hooks"', "ubiquity:hooks", hooks.path);
+  for (const key of ["maxBudgetUsd", "maxBudgetTokens"] as const) {
+    const caps = managed.map((f) => f.settings[key]).filter((v) => v !== undefined);
+    const own = options[key] as number | undefined;
+    if (caps.length > 0 && declared(key)) out[key] = Math.min(...(caps as number[]), own ?? Number.POSITIVE_INFINITY);
+  }
+  const env = Object.assign({}, ...managed.map((f) => f.settings.env ?? {})) as Record<string, string>;
+  if (Object.keys(env).length > 0) out.env = { ...out.env, ...env };
+}
+
+/**
+ * `apiKeyHelper` (Claude Code's key): the run's `apiKey` is what the highest-precedence helper of
+ * the user's own file, the caller's settings or a managed policy prints, unless the options give
+ * one. A project's file never sets the provider's key (it would be the project's to choose): its
+ * helper is named and not run.
+ */
+function apiKeyFromHelper(
+  kernel: Kernel,
+  out: SettingsConfig,
+  options: SettingsConfig,
+  files: readonly LoadedSettings[],
+  declared: (key: string) => boolean,
+): void {
+  for (const f of files.filter((f) => f.source !== "user" && f.settings.apiKeyHelper !== undefined))
+    warn(
+      kernel,
+      NAME,
+      `${f.path}: its apiKeyHelper is not run: a project's file never sets the provider's key (put it in ~/.claude/settings.json or ~/.ubiquity/settings.json)`,
+    );
+  const own = files.filter((f) => f.source === "user" && f.settings.apiKeyHelper !== undefined).at(-1);
+  if (!own || options.apiKey !== undefined || !declared("apiKey")) return;
+  (out as { apiKey?: string }).apiKey = keyFromHelper(own.settings.apiKeyHelper!, own.path);
 }
 
 /**
@@ -320,10 +447,18 @@ function readMcpJson(kernel: Kernel, path: string): Record<string, McpServerConf
   return entries.servers;
 }
 
-/** Hand a file's permission rules to the permissions plugin; a malformed rule stops the run, naming the file. */
-function applyRules(kernel: Kernel, settings: SettingsFile, source: string, path: string): void {
+/**
+ * Hand a file's permission rules to the permissions plugin; a malformed rule stops the run, naming
+ * the file. A managed policy's rules without the permissions plugin stop it too (`required`).
+ */
+function applyRules(kernel: Kernel, settings: SettingsFile, source: string, path: string, required = false): void {
   const p = settings.permissions;
   if (!p?.allow?.length && !p?.deny?.length && !p?.ask?.length) return;
+  if (required && !kernel.hasPlugin("ubiquity:permissions"))
+    throw new ConfigError(
+      "the managed policy has permission rules, and the run has no ubiquity:permissions plugin (disabled or left out of the preset): the run stops rather than run without them",
+      path,
+    );
   try {
     getPermissionsApi(kernel).addRules({ allow: p.allow, deny: p.deny, ask: p.ask }, source);
   } catch (error) {

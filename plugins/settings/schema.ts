@@ -43,6 +43,12 @@ export const SettingsFileSchema = z.looseObject({
   enableAllProjectMcpServers: z.boolean().optional(),
   /** No shell line of a command or skill runs (Claude Code's key; a restriction: any file's `true` holds, trusted or not). */
   disableSkillShellExecution: z.boolean().optional(),
+  /**
+   * A command printing the provider's API key (Claude Code's key), run once per process when no
+   * `apiKey` is given: the key is the run's `apiKey`, never in the environment. Only the user's own
+   * file, the caller's settings and a managed policy run it; a project's is named and not run.
+   */
+  apiKeyHelper: z.string().min(1).optional(),
   /** The main agent runs as this named agent (Claude Code's key; the agents plugin's `agent` option). */
   agent: z.string().min(1).optional(),
   /** Read by the hooks plugin, not here. */

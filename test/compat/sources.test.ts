@@ -167,15 +167,16 @@ describe('compat: ["claude"] on anthropics/claude-agent-sdk-python', () => {
     expect(run.result.isError).toBe(false);
     expect(run.ran).toEqual(["python -m pytest tests/"]);
     const reports = run.warnings.filter((w) => w.includes(join(dir, ".claude", "settings.json")));
-    expect(reports).toHaveLength(1);
+    expect(reports).toHaveLength(2);
     for (const key of [
       // The model is named with the --model it means (a Claude model name names no provider).
       '"model (a Claude model name, not read: pass --model anthropic:claude-sonnet-4-5)"',
       '"statusLine"',
       '"enabledPlugins (x@y: no readable ~/.claude/plugins/installed_plugins.json)',
-      '"apiKeyHelper"',
     ])
       expect(reports[0]).toContain(key);
+    // A project's apiKeyHelper is never run (the user's own file's is: trial ze): said on its own.
+    expect(reports[1]).toContain("its apiKeyHelper is not run: a project's file never sets the provider's key");
   });
 
   it("an unparseable .claude/settings.json stops the run naming it (fail closed)", async () => {
