@@ -19,7 +19,7 @@ import { ConfigError, HookUsageError, PluginError, PluginResolutionError, descri
 import { z } from "zod";
 import { ConfigSchema, type KernelOptions, type Logger, type UbiquityConfig } from "./config/schema";
 import { defaultLogger } from "./logger";
-import { redactingLogger, secretsOf, type SecretBearingOptions } from "./redact";
+import { maskSecrets, redactingLogger, secretsOf, secretsOfRun, type SecretBearingOptions } from "./redact";
 import { didYouMean } from "./suggest";
 
 /** Options after validation, with the kernel's own defaults applied. Plugins apply their own. */
@@ -355,7 +355,11 @@ class KernelImpl implements Kernel {
   }
 
   emit(event: KernelEvent, run?: RunContext) {
-    if (this.hooks.event.taps.length > 0) this.hooks.event.call(event, run);
+    if (this.hooks.event.taps.length === 0) return;
+    // A message left run.emit masked; any other event may quote outside text (an MCP server's log
+    // line, a refused command's output, a plugin's warning): it reaches the taps masked too.
+    const secrets = run ? secretsOfRun(run) : secretsOf(undefined);
+    this.hooks.event.call(event.type === "message" ? event : maskSecrets(event, secrets), run);
   }
 
   ready() {

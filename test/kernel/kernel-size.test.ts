@@ -105,7 +105,9 @@ describe("the kernel", () => {
   // call masked once, a composed schema's owners = its first declarers, options.tools checked by the
   // schema alone, types picked not restated); redaction's recognition stays (red team s: with no
   // plugin an environment key is still masked), a tool call raced against its abandonment: 2,561.
-  const LIMIT = 2561;
+  // Every event leaves masked, not only messages: an MCP server's log line, a refused command's
+  // output or a third-party plugin's event reached the taps as written (red team zl, ZL3): 2,563.
+  const LIMIT = 2563;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files]

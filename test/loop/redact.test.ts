@@ -114,3 +114,31 @@ describe("tool results", () => {
     }
   });
 });
+
+describe("events", () => {
+  it("an event a third-party plugin emits reaches the event taps with the run's secrets masked (red team zl, ZL3)", async () => {
+    const seen: unknown[] = [];
+    // A plugin relaying a remote service's log line, which echoes the key it was given.
+    const relay = definePlugin({
+      name: "acme:relay",
+      options: z.object({ acme: z.object({ apiKey: z.string() }).optional() }),
+      apply(kernel) {
+        kernel.hooks.turn.end.tap("acme:relay", (_turn, run) => {
+          kernel.emit({ type: "acme.log", line: "auth ok with sk-acme-556677 for bob" } as never, run);
+        });
+        kernel.hooks.event.tap("acme:audit", (event) => {
+          if ((event as { type: string }).type === "acme.log") seen.push(event);
+        });
+      },
+    });
+    await collect(
+      summon("go", {
+        model: scriptedModel([{ text: "done" }]),
+        presets: [],
+        plugins: [relay],
+        acme: { apiKey: "sk-acme-556677" },
+      } as never),
+    );
+    expect(seen).toEqual([{ type: "acme.log", line: "auth ok with [redacted] for bob" }]);
+  });
+});

@@ -39,9 +39,9 @@
  *           masked where the run emits them; events are not). Rule: every `--verbose` line is masked
  *           with the run's secrets, and the events that quote outside text (a sandbox refusal's detail
  *           and command, an MCP server's log line and progress message, a warning — which quotes a
- *           failed server's stderr) leave masked. The kernel's
- *           `emit` itself does not mask (src/ left alone): a third-party plugin's event that quotes
- *           outside text reaches taps as the plugin wrote it.
+ *           failed server's stderr) leave masked. Since the merge the kernel's
+ *           `emit` masks every event too (the lead: test/loop/redact.test.ts "events"), so a
+ *           third-party plugin's event that quotes outside text reaches taps masked as well.
  *
  * ZL4 FIXED An MCP server's keys were secrets only once its transport was made (red team zh's ZH6
  *           rule — registered when the options are read — covered the run's env, hooks, the search
@@ -108,9 +108,7 @@
  * files, described), Codex's `[shell_environment_policy]` (its `set` only) and approval and sandbox
  * modes (only tighter), ACP sessions (config and trust as `run --cwd`), `readOption` (validated
  * through the owner's schema).
- * Left open: the kernel's `emit` does not mask (src/ left alone): an event a third-party plugin
- * emits with outside text reaches a program's taps as written (the built-in plugins' now leave
- * masked); a fleet run's diff holds what the agent wrote into files, secrets too (as the files do);
+ * Left open: a fleet run's diff holds what the agent wrote into files, secrets too (as the files do);
  * a key in a project file the configuration does not use (a turned-off server's entry) is the
  * project's text, shown to the model's Read as any file's is; a short value under a name neither
  * list spells (`API_SIG=abcdefabcdef`, tried) is still shown: both rules stay heuristics, and
