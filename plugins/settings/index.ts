@@ -97,13 +97,7 @@ export const settingsPlugin = definePlugin({
       let mcpServers: Record<string, McpServerConfig> | undefined;
       // `whole`: the file applies in full (unset: as its source and trust say); `place`: a file of a
       // settings source (ConfigChange watches those), not the caller's own settings.
-      const apply = (
-        source: (typeof SETTING_SOURCES)[number],
-        path: string,
-        read: SettingsFile | undefined,
-        whole?: boolean,
-        place = true,
-      ) => {
+      const apply: ApplyFile = (source, path, read, whole, place = true) => {
         if (place) places.push({ source, path });
         if (!read) return;
         // A project or local file applies in full only while trusted: under approved digests, only while unchanged.
@@ -119,31 +113,8 @@ export const settingsPlugin = definePlugin({
         files.push({ source, path, settings });
       };
       for (const source of SETTING_SOURCES) {
-        for (const other of claude.filter((c) => c.source === source)) {
-          if (other.tool === "codex" && basename(other.path) === "hooks.json")
-            apply(
-              source,
-              other.path,
-              readCodexHooksFile(other.path, (message) => warn(kernel, NAME, message)),
-            );
-          else if (other.tool === "codex") {
-            codex.read(source, other.path, apply);
-            // Its command rules, next to it: forbidden and prompt rules restrict from any file.
-            const rules = join(dirname(other.path), "rules");
-            apply(
-              source,
-              rules,
-              readCodexRulesFolder(rules, source === "user", (message) => warn(kernel, NAME, message)),
-              undefined,
-              false,
-            );
-          } else
-            apply(
-              source,
-              other.path,
-              readClaudeSettingsFile(other.path, (message) => warn(kernel, NAME, message), cwd, home),
-            );
-        }
+        for (const other of claude.filter((c) => c.source === source))
+          readOtherFile(kernel, other, source, codex, apply, cwd, home);
         if (!wanted.has(source)) continue;
         const path = settingsPath(source, cwd, home);
         apply(
@@ -179,6 +150,37 @@ export const settingsPlugin = definePlugin({
     });
   },
 });
+
+/** Applies one settings file: `whole` says it applies in full (unset: as its source and trust say); `place` that it is a settings source's file. */
+type ApplyFile = (
+  source: (typeof SETTING_SOURCES)[number],
+  path: string,
+  read: SettingsFile | undefined,
+  whole?: boolean,
+  place?: boolean,
+) => void;
+
+/** One Claude Code or Codex file of a settings source, read and applied: a Codex config with the rules folder beside it. */
+function readOtherFile(
+  kernel: Kernel,
+  other: { tool: string; path: string },
+  source: (typeof SETTING_SOURCES)[number],
+  codex: CodexFiles,
+  apply: ApplyFile,
+  cwd: string,
+  home: string,
+): void {
+  const say = (message: string) => warn(kernel, NAME, message);
+  if (other.tool === "codex" && basename(other.path) === "hooks.json")
+    apply(source, other.path, readCodexHooksFile(other.path, say));
+  else if (other.tool !== "codex") apply(source, other.path, readClaudeSettingsFile(other.path, say, cwd, home));
+  else {
+    codex.read(source, other.path, apply);
+    // Its command rules, next to it: forbidden and prompt rules restrict from any file.
+    const rules = join(dirname(other.path), "rules");
+    apply(source, rules, readCodexRulesFolder(rules, source === "user", say), undefined, false);
+  }
+}
 
 /**
  * The organisation's policy: the system's managed files and those the plugin's `managedFiles`
