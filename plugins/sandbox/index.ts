@@ -79,7 +79,7 @@ function startSandbox(
       );
     const status: SandboxStatus = {
       status: "off",
-      warning: `the sandbox is off (sandbox: false): ${UNSANDBOXED}; remove \`sandbox: false\` to turn it back on`,
+      warning: `the sandbox is off (sandbox: false, or --no-sandbox): ${UNSANDBOXED}; remove \`sandbox: false\` (or \`--no-sandbox\`) to turn it back on`,
     };
     kernel.logger.warn(`[${NAME}] ${status.warning}`);
     setSandboxMode(kernel, "off");

@@ -26,6 +26,6 @@ describe("the sandbox-off warning", () => {
     );
     expect(out.status, out.stderr).toBe(0);
     expect(out.stderr.match(/the sandbox is off/g), out.stderr).toHaveLength(1);
-    expect(out.stderr).toContain("remove `sandbox: false` to turn it back on");
+    expect(out.stderr).toContain("remove `sandbox: false` (or `--no-sandbox`) to turn it back on");
   });
 });
