@@ -359,9 +359,10 @@ function enforceManaged(
   const hooks = last((f) => f.hooks);
   if (hooks && !kernel.hasPlugin("ubiquity:hooks")) throw missing('"hooks"', "ubiquity:hooks", hooks.path);
   for (const key of ["maxBudgetUsd", "maxBudgetTokens"] as const) {
-    const caps = managed.map((f) => f.settings[key]).filter((v) => v !== undefined);
-    const own = options[key] as number | undefined;
-    if (caps.length > 0 && declared(key)) out[key] = Math.min(...(caps as number[]), own ?? Number.POSITIVE_INFINITY);
+    const caps = managed.map((f) => f.settings[key]).filter((v): v is number => typeof v === "number");
+    const own = options[key];
+    if (caps.length > 0 && declared(key))
+      out[key] = Math.min(...caps, typeof own === "number" ? own : Number.POSITIVE_INFINITY);
   }
   const env = Object.assign({}, ...managed.map((f) => f.settings.env ?? {})) as Record<string, string>;
   if (Object.keys(env).length > 0) out.env = { ...out.env, ...env };

@@ -617,13 +617,17 @@ describe("ZE6: a pseudo-terminal shell runs the command with the shell the engin
             name: "Bash",
             input: { command: `echo '${CONFIG}' >! .git/config`, run_in_background: true, pty: true },
           },
-          "sleep 2",
+          // Waits for the background command's file inside the run (which stops its shells at the
+          // end): a fixed `sleep 2` asked (no rule covers it), so the run ended at once and the
+          // file was there only when the shell had been quick (it was not, under load).
+          "until [ -e '!' ]; do sleep 0.1; done",
         ],
-        ["--no-sandbox", "--permission-mode", "acceptEdits", "--allowedTools", "Bash(echo:*)"],
+        ["--no-sandbox", "--permission-mode", "acceptEdits", "--allowedTools", "Bash(echo:*)", "Bash(sleep:*)"],
         p,
         { SHELL: ZSH! },
       );
       expect(out[0]!.isError).toBe(false);
+      expect(out[1]!.isError, out[1]!.content).toBe(false);
       // bash's reading, which the engine judged: a file named `!` holding echo's words.
       expect(readFileSync(join(p.cwd, ".git", "config"), "utf8")).toBe(before);
       expect(readFileSync(join(p.cwd, "!"), "utf8")).toContain(".git/config");
