@@ -136,6 +136,16 @@ const FILES = new Set([
   // edit from a version bump would need a JSON diff of every Write, Edit and shell write; the
   // engine cannot see inside `sed -i`, so it asks for every write.
   "package.json",
+  // Where a package manager fetches packages from (an index, find-links, a channel), as .npmrc's
+  // registry is: pip reads the environment's own pip.conf (`.venv/pip.conf`), uv its uv.toml beside
+  // the project, poetry its poetry.toml, conda a .condarc; a planted one made the next `pip install`
+  // fetch and run the attacker's package (red team zn, ZN2).
+  "pip.conf",
+  "pip.ini",
+  "uv.toml",
+  "poetry.toml",
+  ".condarc",
+  "condarc",
   // Run code on a package manager's or a git hook manager's next start.
   ".pnpmfile.cjs",
   ".pnpmfile.mjs",

