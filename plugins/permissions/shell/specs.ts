@@ -637,6 +637,8 @@ const git: ProgramSpecSource = {
     "format-patch": {
       options: `${GIT_DIFF} -o=w --output-directory=w --stdout -n --numbered -N --no-numbered --start-number= --cover-letter --no-cover-letter -v= --reroll-count= --subject-prefix= --rfc?= --signoff -s --thread?= --no-thread --base= --zero-commit -# --suffix= -k --keep-subject --no-binary --from?= --to= --cc= --in-reply-to= --quiet --progress`,
       operands: "data*",
+      check: formatPatchSuffix,
+      writes: formatPatchFiles,
     },
     archive: {
       options:
@@ -1498,6 +1500,52 @@ function jqReads(words: readonly ShellWord[]): ShellWord[] {
   return unknown
     ? [{ value: "", literal: false, text: "(a module or data file its program imports)", tilde: false }]
     : [];
+}
+
+/**
+ * git format-patch's output: without --stdout, a file per commit in the folder -o names (the
+ * working folder by default) under a name it makes of the commit's subject and the suffix
+ * (`0001-fix-typo.patch`). The folder is no file: what is judged is a file in it (red team zn, ZN3:
+ * `-o .venv/lib/python3.11/site-packages` was judged as writing that folder, and
+ * `--suffix=.pth` made a .pth file whose `import` line, the commit's message, ran at every start).
+ */
+function formatPatchOutput(words: readonly ShellWord[]): {
+  dir?: ShellWord;
+  suffix?: { word: ShellWord; at: number };
+  stdout: boolean;
+} {
+  const out: ReturnType<typeof formatPatchOutput> = { stdout: false };
+  for (let k = words.findIndex((w) => w.value === "format-patch") + 1; k > 0 && k < words.length; k++) {
+    const w = words[k]!;
+    if (w.value === "--") break;
+    if (w.value === "--stdout") out.stdout = true;
+    else if (w.value === "-o" || w.value === "--output-directory") out.dir = words[++k];
+    else if (w.value.startsWith("--output-directory=")) out.dir = { ...w, value: w.value.slice(19) };
+    else if (w.value === "--suffix") out.suffix = { word: words[k + 1] ?? literalWord(""), at: k++ };
+    else if (w.value.startsWith("--suffix=")) out.suffix = { word: { ...w, value: w.value.slice(9) }, at: k };
+  }
+  return out;
+}
+
+/** A suffix other than git's own gives the files a name that ends as the caller likes (`.pth`, or none, so the subject ends it). */
+function formatPatchSuffix(words: readonly ShellWord[]): { at: number; why: string } | undefined {
+  const { suffix, stdout } = formatPatchOutput(words);
+  if (stdout || !suffix || (suffix.word.literal && /^\.(patch|diff)$/.test(suffix.word.value))) return undefined;
+  return {
+    at: suffix.at,
+    why: `git format-patch names its files after the commits' subjects and ends them with ${suffix.word.text || "nothing"}, which may make a file that runs code later (a .pth)`,
+  };
+}
+
+/** The file git format-patch writes in its folder, judged as such (a name ending in .patch; the suffix is formatPatchSuffix's). */
+function formatPatchFiles(words: readonly ShellWord[]): ShellWord[] {
+  const { dir, stdout } = formatPatchOutput(words);
+  if (stdout) return [];
+  if (!dir) return [literalWord("0001-subject.patch")];
+  // A folder only known at run time is an output already (-o=w), which the engine cannot judge.
+  if (!dir.literal) return [];
+  const value = `${dir.value.replace(/\/+$/, "")}/0001-subject.patch`;
+  return [{ ...dir, value, text: value }];
 }
 
 /** `npm config set|delete|edit …` changes how npm runs scripts (script-shell, ignore-scripts) and where it fetches from. */
