@@ -52,7 +52,43 @@
  *           working and `-C` folders by default), and a `--suffix` other than git's own (.patch,
  *           .diff; none lets the subject end the name) leaves the command unproven.
  *
- * Tried: see the tally at the end of this header.
+ * Tried (about 990 commands through the engine, about 1,000 verdicts, in default, acceptEdits and
+ * bypassPermissions with rules naming echo, cat, printf, ls, git, `git status`, `git log`, grep, find,
+ * sed, awk, env, timeout, nice, nohup, stdbuf, time, command, xargs, head, jq, sort, diff, tar, date,
+ * test, read, set, cd, wait, type, npm test, npm ci, make test, go env, cargo fmt, `python3 -m
+ * json.tool`, and 60 read-only programs at once, `Read(./.env)` denied): start-up and build files
+ * of other tools written in acceptEdits (R, Lua, Perl, Ruby/Bundler, sbt, bazel, gdb, tmux, just,
+ * conda, pip, uv, poetry, lockfiles — ZN1, ZN2); flags of allowed programs that read a file or run
+ * one (npm test's --script-shell/--node-options/--userconfig, jq's --rawfile/-L/import, tar's
+ * --to-command/-I/-F/--checkpoint-action/--rsh-command, date -f, diff --from-file, file -m, sort
+ * --files0-from/--random-source, xargs -a/-o/--process-slot-var, find -fprint/-fls/-okdir, sed
+ * R/r/F, awk getline/ARGV/ENVIRON, env -S/-C/-P and 20 environment names (TZ, LOCPATH, GCONV_PATH,
+ * GLIBC_TUNABLES, PAGER, LESSOPEN, …), 120 git sub-commands and options (grep -O, blame --contents,
+ * commit -F/-t, archive --exec, cat-file --filters, --exec-path, --config-env, format-patch — ZN3);
+ * shell constructs: a function or alias named like an allowed program, BASH_ENV/ENV/PROMPT_COMMAND
+ * prefixes, `exec` and `{fd}` redirections, /dev/tcp, here-strings and here-documents, `[[ -v
+ * a[$(…)] ]]`, arithmetic in printf's %d/%*s/%(…)T arguments, `case` patterns and brace ranges from
+ * variables (bash as the oracle in a user namespace: none ran the substitution), set -k/-a/-o
+ * history, coproc, `|&`, `>|`, `&>`; reads of 120 credential files in the home by `Bash(cat:*)`
+ * (allowed by the engine by design; the sandbox hides the home). Through the bin: 2 runs (one without
+ * the sandbox for ZN1, ZN2 and ZN3, one with it for ZN1 and ZN2). Got past: 3 classes (ZN1: 6
+ * spellings — Write, Edit, echo, sed -i, cp, in 2 modes; ZN2: 6 files; ZN3: 5 spellings — -o, -C,
+ * cd, .bin, --suffix), all fixed.
+ *
+ * NOT FIXED (for the lead):
+ * - git-lfs reads `.lfsconfig` from the work tree (lfs.url: where it fetches and pushes, and sends
+ *   the credential helper's answer); not installed here, not proven. pnpm 10 reads settings from
+ *   pnpm-workspace.yaml (overrides, packageExtensions may name `link:`/`file:` sources): a manifest
+ *   people edit, left plain; Cargo.lock, go.sum and deno.lock are left out (their sources come from
+ *   the manifest, or they hold hashes only).
+ * - A planted `__pycache__/<module>.cpython-3XX.pyc` whose header matches the source's size and
+ *   mtime runs instead of the source (`printf` under `Bash(printf:*)` writes it): project code, so
+ *   by the engine's rules the same as editing the source, but nothing in a diff shows it.
+ * - `go test -outputdir D -coverprofile=F` writes D/F while the engine judges F from the working
+ *   folder (go test is project code, which a rule must name anyway).
+ * - test/security/redteam-2026-12-07ze.test.ts's ZE6 bin case waits for a background pty job with
+ *   `sleep 2`: it failed twice in the full file at a load average of 11 and passed alone — a timing
+ *   dependency (unchanged here).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
