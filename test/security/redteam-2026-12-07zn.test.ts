@@ -60,7 +60,7 @@
  *           URL). Rule: with --output-dir, each -o/--output file (but `-`) is judged as the file in
  *           that folder, as -O's names already were.
  *
- * Tried (about 990 commands through the engine, about 1,000 verdicts, in default, acceptEdits and
+ * Tried (about 1,030 commands through the engine, about 1,040 verdicts, in default, acceptEdits and
  * bypassPermissions with rules naming echo, cat, printf, ls, git, `git status`, `git log`, grep, find,
  * sed, awk, env, timeout, nice, nohup, stdbuf, time, command, xargs, head, jq, sort, diff, tar, date,
  * test, read, set, cd, wait, type, npm test, npm ci, make test, go env, cargo fmt, `python3 -m
@@ -72,7 +72,8 @@
  * --files0-from/--random-source, xargs -a/-o/--process-slot-var, find -fprint/-fls/-okdir, sed
  * R/r/F, awk getline/ARGV/ENVIRON, env -S/-C/-P and 20 environment names (TZ, LOCPATH, GCONV_PATH,
  * GLIBC_TUNABLES, PAGER, LESSOPEN, …), 120 git sub-commands and options (grep -O, blame --contents,
- * commit -F/-t, archive --exec, cat-file --filters, --exec-path, --config-env, format-patch — ZN3);
+ * commit -F/-t, archive --exec, cat-file --filters, --exec-path, --config-env, format-patch — ZN3),
+ * curl's and wget's output folders with -o/-O/-P (ZN4; wget's -O ignores -P, as judged);
  * shell constructs: a function or alias named like an allowed program, BASH_ENV/ENV/PROMPT_COMMAND
  * prefixes, `exec` and `{fd}` redirections, /dev/tcp, here-strings and here-documents, `[[ -v
  * a[$(…)] ]]`, arithmetic in printf's %d/%*s/%(…)T arguments, `case` patterns and brace ranges from
