@@ -136,6 +136,16 @@ const FILES = new Set([
   // edit from a version bump would need a JSON diff of every Write, Edit and shell write; the
   // engine cannot see inside `sed -i`, so it asks for every write.
   "package.json",
+  // Where a package manager fetches packages from (an index, find-links, a channel), as .npmrc's
+  // registry is: pip reads the environment's own pip.conf (`.venv/pip.conf`), uv its uv.toml beside
+  // the project, poetry its poetry.toml, conda a .condarc; a planted one made the next `pip install`
+  // fetch and run the attacker's package (red team zn, ZN2).
+  "pip.conf",
+  "pip.ini",
+  "uv.toml",
+  "poetry.toml",
+  ".condarc",
+  "condarc",
   // Run code on a package manager's or a git hook manager's next start.
   ".pnpmfile.cjs",
   ".pnpmfile.mjs",
@@ -236,6 +246,15 @@ const FILE_PATTERNS = [
   /^\.envrc(\..+)?$/,
 ];
 
+// Lockfiles: the file a package manager installs from names where each package's code comes from
+// (npm's `resolved`, pnpm's `tarball`, uv's and poetry's `source`, Bundler's `remote:`), and an
+// install follows it over the manifest: `npm ci` fetched a dependency of `^1.3.0` from the file or
+// URL the lock named and ran its install script (red team zn, ZN1). Nobody reads their diffs (code
+// hosts fold them), and the user's or CI's next install runs what they name, outside the agent —
+// package.json's scripts, one step removed.
+const LOCKFILE =
+  /^(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.ya?ml|bun\.lockb?|uv\.lock|poetry\.lock|pdm\.lock|pipfile\.lock|pylock(\.[^.]+)?\.toml|gemfile\.lock|gems\.locked|composer\.lock|pubspec\.lock|mix\.lock|package\.resolved)$/;
+
 /** The reason `path` is sensitive, or undefined. */
 export function sensitiveReason(path: string): string | undefined {
   const parts = path.toLowerCase().split(sep).filter(Boolean);
@@ -259,6 +278,7 @@ export function sensitiveReason(path: string): string | undefined {
     }
   }
   if (FILES.has(name) || FILE_PATTERNS.some((re) => re.test(name))) return `${name} is a sensitive file`;
+  if (LOCKFILE.test(name)) return `${name} is a lockfile, which names where installs fetch each package's code from`;
   const parent = parts.at(-2);
   if (parent === ".config" && name.startsWith("ubiquityrc")) return "it is an agent config file (.config/ubiquityrc*)";
   if (parent === "mise" && name === "config.toml")
@@ -492,7 +512,7 @@ export function venvActivateReason(path: string): string | undefined {
 
 // What the sandbox leaves writable although the engine asks about it: files an install or a build
 // writes as a matter of course (package.json by `npm install x`, yarn's .yarn/ and .pnp.*, pip's
-// .pth files, deno's config by `deno add`, a virtualenv's pyvenv.cfg by `python -m venv`), credential folders (they hold credentials only in the
+// .pth files, deno's config by `deno add`, a virtualenv's pyvenv.cfg by `python -m venv`, every lockfile), credential folders (they hold credentials only in the
 // home folder, where the sandbox protects them), keys (certificates a test makes), and installed
 // code (node_modules: code the user runs by choice, like the project's own source). `.env` files
 // stay protected: direnv's `dotenv` and mise load them into the shell that runs `git`.
@@ -550,6 +570,6 @@ export function sandboxReason(rel: string): string | undefined {
   const parts = rel.toLowerCase().split(sep).filter(Boolean);
   if (parts.length === 0 || parts.some((p) => SANDBOX_WRITABLE_FOLDERS.has(p) || p === ".git")) return undefined;
   const name = parts.at(-1)!;
-  if (WRITTEN_BY_TOOLS.has(name) || SECRET_NAME.some((re) => re.test(name))) return undefined;
+  if (WRITTEN_BY_TOOLS.has(name) || LOCKFILE.test(name) || SECRET_NAME.some((re) => re.test(name))) return undefined;
   return sensitiveReason(rel);
 }

@@ -146,7 +146,7 @@ describe("writes that grant power ask", () => {
     "ubiquity.ts",
     "src/ubiquity-config.ts",
     "UBIQUITY.txt",
-    "package-lock.json",
+    "package-notes.json",
     "docs/package.md",
     "config/ubiquity.json",
   ])("%s is an ordinary file: acceptEdits writes it without asking", async (name) => {

@@ -637,6 +637,8 @@ const git: ProgramSpecSource = {
     "format-patch": {
       options: `${GIT_DIFF} -o=w --output-directory=w --stdout -n --numbered -N --no-numbered --start-number= --cover-letter --no-cover-letter -v= --reroll-count= --subject-prefix= --rfc?= --signoff -s --thread?= --no-thread --base= --zero-commit -# --suffix= -k --keep-subject --no-binary --from?= --to= --cc= --in-reply-to= --quiet --progress`,
       operands: "data*",
+      check: formatPatchSuffix,
+      writes: formatPatchFiles,
     },
     archive: {
       options:
@@ -1177,7 +1179,7 @@ const SOURCES: Record<string, ProgramSpecSource> = {
     options: `-s --silent -S --show-error -L --location --location-trusted -f --fail --fail-with-body --fail-early -I --head -i --include -v --verbose -k --insecure -X= --request= -H= --header= -d= --data= --data-raw= --data-binary= --data-urlencode= --data-ascii= --json= -F= --form= --form-string= -G --get -o=w --output=w -O --remote-name --remote-name-all -J --remote-header-name --output-dir=w --create-dirs --no-clobber -u= --user= -A= --user-agent= -e= --referer= -b= --cookie= -c=w --cookie-jar=w -D=w --dump-header=w --trace=w --trace-ascii=w --stderr=w -T=r --upload-file=r -m= --max-time= --connect-timeout= --retry= --retry-delay= --retry-max-time= --retry-all-errors --retry-connrefused --compressed -x= --proxy= --noproxy= -w= --write-out= -r= --range= -C= --continue-at= --http1.0 --http1.1 --http2 --http3 -0 -4 -6 --ipv4 --ipv6 --progress-bar -N --no-buffer --max-redirs= --limit-rate= --max-filesize= --tlsv1.2 --tlsv1.3 --cacert=r --capath=r --cert=r -E=r --key=r --url= -n --netrc --netrc-optional --oauth2-bearer= --unix-socket=r --resolve= --connect-to= -Z --parallel --parallel-max= -q --disable -z= --time-cond= -R --remote-time --raw --path-as-is -g --globoff -Y= -y= -l --list-only -a --append -B --use-ascii --ssl-reqd --proto= --proto-redir= -M --manual ${HELP} -V`,
     operands: "data*",
     reads: curlFiles,
-    writes: (words) => [...curlNames(words), ...curlWriteOut(words)],
+    writes: (words) => [...curlNames(words), ...curlOutputsInDir(words), ...curlWriteOut(words)],
   },
   wget: {
     options: `-q --quiet -v --verbose -nv --no-verbose -O=w --output-document=w -o=w --output-file=w -a=w --append-output=w -P=w --directory-prefix=w -nd --no-directories -x --force-directories -nH --no-host-directories --cut-dirs= -c --continue -N --timestamping -nc --no-clobber -t= --tries= -T= --timeout= --connect-timeout= --read-timeout= -w= --wait= --limit-rate= -U= --user-agent= --header= --post-data= --post-file=r --body-data= --body-file=r --method= --user= --password= --no-check-certificate --ca-certificate=r --certificate=r --private-key=r -S --server-response --spider -r --recursive -l= --level= -np --no-parent -k --convert-links -p --page-requisites -A= --accept= -R= --reject= -D= --domains= -H --span-hosts -m --mirror -i=r --input-file=r -b --background -4 -6 --inet4-only --inet6-only --max-redirect= --content-disposition --trust-server-names --show-progress --progress= -nc ${HELP} -V`,
@@ -1500,6 +1502,52 @@ function jqReads(words: readonly ShellWord[]): ShellWord[] {
     : [];
 }
 
+/**
+ * git format-patch's output: without --stdout, a file per commit in the folder -o names (the
+ * working folder by default) under a name it makes of the commit's subject and the suffix
+ * (`0001-fix-typo.patch`). The folder is no file: what is judged is a file in it (red team zn, ZN3:
+ * `-o .venv/lib/python3.11/site-packages` was judged as writing that folder, and
+ * `--suffix=.pth` made a .pth file whose `import` line, the commit's message, ran at every start).
+ */
+function formatPatchOutput(words: readonly ShellWord[]): {
+  dir?: ShellWord;
+  suffix?: { word: ShellWord; at: number };
+  stdout: boolean;
+} {
+  const out: ReturnType<typeof formatPatchOutput> = { stdout: false };
+  for (let k = words.findIndex((w) => w.value === "format-patch") + 1; k > 0 && k < words.length; k++) {
+    const w = words[k]!;
+    if (w.value === "--") break;
+    if (w.value === "--stdout") out.stdout = true;
+    else if (w.value === "-o" || w.value === "--output-directory") out.dir = words[++k];
+    else if (w.value.startsWith("--output-directory=")) out.dir = { ...w, value: w.value.slice(19) };
+    else if (w.value === "--suffix") out.suffix = { word: words[k + 1] ?? literalWord(""), at: k++ };
+    else if (w.value.startsWith("--suffix=")) out.suffix = { word: { ...w, value: w.value.slice(9) }, at: k };
+  }
+  return out;
+}
+
+/** A suffix other than git's own gives the files a name that ends as the caller likes (`.pth`, or none, so the subject ends it). */
+function formatPatchSuffix(words: readonly ShellWord[]): { at: number; why: string } | undefined {
+  const { suffix, stdout } = formatPatchOutput(words);
+  if (stdout || !suffix || (suffix.word.literal && /^\.(patch|diff)$/.test(suffix.word.value))) return undefined;
+  return {
+    at: suffix.at,
+    why: `git format-patch names its files after the commits' subjects and ends them with ${suffix.word.text || "nothing"}, which may make a file that runs code later (a .pth)`,
+  };
+}
+
+/** The file git format-patch writes in its folder, judged as such (a name ending in .patch; the suffix is formatPatchSuffix's). */
+function formatPatchFiles(words: readonly ShellWord[]): ShellWord[] {
+  const { dir, stdout } = formatPatchOutput(words);
+  if (stdout) return [];
+  if (!dir) return [literalWord("0001-subject.patch")];
+  // A folder only known at run time is an output already (-o=w), which the engine cannot judge.
+  if (!dir.literal) return [];
+  const value = `${dir.value.replace(/\/+$/, "")}/0001-subject.patch`;
+  return [{ ...dir, value, text: value }];
+}
+
 /** `npm config set|delete|edit …` changes how npm runs scripts (script-shell, ignore-scripts) and where it fetches from. */
 function npmConfigPersists(words: readonly ShellWord[]): string | undefined {
   const at = words.findIndex((w, k) => k > 0 && (w.value === "config" || w.value === "c"));
@@ -1609,6 +1657,32 @@ function optionValue(words: readonly ShellWord[], short: string[], long: string[
     if (attached) return v.slice(attached.length);
   }
   return undefined;
+}
+
+/**
+ * curl's --output-dir holds -o's files too, not only -O's: `-o vitest --output-dir node_modules/.bin`
+ * writes node_modules/.bin/vitest (curl joins the two, whatever -o gives; `-o -` is the output). The
+ * file in the folder is the one written (red team zn, ZN4), as format-patch's is (ZN3).
+ */
+function curlOutputsInDir(words: readonly ShellWord[]): ShellWord[] {
+  const dir = optionValue(words, [], ["--output-dir"]);
+  if (dir === undefined) return [];
+  const out: ShellWord[] = [];
+  for (let k = 1; k < words.length; k++) {
+    const w = words[k]!;
+    const file =
+      w.value === "-o" || w.value === "--output"
+        ? words[k + 1]
+        : w.value.startsWith("--output=")
+          ? { ...w, value: w.value.slice(9) }
+          : undefined;
+    if (!file || (file.literal && file.value === "-")) continue;
+    const path = `${dir.replace(/\/+$/, "")}/${file.value}`;
+    out.push(
+      file.literal ? { ...literalWord(path), tilde: path.startsWith("~/") } : { ...literalWord(path), literal: false },
+    );
+  }
+  return out;
 }
 
 /** curl -O/--remote-name(-all) writes the URL's last segment (into --output-dir); -J lets the server name it. */
