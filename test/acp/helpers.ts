@@ -43,7 +43,9 @@ export default {
     if (last.role === "tool") return { text: "finished: " + said, chunkSize: 4 };
     if (said.includes("write")) return { toolCalls: [{ toolName: "Write", input: { file_path: "out.txt", content: "hello from acp\\n" } }] };
     if (said.includes("echo")) return { toolCalls: [{ toolName: "Bash", input: { command: "echo hi" } }] };
-    if (said.includes("slow")) return { toolCalls: [{ toolName: "Bash", input: { command: "sleep 3 && echo late > slow-marker.txt" } }] };
+    // Waits for a file no test makes: it ends only when it is killed (a fixed sleep let it finish
+    // under load before a cancel the agent had not read yet could stop it).
+    if (said.includes("slow")) return { toolCalls: [{ toolName: "Bash", input: { command: "until [ -e slow-never ]; do sleep 0.05; done; echo late > slow-marker.txt" } }] };
     if (said.includes("read")) return { toolCalls: [{ toolName: "Read", input: { file_path: "notes.txt" } }] };
     if (said.includes("edit")) return { toolCalls: [{ toolName: "Edit", input: { file_path: "notes.txt", old_string: "unsaved", new_string: "saved" } }] };
     if (said.includes("other folder")) return { toolCalls: [{ toolName: "Write", input: { file_path: process.env.UBQ_OTHER + "/other.txt", content: "there" } }] };
