@@ -236,3 +236,51 @@ describe("a long refactor over one session", () => {
     for (const r of results) expect(show.stdout).toContain(` · $${(r.totalCostUsd as number).toFixed(4)}\n`);
   });
 });
+
+// A program of the developer's on summon(): a background reviewer agent, then (resumed) a question.
+const AGENT_PROGRAM = `import { summon } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+const resume = process.argv[2];
+const model = resume
+  ? scriptedModel([{ text: "going on" }])
+  : scriptedModel([
+      { toolCalls: [{ toolName: "Agent", input: { subagent_type: "reviewer", description: "review the parser", prompt: "review src", run_in_background: true, name: "rev" } }] },
+      { text: "waiting for the review" },
+      { toolCalls: [{ toolName: "Bash", input: { command: "echo > agent-running; exec sleep 600" } }] },
+      { text: "never" },
+    ]);
+const query = summon(resume ? "where is the review?" : "refactor with a reviewer", {
+  model,
+  ...(resume ? { resume } : {}),
+  permissionMode: "bypassPermissions",
+  agents: { reviewer: { description: "Reviews code", prompt: "You review" } },
+});
+for await (const m of query) if (m.type === "system" && m.subtype === "init" && !m.agentId) console.log("session", m.sessionId);
+if (resume) console.log("told", JSON.stringify(model.requests.at(-1).prompt.at(-1)));
+`;
+
+describe("a background agent when the laptop's process was killed", () => {
+  it("the resumed session's first prompt says the agent is gone and its reply will not come", async () => {
+    const dir = project();
+    writeFileSync(join(dir, "review.mjs"), AGENT_PROGRAM);
+    rmSync(join(dir, "agent-running"), { force: true });
+    const env = { ...process.env, HOME: home(), DEBUG: "", NO_COLOR: "1" };
+    const first = spawn(process.execPath, ["review.mjs"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    const killed = await finish(first, { marker: "agent-running", signal: "SIGKILL" });
+    expect(killed.signal, killed.stderr).toBe("SIGKILL");
+    const sessionId = /session (\S+)/.exec(killed.stdout)?.[1];
+    expect(sessionId).toBeDefined();
+    const second = spawn(process.execPath, ["review.mjs", sessionId!], {
+      cwd: dir,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const resumed = await finish(second);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const told = JSON.parse(/told (.*)/.exec(resumed.stdout)![1]!) as { content: { text: string }[] };
+    const text = told.content.map((p) => p.text).join("\n");
+    expect(text).toContain("- agent-1 (started by an earlier run of this session) ended with that run");
+    expect(text).toContain("its reply (none will come)");
+    expect(text).toContain("where is the review?");
+  });
+});
