@@ -23,6 +23,10 @@
  *   resumed run's covers that run alone), `sessions list` and `show` none. `sessions show` now ends
  *   each run's line with its cost and gives the session's total in its header, saying how many
  *   prompts ended without a result (a SIGKILLed run records no cost, so the total is a floor).
+ * - a run SIGKILLed while a background agent worked (the laptop's process killed), resumed: the
+ *   model's history said "You will be told when it finishes, with its reply … do not redo its work",
+ *   and nothing said the agent was gone with the process. The resumed session's first prompt now
+ *   names each task of an earlier run the model never heard end, and that its reply will not come.
  * Noticed and left: `npx ubiquity …` given SIGTERM (npm exec's process, what a process manager that
  * started `npx ubiquity` signals) dies without passing it on, and the run goes on orphaned: npm's
  * behaviour — run the bin itself (`node_modules/.bin/ubiquity`) under a supervisor. And `sessions
