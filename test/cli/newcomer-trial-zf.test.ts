@@ -27,6 +27,8 @@
  *   model's history said "You will be told when it finishes, with its reply … do not redo its work",
  *   and nothing said the agent was gone with the process. The resumed session's first prompt now
  *   names each task of an earlier run the model never heard end, and that its reply will not come.
+ * - `ubiquity rewind` listed whole uuids, and `--to` with the start of one (what `/rewind` takes since
+ *   trial za, as git takes a short hash) ended "has no message or checkpoint": it now takes it too.
  * Noticed and left: `npx ubiquity …` given SIGTERM (npm exec's process, what a process manager that
  * started `npx ubiquity` signals) dies without passing it on, and the run goes on orphaned: npm's
  * behaviour — run the bin itself (`node_modules/.bin/ubiquity`) under a supervisor. And `sessions
@@ -34,7 +36,7 @@
  * (`call_0_0`): a killed run's unanswered call showed a later run's result.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installPacked, removePackedDirs, tempDir } from "../helpers/packed";
@@ -95,7 +97,7 @@ function start(step: string, args: string[]): ChildProcess {
     process.execPath,
     [
       join(dir, "node_modules", "ubiquity", "bin", "ubiquity.mjs"),
-      ...(args[0] === "sessions" ? [] : ["--trust"]),
+      ...(args[0] === "sessions" || args[0] === "rewind" ? [] : ["--trust"]),
       ...args,
       "--session-dir",
       sessions(),
@@ -286,5 +288,40 @@ describe("a background agent when the laptop's process was killed", () => {
     expect(text).toContain("- agent-1 (started by an earlier run of this session) ended with that run");
     expect(text).toContain("its reply (none will come)");
     expect(text).toContain("where is the review?");
+  });
+});
+
+// Checkpoints on; the file's name is built, so the config names no file of the project.
+const CHECKPOINT_CONFIG = `import { defineConfig } from "ubiquity";
+import { scriptedModel } from "ubiquity/testing";
+const file = ["src", "parser.js"].join("/");
+export default defineConfig({
+  checkpoints: true,
+  model: scriptedModel([
+    { toolCalls: [{ toolName: "Read", input: { file_path: file } }] },
+    { toolCalls: [{ toolName: "Write", input: { file_path: file, content: "export const v = 2;\\n" } }] },
+    { text: "renamed" },
+  ]),
+});
+`;
+
+describe("ubiquity rewind", () => {
+  it("--to takes the start of a listed checkpoint's uuid, as /rewind does", async () => {
+    const dir = project();
+    writeFileSync(join(dir, "ck.config.mjs"), CHECKPOINT_CONFIG);
+    mkdirSync(join(dir, "src"), { recursive: true });
+    writeFileSync(join(dir, "src", "parser.js"), "export const v = 1;\n");
+    const config = ["--config", "ck.config.mjs"];
+    const run = await finish(start("none", ["-p", "--dangerously-skip-permissions", ...config, "rename it"]));
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(join(dir, "src", "parser.js"), "utf8")).toBe("export const v = 2;\n");
+    const list = await finish(start("none", ["rewind", ...config]));
+    expect(list.code, list.stderr).toBe(0);
+    const uuid = /^ {2}([0-9a-f-]{36}) /m.exec(list.stdout)?.[1];
+    expect(uuid, list.stdout).toBeDefined();
+    const rewound = await finish(start("none", ["rewind", ...config, "--to", uuid!.slice(0, 8), "--yes"]));
+    expect(rewound.code, rewound.stderr).toBe(0);
+    expect(rewound.stdout).toContain(`Checkpoint ${uuid}`);
+    expect(readFileSync(join(dir, "src", "parser.js"), "utf8")).toBe("export const v = 1;\n");
   });
 });
