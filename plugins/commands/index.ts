@@ -78,7 +78,7 @@ const TERMINAL_ONLY: Record<string, string> = {
   compact:
     "a run compacts by itself when its context fills (autoCompact, on by default; compactThreshold: 0.5 in the config compacts at half the window, compactInstructions says what to keep)",
   clear: "a run without --continue or --resume starts a new conversation",
-  cost: "the run's result carries its cost (totalCostUsd; --output-format json prints it)",
+  cost: "the run's result carries its cost (totalCostUsd; --output-format json prints it), and `ubiquity sessions show <id>` the session's total",
   resume: "pass --resume <id> or --continue (the resume or continueConversation option)",
   rewind: "`ubiquity rewind` lists the session's checkpoints and rewinds to one (rewindFiles() in code)",
   tasks: "the model reads its background shells with BashOutput (query.backgroundTasks() in code)",
