@@ -400,27 +400,36 @@ export async function resolveRunOptions(
  * Watch for Ctrl-C (SIGINT) and SIGTERM while a run goes on: either aborts the run, which then
  * ends as every run does (its result printed, the transcript closed, MCP servers and Bash
  * children stopped). `exitCode()` is 130 or 143 when one came, as a shell reports those signals.
+ * The listener stays on (never `once`) while the run ends: the process kit's own listener, there
+ * while a command runs, ends the program when it finds itself the only one, and a `once` listener
+ * is gone by the time it looks — a signal in the middle of a Bash call killed the run with no
+ * result and the call unanswered. A second signal of the same kind ends the program at once.
  */
 function onInterrupt(controller: AbortController) {
   let code: number | undefined;
+  const stops: (() => void)[] = [];
+  const stop = () => {
+    for (const remove of stops.splice(0)) remove();
+  };
   const on = (signal: "SIGINT" | "SIGTERM", exit: number, why: string) => {
+    let seen = false;
     const handler = () => {
+      if (seen) {
+        // Asked twice: stop waiting for the run to end in order, as the signal's default would.
+        stop();
+        process.kill(process.pid, signal);
+        return;
+      }
+      seen = true;
       code ??= exit;
       controller.abort(new Error(why));
     };
-    process.once(signal, handler);
-    return () => void process.removeListener(signal, handler);
+    process.on(signal, handler);
+    stops.push(() => void process.removeListener(signal, handler));
   };
-  const stops = [
-    on("SIGINT", EXIT.interrupted, "interrupted (Ctrl-C)"),
-    on("SIGTERM", EXIT.terminated, "terminated (SIGTERM)"),
-  ];
-  return {
-    exitCode: () => code,
-    stop: () => {
-      for (const stop of stops) stop();
-    },
-  };
+  on("SIGINT", EXIT.interrupted, "interrupted (Ctrl-C)");
+  on("SIGTERM", EXIT.terminated, "terminated (SIGTERM)");
+  return { exitCode: () => code, stop };
 }
 
 /** Providers whose key a newcomer most likely has, with a model to name in the example. */

@@ -20,6 +20,7 @@ import { definePlugin } from "../_kits/authoring/index";
 import { TaskRegistry, attachTasks, tasksOf, type TaskEvent, type TaskInfo } from "../_kits/tasks/index";
 import { BashInputTool, BashOutputTool, KillShellTool, taskLine } from "./tools";
 import { backgroundOptions } from "./options";
+import { earlierTasksNote } from "./resumed";
 import "./messages";
 
 export { BashInputTool, BashOutputTool, KillShellTool } from "./tools";
@@ -126,12 +127,17 @@ export const backgroundPlugin = definePlugin({
     });
 
     // Each prompt says what runs in the background, and what ended since the model last heard.
+    const looked = new WeakSet<RunContext>();
     kernel.hooks.turn.prompt.tap(NAME, (prompt: TurnPrompt, run: RunContext) => {
       const tasks = tasksOf(run);
       if (!tasks) return prompt;
+      // A resumed session's first prompt: the tasks its earlier runs left behind are gone.
+      const earlier = run.agent || looked.has(run) ? undefined : earlierTasksNote(run.history, tasks);
+      looked.add(run);
       const ended = tasks.takeUnreported();
       const running = tasks.list().filter((t) => t.state === "running");
       const notes = [
+        ...(earlier ? [earlier] : []),
         ...(ended.length ? [endedNote(ended)] : []),
         ...(running.length
           ? [`[Running in the background:\n${running.map((t) => `- ${taskLine(t)}`).join("\n")}]`]

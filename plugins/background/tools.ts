@@ -32,10 +32,15 @@ function lookup(
     .map((t) => `${t.id} (${t.state})`);
   if (!task || (kind && task.kind !== kind))
     return fail(
-      `There is no background ${kind ?? "task"} "${id}". ${known.length ? `This session has: ${known.join(", ")}.` : "None was started in this session."}`,
+      `There is no background ${kind ?? "task"} "${id}". ${known.length ? `This session has: ${known.join(", ")}.` : "None was started since this session was opened."} ${ENDED_WITH_RUN}`,
     );
   return { tasks, task };
 }
+
+// A resumed session's earlier runs started tasks under the same ids ("shell-1"), which the model
+// still sees in its history: "none was started in this session" read as if they never ran.
+const ENDED_WITH_RUN =
+  "A background task ends with the run (or live session) that started it, so one started before the session was resumed is gone, its output with it: start it again if it is still needed.";
 
 /** One line on where a task is: "shell-1 is running (12 s): npm run dev", "shell-1 (npm test) ended: exit code 0". */
 export function taskLine(task: TaskInfo): string {

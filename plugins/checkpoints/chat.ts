@@ -17,6 +17,22 @@ export interface ChatRewindContext {
   ask(question: string): Promise<string>;
 }
 
+/**
+ * The checkpoint uuid `arg` stands for: a listed uuid's start (as git takes a short hash) names it,
+ * anything else is kept as given (a whole message uuid, which the rewind itself looks up). Shared by
+ * `/rewind` and `ubiquity rewind --to`: the list prints whole uuids, and a copied start of one was
+ * refused by the CLI as "no message or checkpoint".
+ */
+export function checkpointUuid(
+  checkpoints: readonly { messageUuid: string }[],
+  arg: string,
+): { uuid: string; ambiguous?: string } {
+  const matches = checkpoints.map((c) => c.messageUuid).filter((uuid) => uuid.startsWith(arg));
+  if (matches.length > 1 && !matches.includes(arg))
+    return { uuid: arg, ambiguous: `${arg} starts ${matches.length} checkpoints' uuids (${matches.join(", ")})` };
+  return { uuid: matches.length === 1 ? matches[0]! : arg };
+}
+
 /** Run `/rewind <arg>`. Never throws: a failure is said. */
 export async function chatRewind(arg: string, ctx: ChatRewindContext): Promise<void> {
   const print = (text: string) => {
@@ -31,12 +47,9 @@ export async function chatRewind(arg: string, ctx: ChatRewindContext): Promise<v
       );
       return;
     }
-    const matches = (await listCheckpoints(ctx.sessionId, query))
-      .map((c) => c.messageUuid)
-      .filter((uuid) => uuid.startsWith(arg));
-    if (matches.length > 1 && !matches.includes(arg))
-      return ctx.say(`${arg} starts ${matches.length} checkpoints' uuids (${matches.join(", ")}): type more of it.`);
-    if (matches.length === 1) arg = matches[0]!;
+    const picked = checkpointUuid(await listCheckpoints(ctx.sessionId, query), arg);
+    if (picked.ambiguous) return ctx.say(`${picked.ambiguous}: type more of it.`);
+    arg = picked.uuid;
     const plan = await rewindFiles(ctx.sessionId, arg, { ...query, dryRun: true });
     print(formatRewind(plan, ctx.cwd));
     if (!plan.checkpoint || plan.changes.length === 0) return;

@@ -9,6 +9,7 @@ import { sessionsOptions } from "../sessions/index";
 import { readOption } from "../_kits/authoring/index";
 import { listCheckpoints, rewindConversation, rewindFiles, type RewindResult } from "./api";
 import { formatList, formatRewind } from "./format";
+import { checkpointUuid } from "./chat";
 
 async function confirm(question: string): Promise<boolean> {
   // node:readline loads with the question, not with the plugin (cold start).
@@ -53,7 +54,9 @@ export async function runRewind({ values }: CommandArgs, io: CommandIO): Promise
     io.stdout(values.json ? `${JSON.stringify(list, null, 2)}\n` : formatList(list, sessionId));
     return 0;
   }
-  const to = values.to;
+  const picked = checkpointUuid(await listCheckpoints(sessionId, query), values.to);
+  if (picked.ambiguous) throw new UsageError(`${picked.ambiguous}: give more of it to --to`);
+  const to = picked.uuid;
   const plan = await rewindFiles(sessionId, to, { ...query, dryRun: true });
   const print = (r: RewindResult) => io.stdout(values.json ? `${JSON.stringify(r, null, 2)}\n` : formatRewind(r, cwd));
   print(plan);

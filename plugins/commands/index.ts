@@ -70,6 +70,21 @@ const INVOCATION = /^\/([A-Za-z0-9_-][A-Za-z0-9_.-]*(?::[A-Za-z0-9_-][A-Za-z0-9_
 const PIPED = /\n\n<stdin>\n[\s\S]*\n<\/stdin>$/;
 
 /**
+ * The terminal mode's own commands, which Claude Code's `-p` and its Agent SDK also take: in a run
+ * (`-p`, `summon()`) no plugin has them, and `-p --continue "/compact"` before a long session's next
+ * day sent the word to the model (a paid turn), compacting nothing. What does each one's work here.
+ */
+const TERMINAL_ONLY: Record<string, string> = {
+  compact:
+    "a run compacts by itself when its context fills (autoCompact, on by default; compactThreshold: 0.5 in the config compacts at half the window, compactInstructions says what to keep)",
+  clear: "a run without --continue or --resume starts a new conversation",
+  cost: "the run's result carries its cost (totalCostUsd; --output-format json prints it), and `ubiquity sessions show <id>` the session's total",
+  resume: "pass --resume <id> or --continue (the resume or continueConversation option)",
+  rewind: "`ubiquity rewind` lists the session's checkpoints and rewinds to one (rewindFiles() in code)",
+  tasks: "the model reads its background shells with BashOutput (query.backgroundTasks() in code)",
+};
+
+/**
  * `/name` that no command of the run has goes to the model as typed (as in Claude Code), which a
  * script's typo or a switcher's `.claude/commands/name.md` left unread (no `--compat claude`) did
  * in silence: say so, with the command meant when one is close (`/commit` for a plugin's
@@ -94,22 +109,25 @@ function notACommand(run: RunContext, options: CommandsResolvedOptions, name: st
   const codexProject = name.startsWith("prompts:")
     ? join(run.cwd, ".codex", "prompts", `${name.slice("prompts:".length)}.md`)
     : undefined;
-  const why = claudeFile
-    ? `: ${claudeFile} is Claude Code's, read with --compat claude (compat: ["claude"] in the config)`
-    : codexProject && pathExists(codexProject)
-      ? `: ${codexProject} is a project's, and Codex reads its prompts from ~/.codex/prompts alone (as ubiquity does): put it there`
-      : own
-        ? `: ${own.file} is read with commandSources: ["${own.source}"] in the config (nothing is read unless asked)`
-        : flat
-          ? ` (did you mean /${flat}? In Claude Code's folders a command file in a subfolder is named by its file alone)`
-          : meant.length
-            ? ` (did you mean ${meant.map((n) => `/${n}`).join(" or ")}?)`
-            : names.length
-              ? ` (its commands: ${names
-                  .slice(0, 8)
-                  .map((n) => `/${n}`)
-                  .join(", ")}${names.length > 8 ? ", …" : ""})`
-              : " (it has none)";
+  const terminal = TERMINAL_ONLY[name];
+  const why = terminal
+    ? `: /${name} is a command of the terminal mode (\`ubiquity\` with no prompt); here ${terminal}`
+    : claudeFile
+      ? `: ${claudeFile} is Claude Code's, read with --compat claude (compat: ["claude"] in the config)`
+      : codexProject && pathExists(codexProject)
+        ? `: ${codexProject} is a project's, and Codex reads its prompts from ~/.codex/prompts alone (as ubiquity does): put it there`
+        : own
+          ? `: ${own.file} is read with commandSources: ["${own.source}"] in the config (nothing is read unless asked)`
+          : flat
+            ? ` (did you mean /${flat}? In Claude Code's folders a command file in a subfolder is named by its file alone)`
+            : meant.length
+              ? ` (did you mean ${meant.map((n) => `/${n}`).join(" or ")}?)`
+              : names.length
+                ? ` (its commands: ${names
+                    .slice(0, 8)
+                    .map((n) => `/${n}`)
+                    .join(", ")}${names.length > 8 ? ", …" : ""})`
+                : " (it has none)";
   warn(run.kernel, NAME, `/${name} is not a command of this run, so the prompt went to the model as written${why}`);
 }
 

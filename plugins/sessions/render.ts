@@ -29,6 +29,44 @@ function when(iso: string): string {
   return iso.replace("T", " ").slice(0, 16);
 }
 
+function usd(cost: number | null | undefined): string {
+  return typeof cost === "number" ? `$${cost.toFixed(4)}` : "cost unknown";
+}
+
+/**
+ * What the session's runs cost together: each run's result has its own `totalCostUsd` (a
+ * `--resume` run's covers that run alone), and a long piece of work spread over days and resumes
+ * had no total anywhere. A run that ended without a result (killed: SIGKILL, a crash) recorded no
+ * cost, so the total is a floor then, and says so. Subagents' results are inside their parent's.
+ */
+function sessionCost(session: StoredSession): string {
+  let total = 0;
+  let unknown = 0;
+  let runs = 0;
+  let open = false;
+  let unfinished = 0;
+  for (const { message: m } of session.records) {
+    if (m.agentId) continue;
+    if (m.type === "user") {
+      if (open) unfinished++;
+      open = true;
+    } else if (m.type === "result") {
+      open = false;
+      runs++;
+      if (typeof m.totalCostUsd === "number") total += m.totalCostUsd;
+      else unknown++;
+    }
+  }
+  if (open) unfinished++;
+  const parts = [`${usd(total)} over ${runs} run${runs === 1 ? "" : "s"}`];
+  if (unknown) parts.push(`${unknown} of them at no known price, not counted`);
+  if (unfinished)
+    parts.push(
+      `${unfinished} prompt${unfinished === 1 ? "" : "s"} ended without a result (the run was killed), ${unfinished === 1 ? "its" : "their"} spend not recorded`,
+    );
+  return parts.join("; ");
+}
+
 /** The `sessions list` table: id, last update, size, first prompt. */
 export function formatSessionList(sessions: readonly SessionInfo[]): string {
   if (sessions.length === 0) return "No stored sessions.\n";
@@ -48,6 +86,7 @@ export function formatSession(session: StoredSession): string {
     `  created  ${session.createdAt}`,
     `  updated  ${session.updatedAt}`,
     `  records  ${session.messageCount}`,
+    `  cost     ${sessionCost(session)}`,
     "",
   ];
   const results = new Map<string, { content: string; isError: boolean }>();
@@ -77,7 +116,7 @@ export function formatSession(session: StoredSession): string {
         break;
       case "result":
         lines.push(
-          `${sub}── ${m.isError ? `failed (${m.subtype}): ${clip(m.result, 200)}` : "done"} · ${m.numTurns} turn${m.numTurns === 1 ? "" : "s"}`,
+          `${sub}── ${m.isError ? `failed (${m.subtype}): ${clip(m.result, 200)}` : "done"} · ${m.numTurns} turn${m.numTurns === 1 ? "" : "s"} · ${usd(m.totalCostUsd)}`,
         );
         break;
       case "system":

@@ -95,7 +95,7 @@ describe.concurrent("ubiquity sessions show", () => {
     const id = list.stdout.split(" ")[0]!;
     const show = await runCli(["sessions", "show", id], dir, env);
     expect(show.code, show.stderr).toBe(0);
-    expect(show.stdout).toContain("── done · 1 turn\n");
+    expect(show.stdout).toContain("── done · 1 turn · ");
   });
 });
 

@@ -712,7 +712,7 @@ describe.skipIf(!linux)("background red team: sessions in one process (holds)", 
     const said = results(await collect(b));
     expect(said).toHaveLength(3);
     for (const r of said)
-      expect(r).toMatch(/There is no background shell "shell-1"\. None was started in this session\./);
+      expect(r).toMatch(/There is no background shell "shell-1"\. None was started since this session was opened\./);
     expect(await b.stopTask("shell-1")).toBe(false);
     expect(sleepers(m)).toHaveLength(1);
     expect((await a.backgroundTasks()).map((t) => t.state)).toEqual(["running"]);
