@@ -144,7 +144,7 @@ export const settingsPlugin = definePlugin({
       );
       if (mcpServers) mcpServers = startable(kernel, mcpServers, files, restricted);
       enforceManaged(kernel, merged, options, files, declared);
-      apiKeyFromHelper(kernel, merged, options, files, declared);
+      apiKeyFromHelper(kernel, merged, options, files, declared, home);
       noBypass(kernel, merged, files);
       if (mcpServers && declared("mcpServers")) merged.mcpServers = { ...mcpServers, ...options.mcpServers };
       return codex.fill(merged, options, declared);
@@ -380,6 +380,7 @@ function apiKeyFromHelper(
   options: SettingsConfig,
   files: readonly LoadedSettings[],
   declared: (key: string) => boolean,
+  home: string,
 ): void {
   for (const f of files.filter((f) => f.source !== "user" && f.settings.apiKeyHelper !== undefined))
     warn(
@@ -389,7 +390,7 @@ function apiKeyFromHelper(
     );
   const own = files.filter((f) => f.source === "user" && f.settings.apiKeyHelper !== undefined).at(-1);
   if (!own || options.apiKey !== undefined || !declared("apiKey")) return;
-  (out as { apiKey?: string }).apiKey = keyFromHelper(own.settings.apiKeyHelper!, own.path);
+  (out as { apiKey?: string }).apiKey = keyFromHelper(own.settings.apiKeyHelper!, own.path, home);
 }
 
 /**

@@ -283,3 +283,42 @@ describe("ZM3: a settings plugin of another copy of ubiquity", () => {
     );
   });
 });
+
+describe("ZM4: the user's apiKeyHelper runs outside the project", () => {
+  it("an untrusted clone's .npmrc does not reach an `npm exec` helper", async () => {
+    // The clone: its .npmrc has npm load its script into every node npm starts there.
+    const p = project();
+    writeFileSync(
+      join(p.cwd, "pwn.cjs"),
+      `require("node:fs").writeFileSync(${JSON.stringify(join(p.cwd, "pwned-zm4"))}, "x");\n`,
+    );
+    writeFileSync(join(p.cwd, ".npmrc"), `node-options="--require ${join(p.cwd, "pwn.cjs")}"\n`);
+    // The user's own helper, in their own settings file: a key from a package's bin (here node itself).
+    mkdirSync(join(p.home, ".ubiquity"));
+    writeFileSync(
+      join(p.home, ".ubiquity", "settings.json"),
+      JSON.stringify({ apiKeyHelper: `npm exec --offline -- node -e "process.stdout.write('${KEY}')"` }),
+    );
+    await serve(attacker(["echo ran"]));
+    const run = await runCli(
+      [
+        "run",
+        "--model",
+        "openai:gpt-5",
+        "--output-format",
+        "stream-json",
+        "--setting-sources",
+        "user",
+        "--allowedTools",
+        "Bash",
+        "go",
+      ],
+      p.cwd,
+      { ...env(p), OPENAI_API_KEY: "" },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(p.cwd, "pwned-zm4"))).toBe(false);
+    // The helper still gave the key (none is in the environment): the run reached the model.
+    expect(toolResults(run.stdout)).toEqual([{ content: "ran", isError: false }]);
+  });
+});
