@@ -1,6 +1,6 @@
 /**
- * Red team of 2026-12-07 (zm): the code of the last two hours (the managed policy, apiKeyHelper,
- * provider credentials, stripped TypeScript configs, the kernel's event masking), as a stranger — a
+ * Red team of 2026-12-07 (zm): the code of the last two hours (the managed policy, apiKeyHelper and
+ * the hooks and permission answers around them), as a stranger — a
  * teammate's commit to a trusted repository, the model sending tool calls. Through the built bin
  * against the scripted attacker (a fake provider on 127.0.0.1). Each finding's test failed before
  * its fix (checked by reverting it).
@@ -27,9 +27,60 @@
  *           `touch pwned`, which ran — the guard judged an input that never ran (the deny rules
  *           did judge the rewrite: the guard's own checks were the ones skipped). Class: a guard
  *           placed before a rewriter. Rule: the managed policy's hooks come last for every event,
- *           after every file's and plugin's, so they see the input that runs.
+ *           after every file's and plugin's and a run's own (a subagent definition's `hooks`, which
+ *           came after them too: tried in-process), so they see the input that runs.
+ *
+ * ZM3 FIXED A managed policy handed to another copy of ubiquity. Plugins hand each other state
+ *           through their APIs, module-level maps of one copy: the trial's recipe — a config whose
+ *           `settings({ managedFiles })` is imported from `ubiquity/plugins/settings` — run by another
+ *           install's bin (a global `ubiquity`, `npx ubiquity@latest`, here the checkout's bin and
+ *           a config importing an installed copy) handed the policy's deny rules and hooks to the
+ *           config's copy of the permissions and hooks APIs, which nothing read: through the bin,
+ *           `touch` ran under a managed `Bash(touch:*)` deny while `system/init` named the policy
+ *           as applied (the same config run by its own copy's bin denied it). Any settings file's
+ *           rules went the same way. Class: state handed across a copy boundary to a reader that is
+ *           not there. Rule: the permissions plugin marks the kernels it was applied to in its own
+ *           copy; the settings plugin stops the run, naming the file, before it hands on a rule or a
+ *           file when the kernel's permissions plugin is not of its copy.
+ *
+ * ZM4 FIXED The user's `apiKeyHelper` ran in the project's folder. It is run through the shell with
+ *           the process's whole environment (the user's program), and ran with the run's cwd: a
+ *           helper that is an `npm exec`/`npx` command read an untrusted clone's `.npmrc`, whose
+ *           `node-options="--require ./pwn.cjs"` put the clone's script into the helper's node —
+ *           through the bin, the clone's marker file was written before the first model call,
+ *           outside any sandbox, with every key of the environment readable. Class: the user's
+ *           own program started where the project's files are its settings (§3a: nothing the SDK
+ *           starts resolves programs or package-manager settings from an untrusted folder). Rule:
+ *           the helper runs in the home folder.
+ *
+ * ZM5 FIXED A managed policy that is a symbolic link to nothing read as no policy. The file (or its
+ *           `managed-settings.d` folder) linked to a target that was moved or deleted opened as
+ *           ENOENT, which reads "absent": through the bin (an installed copy's, with the policy's
+ *           config), the policy's `Bash(touch:*)` deny was gone and `touch` ran, without a word.
+ *           Class: a place the administrator filled, read as empty (§3a: what cannot be read stops
+ *           the run). Rule: a managed path that is missing but is a link stops every run naming it;
+ *           its folder of drop-ins too. (The test runs in-process: the same reading.)
+ *
+ * Tally: about 33 constructs tried — 11 through the bin (a PermissionRequest rewrite to a denied
+ * command and to an allowed one; a Claude Code plugin's PreToolUse rewrite after a managed guard, the
+ * guard's own block, a call it lets be; a managed deny and a managed hook under a config of another
+ * copy, and the same config under its own copy's bin; an `npm exec` helper in a clone with an
+ * `.npmrc`; a managed file linked to nothing, before and after), 4 in-process (a canUseTool rewrite
+ * to a denied Write; a subagent definition's hook rewriting after a managed guard; a managed file and
+ * drop-in folder linked to nothing), the rest by reading the code; 10 got through, in 5 findings, all
+ * fixed. Held, by reading: a subagent's `permissionMode` (narrowed, never wider than its parent's);
+ * `setPermissionMode` under `disableBypassPermissionsMode`; a project's `apiKeyHelper` (named, not
+ * run); a PreToolUse rewrite (voted on by the rules after it); an earlier hook's approve does not
+ * stop a later guard (only a block ends the chain); the managed file as a FIFO, a folder or too big
+ * (readRegularFileSync refuses them: the run stops).
+ * Left open: the hooks plugin reads the settings plugin's files through the same kind of API, and a
+ * config replacing only the hooks plugin with another copy's would read none of them (the check above
+ * covers the settings plugin's side only; a general one belongs in the authoring kit, where every
+ * plugin's API could say which copy applied it); the kernel could vote on a rewritten input itself
+ * (src/funnel.ts), which would also record the denial where every other denial is recorded — ZM1's tap
+ * refuses the call from `tool.allowed`, whose message reads "Bash failed: … denied".
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { summon } from "ubiquity";
@@ -320,5 +371,39 @@ describe("ZM4: the user's apiKeyHelper runs outside the project", () => {
     expect(existsSync(join(p.cwd, "pwned-zm4"))).toBe(false);
     // The helper still gave the key (none is in the environment): the run reached the model.
     expect(toolResults(run.stdout)).toEqual([{ content: "ran", isError: false }]);
+  });
+});
+
+describe("ZM5: a managed policy that is a link to nothing", () => {
+  it("stops the run (file or drop-in folder) instead of reading as no policy", async () => {
+    const org = temp("ubq-rt7zm-links-");
+    const target = join(org, "policy.json");
+    writeFileSync(target, JSON.stringify({ permissions: { deny: ["Bash(touch:*)"] } }));
+    const link = join(org, "managed-settings.json");
+    symlinkSync(target, link);
+    // The target removed (moved by a package upgrade, deleted by whoever can write its folder).
+    rmSync(target);
+    const cwd = temp("ubq-rt7zm-link-ws-");
+    const go = (managed: string) =>
+      collect(
+        summon("go", {
+          plugins: [settings({ managedFiles: [managed] })],
+          model: scriptedModel([{ toolCalls: [{ toolName: "Bash", input: { command: "touch pwned-zm5" } }] }, "done"]),
+          cwd,
+          sandbox: false,
+          allowedTools: ["Bash"],
+        }),
+      );
+    const [result] = ofType(await go(link), "result");
+    expect(result!.isError).toBe(true);
+    expect(result!.result).toContain("the managed policy is a symbolic link to nothing");
+    expect(existsSync(join(cwd, "pwned-zm5"))).toBe(false);
+    // The drop-in folder beside it, a link to nothing too.
+    const other = temp("ubq-rt7zm-links2-");
+    symlinkSync(join(other, "gone"), join(other, "managed-settings.d"));
+    const [folder] = ofType(await go(join(other, "managed-settings.json")), "result");
+    expect(folder!.isError).toBe(true);
+    expect(folder!.result).toContain("the managed policy is a symbolic link to nothing");
+    expect(existsSync(join(cwd, "pwned-zm5"))).toBe(false);
   });
 });
