@@ -15,10 +15,10 @@ import type { HookRunContext } from "./command";
 import type { AgentHookRunner } from "./model-hook";
 import type { HookEventName, HooksOptions } from "./options";
 import type { SessionWatch } from "./watch-events";
-import { effectiveHooks, httpPolicyOf, readFileHooks } from "./settings-hooks";
+import { effectiveHooks, httpPolicyOf, managedGroups, readFileHooks } from "./settings-hooks";
 import { pinHookScripts } from "./pins";
 import { rememberEnvironmentPaths } from "../../loader/index";
-import type { HookInput, HookOutcome, HooksConfig } from "./types";
+import type { HookInput, HookMatcherGroup, HookOutcome, HooksConfig } from "./types";
 
 /** The plugin's name. */
 export const NAME = "ubiquity:hooks";
@@ -113,9 +113,13 @@ export class KernelHooks {
   configFor(run: RunContext): HooksConfig | undefined {
     const own = this.#scoped.get(run);
     if (!own) return this.#effective;
-    const out: Record<string, unknown[]> = {};
-    for (const source of [this.#effective ?? {}, own])
-      for (const [event, groups] of Object.entries(source)) (out[event] ??= []).push(...(groups ?? []));
+    // The managed policy's groups stay last (ZM2): an agent's or a skill's hook may rewrite the input too.
+    const out: Record<string, HookMatcherGroup[]> = {};
+    const effective = Object.entries(this.#effective ?? {});
+    for (const [event, groups] of effective) out[event] = (groups ?? []).filter((g) => !managedGroups.has(g));
+    for (const [event, groups] of Object.entries(own)) (out[event] ??= []).push(...(groups ?? []));
+    for (const [event, groups] of effective)
+      (out[event] ??= []).push(...(groups ?? []).filter((g) => managedGroups.has(g)));
     return out as HooksConfig;
   }
 

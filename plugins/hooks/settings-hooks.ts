@@ -342,7 +342,8 @@ export interface PluginHooksPlace {
 
 /**
  * `options.hooks`, then each enabled settings file's command hooks (user, project, local), then
- * each Claude Code plugin's `hooks/hooks.json`.
+ * each Claude Code plugin's `hooks/hooks.json`, then the managed policy's (last, so its guards see
+ * the input that runs).
  */
 export function effectiveHooks(
   kernel: Kernel,
@@ -384,15 +385,17 @@ export function effectiveHooks(
   if (files.length === 0 && pluginHooks.length === 0) return optionHooks;
   const out: Record<string, HookMatcherGroup[]> = {};
   for (const [event, groups] of Object.entries(optionHooks ?? {})) out[event] = [...(groups ?? [])];
-  for (const file of [
-    ...files.map((f) => ({
-      path: f.path,
-      hooks: f.settings.hooks,
-      origin: f.source === "user" ? ("user" as const) : ("project" as const),
-      managed: f.managed === true,
-    })),
-    ...pluginHooks,
-  ]) {
+  const fileHooks = files.map((f) => ({
+    path: f.path,
+    hooks: f.settings.hooks,
+    origin: f.source === "user" ? ("user" as const) : ("project" as const),
+    managed: f.managed === true,
+  }));
+  // The managed policy's hooks come last, after the plugins' too: a hook's `updatedInput` is what
+  // later hooks see and what runs, so a guard that ran before another hook judged an input that
+  // never ran (red team zm, ZM2: a project's Claude Code plugin rewrote `echo` to what the policy's
+  // PreToolUse guard blocks, after the guard had passed it).
+  for (const file of [...fileHooks.filter((f) => !f.managed), ...pluginHooks, ...fileHooks.filter((f) => f.managed)]) {
     const parsed = readFileHooks(
       file.hooks,
       (message) => {
@@ -408,11 +411,17 @@ export function effectiveHooks(
       (event, message) => noteOnce(kernel, event, `${file.path}: ${message}`),
     );
     const root = "pluginRoot" in file && typeof file.pluginRoot === "string" ? file.pluginRoot : undefined;
-    for (const [event, groups] of Object.entries(parsed))
-      (out[event] ??= []).push(...(groups ?? []).map((group) => (root ? fromPlugin(group, root) : group)));
+    for (const [event, groups] of Object.entries(parsed)) {
+      const made = (groups ?? []).map((group) => (root ? fromPlugin(group, root) : group));
+      if ("managed" in file && file.managed) for (const group of made) managedGroups.add(group);
+      (out[event] ??= []).push(...made);
+    }
   }
   return out as HooksConfig;
 }
+
+/** The managed policy's matcher groups: a run's own hooks (an agent's, a skill's) go before them too. */
+export const managedGroups = new WeakSet<HookMatcherGroup>();
 
 const noted = new WeakMap<Kernel, Set<string>>();
 

@@ -103,6 +103,23 @@ export interface PermissionsApi {
 
 const apis = new WeakMap<Kernel, PermissionsApi>();
 
+/**
+ * The kernels whose ubiquity:permissions plugin is this copy of it (its `apply` ran here). The API
+ * lives in this module: a plugin of another copy of ubiquity (a config importing the plugins of the
+ * project's install, run by a global bin) hands its rules to a map nobody reads (red team zm, ZM3).
+ */
+const appliedHere = new WeakSet<Kernel>();
+
+/** Called by the permissions plugin's `apply`: this copy's API is the one its engine reads. */
+export function markPermissionsApplied(kernel: Kernel): void {
+  appliedHere.add(kernel);
+}
+
+/** Whether the kernel's ubiquity:permissions plugin, when it has one, reads this copy's API (false: another copy's plugin). */
+export function permissionsReadHere(kernel: Kernel): boolean {
+  return !kernel.hasPlugin("ubiquity:permissions") || appliedHere.has(kernel);
+}
+
 /** The permissions API of `kernel` (created on first use, so plugin order does not matter). */
 export function getPermissionsApi(kernel: Kernel): PermissionsApi {
   let api = apis.get(kernel);

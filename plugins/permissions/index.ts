@@ -32,11 +32,12 @@ import { parseRules, ruleNamesTool, type Rule } from "./rules";
 import type { Decision } from "./engine";
 import type { Place } from "./subject";
 import { answerAsk } from "./ask";
+import { recordVoted, tapRewrites } from "./rewrites";
 import { SEARCH_TOOLS, withholdDenied } from "./filter-results";
 import { modeNote } from "./mode-note";
 import { missingDirectoryWarnings } from "./missing-dirs";
 import { ruleTypoWarnings } from "./rule-typos";
-import { getPermissionsApi } from "./api";
+import { getPermissionsApi, markPermissionsApplied } from "./api";
 import "./init-fields";
 import { judgePath, resolveRoots } from "./paths";
 import { permissionsCommands, permissionsFlags } from "./cli";
@@ -151,6 +152,7 @@ export const permissionsPlugin = definePlugin({
     };
     const home = () => opts.home ?? homedir();
     const api = getPermissionsApi(kernel);
+    markPermissionsApplied(kernel);
     const { policyFor, policyOfRun } = policies(kernel, context, kinds, home);
     api.setReadDenyRule((run) => {
       const rule = readDenyRule(policyOfRun(run));
@@ -189,6 +191,7 @@ export const permissionsPlugin = definePlugin({
     // shell tools' calls are parsed (see subject.ts and shell/parser.ts).
     kernel.hooks.tool.permission.tapPromise({ name: NAME, stage: PERMISSION_STAGE.RULES }, async (incoming, call) => {
       if (kinds.shell.has(call.toolName)) await loadShellParser();
+      recordVoted(call);
       const mode = api.modeOf(call.run);
       const { decide } = await engine();
       const decision = await decide(
@@ -211,6 +214,8 @@ export const permissionsPlugin = definePlugin({
     kernel.hooks.tool.ask.tapPromise({ name: NAME, stage: ASK_STAGE }, (verdict, call) =>
       answerAsk(verdict, call, context.optionsOf(call.run)),
     );
+    // What answered the question may have rewritten the input: the rewrite gets its own vote (ZM1).
+    tapRewrites(kernel, NAME);
 
     // Memory files reach the model without a Read call: a Read deny rule forbids them all the same.
     // Searches leave out what a Read deny or ask rule names (red team i): judged before counting.

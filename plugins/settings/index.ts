@@ -17,7 +17,7 @@ import { z } from "zod";
 import { ConfigError, describeError, fieldsOf, type Kernel, type UbiquityConfig } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
 import type { McpOptions, McpServerConfig } from "../mcp/index";
-import { getPermissionsApi, type PermissionsOptions } from "../permissions/api";
+import { getPermissionsApi, permissionsReadHere, type PermissionsOptions } from "../permissions/api";
 import type { SandboxOptions } from "../sandbox/api";
 import { readMcpConfigEntries } from "../mcp/api";
 import { readJsonConfigFile, readSettingsFile, settingsPath } from "./read";
@@ -132,6 +132,7 @@ export const settingsPlugin = definePlugin({
       const isCodex = (path: string) => claude.some((c) => c.tool === "codex" && c.path === path);
       codex.dropHooksIfOff(files, isCodex);
       codex.dropDisabledHooks(files, isCodex);
+      if (files.length > 0) sameCopy(kernel, files[0]!.path);
       stateOf(kernel).files = files;
       stateOf(kernel).places = places;
       // A key only a plugin reads is filled only when that plugin is in the list (else it would be an unknown key).
@@ -143,7 +144,7 @@ export const settingsPlugin = definePlugin({
       );
       if (mcpServers) mcpServers = startable(kernel, mcpServers, files, restricted);
       enforceManaged(kernel, merged, options, files, declared);
-      apiKeyFromHelper(kernel, merged, options, files, declared);
+      apiKeyFromHelper(kernel, merged, options, files, declared, home);
       noBypass(kernel, merged, files);
       if (mcpServers && declared("mcpServers")) merged.mcpServers = { ...mcpServers, ...options.mcpServers };
       return codex.fill(merged, options, declared);
@@ -380,6 +381,7 @@ function apiKeyFromHelper(
   options: SettingsConfig,
   files: readonly LoadedSettings[],
   declared: (key: string) => boolean,
+  home: string,
 ): void {
   for (const f of files.filter((f) => f.source !== "user" && f.settings.apiKeyHelper !== undefined))
     warn(
@@ -389,7 +391,7 @@ function apiKeyFromHelper(
     );
   const own = files.filter((f) => f.source === "user" && f.settings.apiKeyHelper !== undefined).at(-1);
   if (!own || options.apiKey !== undefined || !declared("apiKey")) return;
-  (out as { apiKey?: string }).apiKey = keyFromHelper(own.settings.apiKeyHelper!, own.path);
+  (out as { apiKey?: string }).apiKey = keyFromHelper(own.settings.apiKeyHelper!, own.path, home);
 }
 
 /**
@@ -457,6 +459,7 @@ function readMcpJson(kernel: Kernel, path: string): Record<string, McpServerConf
 function applyRules(kernel: Kernel, settings: SettingsFile, source: string, path: string, required = false): void {
   const p = settings.permissions;
   if (!p?.allow?.length && !p?.deny?.length && !p?.ask?.length) return;
+  sameCopy(kernel, path);
   if (required && !kernel.hasPlugin("ubiquity:permissions"))
     throw new ConfigError(
       "the managed policy has permission rules, and the run has no ubiquity:permissions plugin (disabled or left out of the preset): the run stops rather than run without them",
@@ -474,6 +477,21 @@ function applyRules(kernel: Kernel, settings: SettingsFile, source: string, path
       `the permission rules in ${path} have no effect: the ubiquity:permissions plugin is not in the plugin list`,
     );
   }
+}
+
+/**
+ * The settings files' rules and hooks reach the other plugins through their APIs, which live in
+ * each copy of ubiquity's modules: a settings plugin of another copy than the permissions plugin
+ * (a config importing `ubiquity/plugins/settings` from the project's install, run by a global bin)
+ * handed every rule to a copy nobody reads — a managed policy's deny rules and hooks silently
+ * absent while `system/init` named the policy (red team zm, ZM3). The run stops instead.
+ */
+function sameCopy(kernel: Kernel, path: string): void {
+  if (permissionsReadHere(kernel)) return;
+  throw new ConfigError(
+    "the settings plugin and the permissions plugin come from two copies of ubiquity (the config imports one, the runner is another): this file's rules and hooks would never reach them, so the run stops. Run the copy the config imports (`npx ubiquity` in the project), or import the plugins from the runner's copy",
+    path,
+  );
 }
 
 /** Settings under the options: the highest-precedence file that sets a value wins, and an explicit option beats them all. */

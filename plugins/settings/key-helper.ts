@@ -4,20 +4,24 @@
  * could read it. Run once per process (the runner builds two kernels for a run; each would run it
  * otherwise), through the shell as Claude Code runs it, with this process's environment (it is
  * the user's or the administrator's own program). What it prints is a secret: never in an error.
+ * It runs in the home folder, never the run's: a program started in a cloned project reads the
+ * project's files as its own settings — `npx`/`npm exec` its `.npmrc`, whose `node-options` loaded
+ * the project's script into the helper, with the user's whole environment, outside any sandbox
+ * (red team zm, ZM4); version managers and `direnv exec` read theirs likewise.
  */
 import { execSync } from "node:child_process";
 import { ConfigError } from "../../src/index";
 
 const keys = new Map<string, string>();
 
-/** The key `helper` prints (trimmed); a ConfigError naming `path` when it fails or prints nothing. */
-export function keyFromHelper(helper: string, path: string): string {
+/** The key `helper` prints (trimmed), run in `home`; a ConfigError naming `path` when it fails or prints nothing. */
+export function keyFromHelper(helper: string, path: string, home: string): string {
   const known = keys.get(helper);
   if (known !== undefined) return known;
   let printed: string;
   try {
     // A bound, not a timing: a helper that waits for a login prompt nobody answers must not hang the run.
-    printed = execSync(helper, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 60_000 });
+    printed = execSync(helper, { cwd: home, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 60_000 });
   } catch (error) {
     const e = error as { status?: number | null; signal?: string | null };
     const why = e.signal ? `was stopped by ${e.signal}` : `exited with status ${e.status ?? "unknown"}`;

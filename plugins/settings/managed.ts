@@ -8,7 +8,7 @@
  * file sets and that ubiquity does not enforce (`allowManagedHooksOnly`, …), stop every run naming
  * the file — a policy the administrator believes in must never be silently absent.
  */
-import { readdirSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../../src/index";
 import { z } from "zod";
@@ -64,6 +64,23 @@ function unenforcedKeys(data: Record<string, unknown>): string[] {
   });
 }
 
+/**
+ * A managed path that is not there, though a symbolic link is (to nothing: a target deleted or
+ * moved): the administrator put a policy there, so it is not "no policy" — every run stops naming
+ * it (red team zm, ZM5: the link's target removed, the policy was silently absent).
+ */
+function danglingLink(path: string): ConfigError | undefined {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined;
+  } catch {
+    return undefined;
+  }
+  return new ConfigError(
+    "the managed policy is a symbolic link to nothing (its target is gone): its policy would be missing, so every run stops; restore the target or remove the link",
+    path,
+  );
+}
+
 /** The file, then the `.json` files of `managed-settings.d` beside it (Claude Code's drop-in folder), in name order. */
 function withDropIns(place: ManagedPlace): ManagedPlace[] {
   const folder = join(place.path, "..", "managed-settings.d");
@@ -74,6 +91,8 @@ function withDropIns(place: ManagedPlace): ManagedPlace[] {
       .sort();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    const dangling = danglingLink(folder);
+    if (dangling) throw dangling;
     if (code !== "ENOENT" && code !== "ENOTDIR")
       throw new ConfigError(
         `the managed policy folder cannot be read (${code ?? String(error)}): its policy would be missing; fix its permissions`,
@@ -96,7 +115,11 @@ export function readManagedFiles(
   const out: { path: string; settings: SettingsFile }[] = [];
   for (const place of places.flatMap(withDropIns)) {
     const data = readJsonConfigFile(place.path, "managed policy file");
-    if (data === undefined) continue;
+    if (data === undefined) {
+      const dangling = danglingLink(place.path);
+      if (dangling) throw dangling;
+      continue;
+    }
     if (!isRecord(data))
       throw new ConfigError(
         "the managed policy file is not a JSON object; fix it (every run stops until then)",
