@@ -443,7 +443,7 @@ export function runUsage(table: FlagTable = RUN_FLAGS): string {
 
 /**
  * The runner's own flags that pick the config and the preset, read leniently from raw argv (the
- * plugins they name decide the rest of the table): `--config`, `--cwd`, `--preset`, `--trust`.
+ * plugins they name decide the rest of the table): `--config`, `--cwd`, `--preset`, `--compat`, `--trust`.
  */
 export function prescan(argv: readonly string[]): RunValues {
   const values: RunValues = {};
@@ -451,7 +451,7 @@ export function prescan(argv: readonly string[]): RunValues {
     const a = argv[i]!;
     if (a === "--") break;
     if (a === "--trust") values.trust = true;
-    for (const name of ["config", "cwd", "preset"]) {
+    for (const name of ["config", "cwd", "preset", "compat"]) {
       if (a === `--${name}` && i + 1 < argv.length) values[name] = argv[++i];
       else if (a.startsWith(`--${name}=`)) values[name] = a.slice(name.length + 3);
     }

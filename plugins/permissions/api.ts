@@ -43,6 +43,8 @@ export interface PermissionsApi {
   setMode(run: RunContext, mode: PermissionMode): void;
   /** No run of this kernel may be switched to `mode` (a settings file's `disableBypassPermissionsMode`); `why` is said. */
   refuseMode(mode: PermissionMode, why: string): void;
+  /** Why no run of this kernel may use `mode` (see `refuseMode`), or undefined when it may. */
+  modeRefused(mode: PermissionMode): string | undefined;
   /**
    * The mode `run` is judged in: one set for it or a run above it, else its options'; never wider
    * than a cap on it or a run above it (see `capMode`).
@@ -167,6 +169,7 @@ export function getPermissionsApi(kernel: Kernel): PermissionsApi {
       refuseMode(mode, why) {
         refused.set(mode, why);
       },
+      modeRefused: (mode) => refused.get(mode),
       modeOf(run) {
         let mode: PermissionMode | undefined;
         for (let r: RunContext | undefined = run; r && !mode; r = r.parent) mode = modes.get(r);

@@ -6,35 +6,45 @@
  * Exit code: 0 allow, 2 ask, 3 deny, 1 usage error.
  */
 import { createRequire } from "node:module";
-import { describeError, didYouMean } from "../../src/index";
-import { PERMISSION_MODES, type PermissionMode } from "./options";
+import { describeError, didYouMean, type Kernel } from "../../src/index";
+import { PERMISSION_MODES } from "./options";
 import { explainPermission } from "./decide";
 import { DEFAULT_TOOL_KINDS } from "./policy";
 import type { Decision } from "./engine";
+import { setupJudge, type SetupVerdict } from "./setup-judge";
 import { REVIEW_INSTRUCTIONS, reviewPrompt } from "../reviewer/api";
 
 // node:util by require, not by import: an ESM import of a builtin reads every export, and
 // util's lazy ones load worker_threads, the diff and colour code (~2.5 ms of a cold start).
 const { parseArgs } = createRequire(import.meta.url)("node:util") as typeof import("node:util");
 
-/** Where the command writes. */
+/** Where the command writes, and (from the runner) the kernel of the project's setup. */
 export interface PermissionsCommandIO {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** The kernel built from the config `--config`/`--cwd`/`--trust` name: its rules, mode, folders and sandbox are judged with (absent: the flags' rules alone). */
+  kernel?(options?: { quiet?: boolean }): Promise<Kernel>;
 }
 
 const USAGE = `Usage: ubiquity permissions check [flags] "<command>"
 
-Decide a call the way a run would, before anyone is asked, and show why.
+Decide a call the way a run in this project would, before anyone is asked, and show why: with
+the project's setup (its config, the settings files a run reads, the managed policy: their rules,
+permission mode, folders and sandbox) and the rules given here on top.
 
 Flags:
   --allow <rule>    an allowedTools rule (repeatable), e.g. --allow 'Bash(git:*)'
   --deny <rule>     a disallowedTools rule (repeatable)
   --ask <rule>      an askTools rule (repeatable)
-  --mode <mode>     ${PERMISSION_MODES.join(" | ")} [default]
+  --mode <mode>     ${PERMISSION_MODES.join(" | ")} [the setup's]
   --tool <name>     the tool called [Bash]; for Read/Write/Edit/Glob/Grep the argument is a path
-  --cwd <dir>       the working directory [.]
+  --cwd <dir>       the project's folder [.]
+  --config <file>   the config file [found from --cwd]
+  --trust           trust the project's folder for this check (its config and files apply)
+  --compat <list>   read other tools' files as a run with --compat does, e.g. --compat claude
   --add-dir <dir>   an additional permitted folder (repeatable)
+  --rules-only      judge with the rules given here alone (mode default, no sandbox): not the
+                    project's setup
   --sandbox         judge as if Bash ran inside the OS sandbox (bypassPermissions leaves
                     writes it cannot name to the sandbox)
   --reviewer        say whether auto-review (mode auto, or the reviewer option) would answer
@@ -59,6 +69,10 @@ function parseFlags(argv: string[]) {
       mode: { type: "string" },
       tool: { type: "string" },
       cwd: { type: "string" },
+      config: { type: "string" },
+      trust: { type: "boolean" },
+      compat: { type: "string" },
+      "rules-only": { type: "boolean" },
       "add-dir": { type: "string", multiple: true },
       json: { type: "boolean" },
       sandbox: { type: "boolean" },
@@ -95,9 +109,9 @@ export async function permissionsCheck(argv: string[], io: PermissionsCommandIO)
     );
     return 1;
   }
-  const mode = values.mode ?? "default";
-  if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
-    io.stderr(`error: --mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(mode)}\n`);
+  const asked = PERMISSION_MODES.find((m) => m === values.mode);
+  if (values.mode !== undefined && !asked) {
+    io.stderr(`error: --mode must be one of ${PERMISSION_MODES.join(", ")}, not ${JSON.stringify(values.mode)}\n`);
     return 1;
   }
   const toolName = values.tool ?? "Bash";
@@ -107,29 +121,54 @@ export async function permissionsCheck(argv: string[], io: PermissionsCommandIO)
     : DEFAULT_TOOL_KINDS.path.has(toolName)
       ? { file_path: subject, path: subject }
       : { content: subject };
+  const rules = { allow: values.allow, deny: values.deny, ask: values.ask };
   let decision: Decision;
+  let setup: SetupVerdict | undefined;
   try {
-    decision = await explainPermission({
-      toolName,
-      input,
-      rules: { allow: values.allow, deny: values.deny, ask: values.ask },
-      mode: mode as PermissionMode,
-      cwd: values.cwd,
-      additionalDirectories: values["add-dir"],
-      sandbox: values.sandbox === true,
-      sources: { allow: "--allow", deny: "--deny", ask: "--ask" },
-    });
+    if (io.kernel && !values["rules-only"]) {
+      const judge = setupJudge(await io.kernel());
+      if (!judge) {
+        io.stderr(
+          "error: this project's plugin list has no ubiquity:permissions plugin, so its runs judge no call by rules; --rules-only judges the rules given here alone\n",
+        );
+        return 1;
+      }
+      setup = await judge({
+        toolName,
+        input,
+        rules,
+        ...(asked ? { mode: asked } : {}),
+        additionalDirectories: values["add-dir"] ?? [],
+        sandbox: values.sandbox === true,
+      });
+      if (setup.refused) {
+        io.stderr(`error: --mode ${setup.mode}: this project's setup refuses it (${setup.refused})\n`);
+        return 1;
+      }
+      decision = setup.decision;
+    } else
+      decision = await explainPermission({
+        toolName,
+        input,
+        rules,
+        mode: asked ?? "default",
+        cwd: values.cwd,
+        additionalDirectories: values["add-dir"],
+        sandbox: values.sandbox === true,
+        sources: { allow: "--allow", deny: "--deny", ask: "--ask" },
+      });
   } catch (error) {
     io.stderr(`error: ${describeError(error)}\n`);
     return 1;
   }
+  const mode = setup?.mode ?? asked ?? "default";
   const review = values.reviewer
     ? reviewerView(decision, toolName, input, values.cwd ?? process.cwd(), mode)
     : undefined;
   io.stdout(
     values.json
-      ? `${JSON.stringify({ ...report(decision), ...(review ? { reviewer: review } : {}) }, null, 2)}\n`
-      : `${format(decision)}${review ? formatReview(review) : ""}`,
+      ? `${JSON.stringify({ ...report(decision), ...(setup ? { setup: setupReport(setup) } : {}), ...(review ? { reviewer: review } : {}) }, null, 2)}\n`
+      : `${format(decision)}${setup ? formatSetup(setup) : ""}${review ? formatReview(review) : ""}`,
   );
   return EXIT[decision.behavior];
 }
@@ -165,6 +204,17 @@ const indent = (text: string) =>
     .split("\n")
     .map((l) => `  ${l}`)
     .join("\n");
+
+/** What the setup judged with, as JSON gives it. */
+function setupReport(s: SetupVerdict) {
+  return { mode: s.mode, sandboxed: s.sandboxed, rules: s.sources };
+}
+
+/** The line that says what the project's setup judged with. */
+function formatSetup(s: SetupVerdict): string {
+  const rules = s.sources.length ? s.sources.join("; ") : "none";
+  return `judged with the project's setup: mode ${s.mode}${s.sandboxed ? ", this command in the OS sandbox" : ""}; rules from ${rules}\n`;
+}
 
 function report(d: Decision) {
   const s = d.subject;

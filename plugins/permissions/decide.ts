@@ -9,7 +9,7 @@ import type { Tool } from "../../src/index";
 import { absolutePath } from "../../src/index";
 import type { PermissionMode } from "./options";
 import { compilePolicy, DEFAULT_TOOL_KINDS, type PolicySources, type RuleLists } from "./policy";
-import { decide, placeholderContext, type Decision } from "./engine";
+import { decide, placeholderContext, type Decision, type EngineSetup } from "./engine";
 import { insideRoots, judgePath, resolveRoots } from "./paths";
 import type { Place } from "./subject";
 import { loadShellParser } from "./shell/parser";
@@ -54,6 +54,7 @@ export async function decidePermission(request: DecidePermissionInput): Promise<
 export async function explainPermission(
   request: DecidePermissionInput & { sources?: PolicySources },
 ): Promise<Decision> {
+  // Before the rules compile: the grammar normalises command rules.
   await loadShellParser();
   const cwd = resolve(request.cwd ?? process.cwd());
   const home = request.home ?? homedir();
@@ -64,24 +65,37 @@ export async function explainPermission(
     kinds: DEFAULT_TOOL_KINDS,
     ...(request.sources ? { sources: request.sources } : {}),
   });
-  const place = { cwd, home, roots: resolveRoots(roots) };
-  // A run checks the input before any permission (a path outside the roots is refused there): so does this.
-  const refusal = await refused(request, place);
+  return judgeCall(request, {
+    mode: request.mode ?? "default",
+    policy,
+    place: { cwd, home, roots: resolveRoots(roots) },
+    sandboxed: () => request.sandbox === true,
+  });
+}
+
+/**
+ * One call judged as a run judges it before anyone is asked: the tool's input check (a path
+ * outside the roots is refused there), then the engine. `decidePermission` and `ubiquity
+ * permissions check` on a project's own setup both come here.
+ */
+export async function judgeCall(call: CallToJudge, env: EngineSetup): Promise<Decision> {
+  await loadShellParser();
+  const refusal = await refused(call, env.place);
   if (refusal)
     return {
       behavior: "deny",
       step: "tool",
-      message: `Invalid arguments for ${request.toolName}: ${refusal}`,
+      message: `Invalid arguments for ${call.toolName}: ${refusal}`,
       suggestions: [],
     };
-  return decide(
-    { toolName: request.toolName, input: request.input, ...(request.tool ? { tool: request.tool } : {}) },
-    { mode: request.mode ?? "default", policy, place, sandboxed: () => request.sandbox === true },
-  );
+  return decide({ toolName: call.toolName, input: call.input, ...(call.tool ? { tool: call.tool } : {}) }, env);
 }
 
+/** The call `judgeCall` judges. */
+type CallToJudge = Pick<DecidePermissionInput, "toolName" | "input" | "tool">;
+
 /** What the tool's own input check would refuse: its validateInput, or (without a tool) a built-in path tool's roots check. */
-async function refused(request: DecidePermissionInput, place: Place): Promise<string | undefined> {
+async function refused(request: CallToJudge, place: Place): Promise<string | undefined> {
   if (request.tool) {
     try {
       return (await request.tool.validateInput?.(request.input, placeholderContext(place))) ?? undefined;

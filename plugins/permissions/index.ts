@@ -38,6 +38,7 @@ import { modeNote } from "./mode-note";
 import { missingDirectoryWarnings } from "./missing-dirs";
 import { ruleTypoWarnings } from "./rule-typos";
 import { getPermissionsApi, markPermissionsApplied } from "./api";
+import { setSetupJudge, type SetupCheck, type SetupVerdict } from "./setup-judge";
 import "./init-fields";
 import { judgePath, resolveRoots } from "./paths";
 import { permissionsCommands, permissionsFlags } from "./cli";
@@ -48,6 +49,7 @@ import {
   type PermissionMode,
   type PermissionsOptions,
   type PermissionsResolvedOptions,
+  permissionModeOf,
 } from "./options";
 import { lazyImport } from "../_kits/lazy/index";
 
@@ -130,7 +132,7 @@ function policies(
     granted.set(run, { key, grants, policy });
     return policy;
   };
-  return { policyFor, policyOfRun };
+  return { policyFor, policyOfRun, compileFor };
 }
 
 /** The permissions plugin. */
@@ -153,7 +155,10 @@ export const permissionsPlugin = definePlugin({
     const home = () => opts.home ?? homedir();
     const api = getPermissionsApi(kernel);
     markPermissionsApplied(kernel);
-    const { policyFor, policyOfRun } = policies(kernel, context, kinds, home);
+    const { policyFor, policyOfRun, compileFor } = policies(kernel, context, kinds, home);
+    setSetupJudge(kernel, (check) =>
+      judgeOnSetup(kernel, check, context.optionsOf(kernel.options), compileFor, home()),
+    );
     api.setReadDenyRule((run) => {
       const rule = readDenyRule(policyOfRun(run));
       return rule && `${rule.text} in ${rule.source}`;
@@ -304,25 +309,69 @@ function placeOf(run: RunContext, home: string): Place {
 const places = new WeakMap<RunContext, { key: string; place: Place }>();
 
 function resolvePlace(run: RunContext, home: string): Place {
-  const given = [
-    run.options.cwd,
-    ...(run.options.additionalDirectories ?? []).map((d) => absolutePath(run.options.cwd, d)),
-  ];
+  return placeFrom(run.options, run.cwd, run.roots, home);
+}
+
+/** The folders a run of `options` may write (its working directory and additionalDirectories) and read (`readRoots` too). */
+function placeFrom(options: ResolvedOptions, cwd: string, readRoots: readonly string[], home: string): Place {
+  const given = [options.cwd, ...(options.additionalDirectories ?? []).map((d) => absolutePath(options.cwd, d))];
   const roots = resolveRoots(given);
   // Writes are permitted here (acceptEdits, allow rules): no host program is looked up there.
   markAgentWritable(...given, ...roots);
-  const readRoots = resolveRoots(run.roots).filter((r) => !roots.includes(r));
+  const reads = resolveRoots(readRoots).filter((r) => !roots.includes(r));
   // The files and folders the folder's trust pins (keys are real paths): writes there ask (red team k, K5).
-  const trust = run.options.trust;
+  const trust = options.trust;
   const pinned = TrustPins.is(trust) ? [...trust.digests.keys()] : [];
-  const commandPath = run.options.env?.PATH;
+  const commandPath = options.env?.PATH;
   return {
-    cwd: run.cwd,
+    cwd,
     home,
     roots,
-    ...(readRoots.length ? { readRoots } : {}),
+    ...(reads.length ? { readRoots: reads } : {}),
     ...(pinned.length ? { pinned } : {}),
     ...(typeof commandPath === "string" && commandPath ? { commandPath } : {}),
+  };
+}
+
+/**
+ * `ubiquity permissions check` on the kernel's own setup: the policy a run of it compiles (the
+ * options' rules, every added one — settings files, the managed policy — and the command line's),
+ * its mode, folders and sandbox, and the registered tool, judged as a run judges a call.
+ */
+async function judgeOnSetup(
+  kernel: Kernel,
+  check: SetupCheck,
+  setup: PermissionsResolvedOptions,
+  compileFor: (options: PermissionsResolvedOptions, grants: readonly Rule[]) => Policy,
+  home: string,
+): Promise<SetupVerdict> {
+  await loadShellParser();
+  const api = getPermissionsApi(kernel);
+  const flags = { allow: "--allow", deny: "--deny", ask: "--ask" } as const;
+  const given = (["allow", "deny", "ask"] as const).flatMap((list) => parseRules(check.rules[list], list, flags[list]));
+  const options = {
+    ...setup,
+    additionalDirectories: [...(setup.additionalDirectories ?? []), ...check.additionalDirectories],
+  };
+  const policy = compileFor(options, given);
+  const mode = check.mode ?? permissionModeOf(options);
+  const refused = api.modeRefused(mode);
+  const sandboxed = (command: string) => check.sandbox || api.sandboxes(command);
+  const tool = kernel.registries.tools.get(check.toolName);
+  const { judgeCall } = await import("./decide");
+  const decision = await judgeCall(
+    { toolName: check.toolName, input: check.input, ...(tool ? { tool } : {}) },
+    { mode, policy, place: placeFrom(options, options.cwd, [], home), sandboxed },
+  );
+  const command = typeof check.input.command === "string" ? check.input.command : undefined;
+  return {
+    decision,
+    mode,
+    ...(refused ? { refused } : {}),
+    sources: [...new Set([...policy.allow, ...policy.deny, ...policy.ask].map((r) => r.source))].filter(
+      (source) => !Object.values(flags).some((flag) => flag === source),
+    ),
+    sandboxed: command !== undefined && policy.kinds.shell.has(check.toolName) && sandboxed(command),
   };
 }
 

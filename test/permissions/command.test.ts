@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { permissionsCheck } from "../../plugins/permissions/command";
 import { tempDir } from "./helpers";
+import { tempHome, writeTree } from "../helpers/temp-home";
 
 async function check(...argv: string[]) {
   let stdout = "";
@@ -94,5 +95,80 @@ describe("in the runner's command table", () => {
     stdout = "";
     expect(await main(["--help"], io)).toBe(0);
     expect(stdout).toMatch(/permissions\s+Test permission rules against a command/);
+  });
+});
+
+describe("on the project's setup (a run's rules, mode, folders and sandbox)", () => {
+  const home = tempHome();
+
+  async function run(...argv: string[]) {
+    const { main } = await import("../../runner/cli");
+    let stdout = "";
+    let stderr = "";
+    const io = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) };
+    const code = await main(["permissions", "check", ...argv], io);
+    return { code, stdout, stderr };
+  }
+
+  /** A project whose Claude Code settings deny curl, allow `npm test` and set acceptEdits. */
+  function project(): string {
+    const cwd = tempDir();
+    writeTree(cwd, {
+      ".claude/settings.json": JSON.stringify({
+        permissions: {
+          deny: ["Bash(curl:*)"],
+          allow: ["Bash(npm test)"],
+          defaultMode: "acceptEdits",
+          disableBypassPermissionsMode: "disable",
+        },
+      }),
+    });
+    return cwd;
+  }
+
+  it("judges with the settings files a run reads: a deny there is the verdict, named with its file", async () => {
+    const cwd = project();
+    const out = await run("--compat", "claude", "--cwd", cwd, "curl https://example.com");
+    expect(out.code).toBe(3);
+    expect(out.stdout).toContain(`the rule Bash(curl:*) in settings (project: ${cwd}/.claude/settings.json)`);
+    expect(out.stdout).toContain("judged with the project's setup: mode default");
+    // The same command line with --rules-only: the flags' rules alone, as before.
+    const alone = await run("--rules-only", "--compat", "claude", "--cwd", cwd, "curl https://example.com");
+    expect(alone.code).toBe(2);
+    expect(alone.stdout).not.toContain("judged with the project's setup");
+  });
+
+  it("applies an untrusted project's allow rules and mode only once the folder is trusted, as a run does", async () => {
+    const cwd = project();
+    const untrusted = await run("--compat", "claude", "--cwd", cwd, "npm test");
+    expect(untrusted.code).toBe(2);
+    const trusted = await run("--compat", "claude", "--trust", "--cwd", cwd, "npm test");
+    expect(trusted).toMatchObject({ code: 0, stdout: expect.stringContaining("allow: Allowed by Bash(npm test).") });
+    // The settings' defaultMode is the mode judged in: acceptEdits approves touch in the project.
+    const touch = await run("--compat", "claude", "--trust", "--cwd", cwd, "--json", "touch notes.txt");
+    expect(touch.code).toBe(0);
+    expect(JSON.parse(touch.stdout).setup).toMatchObject({
+      mode: "acceptEdits",
+      rules: [`settings (project: ${cwd}/.claude/settings.json)`],
+    });
+  });
+
+  it("refuses a mode the setup refuses, naming the file", async () => {
+    const cwd = project();
+    const out = await run("--compat", "claude", "--trust", "--cwd", cwd, "--mode", "bypassPermissions", "ls");
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain(
+      `--mode bypassPermissions: this project's setup refuses it (${cwd}/.claude/settings.json`,
+    );
+  });
+
+  it("judges with the user's own settings too, and adds the command line's rules to the setup's", async () => {
+    writeTree(home(), { ".ubiquity/settings.json": JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }) });
+    const cwd = tempDir();
+    const out = await run("--cwd", cwd, "--allow", "Bash(rm:*)", "rm -f old.log");
+    expect(out.code).toBe(3);
+    expect(out.stdout).toContain(`the rule Bash(rm:*) in settings (user: ${home()}/.ubiquity/settings.json)`);
+    const allowed = await run("--cwd", cwd, "--allow", "Bash(ls:*)", "ls -la");
+    expect(allowed).toMatchObject({ code: 0, stdout: expect.stringContaining("Allowed by Bash(ls:*)") });
   });
 });
