@@ -69,6 +69,9 @@ export function capContent(content: string, limit: number): string {
 
 /** The call's input as the tool's schema reads it (an object), else why it cannot run. */
 function parseInput(tool: Tool, input: unknown): Record<string, unknown> | string {
+  // Arguments that did not parse as JSON come as their text (a small model's commonest slip): say so.
+  if (typeof input === "string")
+    return `Invalid arguments for ${tool.name}: they are not valid JSON; send them as one JSON object. Received: ${input.slice(0, 200)}`;
   const result = tool.inputSchema.safeParse(input);
   if (!result.success) return `Invalid arguments for ${tool.name}: ${z.prettifyError(result.error)}`;
   const value = result.data;

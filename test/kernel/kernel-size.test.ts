@@ -107,7 +107,9 @@ describe("the kernel", () => {
   // plugin an environment key is still masked), a tool call raced against its abandonment: 2,561.
   // Every event leaves masked, not only messages: an MCP server's log line, a refused command's
   // output or a third-party plugin's event reached the taps as written (red team zl, ZL3): 2,563.
-  const LIMIT = 2563;
+  // A tool call whose arguments did not parse as JSON is answered "not valid JSON", with what came,
+  // not zod's "expected object, received string" (a small model's commonest slip; trial zd): 2,565.
+  const LIMIT = 2565;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files]
