@@ -49,6 +49,8 @@ interface SettingsState {
   places: { source: SettingSource; path: string }[];
   mcpFailures: { name: string; error: string }[];
   skillSwitches: SkillSwitch[];
+  /** The user's `apiKeyHelper` that gave the run its key, and the folder it runs in (kept fresh: key-helper.ts). */
+  keyHelper?: { command: string; home: string };
 }
 
 const apis = new WeakMap<Kernel, SettingsState>();

@@ -34,7 +34,8 @@ import { CodexFiles } from "./codex-files";
 import { readCodexHooksFile } from "./codex";
 import { readCodexRulesFolder } from "./codex-rules";
 import { readManagedFiles, systemManagedFiles } from "./managed";
-import { keyFromHelper } from "./key-helper";
+import { freshHelperKeys, keyFromHelper } from "./key-helper";
+import { getModelApi } from "../model/api";
 import "./init-fields";
 
 export const NAME = "ubiquity:settings";
@@ -68,6 +69,11 @@ export const settingsPlugin = definePlugin({
   flags: settingsFlags,
   apply(kernel, context) {
     const opts = context.factoryOptions;
+    // A short-lived key from the user's apiKeyHelper is renewed as it ages or when refused (key-helper.ts).
+    getModelApi(kernel).addFetchWrapper(
+      NAME,
+      freshHelperKeys(() => stateOf(kernel).keyHelper),
+    );
     // `system/init` names the managed policy files, so an administrator can see that they hold (see ./init-fields.ts).
     kernel.hooks.session.start.tap(NAME, (run) => {
       const managed = stateOf(kernel).files.filter((f) => f.managed);
@@ -392,6 +398,7 @@ function apiKeyFromHelper(
   const own = files.filter((f) => f.source === "user" && f.settings.apiKeyHelper !== undefined).at(-1);
   if (!own || options.apiKey !== undefined || !declared("apiKey")) return;
   (out as { apiKey?: string }).apiKey = keyFromHelper(own.settings.apiKeyHelper!, own.path, home);
+  stateOf(kernel).keyHelper = { command: own.settings.apiKeyHelper!, home };
 }
 
 /**
