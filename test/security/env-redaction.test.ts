@@ -121,6 +121,39 @@ describe("keys from the environment are redacted", () => {
     expect(transcript).toContain("key=[redacted]");
     expect(transcript).not.toContain(KEY);
   });
+
+  it("a header list in `env` (OpenTelemetry's exporter headers, a gateway's custom headers) is masked, and each header in it", async () => {
+    const otel = "Bearer otel-SECRET123-exporter";
+    const custom = "gw-SECRET123-custom";
+    const { messages, transcript } = await run(
+      [
+        {
+          toolCalls: [
+            {
+              toolName: "Bash",
+              input: {
+                command:
+                  'printenv OTEL_EXPORTER_OTLP_HEADERS; printf "%s\\n" "${OTEL_EXPORTER_OTLP_HEADERS#Authorization=}" "${ANTHROPIC_CUSTOM_HEADERS#X-Auth: }"',
+              },
+              id: "h1",
+            },
+          ],
+        },
+        "done",
+      ],
+      {
+        env: {
+          OTEL_EXPORTER_OTLP_HEADERS: `Authorization=${otel},x-tenant=acme-co`,
+          ANTHROPIC_CUSTOM_HEADERS: `X-Auth: ${custom}`,
+        },
+      },
+    );
+    const said = ofType(messages, "tool_result")[0]!.output.content;
+    // Every header value counts (a tenant id too: which header is the credential is not known).
+    expect(said).toBe("[redacted]\n[redacted],x-tenant=[redacted]\n[redacted]");
+    for (const secret of ["otel-SECRET123", custom])
+      expect(transcript + JSON.stringify(messages)).not.toContain(secret);
+  });
 });
 
 it("`ubiquity inspect` (text and JSON) shows no URL password, credential in `env` or MCP server env", async () => {

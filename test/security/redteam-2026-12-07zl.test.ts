@@ -423,7 +423,18 @@ describe("ZL5: the run's env under password names the kernel's list does not spe
   });
 
   it("reads the short spellings as whole name segments, never the shell's folders", () => {
-    for (const name of ["DB_PASS", "SMTP_PASS", "PASS", "DB_PWD", "GH_PAT", "SENTRY_DSN", "SESSION_COOKIE", "db_pass"])
+    for (const name of [
+      "DB_PASS",
+      "SMTP_PASS",
+      "PASS",
+      "DB_PWD",
+      "GH_PAT",
+      "SENTRY_DSN",
+      "SESSION_COOKIE",
+      "db_pass",
+      "OTEL_EXPORTER_OTLP_HEADERS",
+      "ANTHROPIC_CUSTOM_HEADERS",
+    ])
       expect(isCredentialSpelling(name), name).toBe(true);
     for (const name of ["PWD", "OLDPWD", "PATH", "BYPASS_CACHE", "PATCH_LEVEL", "COMPASS_HOME", "DSNAME"])
       expect(isCredentialSpelling(name), name).toBe(false);

@@ -254,6 +254,10 @@ export function noteEnvSecrets(env: Readonly<Record<string, string | undefined>>
     if (value === undefined) continue;
     // Named a credential: whatever its shape (a 13-character password, a passphrase of words).
     if (mayBeCredential(value) || isCredentialSpelling(name)) noteSecret(value);
+    // Each header of a header list (`k=v,k2=v2` as OpenTelemetry writes it, `Name: value` lines as
+    // Claude Code's ANTHROPIC_CUSTOM_HEADERS): shown alone, it is masked too.
+    if (/(?:^|_)HEADERS$/i.test(name))
+      for (const header of value.split(/[,\n]/)) noteSecret(/[=:](.*)$/s.exec(header)?.[1]?.trim());
     // A key as a URL's user (Sentry's DSN `https://<key>@o1.ingest.sentry.io/2`): its password and
     // query values are the kernel's already.
     const user = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#@:\s]+)(?::[^/?#@\s]*)?@/.exec(value)?.[1];
@@ -262,7 +266,7 @@ export function noteEnvSecrets(env: Readonly<Record<string, string | undefined>>
 }
 
 /** Name segments of a credential that the kernel's names leave out (see `isCredentialSpelling`). */
-const SHORT_CREDENTIAL = /(?:^|_)(?:PASS|PWD|PAT|DSN|COOKIE)(?:_|$)/;
+const SHORT_CREDENTIAL = /(?:^|_)(?:PASS|PWD|PAT|DSN|COOKIE|HEADERS)(?:_|$)/;
 
 /**
  * Whether a variable of an environment the configuration hands programs is named as a credential:
@@ -271,6 +275,8 @@ const SHORT_CREDENTIAL = /(?:^|_)(?:PASS|PWD|PAT|DSN|COOKIE)(?:_|$)/;
  * `SESSION_COOKIE`. Its value was masked only when it looked like a key (16 characters or more,
  * letters and digits), so `SMTP_PASS=Sup3rS3cret!x` and a passphrase of words came back from
  * `printenv` unmasked (red team zl, ZL5). `PWD` and `OLDPWD` alone are the shell's folders.
+ * A list of request headers (`OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer …"`,
+ * `ANTHROPIC_CUSTOM_HEADERS`) carries an exporter's or a gateway's credential as often as not.
  */
 export function isCredentialSpelling(name: string): boolean {
   const upper = name.toUpperCase();
