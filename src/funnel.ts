@@ -263,6 +263,10 @@ export async function runToolCall(
   } catch (error) {
     // A failing plugin must not leave a tool_use unanswered; a failing permission check denies.
     const { stage, call } = p;
+    const [cause, by] = error instanceof PluginError ? [error.original, error.plugin] : [error, stage];
+    // A throw from tool.allowed is how a plugin refuses the call (the hook's contract): a denial in its words.
+    const refusal = `${toolName} was refused before it ran: ${describeError(cause)} (${by})`;
+    if (stage === "tool.allowed") return await deny(p, refusal);
     const who = error instanceof PluginError ? error.message : `${stage}: ${describeError(error)}`;
     run.logger.error(`tool call ${toolName} (${toolUseId}) failed in ${stage}: ${describeError(error)}`);
     if (stage === "tool.permission" || stage === "tool.ask") {

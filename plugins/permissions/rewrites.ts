@@ -22,13 +22,7 @@ export function tapRewrites(kernel: Kernel, name: string): void {
     if (!judged.has(call) || judged.get(call) === call.input) return;
     const vote = await kernel.hooks.tool.permission.promise({ behavior: "allow" }, call);
     if (vote.behavior !== "deny") return;
-    const message = `the input its approval rewrote it to is denied: ${vote.message ?? `${call.toolName} is denied`}`;
-    call.run.permissionDenials.push({
-      toolName: call.toolName,
-      toolUseId: call.toolUseId,
-      toolInput: call.input,
-      message,
-    });
-    throw new Error(message);
+    // The funnel makes the throw a denial: listed in permissionDenials, told to tool.denied's observers.
+    throw new Error(`the input its approval rewrote it to is denied: ${vote.message ?? `${call.toolName} is denied`}`);
   });
 }

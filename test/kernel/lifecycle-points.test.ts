@@ -61,7 +61,7 @@ describe("tool.allowed", () => {
     expect(log).toEqual(["permission:allow", "denied"]);
   });
 
-  it("a throwing tap refuses the call: the tool does not run, the call is answered with the error", async () => {
+  it("a throwing tap refuses the call: the tool does not run, the call is denied in the tap's words", async () => {
     const log: string[] = [];
     const messages = await collect(
       summon("go", { presets: [], plugins: [probe(log, { throwAt: "allowed" })], model: script(), logger: quiet }),
@@ -69,7 +69,17 @@ describe("tool.allowed", () => {
     expect(log).not.toContain("execute");
     const result = messages.find((m) => m.type === "tool_result");
     expect(result?.type === "tool_result" && result.output.isError).toBe(true);
-    expect(result?.type === "tool_result" && result.output.content).toMatch(/tool\.allowed: snapshot failed/);
+    expect(result?.type === "tool_result" && result.output.content).toBe(
+      "Probe was refused before it ran: snapshot failed (acme:probe)",
+    );
+    // A refusal, as a deny is: told to tool.denied, listed in the result's permissionDenials.
+    expect(log).toContain("denied");
+    expect(resultOf(messages).permissionDenials).toEqual([
+      expect.objectContaining({
+        toolName: "Probe",
+        message: "Probe was refused before it ran: snapshot failed (acme:probe)",
+      }),
+    ]);
   });
 });
 
