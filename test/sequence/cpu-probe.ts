@@ -8,6 +8,11 @@
  *
  * The suite is CPU-bound on a 2-core machine (two thirds of it in child processes), so this, not
  * wall time, says what to make cheaper.
+ *
+ * Blind spot: what runs inside bwrap's PID namespace (the sandbox's commands, the differential
+ * harness's bash and strace) is reaped by init, not by the worker, so it is not counted here (the
+ * differential harness: ~28 of its ~37 CPU-s). `python3 bench/reaped-cpu.py npx vitest run <file>`
+ * counts it.
  */
 import { appendFileSync, readFileSync } from "node:fs";
 import { afterAll } from "vitest";

@@ -1,8 +1,9 @@
 /**
  * Acceptance: 8 processes each make 100 edits to their own tasks in one shared list and lose
- * nothing; two appends at the same position both survive.
+ * nothing; two appends at the same position both survive. The same 8 processes serve both
+ * multi-process tests, one job after the other (each imports the SDK once: 8 starts, not 16).
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FileTodoStore, applyTodoInput } from "../../plugins/todos/index";
@@ -21,52 +22,103 @@ const temp = tempDirs();
 /** The processes that printed `ended`, in the order their output arrived. */
 let ended: number[] = [];
 
-/** Start the processes together, let each make its first edit, then let all go on. */
-async function runAll(procs: ReturnType<typeof start>[]) {
-  await Promise.all(procs.map((p) => p.ready));
+/** Start the jobs together, let each make its first edit, then let all go on. */
+async function runAll(jobs: Job[]) {
+  await Promise.all(jobs.map((j) => j.ready));
   ended = [];
-  for (const p of procs) p.go();
-  await Promise.all(procs.map((p) => Promise.race([p.midway, p.done])));
+  for (const j of jobs) j.go();
+  await Promise.all(jobs.map((j) => Promise.race([j.midway, j.done])));
   // The runs really overlap: every one is under way (one edit made) and none has ended.
   expect(ended).toEqual([]);
-  for (const p of procs) p.resume();
-  return Promise.all(procs.map((p) => p.done));
+  for (const j of jobs) j.resume();
+  return Promise.all(jobs.map((j) => j.done));
 }
 
-function start(todoDir: string, cwd: string, p: number, kind?: "progress") {
-  const proc = spawnTs(child, [todoDir, cwd, String(p), ...(kind ? [kind] : [])]);
-  let stdout = "";
-  let stderr = "";
-  let onReady: () => void;
-  const ready = new Promise<void>((resolve) => (onReady = resolve));
-  let sawEnd = false;
-  let onMidway: () => void;
-  const midway = new Promise<void>((resolve) => (onMidway = resolve));
-  proc.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-    if (stdout.startsWith("ready\n")) onReady();
-    if (stdout.includes("\nmidway\n")) onMidway();
-    if (!sawEnd && stdout.includes("\nended\n")) ended.push(p);
-    sawEnd ||= stdout.includes("\nended\n");
-  });
-  proc.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const done = new Promise<string[]>((resolve, reject) =>
-    proc.on("close", (code) =>
-      code === 0
-        ? resolve(stdout.split("\n").filter(Boolean))
-        : reject(new Error(`process ${p} exited ${code}: ${stderr.slice(0, 2000)}`)),
-    ),
-  );
-  // `go` starts the run; `resume` lets it go on after its first edit (`midway`).
-  return { ready, midway, done, go: () => proc.stdin.write("go\n"), resume: () => proc.stdin.end("on\n") };
+/** One job of a process: its lines from `began` to `end …`, and the points the test waits for. */
+interface Job {
+  ready: Promise<void>;
+  midway: Promise<void>;
+  done: Promise<string[]>;
+  go: () => void;
+  resume: () => void;
 }
+
+/** A long-lived process that runs the jobs it is given one after another (see fixtures/edit-child.ts). */
+function start(p: number) {
+  const proc = spawnTs(child, [String(p)]);
+  let stderr = "";
+  proc.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  let current: { lines: string[]; onLine: (line: string) => void } | undefined;
+  let readyLines = 0;
+  const readyWaiters: (() => void)[] = [];
+  const exited = new Promise<number | null>((resolve) => proc.on("close", resolve));
+  let buffered = "";
+  proc.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    buffered += chunk;
+    for (let nl = buffered.indexOf("\n"); nl !== -1; nl = buffered.indexOf("\n")) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      if (line === "ready") {
+        readyLines++;
+        readyWaiters.shift()?.();
+      } else current?.onLine(line);
+    }
+  });
+  let jobs = 0;
+  return {
+    exited,
+    /** The next job: on the list under `todoDir`, with the plan of `kind`. */
+    job(todoDir: string, cwd: string, kind?: "progress"): Job {
+      const n = ++jobs;
+      const ready = new Promise<void>((resolve) => (readyLines >= n ? resolve() : readyWaiters.push(resolve)));
+      let onMidway: () => void;
+      const midway = new Promise<void>((resolve) => (onMidway = resolve));
+      let onDone: (lines: string[]) => void;
+      const done = new Promise<string[]>((resolve, reject) => {
+        onDone = resolve;
+        void exited.then((code) =>
+          reject(new Error(`process ${p} exited ${code} during a job: ${stderr.slice(0, 2000)}`)),
+        );
+      });
+      const lines: string[] = [];
+      current = {
+        lines,
+        onLine: (line) => {
+          lines.push(line);
+          if (line === "midway") onMidway();
+          if (line === "ended") ended.push(p);
+          if (line.startsWith("end ")) onDone(lines);
+        },
+      };
+      return {
+        ready,
+        midway,
+        done,
+        go: () => proc.stdin.write(`go ${JSON.stringify({ todoDir, cwd, kind })}\n`),
+        resume: () => proc.stdin.write("on\n"),
+      };
+    },
+    /** End its stdin: the process exits once its job is done. */
+    stop: () => proc.stdin.end(),
+  };
+}
+
+let processes: ReturnType<typeof start>[] | undefined;
+/** The 8 processes, started at the first test that needs them. */
+const pool = () => (processes ??= Array.from({ length: PROCESSES }, (_, p) => start(p)));
+afterAll(async () => {
+  if (!processes) return;
+  for (const proc of processes) proc.stop();
+  // Each exits 0 once stdin ends: nothing failed after its last job.
+  expect(await Promise.all(processes.map((proc) => proc.exited))).toEqual(processes.map(() => 0));
+});
 
 describe("todo lists under concurrency", () => {
   it(`${PROCESSES} processes × ${EDITS} edits to their own tasks in one shared list lose nothing`, async () => {
     const todoDir = temp("ubq-todos-");
     const cwd = temp("ubq-project-");
-    const procs = Array.from({ length: PROCESSES }, (_, p) => start(todoDir, cwd, p));
-    const outputs = await runAll(procs);
+    const procs = pool();
+    const outputs = await runAll(procs.map((proc) => proc.job(todoDir, cwd)));
 
     outputs.forEach((lines, p) => {
       const results = lines.filter((l) => l.startsWith("result "));
@@ -91,8 +143,7 @@ describe("todo lists under concurrency", () => {
   it(`${PROCESSES} processes × ${EDITS} edits, each keeping one task in progress, on one shared list: none refused, one in progress per run`, async () => {
     const todoDir = temp("ubq-todos-");
     const cwd = temp("ubq-project-");
-    const procs = Array.from({ length: PROCESSES }, (_, p) => start(todoDir, cwd, p, "progress"));
-    const outputs = await runAll(procs);
+    const outputs = await runAll(pool().map((proc) => proc.job(todoDir, cwd, "progress")));
 
     const results = outputs.flatMap((lines) => lines.filter((l) => l.startsWith("result ")));
     const refused = results.filter((l) => !l.startsWith("result ok"));
