@@ -60,6 +60,7 @@ import {
   type SystemPrivatePath,
   SENSITIVE_HOME,
   SECRET_PATTERNS,
+  shownSecretPaths,
   secretPaths,
   writeRuleMatcher,
 } from "./secrets";
@@ -343,6 +344,13 @@ export class SandboxRuntime {
       cwd: s.cwd,
       walk: (this.#secretWalk ??= new SecretWalk(SECRET_PATTERNS)),
     });
+    this.#shownSecrets ??= shownSecretPaths(pathRoots(process.env.PATH, s.home), s.writable);
+    // As the system's: one removed since the walk has no place to hide (bwrap refused every command that named it).
+    found.push(
+      ...this.#shownSecrets.filter(
+        (p) => !found.includes(p) && lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() === false,
+      ),
+    );
     this.#systemPrivate ??= this.#systemWalk();
     this.#secrets = found.map((path) => ({
       path,
@@ -412,6 +420,8 @@ export class SandboxRuntime {
     return binds;
   }
   /** The secret-name walk of the writable folders, each folder's reading kept by its stamp (secret-walk.ts). */
+  /** The secrets by name in the folders shown for the PATH's programs: found once a run (red team zo, ZO3). */
+  #shownSecrets: string[] | undefined;
   #secretWalk: SecretWalk | undefined;
 
   /**
