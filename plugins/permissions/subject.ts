@@ -1021,7 +1021,10 @@ function copiedPaths(
   const writes: WriteTarget[] = [];
   const unknown: string[] = [];
   const modes: CopiedMode[] = [];
+  const perCopy: WriteTarget[][] = [];
   for (const copy of analysis.copies) {
+    const landedHere: WriteTarget[] = [];
+    perCopy.push(landedHere);
     if (!copy.dest.literal || opaquePath(copy.dest.value)) continue; // already an unknown write
     const destValue = copy.dest.tilde ? place.home + copy.dest.value.slice(1) : copy.dest.value;
     const dest = judgePath(place.cwd, place.home, destValue);
@@ -1050,7 +1053,7 @@ function copiedPaths(
             analysis.candidates.length > 1
             ? [destValue, inFolder]
             : [destValue];
-      const below = copy.recursive ? copiedBelow(sourceValue, place, cdBases) : [];
+      const below = copy.recursive ? copiedBelow(sourcePlaces(sourceValue, place, cdBases)) : [];
       if (below === undefined)
         unknown.push(
           `it copies ${source.text} with more files than the engine reads one by one into ${copy.dest.text}`,
@@ -1063,14 +1066,54 @@ function copiedPaths(
       for (const landing of landings)
         for (const path of [landing, ...(below ?? []).map((rel) => `${landing}/${rel}`)])
           for (const word of copy.backup === undefined ? [path] : [path, backupOf(path, copy.backup)])
-            writes.push({
+            landedHere.push({
               word: typeof word === "string" ? { ...copy.dest, value: word, text: word, tilde: false } : word,
               kind: "argument",
               from: copy.from,
             });
     }
   }
+  for (const landedHere of perCopy) writes.push(...landedHere);
+  unknown.push(...filledSources(analysis, place, cdBases, perCopy));
   return { writes, unknown, modes };
+}
+
+/**
+ * Red team zo (ZO1): a recursive copy's files are read on the disk as it was before the command,
+ * while another part of the same command may write below its source first (`mkdir -p src/.bin &&
+ * echo … > src/.bin/vitest && git mv src node_modules`, or `git mv src g && git mv g
+ * node_modules`, whose first move fills g): what lands is only known at run time. Any write of the
+ * command (its own, or what another copy lands) below a recursive copy's source, from any folder
+ * either may be relative to, leaves that copy unproven.
+ */
+function filledSources(
+  analysis: ShellAnalysis,
+  place: Place,
+  cdBases: string[],
+  perCopy: readonly (readonly WriteTarget[])[],
+): string[] {
+  const unknown: string[] = [];
+  const under = (target: string) => {
+    const bases = target.startsWith("/") ? [place.cwd] : [place.cwd, ...cdBases];
+    return bases.map((base) => judgePath(base, place.home, target).absolute);
+  };
+  analysis.copies.forEach((copy, k) => {
+    if (!copy.recursive) return;
+    const others = [...analysis.writes, ...perCopy.filter((_, j) => j !== k).flat()];
+    for (const source of copy.sources.filter((w) => w.literal)) {
+      const sourceValue = source.tilde ? place.home + source.value.slice(1) : source.value;
+      const roots = sourcePlaces(sourceValue, place, cdBases).map((r) => `${r.replace(/\/+$/, "")}/`);
+      const filled = others.find((w) => {
+        const target = writePath(w, place);
+        return target !== undefined && under(target).some((path) => roots.some((root) => path.startsWith(root)));
+      });
+      if (filled)
+        unknown.push(
+          `it moves or copies ${source.text}, below which another part of the same command writes (${filled.word.text}), so what lands in ${copy.dest.text} is only known at run time`,
+        );
+    }
+  });
+  return unknown;
 }
 
 /** Where a copy's source may be: as written when absolute, else below the folder it runs in or any `cd` made before it. */
@@ -1085,10 +1128,27 @@ function backupOf(path: string, suffix: ShellWord): ShellWord {
   return { ...literalWord(value), literal: suffix.literal };
 }
 
-/** The files and folders below a recursively copied source (relative), or undefined when too many. */
-function copiedBelow(sourceValue: string, place: Place, cdBases: string[]): string[] | undefined {
-  const from = judgePath(sourceValue.startsWith("/") ? place.cwd : (cdBases[0] ?? place.cwd), place.home, sourceValue);
-  return filesBelow(from.real ?? from.absolute);
+/**
+ * The files and folders below a recursively copied source (relative), in every place it may be
+ * (sourcePlaces), or undefined when too many. Red team zo (ZO2): read in the first `cd` target
+ * only, `cd nope; git mv src node_modules` — the cd fails, the move runs in the working folder —
+ * carried src/.bin/vitest into node_modules/.bin unjudged.
+ */
+function copiedBelow(places: readonly string[]): string[] | undefined {
+  const out = new Set<string>();
+  for (const place of places) {
+    let real = place;
+    try {
+      real = realpathSync(place);
+    } catch {
+      // not there (yet): judged as written
+    }
+    const below = filesBelow(real);
+    if (below === undefined) return undefined;
+    for (const rel of below) out.add(rel);
+    if (out.size > MAX_COPIED) return undefined;
+  }
+  return [...out];
 }
 
 const MAX_COPIED = 2_000;

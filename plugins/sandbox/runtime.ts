@@ -60,6 +60,7 @@ import {
   type SystemPrivatePath,
   SENSITIVE_HOME,
   SECRET_PATTERNS,
+  shownSecretPaths,
   secretPaths,
   writeRuleMatcher,
 } from "./secrets";
@@ -412,6 +413,34 @@ export class SandboxRuntime {
     return binds;
   }
   /** The secret-name walk of the writable folders, each folder's reading kept by its stamp (secret-walk.ts). */
+  /** The secrets by name in each folder shown for the PATH's programs: found once a run (red team zo, ZO3). */
+  #shownSecrets = new Map<string, string[]>();
+
+  /**
+   * The secrets by name in the folders a spawn's PATH shows (pathRoots), each folder walked once a
+   * run (read-only inside, not the run's to change), as they are now: one removed since the walk
+   * has no place to hide, and bwrap refused every command that named it.
+   */
+  #withShown(spec: SpawnSpec, secrets: { path: string; dir: boolean }[]): { path: string; dir: boolean }[] {
+    const path = spec.env?.PATH ?? process.env.PATH;
+    return [...secrets, ...this.#shownSecretsFor(pathRoots(path, this.#settings.home), secrets)];
+  }
+
+  #shownSecretsFor(roots: readonly string[], known: readonly { path: string }[]): { path: string; dir: boolean }[] {
+    const seen = new Set(known.map((s) => s.path));
+    const out: { path: string; dir: boolean }[] = [];
+    for (const root of roots) {
+      let found = this.#shownSecrets.get(root);
+      if (!found) this.#shownSecrets.set(root, (found = shownSecretPaths([root], this.#settings.writable)));
+      for (const path of found) {
+        const now = lstatSync(path, { throwIfNoEntry: false });
+        if (!now || now.isSymbolicLink() || seen.has(path)) continue;
+        seen.add(path);
+        out.push({ path, dir: now.isDirectory() });
+      }
+    }
+    return out;
+  }
   #secretWalk: SecretWalk | undefined;
 
   /**
@@ -538,7 +567,7 @@ export class SandboxRuntime {
       byFd: descriptorNumbers(folders),
       layouts,
       linked,
-      secrets: [...(this.#secrets ?? []), ...this.#systemPrivateNow()],
+      secrets: this.#withShown(spec, [...(this.#secrets ?? []), ...this.#systemPrivateNow()]),
       allowRead: this.#settings.allowRead,
       privateTmp: dirs.tmp,
       emptyDir: dirs.empty,

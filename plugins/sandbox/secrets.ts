@@ -359,6 +359,26 @@ export const SECRET_PATTERNS = [
   "**/id_ecdsa",
 ] as const;
 
+/**
+ * The names hidden in the folders shown read-only for the programs on the PATH (red team zo, ZO3):
+ * the system's folders' (SYSTEM_SECRET_NAME), not `*.pem` — a toolchain's certificate bundle
+ * (Homebrew's `etc/openssl@3/cert.pem`) is public, and TLS needs it.
+ */
+export const SHOWN_SECRET_PATTERNS = [
+  "**/.env",
+  "**/.env.*",
+  "**/?*.key",
+  "**/id_rsa",
+  "**/id_ed25519",
+  "**/id_ecdsa",
+  "**/id_dsa",
+  "**/.npmrc",
+  "**/.pypirc",
+  "**/.netrc",
+  "**/.git-credentials",
+  "**/.pgpass",
+] as const;
+
 // No depth bound (a .env seven folders down is still a secret); node_modules and .git are skipped.
 const WALK = {
   dot: true,
@@ -449,6 +469,28 @@ export function secretPaths(input: {
     if (!inside) for (const dir of foldersAtDepth(base, RULE_DEPTH)) out.add(dir);
   }
   for (const path of input.denyRead) if (isAbsolute(path) && existsSync(path)) out.add(path);
+  return [...out].sort();
+}
+
+/**
+ * The secrets by name (SHOWN_SECRET_PATTERNS) in the folders outside the system's, the home and
+ * the permitted ones that the sandbox shows read-only for the programs on the PATH (bwrap.ts,
+ * pathRoots: `/work/other` for `/work/other/node_modules/.bin`). Another project, whose .env files
+ * and keys a sandboxed command read (red team zo, ZO3): hidden by name there as in the system's
+ * folders, node_modules and .git skipped as in the permitted ones. Read-only inside the sandbox,
+ * so walked once a run, as the system's folders are.
+ */
+export function shownSecretPaths(shown: readonly string[], roots: readonly string[]): string[] {
+  const under = (p: string, dir: string) => p === dir || p.startsWith(`${dir}/`);
+  const walk = new SecretWalk(SHOWN_SECRET_PATTERNS);
+  const out = new Set<string>();
+  // What lies in a permitted folder is that folder's walk's (a file there may go at any time).
+  const own = (p: string) => under(p, "/tmp") || roots.some((r) => under(p, r));
+  for (const root of shown) {
+    if (roots.some((r) => under(root, r))) continue;
+    const found = walk.walk(root);
+    for (const file of [...found.files, ...found.linkTargets]) if (!own(file)) out.add(file);
+  }
   return [...out].sort();
 }
 
