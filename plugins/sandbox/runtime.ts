@@ -23,7 +23,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { createHash } from "node:crypto";
-import { tmpdir } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import { dirname, join, relative } from "node:path";
 import type { SandboxAvailability } from "./availability";
 import {
@@ -423,7 +423,15 @@ export class SandboxRuntime {
    */
   #withShown(spec: SpawnSpec, secrets: { path: string; dir: boolean }[]): { path: string; dir: boolean }[] {
     const path = spec.env?.PATH ?? process.env.PATH;
-    return [...secrets, ...this.#shownSecretsFor(pathRoots(path, this.#settings.home), secrets)];
+    // A toolchain folder of the account's own home (`~/.pyenv`, `~/.cargo`: a dot-folder directly
+    // under it) is shown as the home's toolchains are when HOME is that home: whole, not walked. It
+    // is outside HOME only when HOME was pointed elsewhere (a CI job's, a test's), and walking
+    // ~/.pyenv's 130,000 entries cost every such run ~1.5 s at its first command.
+    const own = accountHome();
+    const roots = pathRoots(path, this.#settings.home).filter(
+      (root) => !own || dirname(root) !== own || !root.slice(own.length + 1).startsWith("."),
+    );
+    return [...secrets, ...this.#shownSecretsFor(roots, secrets)];
   }
 
   #shownSecretsFor(roots: readonly string[], known: readonly { path: string }[]): { path: string; dir: boolean }[] {
@@ -972,4 +980,13 @@ function refuseSharedProtected(layouts: readonly { readOnly: readonly string[] }
     throw new Error(
       `ubiquity:sandbox: could not check the protected folders below ${shared.path} for hard links (\`find\` failed), so a sandboxed command could change a protected file through another name; make the folders readable and run the command again`,
     );
+}
+
+/** The account's own home folder (the password database's), whatever HOME says; undefined when unknown. */
+function accountHome(): string | undefined {
+  try {
+    return userInfo().homedir || undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -249,10 +249,11 @@ describe("ZO2: the files a recursive move carries, read in the first `cd` target
 /**
  * Another project outside /tmp, the system's folders and the run's home (the real user's home
  * here: the runs get a home of their own in /tmp), with a program on the PATH in its bin folder
- * and its secrets: a .env, a .env.production one folder down, and a key.
+ * and its secrets: a .env, a .env.production one folder down, and a key. Not a dot-folder: one
+ * directly under the account's home is a toolchain's (`~/.pyenv`), shown as the home's are.
  */
 function otherProject() {
-  const other = realpathSync(mkdtempSync(join(homedir(), ".ubq-rt7zo-other-")));
+  const other = realpathSync(mkdtempSync(join(homedir(), "ubq-rt7zo-other-")));
   others.push(other);
   mkdirSync(join(other, "bin"));
   mkdirSync(join(other, "config"));
