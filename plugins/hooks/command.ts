@@ -127,11 +127,13 @@ function sandboxNote(result: Spawned, cwd: string): string {
   if (secret !== undefined)
     return ` (the hook ran in the OS sandbox, which keeps ${secret} unreadable, as it keeps every .env, .env.*, *.pem, *.key and id_* file of the run's folders and the paths of Read deny and ask rules from the commands it runs, hooks included; Claude Code runs hooks unsandboxed. To let hooks read it, add it to sandbox.filesystem.allowRead (["${secret}"]), or run without the sandbox, --no-sandbox)`;
   const home = process.env.HOME;
-  const write = /Read-only file system|EROFS/.test(result.stderr);
+  // "Device or resource busy": a protected file replaced by a rename (git's `.git/config.lock`), as a
+  // hook running `git config core.hooksPath .githooks` (5throck/abap_vibe_coding_plugin's) did.
+  const write = /Read-only file system|EROFS|Device or resource busy|EBUSY/.test(result.stderr);
   const hidden =
     !!home && /No such file or directory|ENOENT/.test(result.stderr) && namesHiddenHomePath(result.stderr, home);
   if (!write && !hidden && !refusedFolder(result.stderr)) return "";
-  return " (the hook ran in the OS sandbox, which lets it write only the run's folders and a private /tmp, never the files that run code later such as .claude/, .git/hooks or .mcp.json, and shows of the home folder only toolchains and caches: have it write under the project or $TMPDIR, add the folder to sandbox.filesystem.allowWrite, or run without the sandbox, --no-sandbox)";
+  return " (the hook ran in the OS sandbox, which lets it write only the run's folders and a private /tmp, never the files that run code later such as .claude/, .git/config, .git/hooks or .mcp.json, and shows of the home folder only toolchains and caches: have it write under the project or $TMPDIR, add the folder to sandbox.filesystem.allowWrite, or run without the sandbox, --no-sandbox)";
 }
 
 /**

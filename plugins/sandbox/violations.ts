@@ -14,6 +14,12 @@ export interface Violation {
 }
 
 const WRITE = /Read-only file system|EROFS/;
+/**
+ * A protected file (`.git/config`, `.mcp.json`, …) is a read-only mount of its own: a tool that
+ * replaces it by renaming a new copy over it (git writes `.git/config.lock`, then renames) fails
+ * with "Device or resource busy", which said nothing of the sandbox (`git config user.name x`).
+ */
+const REPLACED = /Device or resource busy|EBUSY/;
 const DENIED = /Permission denied|EACCES/;
 const OFFLINE =
   /Could not resolve host|Temporary failure in name resolution|Network is unreachable|getaddrinfo (ENOTFOUND|EAI_AGAIN)|Failed to connect to|Couldn't connect to server|Connection refused|ECONNREFUSED|ENETUNREACH|Name or service not known/;
@@ -47,6 +53,11 @@ export function violationsInOutput(
       out.push({
         kind: "write",
         detail: `${line} (writes outside the permitted folders, and to protected files, are refused)`,
+      });
+    else if (REPLACED.test(line))
+      out.push({
+        kind: "write",
+        detail: `${line} (a protected file — git config and hooks, .mcp.json, settings — is read-only in the sandbox, and replacing it fails this way)`,
       });
     else if (DENIED.test(line) && [...secretNames].some((n) => line.includes(n)))
       out.push({ kind: "read", detail: `${line} (this path is unreadable inside the sandbox)` });
