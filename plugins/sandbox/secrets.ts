@@ -348,15 +348,27 @@ export function gitConfigWithoutCredentials(text: string): string {
  */
 export const HOME_CHECKOUTS = ["go/src", ".go/src", ".julia/dev"] as const;
 
-/** Patterns of secret files inside the permitted folders. */
+/**
+ * Patterns of secret files inside the permitted folders: the private keys the permission engine
+ * names (sensitive.ts: `id_*` keys, `*.pem`, `*.key`, PKCS#12 and Java keystores) and `.env` files.
+ * `id_dsa` and the security-key kinds (`id_ecdsa_sk`, `id_ed25519_sk`) and the keystores were read
+ * in the sandbox while the docs said `id_*` keys were hidden (red team zo).
+ */
 export const SECRET_PATTERNS = [
   "**/.env",
   "**/.env.*",
   "**/*.pem",
   "**/*.key",
+  "**/*.p12",
+  "**/*.pfx",
+  "**/*.jks",
+  "**/*.keystore",
   "**/id_rsa",
   "**/id_ed25519",
   "**/id_ecdsa",
+  "**/id_dsa",
+  "**/id_ecdsa_sk",
+  "**/id_ed25519_sk",
 ] as const;
 
 /**

@@ -108,6 +108,16 @@ describe("SecretWalk", () => {
     expect([...walked].filter((p) => /\/(node_modules|\.git)\//.test(p))).toEqual([]);
   });
 
+  it("finds every private key the permission engine names: every OpenSSH id_ kind, PKCS#12 and Java keystores (red team zo)", () => {
+    const root = folder();
+    const keys = ["id_dsa", "id_ecdsa_sk", "id_ed25519_sk", "cert.p12", "store.pfx", "app.jks", "release.keystore"];
+    for (const name of keys) writeFileSync(join(root, name), "secret");
+    writeFileSync(join(root, "id_dsa.pub"), "public");
+    const found = new Set(new SecretWalk(SECRET_PATTERNS).walk(root).files);
+    expect(keys.filter((name) => !found.has(join(root, name)))).toEqual([]);
+    expect(found.has(join(root, "id_dsa.pub"))).toBe(false);
+  });
+
   it("a folder's reading as a root of its own does not stand for it below a folder named like a secret (nested writable folders)", () => {
     const outer = folder();
     const inner = join(outer, "certs.pem", "b");
