@@ -175,7 +175,10 @@ export class FilteringProxy {
         .end(this.#deny(host, port, verdict.reason));
       return;
     }
-    const headers = { ...req.headers };
+    // The Host the upstream sees is the one judged (RFC 9112: a proxy replaces the received Host
+    // with the target's): the client's own, sent to a shared CDN's address, chose another site
+    // behind it than the one allowedDomains opened (domain fronting, red team zo).
+    const headers: Record<string, string | string[] | undefined> = { ...req.headers, host: url.host };
     delete headers["proxy-connection"];
     delete headers["proxy-authorization"];
     const upstream = httpRequest(

@@ -246,6 +246,39 @@ describe("M3: the network proxy judges the address a name resolves to, in every 
     }
   });
 
+  it("the upstream gets the Host the proxy judged, never the client's own (domain fronting through a shared address)", async () => {
+    // A CDN's shared address serves many sites and routes by Host: the allowed site's, here.
+    const cdn = createServer((req, res) => res.end(`site=${req.headers.host}`));
+    await new Promise<void>((resolve) => cdn.listen(0, "127.0.0.1", resolve));
+    const port = (cdn.address() as AddressInfo).port;
+    const proxy = new FilteringProxy([`allowed.test:${port}`], [], undefined, async () => "127.0.0.1");
+    await proxy.listenTcp();
+    try {
+      const body = await new Promise<string>((resolve, reject) => {
+        const req = request(
+          {
+            host: "127.0.0.1",
+            port: proxy.port,
+            method: "GET",
+            path: `http://allowed.test:${port}/`,
+            headers: { host: "blocked.example" },
+          },
+          (res) => {
+            let text = "";
+            res.on("data", (c: Buffer) => (text += c));
+            res.on("end", () => resolve(text));
+          },
+        );
+        req.on("error", reject);
+        req.end();
+      });
+      expect(body).toBe(`site=allowed.test:${port}`);
+    } finally {
+      await proxy.close();
+      await new Promise((resolve) => cdn.close(resolve));
+    }
+  });
+
   it("every spelling of loopback, this-network and link-local is local; public and private addresses are not", async () => {
     const decide = (address: string) =>
       new FilteringProxy(["*.corp.test"], [], undefined, async () => address).decide("svc.corp.test", 80);
