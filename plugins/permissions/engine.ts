@@ -847,8 +847,9 @@ function covered(rules: CompiledRule[], subject: Subject): { ok: boolean; rule?:
             (!c.projectCode || namesMoreThanProgram(r)) &&
             (!c.unproven || literalWords(r) > c.unproven.at),
         );
+        const matching = rules.filter((r) => r.command?.test(c.text, c.open));
         if (rule) used.add(rule.text);
-        else if (c.unproven && rules.some((r) => r.command?.test(c.text, c.open)))
+        else if (c.unproven && matching.length > 0 && (!c.projectCode || matching.some(namesMoreThanProgram)))
           missing.push(`${JSON.stringify(c.text)} (${c.unproven.why})`);
         else missing.push(JSON.stringify(c.text) + (c.projectCode ? projectCodeWhy(rules, c) : ""));
       }

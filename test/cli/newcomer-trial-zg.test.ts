@@ -25,6 +25,12 @@
  * - `pip install` with no network waited out five retries (~9 s a call) and its mark named no fix:
  *   the sandbox sets `PIP_RETRIES=1` (one retry keeps the error that says why), and a refused
  *   connection's mark names `sandbox.network.allowedDomains`;
+ * - `Bash(uv:*)`, in the developer's settings, covered `uv run rm -rf ~` (outside the sandbox too) as a
+ *   program the user vouched for, where `Bash(npx:*)` does not cover `npx …`: `uv run`, `uvx`, and the
+ *   `run` of poetry, pipenv, pdm, hatch, rye, pixi and conda, and `bundle exec`, run any command in the
+ *   project's environment, so, as pytest, they need a rule naming what they run (`Bash(uv run
+ *   pytest:*)`), and the refusal says so instead of "uv is not a program the engine knows, so only a
+ *   rule that names it covers it" beside the rule naming it (npx's said the same);
  * - the docs had nothing for a non-JS project: docs/guide/sandbox.md has "Python projects" (a venv
  *   elsewhere, pip and PyPI's hosts, a dev server, `.env` and tests, the two rules above).
  * What held: pytest's `.pytest_cache` and `__pycache__`, pip into the project's venv, ruff, and
@@ -248,6 +254,22 @@ describe.skipIf(!py)("a Python developer's day, sandbox on", () => {
     const [second] = results(suggested);
     expect(second, second!.content).toMatchObject({ isError: false });
     expect(second!.content).toContain("1 passed");
+  });
+
+  it("`Bash(uv:*)` does not cover `uv run …` (any command, as npx's); `Bash(uv run pytest:*)` does", async () => {
+    const dir = shop({ permissions: { allow: ["Bash(uv:*)"] } });
+    // uv is not on this machine: a stand-in named the same, which runs `uv run`'s command as uv would.
+    writeFileSync(join(dir, ".venv", "bin", "uv"), '#!/bin/sh\n[ "$1" = run ] && shift\nexec "$@"\n', { mode: 0o755 });
+    const refused = await run(dir, ["uv run touch ../planted", "uv run pytest -q"]);
+    const [touch, pytest] = results(refused);
+    expect(touch!.content).toContain("uv run runs a command in the project's environment");
+    expect(touch!.content).toContain("and Bash(uv:*) names only the program");
+    expect(readdirSync(join(dir, ".."))).not.toContain("planted");
+    expect(pytest!.content).toContain('pre-approve the call with allowedTools (["Bash(uv run pytest:*)"]');
+    const ran = await run(dir, ["uv run pytest -q"], ["--allowedTools", "Bash(uv run pytest:*)"]);
+    const [tests] = results(ran);
+    expect(tests, tests!.content).toMatchObject({ isError: false });
+    expect(tests!.content).toContain("1 passed");
   });
 
   it("a dev server in a background shell is out of reach of the next command, which says why and the fix", async () => {
