@@ -36,6 +36,11 @@
  * What held: pytest's `.pytest_cache` and `__pycache__`, pip into the project's venv, ruff, and
  * `git commit` running pre-commit's hook all worked sandboxed; `.env` never reached the model, the
  * transcript or a command (`cat .env` and a test opening it were refused, marked as the sandbox's).
+ * Noticed and left for the team: in the sandbox, project code is not held to Read rules (red team j,
+ * J3: the sandbox masks the rule's files), but a committed `.env` is in git's objects, which no mask
+ * covers: under `Read(./.env)`, `make show` (a recipe `git show HEAD:.env`, allowed by `Bash(make
+ * show)`) printed the key to the model while `git show HEAD:.env` itself was denied. Keeping unknown
+ * programs (python) denied there is the same judgement the other way; the two want one decision.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
