@@ -31,6 +31,9 @@
  *   project's environment, so, as pytest, they need a rule naming what they run (`Bash(uv run
  *   pytest:*)`), and the refusal says so instead of "uv is not a program the engine knows, so only a
  *   rule that names it covers it" beside the rule naming it (npx's said the same);
+ * - `python -m venv .venv2` made by the agent lost its `bin/activate*` (protected: a shell sources
+ *   them), marked as removed and nothing more: the mark now says the venv works without them (its
+ *   python and pip by path) and that a venv made in the user's terminal has them;
  * - the docs had nothing for a non-JS project: docs/guide/sandbox.md has "Python projects" (a venv
  *   elsewhere, pip and PyPI's hosts, a dev server, `.env` and tests, the two rules above).
  * What held: pytest's `.pytest_cache` and `__pycache__`, pip into the project's venv, ruff, and
@@ -275,6 +278,19 @@ describe.skipIf(!py)("a Python developer's day, sandbox on", () => {
     const [tests] = results(ran);
     expect(tests, tests!.content).toMatchObject({ isError: false });
     expect(tests!.content).toContain("1 passed");
+  });
+
+  it("a virtualenv the agent makes loses its activation scripts, and the mark says it works without them", async () => {
+    const dir = shop({ permissions: {} });
+    const r = await run(
+      dir,
+      ["python3 -m venv --without-pip .venv2", ".venv2/bin/python -c 'print(6 * 7)'"],
+      ["--allowedTools", "Bash"],
+    );
+    const [made, ran] = results(r);
+    expect(made!.content).toContain("[blocked by the sandbox: .venv2/bin/activate is protected");
+    expect(made!.content).toContain("the virtualenv works without it: run its bin/python and bin/pip by path");
+    expect(ran).toEqual({ content: "42", isError: false, metadata: expect.anything() });
   });
 
   it("a dev server in a background shell is out of reach of the next command, which says why and the fix", async () => {
