@@ -290,12 +290,24 @@ function ruleVerdict(policy: Policy, toolName: string, subject: Subject): Decisi
       const what = hit ? ` (${hit})` : "";
       const message =
         behavior === "deny"
-          ? `Permission denied: the rule ${rule.text} in ${rule.source} forbids this${what}.`
+          ? `Permission denied: the rule ${rule.text} in ${rule.source} forbids this${what}.${unnamedReadWayOut(rule, hit)}`
           : `${toolName} needs approval: the rule ${rule.text} in ${rule.source} asks for it${what}.`;
       return { ...verdict(behavior, step, message, subject), rule: rule.text };
     }
   }
   return undefined;
+}
+
+/**
+ * A Read deny rule denies every command running a program the engine does not know (`python -m
+ * pytest`, `.venv/bin/ruff`, `pip`): it could read the rule's file by a name the engine cannot see,
+ * the sandbox's masks included (a committed `.env` in git's objects). No allow rule lifts that, which
+ * the denial now says with the ways out (trial zg: Claude Code's `Read(./.env)` stopped every Python
+ * command of the project, naming no fix).
+ */
+function unnamedReadWayOut(rule: CompiledRule, hit: string): string {
+  if (rule.tool !== "Read" || !hit.endsWith("which could be a file this rule names")) return "";
+  return ` An allow rule does not lift a deny rule: to let such commands run, make it an ask rule (each one then asks) or remove it (the Read tool may then read the file; sandboxed commands still cannot read .env files). See "Python projects" in the sandbox guide.`;
 }
 
 /**
@@ -835,14 +847,11 @@ function covered(rules: CompiledRule[], subject: Subject): { ok: boolean; rule?:
             (!c.projectCode || namesMoreThanProgram(r)) &&
             (!c.unproven || literalWords(r) > c.unproven.at),
         );
+        const matching = rules.filter((r) => r.command?.test(c.text, c.open));
         if (rule) used.add(rule.text);
-        else if (c.unproven && rules.some((r) => r.command?.test(c.text, c.open)))
+        else if (c.unproven && matching.length > 0 && (!c.projectCode || matching.some(namesMoreThanProgram)))
           missing.push(`${JSON.stringify(c.text)} (${c.unproven.why})`);
-        else
-          missing.push(
-            JSON.stringify(c.text) +
-              (c.projectCode ? ` (${c.projectCode}; a rule must name more than the program)` : ""),
-          );
+        else missing.push(JSON.stringify(c.text) + (c.projectCode ? projectCodeWhy(rules, c) : ""));
       }
       if (missing.length > 0) return { ok: false, why: `no allow rule covers ${missing.join(", ")}` };
       return { ok: true, rule: [...used].join(", ") || undefined };
@@ -881,6 +890,17 @@ function covered(rules: CompiledRule[], subject: Subject): { ok: boolean; rule?:
       return { ok: true, rule: [...used].join(", ") };
     }
   }
+}
+
+/**
+ * Why no rule covers project code: a rule must name more than the program, and the user's own rule
+ * that names only it (`Bash(pytest:*)`, the usual Claude Code rule) is named, so it is not taken
+ * for a rule that was never read (trial zg).
+ */
+function projectCodeWhy(rules: CompiledRule[], c: ShellCandidate): string {
+  const only = rules.find((r) => r.command?.test(c.text, c.open));
+  const yours = only ? `, and ${only.text} names only the program` : "";
+  return ` (${c.projectCode}; a rule must name more than the program${yours}: name what it runs, as the exact command or its first words)`;
 }
 
 /** How many words of the rule are literal before its first wildcard (`git log:*` → 2, `*` → 0, an exact rule → all). */

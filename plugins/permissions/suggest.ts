@@ -202,7 +202,10 @@ function shellRules(toolName: string, subject: Extract<Subject, { kind: "shell" 
     if (!c.required) continue;
     if (mentionsOutside(c, place)) return [];
     // A candidate with arguments added at run time (`xargs grep x`) can only be covered by a prefix.
-    const head = prefixHead(c.text.split(" "));
+    // Project code (pytest, make, npm test) is covered only by a rule naming more than the program:
+    // `pytest -q` gets `Bash(pytest -q)`, not the `Bash(pytest:*)` that would not cover it (trial zg).
+    const found = prefixHead(c.text.split(" "));
+    const head = c.projectCode && found !== undefined && !found.includes(" ") ? undefined : found;
     const rule =
       head !== undefined
         ? prefixRule(toolName, head, c)

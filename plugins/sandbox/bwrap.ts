@@ -328,13 +328,16 @@ export function bwrapArgs(profile: Profile, cwd: string, checks: { dest: string;
  * With the network off, the package managers that would otherwise retry an unreachable registry
  * (npm waits out its retries, ~70 s for one `npx --yes`) are told they are offline: they answer
  * from their caches at once (a package run before with `npx` runs), or fail at once naming the
- * cache (ENOTCACHED). npm's variable is pnpm's too; yarn 2+ and uv have their own. The user's own
- * `env` wins.
+ * cache (ENOTCACHED). npm's variable is pnpm's too; yarn 2+ and uv have their own; pip retries once.
+ * The user's own `env` wins.
  */
 export const OFFLINE_ENV: Readonly<Record<string, string>> = Object.freeze({
   npm_config_offline: "true",
   YARN_ENABLE_OFFLINE_MODE: "1",
   UV_OFFLINE: "1",
+  // pip has no offline switch: one retry, not five (~9 s per install), keeps the name-resolution
+  // error that says why it failed (with none, pip only says "from versions: none").
+  PIP_RETRIES: "1",
 });
 
 /** Variables that send HTTP clients to the proxy (both spellings: curl reads only the lower-case http_proxy). */

@@ -829,7 +829,7 @@ export class SandboxRuntime {
     const removed = [...this.#unreported.splice(0), ...this.#guard.sweep()];
     return removed.map((q) => ({
       kind: "write" as const,
-      detail: `${relative(this.#settings.cwd, q.path) || q.path} is protected (${q.reason}); it was made inside the sandbox, so it was removed from the workspace${q.movedTo ? ` (kept in ${q.movedTo})` : ""}`,
+      detail: `${relative(this.#settings.cwd, q.path) || q.path} is protected (${q.reason}); it was made inside the sandbox, so it was removed from the workspace${q.movedTo ? ` (kept in ${q.movedTo})` : ""}${removalHint(q.reason)}`,
     }));
   }
 
@@ -989,4 +989,14 @@ function accountHome(): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What to do instead, where a removal has an ordinary way round: `python -m venv` inside the sandbox
+ * loses its activation scripts (trial zg), and the venv works without them.
+ */
+function removalHint(reason: string): string {
+  return reason.includes("activation script of the virtualenv")
+    ? "; the virtualenv works without it: run its bin/python and bin/pip by path, or have the user make the virtualenv in their terminal to get its activation scripts"
+    : "";
 }

@@ -26,6 +26,11 @@ const OFFLINE =
 
 const MISSING = /No such file or directory|ENOENT/;
 
+/** A connection to this machine: the sandbox's loopback is its own (trial zg: a dev server and curl). */
+const LOOPBACK = /\b(localhost|127\.0\.0\.1|0\.0\.0\.0)\b|\[?::1\]?[: ]/;
+const LOCAL_SERVER =
+  'the sandbox has no network access: localhost in it is this command\'s own, so a server that another Bash call (a background shell) or anything outside the sandbox runs is out of reach; start the server and call it in the same command (`server & … curl …`), or have the user run it and allow "localhost:PORT" in sandbox.network.allowedDomains';
+
 /** Does the line name a path of the home folder that the sandbox hides? */
 function inHiddenHome(line: string, hidden: { home: string; readable: readonly string[] }): boolean {
   const paths =
@@ -67,7 +72,10 @@ export function violationsInOutput(
         detail: `${line} (the home folder is hidden inside the sandbox, except toolchains and caches; sandbox.filesystem.allowRead adds a path)`,
       });
     else if (network.mode === "none" && OFFLINE.test(line))
-      out.push({ kind: "network", detail: `${line} (the sandbox has no network access)` });
+      out.push({
+        kind: "network",
+        detail: `${line} (${LOOPBACK.test(line) ? LOCAL_SERVER : "the sandbox has no network access; the user can let hosts through with sandbox.network.allowedDomains"})`,
+      });
     if (out.length >= max) break;
   }
   return out;

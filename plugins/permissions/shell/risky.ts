@@ -504,6 +504,22 @@ const PM_READS = new Set([
   "--version",
   "-v",
 ]);
+/**
+ * Python's (and Ruby's) environment runners and the sub-command that runs any command in the project's
+ * environment, as `npx` and `npm exec` do: `Bash(uv:*)` (a Python developer's usual rule) covered
+ * `uv run rm -rf ~` and `uv run ./x.sh` as a program the user vouched for (trial zg).
+ */
+const ENV_RUNNERS: Record<string, string> = {
+  uv: "run",
+  poetry: "run",
+  pipenv: "run",
+  pdm: "run",
+  hatch: "run",
+  rye: "run",
+  pixi: "run",
+  conda: "run",
+  bundle: "exec",
+};
 const SUBCOMMAND_RUNS: Record<string, ReadonlySet<string> | "all"> = {
   // go generate runs //go:generate commands; go's tests and cgo builds are project code.
   go: new Set(["run", "test", "generate", "build", "install", "vet"]),
@@ -528,6 +544,7 @@ export function projectCodeRisk(program: string, words: readonly ShellWord[]): s
     case "npx":
     case "pnpx":
     case "bunx":
+    case "uvx":
       return `${program} runs a package's code`;
     case "make":
     case "gmake":
@@ -554,6 +571,9 @@ export function projectCodeRisk(program: string, words: readonly ShellWord[]): s
   }
   if (/^python[0-9.]*$/.test(program) && words.some((w) => w.value === "-m" || /^-[a-zA-Z]*m/.test(w.value)))
     return `${program} -m runs a module, which may be the project's own`;
+  const env = ENV_RUNNERS[program];
+  if (env && sub && (!sub.literal || sub.value === env))
+    return `${program} ${sub.text} runs a command in the project's environment (its scripts, its virtualenv's programs)`;
   const runs = SUBCOMMAND_RUNS[program];
   if (runs && sub && (runs === "all" || !sub.literal || runs.has(sub.value)))
     return `${program} ${sub.text} runs the project's build or test code`;
