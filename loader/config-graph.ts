@@ -7,12 +7,13 @@
  * is reported, and the config does not apply under pins while it has one.
  */
 import { statSync } from "node:fs";
-import { createRequire } from "node:module";
+import nodeModule, { createRequire } from "node:module";
 import { dirname, extname, isAbsolute, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { importsMapTargets } from "./imports-map";
 import { peekJsonOrYaml, readRegularFileSync } from "./safe-read";
 import { scanModuleSource } from "./module-scan";
+import { withoutExperimentalWarnings } from "./module";
 import { realFolder } from "./trust-pins";
 
 const SCRIPT = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"]);
@@ -58,6 +59,23 @@ function resolvePath(target: string): string | undefined {
   for (const ext of TRY_EXTENSIONS) if (isFile(target + ext)) return target + ext;
   for (const ext of TRY_EXTENSIONS) if (isFile(join(target, `index${ext}`))) return join(target, `index${ext}`);
   return undefined;
+}
+
+/**
+ * The JavaScript of a module's source as the scan reads it: a TypeScript file's with its types
+ * blanked by Node's own stripper (positions kept), so what only TypeScript has (`a! / 2`,
+ * `f<T> / 2`) cannot pass for the start of a regular expression; the source itself when Node
+ * cannot strip it (an `enum`: jiti compiles it) — the scan's TypeScript rules read it then.
+ */
+function javaScriptOf(file: string, source: string): string {
+  if (!/\.[mc]?ts$/.test(file)) return source;
+  const { stripTypeScriptTypes } = nodeModule as Partial<typeof nodeModule>;
+  if (typeof stripTypeScriptTypes !== "function") return source;
+  try {
+    return withoutExperimentalWarnings(() => stripTypeScriptTypes(source));
+  } catch {
+    return source;
+  }
 }
 
 /** The real path of a file (symlinks resolved): where the code is read from. */
@@ -171,7 +189,7 @@ export function configGraph(configFile: string): ConfigGraph {
       });
       continue;
     }
-    const scan = scanModuleSource(read.text);
+    const scan = scanModuleSource(javaScriptOf(file, read.text));
     for (const spec of scan.imports) {
       if (spec.startsWith("#")) {
         // Every file the package's `imports` map gives it under any condition (jiti takes `import`

@@ -1,0 +1,107 @@
+/**
+ * Red team of 2026-12-07 (zp): everything but the Bash analysis, the newest code first (TypeScript
+ * configs stripped by Node, provider credentials, the managed policy, event masking, MCP narrowing),
+ * as a stranger — an untrusted clone, a teammate's commit to a trusted repository, the model sending
+ * tool calls. Through the built bin against the scripted attacker (a fake provider on 127.0.0.1).
+ * Each finding's test failed before its fix (checked by reverting it).
+ *
+ * ZP1 FIXED A module a trusted config loads, hidden from trust by a `/` read the wrong way. Trust
+ *           pins the local modules a config loads, found by a tokenizer (loader/module-scan.ts) that
+ *           guesses whether a `/` divides or starts a regular expression from the token before it:
+ *           after TypeScript's non-null `!` (`n! / 2`), a postfix `++`/`--`, TypeScript's type
+ *           arguments (`g<number> / 2`) it guessed "regular expression", and after an `if (…)` head
+ *           or a block's `}` it guessed "divides" (`if (x) /"/.test(s)`): the rest of the line
+ *           read as a literal, and `await import("./lib/helper.mjs")` on it was never seen. Through
+ *           the bin, `ubiquity trust .` approved `ubiquity.config.ts` without its helper (the
+ *           listing named only the config), then the helper was changed to write a marker, and the
+ *           next run loaded the config and ran it without a word. Class: a scan that reads code
+ *           as a literal (the pins cover what the scan sees, not what runs). Rule: a TypeScript
+ *           module is scanned as the JavaScript Node's stripper makes of it (its types blanked in
+ *           place); the tokenizer reads a postfix `!`/`++`/`--` as ending an operand and the `)`
+ *           of `if`/`while`/`for`/`with` and a block's `}` as starting a statement; and, for the
+ *           guesses left, every word of the source that names a file is pinned wherever it stands,
+ *           and a load's words inside a literal (`import(` in a regular expression or a string) are
+ *           a load that cannot be followed: the config does not apply under pins.
+ */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { configGraph } from "../../loader/config-graph";
+import { scanModuleSource } from "../../loader/module-scan";
+import { attackBench, trustNow } from "./attack-bench";
+
+const KEY = "sk-test-redteam7zp";
+
+const { project, trustedAttack } = attackBench({
+  name: "rt7zp",
+  model: "openai:gpt-5",
+  key: KEY,
+  fill: () => {},
+});
+
+describe("ZP1: a module a trusted config loads cannot hide from trust behind a misread `/`", () => {
+  const configs: [string, string, string][] = [
+    [
+      "TypeScript's non-null assertion before a division",
+      "ubiquity.config.ts",
+      'const n: number | undefined = 4;\nconst half = n! / 2; await import("./lib/helper.mjs"); const two = 4 / 2;\nexport default { maxTurns: 4 + half + two };\n',
+    ],
+    [
+      "TypeScript's type arguments before a division",
+      "ubiquity.config.ts",
+      'const g = (x: number) => x;\nconst h = g<number> / 2; await import("./lib/helper.mjs"); const two = 4 / 2;\nexport default { maxTurns: 4 + two };\n',
+    ],
+    [
+      "a postfix ++ before a division",
+      "ubiquity.config.mjs",
+      'let i = 4;\nconst half = i++ / 2; await import("./lib/helper.mjs"); const two = 4 / 2;\nexport default { maxTurns: 4 + half + two };\n',
+    ],
+    [
+      "a regular expression after an if head",
+      "ubiquity.config.mjs",
+      'const s = "a";\nif (s) /"/.test(s); await import("./lib/helper.mjs"); "";\nexport default { maxTurns: 4 };\n',
+    ],
+  ];
+  for (const [what, name, source] of configs) {
+    it(`${what}: trust lists the helper, and a changed helper keeps the config out (${name})`, async () => {
+      const p = project();
+      mkdirSync(join(p.cwd, ".git"));
+      mkdirSync(join(p.cwd, "lib"));
+      writeFileSync(join(p.cwd, name), source);
+      writeFileSync(join(p.cwd, "lib", "helper.mjs"), "export const helper = 1;\n");
+      await trustNow(p);
+      // The clone's next commit: the helper the user never saw approved now writes a marker.
+      const marker = join(p.cwd, "helper-ran");
+      writeFileSync(
+        join(p.cwd, "lib", "helper.mjs"),
+        `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport const helper = 1;\n`,
+      );
+      const { run } = await trustedAttack([], [], p, false);
+      expect(existsSync(marker)).toBe(false);
+      expect(run.stderr).toContain("lib/helper.mjs (changed)");
+      expect(configGraph(join(p.cwd, name)).modules).toContain(join(p.cwd, "lib", "helper.mjs"));
+    });
+  }
+
+  it("the scan: each misread that hid a load, and what it keeps reading as before", () => {
+    const hidden = [
+      'const n = a! / 2; import("./e.mjs"); const k = 4 / 2;',
+      'const n = i-- / 2; import("./e.mjs"); const k = 4 / 2;',
+      'while (x) /"/.test(s); import("./e.mjs"); "";',
+      'function f() {}\n/"/.test("a"); import("./e.mjs");',
+      '() => {}\n/"/.test("a"); import("./e.mjs");',
+    ];
+    for (const source of hidden) expect(scanModuleSource(source).imports, source).toEqual(["./e.mjs"]);
+    // A guess left wrong (a TypeScript type argument, scanned raw): the file's name is still pinned, and the load is refused.
+    const raw = scanModuleSource('const h = g<string> / 2; import(name); const z = 1 / 1; "./e.mjs";');
+    expect(raw.computed.length).toBeGreaterThan(0);
+    // As before: a regular expression after `!`, `(` or a return; a division after a call or an object.
+    for (const source of [
+      'if (!/^x$/.test(s)) import("./e.mjs");',
+      'const o = { a: 1 }\nconst q = o.a / 2; import("./e.mjs");',
+      'const q = f(1) / 2; import("./e.mjs");',
+      'function t() { return /"/.test(s); }\nimport("./e.mjs");',
+    ])
+      expect(scanModuleSource(source), source).toEqual({ imports: ["./e.mjs"], paths: ["./e.mjs"], computed: [] });
+  });
+});
