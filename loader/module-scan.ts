@@ -235,8 +235,13 @@ function tokenize(source: string): Token[] {
 /** Functions that return a fresh `require` (node:module's): a load through one is never a plain `require(…)`. */
 const LOADER_FACTORIES = new Set(["createRequire", "createRequireFromPath"]);
 
-/** A load's words inside a string: what a misread `/` may have turned code into. */
-const LOAD_IN_TEXT = /\b(?:import|require)\s*\(|\bcreateRequire\b/;
+/**
+ * A string's text ending the way the code before a load's specifier does (`import(`, `require(`,
+ * `import … from`, `export … from`, `import`), or naming `createRequire`: where a misread `/` moved
+ * the quotes, the string ends at the opening quote of the specifier it hid.
+ */
+const LOAD_BEFORE_QUOTE =
+  /\b(?:import|require)(?:\s|\/\*[\s\S]*?\*\/)*\((?:\s|\/\*[\s\S]*?\*\/)*$|\b(?:import|export)\b[^;]*\bfrom\s*$|\bimport\s*$|\bcreateRequire\b/;
 
 const isRelative = (s: string) => s.startsWith("./") || s.startsWith("../");
 
@@ -300,7 +305,11 @@ export function scanModuleSource(source: string): ModuleScan {
   // and template literal that reads like a relative path or names a script is a path.
   const pathWords = (text: string) => {
     for (const word of text.split(/[\s"'`=,;()[\]{}<>|&]+/))
-      if ((isRelative(word) && !/^\.\.?\/$/.test(word)) || (SCRIPT_NAME.test(word) && !word.includes("://")))
+      if (
+        (isRelative(word) && !/^\.\.?\/$/.test(word)) ||
+        (SCRIPT_NAME.test(word) && !word.includes("://")) ||
+        word.startsWith("file:///")
+      )
         paths.push(word);
   };
   tokens.forEach((t, k) => {
@@ -313,9 +322,14 @@ export function scanModuleSource(source: string): ModuleScan {
   // they are, name files too, and a load word inside a literal cannot be followed (red team zp, ZP1).
   pathWords(source);
   for (const t of tokens) {
-    if (t.end === undefined) continue;
-    const text = source.slice(t.start, t.end);
-    if (t.regex ? /\b(?:import|require|createRequire)\b/.test(text) : LOAD_IN_TEXT.test(text))
+    const text = t.regex ? source.slice(t.start, t.end) : t.text;
+    if (
+      t.regex
+        ? /\b(?:import|require|createRequire)\b/.test(text)
+        : (t.kind === "str" || t.kind === "tpl") &&
+          LOAD_BEFORE_QUOTE.test(text) &&
+          !(t.kind === "tpl" && /\bimport\s*$/.test(text) && !/\(\s*$/.test(text))
+    )
       computed.push(
         `${t.regex ? "a regular expression" : "a string"} holding a load: ${text.slice(0, 60).split("\n")[0]!}`,
       );

@@ -95,6 +95,19 @@ describe("ZP1: a module a trusted config loads cannot hide from trust behind a m
     // A guess left wrong (a TypeScript type argument, scanned raw): the file's name is still pinned, and the load is refused.
     const raw = scanModuleSource('const h = g<string> / 2; import(name); const z = 1 / 1; "./e.mjs";');
     expect(raw.computed.length).toBeGreaterThan(0);
+    // A guess left wrong (a block after a label read as an object): a load's words before a hidden specifier are refused,
+    // and a file's name in the source is pinned, a file: URL's too.
+    const label = scanModuleSource('lbl: {}\n/"/.test("a"); import /**/ ("#helper"); "";');
+    expect(label.computed.length).toBeGreaterThan(0);
+    expect(scanModuleSource('lbl: {}\n/"/.test("a"); import y from "file:///x/e.mjs"; "";').paths).toContain(
+      "file:///x/e.mjs",
+    );
+    // Prose is no load: a prompt in a config that says "import" stays a string.
+    expect(
+      scanModuleSource(
+        'const p = "Never import untrusted code"; const q = `copied from ${x}`; const r = `import ${y}`;',
+      ).computed,
+    ).toEqual([]);
     // As before: a regular expression after `!`, `(` or a return; a division after a call or an object.
     for (const source of [
       'if (!/^x$/.test(s)) import("./e.mjs");',
