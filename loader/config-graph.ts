@@ -6,7 +6,7 @@
  * import that cannot be followed (a computed `import(x)`, a local path that resolves to nothing)
  * is reported, and the config does not apply under pins while it has one.
  */
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import nodeModule, { createRequire } from "node:module";
 import { dirname, extname, isAbsolute, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,7 +19,7 @@ import { realFolder } from "./trust-pins";
 const SCRIPT = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"]);
 // Scripts of other languages a config can run (`execSync("./setup.sh")`): pinned, not scanned.
 const RUNNABLE = new Set([".sh", ".bash", ".zsh", ".py", ".rb", ".pl", ".php"]);
-const TRY_EXTENSIONS = [".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".json"];
+const TRY_EXTENSIONS = [".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".mtsx", ".ctsx", ".json"];
 // jiti (like tsc) lets `./x.js` name `./x.ts`.
 const TS_FOR_JS: Record<string, string> = { ".js": ".ts", ".mjs": ".mts", ".cjs": ".cts", ".jsx": ".tsx" };
 /** Most modules followed from one config; past it the config does not apply under pins. */
@@ -38,6 +38,8 @@ export interface UnfollowedImport {
 export interface ConfigGraph {
   modules: string[];
   unfollowed: UnfollowedImport[];
+  /** Names that hold nothing now, where a file made would be loaded by one of the config's imports (red team zp, ZP2). */
+  shadows: string[];
 }
 
 const isFile = (path: string) => {
@@ -50,15 +52,35 @@ const isFile = (path: string) => {
 
 const inNodeModules = (path: string) => path.split(sep).includes("node_modules");
 
+/**
+ * While `configGraph` runs: the other files a path specifier that names no file as written could
+ * load, and the names that hold nothing now but would be loaded if made. jiti tries `.js` before
+ * `.ts` and Node's require `.js` before `.json`: which one a loader takes is its own order, so
+ * every candidate that exists is pinned, and every one that does not is a place to keep empty.
+ */
+let alternatives: { files: string[]; missing: string[] } | undefined;
+
+/** The names a path specifier that names no file as written may load, extensions and `index` files tried. */
+function candidatesOf(target: string): string[] {
+  const swapped = TS_FOR_JS[extname(target)];
+  return [
+    target,
+    ...(swapped ? [target.slice(0, -extname(target).length) + swapped] : []),
+    ...TRY_EXTENSIONS.map((ext) => target + ext),
+    ...TRY_EXTENSIONS.map((ext) => join(target, `index${ext}`)),
+  ];
+}
+
 /** The file a path specifier names from `dir`, trying extensions and `index` files the way jiti does. */
 function resolvePath(target: string): string | undefined {
   if (isFile(target)) return target;
-  const swapped = TS_FOR_JS[extname(target)];
-  if (swapped && isFile(target.slice(0, -extname(target).length) + swapped))
-    return target.slice(0, -extname(target).length) + swapped;
-  for (const ext of TRY_EXTENSIONS) if (isFile(target + ext)) return target + ext;
-  for (const ext of TRY_EXTENSIONS) if (isFile(join(target, `index${ext}`))) return join(target, `index${ext}`);
-  return undefined;
+  const candidates = candidatesOf(target);
+  const found = candidates.filter(isFile);
+  if (alternatives) {
+    alternatives.files.push(...found.slice(1));
+    alternatives.missing.push(...candidates.filter((c) => !existsSync(c)));
+  }
+  return found[0];
 }
 
 /**
@@ -158,6 +180,7 @@ export function configGraph(configFile: string): ConfigGraph {
   const modules: string[] = [];
   const unfollowed: UnfollowedImport[] = [];
   const queue: string[] = [start];
+  const shadows = new Set<string>();
   const add = (file: string) => {
     if (seen.has(file)) return;
     seen.add(file);
@@ -168,8 +191,20 @@ export function configGraph(configFile: string): ConfigGraph {
     modules.push(file);
     queue.push(file);
   };
-  while (queue.length > 0) {
-    const file = queue.shift()!;
+  alternatives = { files: [], missing: [] };
+  try {
+    while (queue.length > 0) {
+      visit(queue.shift()!);
+      // The other files an import may load, pinned (and followed) as its own; the empty names, kept.
+      for (const other of alternatives.files.splice(0)) add(realFile(other));
+      for (const name of alternatives.missing.splice(0)) shadows.add(name);
+    }
+  } finally {
+    alternatives = undefined;
+  }
+  return { modules, unfollowed, shadows: [...shadows] };
+
+  function visit(file: string): void {
     if (!SCRIPT.has(extname(file))) {
       // A data config names plugins and presets; other data (an imported JSON) loads nothing.
       if (file === start) {
@@ -179,7 +214,7 @@ export function configGraph(configFile: string): ConfigGraph {
           else if (found === undefined) unfollowed.push({ from: file, specifier: spec });
         }
       }
-      continue;
+      return;
     }
     const read = readRegularFileSync(file, MAX_SCAN_BYTES);
     if (!read.ok) {
@@ -187,7 +222,7 @@ export function configGraph(configFile: string): ConfigGraph {
         from: file,
         specifier: read.missing ? "(it does not exist)" : `(cannot be read: ${read.problem})`,
       });
-      continue;
+      return;
     }
     const scan = scanModuleSource(javaScriptOf(file, read.text));
     for (const spec of scan.imports) {
@@ -214,10 +249,12 @@ export function configGraph(configFile: string): ConfigGraph {
     // A string that names a script (a plugin path in a config, a worker, a command's file): pinned
     // too. One naming nothing is just a string.
     for (const spec of scan.paths) {
+      // A word is no import: the names it could be, empty now, are not kept.
+      const empty = alternatives?.missing.length ?? 0;
       const found = resolveNamed(spec, file, root);
+      alternatives?.missing.splice(empty);
       if (found && (SCRIPT.has(extname(found)) || RUNNABLE.has(extname(found).toLowerCase()))) add(found);
     }
     for (const text of scan.computed) unfollowed.push({ from: file, specifier: text });
   }
-  return { modules, unfollowed };
 }

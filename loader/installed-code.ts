@@ -371,8 +371,15 @@ export function installedConfigClosure(cwd: string, roots: readonly string[], ho
       ...ownCode(roots),
       ...configs.flatMap((configFile) => {
         const { installed, shadowing } = configPackagePlaces(configFile, roots);
-        // The config's own modules too: it may load one lazily during the run, in the host process (red team k, K4).
-        return [...installed.filter(inside), ...configGraph(configFile).modules.filter(inside), ...shadowing];
+        // The config's own modules too: it may load one lazily during the run, in the host process (red team k, K4);
+        // and the names an import of it would load instead if a file were made there (red team zp, ZP2).
+        const graph = configGraph(configFile);
+        return [
+          ...installed.filter(inside),
+          ...graph.modules.filter(inside),
+          ...graph.shadows.filter(inside),
+          ...shadowing,
+        ];
       }),
     ]),
   ];

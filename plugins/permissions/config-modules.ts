@@ -53,7 +53,9 @@ function modulesOf(config: string): ReadonlySet<string> {
   if (known && known.stamps === [config, ...known.modules].map(stamp).join("|")) return known.modules;
   let modules: ReadonlySet<string>;
   try {
-    modules = new Set(configGraph(config).modules);
+    // And the names an import would load instead if a file were made there (red team zp, ZP2).
+    const graph = configGraph(config);
+    modules = new Set([...graph.modules, ...graph.shadows]);
   } catch {
     modules = new Set();
   }

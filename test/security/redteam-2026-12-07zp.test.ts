@@ -22,6 +22,21 @@
  *           guesses left, every word of the source that names a file is pinned wherever it stands,
  *           and a load's words inside a literal (`import(` in a regular expression or a string) are
  *           a load that cannot be followed: the config does not apply under pins.
+ *
+ * ZP2 FIXED A file made beside a trusted config's import, loaded in its place. An import without
+ *           an extension (`import { who } from "./lib/helper"`, as TypeScript configs write them)
+ *           is resolved by jiti trying `.js` before `.ts`, and by trust's graph (loader/config-
+ *           graph.ts) trying `.ts` first: trust pinned `lib/helper.ts`, and a `lib/helper.js`
+ *           made next to it was loaded instead, pinned by nothing. Through the bin, in a trusted
+ *           project: the new `lib/helper.js` ran at the next start without a word; and with the
+ *           folder trusted for the run (`UBIQUITY_TRUST=1`), the model's sandboxed
+ *           `printf … > lib/helper.js` was allowed (nothing protected the name) and its code ran at
+ *           the next start, outside the sandbox. Class: a loader's resolution order that is not
+ *           the pinning's (the pins covered the file one order finds). Rule: every file a path
+ *           import could load (each extension, each `index` file) that exists is pinned and
+ *           followed with the config; each that does not is a name a sandboxed command may not
+ *           make (watched: removed after the command) and a write the engine treats as a write to
+ *           the config's code.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -32,7 +47,7 @@ import { attackBench, trustNow } from "./attack-bench";
 
 const KEY = "sk-test-redteam7zp";
 
-const { project, trustedAttack } = attackBench({
+const { project, trustedAttack, attack } = attackBench({
   name: "rt7zp",
   model: "openai:gpt-5",
   key: KEY,
@@ -116,5 +131,52 @@ describe("ZP1: a module a trusted config loads cannot hide from trust behind a m
       'function t() { return /"/.test(s); }\nimport("./e.mjs");',
     ])
       expect(scanModuleSource(source), source).toEqual({ imports: ["./e.mjs"], paths: ["./e.mjs"], computed: [] });
+  });
+});
+
+describe("ZP2: a file made beside an import without an extension is not loaded in its place", () => {
+  const withHelper = () => {
+    const p = project();
+    mkdirSync(join(p.cwd, ".git"));
+    mkdirSync(join(p.cwd, "lib"));
+    writeFileSync(
+      join(p.cwd, "ubiquity.config.ts"),
+      'import { who } from "./lib/helper";\nexport default { maxTurns: who.length + 3 };\n',
+    );
+    writeFileSync(join(p.cwd, "lib", "helper.ts"), 'export const who = "ts";\n');
+    return p;
+  };
+  const planted = (marker: string) =>
+    `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport const who = "js";\n`;
+
+  it("in a trusted folder, a new lib/helper.js keeps the config out and is named", async () => {
+    const p = withHelper();
+    await trustNow(p);
+    const marker = join(p.cwd, "planted-ran");
+    writeFileSync(join(p.cwd, "lib", "helper.js"), planted(marker));
+    const { run } = await trustedAttack([], [], p, false);
+    expect(existsSync(marker)).toBe(false);
+    expect(run.stderr).toContain("lib/helper.js (new)");
+  });
+
+  it("the model's sandboxed command cannot make lib/helper.js for the next start to run", async () => {
+    const p = withHelper();
+    const marker = join(p.cwd, "planted-ran");
+    const source = planted(marker);
+    // A write the engine cannot name (a program's own): the sandbox is what holds it.
+    const b64 = Buffer.from(source).toString("base64");
+    const { out } = await attack(
+      [
+        `python3 -c "import base64; open('lib/' + 'helper.js', 'w').write(base64.b64decode('${b64}').decode())"; echo made`,
+      ],
+      ["--sandbox", "--permission-mode", "bypassPermissions"],
+      p,
+      { UBIQUITY_TRUST: "1" },
+    );
+    expect(out[0]!.content).toContain("made");
+    expect(existsSync(join(p.cwd, "lib", "helper.js"))).toBe(false);
+    // The next start, trusted for the run as the first: the config loads its own helper.
+    await attack([], [], p, { UBIQUITY_TRUST: "1" });
+    expect(existsSync(marker)).toBe(false);
   });
 });
