@@ -9,11 +9,11 @@
 import { existsSync, statSync } from "node:fs";
 import nodeModule, { createRequire } from "node:module";
 import { dirname, extname, isAbsolute, join, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
-import { importsMapTargets } from "./imports-map";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { exportsMapTargets, importsMapTargets } from "./imports-map";
 import { peekJsonOrYaml, readRegularFileSync } from "./safe-read";
 import { scanModuleSource } from "./module-scan";
-import { withoutExperimentalWarnings } from "./module";
+import { packageName, withoutExperimentalWarnings } from "./module";
 import { realFolder } from "./trust-pins";
 
 const SCRIPT = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"]);
@@ -106,6 +106,48 @@ function realFile(path: string): string {
 }
 
 /**
+ * The file Node's ES module loader reads for a relative or absolute `specifier` of `from`; null
+ * when no file can be read from it (an encoded `/`, a URL that does not parse).
+ */
+function urlPath(specifier: string, from: string): string | null {
+  try {
+    const url = new URL(specifier, pathToFileURL(from));
+    if (url.protocol !== "file:") return null;
+    url.search = "";
+    url.hash = "";
+    return fileURLToPath(url);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The folder of the package `specifier` names when its files are the project's own: the project
+ * naming itself (the package scope of `from` has that name), or a package Node finds in a
+ * `node_modules` above `from` that is a link into the project (a workspace).
+ */
+function ownPackageDir(specifier: string, from: string, root: string): string | undefined {
+  const name = packageName(specifier);
+  const inside = (dir: string) => !inNodeModules(dir) && (dir === root || dir.startsWith(root + sep));
+  for (let dir = dirname(from); ; dir = dirname(dir)) {
+    const manifest = join(dir, "package.json");
+    if (isFile(manifest)) {
+      if ((peekJsonOrYaml(manifest) as { name?: unknown } | undefined)?.name === name) return dir;
+      break;
+    }
+    if (dirname(dir) === dir) break;
+  }
+  for (let dir = dirname(from); ; dir = dirname(dir)) {
+    const place = join(dir, "node_modules", name);
+    if (existsSync(place)) {
+      const real = realFolder(place);
+      return inside(real) ? real : undefined;
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
  * Where `specifier`, imported by `from`, leads when that is a local module; `null` when it is
  * installed code or a built-in; undefined when it is a local path that names no file.
  */
@@ -113,10 +155,29 @@ function resolveLocal(specifier: string, from: string, root: string): string | n
   const dir = dirname(from);
   if (specifier.startsWith("file:")) specifier = fileURLToPath(specifier);
   if (specifier.startsWith(".") || isAbsolute(specifier)) {
-    const found = resolvePath(resolve(dir, specifier));
-    if (!found) return undefined;
-    const real = realFile(found);
+    // Node's `import` reads the specifier as a URL (`%78` is `x`, a `\` a `/`, `?…` and `#…` cut,
+    // tabs and line breaks dropped); jiti and `require` read it as a path: both are pinned (ZP4).
+    const asUrl = urlPath(specifier, from);
+    if (asUrl === null) return undefined;
+    const asPath = resolve(dir, specifier);
+    const files = [...new Set([asPath, asUrl ?? asPath])]
+      .map((target) => resolvePath(target))
+      .filter((f): f is string => f !== undefined);
+    if (files.length === 0) return undefined;
+    alternatives?.files.push(...files.slice(1));
+    const real = realFile(files[0]!);
     return inNodeModules(real) ? null : real;
+  }
+  // A package whose files are the project's own (the project naming itself, a workspace linked into
+  // node_modules): every file its `exports` give the name under any condition (red team zp, ZP3).
+  const own = specifier.startsWith("#") ? undefined : ownPackageDir(specifier, from, root);
+  if (own) {
+    const name = packageName(specifier);
+    const targets = exportsMapTargets(own, `.${specifier.slice(name.length)}`) ?? [];
+    const files = targets.map((target) => resolvePath(target)).filter((f): f is string => f !== undefined);
+    if (files.length === 0) return undefined;
+    alternatives?.files.push(...files.slice(1));
+    return realFile(files[0]!);
   }
   // A package name or `#import`: Node's resolution. A package whose files are the project's own
   // (a workspace linked into node_modules, the project naming itself) is local; an `#import` always is.

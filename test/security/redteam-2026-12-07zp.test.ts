@@ -37,12 +37,36 @@
  *           followed with the config; each that does not is a name a sandboxed command may not
  *           make (watched: removed after the command) and a write the engine treats as a write to
  *           the config's code.
+ *
+ * ZP3 FIXED A trusted config's import of the project's own package, pinned under another
+ *           condition than the one that loads it. A config may import the project by its name
+ *           (`import p from "myproj/plugin"`, a package naming itself, or a workspace linked into
+ *           node_modules); trust's graph resolved that with Node's `require` (conditions
+ *           `require`, `node`), while Node's `import` — the loader of every ES module config —
+ *           takes the `import` entry of the package's `exports`. Through the bin, with
+ *           `"exports": {"./plugin": {"import": "./lib/evil.mjs", "require": "./lib/good.cjs"}}`,
+ *           `ubiquity trust .` approved `lib/good.cjs`, then the changed `lib/evil.mjs` ran at the
+ *           next start without a word (and one with only an `import` entry read as installed
+ *           code, pinned by nothing). Class: the same as ZP2, one level up (the pins followed one
+ *           loader's resolution). Rule: a package whose files are the project's own pins every
+ *           file its `exports` (or `main`) give the name under any condition, as the `imports`
+ *           map's targets already were.
+ *
+ * ZP4 FIXED A relative import read as a path by trust and as a URL by Node. Node's `import` reads
+ *           `./%78.mjs` as `./x.mjs` (percent-decoded), `./lib\helper.mjs` as `./lib/helper.mjs`,
+ *           and cuts `?…` and `#…`; trust's graph read each as the path it spells. Through the bin,
+ *           a clone holding a harmless `%78.mjs` and an `x.mjs`: `ubiquity trust .` approved
+ *           `%78.mjs`, and the changed `x.mjs` ran at the next start. Class: ZP2's, for the
+ *           specifier's own syntax. Rule: a relative or absolute import pins both the file its path
+ *           names and the one its URL names; one whose URL names no file (an encoded `/`) cannot
+ *           be followed.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configGraph } from "../../loader/config-graph";
 import { scanModuleSource } from "../../loader/module-scan";
+import { scriptReferences } from "../../loader/script-references";
 import { attackBench, trustNow } from "./attack-bench";
 
 const KEY = "sk-test-redteam7zp";
@@ -179,4 +203,73 @@ describe("ZP2: a file made beside an import without an extension is not loaded i
     await attack([], [], p, { UBIQUITY_TRUST: "1" });
     expect(existsSync(marker)).toBe(false);
   });
+});
+
+describe("ZP3: the project's own package is pinned under every condition of its exports", () => {
+  for (const [what, exports] of [
+    ["import and require entries", { "./plugin": { import: "./lib/evil.mjs", require: "./lib/good.cjs" } }],
+    ["an import entry alone", { "./plugin": { import: "./lib/evil.mjs" } }],
+  ] as const) {
+    it(`${what}: a changed import target keeps the config out`, async () => {
+      const p = project();
+      mkdirSync(join(p.cwd, ".git"));
+      mkdirSync(join(p.cwd, "lib"));
+      writeFileSync(join(p.cwd, "package.json"), JSON.stringify({ name: "myproj", type: "module", exports }));
+      writeFileSync(join(p.cwd, "lib", "evil.mjs"), "export default {};\n");
+      writeFileSync(join(p.cwd, "lib", "good.cjs"), "module.exports = {};\n");
+      writeFileSync(
+        join(p.cwd, "ubiquity.config.ts"),
+        'import plugin from "myproj/plugin";\nexport default { maxTurns: plugin ? 3 : 4 };\n',
+      );
+      await trustNow(p);
+      const marker = join(p.cwd, "evil-ran");
+      writeFileSync(
+        join(p.cwd, "lib", "evil.mjs"),
+        `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default {};\n`,
+      );
+      const { run } = await trustedAttack([], [], p, false);
+      expect(existsSync(marker)).toBe(false);
+      expect(run.stderr).toContain("lib/evil.mjs (changed)");
+    });
+  }
+});
+
+describe("ZP4: a relative import pins the file its URL names as well as its path", () => {
+  it("a hook's script: the files its imports name as URLs are pinned with it", () => {
+    const p = project();
+    mkdirSync(join(p.cwd, "hooks", "lib"), { recursive: true });
+    writeFileSync(join(p.cwd, "hooks", "check.mjs"), 'import "./%78.mjs";\nimport "./lib\\\\helper.mjs";\n');
+    writeFileSync(join(p.cwd, "hooks", "x.mjs"), "export {};\n");
+    writeFileSync(join(p.cwd, "hooks", "lib", "helper.mjs"), "export {};\n");
+    expect(scriptReferences(join(p.cwd, "hooks", "check.mjs"), p.cwd)).toEqual([
+      join(p.cwd, "hooks", "lib", "helper.mjs"),
+      join(p.cwd, "hooks", "x.mjs"),
+    ]);
+  });
+
+  for (const [what, specifier, literal, loaded] of [
+    ["a percent-encoded name", "./%78.mjs", "%78.mjs", "x.mjs"],
+    ["a backslash", "./lib\\helper.mjs", "lib\\helper.mjs", join("lib", "helper.mjs")],
+  ] as const) {
+    it(`${what}: the file Node loads is pinned, and its change keeps the config out`, async () => {
+      const p = project();
+      mkdirSync(join(p.cwd, ".git"));
+      mkdirSync(join(p.cwd, "lib"));
+      writeFileSync(join(p.cwd, literal), "export const who = 1;\n");
+      writeFileSync(join(p.cwd, loaded), "export const who = 2;\n");
+      writeFileSync(
+        join(p.cwd, "ubiquity.config.mjs"),
+        `import { who } from ${JSON.stringify(specifier)};\nexport default { maxTurns: who + 3 };\n`,
+      );
+      await trustNow(p);
+      const marker = join(p.cwd, "url-ran");
+      writeFileSync(
+        join(p.cwd, loaded),
+        `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport const who = 2;\n`,
+      );
+      const { run } = await trustedAttack([], [], p, false);
+      expect(existsSync(marker)).toBe(false);
+      expect(run.stderr).toContain(`${loaded} (changed)`);
+    });
+  }
 });
