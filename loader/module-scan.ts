@@ -241,7 +241,7 @@ const LOADER_FACTORIES = new Set(["createRequire", "createRequireFromPath"]);
  * the quotes, the string ends at the opening quote of the specifier it hid.
  */
 const LOAD_BEFORE_QUOTE =
-  /\b(?:import|require)(?:\s|\/\*[\s\S]*?\*\/)*\((?:\s|\/\*[\s\S]*?\*\/)*$|\b(?:import|export)\b[^;]*\bfrom\s*$|\bimport\s*$|\bcreateRequire\b/;
+  /\b(?:import|require)(?:\s|\/\*[\s\S]*?\*\/)*\((?:\s|\/\*[\s\S]*?\*\/)*$|\b(?:import|export)\b[^;]*\bfrom\s*$|(?<![-\w$.])import\s*$|\bcreateRequire\b/;
 
 const isRelative = (s: string) => s.startsWith("./") || s.startsWith("../");
 
