@@ -144,7 +144,7 @@ describe("ZP1: a module a trusted config loads cannot hide from trust behind a m
     // Prose is no load: a prompt in a config that says "import" stays a string.
     expect(
       scanModuleSource(
-        'const p = "Never import untrusted code"; const q = `copied from ${x}`; const r = `import ${y}`;',
+        'const p = "Never import untrusted code"; const q = `copied from ${x}`; const r = `import ${y}`; const a = ["--import", "tsx"];',
       ).computed,
     ).toEqual([]);
     // As before: a regular expression after `!`, `(` or a return; a division after a call or an object.
