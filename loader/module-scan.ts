@@ -116,6 +116,34 @@ function runEnd(source: string, j: number, part: RegExp): number {
   return j;
 }
 
+/** Whether a `/` after `last` starts a regular expression (not a division). */
+function regexMayFollow(last: Token | undefined): boolean {
+  if (!last) return true;
+  if (last.kind === "num" || last.kind === "str" || last.kind === "tpl") return false;
+  if (last.kind === "id") return REGEX_AFTER_WORDS.has(last.text);
+  if (last.ends) return false;
+  if (last.starts) return true;
+  return !(last.text === ")" || last.text === "]" || last.text === "}");
+}
+
+/** True when `last` (before `at`) ends an operand on the same line: a `!`, `++` or `--` at `at` is postfix. */
+function endsOperand(last: Token | undefined, source: string, at: number): boolean {
+  if (!last || source.slice(last.start, at).includes("\n")) return false;
+  if (last.kind === "num" || last.kind === "str" || last.kind === "tpl") return true;
+  if (last.kind === "id") return !REGEX_AFTER_WORDS.has(last.text);
+  return last.ends === true || (!last.starts && (last.text === ")" || last.text === "]" || last.text === "}"));
+}
+
+/** Whether a `{` after `tokens` opens a block (a statement list) rather than an object literal. */
+function blockFollows(tokens: readonly Token[]): boolean {
+  const last = tokens.at(-1);
+  if (!last) return true;
+  if (last.kind === "id") return BLOCK_AFTER_WORDS.has(last.text) || !REGEX_AFTER_WORDS.has(last.text);
+  if (last.kind !== "punct") return false;
+  if (last.text === ">" && tokens.at(-2)?.text === "=") return true; // an arrow's body
+  return last.text === ";" || last.text === "{" || last.text === ")" || (last.text === "}" && last.starts === true);
+}
+
 /** Split `source` into tokens, dropping comments and whitespace; a template literal is one `tpl` token plus the tokens of its `${}` parts. */
 function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
@@ -123,34 +151,10 @@ function tokenize(source: string): Token[] {
   const parens: boolean[] = [];
   let i = 0;
   const n = source.length;
-  const regexAllowed = () => {
-    const last = tokens[tokens.length - 1];
-    if (!last) return true;
-    if (last.kind === "num" || last.kind === "str" || last.kind === "tpl") return false;
-    if (last.kind === "id") return REGEX_AFTER_WORDS.has(last.text);
-    if (last.ends) return false;
-    if (last.starts) return true;
-    return !(last.text === ")" || last.text === "]" || last.text === "}");
-  };
-  /** True when the token before `at` ends an operand on the same line (so a `!`, `++` or `--` there is postfix). */
-  const afterOperand = (at: number) => {
-    const last = tokens[tokens.length - 1];
-    if (!last || source.slice(last.start, at).includes("\n")) return false;
-    if (last.kind === "num") return true;
-    if (last.kind === "str" || last.kind === "tpl") return true;
-    if (last.kind === "id") return !REGEX_AFTER_WORDS.has(last.text);
-    return last.ends === true || (!last.starts && (last.text === ")" || last.text === "]" || last.text === "}"));
-  };
+  const regexAllowed = () => regexMayFollow(tokens.at(-1));
+  const afterOperand = (at: number) => endsOperand(tokens.at(-1), source, at);
   const isMember = (k: number) => tokens[k - 1]?.text === "." || tokens[k - 1]?.text === "?.";
-  /** Whether a `{` here opens a block (a statement list) rather than an object literal. */
-  const opensBlock = () => {
-    const last = tokens[tokens.length - 1];
-    if (!last) return true;
-    if (last.kind === "id") return BLOCK_AFTER_WORDS.has(last.text) || !REGEX_AFTER_WORDS.has(last.text);
-    if (last.kind !== "punct") return false;
-    if (last.text === ">" && tokens[tokens.length - 2]?.text === "=") return true; // an arrow's body
-    return last.text === ";" || last.text === "{" || last.text === ")" || (last.text === "}" && last.starts === true);
-  };
+  const opensBlock = () => blockFollows(tokens);
   const readTemplate = (start: number) => {
     // From just after a backtick or a `}` closing a `${}`: up to the closing backtick, or into the next `${`.
     let j = start;
