@@ -40,6 +40,8 @@ export interface ConfigGraph {
   unfollowed: UnfollowedImport[];
   /** Names that hold nothing now, where a file made would be loaded by one of the config's imports (red team zp, ZP2). */
   shadows: string[];
+  /** The package folders under node_modules the config loads a file of by its path (`./node_modules/x/y.mjs`: ZP5). */
+  installed: string[];
 }
 
 const isFile = (path: string) => {
@@ -58,7 +60,15 @@ const inNodeModules = (path: string) => path.split(sep).includes("node_modules")
  * `.ts` and Node's require `.js` before `.json`: which one a loader takes is its own order, so
  * every candidate that exists is pinned, and every one that does not is a place to keep empty.
  */
-let alternatives: { files: string[]; missing: string[] } | undefined;
+let alternatives: { files: string[]; missing: string[]; installed: string[] } | undefined;
+
+/** The package folder holding `file`, a file under node_modules (`…/node_modules/@scope/name`, `…/node_modules/name`). */
+function packageFolderOf(file: string): string {
+  const parts = file.split(sep);
+  const at = parts.lastIndexOf("node_modules");
+  const scoped = parts[at + 1]?.startsWith("@") ? 2 : 1;
+  return parts.slice(0, Math.min(parts.length - 1, at + 1 + scoped)).join(sep) || sep;
+}
 
 /** The names a path specifier that names no file as written may load, extensions and `index` files tried. */
 function candidatesOf(target: string): string[] {
@@ -166,7 +176,10 @@ function resolveLocal(specifier: string, from: string, root: string): string | n
     if (files.length === 0) return undefined;
     alternatives?.files.push(...files.slice(1));
     const real = realFile(files[0]!);
-    return inNodeModules(real) ? null : real;
+    if (!inNodeModules(real)) return real;
+    // Installed code the config loads by its path: not pinned, but kept read-only by the sandbox (ZP5).
+    alternatives?.installed.push(packageFolderOf(real));
+    return null;
   }
   // A package whose files are the project's own (the project naming itself, a workspace linked into
   // node_modules): every file its `exports` give the name under any condition (red team zp, ZP3).
@@ -252,18 +265,20 @@ export function configGraph(configFile: string): ConfigGraph {
     modules.push(file);
     queue.push(file);
   };
-  alternatives = { files: [], missing: [] };
+  alternatives = { files: [], missing: [], installed: [] };
+  const installed = new Set<string>();
   try {
     while (queue.length > 0) {
       visit(queue.shift()!);
       // The other files an import may load, pinned (and followed) as its own; the empty names, kept.
       for (const other of alternatives.files.splice(0)) add(realFile(other));
       for (const name of alternatives.missing.splice(0)) shadows.add(name);
+      for (const folder of alternatives.installed.splice(0)) installed.add(folder);
     }
   } finally {
     alternatives = undefined;
   }
-  return { modules, unfollowed, shadows: [...shadows] };
+  return { modules, unfollowed, shadows: [...shadows], installed: [...installed] };
 
   function visit(file: string): void {
     if (!SCRIPT.has(extname(file))) {

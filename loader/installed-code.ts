@@ -378,6 +378,7 @@ export function installedConfigClosure(cwd: string, roots: readonly string[], ho
           ...installed.filter(inside),
           ...graph.modules.filter(inside),
           ...graph.shadows.filter(inside),
+          ...graph.installed.filter(inside),
           ...shadowing,
         ];
       }),

@@ -60,6 +60,18 @@
  *           specifier's own syntax. Rule: a relative or absolute import pins both the file its path
  *           names and the one its URL names; one whose URL names no file (an encoded `/`) cannot
  *           be followed.
+ *
+ * ZP5 FIXED Installed code a config loads by its path, writable by a sandboxed command. The
+ *           sandbox keeps the packages a config imports by name read-only (they run at the next
+ *           start, outside it), but a config that loads one by path
+ *           (`import { x } from "./node_modules/foo/index.mjs"`) reached code the graph counted as
+ *           installed and nothing kept: through the bin, with the folder trusted for the run, the
+ *           model's sandboxed `python3 -c "open('node_modules/foo/index.mjs', 'w')…"` rewrote it,
+ *           and the next start ran it outside the sandbox. Class: K4's (the config's code, made
+ *           writable), for installed code reached by path. Rule: the package folder of each file
+ *           under node_modules a config's path import reaches is read-only in the sandbox and a
+ *           write to it asks, as for a package imported by name (it stays unpinned, as installed
+ *           code is).
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -272,4 +284,30 @@ describe("ZP4: a relative import pins the file its URL names as well as its path
       expect(run.stderr).toContain(`${loaded} (changed)`);
     });
   }
+});
+
+describe("ZP5: installed code a config loads by its path stays read-only in the sandbox", () => {
+  it("the model's sandboxed command cannot rewrite ./node_modules/foo/index.mjs for the next start", async () => {
+    const p = project();
+    mkdirSync(join(p.cwd, ".git"));
+    mkdirSync(join(p.cwd, "node_modules", "foo"), { recursive: true });
+    writeFileSync(join(p.cwd, "node_modules", "foo", "index.mjs"), "export const x = 1;\n");
+    writeFileSync(
+      join(p.cwd, "ubiquity.config.mjs"),
+      'import { x } from "./node_modules/foo/index.mjs";\nexport default { maxTurns: x + 3 };\n',
+    );
+    const marker = join(p.cwd, "installed-ran");
+    const source = `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport const x = 1;\n`;
+    const b64 = Buffer.from(source).toString("base64");
+    await attack(
+      [
+        `python3 -c "import base64; open('node_modules/foo/' + 'index.mjs', 'w').write(base64.b64decode('${b64}').decode())"`,
+      ],
+      ["--sandbox", "--permission-mode", "bypassPermissions"],
+      p,
+      { UBIQUITY_TRUST: "1" },
+    );
+    await attack([], [], p, { UBIQUITY_TRUST: "1" });
+    expect(existsSync(marker)).toBe(false);
+  });
 });
