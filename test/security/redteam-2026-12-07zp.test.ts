@@ -72,6 +72,34 @@
  *           under node_modules a config's path import reaches is read-only in the sandbox and a
  *           write to it asks, as for a package imported by name (it stays unpinned, as installed
  *           code is).
+ *
+ * Tally: about 42 constructs tried — 17 through the bin (a hidden import behind `n!`, `g<T>`, `i++`,
+ * `if (…)` and by hand twice; a new `helper.js` beside `./lib/helper` under pins, a sandboxed
+ * `python3` and a named `printf >` making it; an `exports` import/require pair and an import-only
+ * entry; `./%78.mjs` and `./lib\helper.mjs`; a sandboxed rewrite of `./node_modules/foo/index.mjs`;
+ * a folder import whose package.json `main` differs from its index), 11 in-process (the scan's
+ * misreads and what it keeps; a hook script's URL spellings; a plugin's `session.end` result), the
+ * rest by reading the code; 14 got through, in 5 findings, all fixed (all in what trust pins and
+ * the sandbox keeps of a config's code: one class, the pins following another reading of the code
+ * than the loader's). Held: a folder import (jiti takes `index.js`, as the graph does, not
+ * package.json's `main`); an import with a `?query` or an encoded `/` (cannot be followed: the
+ * config does not apply under pins); a stripped module under node_modules (untagged, jiti's);
+ * the strip cache (~/.cache/ubiquity/jiti: outside the project, and read-only to the sandbox when a
+ * writable folder holds it); an untrusted file's `enableAllProjectMcpServers` (not among the keys
+ * an untrusted file applies); a project's `[[skills.config]]` (read from the user's file alone);
+ * provider keys (a subagent's model comes from its definition, never the model's call; another
+ * provider gets them only behind the same baseURL); the apiKeyHelper's output and stderr (never
+ * shown); hook inputs and telemetry (masked); WebFetch's address judgement (mapped, NAT64 and
+ * 6to4 forms); the terminal's model text and approvals (controls and invisible characters shown);
+ * an OAuth authorization URL (printed as `URL.href`, controls encoded); ACP session ids; a rewind's
+ * writes through planted links.
+ * Left open: `session.end` taps get the run's result unmasked (the kernel's `run.emit` returns the
+ * message as made; every built-in tap masks it, a third party's plugin need not; returning the
+ * masked message is a kernel change for the lead); package.json's `exports` is not part of its
+ * digest (a changed map leading to another approved file applies); a config that `eval`s a data
+ * file, or spawns a shell on one, depends on a file nothing pins (trusting the config trusts it);
+ * the scan is a tokenizer — a parser (none ships today) would end the guessing ZP1's backstops
+ * cover.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
