@@ -99,7 +99,7 @@ function resolvePath(target: string): string | undefined {
  * `f<T> / 2`) cannot pass for the start of a regular expression; the source itself when Node
  * cannot strip it (an `enum`: jiti compiles it) — the scan's TypeScript rules read it then.
  */
-function javaScriptOf(file: string, source: string): string {
+export function javaScriptOf(file: string, source: string): string {
   if (!/\.[mc]?ts$/.test(file)) return source;
   const { stripTypeScriptTypes } = nodeModule as Partial<typeof nodeModule>;
   if (typeof stripTypeScriptTypes !== "function") return source;

@@ -21,7 +21,8 @@
  *           of `if`/`while`/`for`/`with` and a block's `}` as starting a statement; and, for the
  *           guesses left, every word of the source that names a file is pinned wherever it stands,
  *           and a load's words inside a literal (`import(` in a regular expression or a string) are
- *           a load that cannot be followed: the config does not apply under pins.
+ *           a load that cannot be followed: the config does not apply under pins. The sandbox's list of the
+ *           packages a config imports (kept read-only) reads a TypeScript config the same way.
  *
  * ZP2 FIXED A file made beside a trusted config's import, loaded in its place. An import without
  *           an extension (`import { who } from "./lib/helper"`, as TypeScript configs write them)
@@ -105,6 +106,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configGraph } from "../../loader/config-graph";
+import { configPackagePlaces } from "../../loader/installed-code";
 import { scanModuleSource } from "../../loader/module-scan";
 import { scriptReferences } from "../../loader/script-references";
 import { attackBench, trustNow } from "./attack-bench";
@@ -161,6 +163,20 @@ describe("ZP1: a module a trusted config loads cannot hide from trust behind a m
       expect(configGraph(join(p.cwd, name)).modules).toContain(join(p.cwd, "lib", "helper.mjs"));
     });
   }
+
+  it("the sandbox's list of the config's packages reads a TypeScript config as Node strips it", () => {
+    const p = project();
+    mkdirSync(join(p.cwd, "node_modules", "foo-pkg"), { recursive: true });
+    writeFileSync(join(p.cwd, "node_modules", "foo-pkg", "package.json"), JSON.stringify({ name: "foo-pkg" }));
+    writeFileSync(join(p.cwd, "node_modules", "foo-pkg", "index.js"), "module.exports = 1;\n");
+    writeFileSync(
+      join(p.cwd, "ubiquity.config.ts"),
+      'const g = (x: number) => x;\nconst h = g<number> / 2; await import("foo-pkg"); const z = 1 / 1;\nexport default {};\n',
+    );
+    expect(configPackagePlaces(join(p.cwd, "ubiquity.config.ts"), [p.cwd]).installed).toEqual([
+      join(p.cwd, "node_modules", "foo-pkg"),
+    ]);
+  });
 
   it("the scan: each misread that hid a load, and what it keeps reading as before", () => {
     const hidden = [
