@@ -6,19 +6,20 @@
  * import that cannot be followed (a computed `import(x)`, a local path that resolves to nothing)
  * is reported, and the config does not apply under pins while it has one.
  */
-import { statSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, statSync } from "node:fs";
+import nodeModule, { createRequire } from "node:module";
 import { dirname, extname, isAbsolute, join, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
-import { importsMapTargets } from "./imports-map";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { exportsMapTargets, importsMapTargets } from "./imports-map";
 import { peekJsonOrYaml, readRegularFileSync } from "./safe-read";
 import { scanModuleSource } from "./module-scan";
+import { packageName, withoutExperimentalWarnings } from "./module";
 import { realFolder } from "./trust-pins";
 
 const SCRIPT = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"]);
 // Scripts of other languages a config can run (`execSync("./setup.sh")`): pinned, not scanned.
 const RUNNABLE = new Set([".sh", ".bash", ".zsh", ".py", ".rb", ".pl", ".php"]);
-const TRY_EXTENSIONS = [".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".json"];
+const TRY_EXTENSIONS = [".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".mtsx", ".ctsx", ".json"];
 // jiti (like tsc) lets `./x.js` name `./x.ts`.
 const TS_FOR_JS: Record<string, string> = { ".js": ".ts", ".mjs": ".mts", ".cjs": ".cts", ".jsx": ".tsx" };
 /** Most modules followed from one config; past it the config does not apply under pins. */
@@ -37,6 +38,10 @@ export interface UnfollowedImport {
 export interface ConfigGraph {
   modules: string[];
   unfollowed: UnfollowedImport[];
+  /** Names that hold nothing now, where a file made would be loaded by one of the config's imports (red team zp, ZP2). */
+  shadows: string[];
+  /** The package folders under node_modules the config loads a file of by its path (`./node_modules/x/y.mjs`: ZP5). */
+  installed: string[];
 }
 
 const isFile = (path: string) => {
@@ -49,20 +54,107 @@ const isFile = (path: string) => {
 
 const inNodeModules = (path: string) => path.split(sep).includes("node_modules");
 
+/**
+ * While `configGraph` runs: the other files a path specifier that names no file as written could
+ * load, and the names that hold nothing now but would be loaded if made. jiti tries `.js` before
+ * `.ts` and Node's require `.js` before `.json`: which one a loader takes is its own order, so
+ * every candidate that exists is pinned, and every one that does not is a place to keep empty.
+ */
+let alternatives: { files: string[]; missing: string[]; installed: string[] } | undefined;
+
+/** The package folder holding `file`, a file under node_modules (`…/node_modules/@scope/name`, `…/node_modules/name`). */
+function packageFolderOf(file: string): string {
+  const parts = file.split(sep);
+  const at = parts.lastIndexOf("node_modules");
+  const scoped = parts[at + 1]?.startsWith("@") ? 2 : 1;
+  return parts.slice(0, Math.min(parts.length - 1, at + 1 + scoped)).join(sep) || sep;
+}
+
+/** The names a path specifier that names no file as written may load, extensions and `index` files tried. */
+function candidatesOf(target: string): string[] {
+  const swapped = TS_FOR_JS[extname(target)];
+  return [
+    target,
+    ...(swapped ? [target.slice(0, -extname(target).length) + swapped] : []),
+    ...TRY_EXTENSIONS.map((ext) => target + ext),
+    ...TRY_EXTENSIONS.map((ext) => join(target, `index${ext}`)),
+  ];
+}
+
 /** The file a path specifier names from `dir`, trying extensions and `index` files the way jiti does. */
 function resolvePath(target: string): string | undefined {
   if (isFile(target)) return target;
-  const swapped = TS_FOR_JS[extname(target)];
-  if (swapped && isFile(target.slice(0, -extname(target).length) + swapped))
-    return target.slice(0, -extname(target).length) + swapped;
-  for (const ext of TRY_EXTENSIONS) if (isFile(target + ext)) return target + ext;
-  for (const ext of TRY_EXTENSIONS) if (isFile(join(target, `index${ext}`))) return join(target, `index${ext}`);
-  return undefined;
+  const candidates = candidatesOf(target);
+  const found = candidates.filter(isFile);
+  if (alternatives) {
+    alternatives.files.push(...found.slice(1));
+    alternatives.missing.push(...candidates.filter((c) => !existsSync(c)));
+  }
+  return found[0];
+}
+
+/**
+ * The JavaScript of a module's source as the scan reads it: a TypeScript file's with its types
+ * blanked by Node's own stripper (positions kept), so what only TypeScript has (`a! / 2`,
+ * `f<T> / 2`) cannot pass for the start of a regular expression; the source itself when Node
+ * cannot strip it (an `enum`: jiti compiles it) — the scan's TypeScript rules read it then.
+ */
+export function javaScriptOf(file: string, source: string): string {
+  if (!/\.[mc]?ts$/.test(file)) return source;
+  const { stripTypeScriptTypes } = nodeModule as Partial<typeof nodeModule>;
+  if (typeof stripTypeScriptTypes !== "function") return source;
+  try {
+    return withoutExperimentalWarnings(() => stripTypeScriptTypes(source));
+  } catch {
+    return source;
+  }
 }
 
 /** The real path of a file (symlinks resolved): where the code is read from. */
 function realFile(path: string): string {
   return join(realFolder(dirname(path)), path.slice(dirname(path).length + 1));
+}
+
+/**
+ * The file Node's ES module loader reads for a relative or absolute `specifier` of `from`; null
+ * when no file can be read from it (an encoded `/`, a URL that does not parse).
+ */
+function urlPath(specifier: string, from: string): string | null {
+  try {
+    const url = new URL(specifier, pathToFileURL(from));
+    if (url.protocol !== "file:") return null;
+    url.search = "";
+    url.hash = "";
+    return fileURLToPath(url);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The folder of the package `specifier` names when its files are the project's own: the project
+ * naming itself (the package scope of `from` has that name), or a package Node finds in a
+ * `node_modules` above `from` that is a link into the project (a workspace).
+ */
+function ownPackageDir(specifier: string, from: string, root: string): string | undefined {
+  const name = packageName(specifier);
+  const inside = (dir: string) => !inNodeModules(dir) && (dir === root || dir.startsWith(root + sep));
+  for (let dir = dirname(from); ; dir = dirname(dir)) {
+    const manifest = join(dir, "package.json");
+    if (isFile(manifest)) {
+      if ((peekJsonOrYaml(manifest) as { name?: unknown } | undefined)?.name === name) return dir;
+      break;
+    }
+    if (dirname(dir) === dir) break;
+  }
+  for (let dir = dirname(from); ; dir = dirname(dir)) {
+    const place = join(dir, "node_modules", name);
+    if (existsSync(place)) {
+      const real = realFolder(place);
+      return inside(real) ? real : undefined;
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
 }
 
 /**
@@ -73,10 +165,32 @@ function resolveLocal(specifier: string, from: string, root: string): string | n
   const dir = dirname(from);
   if (specifier.startsWith("file:")) specifier = fileURLToPath(specifier);
   if (specifier.startsWith(".") || isAbsolute(specifier)) {
-    const found = resolvePath(resolve(dir, specifier));
-    if (!found) return undefined;
-    const real = realFile(found);
-    return inNodeModules(real) ? null : real;
+    // Node's `import` reads the specifier as a URL (`%78` is `x`, a `\` a `/`, `?…` and `#…` cut,
+    // tabs and line breaks dropped); jiti and `require` read it as a path: both are pinned (ZP4).
+    const asUrl = urlPath(specifier, from);
+    if (asUrl === null) return undefined;
+    const asPath = resolve(dir, specifier);
+    const files = [...new Set([asPath, asUrl ?? asPath])]
+      .map((target) => resolvePath(target))
+      .filter((f): f is string => f !== undefined);
+    if (files.length === 0) return undefined;
+    alternatives?.files.push(...files.slice(1));
+    const real = realFile(files[0]!);
+    if (!inNodeModules(real)) return real;
+    // Installed code the config loads by its path: not pinned, but kept read-only by the sandbox (ZP5).
+    alternatives?.installed.push(packageFolderOf(real));
+    return null;
+  }
+  // A package whose files are the project's own (the project naming itself, a workspace linked into
+  // node_modules): every file its `exports` give the name under any condition (red team zp, ZP3).
+  const own = specifier.startsWith("#") ? undefined : ownPackageDir(specifier, from, root);
+  if (own) {
+    const name = packageName(specifier);
+    const targets = exportsMapTargets(own, `.${specifier.slice(name.length)}`) ?? [];
+    const files = targets.map((target) => resolvePath(target)).filter((f): f is string => f !== undefined);
+    if (files.length === 0) return undefined;
+    alternatives?.files.push(...files.slice(1));
+    return realFile(files[0]!);
   }
   // A package name or `#import`: Node's resolution. A package whose files are the project's own
   // (a workspace linked into node_modules, the project naming itself) is local; an `#import` always is.
@@ -140,6 +254,7 @@ export function configGraph(configFile: string): ConfigGraph {
   const modules: string[] = [];
   const unfollowed: UnfollowedImport[] = [];
   const queue: string[] = [start];
+  const shadows = new Set<string>();
   const add = (file: string) => {
     if (seen.has(file)) return;
     seen.add(file);
@@ -150,8 +265,22 @@ export function configGraph(configFile: string): ConfigGraph {
     modules.push(file);
     queue.push(file);
   };
-  while (queue.length > 0) {
-    const file = queue.shift()!;
+  alternatives = { files: [], missing: [], installed: [] };
+  const installed = new Set<string>();
+  try {
+    while (queue.length > 0) {
+      visit(queue.shift()!);
+      // The other files an import may load, pinned (and followed) as its own; the empty names, kept.
+      for (const other of alternatives.files.splice(0)) add(realFile(other));
+      for (const name of alternatives.missing.splice(0)) shadows.add(name);
+      for (const folder of alternatives.installed.splice(0)) installed.add(folder);
+    }
+  } finally {
+    alternatives = undefined;
+  }
+  return { modules, unfollowed, shadows: [...shadows], installed: [...installed] };
+
+  function visit(file: string): void {
     if (!SCRIPT.has(extname(file))) {
       // A data config names plugins and presets; other data (an imported JSON) loads nothing.
       if (file === start) {
@@ -161,7 +290,7 @@ export function configGraph(configFile: string): ConfigGraph {
           else if (found === undefined) unfollowed.push({ from: file, specifier: spec });
         }
       }
-      continue;
+      return;
     }
     const read = readRegularFileSync(file, MAX_SCAN_BYTES);
     if (!read.ok) {
@@ -169,9 +298,9 @@ export function configGraph(configFile: string): ConfigGraph {
         from: file,
         specifier: read.missing ? "(it does not exist)" : `(cannot be read: ${read.problem})`,
       });
-      continue;
+      return;
     }
-    const scan = scanModuleSource(read.text);
+    const scan = scanModuleSource(javaScriptOf(file, read.text));
     for (const spec of scan.imports) {
       if (spec.startsWith("#")) {
         // Every file the package's `imports` map gives it under any condition (jiti takes `import`
@@ -196,10 +325,12 @@ export function configGraph(configFile: string): ConfigGraph {
     // A string that names a script (a plugin path in a config, a worker, a command's file): pinned
     // too. One naming nothing is just a string.
     for (const spec of scan.paths) {
+      // A word is no import: the names it could be, empty now, are not kept.
+      const empty = alternatives?.missing.length ?? 0;
       const found = resolveNamed(spec, file, root);
+      alternatives?.missing.splice(empty);
       if (found && (SCRIPT.has(extname(found)) || RUNNABLE.has(extname(found).toLowerCase()))) add(found);
     }
     for (const text of scan.computed) unfollowed.push({ from: file, specifier: text });
   }
-  return { modules, unfollowed };
 }

@@ -81,3 +81,49 @@ export function importsMapTargets(specifier: string, from: string): ImportsMapTa
   }
   return { manifest, files, packages };
 }
+
+/**
+ * The local files a package's `exports` map (or, without one, its `main`) gives `subpath` (`.` or
+ * `./x`) under every condition, absolute (they may not exist): Node's `import` takes one entry,
+ * its `require` another, jiti a third, so trust pins them all (red team zp, ZP3). Undefined when
+ * the package has no entry for it.
+ */
+export function exportsMapTargets(packageDir: string, subpath: string): string[] | undefined {
+  const manifest = peekJsonOrYaml(join(packageDir, "package.json")) as
+    | { exports?: unknown; main?: unknown }
+    | undefined;
+  if (!manifest || typeof manifest !== "object") return undefined;
+  const exports = manifest.exports;
+  let target: unknown;
+  let star: string | undefined;
+  const keyed =
+    exports &&
+    typeof exports === "object" &&
+    !Array.isArray(exports) &&
+    Object.keys(exports).some((k) => k.startsWith("."));
+  if (exports === undefined) target = subpath === "." ? (manifest.main ?? "./index.js") : `${subpath}`;
+  else if (!keyed) target = subpath === "." ? exports : undefined;
+  else {
+    const map = exports as Record<string, unknown>;
+    if (Object.hasOwn(map, subpath)) target = map[subpath];
+    else {
+      let best = "";
+      for (const key of Object.keys(map)) {
+        const at = key.indexOf("*");
+        if (at < 0 || key.indexOf("*", at + 1) >= 0) continue;
+        const [prefix, suffix] = [key.slice(0, at), key.slice(at + 1)];
+        if (subpath.length < key.length - 1 || !subpath.startsWith(prefix) || !subpath.endsWith(suffix)) continue;
+        if (prefix.length > best.length) {
+          best = prefix;
+          target = map[key];
+          star = subpath.slice(prefix.length, subpath.length - suffix.length);
+        }
+      }
+    }
+  }
+  if (target === undefined || target === null) return undefined;
+  return targetStrings(target)
+    .map((raw) => (star === undefined ? raw : raw.replaceAll("*", star)))
+    .filter((text) => !/^[a-z]+:/.test(text) && !text.startsWith("/"))
+    .map((text) => resolve(packageDir, text));
+}

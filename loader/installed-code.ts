@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { configGraph } from "./config-graph";
+import { configGraph, javaScriptOf } from "./config-graph";
 import { importsMapTargets } from "./imports-map";
 import { findConfigFile } from "./load";
 import { compiledCacheDir } from "./module";
@@ -87,7 +87,8 @@ function configImports(configFile: string): { name: string; from: string }[] {
     } catch {
       continue;
     }
-    for (const s of scanModuleSource(source).imports) {
+    // A TypeScript module as Node strips it, as trust's graph reads it (red team zp, ZP1).
+    for (const s of scanModuleSource(javaScriptOf(file, source)).imports) {
       // A `#x` goes through package.json's `imports` map: the packages it names are installed code it loads.
       const mapped = s.startsWith("#") ? importsMapTargets(s, file) : undefined;
       for (const name of mapped ? mapped.packages : isBare(s) && !s.startsWith("#") ? [s] : [])
@@ -371,8 +372,16 @@ export function installedConfigClosure(cwd: string, roots: readonly string[], ho
       ...ownCode(roots),
       ...configs.flatMap((configFile) => {
         const { installed, shadowing } = configPackagePlaces(configFile, roots);
-        // The config's own modules too: it may load one lazily during the run, in the host process (red team k, K4).
-        return [...installed.filter(inside), ...configGraph(configFile).modules.filter(inside), ...shadowing];
+        // The config's own modules too: it may load one lazily during the run, in the host process (red team k, K4);
+        // and the names an import of it would load instead if a file were made there (red team zp, ZP2).
+        const graph = configGraph(configFile);
+        return [
+          ...installed.filter(inside),
+          ...graph.modules.filter(inside),
+          ...graph.shadows.filter(inside),
+          ...graph.installed.filter(inside),
+          ...shadowing,
+        ];
       }),
     ]),
   ];

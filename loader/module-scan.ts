@@ -18,7 +18,19 @@ export interface ModuleScan {
   computed: string[];
 }
 
-type Token = { kind: "id" | "str" | "punct" | "num" | "tpl"; text: string; start: number };
+type Token = {
+  kind: "id" | "str" | "punct" | "num" | "tpl";
+  text: string;
+  start: number;
+  /** Where a string or regular expression literal ends in the source. */
+  end?: number;
+  /** A regular expression literal (kind "num"). */
+  regex?: boolean;
+  /** A token after which an expression ends, though its text alone says otherwise: a postfix `!`, `++` or `--`. */
+  ends?: boolean;
+  /** A `)` closing an `if`/`while`/`for`/`with` head, or a `}` closing a block: a statement may follow. */
+  starts?: boolean;
+};
 
 const ID_START = /[A-Za-z_$\u0080-\uffff]/;
 const ID_PART = /[\w$\u0080-\uffff]/;
@@ -39,6 +51,11 @@ const REGEX_AFTER_WORDS = new Set([
   "yield",
   "await",
 ]);
+
+/** Words before a `(` whose `)` ends a statement's head: a statement (a regular expression) may follow. */
+const HEAD_WORDS = new Set(["if", "while", "for", "with"]);
+/** Words after which a `{` opens a block. */
+const BLOCK_AFTER_WORDS = new Set(["else", "do", "try", "finally"]);
 
 /** The index after the whitespace character, comment or shebang line at `i`; undefined when none starts there. */
 function skipTrivia(source: string, i: number): number | undefined {
@@ -99,19 +116,45 @@ function runEnd(source: string, j: number, part: RegExp): number {
   return j;
 }
 
+/** Whether a `/` after `last` starts a regular expression (not a division). */
+function regexMayFollow(last: Token | undefined): boolean {
+  if (!last) return true;
+  if (last.kind === "num" || last.kind === "str" || last.kind === "tpl") return false;
+  if (last.kind === "id") return REGEX_AFTER_WORDS.has(last.text);
+  if (last.ends) return false;
+  if (last.starts) return true;
+  return !(last.text === ")" || last.text === "]" || last.text === "}");
+}
+
+/** True when `last` (before `at`) ends an operand on the same line: a `!`, `++` or `--` at `at` is postfix. */
+function endsOperand(last: Token | undefined, source: string, at: number): boolean {
+  if (!last || source.slice(last.start, at).includes("\n")) return false;
+  if (last.kind === "num" || last.kind === "str" || last.kind === "tpl") return true;
+  if (last.kind === "id") return !REGEX_AFTER_WORDS.has(last.text);
+  return last.ends === true || (!last.starts && (last.text === ")" || last.text === "]" || last.text === "}"));
+}
+
+/** Whether a `{` after `tokens` opens a block (a statement list) rather than an object literal. */
+function blockFollows(tokens: readonly Token[]): boolean {
+  const last = tokens.at(-1);
+  if (!last) return true;
+  if (last.kind === "id") return BLOCK_AFTER_WORDS.has(last.text) || !REGEX_AFTER_WORDS.has(last.text);
+  if (last.kind !== "punct") return false;
+  if (last.text === ">" && tokens.at(-2)?.text === "=") return true; // an arrow's body
+  return last.text === ";" || last.text === "{" || last.text === ")" || (last.text === "}" && last.starts === true);
+}
+
 /** Split `source` into tokens, dropping comments and whitespace; a template literal is one `tpl` token plus the tokens of its `${}` parts. */
 function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
-  const braces: ("code" | "tpl")[] = [];
+  const braces: ("block" | "object" | "tpl")[] = [];
+  const parens: boolean[] = [];
   let i = 0;
   const n = source.length;
-  const regexAllowed = () => {
-    const last = tokens[tokens.length - 1];
-    if (!last) return true;
-    if (last.kind === "num" || last.kind === "str" || last.kind === "tpl") return false;
-    if (last.kind === "id") return REGEX_AFTER_WORDS.has(last.text);
-    return !(last.text === ")" || last.text === "]" || last.text === "}");
-  };
+  const regexAllowed = () => regexMayFollow(tokens.at(-1));
+  const afterOperand = (at: number) => endsOperand(tokens.at(-1), source, at);
+  const isMember = (k: number) => tokens[k - 1]?.text === "." || tokens[k - 1]?.text === "?.";
+  const opensBlock = () => blockFollows(tokens);
   const readTemplate = (start: number) => {
     // From just after a backtick or a `}` closing a `${}`: up to the closing backtick, or into the next `${`.
     let j = start;
@@ -136,13 +179,13 @@ function tokenize(source: string): Token[] {
       i = skipped;
     } else if (c === '"' || c === "'") {
       const quoted = readQuoted(source, i);
-      tokens.push({ kind: "str", text: quoted.text, start: i });
+      tokens.push({ kind: "str", text: quoted.text, start: i, end: quoted.end });
       i = quoted.end;
     } else if (c === "`") {
       i = readTemplate(i + 1);
     } else if (c === "/" && regexAllowed()) {
       const end = regexEnd(source, i);
-      tokens.push({ kind: "num", text: source.slice(i, end), start: i }); // a value, like a number
+      tokens.push({ kind: "num", text: source.slice(i, end), start: i, end, regex: true }); // a value, like a number
       i = end;
     } else if (ID_START.test(c)) {
       const end = runEnd(source, i + 1, ID_PART);
@@ -153,15 +196,32 @@ function tokenize(source: string): Token[] {
       tokens.push({ kind: "num", text: source.slice(i, end), start: i });
       i = end;
     } else if (c === "{") {
-      braces.push("code");
+      braces.push(opensBlock() ? "block" : "object");
       tokens.push({ kind: "punct", text: c, start: i });
       i += 1;
     } else if (c === "}") {
-      if (braces.pop() === "tpl") i = readTemplate(i + 1);
+      const kind = braces.pop();
+      if (kind === "tpl") i = readTemplate(i + 1);
       else {
-        tokens.push({ kind: "punct", text: c, start: i });
+        tokens.push({ kind: "punct", text: c, start: i, starts: kind === "block" });
         i += 1;
       }
+    } else if (c === "(") {
+      const last = tokens[tokens.length - 1];
+      parens.push(last?.kind === "id" && HEAD_WORDS.has(last.text) && !isMember(tokens.length - 1));
+      tokens.push({ kind: "punct", text: c, start: i });
+      i += 1;
+    } else if (c === ")") {
+      tokens.push({ kind: "punct", text: c, start: i, starts: parens.pop() === true });
+      i += 1;
+    } else if (c === "!" && source[i + 1] !== "=" && afterOperand(i)) {
+      // TypeScript's non-null assertion (`a! / 2`): a `/` after it divides.
+      tokens.push({ kind: "punct", text: c, start: i, ends: true });
+      i += 1;
+    } else if ((c === "+" || c === "-") && source[i + 1] === c) {
+      // `++`/`--` (longest match first, as JavaScript reads them): postfix after an operand, so a `/` after it divides.
+      tokens.push({ kind: "punct", text: c + c, start: i, ends: afterOperand(i) });
+      i += 2;
     } else if (c === "." && source[i + 1] === "." && source[i + 2] === ".") {
       tokens.push({ kind: "punct", text: "...", start: i });
       i += 3;
@@ -178,6 +238,14 @@ function tokenize(source: string): Token[] {
 
 /** Functions that return a fresh `require` (node:module's): a load through one is never a plain `require(…)`. */
 const LOADER_FACTORIES = new Set(["createRequire", "createRequireFromPath"]);
+
+/**
+ * A string's text ending the way the code before a load's specifier does (`import(`, `require(`,
+ * `import … from`, `export … from`, `import`), or naming `createRequire`: where a misread `/` moved
+ * the quotes, the string ends at the opening quote of the specifier it hid.
+ */
+const LOAD_BEFORE_QUOTE =
+  /\b(?:import|require)(?:\s|\/\*[\s\S]*?\*\/)*\((?:\s|\/\*[\s\S]*?\*\/)*$|\b(?:import|export)\b[^;]*\bfrom\s*$|(?<![-\w$.])import\s*$|\bcreateRequire\b/;
 
 const isRelative = (s: string) => s.startsWith("./") || s.startsWith("../");
 
@@ -239,12 +307,36 @@ export function scanModuleSource(source: string): ModuleScan {
   // A file can be run by a name in any string, not just an import: `new Worker(new URL("w.mjs", …))`,
   // `` execFileSync(node, [`./w.mjs`]) ``, `execSync("node lib/w.mjs")`. Each word of each string
   // and template literal that reads like a relative path or names a script is a path.
+  const pathWords = (text: string) => {
+    for (const word of text.split(/[\s"'`=,;()[\]{}<>|&]+/))
+      if (
+        (isRelative(word) && !/^\.\.?\/$/.test(word)) ||
+        (SCRIPT_NAME.test(word) && !word.includes("://")) ||
+        word.startsWith("file:///")
+      )
+        paths.push(word);
+  };
   tokens.forEach((t, k) => {
     if ((t.kind !== "str" && t.kind !== "tpl") || used.has(k)) return;
     if (isRelative(t.text) && !/^\.\.?\/$/.test(t.text)) paths.push(t.text);
-    for (const word of t.text.split(/[\s"'`=,;()[\]{}<>|&]+/))
-      if ((isRelative(word) && !/^\.\.?\/$/.test(word)) || (SCRIPT_NAME.test(word) && !word.includes("://")))
-        paths.push(word);
+    pathWords(t.text);
   });
+  // Where the tokenizer guessed wrong (a `/` read as a regular expression where it divides, or the
+  // reverse, moves every quote after it), code reads as a literal: the source's own words, wherever
+  // they are, name files too, and a load word inside a literal cannot be followed (red team zp, ZP1).
+  pathWords(source);
+  for (const t of tokens) {
+    const text = t.regex ? source.slice(t.start, t.end) : t.text;
+    if (
+      t.regex
+        ? /\b(?:import|require|createRequire)\b/.test(text)
+        : (t.kind === "str" || t.kind === "tpl") &&
+          LOAD_BEFORE_QUOTE.test(text) &&
+          !(t.kind === "tpl" && /\bimport\s*$/.test(text) && !/\(\s*$/.test(text))
+    )
+      computed.push(
+        `${t.regex ? "a regular expression" : "a string"} holding a load: ${text.slice(0, 60).split("\n")[0]!}`,
+      );
+  }
   return { imports, paths: [...new Set(paths)], computed };
 }

@@ -195,7 +195,7 @@ function strippedSource(file: string): string {
 }
 
 /** Runs `fn` with Node's experimental-feature warnings (the TypeScript stripper's, on Node 22 the hooks') kept off stderr. */
-function withoutExperimentalWarnings<T>(fn: () => T): T {
+export function withoutExperimentalWarnings<T>(fn: () => T): T {
   const emit = process.emitWarning;
   process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
     const type = typeof rest[0] === "string" ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;

@@ -300,6 +300,18 @@ function isFolder(path: string): boolean {
   }
 }
 
+/** The path a relative word names read as a URL (percent-decoded, `\` as `/`), when that differs. */
+function urlSpellings(word: string): string[] {
+  if (!word.includes("%") && !word.includes("\\")) return [];
+  let path = word.replaceAll("\\", "/");
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // not percent-encoding: as written
+  }
+  return path === word || path.includes("\0") ? [] : [path];
+}
+
 /**
  * The words of a text file's start that could be a path (no URLs; a variable's, for the tail
  * after it), each true when the shell's `source` or `.` reads it (red team o: then it is code
@@ -323,8 +335,11 @@ function wordsOf(file: string): Map<string, boolean> {
     const sourced = previous === "source" || previous === ".";
     previous = raw;
     const word = raw.replace(/^\$\{?(?:CLAUDE_PROJECT_DIR|PWD)\}?\//, "").replace(/[.]+$/, "");
-    if (word === "" || word.length > 512 || word.includes("\\") || word.includes("://")) continue;
-    words.set(word, sourced || (words.get(word) ?? false));
+    if (word === "" || word.length > 512 || word.includes("://")) continue;
+    // Node's `import` reads a name as a URL: `./%78.mjs` loads `./x.mjs`, `./lib\x.mjs` loads
+    // `./lib/x.mjs` (red team zp, ZP4). The word as a URL names those too.
+    for (const spelling of [word, ...urlSpellings(word)])
+      if (!spelling.includes("\\")) words.set(spelling, sourced || (words.get(spelling) ?? false));
   }
   return words;
 }

@@ -53,13 +53,20 @@ function modulesOf(config: string): ReadonlySet<string> {
   if (known && known.stamps === [config, ...known.modules].map(stamp).join("|")) return known.modules;
   let modules: ReadonlySet<string>;
   try {
-    modules = new Set(configGraph(config).modules);
+    // And the names an import would load instead if a file were made there (red team zp, ZP2).
+    const graph = configGraph(config);
+    modules = new Set([...graph.modules, ...graph.shadows]);
+    // The installed packages it loads a file of by path (`./node_modules/x/y.mjs`: red team zp, ZP5).
+    byPath.set(config, graph.installed);
   } catch {
     modules = new Set();
   }
   graphs.set(config, { stamps: [config, ...modules].map(stamp).join("|"), modules });
   return modules;
 }
+
+/** Each config file's installed packages it loads a file of by its path, as its modules were last read. */
+const byPath = new Map<string, readonly string[]>();
 
 /** Each config file's installed packages (real folders) and the places one would be found first, as last read. */
 const packages = new Map<string, { stamps: string; roots: string; places: readonly string[] }>();
@@ -72,7 +79,7 @@ function packagesOf(config: string, roots: readonly string[]): readonly string[]
   let places: string[];
   try {
     const { installed, shadowing } = configPackagePlaces(config, roots);
-    places = [...installed, ...shadowing];
+    places = [...installed, ...shadowing, ...(byPath.get(config) ?? [])];
   } catch {
     places = [];
   }

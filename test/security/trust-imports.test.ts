@@ -224,8 +224,13 @@ describe("the static scan of a config's loads", () => {
     );
     expect(scan.imports).toEqual(["./a.mjs", "./side.js", "./types", "./c.ts", "./dyn.mjs", "./req.cjs"]);
     // A template literal's path is no import, but it is a path a config may run (red team g, G2).
-    expect(scan.paths).toEqual(["./in-template", "./my-plugin.ts", "../p.ts"]);
-    expect(scan.computed).toHaveLength(3);
+    // Every word of the source that names a file counts, wherever it stands (a misread `/` turns code into a literal: red team zp, ZP1).
+    expect(scan.paths).toEqual(
+      expect.arrayContaining(["./in-template", "./my-plugin.ts", "../p.ts", "./commented.mjs"]),
+    );
+    // The three computed loads, and the regular expression holding a load's words (ZP1: fail closed).
+    expect(scan.computed).toHaveLength(4);
+    expect(scan.computed[3]).toContain("a regular expression holding a load");
   });
 
   it("follows local modules transitively (jiti's `./x.js` → `x.ts` too), leaves packages and node_modules out, and reports a local import naming no file", () => {
