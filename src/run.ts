@@ -70,7 +70,7 @@ export interface RunContext {
   readonly initFields: Record<string, JSONValue>;
   /** Top-level fields of `result` that plugins add (see `ResultFields`); set them before the run ends. */
   readonly resultFields: Record<string, unknown>;
-  /** Stamp, publish and return a message. */
+  /** Stamp, publish and return a message, as published (the run's secrets masked). */
   emit(message: MessageInit): Message;
 }
 
@@ -149,7 +149,8 @@ export function createRun(init: CreateRunInit): RunContext {
       sink(shown);
       lastSent.set(sink, shown);
       init.kernel.emit({ type: "message", message: shown }, run);
-      return full;
+      // What the loop hands on (session.end's taps, a subagent's caller) is what left (red team zp).
+      return shown;
     },
   };
   sinks.set(run, sink);

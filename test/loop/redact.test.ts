@@ -142,3 +142,28 @@ describe("events", () => {
     expect(seen).toEqual([{ type: "acme.log", line: "auth ok with [redacted] for bob" }]);
   });
 });
+
+describe("what the loop hands on", () => {
+  it("a third-party plugin's session.end tap gets the result masked, and the stream ends with one result (red team zp)", async () => {
+    const ended: string[] = [];
+    const audit = definePlugin({
+      name: "acme:audit",
+      options: z.object({ acme: z.object({ apiKey: z.string() }).optional() }),
+      apply(kernel) {
+        kernel.hooks.session.end.tap("acme:audit", (_run, result) => void ended.push(JSON.stringify(result)));
+      },
+    });
+    const messages = await collect(
+      summon("go", {
+        model: scriptedModel([{ text: "the key is sk-acme-998877, as asked" }]),
+        presets: [],
+        plugins: [audit],
+        acme: { apiKey: "sk-acme-998877" },
+      } as never),
+    );
+    expect(ended).toHaveLength(1);
+    expect(ended[0]).toContain("the key is [redacted], as asked");
+    expect(ended[0]).not.toContain("sk-acme-998877");
+    expect(messages.filter((m) => m.type === "result")).toHaveLength(1);
+  });
+});
