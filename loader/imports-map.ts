@@ -52,24 +52,10 @@ export function importsMapTargets(specifier: string, from: string): ImportsMapTa
   const imports = (peekJsonOrYaml(manifest) as { imports?: unknown } | undefined)?.imports;
   if (!imports || typeof imports !== "object" || Array.isArray(imports)) return undefined;
   const map = imports as Record<string, unknown>;
-  let target: unknown;
-  let star: string | undefined;
-  if (Object.hasOwn(map, specifier) && !specifier.includes("*")) target = map[specifier];
-  else {
-    // A pattern (`#lib/*`): the longest prefix that matches, as Node picks it.
-    let best = "";
-    for (const key of Object.keys(map)) {
-      const at = key.indexOf("*");
-      if (at < 0 || key.indexOf("*", at + 1) >= 0) continue;
-      const [prefix, suffix] = [key.slice(0, at), key.slice(at + 1)];
-      if (specifier.length < key.length - 1 || !specifier.startsWith(prefix) || !specifier.endsWith(suffix)) continue;
-      if (prefix.length > best.length) {
-        best = prefix;
-        target = map[key];
-        star = specifier.slice(prefix.length, specifier.length - suffix.length);
-      }
-    }
-  }
+  const { target, star } =
+    Object.hasOwn(map, specifier) && !specifier.includes("*")
+      ? { target: map[specifier] }
+      : patternEntry(map, specifier);
   if (target === undefined) return undefined;
   const dir = dirname(manifest);
   const files: string[] = [];
@@ -106,24 +92,28 @@ export function exportsMapTargets(packageDir: string, subpath: string): string[]
   else {
     const map = exports as Record<string, unknown>;
     if (Object.hasOwn(map, subpath)) target = map[subpath];
-    else {
-      let best = "";
-      for (const key of Object.keys(map)) {
-        const at = key.indexOf("*");
-        if (at < 0 || key.indexOf("*", at + 1) >= 0) continue;
-        const [prefix, suffix] = [key.slice(0, at), key.slice(at + 1)];
-        if (subpath.length < key.length - 1 || !subpath.startsWith(prefix) || !subpath.endsWith(suffix)) continue;
-        if (prefix.length > best.length) {
-          best = prefix;
-          target = map[key];
-          star = subpath.slice(prefix.length, subpath.length - suffix.length);
-        }
-      }
-    }
+    else ({ target, star } = patternEntry(map, subpath));
   }
   if (target === undefined || target === null) return undefined;
   return targetStrings(target)
     .map((raw) => (star === undefined ? raw : raw.replaceAll("*", star)))
     .filter((text) => !/^[a-z]+:/.test(text) && !text.startsWith("/"))
     .map((text) => resolve(packageDir, text));
+}
+
+/**
+ * The entry of an `imports` or `exports` map whose one-`*` pattern key (`#lib/*`, `./features/*.js`)
+ * matches `specifier` with the longest prefix, as Node picks it, and what the `*` stands for.
+ */
+function patternEntry(map: Record<string, unknown>, specifier: string): { target?: unknown; star?: string } {
+  let best: { prefix: string; target: unknown; star: string } | undefined;
+  for (const key of Object.keys(map)) {
+    const at = key.indexOf("*");
+    if (at < 0 || key.indexOf("*", at + 1) >= 0) continue;
+    const [prefix, suffix] = [key.slice(0, at), key.slice(at + 1)];
+    if (specifier.length < key.length - 1 || !specifier.startsWith(prefix) || !specifier.endsWith(suffix)) continue;
+    if (!best || prefix.length > best.prefix.length)
+      best = { prefix, target: map[key], star: specifier.slice(prefix.length, specifier.length - suffix.length) };
+  }
+  return best ? { target: best.target, star: best.star } : {};
 }
