@@ -12,7 +12,7 @@ export function sandboxNote(settings: SandboxSettings, readOnlyModules: readonly
       ? "Network access is open."
       : settings.network.mode === "proxy"
         ? `Network access goes through a proxy that lets through only: ${settings.network.allowedDomains.join(", ")}. Other hosts are refused.`
-        : "No network: downloads, installs and connections (localhost too) fail.";
+        : "No network: downloads, installs and connections fail.";
   const lines = [
     "# Sandbox",
     "Bash runs in an operating-system sandbox.",
@@ -23,13 +23,8 @@ export function sandboxNote(settings: SandboxSettings, readOnlyModules: readonly
         ]
       : []),
     "- Home is hidden except toolchains and caches; credentials (~/.ssh, .env files, ...) are unreadable.",
-    `- ${net}`,
     // Trial zg: a dev server in a background shell, then `curl localhost:8000` in another call.
-    ...(settings.network.mode === "all"
-      ? []
-      : [
-          "- Each command has its own localhost: a server a background shell or an earlier command started cannot be reached from another command; start it and call it in the same command.",
-        ]),
+    `- ${net}${settings.network.mode === "all" ? "" : " Each command has its own localhost: start a server and call it in the same command."}`,
     ...(settings.unixSockets === "blocked" && hasSocketFilter()
       ? [
           '- No Unix sockets (docker, ssh-agent, local servers): socket() fails with "Operation not permitted"; 32-bit programs are killed.',
