@@ -13,9 +13,9 @@ import { builtinRisk, noteExports, RUN_TIME_NAME, turnsOnHistoryExpansion } from
 import { outputTargets } from "./outputs";
 import { readTargets } from "./reads";
 import { CHANGES_DIR, SHELLS, SYSTEM_BIN, WRITES_ARGUMENTS, isInterpreter } from "./names";
-import { joinWords, unwrap, wrapperKind, wrapperOptionsKnown } from "./wrappers";
+import { joinWords, optionUnplaced, unwrap, wrapperKind, wrapperOptionsKnown } from "./wrappers";
 import { gitRepositories, specOf, unspecifiedModes } from "./specs";
-import { readBySpec, type SpecReading } from "./spec-format";
+import { optionWords, readBySpec, type SpecReading } from "./spec-format";
 import type { ShellAnalysis, ShellCandidate } from "./types";
 
 // Programs whose input is a command language with a way out to the shell (ed's `!`, sqlite3's .shell, gdb's shell, sftp's `!`, dc's `!`).
@@ -234,7 +234,7 @@ function shell(
   );
   const scan = scanOptions(normalized, 1, spec);
   // Unknown, not hidden: a variable from the environment; `bash <(…)` and stdin are judged below.
-  if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time`);
+  if (scan.dynamic) out.unsafe.push(optionUnplaced(program, scan));
   // bash and dash give each o or O of a cluster the next word as its name, wherever it stands
   // (`-oe errexit -c TEXT` is `-o errexit -e -c TEXT`), where the scan reads the rest of the
   // cluster as the value (getopt's way) and took `errexit` for a script, leaving TEXT unread
@@ -287,7 +287,7 @@ function interpreter(program: string, words: ShellWord[], at: Position, out: She
     if (value) out.hidden.push(`the code run by ${program} (${value.text}) is only known at run time`);
     return;
   }
-  if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time`);
+  if (scan.dynamic) out.unsafe.push(optionUnplaced(program, scan));
   readsStdin(program, words[scan.index], false, at, out);
 }
 
@@ -330,7 +330,7 @@ function xargs(
     ],
   };
   const scan = scanOptions(words, 1, spec);
-  if (scan.dynamic) out.hidden.push("an option of xargs is only known at run time");
+  if (scan.dynamic) out.hidden.push(optionUnplaced("xargs", scan));
   const target = words.slice(scan.index);
   const run = target.length > 0 ? target : [literalWord("echo")];
   const program = posix.basename(run[0]!.value);
@@ -559,6 +559,10 @@ function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis, fro
     const files = words.slice(hasOption(scan, ["--expression", "--file"], "ef", spec) ? scan.index : scan.index + 1);
     for (const w of files) out.writes.push({ word: w, kind: "output", from });
   }
-  for (const w of outputTargets(program, words)) out.writes.push({ word: w, kind: "output", from });
+  // Read as the program parses them, as its spec reads them (red team zr, ZR2): `curl --upload F
+  // file:///x` is `--upload-file`, `-sT F` is `-s -T F`; a pattern for one spelling missed the rest.
+  const spec = specified ? specOf(program) : undefined;
+  const parsed = spec ? optionWords(spec, words, 1).words : words;
+  for (const w of outputTargets(program, parsed)) out.writes.push({ word: w, kind: "output", from });
   out.reads.push(...readTargets(program, words));
 }
