@@ -33,6 +33,23 @@
  *           spec, another for the outputs. Rule: a program with a spec has its outputs read from
  *           its words as the program parses them (spec-format.ts optionWords: clusters split, long
  *           options by their full name), as its spec's own rules already were (red team m, M1).
+ *
+ * ZR3 FIXED The checks of programs the engine has no spec for — a user's rule names them
+ *           (`Bash(split:*)`), and the check finds the options that run a program — matched the
+ *           options' full names (or one fixed start), while split, zip, gdb and man take any
+ *           unambiguous start of a long option, gdb also with one dash (getopt_long_only), and man's
+ *           -P in a cluster. In default mode with `Bash(split:*)`, `split --f='sh -c …' notes.txt`
+ *           (`--filter`) ran its command unasked; so did `zip -T --unzip CMD z.zip`
+ *           (`--unzip-command`), `gdb -eval-command=…`, `--eval=…`, `-init-eval-command=…` and
+ *           `-comm FILE` (`shell …` runs a shell), and `man --pag=CMD ls`, `man -aP CMD ls` and
+ *           `man -C CONF ls` (a configuration whose `DEFINE pager` is the command; the pager runs
+ *           when stdout is a terminal) — the oracle: split, zip, gdb and man (under `script`, for
+ *           a terminal) made the marker in a user namespace. Class: ZR1's, in the option checks of
+ *           programs without a spec. Rule: a long option is named by any start of its name, with
+ *           two dashes or (for getopt_long_only programs) one (shell/risky.ts, longOptionNamed);
+ *           man's -P, -H and -C count anywhere in a cluster; rsync's --rsh/--rsync-path and emacs's
+ *           --eval/--execute/--load/--funcall/--batch/--script are read the same way (by their
+ *           parsers' documentation; not proven here).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -67,6 +84,8 @@ const NO_USERNS =
     ? "unshare -U is not available"
     : undefined;
 const NO_CURL = spawnSync("curl", ["--version"]).status !== 0 ? "curl is not installed" : undefined;
+const NO_GDB = spawnSync("gdb", ["--version"]).status !== 0 ? "gdb is not installed" : undefined;
+const NO_ZIP = spawnSync("zip", ["-v"]).status !== 0 ? "zip is not installed" : undefined;
 
 /** Run `command` with bash in `cwd` in a user namespace of its own, with the project's home. */
 function inNamespace(cwd: string, home: string, command: string) {
@@ -181,5 +200,76 @@ describe("ZR2: a program's outputs read from its words as written, not as it par
     expect(readFileSync(join(home, ".bashrc"), "utf8")).toBe("# the user's\n");
     expect(out[2]!.isError, out[2]!.content).toBe(false);
     expect(out[2]!.content).toContain(MARKER);
+  });
+});
+
+// ── ZR3 ──────────────────────────────────────────────────────────────────────────────────────────
+
+const ZR3 = [
+  `split --f='touch ${MARKER}; cat >/dev/null' notes.txt`,
+  `split --fi 'touch ${MARKER}; cat >/dev/null' notes.txt`,
+  `zip -q z.zip notes.txt && zip -T --unzip 'touch ${MARKER}' z.zip`,
+  `zip -T --unzip-c 'touch ${MARKER}' z.zip`,
+  `gdb -q -nx -eval-command='shell touch ${MARKER}' </dev/null`,
+  `gdb -q -nx --eval='shell touch ${MARKER}' </dev/null`,
+  `gdb -q -nx -init-eval-command='shell touch ${MARKER}' </dev/null`,
+  "gdb -q -nx -comm g.cmd </dev/null",
+  `man --pag='touch ${MARKER}' ls`,
+  `man -aP 'touch ${MARKER}' ls`,
+  "man -C m.conf ls",
+  `rsync --rs='touch ${MARKER}' notes.txt h:x`,
+];
+
+const zr3Rules = { allow: ["Bash(split:*)", "Bash(zip:*)", "Bash(gdb:*)", "Bash(man:*)", "Bash(rsync:*)"] };
+
+/** One run of the bin for ZR3 (default mode without the sandbox, split and gdb allowed): the attacks, then a plain split. */
+const zr3Run = batch(["--no-sandbox", "--allowedTools", "Bash(split:*)", "Bash(gdb:*)"]).add([
+  ZR3[0]!,
+  ZR3[5]!,
+  "split -l 1 notes.txt part-",
+]);
+
+describe("ZR3: a spec-less program's option check reads full names only", () => {
+  it.skipIf(NO_USERNS || NO_GDB || NO_ZIP)(
+    "the oracle: split, zip and gdb run the command an abbreviation names",
+    () => {
+      for (const command of [ZR3[0]!, ZR3[2]!, ZR3[4]!, ZR3[5]!, ZR3[6]!]) {
+        const p = project();
+        const run = inNamespace(p.cwd, p.home, command);
+        expect(existsSync(join(p.cwd, MARKER)), `${command}: ${run.stderr}`).toBe(true);
+      }
+    },
+  );
+
+  it("the engine: every spelling asks in default mode with split, zip, gdb, man and rsync allowed", async () => {
+    await expectVerdicts(ZR3, "ask", "default", zr3Rules);
+  });
+
+  it("the engine: their plain uses are still allowed", async () => {
+    await expectVerdicts(
+      [
+        "split -l 1 notes.txt",
+        "split --lines=1 notes.txt",
+        "zip -r z.zip src",
+        "gdb -q ./a.out",
+        "gdb -c core ./a.out",
+        "gdb --args ./a.out x",
+        "man ls",
+        "man -k printf",
+        "rsync -av --exclude=x src/ x/",
+      ],
+      "allow",
+      "default",
+      zr3Rules,
+    );
+  });
+
+  it("through the bin (default, no sandbox, split and gdb allowed): the abbreviations are refused; split runs", async () => {
+    const { cwd, out } = await zr3Run();
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(out[1]!.isError, out[1]!.content).toBe(true);
+    expect(existsSync(join(cwd, MARKER))).toBe(false);
+    expect(out[2]!.isError, out[2]!.content).toBe(false);
+    expect(existsSync(join(cwd, "part-aa"))).toBe(true);
   });
 });
