@@ -50,6 +50,21 @@
  *           man's -P, -H and -C count anywhere in a cluster; rsync's --rsh/--rsync-path and emacs's
  *           --eval/--execute/--load/--funcall/--batch/--script are read the same way (by their
  *           parsers' documentation; not proven here).
+ *
+ * ZR4 FIXED install has no spec: the engine reads its plain arguments as files written and the -t
+ *           folder as where a copy lands, found by its spellings `-t DIR`, `-vt DIR` and
+ *           `--target-directory[=]DIR`. getopt also takes `-tDIR`, `-vtDIR` and any start of the
+ *           long name (`--targ=DIR`); those option words were dropped as options, so the copy was
+ *           judged as landing in the project. In acceptEdits with `Bash(install:*)`, `install
+ *           -t/tmp/x notes.txt` and `install --targ=/tmp/x notes.txt` wrote outside the permitted
+ *           folders unasked (default mode too: a write outside them is never a Bash rule's to
+ *           allow); and `install -s --strip-program=./sp.sh notes.txt x` ran the project's sp.sh
+ *           (install runs the strip program on what it installs) — the oracle: install in a user
+ *           namespace wrote the folder and ran the script. Class: ZR1's, in a spec-less reader of
+ *           writes. Rule: the -t folder is read as getopt reads it (commands.ts, copyTarget: a
+ *           cluster up to a letter that takes a value, any start of --target-directory), and
+ *           install's --strip-program, in any start of its name, is an option that runs a program
+ *           (risky.ts).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -271,5 +286,85 @@ describe("ZR3: a spec-less program's option check reads full names only", () => 
     expect(existsSync(join(cwd, MARKER))).toBe(false);
     expect(out[2]!.isError, out[2]!.content).toBe(false);
     expect(existsSync(join(cwd, "part-aa"))).toBe(true);
+  });
+});
+
+// ── ZR4 ──────────────────────────────────────────────────────────────────────────────────────────
+
+/** ZR4's spellings: a copy out of the project by -t, and a strip program of the project's. */
+const zr4 = (out: string) => [
+  `install -t${out} notes.txt`,
+  `install -vt${out} notes.txt`,
+  `install -m755 -t${out} notes.txt`,
+  `install --targ=${out} notes.txt`,
+  `install --target=${out} notes.txt`,
+  "install -s --strip-program=./sp.sh notes.txt x",
+  "install -s --strip-p=./sp.sh notes.txt x",
+];
+
+/** A project with sp.sh (the attacker's, by an earlier Write), executable, that makes the marker. */
+function stripProject() {
+  const p = project();
+  writeFileSync(join(p.cwd, "sp.sh"), `#!/bin/sh\ntouch "${join(p.cwd, MARKER)}"\n`, { mode: 0o755 });
+  mkdirSync(join(p.home, "out"));
+  return p;
+}
+
+/** One run of the bin for ZR4 (acceptEdits without the sandbox, `Bash(install:*)`): the attacks, then an install inside. */
+const zr4Run = batch(
+  ["--no-sandbox", "--permission-mode", "acceptEdits", "--allowedTools", "Bash(install:*)"],
+  stripProject,
+).add((p) => [
+  zr4(join(p.home, "out"))[0]!,
+  zr4(join(p.home, "out"))[3]!,
+  zr4("")[5]!,
+  "install -m 644 notes.txt copy.txt",
+]);
+
+describe("ZR4: install's -t folder and strip program, read by their spellings", () => {
+  it.skipIf(NO_USERNS)(
+    "the oracle: install copies out of the project by -tDIR and --targ=DIR, and runs the strip program",
+    () => {
+      const p = stripProject();
+      const out = join(p.home, "out");
+      const run = inNamespace(
+        p.cwd,
+        p.home,
+        `${zr4(out)[0]} && ${zr4(out)[3]!.replace("notes.txt", "package.json")} && ${zr4(out)[6]}`,
+      );
+      expect(existsSync(join(out, "notes.txt")), run.stderr).toBe(true);
+      expect(existsSync(join(out, "package.json")), run.stderr).toBe(true);
+      expect(existsSync(join(p.cwd, MARKER)), run.stderr).toBe(true);
+    },
+  );
+
+  it("the engine: every spelling asks in acceptEdits and default with `Bash(install:*)`", async () => {
+    const p = stripProject();
+    for (const mode of ["acceptEdits", "default"] as const)
+      await expectVerdicts(zr4(join(p.home, "out")), "ask", mode, { allow: ["Bash(install:*)"] }, p);
+  });
+
+  it("the engine: installs inside the project still run unasked in acceptEdits", async () => {
+    await expectVerdicts(
+      [
+        "install -m 644 notes.txt copy.txt",
+        "install -D notes.txt out/x",
+        "install -t src notes.txt",
+        "install -vtsrc notes.txt",
+        "install --target-directory=src notes.txt",
+      ],
+      "allow",
+      "acceptEdits",
+      { allow: ["Bash(install:*)"] },
+    );
+  });
+
+  it("through the bin (acceptEdits, no sandbox, `Bash(install:*)`): the copies out and the strip program are refused; an install inside runs", async () => {
+    const { cwd, home, out } = await zr4Run();
+    for (const k of [0, 1, 2]) expect(out[k]!.isError, out[k]!.content).toBe(true);
+    expect(existsSync(join(home, "out", "notes.txt"))).toBe(false);
+    expect(existsSync(join(cwd, MARKER))).toBe(false);
+    expect(out[3]!.isError, out[3]!.content).toBe(false);
+    expect(existsSync(join(cwd, "copy.txt"))).toBe(true);
   });
 });

@@ -526,6 +526,35 @@ const PERSISTS: Record<string, (words: readonly ShellWord[]) => string | undefin
   chkconfig: () => "chkconfig installs a start-up service",
 };
 
+/**
+ * The folder a copy names with -t, read as getopt reads it: `-t DIR`, `-tDIR` and `-vtDIR` (a
+ * cluster; a letter that takes a value before it ends the cluster), `--target-directory DIR`,
+ * `--target-directory=DIR`, and any start of that name (`--targ=DIR`). `install -t/tmp/x f` and
+ * `--targ=/tmp/x` were read as copying into the project (red team zr, ZR4).
+ */
+function copyTarget(seen: readonly ShellWord[]): ShellWord | undefined {
+  const next = (k: number) => seen[k + 1] ?? { ...literalWord("(the next word)"), literal: false };
+  for (let k = 0; k < seen.length; k++) {
+    const v = seen[k]!.value;
+    const long = /^(--[A-Za-z-]+)(?:=([^]*))?$/.exec(v);
+    if (long) {
+      if (long[1]!.length >= 3 && "--target-directory".startsWith(long[1]!))
+        return long[2] === undefined ? next(k) : literalWord(long[2]);
+      if (long[2] === undefined && /^--(suffix|mode|owner|group)$/.test(long[1]!)) k++;
+      continue;
+    }
+    if (!/^-[^-]/.test(v)) continue;
+    for (let i = 1; i < v.length; i++) {
+      if (v[i] === "t") return i < v.length - 1 ? literalWord(v.slice(i + 1)) : next(k);
+      if ("Smog".includes(v[i]!)) {
+        if (i === v.length - 1) k++;
+        break;
+      }
+    }
+  }
+  return undefined;
+}
+
 /** Files a command writes: cp/rm/… operands and sed -i files (sensitive check), and the outputs of outputs.ts. */
 function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis, from: number, specified: boolean) {
   if (WRITES_ARGUMENTS.has(program)) {
@@ -542,14 +571,8 @@ function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis, fro
         out.writes.push({ word: w, kind: "argument", from });
     if (copies) {
       // Where a copy lands is its output: the -t folder, or the last operand.
-      const target = scan.seen.findIndex(
-        (w) => /^(-t|--target-directory)$/.test(w.value) || /^-[a-zA-Z]*t$/.test(w.value),
-      );
-      const inline = scan.seen.find((w) => w.value.startsWith("--target-directory="));
-      if (target !== -1 && scan.seen[target + 1])
-        out.writes.push({ word: scan.seen[target + 1]!, kind: "output", from });
-      else if (inline)
-        out.writes.push({ word: literalWord(inline.value.slice("--target-directory=".length)), kind: "output", from });
+      const target = copyTarget(scan.seen);
+      if (target) out.writes.push({ word: target, kind: "output", from });
       else if (operands.length >= 2) out.writes.push({ word: operands.at(-1)!, kind: "output", from });
     }
   } else if (program === "sed" && words.some((w) => /^(-i|--in-place)/.test(w.value) || /^-[a-zA-Z]*i/.test(w.value))) {

@@ -411,6 +411,11 @@ checks.patch = (words) =>
     : "patch writes the files its diff names, which are not known before it runs";
 checks.split = (words) =>
   words.some((w) => longOptionNamed(w.value, ["filter"])) ? "split --filter runs a shell command" : undefined;
+// install -s runs the strip program --strip-program names (red team zr, ZR4).
+checks.install = (words) =>
+  words.some((w) => longOptionNamed(w.value, ["strip-program"]))
+    ? "install --strip-program names a program for install to run"
+    : undefined;
 // ed and ex run `!command` from their input.
 checks.ed = () => "ed runs `!command` lines of its input";
 checks.fdfind = checks.fd!;
