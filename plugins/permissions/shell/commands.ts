@@ -536,7 +536,7 @@ function copyTarget(seen: readonly ShellWord[]): ShellWord | undefined {
   const next = (k: number) => seen[k + 1] ?? { ...literalWord("(the next word)"), literal: false };
   for (let k = 0; k < seen.length; k++) {
     const v = seen[k]!.value;
-    const long = /^(--[A-Za-z-]+)(?:=([^]*))?$/.exec(v);
+    const long = /^(--[A-Za-z-]+)(?:=([\s\S]*))?$/.exec(v);
     if (long) {
       if (long[1]!.length >= 3 && "--target-directory".startsWith(long[1]!))
         return long[2] === undefined ? next(k) : literalWord(long[2]);
