@@ -13,9 +13,9 @@ import { builtinRisk, noteExports, RUN_TIME_NAME, turnsOnHistoryExpansion } from
 import { outputTargets } from "./outputs";
 import { readTargets } from "./reads";
 import { CHANGES_DIR, SHELLS, SYSTEM_BIN, WRITES_ARGUMENTS, isInterpreter } from "./names";
-import { joinWords, unwrap, wrapperKind, wrapperOptionsKnown } from "./wrappers";
+import { joinWords, optionUnplaced, unwrap, wrapperKind, wrapperOptionsKnown } from "./wrappers";
 import { gitRepositories, specOf, unspecifiedModes } from "./specs";
-import { readBySpec, type SpecReading } from "./spec-format";
+import { optionWords, readBySpec, type SpecReading } from "./spec-format";
 import type { ShellAnalysis, ShellCandidate } from "./types";
 
 // Programs whose input is a command language with a way out to the shell (ed's `!`, sqlite3's .shell, gdb's shell, sftp's `!`, dc's `!`).
@@ -234,7 +234,7 @@ function shell(
   );
   const scan = scanOptions(normalized, 1, spec);
   // Unknown, not hidden: a variable from the environment; `bash <(…)` and stdin are judged below.
-  if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time`);
+  if (scan.dynamic) out.unsafe.push(optionUnplaced(program, scan));
   // bash and dash give each o or O of a cluster the next word as its name, wherever it stands
   // (`-oe errexit -c TEXT` is `-o errexit -e -c TEXT`), where the scan reads the rest of the
   // cluster as the value (getopt's way) and took `errexit` for a script, leaving TEXT unread
@@ -287,7 +287,7 @@ function interpreter(program: string, words: ShellWord[], at: Position, out: She
     if (value) out.hidden.push(`the code run by ${program} (${value.text}) is only known at run time`);
     return;
   }
-  if (scan.dynamic) out.unsafe.push(`an option of ${program} is only known at run time`);
+  if (scan.dynamic) out.unsafe.push(optionUnplaced(program, scan));
   readsStdin(program, words[scan.index], false, at, out);
 }
 
@@ -330,7 +330,7 @@ function xargs(
     ],
   };
   const scan = scanOptions(words, 1, spec);
-  if (scan.dynamic) out.hidden.push("an option of xargs is only known at run time");
+  if (scan.dynamic) out.hidden.push(optionUnplaced("xargs", scan));
   const target = words.slice(scan.index);
   const run = target.length > 0 ? target : [literalWord("echo")];
   const program = posix.basename(run[0]!.value);
@@ -526,6 +526,35 @@ const PERSISTS: Record<string, (words: readonly ShellWord[]) => string | undefin
   chkconfig: () => "chkconfig installs a start-up service",
 };
 
+/**
+ * The folder a copy names with -t, read as getopt reads it: `-t DIR`, `-tDIR` and `-vtDIR` (a
+ * cluster; a letter that takes a value before it ends the cluster), `--target-directory DIR`,
+ * `--target-directory=DIR`, and any start of that name (`--targ=DIR`). `install -t/tmp/x f` and
+ * `--targ=/tmp/x` were read as copying into the project (red team zr, ZR4).
+ */
+function copyTarget(seen: readonly ShellWord[]): ShellWord | undefined {
+  const next = (k: number) => seen[k + 1] ?? { ...literalWord("(the next word)"), literal: false };
+  for (let k = 0; k < seen.length; k++) {
+    const v = seen[k]!.value;
+    const long = /^(--[A-Za-z-]+)(?:=([\s\S]*))?$/.exec(v);
+    if (long) {
+      if (long[1]!.length >= 3 && "--target-directory".startsWith(long[1]!))
+        return long[2] === undefined ? next(k) : literalWord(long[2]);
+      if (long[2] === undefined && /^--(suffix|mode|owner|group)$/.test(long[1]!)) k++;
+      continue;
+    }
+    if (!/^-[^-]/.test(v)) continue;
+    for (let i = 1; i < v.length; i++) {
+      if (v[i] === "t") return i < v.length - 1 ? literalWord(v.slice(i + 1)) : next(k);
+      if ("Smog".includes(v[i]!)) {
+        if (i === v.length - 1) k++;
+        break;
+      }
+    }
+  }
+  return undefined;
+}
+
 /** Files a command writes: cp/rm/… operands and sed -i files (sensitive check), and the outputs of outputs.ts. */
 function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis, from: number, specified: boolean) {
   if (WRITES_ARGUMENTS.has(program)) {
@@ -542,14 +571,8 @@ function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis, fro
         out.writes.push({ word: w, kind: "argument", from });
     if (copies) {
       // Where a copy lands is its output: the -t folder, or the last operand.
-      const target = scan.seen.findIndex(
-        (w) => /^(-t|--target-directory)$/.test(w.value) || /^-[a-zA-Z]*t$/.test(w.value),
-      );
-      const inline = scan.seen.find((w) => w.value.startsWith("--target-directory="));
-      if (target !== -1 && scan.seen[target + 1])
-        out.writes.push({ word: scan.seen[target + 1]!, kind: "output", from });
-      else if (inline)
-        out.writes.push({ word: literalWord(inline.value.slice("--target-directory=".length)), kind: "output", from });
+      const target = copyTarget(scan.seen);
+      if (target) out.writes.push({ word: target, kind: "output", from });
       else if (operands.length >= 2) out.writes.push({ word: operands.at(-1)!, kind: "output", from });
     }
   } else if (program === "sed" && words.some((w) => /^(-i|--in-place)/.test(w.value) || /^-[a-zA-Z]*i/.test(w.value))) {
@@ -559,6 +582,10 @@ function noteWrites(program: string, words: ShellWord[], out: ShellAnalysis, fro
     const files = words.slice(hasOption(scan, ["--expression", "--file"], "ef", spec) ? scan.index : scan.index + 1);
     for (const w of files) out.writes.push({ word: w, kind: "output", from });
   }
-  for (const w of outputTargets(program, words)) out.writes.push({ word: w, kind: "output", from });
+  // Read as the program parses them, as its spec reads them (red team zr, ZR2): `curl --upload F
+  // file:///x` is `--upload-file`, `-sT F` is `-s -T F`; a pattern for one spelling missed the rest.
+  const spec = specified ? specOf(program) : undefined;
+  const parsed = spec ? optionWords(spec, words, 1).words : words;
+  for (const w of outputTargets(program, parsed)) out.writes.push({ word: w, kind: "output", from });
   out.reads.push(...readTargets(program, words));
 }

@@ -17,14 +17,20 @@ export interface OptionScan {
   index: number;
   /** Every option word seen, values included (`-u`, `root`, `--chdir=/x`). */
   seen: ShellWord[];
-  /** An option or value that is only known at run time. */
+  /**
+   * An option or value that is only known at run time, or a long option written as the start of
+   * one that takes a value (`abbreviated`): where the operands start is not known.
+   */
   dynamic: boolean;
+  /** The word that abbreviates a long option taking a value (`--ch` for `--chdir`), if the scan stopped at one. */
+  abbreviated?: ShellWord;
 }
 
 /** Scan the options of `words` from `start`: stops at the first operand or after `--`. */
 export function scanOptions(words: readonly ShellWord[], start: number, spec: OptionSpec = {}): OptionScan {
   const seen: ShellWord[] = [];
   let dynamic = false;
+  let abbreviated: ShellWord | undefined;
   let i = start;
   while (i < words.length) {
     const word = words[i]!;
@@ -44,6 +50,15 @@ export function scanOptions(words: readonly ShellWord[], start: number, spec: Op
     i++;
     if (v.startsWith("--")) {
       const name = v.split("=")[0]!;
+      // getopt_long takes any unambiguous prefix of a long option: `env --ch DIR cmd` is `env
+      // --chdir DIR cmd`, `xargs --arg FILE cmd` is `--arg-file` (red team zr, ZR1). A word that
+      // starts a long option taking a value, and is none itself, may take the next word as that
+      // value: the scan cannot tell where the operands start.
+      if (!v.includes("=") && !spec.long?.includes(name) && spec.long?.some((l) => l.startsWith(name))) {
+        dynamic = true;
+        abbreviated = word;
+        break;
+      }
       if (!v.includes("=") && spec.long?.includes(name) && i < words.length) seen.push(words[i++]!);
       continue;
     }
@@ -55,7 +70,7 @@ export function scanOptions(words: readonly ShellWord[], start: number, spec: Op
       }
     }
   }
-  return { index: i, seen, dynamic };
+  return { index: i, seen, dynamic, ...(abbreviated ? { abbreviated } : {}) };
 }
 
 /**

@@ -299,7 +299,7 @@ const checks: Record<string, Check> = {
   },
   // rsync -e/--rsh/--rsync-path name the remote shell or program to run.
   rsync(words) {
-    const bad = words.find((w) => /^--(rsh|rsync-path)(=|$)/.test(w.value) || /^-[a-zA-Z]*e/.test(w.value));
+    const bad = words.find((w) => longOptionNamed(w.value, ["rsh", "rsync-path"]) || /^-[a-zA-Z]*e/.test(w.value));
     return bad ? `rsync ${bad.value} names a program for rsync to run` : undefined;
   },
   // ssh/scp/sftp -o ProxyCommand/LocalCommand run local programs; -F reads a config that can.
@@ -314,7 +314,9 @@ const checks: Record<string, Check> = {
   },
   // zip -TT/--unzip-command runs the test program it names.
   zip(words) {
-    return words.some((w) => /^(-TT|--unzip-command)/.test(w.value)) ? "zip -TT runs a program" : undefined;
+    return words.some((w) => /^-TT/.test(w.value) || longOptionNamed(w.value, ["unzip-command"]))
+      ? "zip -TT runs a program"
+      : undefined;
   },
   // vim -c/+cmd/-S/--cmd run editor commands, and `:!` runs a shell.
   vim: editorRisk,
@@ -324,7 +326,11 @@ const checks: Record<string, Check> = {
   view: editorRisk,
   // emacs --eval/-l/-f run Lisp, which can run anything.
   emacs(words) {
-    return words.some((w) => /^(--eval|-l|--load|-f|--funcall|--batch|-batch|--script)/.test(w.value))
+    return words.some(
+      (w) =>
+        /^-[lfx]/.test(w.value) ||
+        longOptionNamed(w.value, ["eval", "execute", "load", "funcall", "batch", "script"], true),
+    )
       ? "emacs --eval/--load runs Lisp code"
       : undefined;
   },
@@ -351,15 +357,25 @@ const checks: Record<string, Check> = {
   },
   // man -P/--pager and -H/--html name a program to run.
   man(words) {
-    return words.some((w) => /^(-P|-H|--pager|--html)/.test(w.value)) ? "man -P/-H names a program to run" : undefined;
+    return words.some(
+      (w) => /^-[a-zA-Z]*[PHC]/.test(w.value) || longOptionNamed(w.value, ["pager", "html", "config-file"]),
+    )
+      ? "man -P/-H names a program to run (-C, a configuration that names the pager)"
+      : undefined;
   },
 };
 for (const name of AWKS) checks[name] = awkRisk;
 for (const name of ["gcc", "g++", "cc", "c++", "clang", "clang++", "tcc"]) checks[name] = compilerRisk;
 // gdb runs commands from -x files, -ex text and its init files.
 checks.gdb = (words) =>
-  words.some((w) =>
-    /^(-x|-ex|-ix|-iex|--command|--eval-command|--init-command|--init-eval-command|-batch|--batch)/.test(w.value),
+  words.some(
+    (w) =>
+      /^-x/.test(w.value) ||
+      longOptionNamed(
+        w.value,
+        ["x", "ex", "ix", "iex", "command", "eval-command", "init-command", "init-eval-command", "batch"],
+        true,
+      ),
   )
     ? "gdb -x/-ex runs debugger commands, which can run a shell"
     : undefined;
@@ -394,11 +410,31 @@ checks.patch = (words) =>
     ? undefined
     : "patch writes the files its diff names, which are not known before it runs";
 checks.split = (words) =>
-  words.some((w) => /^--filt/.test(w.value)) ? "split --filter runs a shell command" : undefined;
+  words.some((w) => longOptionNamed(w.value, ["filter"])) ? "split --filter runs a shell command" : undefined;
+// install -s runs the strip program --strip-program names (red team zr, ZR4).
+checks.install = (words) =>
+  words.some((w) => longOptionNamed(w.value, ["strip-program"]))
+    ? "install --strip-program names a program for install to run"
+    : undefined;
 // ed and ex run `!command` from their input.
 checks.ed = () => "ed runs `!command` lines of its input";
 checks.fdfind = checks.fd!;
 checks.gtar = checks.bsdtar = checks.tar!;
+
+/**
+ * Whether a word names one of the long options `names` (written without dashes) as the program's
+ * parser reads it: `--name`, `--name=value`, or any start of the name, which getopt_long, argp and
+ * zip's parser take for the option (`split --f=CMD` is `--filter`, `zip --unzip CMD` is
+ * `--unzip-command`: red team zr, ZR3). With `single`, also written with one dash and two letters
+ * or more (getopt_long_only, gdb's `-eval-command`, emacs's `-eval`). A start shared with another
+ * option counts too: the program refuses an ambiguous one, and the check asks.
+ */
+function longOptionNamed(value: string, names: readonly string[], single = false): boolean {
+  const m = /^(--?)([A-Za-z][A-Za-z0-9-]*)(?:=|$)/.exec(value);
+  if (!m) return false;
+  if (m[1] === "-" && (!single || m[2]!.length < 2)) return false;
+  return names.some((n) => n.startsWith(m[2]!));
+}
 
 // vi and friends: every option may run editor commands (-c, +cmd, -S, -s, -u vimrc, --cmd, clusters such as -sc).
 function editorRisk(words: readonly ShellWord[]): string | undefined {

@@ -3,7 +3,7 @@
  * option carries it as shell text. A deny rule must see through all of them (`flock x rm`,
  * `chroot / rm`, `su -c 'rm …'`), and an allow rule must cover what they run.
  */
-import { hasOption, scanOptions, type OptionSpec } from "./options";
+import { hasOption, scanOptions, type OptionScan, type OptionSpec } from "./options";
 import { charsetRisk, isHarmlessExport } from "./names";
 import { literalWord, type ShellWord } from "./words";
 import type { ShellAnalysis } from "./types";
@@ -258,13 +258,19 @@ function envUnsets(seen: readonly ShellWord[]): ShellWord[] {
   return out;
 }
 
+/** Why a scan could not tell where a program's operands start: an option only known at run time, or an abbreviation. */
+export function optionUnplaced(program: string, scan: OptionScan): string {
+  return scan.abbreviated
+    ? `${program} ${scan.abbreviated.text} may be the start of a long option that takes the next word as its value (getopt takes any unambiguous prefix)`
+    : `an option of ${program} is only known at run time`;
+}
+
 /** Read a wrapper's arguments. Problems (dynamic options, dangerous env) are reported into `out`. */
 export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis): Unwrapped {
   const def = DEFS[program]!;
   const spec = def.options ?? {};
   const scan = scanOptions(words, 1, spec);
-  if (scan.dynamic)
-    out.hidden.push(`an option of ${program} is only known at run time, so what it runs cannot be told`);
+  if (scan.dynamic) out.hidden.push(`${optionUnplaced(program, scan)}, so what it runs cannot be told`);
   if (def.none && hasOption(scan, def.none.long ?? [], def.none.short ?? "", spec)) return { words: [] };
   if (def.text && hasOption(scan, def.text.long ?? [], def.text.short ?? "", spec))
     return { words: [], text: textValue(scan.seen, def.text) };
@@ -288,7 +294,7 @@ export function unwrap(program: string, words: ShellWord[], out: ShellAnalysis):
     // `env -` is `env -i`; more options may follow it.
     while (i < words.length && words[i]!.literal && words[i]!.value === "-") {
       const more = scanOptions(words, i + 1, spec);
-      if (more.dynamic) out.hidden.push("an option of env is only known at run time, so what it runs cannot be told");
+      if (more.dynamic) out.hidden.push(`${optionUnplaced(program, more)}, so what it runs cannot be told`);
       i = more.index;
     }
     // NAME=value words before the command set its environment.
