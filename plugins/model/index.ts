@@ -30,6 +30,7 @@ import { isProviderFailure } from "./failover";
 import { addFailureHint } from "./failure-hint";
 import { PROVIDERS, type ProviderSpec } from "./providers";
 import { checkProviderSettings } from "./settings";
+import { sameOriginRedirects } from "./redirects";
 import { streamCheckingFetch } from "./stream-check";
 import { WITH_FETCH, type OpenAICompatibleModel } from "./openai-compatible";
 import { modelCommands, modelFlags } from "./models-report";
@@ -154,7 +155,11 @@ export const modelPlugin = definePlugin({
   commands: modelCommands,
   flags: modelFlags,
   apply(kernel, context) {
-    // Innermost wrapper: every retry attempt is checked, and a 200 that is no stream is retried.
+    // Innermost: a redirect to another server is never followed with the request's key (redirects.ts).
+    getModelApi(kernel).addFetchWrapper(`${NAME}/redirects`, (next, context) =>
+      sameOriginRedirects(next, context.provider),
+    );
+    // Every retry attempt is checked, and a 200 that is no stream is retried.
     getModelApi(kernel).addFetchWrapper(`${NAME}/stream-check`, (next, context) =>
       streamCheckingFetch(next, context.provider),
     );

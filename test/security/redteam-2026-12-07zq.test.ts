@@ -1,0 +1,139 @@
+/**
+ * Red team of 2026-12-07 (zq): what landed on main this evening, as a stranger — `ubiquity
+ * permissions check` on a project's setup, the apiKeyHelper's renewal, header lists in env, a throw
+ * from `tool.allowed`, red team zo's fixes and compat survey zb's "Device or resource busy". Through
+ * the SDK (summon) against fake provider servers on 127.0.0.1 with the user's helper in a temp home,
+ * the built bin in untrusted projects with marker files, and the permission engine with bash as the
+ * oracle. Each finding's test failed before its fix (checked by reverting the fix).
+ *
+ * ZQ1 FIXED A provider's request followed a redirect to another server with its key: fetch drops
+ *           only `Authorization` when a redirect leaves the origin, so Anthropic's `x-api-key` (and
+ *           Azure's `api-key`, Google's `x-goog-api-key`, a gateway's own header) went to whatever
+ *           server the `Location` named; with an apiKeyHelper, that server's 401 had the helper run
+ *           again and its fresh key sent the same way (the renewal's "sent once more"). Oracle: the
+ *           second server on 127.0.0.1 recorded both keys (`sk-broker-1…`, `sk-broker-2…`). Class:
+ *           credentials a request carries, sent where the request was not addressed. Rule: a
+ *           provider's request follows a redirect within its origin only; one to another origin
+ *           is not followed and the call fails naming both origins (model/redirects.ts, the model
+ *           plugin's innermost fetch wrapper, so every provider built from a string has it).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { summon, type Message } from "ubiquity";
+import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
+import { collect, resultOf } from "../helpers/collect";
+import { tempHome } from "../helpers/temp-home";
+import { tempDir } from "../tools/helpers";
+
+const home = tempHome();
+const servers: Server[] = [];
+let provider: FakeProviderServer | undefined;
+let savedTtl: string | undefined;
+beforeEach(() => {
+  savedTtl = process.env.CLAUDE_CODE_API_KEY_HELPER_TTL_MS;
+  delete process.env.CLAUDE_CODE_API_KEY_HELPER_TTL_MS;
+});
+afterEach(async () => {
+  if (savedTtl === undefined) delete process.env.CLAUDE_CODE_API_KEY_HELPER_TTL_MS;
+  else process.env.CLAUDE_CODE_API_KEY_HELPER_TTL_MS = savedTtl;
+  await provider?.close();
+  provider = undefined;
+  for (const s of servers.splice(0)) await new Promise((done) => s.close(done));
+});
+
+/** An HTTP server on 127.0.0.1 answering with `handle`; its origin. */
+async function listen(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer(handle);
+  servers.push(server);
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A helper printing `sk-broker-<n>-long-enough-key` for its n-th run. */
+function helperScript(): { command: string; runs: () => number } {
+  const dir = tempDir();
+  const count = join(dir, "runs");
+  writeFileSync(count, "");
+  const command = join(dir, "get-key.sh");
+  writeFileSync(
+    command,
+    `#!/bin/sh\necho run >> ${JSON.stringify(count)}\nn=$(wc -l < ${JSON.stringify(count)})\necho "sk-broker-$((n))-long-enough-key"\n`,
+    { mode: 0o755 },
+  );
+  return { command, runs: () => readFileSync(count, "utf8").split("\n").filter(Boolean).length };
+}
+
+/** A run of the user's helper key against `baseURL` (Anthropic's wire). */
+async function runWith(helper: string, baseURL: string): Promise<{ messages: Message[]; logged: string }> {
+  mkdirSync(join(home(), ".ubiquity"), { recursive: true });
+  writeFileSync(join(home(), ".ubiquity", "settings.json"), JSON.stringify({ apiKeyHelper: helper }));
+  const lines: string[] = [];
+  const log = (line: unknown) => void lines.push(String(line));
+  const messages = await collect(
+    summon("hi", {
+      model: "anthropic:claude-haiku-4-5",
+      providerSettings: { baseURL },
+      settingSources: ["user"],
+      cwd: tempDir(),
+      persistSession: false,
+      maxRetries: 0,
+      logger: { debug: () => {}, info: () => {}, warn: log, error: log },
+    }),
+  );
+  return { messages, logged: lines.join("\n") };
+}
+
+describe("ZQ1: a redirect to another server never carries the provider's key", () => {
+  it("a 307 to another origin is not followed: the other server gets no key, not the helper's first nor its fresh one", async () => {
+    const stolen: string[] = [];
+    // The other server answers 401, which made the renewal run the helper and send its new key.
+    const other = await listen((req, res) => {
+      stolen.push(String(req.headers["x-api-key"] ?? req.headers.authorization ?? "(none)"));
+      res.writeHead(401, { "content-type": "application/json" });
+      res.end(JSON.stringify({ type: "error", error: { type: "authentication_error", message: "expired" } }));
+    });
+    const gateway = await listen((req, res) => {
+      res.writeHead(307, { location: `${other.replace("127.0.0.1", "localhost")}${req.url}` });
+      res.end();
+    });
+    const helper = helperScript();
+    const { messages, logged } = await runWith(helper.command, `${gateway}/v1`);
+    expect(stolen).toEqual([]);
+    const result = resultOf(messages);
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(messages) + logged).toContain("which is not followed");
+    expect(JSON.stringify(messages) + logged).not.toContain("sk-broker");
+    expect(helper.runs()).toBe(1);
+  });
+
+  it("a redirect within the same origin is followed, with the key, to the answer", async () => {
+    provider = await startProviderServer(["done"]);
+    const upstream = provider.baseURL.replace(/\/v1$/, "");
+    const gateway = await listen(async (req, res) => {
+      if (req.url?.startsWith("/old/")) {
+        res.writeHead(308, { location: req.url.replace("/old/", "/new/") });
+        res.end();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => !["host", "content-length", "connection"].includes(k)),
+      ) as Record<string, string>;
+      const answer = await fetch(`${upstream}${req.url!.replace("/new/", "/")}`, {
+        method: req.method,
+        headers,
+        body: Buffer.concat(chunks),
+      });
+      res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "text/plain" });
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+    const helper = helperScript();
+    const { messages } = await runWith(helper.command, `${gateway}/old/v1`);
+    expect(resultOf(messages)).toMatchObject({ isError: false, result: "done" });
+    expect(provider.requests.map((r) => r.headers["x-api-key"])).toEqual(["sk-broker-1-long-enough-key"]);
+  });
+});
