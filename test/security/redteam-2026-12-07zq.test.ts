@@ -16,6 +16,17 @@
  *           provider's request follows a redirect within its origin only; one to another origin
  *           is not followed and the call fails naming both origins (model/redirects.ts, the model
  *           plugin's innermost fetch wrapper, so every provider built from a string has it).
+ *
+ * ZQ2 FIXED A header list in the run's `env` (OTEL_EXPORTER_OTLP_HEADERS) was masked whole and
+ *           header by header as written, but OpenTelemetry's values are percent-encoded
+ *           (`Authorization=Bearer%20<token>`): the exporter sends, and logs, `Bearer <token>`. A
+ *           Bash command printing the decoded list (`printf %b` of it with `%` as `\x`, what an
+ *           SDK's debug log shows) put the bearer token unmasked in the tool result, the stream
+ *           and the transcript (oracle: the stream-json run's tool result through the bin). Class:
+ *           a credential shown in the form its program reads it in, not the form it was written in
+ *           (the kernel masks a URL's password raw and decoded for the same reason). Rule: each
+ *           header of a header list is registered as written and percent-decoded
+ *           (_kits/process/env.ts, headerSecrets).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -27,6 +38,7 @@ import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
 import { collect, resultOf } from "../helpers/collect";
 import { tempHome } from "../helpers/temp-home";
 import { tempDir } from "../tools/helpers";
+import { attackBench } from "./attack-bench";
 
 const home = tempHome();
 const servers: Server[] = [];
@@ -135,5 +147,30 @@ describe("ZQ1: a redirect to another server never carries the provider's key", (
     const { messages } = await runWith(helper.command, `${gateway}/old/v1`);
     expect(resultOf(messages)).toMatchObject({ isError: false, result: "done" });
     expect(provider.requests.map((r) => r.headers["x-api-key"])).toEqual(["sk-broker-1-long-enough-key"]);
+  });
+});
+
+const TOKEN = "tok_zq2_0123456789abcdef";
+const { attack } = attackBench({
+  name: "rt7zq",
+  model: "openai:gpt-4.1",
+  key: "sk-rt7zq-provider-key-0123456789",
+  // A project whose config hands programs the user's OpenTelemetry exporter headers.
+  fill: ({ cwd }) => {
+    const env = { OTEL_EXPORTER_OTLP_HEADERS: `Authorization=Bearer%20${TOKEN},x-tenant=acme` };
+    writeFileSync(join(cwd, ".ubiquityrc.json"), JSON.stringify({ env }));
+  },
+});
+
+describe("ZQ2: a header list's values are masked percent-decoded too", () => {
+  it("the exporter's bearer token, printed as the exporter decodes it, comes back masked", async () => {
+    const { out, run } = await attack(
+      [`printf '%b\\n' "$(printf %s "$OTEL_EXPORTER_OTLP_HEADERS" | sed 's/%/\\\\x/g')"`],
+      ["--permission-mode", "bypassPermissions"],
+    );
+    // The command ran and printed the decoded list (the header's name and scheme are no secret).
+    expect(out[0]!.content).toContain("Authorization=");
+    expect(out[0]!.content).toContain("[redacted]");
+    expect(run.stdout).not.toContain(TOKEN);
   });
 });
