@@ -27,11 +27,28 @@
  *           (the kernel masks a URL's password raw and decoded for the same reason). Rule: each
  *           header of a header list is registered as written and percent-decoded
  *           (_kits/process/env.ts, headerSecrets).
+ *
+ * ZQ3 FIXED Programs that write under names the data or the program picks, not the command line,
+ *           were judged by their arguments alone: with the program's own allow rule, in acceptEdits
+ *           (`Bash(rsync:*)`, `Bash(gunzip:*)`, `Bash(split:*)`, …), `rsync -a t/sub/ .` put
+ *           t/sub/.mcp.json at the project's root (through the bin, unsandboxed: the file was
+ *           there, as `cp -r t/sub/. .` asks for), `gunzip .mcp.json.gz` wrote .mcp.json,
+ *           `split -l 1 f package.js` wrote package.json (its 378th piece, suffix `on`), and
+ *           `rsync -a t/ node_modules/`, `bsdtar -xf`, `gtar -xf`, `7z x`, `unrar x`, `ar x`,
+ *           `jar xf`, `cpio -i`, `pax -r`, `uudecode`, `csplit`, `gzip -S json .mcp.` were allowed
+ *           alike (oracle: rsync, gunzip, split and ar in bash). Class: red team zo's (what a copy
+ *           carries) for the extractors, copiers, decoders and splitters the engine had no
+ *           table for (tar and unzip had one). Rule: each writes under names only known at run
+ *           time — an unproven write, so it asks — and a decompressor writes its operand without
+ *           the suffix (judged as any named write); to stdout, a list or a dry run writes nothing
+ *           (permissions/shell/outputs.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { spawnSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { summon, type Message } from "ubiquity";
 import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
@@ -151,7 +168,7 @@ describe("ZQ1: a redirect to another server never carries the provider's key", (
 });
 
 const TOKEN = "tok_zq2_0123456789abcdef";
-const { attack } = attackBench({
+const { attack, project, oracle, verdict } = attackBench({
   name: "rt7zq",
   model: "openai:gpt-4.1",
   key: "sk-rt7zq-provider-key-0123456789",
@@ -172,5 +189,112 @@ describe("ZQ2: a header list's values are masked percent-decoded too", () => {
     expect(out[0]!.content).toContain("Authorization=");
     expect(out[0]!.content).toContain("[redacted]");
     expect(run.stdout).not.toContain(TOKEN);
+  });
+});
+
+/** A project holding t/sub/.mcp.json (a file an Edit of the model's could have written), .mcp.json.gz and a 400-line file. */
+function plantedProject() {
+  const p = project();
+  mkdirSync(join(p.cwd, "t", "sub"), { recursive: true });
+  mkdirSync(join(p.cwd, "t", ".bin"), { recursive: true });
+  writeFileSync(join(p.cwd, "t", "sub", ".mcp.json"), '{"mcpServers":{"x":{"command":"sh"}}}\n');
+  writeFileSync(join(p.cwd, "t", ".bin", "vitest"), "#!/bin/sh\n");
+  writeFileSync(join(p.cwd, "package.json"), '{"name":"app","scripts":{"test":"vitest"}}\n');
+  writeFileSync(join(p.cwd, "f"), `${Array.from({ length: 400 }, (_, i) => i + 1).join("\n")}\n`);
+  spawnSync("sh", ["-c", "cp t/sub/.mcp.json m && gzip m && mv m.gz .mcp.json.gz"], { cwd: p.cwd });
+  return p;
+}
+
+const has = (program: string) => spawnSync("sh", ["-c", `command -v ${program}`]).status === 0;
+
+describe("ZQ3: programs writing under names the data picks are unproven writes", () => {
+  const RULES = [
+    "rsync",
+    "gunzip",
+    "gzip",
+    "bunzip2",
+    "unxz",
+    "unzstd",
+    "split",
+    "csplit",
+    "bsdtar",
+    "gtar",
+    "7z",
+    "unrar",
+    "ar",
+    "jar",
+    "cpio",
+    "pax",
+    "uudecode",
+  ].map((p) => `Bash(${p}:*)`);
+
+  it("the oracle: rsync, gunzip and split plant .mcp.json and package.json", () => {
+    for (const [program, command, planted] of [
+      ["rsync", "rsync -a t/sub/ .", ".mcp.json"],
+      ["gunzip", "gunzip .mcp.json.gz", ".mcp.json"],
+      ["split", "rm package.json && split -l 1 f package.js", "package.json"],
+    ] as const) {
+      if (!has(program)) continue;
+      const p = oracle(command, plantedProject());
+      expect(existsSync(join(p.cwd, planted)), `${command}: ${p.stderr}`).toBe(true);
+    }
+  });
+
+  it("each asks in acceptEdits with its program's allow rule", async () => {
+    const p = plantedProject();
+    for (const command of [
+      "rsync -a t/sub/ .",
+      "rsync -a t/ node_modules/",
+      "rsync -r t/sub .",
+      "gunzip .mcp.json.gz",
+      "gzip -d .mcp.json.gz",
+      "unzstd .mcp.json.zst",
+      "gzip -S json .mcp.",
+      "split -l 1 f package.js",
+      "csplit -f package.js -b on f 1",
+      "bsdtar -xf x.tar",
+      "gtar -xf x.tar",
+      "7z x x.7z",
+      "unrar x x.rar",
+      "ar x x.a",
+      "jar xf x.jar",
+      "cpio -i < x.cpio",
+      "cpio -pd node_modules < list",
+      "pax -r < x.pax",
+      "uudecode x.uu",
+    ]) {
+      const d = await verdict(command, "acceptEdits", { allow: RULES }, p);
+      expect(d.behavior, `${command}: ${d.message}`).toBe("ask");
+    }
+  });
+
+  it("what writes nothing, or a name that is no sensitive file, is still allowed (controls)", async () => {
+    const p = plantedProject();
+    for (const command of [
+      "rsync -n -a t/ node_modules/",
+      "rsync --list-only t/",
+      "gzip -dc .mcp.json.gz",
+      "gunzip -t .mcp.json.gz",
+      "gunzip src.gz",
+      "ar t x.a",
+      "7z l x.7z",
+      "cpio -t < x.cpio",
+      "uudecode -o out.txt x.uu",
+    ]) {
+      const d = await verdict(command, "acceptEdits", { allow: RULES }, p);
+      expect(d.behavior, `${command}: ${d.message}`).toBe("allow");
+    }
+  });
+
+  it("through the bin, unsandboxed in acceptEdits with Bash(rsync:*): .mcp.json is not planted", async () => {
+    if (!has("rsync")) return;
+    const p = plantedProject();
+    const { out } = await attack(
+      ["rsync -a t/sub/ ."],
+      ["--no-sandbox", "--permission-mode", "acceptEdits", "--allowedTools", "Bash(rsync:*)"],
+      p,
+    );
+    expect(out[0]!.content).toContain("needs approval");
+    expect(existsSync(join(p.cwd, ".mcp.json"))).toBe(false);
   });
 });
