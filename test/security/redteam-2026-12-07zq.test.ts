@@ -42,6 +42,15 @@
  *           time — an unproven write, so it asks — and a decompressor writes its operand without
  *           the suffix (judged as any named write); to stdout, a list or a dry run writes nothing
  *           (permissions/shell/outputs.ts).
+ *
+ * ZQ4 FIXED The apiKeyHelper's renewal worked once: the provider is built with the helper's first
+ *           key, and the renewal replaced only the key it held now in a request's headers — after
+ *           one renewal (a 401, or the TTL), every later request of the run (the next turn, the
+ *           fallback model, a subagent) carried the first key again, untouched and never renewed:
+ *           a run with an hour-long SSO token failed an hour in (oracle: the fake provider's
+ *           recorded `x-api-key`s, `sk-broker-1`, `-2`, then `-1` again). Not a leak; the renewal
+ *           landed today. Rule: a request carrying any key the helper printed gets the current
+ *           one (settings/key-helper.ts, `earlier`).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -114,6 +123,25 @@ async function runWith(helper: string, baseURL: string): Promise<{ messages: Mes
   );
   return { messages, logged: lines.join("\n") };
 }
+
+describe("ZQ4: after a renewal, every request of the run carries the new key", () => {
+  it("the turn after a 401's renewal sends the renewed key, not the one the provider was built with", async () => {
+    provider = await startProviderServer([
+      { status: 401, message: "token expired" },
+      { toolCalls: [{ id: "c1", name: "Glob", input: { pattern: "*.nothing" } }] },
+      "done",
+    ]);
+    const helper = helperScript();
+    const { messages } = await runWith(helper.command, provider.baseURL);
+    expect(resultOf(messages)).toMatchObject({ isError: false, result: "done" });
+    expect(provider.requests.map((r) => r.headers["x-api-key"])).toEqual([
+      "sk-broker-1-long-enough-key",
+      "sk-broker-2-long-enough-key",
+      "sk-broker-2-long-enough-key",
+    ]);
+    expect(helper.runs()).toBe(2);
+  });
+});
 
 describe("ZQ1: a redirect to another server never carries the provider's key", () => {
   it("a 307 to another origin is not followed: the other server gets no key, not the helper's first nor its fresh one", async () => {
