@@ -51,11 +51,23 @@
  *           recorded `x-api-key`s, `sk-broker-1`, `-2`, then `-1` again). Not a leak; the renewal
  *           landed today. Rule: a request carrying any key the helper printed gets the current
  *           one (settings/key-helper.ts, `earlier`).
+ *
+ * ZQ5 FIXED The shown-secrets walk (ZO3) left every dot-folder directly under the account's home
+ *           unwalked, "shown as the home's toolchains are when HOME is that home" — but the home
+ *           shows whole only the toolchains it lists (`~/.pyenv`, `~/.nvm`), and parts of others
+ *           (`~/.cargo/bin`, `~/.local/bin`, not `~/.config`). With HOME pointed elsewhere (CI, a
+ *           container's), a PATH folder in `~/.config/…/bin`, `~/.cargo/bin` or any `~/.tool/bin`
+ *           showed the whole dot-folder with nothing hidden: through the bin (--sandbox), `cat
+ *           ~/.ubq-rt7zq-*\/.env` printed the secret (ZO3's class again, for one spelling of
+ *           the folder). Rule: only a folder the home's list shows whole is left unwalked
+ *           (sandbox/runtime.ts, #withShown: HOME_READABLE).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { userInfo } from "node:os";
+import { SKIP } from "../sandbox/helpers";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -325,4 +337,36 @@ describe("ZQ3: programs writing under names the data picks are unproven writes",
     expect(out[0]!.content).toContain("needs approval");
     expect(existsSync(join(p.cwd, ".mcp.json"))).toBe(false);
   });
+});
+
+describe("ZQ5: a dot-folder of the account's home on the PATH has its secrets hidden", () => {
+  // The folder must sit directly under the account's home (outside /tmp and the system's folders).
+  const own = userInfo().homedir;
+  const NO_HOME =
+    !own || /^\/(tmp|usr|etc|opt|var)(\/|$)/.test(own) ? "the account's home is in /tmp or a system folder" : undefined;
+  let tool: string | undefined;
+  afterEach(() => {
+    if (tool) rmSync(tool, { recursive: true, force: true });
+    tool = undefined;
+  });
+
+  it.skipIf(SKIP || NO_HOME)(
+    "through the bin (--sandbox): the program on the PATH runs; the folder's .env is unreadable",
+    async () => {
+      tool = realpathSync(mkdtempSync(join(own, ".ubq-rt7zq-")));
+      mkdirSync(join(tool, "bin"));
+      writeFileSync(join(tool, "bin", "zqtool"), "#!/bin/sh\necho the tool ran\n", { mode: 0o755 });
+      writeFileSync(join(tool, ".env"), "TOOL_TOKEN=sk-zq5-dot-folder-secret\n");
+      const p = project();
+      const { out } = await attack(
+        ["zqtool", `cat ${tool}/.env; ls -a ${tool}`],
+        ["--sandbox", "--permission-mode", "bypassPermissions"],
+        p,
+        { PATH: `${join(tool, "bin")}:${process.env.PATH ?? "/usr/bin:/bin"}` },
+      );
+      expect(out[0]!.content).toContain("the tool ran");
+      expect(out[1]!.content).toContain(".env");
+      expect(out[1]!.content).not.toContain("sk-zq5-dot-folder-secret");
+    },
+  );
 });
