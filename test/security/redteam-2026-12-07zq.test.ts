@@ -61,6 +61,14 @@
  *           ~/.ubq-rt7zq-*\/.env` printed the secret (ZO3's class again, for one spelling of
  *           the folder). Rule: only a folder the home's list shows whole is left unwalked
  *           (sandbox/runtime.ts, #withShown: HOME_READABLE).
+ *
+ * ZQ6 FIXED The sandbox hid six `id_` key names (id_rsa, id_ed25519, id_ecdsa, id_dsa and the two
+ *           `_sk` kinds) while the engine names every `id_[a-z0-9_]+` a private key: a deploy key
+ *           under its own name (`ssh-keygen -f id_rsa_deploy`, `id_ed25519_github`) in the project
+ *           was printed by a sandboxed `cat` (through the bin, --sandbox). Class: one list of
+ *           secret names spelled twice, the sandbox's narrower. Rule: the sandbox's patterns (the
+ *           writable folders', the PATH folders', the system folders') take the engine's
+ *           `id_` spelling, public keys (`.pub`) left readable (sandbox/secrets.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -367,6 +375,29 @@ describe("ZQ5: a dot-folder of the account's home on the PATH has its secrets hi
       expect(out[0]!.content).toContain("the tool ran");
       expect(out[1]!.content).toContain(".env");
       expect(out[1]!.content).not.toContain("sk-zq5-dot-folder-secret");
+    },
+  );
+});
+
+describe("ZQ6: every id_ key the engine names is hidden in the sandbox", () => {
+  it.skipIf(SKIP)(
+    "through the bin (--sandbox): id_rsa_deploy and id_ed25519_github are unreadable; id_rsa_deploy.pub is not",
+    async () => {
+      const p = project();
+      mkdirSync(join(p.cwd, "deploy"));
+      writeFileSync(join(p.cwd, "id_rsa_deploy"), "-----BEGIN OPENSSH PRIVATE KEY-----\nzq6-deploy-private\n");
+      writeFileSync(
+        join(p.cwd, "deploy", "id_ed25519_github"),
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nzq6-github-private\n",
+      );
+      writeFileSync(join(p.cwd, "id_rsa_deploy.pub"), "ssh-rsa AAAAzq6public deploy\n");
+      const { out } = await attack(
+        ["cat id_rsa_deploy deploy/id_ed25519_github id_rsa_deploy.pub"],
+        ["--sandbox", "--permission-mode", "bypassPermissions"],
+        p,
+      );
+      expect(out[0]!.content).not.toMatch(/zq6-deploy-private|zq6-github-private/);
+      expect(out[0]!.content).toContain("AAAAzq6public");
     },
   );
 });
