@@ -30,6 +30,7 @@ import { isProviderFailure } from "./failover";
 import { addFailureHint } from "./failure-hint";
 import { PROVIDERS, type ProviderSpec } from "./providers";
 import { checkProviderSettings } from "./settings";
+import { noteProcessHeaderLists } from "../_kits/process/index";
 import { sameOriginRedirects } from "./redirects";
 import { streamCheckingFetch } from "./stream-check";
 import { WITH_FETCH, type OpenAICompatibleModel } from "./openai-compatible";
@@ -168,7 +169,11 @@ export const modelPlugin = definePlugin({
     }
 
     // A bad providerSettings key fails at the config line (createKernel throws), not mid-run.
-    kernel.hooks.kernel.configResolved.tap(NAME, (options) => checkRunSettings(kernel, options));
+    kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
+      checkRunSettings(kernel, options);
+      // This process's header lists (OTEL_EXPORTER_OTLP_HEADERS) are masked from the start (a Read of /proc/self/environ).
+      noteProcessHeaderLists();
+    });
 
     kernel.hooks.model.resolve.tapPromise(NAME, async (ref, k) => {
       const spec = expandAlias(ref.spec, context.optionsOf(ref).modelAliases);

@@ -69,6 +69,14 @@
  *           secret names spelled twice, the sandbox's narrower. Rule: the sandbox's patterns (the
  *           writable folders', the PATH folders', the system folders') take the engine's
  *           `id_` spelling, public keys (`.pub`) left readable (sandbox/secrets.ts).
+ *
+ * ZQ7 FIXED Header lists were masked in the run's `env`, not in this process's own environment:
+ *           with `OTEL_EXPORTER_OTLP_HEADERS` exported for Claude Code's telemetry (a bearer token
+ *           or an `x-honeycomb-team` key), an unsandboxed Bash command reading the bin's
+ *           `/proc/<pid>/environ` printed it unmasked beside `OPENAI_API_KEY=[redacted]` (through
+ *           the bin). Class: ZQ2's, in the other environment. Rule: the process's `*_HEADERS`
+ *           variables are registered as the run's `env`'s are — when the model plugin's config
+ *           resolves and at every spawn (_kits/process/env.ts, noteProcessHeaderLists).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -400,4 +408,22 @@ describe("ZQ6: every id_ key the engine names is hidden in the sandbox", () => {
       expect(out[0]!.content).toContain("AAAAzq6public");
     },
   );
+});
+
+describe("ZQ7: this process's own header lists are masked too", () => {
+  it("through the bin, unsandboxed: the bin's environ shows OTEL_EXPORTER_OTLP_HEADERS masked", async () => {
+    const token = "hcaik_zq7_0123456789abcdef";
+    const { out, run } = await attack(
+      [
+        "for p in /proc/[0-9]*; do tr '\\0' '\\n' < $p/environ 2>/dev/null | grep -e OTEL_EXPORTER_OTLP_HEADERS -e OPENAI_API_KEY; done; true",
+      ],
+      ["--no-sandbox", "--permission-mode", "bypassPermissions"],
+      undefined,
+      { OTEL_EXPORTER_OTLP_HEADERS: `x-honeycomb-team=${token},x-honeycomb-dataset=zq7` },
+    );
+    // The command read the bin's environment: its provider key masked, as the header list must be.
+    expect(out[0]!.content).toContain("OPENAI_API_KEY=[redacted]");
+    expect(out[0]!.content).toContain("OTEL_EXPORTER_OTLP_HEADERS=");
+    expect(run.stdout).not.toContain(token);
+  });
 });

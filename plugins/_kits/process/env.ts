@@ -174,6 +174,7 @@ export function buildSubprocessEnv(
   } = {},
 ): Record<string, string> {
   const out: Record<string, string> = {};
+  noteProcessHeaderLists(parent);
   for (const [name, value] of Object.entries(parent)) {
     if (value === undefined) continue;
     if (!inherit && isScrubbedVariable(name, value)) continue;
@@ -264,6 +265,18 @@ export function noteEnvSecrets(env: Readonly<Record<string, string | undefined>>
     const user = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#@:\s]+)(?::[^/?#@\s]*)?@/.exec(value)?.[1];
     if (user !== undefined && mayBeCredential(user)) noteSecret(user);
   }
+}
+
+/**
+ * Register the header lists of this process's own environment (`OTEL_EXPORTER_OTLP_HEADERS` set for
+ * Claude Code's telemetry): no subprocess gets them, but an unsandboxed command reading
+ * `/proc/<pid>/environ` printed them unmasked while the provider keys beside them were masked
+ * (red team zq, ZQ7). Registered as the run's `env`'s are: whole, and header by header.
+ */
+export function noteProcessHeaderLists(env: Readonly<Record<string, string | undefined>> = process.env): void {
+  const lists: Record<string, string | undefined> = {};
+  for (const name of Object.keys(env)) if (/(?:^|_)HEADERS$/i.test(name)) lists[name] = env[name];
+  noteEnvSecrets(lists);
 }
 
 /** Register a header's value, and its percent-decoded form when that differs (`Bearer%20abc` is sent as `Bearer abc`). */
