@@ -77,15 +77,23 @@
  *           the bin). Class: ZQ2's, in the other environment. Rule: the process's `*_HEADERS`
  *           variables are registered as the run's `env`'s are — when the model plugin's config
  *           resolves and at every spawn (_kits/process/env.ts, noteProcessHeaderLists).
+ *
+ * ZQ8 FIXED `ubiquity permissions check --cwd proj --add-dir ../shared` resolved ../shared from
+ *           proj, while `ubiquity run --cwd proj --add-dir ../shared` resolves it from where it is
+ *           run: the check said "allow" (exit 0) for a Write into the folder the run does not
+ *           permit — the run refused it as outside its folders — and "deny" for the one it does
+ *           (oracle: the run through the bin, from the same folder with the same flags). Class:
+ *           the check judging a setup other than the run's. Rule: the check's --add-dir folders are
+ *           resolved as run's flag resolves them (permissions/command.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { userInfo } from "node:os";
-import { SKIP } from "../sandbox/helpers";
-import { join } from "node:path";
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { userInfo } from "node:os";
+import { join } from "node:path";
+import { runCli } from "../helpers/project";
+import { SKIP } from "../sandbox/helpers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { summon, type Message } from "ubiquity";
 import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
@@ -425,5 +433,52 @@ describe("ZQ7: this process's own header lists are masked too", () => {
     expect(out[0]!.content).toContain("OPENAI_API_KEY=[redacted]");
     expect(out[0]!.content).toContain("OTEL_EXPORTER_OTLP_HEADERS=");
     expect(run.stdout).not.toContain(token);
+  });
+});
+
+describe("ZQ8: permissions check resolves --add-dir as a run does", () => {
+  it("the check and a run from the same folder with the same flags agree on which folder --add-dir permits", async () => {
+    const root = project();
+    for (const dir of [join("b", "proj"), join("b", "shared"), "shared"])
+      mkdirSync(join(root.cwd, dir), { recursive: true });
+    // Run from b with --cwd proj: `--add-dir ../shared` is root/shared for the run; the check took b/shared.
+    const from = { cwd: join(root.cwd, "b"), home: root.home };
+    const permitted = join(root.cwd, "shared", "zq8.txt");
+    const other = join(root.cwd, "b", "shared", "zq8.txt");
+    const check = (path: string) =>
+      runCli(
+        [
+          "permissions",
+          "check",
+          "--cwd",
+          "proj",
+          "--add-dir",
+          "../shared",
+          "--mode",
+          "acceptEdits",
+          "--tool",
+          "Write",
+          path,
+        ],
+        from.cwd,
+        { HOME: from.home },
+      );
+    const { out } = await attack(
+      [
+        { name: "Write", input: { file_path: permitted, content: "x" } },
+        { name: "Write", input: { file_path: other, content: "x" } },
+      ],
+      ["--cwd", "proj", "--add-dir", "../shared", "--permission-mode", "acceptEdits"],
+      from,
+    );
+    // The oracle: the run writes the first and refuses the second as outside its folders.
+    expect(out[0]!.isError, out[0]!.content).toBe(false);
+    expect(out[1]!.isError).toBe(true);
+    expect(existsSync(permitted)).toBe(true);
+    expect(existsSync(other)).toBe(false);
+    const [yes, no] = [await check(permitted), await check(other)];
+    expect(yes.stdout, yes.stderr).toMatch(/^allow:/);
+    expect(no.stdout, no.stderr).not.toMatch(/^allow:/);
+    expect(no.code).not.toBe(0);
   });
 });
