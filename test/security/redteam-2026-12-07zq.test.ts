@@ -85,6 +85,37 @@
  *           (oracle: the run through the bin, from the same folder with the same flags). Class:
  *           the check judging a setup other than the run's. Rule: the check's --add-dir folders are
  *           resolved as run's flag resolves them (permissions/command.ts).
+ *
+ * Tried (about 190 constructs): `permissions check` in an untrusted project holding a config that
+ * writes a marker, settings with SessionStart/PreToolUse hooks, a statusLine, an apiKeyHelper, an
+ * `env` NODE_OPTIONS, a .mcp.json server and an .npmrc `node-options` — plain, `--compat claude`
+ * and `--trust` (only --trust ran the config, as documented; nothing else ran); its verdicts
+ * against runs (ZQ8). The key helper: a 307 to another origin (ZQ1), one within it (followed), a
+ * server answering 401 forever with a fallback model (2 helper runs, 3 requests, no loop, no key
+ * in messages or logs), the turn after a renewal (ZQ4). Header lists: 8 variable spellings (the
+ * per-signal OTEL ones, ANTHROPIC_CUSTOM_HEADERS, a JSON document, singular `_HEADER` names),
+ * percent-encoding (ZQ2), the process's own environment (ZQ7). The funnel: a throw from
+ * `tool.allowed` (rewrites, checkpoints) — held. Red team zo's classes through the engine: about
+ * 140 commands (cp -r/-a/-T/-R/-l/-s/--parents/-t, mv -T, git mv, ln -s/-sT then writes through
+ * the link, install -D, tar -C, find -exec cp, cd/pushd first, `;`/`||` chains, globs of dot
+ * names, into node_modules/.bin, .git/hooks, .husky, .vscode, .claude, .ubiquity, .mcp.json,
+ * .envrc) — all asked but the programs of ZQ3 (rsync, decompressors, archivers, split). The
+ * sandbox: a dot-folder of the account's home on the PATH (ZQ5), nine `id_` key names (ZQ6).
+ * Compat zb's "Device or resource busy": a message only (no state, no retry outside the sandbox).
+ *
+ * NOT FIXED (for the lead):
+ * - `permissions check` judges before any handler: a PreToolUse hook or another plugin's vote
+ *   that denies in a run is not consulted (running them would run the project's hooks), so it can
+ *   say "allow" where the hook denies; and the sandbox's autoAllowBash turns its "ask" into a
+ *   run's "allow". The output could name the hooks that may still change the verdict.
+ * - Building the check's kernel runs the user's own apiKeyHelper (as `inspect` does).
+ * - With HOME pointed elsewhere, a PATH folder of the account's home is shown whole with only the
+ *   secrets walk's names hidden: `~/.cargo/credentials.toml`, `~/.config/gh/hosts.yml` are not
+ *   among them (the home's own rules hide them when HOME is that home).
+ * - The renewal replaces the key as a substring of every header value: a helper printing a short
+ *   key would rewrite unrelated headers. Only headers equal to the key (or `Bearer <key>`) need it.
+ * - `rsync` to a remote destination now asks too (its local writes cannot be told apart without
+ *   rsync's option table); with `Bash(rsync:*)`, every rsync asks, in acceptEdits too, as unzip does.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
