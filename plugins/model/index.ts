@@ -30,6 +30,8 @@ import { isProviderFailure } from "./failover";
 import { addFailureHint } from "./failure-hint";
 import { PROVIDERS, type ProviderSpec } from "./providers";
 import { checkProviderSettings } from "./settings";
+import { noteProcessHeaderLists } from "../_kits/process/index";
+import { sameOriginRedirects } from "./redirects";
 import { streamCheckingFetch } from "./stream-check";
 import { WITH_FETCH, type OpenAICompatibleModel } from "./openai-compatible";
 import { modelCommands, modelFlags } from "./models-report";
@@ -154,7 +156,11 @@ export const modelPlugin = definePlugin({
   commands: modelCommands,
   flags: modelFlags,
   apply(kernel, context) {
-    // Innermost wrapper: every retry attempt is checked, and a 200 that is no stream is retried.
+    // Innermost: a redirect to another server is never followed with the request's key (redirects.ts).
+    getModelApi(kernel).addFetchWrapper(`${NAME}/redirects`, (next, context) =>
+      sameOriginRedirects(next, context.provider),
+    );
+    // Every retry attempt is checked, and a 200 that is no stream is retried.
     getModelApi(kernel).addFetchWrapper(`${NAME}/stream-check`, (next, context) =>
       streamCheckingFetch(next, context.provider),
     );
@@ -163,7 +169,11 @@ export const modelPlugin = definePlugin({
     }
 
     // A bad providerSettings key fails at the config line (createKernel throws), not mid-run.
-    kernel.hooks.kernel.configResolved.tap(NAME, (options) => checkRunSettings(kernel, options));
+    kernel.hooks.kernel.configResolved.tap(NAME, (options) => {
+      checkRunSettings(kernel, options);
+      // This process's header lists (OTEL_EXPORTER_OTLP_HEADERS) are masked from the start (a Read of /proc/self/environ).
+      noteProcessHeaderLists();
+    });
 
     kernel.hooks.model.resolve.tapPromise(NAME, async (ref, k) => {
       const spec = expandAlias(ref.spec, context.optionsOf(ref).modelAliases);

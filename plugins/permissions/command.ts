@@ -6,6 +6,7 @@
  * Exit code: 0 allow, 2 ask, 3 deny, 1 usage error.
  */
 import { createRequire } from "node:module";
+import { resolve } from "node:path";
 import { describeError, didYouMean, type Kernel } from "../../src/index";
 import { PERMISSION_MODES } from "./options";
 import { explainPermission } from "./decide";
@@ -138,7 +139,8 @@ export async function permissionsCheck(argv: string[], io: PermissionsCommandIO)
         input,
         rules,
         ...(asked ? { mode: asked } : {}),
-        additionalDirectories: values["add-dir"] ?? [],
+        // As `run --add-dir` resolves them: from where the command runs, not from --cwd (red team zq, ZQ8).
+        additionalDirectories: (values["add-dir"] ?? []).map((d) => resolve(d)),
         sandbox: values.sandbox === true,
       });
       if (setup.refused) {

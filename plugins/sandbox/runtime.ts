@@ -423,13 +423,15 @@ export class SandboxRuntime {
    */
   #withShown(spec: SpawnSpec, secrets: { path: string; dir: boolean }[]): { path: string; dir: boolean }[] {
     const path = spec.env?.PATH ?? process.env.PATH;
-    // A toolchain folder of the account's own home (`~/.pyenv`, `~/.cargo`: a dot-folder directly
-    // under it) is shown as the home's toolchains are when HOME is that home: whole, not walked. It
-    // is outside HOME only when HOME was pointed elsewhere (a CI job's, a test's), and walking
-    // ~/.pyenv's 130,000 entries cost every such run ~1.5 s at its first command.
+    // A toolchain folder of the account's own home that the home's list shows whole (`~/.pyenv`,
+    // `~/.nvm`: HOME_READABLE) is shown as it is when HOME is that home: not walked. It is outside
+    // HOME only when HOME was pointed elsewhere (a CI job's, a test's), and walking ~/.pyenv's
+    // 130,000 entries cost every such run ~1.5 s at its first command. Any other dot-folder
+    // (`~/.config`, `~/.cargo`, `~/.local`, of which the home shows parts) is walked: its .env
+    // files and keys were readable (red team zq, ZQ5).
     const own = accountHome();
     const roots = pathRoots(path, this.#settings.home).filter(
-      (root) => !own || dirname(root) !== own || !root.slice(own.length + 1).startsWith("."),
+      (root) => !own || dirname(root) !== own || !HOME_READABLE.includes(root.slice(own.length + 1)),
     );
     return [...secrets, ...this.#shownSecretsFor(roots, secrets)];
   }

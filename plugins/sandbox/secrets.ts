@@ -363,12 +363,9 @@ export const SECRET_PATTERNS = [
   "**/*.pfx",
   "**/*.jks",
   "**/*.keystore",
-  "**/id_rsa",
-  "**/id_ed25519",
-  "**/id_ecdsa",
-  "**/id_dsa",
-  "**/id_ecdsa_sk",
-  "**/id_ed25519_sk",
+  // Every `id_` key the engine names (`^id_[a-z0-9_]+$`), not only the defaults: `ssh-keygen -f
+  // id_rsa_deploy`, `id_ed25519_github` were read in the sandbox (red team zq, ZQ6). Not `.pub`.
+  "**/id_+([a-z0-9_])",
 ] as const;
 
 /**
@@ -380,10 +377,7 @@ export const SHOWN_SECRET_PATTERNS = [
   "**/.env",
   "**/.env.*",
   "**/?*.key",
-  "**/id_rsa",
-  "**/id_ed25519",
-  "**/id_ecdsa",
-  "**/id_dsa",
+  "**/id_+([a-z0-9_])",
   "**/.npmrc",
   "**/.pypirc",
   "**/.netrc",
@@ -918,7 +912,7 @@ const RACY_MS = 2000;
  * files that TLS needs.
  */
 const SYSTEM_SECRET_NAME =
-  /^(?:\.env(?:\..*)?|id_(?:rsa|ed25519|ecdsa|dsa)|.+\.key|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.pgpass)$/;
+  /^(?:\.env(?:\..*)?|id_[a-z0-9_]+|.+\.key|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.pgpass)$/;
 
 function readFolder(dir: string, stamp: string): FolderScan | undefined {
   const scan: FolderScan = { stamp, hidden: [], walked: [], scratch: [], open: [] };

@@ -29,6 +29,8 @@ const HELPER_TIMEOUT_MS = 60_000;
 /** A helper's current key, when it was printed, and the run of the helper under way. */
 interface HeldKey {
   key: string;
+  /** The keys it printed before: a provider built with one still sends it (red team zq, ZQ4). */
+  earlier: string[];
   at: number;
   refreshing?: Promise<string>;
 }
@@ -59,7 +61,7 @@ export function keyFromHelper(helper: string, path: string, home: string): strin
       `the apiKeyHelper ${JSON.stringify(helper)} printed no key; it must print the key on stdout`,
       path,
     );
-  keys.set(helper, { key, at: Date.now() });
+  keys.set(helper, { key, at: Date.now(), earlier: [] });
   return key;
 }
 
@@ -78,7 +80,8 @@ function refresh(helper: string, home: string, warn: (line: string) => void): Pr
       const key = error ? "" : stdout.trim();
       if (key) {
         noteSecret(key);
-        keys.set(helper, { key, at: Date.now() });
+        if (key !== held.key) keys.set(helper, { key, at: Date.now(), earlier: [...held.earlier, held.key] });
+        else held.at = Date.now();
       } else {
         warn(
           `the apiKeyHelper ${JSON.stringify(helper)} ${error ? failure(error) : "printed no key"} when run again for a fresh key; the key it printed before is used`,
@@ -116,10 +119,12 @@ export function freshHelperKeys(helper: () => { command: string; home: string } 
     const held = using && keys.get(using.command);
     // A Request object's body may be a stream that cannot be sent twice: passed as it is.
     if (!using || !held || !init || input instanceof Request) return next(input, init);
-    const sent = held.key;
-    if (![...new Headers(init.headers).values()].some((value) => value.includes(sent))) return next(input, init);
+    // The key the provider was built with stays in its requests after a renewal: any the helper printed is replaced.
+    const values = [...new Headers(init.headers).values()];
+    const sent = [held.key, ...held.earlier].find((k) => values.some((value) => value.includes(k)));
+    if (sent === undefined) return next(input, init);
     const warn = (line: string) => context.logger.warn(`[ubiquity:settings] ${line}`);
-    const key = Date.now() - held.at >= ttl() ? await refresh(using.command, using.home, warn) : sent;
+    const key = Date.now() - held.at >= ttl() ? await refresh(using.command, using.home, warn) : held.key;
     const response = await next(input, key === sent ? init : withKey(init, sent, key));
     if (response.status !== 401) return response;
     const fresh = await refresh(using.command, using.home, warn);

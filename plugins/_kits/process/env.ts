@@ -174,6 +174,7 @@ export function buildSubprocessEnv(
   } = {},
 ): Record<string, string> {
   const out: Record<string, string> = {};
+  noteProcessHeaderLists(parent);
   for (const [name, value] of Object.entries(parent)) {
     if (value === undefined) continue;
     if (!inherit && isScrubbedVariable(name, value)) continue;
@@ -255,13 +256,37 @@ export function noteEnvSecrets(env: Readonly<Record<string, string | undefined>>
     // Named a credential: whatever its shape (a 13-character password, a passphrase of words).
     if (mayBeCredential(value) || isCredentialSpelling(name)) noteSecret(value);
     // Each header of a header list (`k=v,k2=v2` as OpenTelemetry writes it, `Name: value` lines as
-    // Claude Code's ANTHROPIC_CUSTOM_HEADERS): shown alone, it is masked too.
+    // Claude Code's ANTHROPIC_CUSTOM_HEADERS): shown alone, it is masked too — and as the program
+    // sends and logs it, percent-decoded (OpenTelemetry's values are: `Bearer%20…`; red team zq, ZQ2).
     if (/(?:^|_)HEADERS$/i.test(name))
-      for (const header of value.split(/[,\n]/)) noteSecret(/[=:](.*)$/s.exec(header)?.[1]?.trim());
+      for (const header of value.split(/[,\n]/)) headerSecrets(/[=:](.*)$/s.exec(header)?.[1]?.trim());
     // A key as a URL's user (Sentry's DSN `https://<key>@o1.ingest.sentry.io/2`): its password and
     // query values are the kernel's already.
     const user = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#@:\s]+)(?::[^/?#@\s]*)?@/.exec(value)?.[1];
     if (user !== undefined && mayBeCredential(user)) noteSecret(user);
+  }
+}
+
+/**
+ * Register the header lists of this process's own environment (`OTEL_EXPORTER_OTLP_HEADERS` set for
+ * Claude Code's telemetry): no subprocess gets them, but an unsandboxed command reading
+ * `/proc/<pid>/environ` printed them unmasked while the provider keys beside them were masked
+ * (red team zq, ZQ7). Registered as the run's `env`'s are: whole, and header by header.
+ */
+export function noteProcessHeaderLists(env: Readonly<Record<string, string | undefined>> = process.env): void {
+  const lists: Record<string, string | undefined> = {};
+  for (const name of Object.keys(env)) if (/(?:^|_)HEADERS$/i.test(name)) lists[name] = env[name];
+  noteEnvSecrets(lists);
+}
+
+/** Register a header's value, and its percent-decoded form when that differs (`Bearer%20abc` is sent as `Bearer abc`). */
+function headerSecrets(value: string | undefined): void {
+  noteSecret(value);
+  if (value === undefined || !value.includes("%")) return;
+  try {
+    noteSecret(decodeURIComponent(value));
+  } catch {
+    // Not percent-encoding (a lone `%`): the value is what is sent.
   }
 }
 

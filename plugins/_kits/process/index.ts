@@ -22,6 +22,7 @@ export {
   mayBeCredential,
   noteArgumentSecrets,
   noteEnvSecrets,
+  noteProcessHeaderLists,
   noteUrlSecrets,
   PASSED_VARIABLES,
   type SubprocessEnvOptions,

@@ -69,6 +69,86 @@ function fileUploads(words: readonly ShellWord[]): ShellWord[] {
   return out;
 }
 
+/** The words after the program that are not options. */
+function operands(words: readonly ShellWord[]): ShellWord[] {
+  return words.slice(1).filter((w) => !w.value.startsWith("-"));
+}
+
+/** Whether a short option bundle holds a letter of `letters`, or a long option of `long` is given. */
+function hasMode(words: readonly ShellWord[], letters: RegExp, long: readonly string[]): boolean {
+  return words
+    .slice(1)
+    .some(
+      (w) =>
+        long.includes(w.value) ||
+        (/^-[a-zA-Z]/.test(w.value) && !w.value.startsWith("--") && letters.test(w.value.slice(1))),
+    );
+}
+
+/** 7-Zip's `x` and `e` write the archive's names into `-oDIR` or the current folder. */
+function sevenZip(words: readonly ShellWord[]): ShellWord[] {
+  if (!["x", "e"].includes(operands(words)[0]?.value ?? "")) return [];
+  const dir = words.find((w) => w.value.startsWith("-o") && w.value.length > 2);
+  return [dir ? { ...dir, value: dir.value.slice(2), text: dir.value.slice(2) } : here, archiveNames];
+}
+
+/** A tar the engine has no table for (bsdtar, gtar): extracting, it writes the archive's names (tar's table says so for tar). */
+function otherTar(words: readonly ShellWord[]): ShellWord[] {
+  const dirs = OUTPUTS.tar!(words);
+  return dirs.length > 0 ? [...dirs, archiveNames] : [];
+}
+
+/** Compressors whose file operands are replaced by a file named after them (`x.gz` -> `x`, `x` -> `x.gz`). */
+const COMPRESSORS = [
+  "gzip",
+  "gunzip",
+  "pigz",
+  "unpigz",
+  "bzip2",
+  "bunzip2",
+  "xz",
+  "unxz",
+  "lzma",
+  "unlzma",
+  "zstd",
+  "unzstd",
+  "lz4",
+  "unlz4",
+  "brotli",
+  "lzip",
+  "compress",
+  "uncompress",
+];
+
+/** The suffixes a decompressor strips. */
+const COMPRESSED = /\.(gz|z|Z|bz2|xz|lzma|zst|lz4|br|lz)$/;
+
+/**
+ * The file a compressor writes for each operand: the name without its suffix when it decompresses,
+ * with it when it compresses; to stdout (`-c`), a test or a list writes none. A suffix of the
+ * user's (`-S .json`) or an operand only known at run time: a name only known at run time.
+ */
+function decompressed(words: readonly ShellWord[]): ShellWord[] {
+  const args = words.slice(1);
+  const options = args.filter((w) => w.value.startsWith("-"));
+  const short = options
+    .filter((w) => !w.value.startsWith("--"))
+    .map((w) => w.value.slice(1))
+    .join("");
+  if (/[ctl]/.test(short) || options.some((w) => /^--(stdout|to-stdout|test|list)$/.test(w.value))) return [];
+  if (/S/.test(short) || options.some((w) => /^--suffix/.test(w.value))) return [archiveNames];
+  const program = words[0]?.value ?? "";
+  const expanding =
+    /un/.test(program) || /d/.test(short) || options.some((w) => /^--(decompress|uncompress)$/.test(w.value));
+  return args
+    .filter((w) => !w.value.startsWith("-"))
+    .map((w) => {
+      if (!w.literal) return archiveNames;
+      if (!expanding) return { ...w, value: `${w.value}.gz`, text: `${w.text}.gz` };
+      return COMPRESSED.test(w.value) ? { ...w, value: w.value.replace(COMPRESSED, ""), text: w.text } : archiveNames;
+    });
+}
+
 const OUTPUTS: Record<string, Outputs> = {
   // curl -O / --remote-name saves under the URL's name in the current folder; -T to a file: URL.
   curl: (words) => [
@@ -103,6 +183,25 @@ const OUTPUTS: Record<string, Outputs> = {
     if (words.some((w) => /^-[a-zA-Z]*[lptvZ]/.test(w.value))) return [];
     return [...(dir.length > 0 ? dir : [here]), archiveNames];
   },
+  // Archives extracted, trees copied, files decoded and split: written under names the data or the
+  // program picks, not the command line (red team zq, ZQ3: `bsdtar -xf`, `7z x`, `cpio -i`, `rsync
+  // -a t/ .`, `gunzip .mcp.json.gz`, `uudecode`, `split -l1 f package.js` planted what `cp` asks for).
+  bsdtar: otherTar,
+  gtar: otherTar,
+  "7z": sevenZip,
+  "7za": sevenZip,
+  "7zr": sevenZip,
+  unrar: (words) => (["x", "e"].includes(operands(words)[0]?.value ?? "") ? [here, archiveNames] : []),
+  ar: (words) => (/x/.test(words[1]?.value.replace(/^-/, "") ?? "") ? [here, archiveNames] : []),
+  jar: (words) => (/x/.test(words[1]?.value.replace(/^-/, "") ?? "") ? [here, archiveNames] : []),
+  cpio: (words) => (hasMode(words, /[ip]/, ["--extract", "--pass-through"]) ? [here, archiveNames] : []),
+  pax: (words) => (hasMode(words, /r/, []) ? [here, archiveNames] : []),
+  rsync: (words) =>
+    words.some((w) => /^(--dry-run|--list-only)$/.test(w.value) || /^-[a-zA-Z]*n/.test(w.value)) ? [] : [archiveNames],
+  uudecode: (words) => (words.some((w) => /^(-o|--output-file)/.test(w.value)) ? [] : [here, archiveNames]),
+  split: () => [archiveNames],
+  csplit: () => [archiveNames],
+  ...Object.fromEntries(COMPRESSORS.map((program) => [program, decompressed])),
   // find -fprint FILE and friends.
   find: (words) =>
     words.flatMap((w, k) => (/^-(fprint|fprint0|fprintf|fls)$/.test(w.value) ? [words[k + 1] ?? literalWord("")] : [])),
