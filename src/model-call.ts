@@ -184,12 +184,9 @@ export async function callModel(
       const recovery = await run.kernel.hooks.model.error.promise({ error, request, attempt }, run);
       if (!recovery?.retry) throw error;
       const next = recovery.request ?? request;
-      const moved = next.messages !== request.messages;
-      if (moved) base = { ...base, messages: next.messages };
-      request =
-        next.model === request.model && !moved
-          ? next
-          : await build({ ...base, model: next.model, modelLabel: next.modelLabel });
+      if (next.messages !== request.messages) base = { ...base, messages: next.messages };
+      else if (next.model === request.model) request = next;
+      if (request !== next) request = await build({ ...base, model: next.model, modelLabel: next.modelLabel });
       continue;
     }
     // Charged once, outside the recovery: an answered call is never offered to model.error.

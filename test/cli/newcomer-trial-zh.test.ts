@@ -11,12 +11,21 @@
  *   the rest of the run, the history compacted against it and the request sent again (once), with a
  *   warning naming `maxContextTokens`; a request that cannot fit (the first one, on a 3k window)
  *   ends with an error naming the server's context flags, `maxContextTokens` and fewer tools;
+ * - Ollama refuses nothing: past its window (4,096 tokens by default on a small GPU; its `/v1`
+ *   endpoint ignores a request's `num_ctx`) it drops the prompt's start — the system prompt, the
+ *   tools, the task — and answers 200, and the model answered a conversation it never saw, with
+ *   nothing said. The input count it reports, far under what was sent, now brings a warning (once a
+ *   run) naming `OLLAMA_CONTEXT_LENGTH` and `maxContextTokens`;
  * - a reasoning model served without a reasoning parser (Qwen3, DeepSeek-R1, QwQ: vLLM without
  *   `--reasoning-parser`, llama.cpp without `--reasoning-format`) writes its thinking in `<think>`
  *   tags in the answer: `-p` printed it before the answer (Claude Code's `-p` prints the answer).
  *   It is now read as reasoning, as a parser would have sent it.
  * The rest ran as the docs say: the tagged model name kept whole on the wire, a server without
  * usage warned about once with the cost unknown (not "free": a localhost proxy may be paid).
+ * Noticed and left: a call written as text (`<tool_call>{…}</tool_call>`) is warned about and not
+ * run (a design decision: the text is not a call made through the API); with a window this small,
+ * `compactKeepRecent` [6] can keep more than fits (three large Reads), and the refusal then ends the
+ * run with the hint; `responseTimeoutMs` [600 s] cuts a CPU-bound model writing a long file.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
@@ -46,6 +55,7 @@ interface Answer {
 async function localServer(
   window: number,
   answer: (body: { messages: { role: string; content: unknown }[]; tools?: unknown[] }) => Answer,
+  overflow: "refuse" | "cut" = "refuse",
 ) {
   const seen: Seen[] = [];
   const server: Server = createServer(async (req, res) => {
@@ -54,7 +64,11 @@ async function localServer(
     const body = JSON.parse(raw);
     const tokens = Math.ceil(raw.length / 4);
     const text = JSON.stringify(body.messages);
-    const refused = tokens > window;
+    // Ollama past its window keeps half of it and answers 200, reporting what it kept.
+    const refused = tokens > window && overflow === "refuse";
+    const kept = tokens > window ? window / 2 + 2 : tokens;
+    const usage =
+      overflow === "cut" ? { prompt_tokens: kept, completion_tokens: 5, total_tokens: kept + 5 } : undefined;
     seen.push({ model: body.model, tools: body.tools?.length ?? 0, tokens, refused, text });
     if (refused) {
       res.writeHead(400, { "content-type": "application/json" });
@@ -88,6 +102,10 @@ async function localServer(
       send({ role: "assistant", content: a.text ?? "" });
       send({}, "stop");
     }
+    if (usage)
+      res.write(
+        `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: body.model, choices: [], usage })}\n\n`,
+      );
     res.end("data: [DONE]\n\n");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -205,6 +223,32 @@ describe("a small local model's window", () => {
     expect(run.stderr).toContain("OLLAMA_CONTEXT_LENGTH");
     expect(run.stderr).toContain("maxContextTokens: 1500");
     expect(seen).toHaveLength(1);
+  }, 120_000);
+});
+
+describe("Ollama past its window", () => {
+  const readFive = (body: { messages: { role: string }[] }): Answer => {
+    const read = body.messages.filter((m) => m.role === "tool").length;
+    return read < 5 ? { read: join(project(), `part${read + 1}.js`) } : { text: "Five parts read." };
+  };
+
+  it("a prompt the server cut without an error (200, fewer input tokens reported) is warned about once", async () => {
+    const { url, seen } = await localServer(4096, readFive, "cut");
+    const run = await ubiquity(url, "--no-session-persistence", "read part1.js to part5.js");
+    expect(run.code).toBe(0);
+    expect(seen.filter((s) => s.tokens > 4096).length).toBeGreaterThan(1);
+    const warnings = run.stderr.split("\n").filter((l) => l.includes("cut the prompt to its context window"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("reported 2050 input tokens");
+    expect(warnings[0]).toContain("OLLAMA_CONTEXT_LENGTH");
+  }, 120_000);
+
+  it("a server that reports the input it took whole is not warned about", async () => {
+    const { url } = await localServer(32_768, readFive, "cut");
+    const run = await ubiquity(url, "--no-session-persistence", "read part1.js to part5.js");
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe("Five parts read.");
+    expect(run.stderr).not.toContain("cut the prompt");
   }, 120_000);
 });
 

@@ -14,7 +14,7 @@ export interface ContextOverflow {
 }
 
 const OVERFLOW =
-  /context[_ ]length[_ ]exceeded|maximum context length|exceeds? the available context size|exceed_context_size|context length of only|greater than the context length|prompt is too long|input is too long for/i;
+  /context[_ ]length[_ ]exceeded|maximum context length|exceeds? the available context size|exceed_context_size|context length of only|greater than the context length|exceeds? the (?:maximum )?context length|prompt is too long|input is too long for/i;
 const WINDOW = [
   /maximum context length is (\d+)/i,
   /available context size \((\d+)/i,
