@@ -154,7 +154,7 @@ export async function callModel(
   options: { purpose?: ModelPurpose } = {},
 ): Promise<ModelCall> {
   const toolList = init.toolList ?? [];
-  const base: ModelRequest = {
+  let base: ModelRequest = {
     ...init,
     toolList,
     tools: toolSetOf(toolList),
@@ -178,13 +178,15 @@ export async function callModel(
     } catch (error) {
       if (run.abortSignal.aborted) throw abortedEnd(run);
       if (error instanceof RunEnd || attempt >= 10) throw error;
-      // A recovery that hands the call to another model has the request built again through
-      // `model.request` for that model, so every stage (its dialect, its cache markers) sees it.
+      // A recovery that hands the call to another model, or other messages (a compacted history),
+      // has the request built again through `model.request`, so every stage (its dialect, its cache
+      // markers, the image guard) sees it.
       const recovery = await run.kernel.hooks.model.error.promise({ error, request, attempt }, run);
       if (!recovery?.retry) throw error;
       const next = recovery.request ?? request;
-      request =
-        next.model === request.model ? next : await build({ ...base, model: next.model, modelLabel: next.modelLabel });
+      if (next.messages !== request.messages) base = { ...base, messages: next.messages };
+      else if (next.model === request.model) request = next;
+      if (request !== next) request = await build({ ...base, model: next.model, modelLabel: next.modelLabel });
       continue;
     }
     // Charged once, outside the recovery: an answered call is never offered to model.error.

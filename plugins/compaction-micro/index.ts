@@ -7,7 +7,13 @@
  */
 import { COMPACT_STAGE, SYSTEM_STAGE, type CompactState, type RunContext } from "../../src/index";
 import { definePlugin } from "../_kits/authoring/index";
-import { budgetFor, pressureOf, resolveContextWindow, type ContextWindow } from "../_kits/compaction/index";
+import {
+  budgetFor,
+  learnedWindow,
+  pressureOf,
+  resolveContextWindow,
+  type ContextWindow,
+} from "../_kits/compaction/index";
 import { CLEARED_MARKER, clearableTools, microcompact } from "./clear";
 import { microcompactionOptions } from "./options";
 import type { MicrocompactionOptions } from "./options";
@@ -30,13 +36,15 @@ export const microcompactionPlugin = definePlugin({
   // Resolved on first use in a run (its first compaction), once the model label is known.
   runState: (run: RunContext): Promise<ContextWindow> => resolveContextWindow(run, run.modelLabel),
   apply(kernel, context) {
-    const windowOf = (run: RunContext): Promise<ContextWindow> => context.run(run);
+    // A window the server reported (a refused request) wins over the declared or assumed one.
+    const windowOf = async (run: RunContext): Promise<number> =>
+      Math.min((await context.run(run)).tokens, learnedWindow(run) ?? Infinity);
 
     kernel.hooks.context.compact.tapPromise(
       { name: NAME, stage: COMPACT_STAGE.MICRO },
       async (state: CompactState, run) => {
         if (!enabled(context.optionsOf(run))) return state;
-        const { threshold } = budgetFor((await windowOf(run)).tokens, context.optionsOf(run));
+        const { threshold } = budgetFor(await windowOf(run), context.optionsOf(run));
         const tokensBefore = pressureOf(state);
         if (tokensBefore <= threshold) return { ...state, estimatedTokens: tokensBefore };
         const result = microcompact(

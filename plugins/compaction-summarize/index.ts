@@ -12,6 +12,7 @@ import type { LanguageModel, ModelMessage } from "ai";
 import {
   COMPACT_STAGE,
   describeError,
+  ERROR_STAGE,
   resolveModel,
   SYSTEM_STAGE,
   type CompactState,
@@ -21,6 +22,7 @@ import { definePlugin } from "../_kits/authoring/index";
 import {
   budgetFor,
   estimateTokens,
+  learnedWindow,
   pressureOf,
   resolveContextWindow,
   type ContextWindow,
@@ -28,6 +30,7 @@ import {
 import { getHooksApi } from "../hooks/index";
 import { getTodosApi } from "../todos/index";
 import { findCut } from "./cut";
+import { compactOnOverflow } from "./overflow";
 import { summaryMessage } from "./prompt";
 import { writeSummary } from "./summarize";
 import { summarizeCompactionOptions } from "./options";
@@ -74,10 +77,9 @@ export const summarizeCompactionPlugin = definePlugin({
         if (!enabled(context.optionsOf(run))) return state;
         const s = stateOf(run);
         if (s.failures >= MAX_FAILURES) return state;
-        const budget = budgetFor(
-          (await (s.window ??= resolveContextWindow(run, run.modelLabel))).tokens,
-          context.optionsOf(run),
-        );
+        // A window the server reported (a refused request) wins over the declared or assumed one.
+        const window = (await (s.window ??= resolveContextWindow(run, run.modelLabel))).tokens;
+        const budget = budgetFor(Math.min(window, learnedWindow(run) ?? Infinity), context.optionsOf(run));
         const tokensBefore = pressureOf(state);
         if (tokensBefore <= budget.threshold) return state;
         const cut = findCut(state.messages, context.optionsOf(run).compactKeepRecent ?? DEFAULT_KEEP_RECENT);
@@ -146,6 +148,11 @@ export const summarizeCompactionPlugin = definePlugin({
         const compactions = [...(state.compactions ?? []), { tier: "summarize", tokensBefore, tokensAfter, summary }];
         return { ...state, messages, estimatedTokens: tokensAfter, changed: true, compactions };
       },
+    );
+
+    // A turn refused as longer than the window: learn the window, compact, send it again (overflow.ts).
+    kernel.hooks.model.error.tapPromise({ name: NAME, stage: ERROR_STAGE.RETRY }, async (info, run) =>
+      enabled(context.optionsOf(run)) ? compactOnOverflow(kernel, info, run) : undefined,
     );
 
     kernel.hooks.turn.system.tap({ name: NAME, stage: SYSTEM_STAGE.FEATURES }, (sections, run) =>

@@ -9,6 +9,7 @@ import { loadProviderModule, installHint } from "./load-provider";
 import { factorySettings } from "./settings";
 import { noteUrlSecrets } from "../_kits/process/index";
 import { PROVIDER_NAMES, type ProviderSpec } from "./providers";
+import { readThinkTags } from "./think-tags";
 
 /** A parsed model string. */
 export interface ParsedSpec {
@@ -136,7 +137,9 @@ export function pickModel(
     return (method as (id: string) => LanguageModelV4).call(instance, modelId);
   }
   const languageModel = instance.languageModel;
-  return typeof languageModel === "function"
-    ? (languageModel as (id: string) => LanguageModelV4).call(instance, modelId)
-    : instance(modelId);
+  const model =
+    typeof languageModel === "function"
+      ? (languageModel as (id: string) => LanguageModelV4).call(instance, modelId)
+      : instance(modelId);
+  return spec.factory === "createOpenAICompatible" ? readThinkTags(model) : model;
 }

@@ -3,6 +3,7 @@
  * variables, a server nobody answers at says so. Written into the error once no tap recovered
  * the call, so the run's result (and the runner's error line) carries it.
  */
+import { contextOverflow } from "../_kits/compaction/index";
 import { PROVIDERS } from "./providers";
 
 type CallError = Error & { statusCode?: number; url?: string; cause?: { code?: string; cause?: { code?: string } } };
@@ -18,6 +19,17 @@ const NO_TOOLS_FIX =
   "the model or its server takes no tools, and every request of the agent offers them: serve a model with tool calling " +
   "(Ollama: a model tagged tools; vLLM: --enable-auto-tool-choice --tool-call-parser <parser>; llama.cpp: --jinja), " +
   'or run it without tools (availableTools: [], or --tools "" with ubiquity run)';
+
+/** A request longer than the model's window, refused even after compaction (or with none to do). */
+function overflowFix(window: number | undefined): string {
+  const size = window ? ` (${window} tokens)` : "";
+  const set = window ? `maxContextTokens: ${window} (or UBIQUITY_MAX_CONTEXT_TOKENS=${window})` : "maxContextTokens";
+  return (
+    `the request is longer than the model's context window${size} and compaction could not shorten it enough: ` +
+    "start the server with a longer context (vLLM --max-model-len, llama.cpp -c, Ollama OLLAMA_CONTEXT_LENGTH, LM Studio's context length), " +
+    `set ${set} so the history is compacted in time, or offer fewer tools (--tools, availableTools)`
+  );
+}
 
 /** Network failures that mean nothing answered at the address (a server not started, a wrong port). */
 const UNREACHED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ECONNRESET"]);
@@ -42,6 +54,8 @@ export function failureHint(error: unknown, label: string, configuredKey = false
   if (e.statusCode === 403) return `the provider refused access: check ${where}, and that the key may use this model`;
   if (e.statusCode === 404) return unversionedBase(e.url, spec?.env);
   if (e.statusCode === 400 && NO_TOOLS.test(e.message)) return NO_TOOLS_FIX;
+  const overflow = contextOverflow(e);
+  if (overflow) return overflowFix(overflow.window);
   const code = e.cause?.code ?? e.cause?.cause?.code;
   if (e.statusCode !== undefined || !code || !(UNREACHED.has(code) || UNRESOLVED.has(code))) return undefined;
   let origin = "the provider's address";

@@ -23,6 +23,7 @@ import { definePlugin } from "../_kits/authoring/index";
 import { expandAlias } from "./aliases";
 import { credentialsFor, noteCredentialOwner, noteMainProvider } from "./credentials";
 import { textToolCall, textToolCallWarning } from "./text-tool-call";
+import { cutPromptWarning } from "./cut-prompt";
 import { getModelApi } from "./api";
 import { buildProvider, noProviderError, pickModel, splitSpec, unknownProviderError } from "./build";
 import { dialectOptions } from "./dialect";
@@ -142,6 +143,8 @@ interface RunState {
   fallback?: Promise<Model>;
   /** A call written as text was warned about (once a run). */
   textCallWarned?: boolean;
+  /** A prompt its server cut was warned about (once a run). */
+  cutWarned?: boolean;
 }
 
 /** The thinking budget of a request: the run's `maxThinkingTokens` for its turns (a summary or a plugin's own call keeps the provider's default, as the summarizer always did). */
@@ -237,6 +240,15 @@ export const modelPlugin = definePlugin({
       if (!tool) return;
       state.textCallWarned = true;
       context.warn(textToolCallWarning(response.modelLabel, tool));
+    });
+
+    // A prompt the server cut to its window without an error (cut-prompt.ts).
+    kernel.hooks.model.response.tap(NAME, (response, run) => {
+      const state: RunState = context.run(run);
+      const warning = state.cutWarned ? undefined : cutPromptWarning(response);
+      if (!warning) return;
+      state.cutWarned = true;
+      context.warn(warning);
     });
 
     // Reached only when no earlier tap recovered the call: its message names the fix (failure-hint.ts).

@@ -6,6 +6,7 @@
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { loadProviderModule } from "./load-provider";
+import { readThinkTags } from "./think-tags";
 import { noteUrlSecrets } from "../_kits/process/index";
 
 /** Where an OpenAI-compatible server is and how to authenticate. */
@@ -58,16 +59,18 @@ function build(
   const name = settings.name ?? "openai-compatible";
   let inner: Promise<LanguageModelV4> | undefined;
   const load = () =>
-    (inner ??= loadProviderModule(name, { package: "@ai-sdk/openai-compatible", major: 3 }).then((mod) =>
-      (mod.createOpenAICompatible as CompatibleFactory)({
-        name,
-        baseURL: settings.baseURL,
-        apiKey: settings.apiKey,
-        headers: settings.headers,
-        includeUsage: true,
-        ...(fetch ? { fetch } : {}),
-      })(model),
-    ));
+    (inner ??= loadProviderModule(name, { package: "@ai-sdk/openai-compatible", major: 3 })
+      .then((mod) =>
+        (mod.createOpenAICompatible as CompatibleFactory)({
+          name,
+          baseURL: settings.baseURL,
+          apiKey: settings.apiKey,
+          headers: settings.headers,
+          includeUsage: true,
+          ...(fetch ? { fetch } : {}),
+        })(model),
+      )
+      .then(readThinkTags));
   return {
     specificationVersion: "v4",
     provider: `${name}.chat`,

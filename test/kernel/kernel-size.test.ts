@@ -111,7 +111,10 @@ describe("the kernel", () => {
   // not zod's "expected object, received string" (a small model's commonest slip; trial zd): 2,565.
   // A throw from tool.allowed is a denial in the refusing plugin's words (the hook's contract), not
   // "failed: [plugin …] hook tool.allowed: …" (red team zm's rewrite re-vote read as a crash): 2,568.
-  const LIMIT = 2568;
+  // A model.error recovery that hands the call other messages (a history compacted after the server
+  // refused it as too long) has it built again through model.request, as one naming another model
+  // already was: the sessions' checkpoint, the image guard and the cache markers see it (trial zh): 2,569.
+  const LIMIT = 2569;
   it(`stays within ${LIMIT} code lines (src/ without src/testing)`, () => {
     const total = files.reduce((sum, f) => sum + f.code.length, 0);
     const largest = [...files]

@@ -15,3 +15,4 @@ export {
   contextBudgetOptions,
 } from "./context-budget";
 export { pressureOf, estimateTokens, IMAGE_TOKENS } from "./token-estimate";
+export { contextOverflow, learnWindow, learnedWindow, type ContextOverflow } from "./overflow";
