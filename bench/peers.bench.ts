@@ -20,7 +20,7 @@
  * falling back to the CLI's shell tool for a step it has no tool for.
  *
  * `PEERS=claude,pi` picks peers (ubiquity always runs); `PEER_TASKS` [8,50]; `PEER_ROUNDS` [3];
- * `PEER_FILES` [2800]; `PEER_FRESH_HOME=1` gives every run an empty HOME (a first run ever: no
+ * `PEER_UBIQUITY_NODE_ARGS` adds Node flags to them (`--cpu-prof --cpu-prof-dir=…`); `PEER_FILES` [2800]; `PEER_FRESH_HOME=1` gives every run an empty HOME (a first run ever: no
  * compile cache, no settings; by default each CLI keeps one HOME from its warm-up run on, as a
  * user's HOME is); `PEER_DEBUG=1` shows each CLI's output and the call answered at each step;
  * `PEER_DUMP=<dir>` writes each agent request body there; `PEER_UBIQUITY_ARGS` adds flags to every
@@ -90,6 +90,8 @@ interface Peer {
 
 const ubiquity = (model: string, prompt: string, exe: string, checkout = repo) => [
   exe,
+  // Node flags for every Ubiquity run, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the task.
+  ...(process.env.PEER_UBIQUITY_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
   join(checkout, "bin", "ubiquity.mjs"),
   "run",
   "--model",

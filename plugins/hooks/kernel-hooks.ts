@@ -190,7 +190,8 @@ export class KernelHooks {
     input.extra = maskSecrets(input.extra, secrets);
     const wrap = (spec: SpawnSpec, command: string) =>
       getSandboxApi(kernel).wrap(spec, { kind: "hook", subject: command, passFds: true }); // spawned at once (command.ts)
-    const outcome = dispatcher().then(({ dispatch }) =>
+    // After the sandbox's warm-up (under way once the model asks for a command), which the spawn would do again.
+    const outcome = Promise.all([dispatcher(), getSandboxApi(kernel).ready()]).then(([{ dispatch }]) =>
       dispatch(this.configFor(run), event, input, {
         cwd: run.cwd,
         signal: run.abortSignal,

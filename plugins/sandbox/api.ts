@@ -27,6 +27,12 @@ export interface SandboxApi {
   /** The spawn as it must happen: sandboxed when the sandbox is on. */
   wrap(spec: SpawnSpec, use: SpawnUse): SpawnSpec;
   /**
+   * Resolves once the work a first sandboxed spawn needs, started ahead, is done (the walk of the
+   * system's folders, begun as the model writes its first command): `wrap` after it finds that
+   * work done instead of doing it again while the process waits. At once when none is under way.
+   */
+  ready(): Promise<void>;
+  /**
    * A sandboxed hook or MCP tool call ended: the protected files sandboxed processes made
    * anywhere in the workspace are removed now, reported as `sandbox.violation` events, and
    * returned (empty when the sandbox is off).
@@ -90,6 +96,9 @@ export function getSandboxApi(kernel: Kernel): SandboxApi {
             );
           }
           return spec;
+        },
+        ready() {
+          return typeof s.mode === "object" ? s.mode.ready() : Promise.resolve();
         },
         addWorkspace(path) {
           // Pinned to the folder it is now: one swapped for a link later is not bound (where the link leads).

@@ -57,6 +57,7 @@ import {
   gitConfigWithoutCredentials,
   HOME_READABLE,
   privateSystemPaths,
+  privateSystemPathsAsync,
   type SystemPrivatePath,
   SENSITIVE_HOME,
   SECRET_PATTERNS,
@@ -355,14 +356,20 @@ export class SandboxRuntime {
    * What of the system's folders not everyone may read: walked once a run (they are not the run's
    * to change). Linux only: macOS's Seatbelt profile is not exercised here.
    */
-  #systemWalk(): { path: string; dir: boolean }[] {
-    const s = this.#settings;
-    return this.#availability.backend === "bubblewrap"
-      ? privateSystemPaths([...s.writable, s.home, ...s.allowRead], {
-          cache: join(s.home, ".ubiquity", "cache", "system-private.json"),
-        })
-      : [];
+  #systemWalk(): SystemPrivatePath[] {
+    return this.#availability.backend === "bubblewrap" ? privateSystemPaths(...this.#systemWalkArgs()) : [];
   }
+
+  #systemWalkArgs() {
+    const s = this.#settings;
+    const cache = join(s.home, ".ubiquity", "cache", "system-private.json");
+    return [[...s.writable, s.home, ...s.allowRead], { cache }] as const;
+  }
+
+  /** The warm-up's walk of the system's folders, while it runs (see warm). */
+  #systemWalking: Promise<void> | undefined;
+  /** Ends the warm-up's find when the runtime closes first. */
+  #warmAbort = new AbortController();
 
   /**
    * The first sandboxed spawn's one-time work that nothing in the workspace changes, done ahead
@@ -373,8 +380,23 @@ export class SandboxRuntime {
    */
   warm(): void {
     if (this.#availability.backend !== "bubblewrap" || this.#closed) return;
-    this.#systemPrivate ??= this.#systemWalk();
+    // find reads the system's folders in a process of its own: the model's answer streams on and
+    // the command is judged meanwhile (a 2-core machine does both at once), instead of waiting.
+    if (!this.#systemPrivate && !this.#systemWalking) {
+      const [skip, options] = this.#systemWalkArgs();
+      this.#systemWalking = privateSystemPathsAsync(skip, { ...options, signal: this.#warmAbort.signal }).then(
+        (found) => {
+          if (!this.#closed) this.#systemPrivate ??= found;
+        },
+        () => {}, // the first spawn walks again, and its error is the call's
+      );
+    }
     ownModuleFolders(this.#settings.home);
+  }
+
+  /** Resolves once the warm-up's walk of the system's folders is done (at once when none runs). */
+  ready(): Promise<void> {
+    return this.#systemWalking ?? Promise.resolve();
   }
 
   /**
@@ -925,6 +947,7 @@ export class SandboxRuntime {
 
   /** Stop the proxy and remove what the sandbox made. */
   async close(): Promise<void> {
+    this.#warmAbort.abort();
     await this.#proxy?.close();
     this.#proxy = undefined;
     this.#cleanSync();

@@ -21,7 +21,7 @@ import { basename, dirname, isAbsolute, join } from "node:path";
 import { LINE_BREAKS, micromatch, tinyglobby } from "../_kits/lazy/index";
 import { compiledCacheDir } from "../../loader/index";
 import { SecretWalk } from "./secret-walk";
-import { findCandidates, systemFind } from "./system-find";
+import { findCandidates, findCandidatesAsync, systemFind } from "./system-find";
 import { toolchainSettings } from "./toolchain-settings";
 
 /** Home-relative paths that hold credentials. */
@@ -739,6 +739,29 @@ export function privateSystemPaths(
     findTimeoutMs?: number;
   } = {},
 ): SystemPrivatePath[] {
+  const walk = systemWalk(skip, options);
+  const candidates = walk.find ? findCandidates(walk.find, walk.pending, skip, walk.findTimeoutMs) : undefined;
+  return walk.finish(candidates);
+}
+
+/**
+ * privateSystemPaths without blocking while find reads the folders (the sandbox's warm-up, as the
+ * model writes its first command): the same walk, the same judging. Without find, or when find did
+ * not run cleanly, the walk in Node, as privateSystemPaths does it. `signal` ends find early.
+ */
+export async function privateSystemPathsAsync(
+  skip: readonly string[],
+  options: Parameters<typeof privateSystemPaths>[1] & { signal?: AbortSignal } = {},
+): Promise<SystemPrivatePath[]> {
+  const walk = systemWalk(skip, options);
+  const candidates = walk.find
+    ? await findCandidatesAsync(walk.find, walk.pending, skip, walk.findTimeoutMs, options.signal)
+    : undefined;
+  return walk.finish(candidates);
+}
+
+/** One walk of privateSystemPaths: the roots to read, the reader, and the judging of what was read. */
+function systemWalk(skip: readonly string[], options: NonNullable<Parameters<typeof privateSystemPaths>[1]>) {
   const { roots = PRIVATE_WALK_ROOTS, findTimeoutMs = FIND_TIMEOUT_MS } = options;
   const find = options.find ?? (process.getuid?.() === 0 ? systemFind() : false);
   systemWalks++;
@@ -746,9 +769,12 @@ export function privateSystemPaths(
   // Hidden neither: a skipped folder, what is in one, nor a folder that holds one.
   const skipped = (p: string) => inSkipped(p) || skip.some((s) => s.startsWith(`${p}/`));
   const pending = roots.filter((r) => !inSkipped(r) && lstatSync(r, { throwIfNoEntry: false })?.isDirectory());
-  const candidates = find ? findCandidates(find, pending, skip, findTimeoutMs) : undefined;
-  const found = candidates ? judgeCandidates(candidates, skipped) : nodeWalk(pending, roots, skip, options);
-  return [...found.scratch, ...fewerMasks(found.out, roots, skipped)];
+  /** What find printed judged, or (undefined: no find, or not clean) the walk in Node. */
+  const finish = (candidates: string[] | undefined): SystemPrivatePath[] => {
+    const found = candidates ? judgeCandidates(candidates, skipped) : nodeWalk(pending, roots, skip, options);
+    return [...found.scratch, ...fewerMasks(found.out, roots, skipped)];
+  };
+  return { find, pending, findTimeoutMs, finish };
 }
 
 /** How many times privateSystemPaths ran in this process (tests: whether a run walked). */

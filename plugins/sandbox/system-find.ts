@@ -11,7 +11,7 @@
  * clean run (no find, an error on any folder, a signal, a timeout, too much output) gives
  * undefined, and the Node walk reads the folders instead (fail closed).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
 /** Where find is looked for: the system's own, never one on PATH (a writable folder may be on it). */
@@ -48,19 +48,10 @@ const literal = (path: string) => path.replace(/[\\*?[\]]/g, "\\$&");
 const either = (primary: string, values: readonly string[]) =>
   values.flatMap((v, i) => [...(i > 0 ? ["-o"] : []), primary, v]);
 
-/**
- * The candidates below `roots` (not the roots themselves), `skip`'s folders not entered, links
- * not followed; undefined when find did not run cleanly.
- */
-export function findCandidates(
-  program: string,
-  roots: readonly string[],
-  skip: readonly string[],
-  timeoutMs: number,
-): string[] | undefined {
-  if (roots.length === 0) return [];
-  if (!roots.every((r) => r.startsWith("/"))) return undefined; // read as an expression otherwise
-  const args = [
+/** find's arguments for `findCandidates`; undefined when a root is not absolute (it would be read as an expression). */
+function findArgs(roots: readonly string[], skip: readonly string[]): string[] | undefined {
+  if (!roots.every((r) => r.startsWith("/"))) return undefined;
+  return [
     // Each root is a path, never an option or an expression (absolute: it starts with "/").
     ...roots,
     "-mindepth",
@@ -72,17 +63,97 @@ export function findCandidates(
     ...(skip.length > 0 ? ["(", ...either("-path", skip.map(literal)), ")", "-prune", "-o"] : []),
     ...["-type", "f", "(", "!", "-perm", "-004", "-o", ...either("-name", SYSTEM_SECRET_GLOBS), ")", "-print0"],
   ];
-  const result = spawnSync(program, args, {
-    env: { LC_ALL: "C" },
-    stdio: ["ignore", "pipe", "pipe"],
-    timeout: timeoutMs,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+}
+
+/** How find ended and what it printed. */
+interface FindRun {
+  failed: boolean;
+  stdout: Buffer;
+  stderr: Buffer;
+}
+
+/** The candidates find printed, or undefined when it did not run cleanly. */
+function candidatesOf(run: FindRun): string[] | undefined {
   // find says a folder it could not read, or an entry gone between its listing and its stat, on
   // stderr and exits 1: what it did not read is not known.
-  if (result.error || result.status !== 0 || result.signal || result.stderr.length > 0) return undefined;
-  const out = result.stdout.toString("utf8");
+  if (run.failed || run.stderr.length > 0) return undefined;
+  const out = run.stdout.toString("utf8");
   // A name that is not UTF-8 would be judged at another path: the Node walk reads the folders then.
-  if (!Buffer.from(out, "utf8").equals(result.stdout)) return undefined;
+  if (!Buffer.from(out, "utf8").equals(run.stdout)) return undefined;
   return out.split("\0").filter((p) => p !== "");
+}
+
+const FIND_OPTIONS = { env: { LC_ALL: "C" }, stdio: ["ignore", "pipe", "pipe"] as ["ignore", "pipe", "pipe"] };
+const FIND_MAX_OUTPUT = 64 * 1024 * 1024;
+
+/**
+ * The candidates below `roots` (not the roots themselves), `skip`'s folders not entered, links
+ * not followed; undefined when find did not run cleanly.
+ */
+export function findCandidates(
+  program: string,
+  roots: readonly string[],
+  skip: readonly string[],
+  timeoutMs: number,
+): string[] | undefined {
+  if (roots.length === 0) return [];
+  const args = findArgs(roots, skip);
+  if (!args) return undefined;
+  const result = spawnSync(program, args, { ...FIND_OPTIONS, timeout: timeoutMs, maxBuffer: FIND_MAX_OUTPUT });
+  return candidatesOf({
+    failed: !!result.error || result.status !== 0 || !!result.signal,
+    stdout: result.stdout,
+    stderr: result.stderr,
+  });
+}
+
+/**
+ * findCandidates without blocking: the same find, the same reading of what it printed, while the
+ * process goes on (the sandbox's warm-up runs it as the model writes its first command). `signal`
+ * ends it (the run ended first): undefined then, as for any run that was not clean.
+ */
+export function findCandidatesAsync(
+  program: string,
+  roots: readonly string[],
+  skip: readonly string[],
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<string[] | undefined> {
+  if (roots.length === 0) return Promise.resolve([]);
+  const args = findArgs(roots, skip);
+  if (!args || signal?.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const child = spawn(program, args, { ...FIND_OPTIONS, timeout: timeoutMs, signal });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    child.stdout.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > FIND_MAX_OUTPUT) {
+        failed = true;
+        child.kill("SIGKILL");
+      } else out.push(chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    child.on("error", () => {
+      failed = true;
+    });
+    // Ended by its bound or the signal: not clean, whatever a process it started still holds open.
+    child.on("exit", (_code, sig) => {
+      if (sig === null && !failed) return;
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve(undefined);
+    });
+    child.on("close", (code, sig) =>
+      resolve(
+        candidatesOf({
+          failed: failed || code !== 0 || sig !== null,
+          stdout: Buffer.concat(out),
+          stderr: Buffer.concat(err),
+        }),
+      ),
+    );
+  });
 }

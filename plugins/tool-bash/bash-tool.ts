@@ -74,6 +74,8 @@ export class BashTool extends Tool<typeof BashInput> {
       const cwd = await stat(ctx.cwd).catch(() => undefined);
       if (!cwd?.isDirectory())
         throw new ToolFailure(`The working directory ${ctx.cwd} does not exist; commands cannot run until it does.`);
+      // The last wait before the spawn: a warm-up begun meanwhile is waited for, not done again.
+      await this.sandbox?.ready();
       const timeoutMs = input.timeout ?? BASH_LIMITS.defaultTimeoutMs;
       // The shell reads the command in UTF-8, as the permission engine did (red team zg, ZG1).
       const env = utf8ShellEnv(buildSubprocessEnv({ env: ctx.env, subprocessEnv: ctx.subprocessEnv }));

@@ -11,6 +11,7 @@ import sandbox from "../../plugins/sandbox/index";
 import { scriptedModel } from "ubiquity/testing";
 import { collect } from "../helpers/collect";
 import { systemWalkCount } from "../../plugins/sandbox/secrets";
+import { getSandboxApi } from "../../plugins/sandbox/api";
 import { outputs, runBash, sandboxPlace, SKIP } from "./helpers";
 
 const place = sandboxPlace();
@@ -101,6 +102,73 @@ describe.skipIf(SKIP)("the first command's one-time walks", () => {
     );
     expect(messages.at(-1)).toMatchObject({ type: "result", isError: false });
     expect(walkedMidStream).toEqual([true]);
+  });
+
+  it("the first command waits for the warm-up's walk (find, in a process of its own) and walks no second time", async () => {
+    const before = systemWalkCount();
+    const messages = await runBash(["cat /etc/shadow | head -c 20; echo end"], {
+      cwd: place.ws(),
+      sandbox: true,
+      permissionMode: "bypassPermissions",
+    });
+    const out = outputs(messages).c0!.content;
+    expect(out).not.toMatch(/root:/);
+    expect(out).toContain("end");
+    expect(systemWalkCount() - before).toBe(1);
+  });
+
+  it("ready() resolves once the warm-up's walk is done: a spawn after it walks no second time, one before it walks itself", async () => {
+    const kernel = createKernel({ plugins: [sandbox()], cwd: place.ws(), sandbox: true });
+    await kernel.ready();
+    try {
+      const api = getSandboxApi(kernel);
+      const spec = { command: "true", args: [], cwd: place.ws(), env: {} };
+      kernel.emit({
+        type: "message",
+        message: {
+          type: "assistant",
+          uuid: "u",
+          sessionId: "s",
+          text: "",
+          model: "test:test",
+          stopReason: "tool_use",
+          content: [{ type: "tool_call", toolUseId: "t", toolName: "Bash", input: { command: "true" } }],
+        } as Message,
+      });
+      const before = systemWalkCount();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(systemWalkCount() - before, "the warm-up's walk started").toBe(1);
+      // find runs in its own process: its end cannot be read in this turn, so a spawn now walks itself.
+      const early = createKernel({ plugins: [sandbox()], cwd: place.ws(), sandbox: true });
+      await early.ready();
+      try {
+        early.emit({
+          type: "message",
+          message: {
+            type: "assistant",
+            uuid: "u2",
+            sessionId: "s2",
+            text: "",
+            model: "test:test",
+            stopReason: "tool_use",
+            content: [{ type: "tool_call", toolUseId: "t2", toolName: "Bash", input: { command: "true" } }],
+          } as Message,
+        });
+        await new Promise((resolve) => setImmediate(resolve));
+        const started = systemWalkCount();
+        getSandboxApi(early).wrap(spec, { kind: "bash", subject: "true" });
+        expect(systemWalkCount() - started, "a spawn before ready() walks itself").toBe(1);
+      } finally {
+        await early.dispose();
+      }
+      const settled = systemWalkCount();
+      await api.ready();
+      const wrapped = api.wrap(spec, { kind: "bash", subject: "true" });
+      expect(wrapped.command, "sandboxed").not.toBe("true");
+      expect(systemWalkCount() - settled, "after ready(), the warm-up's reading is used").toBe(0);
+    } finally {
+      await kernel.dispose();
+    }
   });
 
   it("a kernel disposed before its warm-up began walks nothing", async () => {

@@ -21,7 +21,7 @@ import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { privateSystemPaths } from "../../plugins/sandbox/secrets";
+import { privateSystemPaths, privateSystemPathsAsync } from "../../plugins/sandbox/secrets";
 import { systemFind } from "../../plugins/sandbox/system-find";
 import { outputs, runBash, SKIP, sandboxPlace } from "./helpers";
 
@@ -125,6 +125,29 @@ describe.skipIf(systemFind() === undefined)("privateSystemPaths by find", () => 
       expect(expected.map((p) => p.path)).toContain(join(root, "shadow"));
       for (const find of ["/bin/false", join(root, "no-such-find"), slow])
         expect(sorted(privateSystemPaths([], { roots: [root], find, findTimeoutMs: 200 })), find).toEqual(expected);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(slow, { force: true });
+    }
+  });
+
+  it("read without blocking (the sandbox's warm-up), find reads the same; one that fails, cannot start, outlives its time or is stopped leaves it to the walk in Node", async () => {
+    const root = tree();
+    const slow = join(root, "..", `${root.split("/").pop()}-slow-find-async`);
+    try {
+      writeFileSync(slow, "#!/bin/sh\nsleep 5\n", { mode: 0o755 });
+      const expected = sorted(privateSystemPaths([join(root, "work")], { roots: [root], find: false }));
+      expect(expected.map((p) => p.path)).toContain(join(root, "shadow"));
+      const read = (find: string, more: { findTimeoutMs?: number; signal?: AbortSignal } = {}) =>
+        privateSystemPathsAsync([join(root, "work")], { roots: [root], find, ...more }).then(sorted);
+      expect(await read(systemFind()!)).toEqual(expected);
+      for (const find of ["/bin/false", join(root, "no-such-find"), slow])
+        expect(await read(find, { findTimeoutMs: 200 }), find).toEqual(expected);
+      // Stopped while it reads (the run ended first): nothing is taken as public either.
+      const stop = new AbortController();
+      const stopped = read(slow, { signal: stop.signal });
+      stop.abort();
+      expect(await stopped).toEqual(expected);
     } finally {
       rmSync(root, { recursive: true, force: true });
       rmSync(slow, { force: true });
