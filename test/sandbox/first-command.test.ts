@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { summon, type Message } from "ubiquity";
-import { createKernel } from "../../src/index";
+import { createKernel, type Kernel } from "../../src/index";
 import sandbox from "../../plugins/sandbox/index";
 import { scriptedModel } from "ubiquity/testing";
 import { collect } from "../helpers/collect";
@@ -17,6 +17,24 @@ import { outputs, runBash, sandboxPlace, SKIP } from "./helpers";
 const place = sandboxPlace();
 /** Whether the system's folders were walked since `before` (a count of systemWalkCount). */
 const walkedSince = (before: number) => systemWalkCount() > before;
+
+/** The model's answer asks for `toolName` (the assistant message a run emits). */
+function ask(kernel: Kernel, toolName: string, id = toolName): void {
+  kernel.emit({
+    type: "message",
+    message: {
+      type: "assistant",
+      uuid: `u-${id}`,
+      sessionId: "s",
+      text: "",
+      model: "test:test",
+      stopReason: "tool_use",
+      content: [
+        { type: "tool_call", toolUseId: `t-${id}`, toolName, input: toolName === "Bash" ? { command: "true" } : {} },
+      ],
+    } as Message,
+  });
+}
 
 describe.skipIf(SKIP)("the first command's one-time walks", () => {
   it("a run whose model asks for no command walks nothing", async () => {
@@ -39,19 +57,7 @@ describe.skipIf(SKIP)("the first command's one-time walks", () => {
     const kernel = createKernel({ plugins: [sandbox()], cwd: place.ws(), sandbox: true });
     await kernel.ready();
     try {
-      const asked = (toolName: string) =>
-        kernel.emit({
-          type: "message",
-          message: {
-            type: "assistant",
-            uuid: `u-${toolName}`,
-            sessionId: "s",
-            text: "",
-            model: "test:test",
-            stopReason: "tool_use",
-            content: [{ type: "tool_call", toolUseId: `t-${toolName}`, toolName, input: {} }],
-          } as Message,
-        });
+      const asked = (toolName: string) => ask(kernel, toolName);
       const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
       asked("Read");
       await nextTurn();
@@ -123,18 +129,7 @@ describe.skipIf(SKIP)("the first command's one-time walks", () => {
     try {
       const api = getSandboxApi(kernel);
       const spec = { command: "true", args: [], cwd: place.ws(), env: {} };
-      kernel.emit({
-        type: "message",
-        message: {
-          type: "assistant",
-          uuid: "u",
-          sessionId: "s",
-          text: "",
-          model: "test:test",
-          stopReason: "tool_use",
-          content: [{ type: "tool_call", toolUseId: "t", toolName: "Bash", input: { command: "true" } }],
-        } as Message,
-      });
+      ask(kernel, "Bash", "t");
       const before = systemWalkCount();
       await new Promise((resolve) => setImmediate(resolve));
       expect(systemWalkCount() - before, "the warm-up's walk started").toBe(1);
@@ -142,18 +137,7 @@ describe.skipIf(SKIP)("the first command's one-time walks", () => {
       const early = createKernel({ plugins: [sandbox()], cwd: place.ws(), sandbox: true });
       await early.ready();
       try {
-        early.emit({
-          type: "message",
-          message: {
-            type: "assistant",
-            uuid: "u2",
-            sessionId: "s2",
-            text: "",
-            model: "test:test",
-            stopReason: "tool_use",
-            content: [{ type: "tool_call", toolUseId: "t2", toolName: "Bash", input: { command: "true" } }],
-          } as Message,
-        });
+        ask(early, "Bash", "t2");
         await new Promise((resolve) => setImmediate(resolve));
         const started = systemWalkCount();
         getSandboxApi(early).wrap(spec, { kind: "bash", subject: "true" });
@@ -175,18 +159,7 @@ describe.skipIf(SKIP)("the first command's one-time walks", () => {
     const before = systemWalkCount();
     const kernel = createKernel({ plugins: [sandbox()], cwd: place.ws(), sandbox: true });
     await kernel.ready();
-    kernel.emit({
-      type: "message",
-      message: {
-        type: "assistant",
-        uuid: "u",
-        sessionId: "s",
-        text: "",
-        model: "test:test",
-        stopReason: "tool_use",
-        content: [{ type: "tool_call", toolUseId: "t", toolName: "Bash", input: { command: "true" } }],
-      } as Message,
-    });
+    ask(kernel, "Bash", "t");
     await kernel.dispose();
     await new Promise((resolve) => setImmediate(resolve));
     expect(walkedSince(before)).toBe(false);
