@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
-import { LongestFirst } from "./test/sequence/sequencer";
+import { LongestFirst } from "./test/sequence/sequencer.ts";
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
