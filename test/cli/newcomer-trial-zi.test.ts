@@ -78,7 +78,8 @@ function answer(body: { messages?: { content: unknown }[] }) {
     content?: unknown;
   }[];
   const result = blocks.find((b) => b.type === "tool_result");
-  if (result) return { text: `RESULT: ${typeof result.content === "string" ? result.content : JSON.stringify(result.content)}` };
+  if (result)
+    return { text: `RESULT: ${typeof result.content === "string" ? result.content : JSON.stringify(result.content)}` };
   const text = blocks.at(-1)?.text ?? "";
   const call = /^CALL (\w+) (\{.*\})$/s.exec(text);
   return call ? { toolCalls: [{ name: call[1]!, input: JSON.parse(call[2]!) }] } : { text: `ECHO: ${text}` };
@@ -142,14 +143,23 @@ beforeAll(async () => {
         SessionEnd: [
           {
             matcher: "other",
-            hooks: [{ type: "command", command: 'cat >> "$CLAUDE_PROJECT_DIR/session-end.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/session-end.jsonl"' }],
+            hooks: [
+              {
+                type: "command",
+                command:
+                  'cat >> "$CLAUDE_PROJECT_DIR/session-end.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/session-end.jsonl"',
+              },
+            ],
           },
         ],
       },
       statusLine: { type: "command", command: "~/.claude/statusline.sh" },
     }),
   );
-  writeFileSync(join(home, ".claude", "commands", "standup.md"), "---\ndescription: Standup notes\n---\nWrite standup notes for: $ARGUMENTS\n");
+  writeFileSync(
+    join(home, ".claude", "commands", "standup.md"),
+    "---\ndescription: Standup notes\n---\nWrite standup notes for: $ARGUMENTS\n",
+  );
   writeFileSync(join(home, ".claude", "CLAUDE.md"), "I like tabs.\n");
 
   // The project: a CLAUDE.md, a secret, git.
@@ -175,7 +185,9 @@ describe("a global install", () => {
     expect(missing.stderr).not.toContain("run `npm i @ai-sdk/anthropic@4`");
     // `ubiquity models` shows the same command.
     const models = await claude(["models"]);
-    expect(models.stdout).toMatch(new RegExp(`anthropic +@ai-sdk/anthropic .*missing: npm i -g @ai-sdk/anthropic@4 --prefix ${prefix}`));
+    expect(models.stdout).toMatch(
+      new RegExp(`anthropic +@ai-sdk/anthropic .*missing: npm i -g @ai-sdk/anthropic@4 --prefix ${prefix}`),
+    );
 
     // What the user does with it.
     anthropicInstalled();
@@ -199,7 +211,9 @@ describe("Claude Code's files for every run", () => {
       env,
     );
     const result = JSON.parse(secret.stdout) as { result: string; permission_denials: { tool_name: string }[] };
-    expect(result.result).toContain(`the rule Read(./.env) in settings (user: ${join(home, ".claude", "settings.json")})`);
+    expect(result.result).toContain(
+      `the rule Read(./.env) in settings (user: ${join(home, ".claude", "settings.json")})`,
+    );
     expect(result.permission_denials.map((d) => d.tool_name)).toEqual(["Read"]);
     expect(secret.stdout + secret.stderr).not.toContain("sk_live_trialzi");
   }, 120_000);
@@ -236,6 +250,11 @@ describe("hooks read as Claude Code writes them", () => {
       .filter((l) => l.trim())
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(ended).toHaveLength(1);
-    expect(ended[0]).toMatchObject({ hook_event_name: "SessionEnd", reason: "other", subtype: "success", session_id: sessionId });
+    expect(ended[0]).toMatchObject({
+      hook_event_name: "SessionEnd",
+      reason: "other",
+      subtype: "success",
+      session_id: sessionId,
+    });
   }, 60_000);
 });
