@@ -52,6 +52,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeProviderServer, startProviderServer } from "ubiquity/testing";
+import { installHint } from "../../plugins/model/load-provider";
 import { packedTarball, removePackedDirs, tempDir } from "../helpers/packed";
 import { requireDist } from "../helpers/project";
 
@@ -195,6 +196,18 @@ describe("a global install", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("ECHO: hello\n");
   }, 240_000);
+
+  it("the command follows where ubiquity is: npx's cache, a project, a folder named lib that is no npm prefix", () => {
+    const spec = { package: "@ai-sdk/anthropic", major: 4 };
+    const dist = (root: string) => join(root, "node_modules", "ubiquity", "dist", "chunks");
+    expect(installHint(spec, dist("/home/me/.npm/_npx/1a2b3c"))).toBe(
+      "npx -p ubiquity -p @ai-sdk/anthropic@4 ubiquity …",
+    );
+    expect(installHint(spec, dist("/home/me/shop"))).toBe("npm i @ai-sdk/anthropic@4");
+    // A project in a folder named lib: no bin/ubiquity beside it, so not a global prefix.
+    expect(installHint(spec, dist(join(tempDir("ubiquity-trial-zi-lib-"), "lib")))).toBe("npm i @ai-sdk/anthropic@4");
+    expect(installHint(spec, dist(join(prefix, "lib")))).toBe(`npm i -g @ai-sdk/anthropic@4 --prefix ${prefix}`);
+  });
 });
 
 describe("Claude Code's files for every run", () => {
