@@ -29,6 +29,7 @@ import { settingsProjectFiles } from "./project-files";
 import { compatPaths, warn, warnOnce } from "../_kits/sources/index";
 import type { SkillsOptions } from "../skills/index";
 import { claudeSettingsOf, readClaudeSettingsFile } from "./claude";
+import { claudeJsonNote } from "./claude-json";
 import { settingsFlags } from "./cli";
 import { CodexFiles } from "./codex-files";
 import { readCodexHooksFile } from "./codex";
@@ -209,6 +210,10 @@ function managedPolicy(
 function compatNotes(kernel: Kernel, options: SettingsConfig, wanted: Set<string>, cwd: string, home: string): void {
   if (wanted.has("project") && options.compat === undefined)
     unreadClaudeSettings(kernel, cwd, skippedConfig(cwd, home, options.trust), wanted.has("user") ? home : undefined);
+  if (options.compat?.includes("claude") && (options.settingSources === undefined || wanted.has("user"))) {
+    const note = claudeJsonNote(home, cwd);
+    if (note) warnOnce(kernel, NAME, note);
+  }
   if (options.compat?.includes("codex")) unreadCodexHome(kernel, home);
   else if (options.codexProfile !== undefined)
     throw new ConfigError(

@@ -48,7 +48,7 @@
  * it emptied.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeProviderServer, startProviderServer } from "ubiquity/testing";
@@ -229,6 +229,35 @@ describe("Claude Code's files for every run", () => {
     );
     expect(result.permission_denials.map((d) => d.tool_name)).toEqual(["Read"]);
     expect(secret.stdout + secret.stderr).not.toContain("sk_live_trialzi");
+  }, 120_000);
+
+  it("the MCP servers `claude mcp add` kept in ~/.claude.json (user scope, local scope of this folder) are named as not started, with the way to bring them", async () => {
+    anthropicInstalled();
+    const state = join(home, ".claude.json");
+    writeFileSync(
+      state,
+      JSON.stringify({
+        numStartups: 412,
+        mcpServers: { github: { type: "stdio", command: "github-mcp-server", args: ["stdio"] } },
+        projects: {
+          [project]: { allowedTools: [], mcpServers: { "shop-db": { command: "db-mcp", args: ["--readonly"] } } },
+          "/elsewhere": { mcpServers: { other: { command: "x" } } },
+        },
+      }),
+    );
+    try {
+      const run = await claude(["-p", "hello"], { UBIQUITY_COMPAT: "claude" });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain(
+        `${state} has MCP servers \`claude mcp add\` recorded (user scope: github; local scope, for this folder: shop-db), which do not start here`,
+      );
+      expect(run.stderr).toContain("ubiquity mcp add --scope project <name>");
+      // Without compat nothing of Claude Code's is read, and the CLAUDE.md warning says so already.
+      const plain = await claude(["-p", "hello"]);
+      expect(plain.stderr).not.toContain("claude mcp add");
+    } finally {
+      rmSync(state);
+    }
   }, 120_000);
 
   it("a value UBIQUITY_COMPAT does not know is exit 2 naming the variable", async () => {
