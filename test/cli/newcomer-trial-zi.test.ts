@@ -22,6 +22,12 @@
  *   not reach the model", and said nothing of `~/.claude/settings.json`, whose deny rules
  *   (`Bash(rm -rf:*)`, `Read(./.env)`) and hooks the user believed in force: the warning now names
  *   it too (only beside the project's: alone it would be in every folder);
+ * - their MCP servers, added over the year with `claude mcp add` (kept in `~/.claude.json`: the user
+ *   scope's `mcpServers`, the default local scope's under `projects[<folder>]`), did not start, and
+ *   nothing said so: the model simply had no GitHub tools. The file stays unread (Claude Code's
+ *   state, not settings), but a run under compat claude now names its servers for the folder as not
+ *   started, with the ways to bring each (`ubiquity mcp add --scope project`, the config's
+ *   `mcpServers`, `--mcp-config`);
  * - a SessionEnd hook's input had `reason: "success"` (the result's subtype) where Claude Code
  *   sends one of clear, logout, prompt_input_exit, other (`other` for `claude -p`): a settings hook
  *   with `"matcher": "other"` never ran, and a script's `jq -r .reason` read another word. The
@@ -45,7 +51,10 @@
  * warning (Claude Code ends with an error); a `!` line refused for an argument's `; touch …` suggests
  * an allow rule for the whole line, injected command included; a `.env` committed to git reads as
  * modified (` M .env`) to a sandboxed `git status` (the mask), so `git commit -a` there would commit
- * it emptied.
+ * it emptied; PostToolUse's `tool_response` is the text the model read, not Claude Code's object
+ * (`.tool_response.filePath` makes jq exit 5; known since claude-parity-2); a user-level place for
+ * MCP servers (Claude Code's user scope) does not exist here; the ignored-keys warning for
+ * `~/.claude/settings.json` (`model`, `statusLine`, `outputStyle`) comes with every run.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
