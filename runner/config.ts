@@ -36,7 +36,7 @@ export const CONFIG_FLAGS: Record<string, CliFlag> = {
     type: "string",
     value: "<tools>",
     description:
-      "Read Claude Code's or Codex's files too, as run --compat does: claude, codex or claude,codex (the compat option)",
+      "Read Claude Code's or Codex's files too, as run --compat does: claude, codex or claude,codex (the compat option; also UBIQUITY_COMPAT)",
   },
 };
 
@@ -113,11 +113,28 @@ export async function loadCliConfig(
         "--compat: no plugin of this config reads other tools' files (the default preset's settings, memory, skills, agents and commands plugins do)",
       );
     config.compat = parseCompatFlag(values.compat);
-  }
+  } else compatFromEnv(config);
   // --cwd wins over the config's `cwd`; a relative `cwd` in the config is relative to its folder.
   if (typeof values.cwd === "string" || config.cwd === undefined) config.cwd = cwd;
   else config.cwd = resolve(loaded.filepath ? dirname(loaded.filepath) : cwd, config.cwd);
   return { config, filepath: loaded.filepath, trust, skipped: loaded.skipped };
+}
+
+/**
+ * UBIQUITY_COMPAT (`claude`, `codex`, `claude,codex`): `--compat` for every run of the job or shell,
+ * as UBIQUITY_MESSAGE_FORMAT is `--message-format`'s. Someone who runs ubiquity where `claude` ran
+ * cannot put the flag in a shell alias (scripts do not read aliases) nor in a wrapper (`ubiquity
+ * --compat claude --version` is refused); a config's own `compat` wins over it, and the folder's
+ * files still apply only when it is trusted.
+ */
+function compatFromEnv(config: UbiquityConfig): void {
+  const value = process.env.UBIQUITY_COMPAT?.trim();
+  if (!value || config.compat !== undefined || !declaresOption(config, "compat")) return;
+  try {
+    config.compat = parseCompatFlag(value);
+  } catch (error) {
+    throw new UsageError(`UBIQUITY_COMPAT: ${(error as Error).message.replace(/^--compat /, "")}`);
+  }
 }
 
 /** Build a kernel for a loaded config; an error names the config file it came from. */

@@ -127,8 +127,14 @@ export async function fireSessionEnd(hooks: KernelHooks, run: RunContext, result
           : undefined;
   if (reason && hooks.has("Notification"))
     await hooks.fire("Notification", run, { message: result.result, extra: { reason, notificationType: reason } });
+  // `reason` is Claude Code's (clear, logout, prompt_input_exit, other): a run that ends by itself is
+  // "other", as `claude -p` sends it, so a settings hook's `"matcher": "other"` and a script's
+  // `jq -r .reason` read it as there; how the run ended is the result's `subtype`.
   if (hooks.has("SessionEnd"))
-    await hooks.fire("SessionEnd", run, { message: result.result, extra: { reason: result.subtype } });
+    await hooks.fire("SessionEnd", run, {
+      message: result.result,
+      extra: { reason: "other", subtype: result.subtype },
+    });
 }
 
 /** With any hook configured, the model is told that hooks watch the run and how to take a blocked call. */

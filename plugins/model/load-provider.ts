@@ -5,7 +5,7 @@
  * that names the package and the command that installs it.
  */
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ModelError } from "../../src/index";
 import type { ProviderSpec } from "./providers";
@@ -41,9 +41,45 @@ const LOADERS: Record<string, () => Promise<unknown>> = {
 
 const cache = new Map<string, Promise<ProviderModule>>();
 
-/** The install command for a provider package at its ai@7-compatible major. */
-export function installHint(spec: Pick<ProviderSpec, "package" | "major">): string {
-  return `npm i ${spec.package}@${spec.major}`;
+const here = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Where this copy of ubiquity is installed, which decides where a provider package must go: npm's
+ * global folder (`<prefix>/lib/node_modules/ubiquity`, with `<prefix>/bin/ubiquity` beside it; on
+ * Windows `<prefix>/node_modules/ubiquity`), npx's cache, or a project. A package installed in the
+ * project is not found by a global ubiquity (Node looks beside ubiquity, never in the cwd).
+ */
+export function installPlace(from: string = here): { kind: "global"; prefix: string } | { kind: "npx" | "project" } {
+  const marker = `${sep}node_modules${sep}ubiquity`;
+  const at = from.lastIndexOf(marker);
+  if (at < 0 || (from.length > at + marker.length && from[at + marker.length] !== sep)) return { kind: "project" };
+  const root = from.slice(0, at);
+  if (root.includes(`${sep}_npx${sep}`)) return { kind: "npx" };
+  const prefix = process.platform === "win32" ? root : basename(root) === "lib" ? dirname(root) : undefined;
+  const bin = process.platform === "win32" ? join(root, "ubiquity.cmd") : join(prefix ?? root, "bin", "ubiquity");
+  return prefix !== undefined && existsSync(bin) ? { kind: "global", prefix } : { kind: "project" };
+}
+
+/**
+ * The install command for a provider package at its ai@7-compatible major, where this ubiquity
+ * finds it: beside a global install (`npm i -g … --prefix <its prefix>`), with npx's `-p`, or
+ * in the project.
+ */
+export function installHint(spec: Pick<ProviderSpec, "package" | "major">, from: string = here): string {
+  const pkg = `${spec.package}@${spec.major}`;
+  const place = installPlace(from);
+  if (place.kind === "global") return `npm i -g ${pkg} --prefix ${place.prefix}`;
+  if (place.kind === "npx") return `npx -p ubiquity -p ${pkg} ubiquity …`;
+  return `npm i ${pkg}`;
+}
+
+/** Why the install command is not a plain `npm i` (nothing for a project's ubiquity). */
+function installWhere(from: string = here): string {
+  const place = installPlace(from);
+  if (place.kind === "global")
+    return ` (ubiquity is installed globally, in ${place.prefix}: it finds a provider package installed beside it, not one in the project)`;
+  if (place.kind === "npx") return " (npx runs ubiquity from its cache, which finds only the packages named with -p)";
+  return "";
 }
 
 const isMissing = isMissingModule;
@@ -65,7 +101,7 @@ export function loadProviderModule(
         cache.delete(spec.package);
         if (isMissing(error, spec.package)) {
           throw new ModelError(
-            `provider "${providerName}" needs the package ${spec.package}, which is not installed: run \`${installHint(spec)}\``,
+            `provider "${providerName}" needs the package ${spec.package}, which is not installed: run \`${installHint(spec)}\`${installWhere()}`,
           );
         }
         throw error;
@@ -77,7 +113,7 @@ export function loadProviderModule(
 }
 
 /** True when the package can be found from this module (walks node_modules upwards; imports nothing). */
-export function isInstalled(pkg: string, from: string = dirname(fileURLToPath(import.meta.url))): boolean {
+export function isInstalled(pkg: string, from: string = here): boolean {
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, "node_modules", pkg, "package.json"))) return true;
     if (dirname(dir) === dir) return false;

@@ -29,6 +29,7 @@ import { settingsProjectFiles } from "./project-files";
 import { compatPaths, warn, warnOnce } from "../_kits/sources/index";
 import type { SkillsOptions } from "../skills/index";
 import { claudeSettingsOf, readClaudeSettingsFile } from "./claude";
+import { claudeJsonNote } from "./claude-json";
 import { settingsFlags } from "./cli";
 import { CodexFiles } from "./codex-files";
 import { readCodexHooksFile } from "./codex";
@@ -208,7 +209,11 @@ function managedPolicy(
 /** What the run's `compat` leaves unread that a user would expect read (Claude Code's project files, a moved CODEX_HOME), and a `codexProfile` without Codex's files. */
 function compatNotes(kernel: Kernel, options: SettingsConfig, wanted: Set<string>, cwd: string, home: string): void {
   if (wanted.has("project") && options.compat === undefined)
-    unreadClaudeSettings(kernel, cwd, skippedConfig(cwd, home, options.trust));
+    unreadClaudeSettings(kernel, cwd, skippedConfig(cwd, home, options.trust), wanted.has("user") ? home : undefined);
+  if (options.compat?.includes("claude") && (options.settingSources === undefined || wanted.has("user"))) {
+    const note = claudeJsonNote(home, cwd);
+    if (note) warnOnce(kernel, NAME, note);
+  }
   if (options.compat?.includes("codex")) unreadCodexHome(kernel, home);
   else if (options.codexProfile !== undefined)
     throw new ConfigError(
@@ -221,16 +226,20 @@ function compatNotes(kernel: Kernel, options: SettingsConfig, wanted: Set<string
  * `claude -p` expects its deny rules and hooks to hold, so a run that reads project settings says
  * that they do not (an explicit `compat`, even `[]`, is a choice and silences it).
  */
-function unreadClaudeSettings(kernel: Kernel, cwd: string, skipped: string | undefined): void {
+function unreadClaudeSettings(kernel: Kernel, cwd: string, skipped: string | undefined, home?: string): void {
   const found = ["settings.json", "settings.local.json"].find((name) => existsSync(join(cwd, ".claude", name)));
   // Without settings, a CLAUDE.md alone (what most Claude Code projects have): its instructions are dropped as silently.
   const memory = found
     ? undefined
     : ["CLAUDE.md", join(".claude", "CLAUDE.md")].find((name) => existsSync(join(cwd, name)));
   if (!found && !memory) return;
+  // The user's own ~/.claude/settings.json (their deny rules, their hooks) is as unread: said with the project's file, never alone (it is in every folder).
+  const user = home === undefined ? undefined : join(home, ".claude", "settings.json");
+  const also =
+    user && existsSync(user) ? ` (nor is ${user}: your own permission rules and hooks do not apply either)` : "";
   const what = found
-    ? `${join(cwd, ".claude", found)} is Claude Code's settings file and is not read, so its permission rules and hooks do not apply`
-    : `${join(cwd, memory!)} is Claude Code's memory file and is not read, so its instructions do not reach the model`;
+    ? `${join(cwd, ".claude", found)} is Claude Code's settings file and is not read, so its permission rules and hooks do not apply${also}`
+    : `${join(cwd, memory!)} is Claude Code's memory file and is not read, so its instructions do not reach the model${also}`;
   // The project's config may say compat: ["claude"] already, and be skipped for want of trust.
   if (skipped) {
     warnOnce(

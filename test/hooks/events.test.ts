@@ -288,12 +288,12 @@ describe("hook events", () => {
     expect(resultOf(messages).result).toContain("not today");
   });
 
-  it("SessionEnd fires once at the end with the result's subtype; nothing fires for events without hooks", async () => {
+  it("SessionEnd fires once at the end with Claude Code's reason (other) and the result's subtype; nothing fires for events without hooks", async () => {
     const ended: HookInput[] = [];
     const model = scriptedModel(["bye"]);
     await run("go", { model, hooks: { SessionEnd: [{ hooks: [recorder(ended)] }] } });
     expect(ended).toHaveLength(1);
-    expect(ended[0]).toMatchObject({ message: "bye", extra: { reason: "success" } });
+    expect(ended[0]).toMatchObject({ message: "bye", extra: { reason: "other", subtype: "success" } });
   });
 
   it("Stop block sends the agent back with the reason as its next prompt, history and usage carried, still success", async () => {
