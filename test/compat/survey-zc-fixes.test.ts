@@ -1,0 +1,78 @@
+/**
+ * What the thirteenth compat survey (docs/guide/compat-survey.md, "Round zc") found ubiquity doing
+ * wrong with real Claude Code and Codex files, run through the built bin with a scripted model in a
+ * temp project with its own HOME. Fixtures: test/compat/fixtures/survey-zc/SOURCE.md.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+
+const fixtures = join(import.meta.dirname, "fixtures", "survey-zc");
+const scratch: string[] = [];
+
+beforeAll(() => requireDist());
+afterAll(() => {
+  removeTempProjects();
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * A scripted model that runs `true` in Bash twice; before asking for the second call it writes
+ * $UBQ_OTHER (in the host process, not the sandbox): another program's file appearing in the
+ * shared folder while the run goes on.
+ */
+const CONFIG = `
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { scriptedModel } from "ubiquity/testing";
+const bash = { toolCalls: [{ toolName: "Bash", input: { command: "true" } }] };
+let next = 0;
+export default {
+  sessionDir: process.env.UBQ_SESSIONS,
+  todoDir: process.env.UBQ_SESSIONS + "-todos",
+  marketPricing: false,
+  maxRetries: 0,
+  model: scriptedModel(() => {
+    next++;
+    if (next === 2) {
+      mkdirSync(dirname(process.env.UBQ_OTHER), { recursive: true });
+      writeFileSync(process.env.UBQ_OTHER, "SECRET=1\\n");
+    }
+    return next <= 2 ? bash : "done";
+  }),
+};
+`;
+
+describe("a project's additionalDirectories naming /tmp (0xGosu/herdr-auto-pilot's .claude/settings.json)", () => {
+  // Its settings grant `/tmp/` (and `~/.claude/`). The sandbox made the folder writable and its
+  // workspace guard swept it, so a `.env` any other program wrote in /tmp during the run (another
+  // user's test workspace, here) was taken for the sandbox's and moved into ~/.ubiquity/sandbox-removed.
+  it("another program's new file in the shared folder stays where it is; the warning names the folder", async () => {
+    const dir = tempProject({ "ubiquity.config.mjs": CONFIG }, { linkUbiquity: true });
+    // A sticky folder every user writes, in /tmp's place: the test never touches the machine's /tmp.
+    const shared = mkdtempSync(join(tmpdir(), "ubq-zc-shared-"));
+    scratch.push(shared);
+    chmodSync(shared, 0o1777);
+    const settings = readFileSync(join(fixtures, "herdr-auto-pilot", "settings.json"), "utf8");
+    expect(settings).toContain('"/tmp/"');
+    mkdirSync(join(dir, ".claude"));
+    writeFileSync(join(dir, ".claude", "settings.json"), settings.replace('"/tmp/"', JSON.stringify(`${shared}/`)));
+    const home = join(dir, "home");
+    mkdirSync(join(home, ".claude"), { recursive: true });
+    const other = join(shared, "other-workspace", ".env");
+    const { code, stderr } = await runCli(["run", "--compat", "claude", "-p", "x"], dir, {
+      HOME: home,
+      UBQ_SESSIONS: join(dir, "sessions"),
+      UBQ_OTHER: other,
+    });
+    expect(code, stderr).toBe(0);
+    expect(existsSync(other), stderr).toBe(true);
+    expect(readFileSync(other, "utf8")).toBe("SECRET=1\n");
+    expect(existsSync(join(home, ".ubiquity", "sandbox-removed"))).toBe(false);
+    const warning = stderr.split("\nwarning: ").find((w) => w.includes(`the additional folder ${shared}`));
+    expect(warning, stderr).toContain("a scratch folder every program on the machine writes");
+    expect(warning).toContain("name a folder of your own inside it");
+  });
+});
