@@ -62,15 +62,28 @@ describe("a project's additionalDirectories naming /tmp (0xGosu/herdr-auto-pilot
     const home = join(dir, "home");
     mkdirSync(join(home, ".claude"), { recursive: true });
     const other = join(shared, "other-workspace", ".env");
-    const { code, stderr } = await runCli(["run", "--compat", "claude", "-p", "x"], dir, {
+    const args = [
+      "run",
+      "--compat",
+      "claude",
+      "--permission-mode",
+      "bypassPermissions",
+      "--output-format",
+      "stream-json",
+    ];
+    const { code, stderr, stdout } = await runCli([...args, "-p", "x"], dir, {
       HOME: home,
       UBQ_SESSIONS: join(dir, "sessions"),
       UBQ_OTHER: other,
     });
     expect(code, stderr).toBe(0);
-    expect(existsSync(other), stderr).toBe(true);
+    // Both Bash calls were sandboxed spawns, so the guard swept before and after each.
+    const results = stdout.split("\n").filter((l) => l.includes('"type":"tool_result"'));
+    expect(results, stdout).toHaveLength(2);
+    expect(existsSync(other), results[1]).toBe(true);
     expect(readFileSync(other, "utf8")).toBe("SECRET=1\n");
     expect(existsSync(join(home, ".ubiquity", "sandbox-removed"))).toBe(false);
+    for (const r of results) expect(JSON.parse(r).output.isError, r).toBe(false);
     const warning = stderr.split("\nwarning: ").find((w) => w.includes(`the additional folder ${shared}`));
     expect(warning, stderr).toContain("a scratch folder every program on the machine writes");
     expect(warning).toContain("name a folder of your own inside it");
