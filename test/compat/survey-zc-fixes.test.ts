@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
+import { STEPS_CONFIG } from "../helpers/scripted-project";
 
 const fixtures = join(import.meta.dirname, "fixtures", "survey-zc");
 const scratch: string[] = [];
@@ -87,5 +88,52 @@ describe("a project's additionalDirectories naming /tmp (0xGosu/herdr-auto-pilot
     const warning = stderr.split("\nwarning: ").find((w) => w.includes(`the additional folder ${shared}`));
     expect(warning, stderr).toContain("a scratch folder every program on the machine writes");
     expect(warning).toContain("name a folder of your own inside it");
+  });
+});
+
+describe("a PreToolUse hook that asks, with a reason (nguyenvinhky/claude-code-power-commands' Bash guard)", () => {
+  // Its guard answers `permissionDecision: "ask"` with `permissionDecisionReason: "Potentially destructive
+  // command detected — please confirm"` for `DROP TABLE`, `git reset --hard`, …: Claude Code shows the
+  // reason where it asks. Here the ask said only "A PreToolUse hook asks for approval of Bash.", the
+  // reason dropped. The repository publishes no licence: the hook is written in its shape.
+  it("the approval asked for (denied in -p) names the hook's reason, and the command does not run", async () => {
+    const answer = JSON.stringify({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "ask",
+        permissionDecisionReason: "Potentially destructive command detected — please confirm",
+      },
+    });
+    const guard = `grep -q 'DROP' && printf '%s' '${answer}' || printf '{}'`;
+    const settings = { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard }] }] } };
+    const dir = tempProject(
+      { "ubiquity.config.mjs": STEPS_CONFIG, ".claude/settings.json": JSON.stringify(settings) },
+      { linkUbiquity: true },
+    );
+    const home = join(dir, "home");
+    mkdirSync(home);
+    const steps = [{ toolCalls: [{ toolName: "Bash", input: { command: "echo DROP TABLE users > dropped.txt" } }] }];
+    const args = [
+      "run",
+      "--compat",
+      "claude",
+      "--permission-mode",
+      "bypassPermissions",
+      "--output-format",
+      "stream-json",
+    ];
+    const { code, stderr, stdout } = await runCli([...args, "-p", "x"], dir, {
+      HOME: home,
+      UBQ_SESSIONS: join(dir, "sessions"),
+      UBQ_STEPS: JSON.stringify(steps),
+    });
+    expect(code, stderr).toBe(0);
+    const result = stdout.split("\n").find((l) => l.includes('"type":"tool_result"'));
+    const output = (JSON.parse(result ?? "{}") as { output?: { content: string; isError: boolean } }).output;
+    expect(output?.isError, result).toBe(true);
+    expect(output?.content).toContain(
+      'A PreToolUse hook asks for approval of Bash: "Potentially destructive command detected — please confirm".',
+    );
+    expect(existsSync(join(dir, "dropped.txt"))).toBe(false);
   });
 });
