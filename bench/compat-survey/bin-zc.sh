@@ -63,6 +63,7 @@ repo nguyenvinhky+claude-code-power-commands
 ubq ngv "$P" run --compat claude -p "hello"
 UBQ_STEPS="$(call Bash '{"command":"git push --force origin main"}')" ubq ngv-push "$P" run --compat claude -p "push"
 UBQ_STEPS="$(call Bash '{"command":"git status"}')" ubq ngv-status "$P" run --compat claude -p "status"
+UBQ_STEPS="$(call Bash '{"command":"echo DROP TABLE users"}')" ubq ngv-drop "$P" run --compat claude --permission-mode bypassPermissions -p "drop"
 UBQ_STEPS="$(call Skill '{"skill":"pr-review"}')" ubq ngv-skill "$P" run --compat claude -p "review"
 
 # 6. scotthavird/claude-code-template: commands, agents, skills, a logging hook on every event, .mcp.json.

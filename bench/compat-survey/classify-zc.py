@@ -88,6 +88,8 @@ PLUGIN_KINDS = [
 
 # (pattern on "repo<TAB>path", note).
 FIXED = [
+    (r"nguyenvinhky\+claude-code-power-commands\t\.claude/settings\.json$",
+     "its PreToolUse Bash guard answers `permissionDecision: \"ask\"` with the reason `Potentially destructive command detected — please confirm`; the ask said only `A PreToolUse hook asks for approval of Bash.`: now the reason is named where the approval is asked for (and in the denial in -p)"),
     (r"0xGosu\+herdr-auto-pilot\t\.claude/settings\.json$",
      "its `additionalDirectories` names `/tmp/`: the sandbox made the machine's /tmp writable and its workspace guard swept it, moving 85 `.env` files other programs wrote there during the run into ~/.ubiquity/sandbox-removed (put back by hand); now a shared sticky folder given to write in is not made writable for sandboxed commands, and a warning names it"),
 ]
