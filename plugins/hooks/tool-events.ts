@@ -61,7 +61,8 @@ export function adjustVerdict(hooks: KernelHooks, verdict: PermissionVerdict, ca
   if (flags.ask && verdict.behavior === "allow")
     return {
       behavior: "ask",
-      message: `A PreToolUse hook asks for approval of ${call.toolName}${flags.askReason ? `: ${JSON.stringify(flags.askReason)}.` : "."}`,
+      // Quoted (control characters escaped) and bounded: the hook's words, shown as the hook's.
+      message: `A PreToolUse hook asks for approval of ${call.toolName}${flags.askReason ? `: ${JSON.stringify(flags.askReason.slice(0, 500))}.` : "."}`,
       decidedBy: NAME,
     };
   return verdict;
