@@ -445,7 +445,11 @@ export function parseCommandOutput(json: Record<string, unknown>): HookOutput & 
     out.decision = "block";
     out.reason = permissionReason ?? out.reason;
   } else if (permission === "allow") out.decision ??= "approve";
-  else if (permission === "ask") out.ask = true;
+  else if (permission === "ask") {
+    out.ask = true;
+    // Claude Code shows the reason in the permission prompt: it stays with the ask (never a block).
+    out.reason = permissionReason ?? out.reason;
+  }
   const updated = specific.updatedInput ?? json.updatedInput;
   if (updated && typeof updated === "object" && !Array.isArray(updated))
     out.updatedInput = updated as Record<string, unknown>;

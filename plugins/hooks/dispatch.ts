@@ -68,7 +68,10 @@ export async function dispatch(
       if (output.additionalContext) outcome.context.push(output.additionalContext);
       if (output.decision === "approve" && approvalCounts(hook, event, context) && ifCovers(hook, current, context))
         outcome.approved = true;
-      if (output.ask) outcome.ask = true;
+      if (output.ask) {
+        outcome.ask = true;
+        if (output.reason && output.decision !== "block") outcome.askReason ??= output.reason;
+      }
       if (output.elicitation) outcome.elicitation = output.elicitation;
       if (typeof output.worktreePath === "string") outcome.worktreePath = output.worktreePath;
       if (Array.isArray(output.watchPaths))

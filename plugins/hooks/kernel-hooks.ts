@@ -79,7 +79,10 @@ export class KernelHooks {
   #options: ResolvedOptions | undefined;
   #agentRunner: AgentHookRunner | undefined;
   /** What the PreToolUse hooks said of a call: for its permission verdict, and the context its result carries. */
-  readonly callFlags = new WeakMap<ToolCall, { approved: boolean; ask: boolean; context: string[] }>();
+  readonly callFlags = new WeakMap<
+    ToolCall,
+    { approved: boolean; ask: boolean; askReason?: string; context: string[] }
+  >();
 
   constructor(
     readonly kernel: Kernel,

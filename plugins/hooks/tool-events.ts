@@ -35,7 +35,12 @@ export function tapToolEvents(kernel: Kernel, hooks: KernelHooks): void {
 export async function firePreToolUse(hooks: KernelHooks, state: BeforeCall, call: ToolCall): Promise<BeforeCall> {
   if (!hooks.has("PreToolUse", call.run)) return state;
   const outcome = await hooks.fire("PreToolUse", call.run, { ...toolFields(call), toolInput: state.input });
-  hooks.callFlags.set(call, { approved: outcome.approved, ask: outcome.ask, context: outcome.context });
+  hooks.callFlags.set(call, {
+    approved: outcome.approved,
+    ask: outcome.ask,
+    ...(outcome.askReason ? { askReason: outcome.askReason } : {}),
+    context: outcome.context,
+  });
   if (outcome.stopped) call.run.interrupted = outcome.stopped;
   const input = outcome.input ?? state.input;
   // Claude Code's PreToolUse additionalContext reaches the model with the call: after a block's reason, or
@@ -56,7 +61,8 @@ export function adjustVerdict(hooks: KernelHooks, verdict: PermissionVerdict, ca
   if (flags.ask && verdict.behavior === "allow")
     return {
       behavior: "ask",
-      message: `A PreToolUse hook asks for approval of ${call.toolName}.`,
+      // Quoted (control characters escaped) and bounded: the hook's words, shown as the hook's.
+      message: `A PreToolUse hook asks for approval of ${call.toolName}${flags.askReason ? `: ${JSON.stringify(flags.askReason.slice(0, 500))}.` : "."}`,
       decidedBy: NAME,
     };
   return verdict;

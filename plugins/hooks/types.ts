@@ -88,6 +88,8 @@ export interface HookOutcome {
   approved: boolean;
   /** A command hook's `permissionDecision: "ask"`. */
   ask: boolean;
+  /** The first asking hook's `permissionDecisionReason`: said where the call's approval is asked for. */
+  askReason?: string;
   context: string[];
   /** Elicitation / ElicitationResult: the answer the hooks gave (the last hook that gave one wins). */
   elicitation?: HookOutput["elicitation"];

@@ -3,6 +3,7 @@
  * one settled shape with every default applied, so the rest of the plugin never asks
  * "was this set?".
  */
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { absolutePath } from "../../src/index";
 import { TrustPins } from "../../loader/index";
@@ -27,6 +28,13 @@ export interface SandboxSettings {
   excludedCommands: string[];
   /** Writable folders: cwd, additionalDirectories, allowWrite (absolute). */
   writable: string[];
+  /**
+   * Folders given as additionalDirectories or allowWrite that every user writes and the sticky
+   * bit guards (/tmp, /var/tmp, /dev/shm): left out of `writable` (sandboxed commands keep their
+   * private /tmp), as the workspace guard would take any other program's new files there for the
+   * sandbox's own and move them out (compat survey zc); the plugin names them in a warning.
+   */
+  sharedScratch: string[];
   denyWrite: string[];
   /** The paths of Edit and Write deny and ask rules (red team q: Q2, Q7); set by the plugin. */
   writeRules?: string[];
@@ -78,6 +86,8 @@ export function sandboxSettings(
   const cwd = options.cwd;
   const abs = (p: string) => absolutePath(cwd, p, home);
   const fs = object.filesystem ?? {};
+  const given = [...(options.additionalDirectories ?? []).map(abs), ...(fs.allowWrite ?? []).map(abs)];
+  const sharedScratch = [...new Set(given.filter((dir) => dir !== cwd && isSharedScratch(dir)))];
   const net = object.network;
   let network: NetworkPolicy = { mode: "none" };
   if (net === "all") network = { mode: "all" };
@@ -92,7 +102,8 @@ export function sandboxSettings(
     // Only a sandbox the user turned on loosens the questions; the default one only adds a boundary.
     autoAllowBash: raw !== undefined && (object.autoAllowBash ?? object.autoAllowBashIfSandboxed) !== false,
     excludedCommands: object.excludedCommands ?? [],
-    writable: [...new Set([cwd, ...(options.additionalDirectories ?? []).map(abs), ...(fs.allowWrite ?? []).map(abs)])],
+    writable: [...new Set([cwd, ...given.filter((dir) => !sharedScratch.includes(dir))])],
+    sharedScratch,
     denyWrite: (fs.denyWrite ?? []).map(abs),
     trustPinned: TrustPins.is(options.trust) ? [...options.trust.digests.keys()] : [],
     denyRead: (fs.denyRead ?? []).map(abs),
@@ -104,6 +115,16 @@ export function sandboxSettings(
     cwd,
     home,
   };
+}
+
+/** A folder every user may write whose sticky bit keeps them from removing each other's files (/tmp). */
+export function isSharedScratch(path: string): boolean {
+  try {
+    const stat = statSync(path);
+    return stat.isDirectory() && (stat.mode & 0o1002) === 0o1002;
+  } catch {
+    return false;
+  }
 }
 
 // What lets a text run more than one command: lists, pipes, background jobs, line breaks,

@@ -71,7 +71,7 @@ function startSandbox(
 ): { status: SandboxStatus; runtime?: SandboxRuntime } {
   const settings = sandboxSettings(options, opts.home ?? process.env.HOME ?? homedir());
   // Whether the sandbox runs or not, commands may write these: no host program is looked up there.
-  markAgentWritable(...settings.writable);
+  markAgentWritable(...settings.writable, ...settings.sharedScratch);
   if (!settings.enabled) {
     if (settings.origin === "required")
       throw new SandboxUnavailableError(
@@ -104,6 +104,7 @@ function startSandbox(
     setSandboxMode(kernel, "degraded");
     return { status };
   }
+  for (const dir of settings.sharedScratch) kernel.logger.warn(`[${NAME}] ${sharedScratchWarning(dir)}`);
   // What Edit and Write deny and ask rules name stays as it is for sandboxed commands (red team q, Q2).
   settings.writeRules = ruleContents(kernel, readRules, (tool) => FILE_TOOLS.has(tool));
   settings.denyWrite.push(
@@ -411,3 +412,8 @@ export { HOME_READABLE, SENSITIVE_HOME } from "./secrets";
 
 // The options this plugin declares (its slice of the config schema) and their types.
 export * from "./options";
+
+/** Why a shared scratch folder given to write in is not one the sandbox lets commands write. */
+function sharedScratchWarning(dir: string): string {
+  return `the additional folder ${dir} (additionalDirectories, --add-dir or sandbox.filesystem.allowWrite) is a scratch folder every program on the machine writes: sandboxed commands do not write it (they keep their private /tmp), since the sandbox would take other programs' new files there for its own and move them out; name a folder of your own inside it instead`;
+}
