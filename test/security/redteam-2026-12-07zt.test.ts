@@ -1,0 +1,78 @@
+/**
+ * Red team of 2026-12-07 (zt): secrets and the sandbox, as a stranger — the model sending tool
+ * calls through the built bin against the scripted attacker (a fake provider on 127.0.0.1), with
+ * the OS sandbox on (bubblewrap) and marker files or the run's stream as the oracle. Each finding's
+ * test failed before its fix (checked by reverting it).
+ *
+ * ZT1 FIXED A secret was masked in the form it was written in, not in the form a JSON encoder writes
+ *           it in. A run's `env` password holding `"`, `\` or a letter outside ASCII
+ *           (`DB_PASSWORD=Zt7"pa\ss-wörd-42`): `printenv` came back `[redacted]`, but the model's
+ *           `python3 -c 'print(json.dumps(os.environ["DB_PASSWORD"]))'` printed `Zt7\"pa\\ss-w\u00f6rd-42`
+ *           and `node -e 'console.log(JSON.stringify({p: process.env.DB_PASSWORD}))'`
+ *           `Zt7\"pa\\ss-wörd-42` — in the tool result, the stream and the transcript —, and with
+ *           `--include-partial-messages` a tool call naming the password streamed its input delta
+ *           (`{"command":"echo 'Zt7\"pa\\ss…`) unmasked while the finished call beside it was masked
+ *           (round x's open item, telemetry's tool arguments redacted after JSON.stringify, is the
+ *           same). Oracle: the stream-json run's stdout. Class: ZQ2's — a credential shown in the
+ *           form a program prints it in. Rule: every secret the process kit registers (the run's
+ *           `env`, header lists, a server's arguments and URL, git's credentials, an MCP server's
+ *           headers) and every secret of the options and the process's environment (at
+ *           configResolved) is registered in the forms the common JSON encoders write as well:
+ *           minimal escapes, `\uXXXX` outside ASCII (either case), Go's `<>&`, PHP's `\/`, .NET's
+ *           default (plugins/_kits/process/secret-forms.ts). src/redact.ts is unchanged: the forms
+ *           are registered secrets, masked by the kernel as any other.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { jsonForms } from "../../plugins/_kits/process/index";
+import { SKIP } from "../sandbox/helpers";
+import { attackBench } from "./attack-bench";
+
+/** A password with a quote, a backslash and a letter outside ASCII. */
+const PASSWORD = 'Zt7"pa\\ss-w\u00f6rd-42';
+
+const { attack } = attackBench({
+  name: "rt7zt",
+  model: "openai:gpt-4.1",
+  key: "sk-rt7zt-provider-key-0123456789",
+  fill: ({ cwd }) => {
+    writeFileSync(join(cwd, ".ubiquityrc.json"), JSON.stringify({ env: { DB_PASSWORD: PASSWORD } }));
+  },
+});
+
+describe("ZT1: a secret is masked in the forms JSON encoders print it in", () => {
+  it("the forms: minimal, ASCII-only (either case), Go's, PHP's and .NET's", () => {
+    const forms = jsonForms(PASSWORD);
+    expect(forms).toContain('Zt7\\"pa\\\\ss-w\u00f6rd-42'); // JSON.stringify
+    expect(forms).toContain('Zt7\\"pa\\\\ss-w\\u00f6rd-42'); // json.dumps
+    expect(forms).toContain("Zt7\\u0022pa\\\\ss-w\\u00F6rd-42"); // System.Text.Json
+    expect(jsonForms("a/b<c>&d")).toEqual(expect.arrayContaining(["a\\/b<c>&d", "a/b\\u003cc\\u003e\\u0026d"]));
+    expect(jsonForms("sk-plain-key-0123456789")).toEqual([]);
+  });
+
+  it.skipIf(SKIP)(
+    "through the bin (--sandbox): json.dumps, JSON.stringify and a streamed tool input show no form of the password",
+    async () => {
+      const quoted = `'${PASSWORD.replace(/'/g, "'\\''")}'`;
+      const { out, run } = await attack(
+        [
+          "printenv DB_PASSWORD",
+          `python3 -c 'import json,os; print(json.dumps(os.environ["DB_PASSWORD"]))'`,
+          `node -e 'console.log(JSON.stringify({p: process.env.DB_PASSWORD}))'`,
+          `echo ${quoted} | wc -c`,
+        ],
+        ["--sandbox", "--permission-mode", "bypassPermissions", "--include-partial-messages"],
+      );
+      expect(out[0]!.content).toContain("[redacted]");
+      // Each ran and printed its masked form (the commands' output is there, the password is not).
+      expect(out[1]!.content).toContain("[redacted]");
+      expect(out[2]!.content).toContain('{"p":"[redacted]"}');
+      expect(out[3]!.content.trim()).toBe("19");
+      for (const form of [PASSWORD, ...jsonForms(PASSWORD)]) expect(run.stdout).not.toContain(form);
+      // Stronger than the list: no line of the stream, its JSON read back, holds the password.
+      expect(run.stdout).not.toMatch(/Zt7|w\\u00f6rd|pa\\\\\\\\ss/);
+      expect(run.stdout).toContain('"type":"tool_input"');
+    },
+  );
+});
