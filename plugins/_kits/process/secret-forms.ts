@@ -27,14 +27,14 @@ const units = (text: string, upper: boolean) =>
 /** The forms `value` takes inside a JSON string, other than itself. */
 export function jsonForms(value: string): string[] {
   const minimal = JSON.stringify(value).slice(1, -1);
-  const escape = (text: string, pattern: RegExp, upper: boolean) => text.replace(pattern, (m) => units(m, upper));
-  const forms = new Set([minimal, minimal.replaceAll("/", "\\/"), escape(minimal, HTML, false)]);
+  const escaped = (text: string, pattern: RegExp, upper: boolean) => text.replace(pattern, (m) => units(m, upper));
+  const forms = new Set([minimal, minimal.replaceAll("/", "\\/"), escaped(minimal, HTML, false)]);
   for (const upper of [false, true]) {
-    const ascii = escape(minimal, NON_ASCII, upper);
+    const ascii = escaped(minimal, NON_ASCII, upper);
     forms
       .add(ascii)
       .add(ascii.replaceAll("/", "\\/"))
-      .add(escape(ascii, HTML, upper));
+      .add(escaped(ascii, HTML, upper));
     // .NET's default encoder: the backslash as `\\`, quotes, HTML's characters, `+`, the backtick
     // and everything outside printable ASCII as `\u`.
     forms.add(value.replace(/\\/g, "\\\\").replace(DOTNET, (m) => units(m, upper)));
