@@ -35,8 +35,22 @@
  *           server has the commands' network (`sandbox.network`, none by default), never an MCP
  *           server's, and not the MCP servers' package cache either (what it wrote there, an MCP
  *           server's `npx` would run) (sandbox/runtime.ts).
+ *
+ * ZT3 FIXED A stdio MCP server's own script was writable to sandboxed commands: with `python3
+ *           tools/srv.py` (or `node ./tools/srv.mjs`, or a language server's `sh tools/lsp.sh`) in the
+ *           config, the model's sandboxed `echo … >> tools/srv.py` changed it (through the bin,
+ *           --sandbox; the oracle: the file's contents after the run), and it runs at the server's
+ *           next start with the server's network (all, by default) — while a hook's `sh
+ *           scripts/guard.sh` was read-only already (red team o). Under trust pins the changed file
+ *           holds the next run back (tried: the config is not applied, naming the file), so it runs
+ *           once the user approves it again, or at once with `--trust`/UBIQUITY_TRUST=1. Class: ZT2's
+ *           and the npx rule's — code a command without the network writes, run by a server with it.
+ *           Rule: the scripts a server's command line names in its folder (its program given by
+ *           path, an argument naming an existing file with a script's name or an execute bit) are
+ *           configured code, read-only in the sandbox and asked about on a write, as a hook's are;
+ *           a data file it names (`--db data.sqlite`) stays writable (_kits/process/runner-packages.ts).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -133,6 +147,37 @@ describe("ZT2: a language server has the network of the commands whose files it 
       } finally {
         await new Promise((done) => listener.close(done));
       }
+    },
+  );
+});
+
+describe("ZT3: a server's own script is out of a sandboxed command's reach", () => {
+  it.skipIf(SKIP)(
+    "through the bin (--sandbox): tools/srv.py, tools/srv.mjs and a language server's script stay as they were; the server's data file does not",
+    async () => {
+      const p = project();
+      mkdirSync(join(p.cwd, "tools"));
+      const scripts = ["srv.py", "srv.mjs", "lsp.sh"];
+      for (const f of scripts) writeFileSync(join(p.cwd, "tools", f), "# the server\n");
+      writeFileSync(join(p.cwd, "data.sqlite"), "");
+      const config = JSON.parse(readFileSync(join(p.cwd, ".ubiquityrc.json"), "utf8")) as Record<string, unknown>;
+      config.mcpServers = {
+        py: { command: "python3", args: ["tools/srv.py", "--db", "data.sqlite"] },
+        js: { command: "node", args: ["./tools/srv.mjs"] },
+      };
+      config.lspServers = { sh: { command: "sh", args: ["tools/lsp.sh"], extensionToLanguage: { ".zt": "zt" } } };
+      writeFileSync(join(p.cwd, ".ubiquityrc.json"), JSON.stringify(config));
+      const { out } = await attack(
+        [
+          "for f in tools/srv.py tools/srv.mjs tools/lsp.sh data.sqlite; do echo 'planted' >> $f && echo \"wrote $f\"; done; true",
+        ],
+        ["--sandbox", "--permission-mode", "bypassPermissions"],
+        p,
+      );
+      for (const f of scripts) expect(readFileSync(join(p.cwd, "tools", f), "utf8"), f).toBe("# the server\n");
+      // The control: the server's data file, which it may write, was written.
+      expect(out[0]!.content).toContain("wrote data.sqlite");
+      expect(readFileSync(join(p.cwd, "data.sqlite"), "utf8")).toBe("planted\n");
     },
   );
 });
