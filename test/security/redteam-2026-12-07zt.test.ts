@@ -49,6 +49,16 @@
  *           path, an argument naming an existing file with a script's name or an execute bit) are
  *           configured code, read-only in the sandbox and asked about on a write, as a hook's are;
  *           a data file it names (`--db data.sqlite`) stays writable (_kits/process/runner-packages.ts).
+ *
+ * ZT4 FIXED A secret a SessionStart hook exported for the session was never registered: a hook
+ *           writing `export DEPLOY_TOKEN=ghp_…` and `export DB_PASSWORD='hunter2!xy'` to
+ *           CLAUDE_ENV_FILE (Claude Code's way to set a session's environment) handed them to every
+ *           Bash command, and the model's `printenv DEPLOY_TOKEN DB_PASSWORD` printed both unmasked
+ *           (through the bin, --sandbox; oracle: the tool result and the stream). Class: ZH6's — a
+ *           secret the configuration hands commands, registered where the options are but not where
+ *           this one is learned. Rule: the literal values a session script assigns (bare, single-
+ *           or double-quoted) are registered as the run's `env` is, by name or shape, whenever a
+ *           session script is set (SessionStart, FileChanged) (_kits/process/session-env.ts).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
@@ -56,6 +66,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { jsonForms } from "../../plugins/_kits/process/index";
+import { scriptAssignments } from "../../plugins/_kits/process/session-env";
 import { SKIP } from "../sandbox/helpers";
 import { attackBench } from "./attack-bench";
 
@@ -178,6 +189,49 @@ describe("ZT3: a server's own script is out of a sandboxed command's reach", () 
       // The control: the server's data file, which it may write, was written.
       expect(out[0]!.content).toContain("wrote data.sqlite");
       expect(readFileSync(join(p.cwd, "data.sqlite"), "utf8")).toBe("planted\n");
+    },
+  );
+});
+
+describe("ZT4: what a SessionStart hook exports through CLAUDE_ENV_FILE is masked", () => {
+  it("the literal values a session script assigns, by name or shape; a computed one is not read", () => {
+    expect(
+      scriptAssignments(
+        [
+          "export DEPLOY_TOKEN=ghp_zt4SessionToken0123456789abcdef",
+          "export DB_PASSWORD='hunter2!xy'",
+          'API_KEY="a\\"b\\\\c d"',
+          'export PATH="$HOME/bin:$PATH"',
+          "export X=$(gh auth token)",
+          "NODE_ENV=production # comment",
+        ].join("\n"),
+      ),
+    ).toEqual({
+      DEPLOY_TOKEN: "ghp_zt4SessionToken0123456789abcdef",
+      DB_PASSWORD: "hunter2!xy",
+      API_KEY: 'a"b\\c d',
+      NODE_ENV: "production",
+    });
+  });
+
+  it.skipIf(SKIP)(
+    "through the bin (--sandbox): printenv of the hook's token and password shows [redacted]",
+    async () => {
+      const p = project();
+      mkdirSync(join(p.cwd, ".ubiquity"));
+      const line = `printf '%s\\n' 'export DEPLOY_TOKEN=ghp_zt4SessionToken0123456789abcdef' "export DB_PASSWORD='hunter2!xy'" 'export ZT4_MODE=staging' >> "$CLAUDE_ENV_FILE"`;
+      writeFileSync(
+        join(p.cwd, ".ubiquity", "settings.json"),
+        JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: line }] }] } }),
+      );
+      const { out, run } = await attack(
+        ["printenv DEPLOY_TOKEN DB_PASSWORD ZT4_MODE"],
+        ["--sandbox", "--permission-mode", "bypassPermissions"],
+        p,
+      );
+      // The script ran ahead of the command (the control: the plain value is there), its secrets masked.
+      expect(out[0]!.content).toBe("[redacted]\n[redacted]\nstaging");
+      expect(run.stdout).not.toMatch(/ghp_zt4SessionToken|hunter2!xy/);
     },
   );
 });
