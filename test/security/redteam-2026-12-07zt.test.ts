@@ -59,13 +59,21 @@
  *           this one is learned. Rule: the literal values a session script assigns (bare, single-
  *           or double-quoted) are registered as the run's `env` is, by name or shape, whenever a
  *           session script is set (SessionStart, FileChanged) (_kits/process/session-env.ts).
+ *
+ * ZT5 FIXED ZT1's class, percent-encoded: the same password in a connection string a program builds
+ *           from it (`python3 -c '… "postgres://app:" + urllib.parse.quote(pw) + "@db/x"'`, `node -e
+ *           'console.log(encodeURIComponent(…))'`) came back as `Zt7%22pa%5Css-w%C3%B6rd-42`, unmasked
+ *           (through the bin, --sandbox). The kernel masks a URL's password decoded when the option
+ *           holds it encoded; the other way round was missing. Rule: the secrets of ZT1 are
+ *           registered percent-encoded too — encodeURIComponent's, Python's `quote` (`/` kept) and
+ *           `quote_plus` (a space as `+`) (_kits/process/secret-forms.ts, urlForms).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { jsonForms } from "../../plugins/_kits/process/index";
+import { jsonForms, urlForms } from "../../plugins/_kits/process/index";
 import { scriptAssignments } from "../../plugins/_kits/process/session-env";
 import { SKIP } from "../sandbox/helpers";
 import { attackBench } from "./attack-bench";
@@ -234,4 +242,26 @@ describe("ZT4: what a SessionStart hook exports through CLAUDE_ENV_FILE is maske
       expect(run.stdout).not.toMatch(/ghp_zt4SessionToken|hunter2!xy/);
     },
   );
+});
+
+describe("ZT5: a secret is masked percent-encoded too", () => {
+  it("the forms: encodeURIComponent's, Python's quote and quote_plus", () => {
+    expect(urlForms("p@ss w0rd!/x~")).toEqual(
+      expect.arrayContaining(["p%40ss%20w0rd!%2Fx~", "p%40ss%20w0rd%21/x~", "p%40ss+w0rd%21%2Fx~"]),
+    );
+    expect(urlForms("sk-plain_key.0123456789~")).toEqual([]);
+  });
+
+  it.skipIf(SKIP)("through the bin (--sandbox): a DSN built from the password shows it masked", async () => {
+    const { out, run } = await attack(
+      [
+        `python3 -c 'import os, urllib.parse as u; print("postgres://app:" + u.quote(os.environ["DB_PASSWORD"]) + "@db/x")'`,
+        `node -e 'console.log("pw=" + encodeURIComponent(process.env.DB_PASSWORD))'`,
+      ],
+      ["--sandbox", "--permission-mode", "bypassPermissions"],
+    );
+    expect(out[0]!.content).toContain("postgres://app:[redacted]@db/x");
+    expect(out[1]!.content).toContain("pw=[redacted]");
+    expect(run.stdout).not.toContain(encodeURIComponent(PASSWORD));
+  });
 });

@@ -9,8 +9,11 @@
  * registers is registered in the forms the common encoders write as well: the minimal escapes
  * (JavaScript, Rust, Java), every character outside ASCII as `\uXXXX` (Python's and PHP's defaults,
  * hex in either case), `<`, `>`, `&` as `\u003c`… (Go's), `/` as `\/` (PHP's), and .NET's default
- * (also `'`, `+` and the backtick, upper-case hex). An encoder that spells characters otherwise
- * (a `\u` escape for a plain letter) is a transformed copy, as base64 is: not covered.
+ * (also `'`, `+` and the backtick, upper-case hex). And percent-encoded, as a URL carries it (a
+ * DSN a program builds from the password and prints: `postgres://app:p%40ss%21@db`; red team zt,
+ * ZT5): every byte but the unreserved ones (encodeURIComponent), `/` kept (Python's `quote`), and
+ * a space as `+` (a form's encoding). An encoder that spells characters otherwise (a `\u` escape
+ * for a plain letter) is a transformed copy, as base64 is: not covered.
  */
 import { credentialForms, noteSecret, secretsOf, type SecretBearingOptions } from "../../../src/index";
 
@@ -47,14 +50,36 @@ const NON_ASCII = /[^\x00-\x7f]+/g;
 const HTML = /[<>&\u2028\u2029]/g;
 const DOTNET = /[^\x20-\x7e]|["'&+<>`]/g;
 
-/** Register `value` as a secret (`noteSecret`), with the JSON forms of each of its credential forms. */
+/** The forms `value` takes percent-encoded in a URL, other than itself. */
+export function urlForms(value: string): string[] {
+  let all: string;
+  try {
+    all = encodeURIComponent(value);
+  } catch {
+    return []; // a lone surrogate: no URL carries it
+  }
+  // JavaScript leaves `!'()*` as they are; Python's quote() escapes them and keeps `/`, quote_plus() not.
+  const strict = all.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const forms = new Set(
+    [all, strict, strict.replace(/%2F/g, "/")].flatMap((form) => [form, form.replace(/%20/g, "+")]),
+  );
+  forms.delete(value);
+  return [...forms];
+}
+
+/** Every other form of `value` a program prints it in (jsonForms, urlForms). */
+export function secretForms(value: string): string[] {
+  return [...new Set([...jsonForms(value), ...urlForms(value)])];
+}
+
+/** Register `value` as a secret (`noteSecret`), with the other forms of each of its credential forms. */
 export function noteSecretForms(value: string | undefined): void {
   noteSecret(value);
   if (typeof value !== "string") return;
-  for (const form of credentialForms(value)) for (const json of jsonForms(form)) noteSecret(json);
+  for (const form of credentialForms(value)) for (const other of secretForms(form)) noteSecret(other);
 }
 
-/** Register the JSON forms of every secret a run's options and this process's environment hold (secretsOf). */
+/** Register the other forms of every secret a run's options and this process's environment hold (secretsOf). */
 export function noteOptionSecretForms(options: SecretBearingOptions): void {
-  for (const secret of secretsOf(options)) for (const json of jsonForms(secret)) noteSecret(json);
+  for (const secret of secretsOf(options)) for (const other of secretForms(secret)) noteSecret(other);
 }
