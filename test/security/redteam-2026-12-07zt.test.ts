@@ -88,8 +88,9 @@
  * name resolved once and connected to as resolved), the seccomp filter's families, the bridge,
  * the apiKeyHelper (run in the home, its output never shown), the statusLine (never run), `!`
  * lines of commands and skills (through the Bash funnel), PYTHONSAFEPATH for servers and hooks,
- * the background tasks' and deltas' maskers. 15 got through, in 5 findings (ZT1 4, ZT2 1, ZT3 5
- * — tried through the bin: 3 asserted —, ZT4 2, ZT5 2), all fixed.
+ * the background tasks' and deltas' maskers. 13 got through, in 5 findings (ZT1 3, ZT2 1, ZT3 5,
+ * ZT4 2, ZT5 2): all fixed but ZT3's pyproject.toml (below); of ZT3's scripts the test asserts
+ * three (`uv` is not installed here, so its script was written but never run).
  *
  * NOT FIXED (for the lead):
  * - A streamed tool input in which the model itself spells a secret with `\u` escapes of plain
