@@ -8,6 +8,7 @@ import {
 import {
   buildSubprocessEnv,
   noteArgumentSecrets,
+  noteSecretForms,
   noteUrlSecrets,
   spawnFolder,
   scriptFolders,
@@ -19,7 +20,6 @@ import type { McpServerConfig } from "./options";
 import type { SpawnSpec } from "../sandbox/api";
 import { StdioTransport } from "./stdio-transport";
 import { noteServerPackages } from "./server-packages";
-import { noteSecret } from "../../src/index";
 import { serverFetch } from "./server-fetch";
 
 export { StdioTransport } from "./stdio-transport";
@@ -98,7 +98,7 @@ export function createTransport(
   // A header's value is a credential as often as not, whatever its name (secretsOf reads an
   // option's `headers` so): each one sent is masked from now on, including those a
   // headersHelper printed, which no option holds.
-  for (const value of Object.values(config.headers ?? {})) noteSecret(value);
+  for (const value of Object.values(config.headers ?? {})) noteSecretForms(value);
   // So is a value in the URL's query (`?api_key=`) or path (`/mcp/sk-ak-…/sse`): a server's
   // "Cannot POST /mcp?api_key=…" echoes it.
   noteUrlSecrets(config.url);

@@ -31,7 +31,7 @@ import { isProviderFailure } from "./failover";
 import { addFailureHint } from "./failure-hint";
 import { PROVIDERS, type ProviderSpec } from "./providers";
 import { checkProviderSettings } from "./settings";
-import { noteProcessHeaderLists } from "../_kits/process/index";
+import { noteOptionSecretForms, noteProcessHeaderLists } from "../_kits/process/index";
 import { sameOriginRedirects } from "./redirects";
 import { streamCheckingFetch } from "./stream-check";
 import { WITH_FETCH, type OpenAICompatibleModel } from "./openai-compatible";
@@ -176,6 +176,8 @@ export const modelPlugin = definePlugin({
       checkRunSettings(kernel, options);
       // This process's header lists (OTEL_EXPORTER_OTLP_HEADERS) are masked from the start (a Read of /proc/self/environ).
       noteProcessHeaderLists();
+      // Every secret the options and this process's environment hold, in the forms JSON encoders write it (red team zt, ZT1).
+      noteOptionSecretForms(options);
     });
 
     kernel.hooks.model.resolve.tapPromise(NAME, async (ref, k) => {

@@ -552,12 +552,16 @@ export class SandboxRuntime {
     const { folders, notes } = this.#writableFolders(workspaces);
     notes.unshift(...hostNotes);
     const writable = [...folders.keys()];
-    // A language server is a long-lived server as an MCP server is: the same network and cache.
-    const server = use.kind === "mcp" || use.kind === "lsp";
-    const network = server ? this.#settings.mcpNetwork : this.#settings.network;
+    // A language server runs the project's own code — cargo's build scripts and proc macros
+    // (rust-analyzer), a tsconfig's plugins and the workspace's TypeScript (tsserver) — which a
+    // sandboxed command may have written: with an MCP server's network (all, by default) a build
+    // script a command without the network planted reached the host's ports when the LSP tool
+    // started the server (red team zt, ZT2). So it has the commands' network, never more, and not
+    // the MCP servers' cache either (what it wrote there, an MCP server's `npx` would run).
+    const network = use.kind === "mcp" ? this.#settings.mcpNetwork : this.#settings.network;
     // An MCP server's package manager (npx, uvx) needs a cache it can write: one of the sandbox's
     // own, which only sandboxed MCP servers use, never the user's ~/.npm that commands outside run from.
-    const cache = server ? this.#mcpCache() : undefined;
+    const cache = use.kind === "mcp" ? this.#mcpCache() : undefined;
     // What appeared since the last sweep is judged before the spawn can touch it; what stays is bound read-only.
     this.#unreported.push(...this.#guard!.sweep());
     this.#refreshSecrets();

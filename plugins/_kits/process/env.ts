@@ -10,7 +10,8 @@
  */
 import { realpathSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { isCredentialName, noteSecret, urlPasswords, urlQueryValues, type SubprocessEnvMode } from "../../../src/index";
+import { isCredentialName, urlPasswords, urlQueryValues, type SubprocessEnvMode } from "../../../src/index";
+import { noteSecretForms } from "./secret-forms";
 import { isPassedName, PASSED_VARIABLES } from "../env-names/index";
 
 /** The allow-list lives in the env-names kit, which the permission engine reads without this one. */
@@ -254,7 +255,7 @@ export function noteEnvSecrets(env: Readonly<Record<string, string | undefined>>
   for (const [name, value] of Object.entries(env ?? {})) {
     if (value === undefined) continue;
     // Named a credential: whatever its shape (a 13-character password, a passphrase of words).
-    if (mayBeCredential(value) || isCredentialSpelling(name)) noteSecret(value);
+    if (mayBeCredential(value) || isCredentialSpelling(name)) noteSecretForms(value);
     // Each header of a header list (`k=v,k2=v2` as OpenTelemetry writes it, `Name: value` lines as
     // Claude Code's ANTHROPIC_CUSTOM_HEADERS): shown alone, it is masked too — and as the program
     // sends and logs it, percent-decoded (OpenTelemetry's values are: `Bearer%20…`; red team zq, ZQ2).
@@ -263,7 +264,7 @@ export function noteEnvSecrets(env: Readonly<Record<string, string | undefined>>
     // A key as a URL's user (Sentry's DSN `https://<key>@o1.ingest.sentry.io/2`): its password and
     // query values are the kernel's already.
     const user = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#@:\s]+)(?::[^/?#@\s]*)?@/.exec(value)?.[1];
-    if (user !== undefined && mayBeCredential(user)) noteSecret(user);
+    if (user !== undefined && mayBeCredential(user)) noteSecretForms(user);
   }
 }
 
@@ -281,10 +282,10 @@ export function noteProcessHeaderLists(env: Readonly<Record<string, string | und
 
 /** Register a header's value, and its percent-decoded form when that differs (`Bearer%20abc` is sent as `Bearer abc`). */
 function headerSecrets(value: string | undefined): void {
-  noteSecret(value);
+  noteSecretForms(value);
   if (value === undefined || !value.includes("%")) return;
   try {
-    noteSecret(decodeURIComponent(value));
+    noteSecretForms(decodeURIComponent(value));
   } catch {
     // Not percent-encoding (a lone `%`): the value is what is sent.
   }
@@ -319,8 +320,8 @@ export function noteArgumentSecrets(args: readonly string[]): void {
   const note = (option: string, value: string) => {
     // A header option's value after its name (`Authorization: Bearer KEY`), as a header's is.
     const header = /^(?:-H|--?headers?)$/i.test(option) ? /^[A-Za-z][\w-]*:\s*(.+)$/s.exec(value)?.[1] : undefined;
-    if (header !== undefined) noteSecret(header);
-    else if (mayBeCredential(value)) noteSecret(value);
+    if (header !== undefined) noteSecretForms(header);
+    else if (mayBeCredential(value)) noteSecretForms(value);
   };
   args.forEach((arg, i) => {
     const glued = /^(-[^=]*)=(.*)$/s.exec(arg);
@@ -346,7 +347,7 @@ export function noteUrlSecrets(url: string): void {
   } catch {
     return; // not a URL: nothing is sent to it
   }
-  for (const value of [...urlPasswords(url), ...urlQueryValues(url)]) noteSecret(value);
+  for (const value of [...urlPasswords(url), ...urlQueryValues(url)]) noteSecretForms(value);
   const parts = [...parsed.pathname.split("/"), ...parsed.hostname.split("."), parsed.username];
   for (const raw of parts) {
     let decoded = raw;
@@ -355,7 +356,7 @@ export function noteUrlSecrets(url: string): void {
     } catch {
       // not percent-encoded
     }
-    for (const value of new Set([raw, decoded])) if (mayBeCredential(value)) noteSecret(value);
+    for (const value of new Set([raw, decoded])) if (mayBeCredential(value)) noteSecretForms(value);
   }
 }
 

@@ -9,7 +9,8 @@
 import { type Dirent, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { readRegularBytesSync } from "../../../loader/index";
-import { noteSecret, urlPasswords } from "../../../src/index";
+import { urlPasswords } from "../../../src/index";
+import { noteSecretForms } from "./secret-forms";
 
 /** Note as secrets the credentials the git config of the repository holding `dir` keeps. */
 export function noteGitCredentials(dir: string): void {
@@ -24,9 +25,10 @@ export function noteGitCredentials(dir: string): void {
   for (const file of files) {
     const text = readRegularBytesSync(file, 1024 * 1024)?.toString("utf8");
     if (!text) continue;
-    for (const password of urlPasswords(text)) noteSecret(password);
+    for (const password of urlPasswords(text)) noteSecretForms(password);
     // `extraheader = AUTHORIZATION: basic …`: the header's value, with the forms a server echoes.
-    for (const m of text.matchAll(/^\s*extraheader\s*=\s*"?[A-Za-z][\w-]*:\s*([^"\n]+?)"?\s*$/gim)) noteSecret(m[1]);
+    for (const m of text.matchAll(/^\s*extraheader\s*=\s*"?[A-Za-z][\w-]*:\s*([^"\n]+?)"?\s*$/gim))
+      noteSecretForms(m[1]);
   }
 }
 

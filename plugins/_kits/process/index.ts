@@ -33,6 +33,7 @@ export { describeKilled, readReaperReport, reaperAvailable, stopSpawn, underReap
 export { folderTrusted, spawnFolder, untrustedSpawnFolder, withoutFolderImports } from "./folder";
 export { findShell, shellSpawn } from "./shell";
 export { noteGitCredentials } from "./git-credentials";
+export { jsonForms, noteOptionSecretForms, noteSecretForms, secretForms, urlForms } from "./secret-forms";
 export { noteCommandLinePackages, noteServerPackages, runnerPackages } from "./runner-packages";
 export { spawnOwned, withDescriptors, type OwnedChild, type OwnedSpawn } from "./owned";
 export { MAX_SESSION_SCRIPT_BYTES, readEnvFiles, sessionScriptOf, setSessionScript } from "./session-env";

@@ -10,8 +10,14 @@
  * JavaScript runtime running a file (whose imports resolve there) protect every `node_modules`
  * found from the folder up, not just one package.
  */
-import { basename } from "node:path";
-import { rememberConfiguredCode, rememberConfiguredPackage, rememberEnvironmentPaths } from "../../../loader/index";
+import { statSync } from "node:fs";
+import { basename, resolve } from "node:path";
+import {
+  isScriptFile,
+  rememberConfiguredCode,
+  rememberConfiguredPackage,
+  rememberEnvironmentPaths,
+} from "../../../loader/index";
 
 /** Programs that run a package by name: the words before the package that name the subcommand. */
 const RUNNERS: Record<string, readonly string[]> = {
@@ -102,12 +108,48 @@ export function noteServerPackages(
   env?: Readonly<Record<string, string>>,
 ): void {
   rememberEnvironmentPaths(env, cwd);
+  for (const file of namedScripts(command, args, cwd)) rememberConfiguredCode(file);
   const names = runnerPackages(command, args);
   if (names === undefined) {
     rememberConfiguredPackage("", cwd);
     // A package manager running a script: package.json says which.
     if (RUNNERS[basename(command)]) rememberConfiguredCode(`${cwd}/package.json`);
   } else for (const name of names) rememberConfiguredPackage(name, cwd);
+}
+
+/**
+ * The scripts a server's command line names (its program given by path, `python3 tools/server.py`,
+ * `sh run.sh`, `--entry=lib/main.mjs`): existing files in `cwd` with a script's name or an
+ * execute bit. They run at the server's next start, with the server's network (all, by default):
+ * a sandboxed command without the network rewrote `tools/srv.py`, and it would run as the server
+ * (red team zt, ZT3), while a hook's script (`sh scripts/guard.sh`) was read-only already. A data
+ * file an argument names (`--db data.sqlite`) is no script: the server may write it.
+ */
+function namedScripts(command: string, args: readonly string[], cwd: string): string[] {
+  const words = [
+    command,
+    ...args.flatMap((a) => (a.startsWith("-") && a.includes("=") ? [a.slice(a.indexOf("=") + 1)] : [a])),
+  ];
+  return (
+    words
+      .filter((w) => w !== "" && !w.startsWith("-") && (w.includes("/") || w.includes(".")))
+      .map((w) => resolve(cwd, w))
+      // In the server's folder, which sandboxed commands may write; not an installed package's file
+      // (rememberConfiguredPackage keeps those, store links and all), nor the program's own
+      // executable elsewhere (process.execPath), which no sandboxed command can write.
+      .filter(
+        (path) => path.startsWith(`${resolve(cwd)}/`) && !/\/node_modules\//.test(path.slice(resolve(cwd).length)),
+      )
+      .filter((path) => isFile(path) && isScriptFile(path))
+  );
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false; // absent, or no path at all (too long, through a file)
+  }
 }
 
 /**

@@ -4,6 +4,7 @@
  * session (its subagents' too), in the same shell, so `export PATH="$HOME/bin:$PATH"` expands as
  * the hook meant. Only commands get it: the host process and MCP servers never do.
  */
+import { noteEnvSecrets } from "./env";
 import { readRegularFileSync } from "./regular-file-sync";
 
 /** The most of a session's script that is kept: environment lines, not programs. */
@@ -17,8 +18,31 @@ const scripts = new WeakMap<object, string>();
 
 /** Set the session script of a (top-level) run. */
 export function setSessionScript(run: RunLike, script: string): void {
+  noteEnvSecrets(scriptAssignments(script));
   if (script.trim()) scripts.set(run, script);
   else scripts.delete(run);
+}
+
+/** `NAME=value` and `export NAME=value`, the value bare, in single quotes or in double quotes. */
+const ASSIGNMENT =
+  /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:'([^']*)'|"((?:[^"\\$`]|\\["\\$`])*)"|([^\s'"$`;&|<>()#\\]*))\s*(?:;\s*)?(?:#.*)?$/;
+
+/**
+ * The literal values a session script assigns, by name: a SessionStart hook that loads a
+ * credential for the session (`echo "export DEPLOY_TOKEN=…" >> "$CLAUDE_ENV_FILE"`) handed every
+ * Bash command a secret no option held,
+ * and the model's `printenv DEPLOY_TOKEN` printed it unmasked (red team zt, ZT4). Registered as
+ * the run's `env` is (noteEnvSecrets: by its name or its shape). A value computed when the script
+ * runs (`$(gh auth token)`, `$VAR`) is not known here.
+ */
+export function scriptAssignments(script: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of script.split("\n")) {
+    const m = ASSIGNMENT.exec(line);
+    if (!m) continue;
+    out[m[1]!] = m[2] ?? (m[3] !== undefined ? m[3].replace(/\\(["\\$`])/g, "$1") : m[4]!);
+  }
+  return out;
 }
 
 /** The session script a Bash command of `run` starts with (its top-level run's), if any. */
