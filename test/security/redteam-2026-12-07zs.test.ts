@@ -34,12 +34,32 @@
  *           as `set -o NAME` — a name set does not take (SHELL_SET_OPTIONS), or one only known at
  *           run time, leaves the command unproven and its assignments exported
  *           (shell/builtins.ts, noteShellOptions).
+ *
+ * ZS3 FIXED A plain assignment was judged as the shell's own unless its variable is one the
+ *           subprocess allow-list passes (red team zg, ZG3), while bash keeps exported every variable
+ *           it started with, and a run passes more: its `env` option (the user's settings `env`)
+ *           and, with `subprocessEnv: "inherit"`, all of this process's. Through the bin in default
+ *           mode with `Bash(tar:*)` and the user's ~/.ubiquity/settings.json passing
+ *           `"env": { "TAR_OPTIONS": "--no-same-owner" }`, `TAR_OPTIONS='--checkpoint=1
+ *           --checkpoint-action=exec=touch m'; tar -tf a.tar` ran unasked and made the marker (the
+ *           oracle: bash with TAR_OPTIONS in its environment, and GNU tar); so did `for TAR_OPTIONS
+ *           in …`, `read -r TAR_OPTIONS <<< …`, `printf -v TAR_OPTIONS`, `declare` and `readonly`.
+ *           Class: ZG3's, for the variables the run exports beyond the allow-list. Rule: the
+ *           analysis records every name a command assigns without exporting it (assignments,
+ *           `for`, the builtins that assign by name), the run's place carries the names it
+ *           exports (permissions/index.ts), and an assigned name among them not known to be
+ *           harmless leaves the command unproven, as `X=v cmd` does (subject.ts,
+ *           judgeExportedAssignments).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { attackBench } from "./attack-bench";
+import { decide } from "../../plugins/permissions/engine";
+import { resolveRoots } from "../../plugins/permissions/paths";
+import { compilePolicy } from "../../plugins/permissions/policy";
+import { loadShellParser } from "../../plugins/permissions/shell/parser";
+import { type AttackProject, attackBench } from "./attack-bench";
 
 const KEY = "sk-test-redteam7zs";
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
@@ -67,10 +87,10 @@ const NO_GNU_TAR = /GNU tar/.test(spawnSync("tar", ["--version"], { encoding: "u
   : "GNU tar is not installed";
 
 /** Run `command` with bash (as the Bash tool does: `--norc -c`) in `cwd` in a user namespace of its own. */
-function inNamespace(cwd: string, home: string, command: string) {
+function inNamespace(cwd: string, home: string, command: string, env: Record<string, string> = {}) {
   return spawnSync("unshare", ["-U", "--map-user=1000", "--map-group=1000", "bash", "--norc", "-c", command], {
     cwd,
-    env: { PATH, HOME: home },
+    env: { PATH, HOME: home, ...env },
     encoding: "utf8",
   });
 }
@@ -197,5 +217,89 @@ describe("ZS2: shopt -o turns on set's options that export every assignment", ()
     expect(existsSync(join(cwd, MARKER))).toBe(false);
     expect(out[2]!.isError, out[2]!.content).toBe(false);
     expect(out[2]!.content).toContain("notes.txt");
+  });
+});
+
+// ── ZS3 ──────────────────────────────────────────────────────────────────────────────────────────
+
+/** The action TAR_OPTIONS names, without the assignment (for `for`, `read` and `printf -v`). */
+const ACTION = `'--checkpoint=1 --checkpoint-action=exec=touch\\ ${MARKER}'`;
+
+const ZS3 = [
+  `${TAR_ACTION}; tar -tf a.tar`,
+  `for TAR_OPTIONS in ${ACTION}; do tar -tf a.tar; done`,
+  `read -r TAR_OPTIONS <<< ${ACTION}; tar -tf a.tar`,
+  `printf -v TAR_OPTIONS %s ${ACTION}; tar -tf a.tar`,
+  `declare ${TAR_ACTION}; tar -tf a.tar`,
+  `readonly ${TAR_ACTION}; tar -tf a.tar`,
+];
+
+const zs3Rules = { allow: ["Bash(tar:*)", "Bash(read:*)", "Bash(printf:*)"] };
+
+/** The engine's verdict on `command` in `p` for a run whose commands get `exported` beyond the allow-list. */
+async function verdictExporting(command: string, p: AttackProject, exported: string[]) {
+  await loadShellParser();
+  const policy = compilePolicy(zs3Rules, { cwd: p.cwd, home: p.home });
+  const place = { cwd: p.cwd, home: p.home, roots: resolveRoots([p.cwd]), exported };
+  return decide({ toolName: "Bash", input: { command } }, { mode: "default", policy, place });
+}
+
+/** A project whose user settings (the home's ~/.ubiquity/settings.json) pass TAR_OPTIONS to commands. */
+function envProject() {
+  const p = project();
+  mkdirSync(join(p.home, ".ubiquity"));
+  writeFileSync(
+    join(p.home, ".ubiquity", "settings.json"),
+    JSON.stringify({ env: { TAR_OPTIONS: "--no-same-owner" } }),
+  );
+  return p;
+}
+
+/** One run of the bin for ZS3 (default mode without the sandbox, tar and echo allowed, the user's env passing TAR_OPTIONS). */
+const zs3Run = batch(["--no-sandbox", "--allowedTools", "Bash(tar:*)", "Bash(echo:*)"], envProject).add([
+  ZS3[0]!,
+  ZS3[1]!,
+  "echo $TAR_OPTIONS",
+  "x=1; tar -tf a.tar",
+]);
+
+describe("ZS3: a plain assignment of a variable the run's environment exports", () => {
+  it.skipIf(NO_USERNS || NO_GNU_TAR)("the oracle: bash keeps the variable exported, and tar runs the action", () => {
+    for (const command of [ZS3[0]!, ZS3[1]!, ZS3[2]!]) {
+      const p = project();
+      const run = inNamespace(p.cwd, p.home, command, { TAR_OPTIONS: "--no-same-owner" });
+      expect(existsSync(join(p.cwd, MARKER)), `${command}: ${run.stderr}`).toBe(true);
+    }
+  });
+
+  it("the engine: every spelling asks when the run exports TAR_OPTIONS; other names, and harmless ones, are still allowed", async () => {
+    const p = project();
+    for (const command of ZS3) {
+      const d = await verdictExporting(command, p, ["TAR_OPTIONS", "APP_MODE"]);
+      expect(d.behavior, `${command}: ${d.message}`).toBe("ask");
+    }
+    // Names the run does not export, and one it exports that is harmless to programs (NODE_ENV).
+    for (const command of [
+      "x=1; tar -tf a.tar",
+      "NODE_ENV=test; tar -tf a.tar",
+      "for f in a b; do tar -tf a.tar; done",
+    ]) {
+      const d = await verdictExporting(command, p, ["TAR_OPTIONS", "NODE_ENV"]);
+      expect(d.behavior, `${command}: ${d.message}`).toBe("allow");
+    }
+  });
+
+  it("the engine: without the run exporting it, the same assignment stays the shell's own (allowed)", async () => {
+    await expectVerdicts([ZS3[0]!, ZS3[1]!], "allow", "default", zs3Rules);
+  });
+
+  it("through the bin (default, no sandbox, the user's env passing TAR_OPTIONS): the assignments are refused; others run", async () => {
+    const { cwd, out } = await zs3Run();
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(out[1]!.isError, out[1]!.content).toBe(true);
+    expect(existsSync(join(cwd, MARKER))).toBe(false);
+    expect(out[2]!.content).toContain("--no-same-owner");
+    expect(out[3]!.isError, out[3]!.content).toBe(false);
+    expect(out[3]!.content).toContain("notes.txt");
   });
 });

@@ -85,6 +85,7 @@ function analyzeFresh(source: string): ShellAnalysis {
     persists: [],
     opensModes: [],
     exportsUnknown: [],
+    assigned: [],
     unreadable: false,
   };
   analyzeInto(source, analysis, 0, undefined);
@@ -231,6 +232,12 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
     case "variable_assignment":
       checkAssignment(node, out, parent);
       break;
+    case "for_statement": {
+      // `for X in …` assigns X as `X=…` does (its name's risk is the grammar table's).
+      const variable = node.childForFieldName("variable")?.text;
+      if (variable) out.assigned.push(variable);
+      break;
+    }
     case "declaration_command":
       declarationLineBreak(node, out);
       // `declare "-i" n`, `declare -\i n`: the option as bash reads it, whatever its quoting.
@@ -579,6 +586,7 @@ function checkAssignment(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNod
   // PATH, PS4, BASH_ALIASES, PROMPT_COMMAND, …: later commands run what no candidate shows.
   const risk = shellAssignmentRisk(name, value);
   if (risk) out.hidden.push(risk);
+  out.assigned.push(name);
   // CDPATH makes `cd x` land somewhere else: relative paths after it are not known.
   if (name === "CDPATH") out.cdUnknown = true;
 }

@@ -84,6 +84,20 @@ export function turnsOnHistoryExpansion(words: readonly ShellWord[], from = 1): 
   return false;
 }
 
+/**
+ * The shell variables this builtin call sets by name (`read X`, `printf -v X`, `getopts o X`,
+ * `declare X=v`): literal identifiers only (a run-time or subscripted name is builtinRisk's). Not
+ * test's or unset's names, which set nothing.
+ */
+export function assignedNames(program: string, words: readonly ShellWord[]): string[] {
+  const names = NAMES[program];
+  if (!names || program === "test" || program === "[" || program === "unset") return [];
+  return names(words)
+    .filter((w) => w.literal)
+    .map((w) => w.value.split("=")[0]!)
+    .filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
+}
+
 /** Why this builtin call evaluates hidden code, if it can. */
 export function builtinRisk(program: string, words: readonly ShellWord[]): string | undefined {
   // set -H (shopt -o histexpand): later lines are rewritten from the history before bash parses them.
