@@ -50,6 +50,20 @@
  *           exports (permissions/index.ts), and an assigned name among them not known to be
  *           harmless leaves the command unproven, as `X=v cmd` does (subject.ts,
  *           judgeExportedAssignments).
+ *
+ * ZS4 FIXED A program fed to awk through a here-string or pipe, named by an option the check did not
+ *           read: the check of gawk, mawk and nawk (under a rule naming them; awk itself has a spec)
+ *           knew -f, -E, -i, -l and the long options by their full names, while gawk takes any
+ *           unambiguous start of one and both take `-W` for an implementation's option. In
+ *           acceptEdits with `Bash(gawk:*)`, `gawk --ex /dev/stdin <<< 'BEGIN{system("touch m")}'`
+ *           ran unasked, and so did `gawk --e …`, `gawk --so='BEGIN{system(…)}'`, `gawk -W
+ *           exec=/dev/stdin <<< …`, and with `Bash(mawk:*)` `mawk -Wexec /dev/stdin <<< …` and
+ *           `mawk -W e …` (the oracle: gawk 5 and mawk made the marker); `gawk --lo LIB` (a
+ *           library's code) and `gawk --in FILE` were allowed alike. Class: ZR3's (a spec-less
+ *           option check that reads full names only), for the options that bring in the program
+ *           itself. Rule: an abbreviated long option that may name --file, --exec, --source,
+ *           --include or --load, any -W, or an option the scan cannot place leaves the command
+ *           unproven (shell/risky.ts, awkRisk).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -301,5 +315,75 @@ describe("ZS3: a plain assignment of a variable the run's environment exports", 
     expect(out[2]!.content).toContain("--no-same-owner");
     expect(out[3]!.isError, out[3]!.content).toBe(false);
     expect(out[3]!.content).toContain("notes.txt");
+  });
+});
+
+// ── ZS4 ──────────────────────────────────────────────────────────────────────────────────────────
+
+const AWK_PROGRAM = `'BEGIN{system("touch ${MARKER}")}'`;
+
+const ZS4 = [
+  `gawk --ex /dev/stdin <<< ${AWK_PROGRAM}`,
+  `gawk --e /dev/stdin <<< ${AWK_PROGRAM}`,
+  `gawk --so=${AWK_PROGRAM}`,
+  `gawk -W exec=/dev/stdin <<< ${AWK_PROGRAM}`,
+  `echo ${AWK_PROGRAM} | gawk --ex -`,
+  `mawk -Wexec /dev/stdin <<< ${AWK_PROGRAM}`,
+  `mawk -W e /dev/stdin <<< ${AWK_PROGRAM}`,
+  "gawk --lo ./x 'BEGIN{}'",
+  "gawk --in x.awk 'BEGIN{}'",
+];
+
+const zs4Rules = { allow: ["Bash(gawk:*)", "Bash(mawk:*)", "Bash(echo:*)"] };
+const NO_GAWK = spawnSync("gawk", ["--version"]).status !== 0 ? "gawk is not installed" : undefined;
+const NO_MAWK = spawnSync("mawk", ["-W", "version"]).status !== 0 ? "mawk is not installed" : undefined;
+
+/** One run of the bin for ZS4 (acceptEdits without the sandbox, gawk and mawk allowed): the attacks, then a plain gawk. */
+const zs4Run = batch([
+  "--no-sandbox",
+  "--permission-mode",
+  "acceptEdits",
+  "--allowedTools",
+  "Bash(gawk:*)",
+  "Bash(mawk:*)",
+]).add([ZS4[0]!, ZS4[5]!, "gawk -F: '{print \"got \" $1}' notes.txt"]);
+
+describe("ZS4: awk's program named by an abbreviated long option or -W, fed through stdin", () => {
+  it.skipIf(NO_USERNS || NO_GAWK || NO_MAWK)("the oracle: gawk and mawk run the program from the here-string", () => {
+    for (const command of [ZS4[0]!, ZS4[2]!, ZS4[3]!, ZS4[5]!, ZS4[6]!]) {
+      const p = project();
+      const run = inNamespace(p.cwd, p.home, command);
+      expect(existsSync(join(p.cwd, MARKER)), `${command}: ${run.stderr}`).toBe(true);
+    }
+  });
+
+  it("the engine: every spelling asks in acceptEdits and default with gawk and mawk allowed", async () => {
+    await expectVerdicts(ZS4, "ask", "acceptEdits", zs4Rules);
+    await expectVerdicts(ZS4, "ask", "default", zs4Rules);
+  });
+
+  it("the engine: awk programs on the command line, and full option names, are still allowed", async () => {
+    await expectVerdicts(
+      [
+        "gawk '{print}' notes.txt",
+        "gawk -F: '{print $1}' notes.txt",
+        "gawk --field-separator=: '{print}' notes.txt",
+        "gawk -v x=1 -e 'BEGIN{print x}'",
+        "gawk --source='BEGIN{print 1}'",
+        "mawk '{print}' notes.txt",
+      ],
+      "allow",
+      "acceptEdits",
+      zs4Rules,
+    );
+  });
+
+  it("through the bin (acceptEdits, no sandbox, gawk and mawk allowed): the attacks are refused; a plain gawk runs", async () => {
+    const { cwd, out } = await zs4Run();
+    expect(out[0]!.isError, out[0]!.content).toBe(true);
+    expect(out[1]!.isError, out[1]!.content).toBe(true);
+    expect(existsSync(join(cwd, MARKER))).toBe(false);
+    expect(out[2]!.isError, out[2]!.content).toBe(false);
+    expect(out[2]!.content).toContain("got notes");
   });
 });

@@ -17,6 +17,8 @@ import { hasOption, scanOptions } from "./options";
 type Check = (words: readonly ShellWord[]) => string | undefined;
 
 const AWKS = ["awk", "gawk", "mawk", "nawk"];
+/** The long options of gawk that bring in program text, a program file or a library. */
+const AWK_CODE = ["file", "exec", "source", "include", "load"];
 
 // git config keys that only set data. Any other key may name a program (core.pager,
 // core.sshCommand, alias.*, *.textconv, filter.*.clean, credential.helper, include.path, …).
@@ -478,10 +480,22 @@ function sshRisk(words: readonly ShellWord[]): string | undefined {
 
 function awkRisk(words: readonly ShellWord[]): string | undefined {
   const spec = {
-    short: "FvfEeil",
+    short: "FvfEeilW",
     long: ["--field-separator", "--assign", "--file", "--exec", "--source", "--include", "--load"],
   };
   const scan = scanOptions(words, 1, spec);
+  // Red team zs (ZS4): gawk takes any unambiguous start of a long option (`--ex FILE`, `--so=TEXT`,
+  // `--lo LIB`), and mawk's -W (gawk's too) names an implementation's option (`-W exec FILE`,
+  // `-Wexec`, `-W e`, gawk's `-W source=TEXT`): each may bring in a program that was not checked
+  // (`-` or /dev/stdin: a here-string's). Only the options' full names are read below.
+  if (scan.dynamic) return "an awk option only known at run time, or one written as the start of its name";
+  const abbreviated = scan.seen.find(
+    (w) => /^--[^=]/.test(w.value) && !spec.long.includes(w.value.split("=")[0]!) && longOptionNamed(w.value, AWK_CODE),
+  );
+  if (abbreviated)
+    return `awk ${abbreviated.text}: the start of an option that brings in a program (${AWK_CODE.join(", ")})`;
+  if (hasOption(scan, [], "W", spec))
+    return "awk -W names an implementation's option (mawk's -W exec, gawk's -W source=), which may bring in a program";
   // gawk opens `/inet/tcp/LPORT/HOST/PORT` (and /inet4, /inet6, udp) as a network connection,
   // an operand as much as a redirection, --sandbox or not.
   const network = words.slice(scan.index).find((w) => w.literal && /^\/+inet[46]?\//.test(w.value));
