@@ -281,9 +281,13 @@ function readRootReason(path: JudgedPath, place: Place): string | undefined {
  * judges plain assignments by the variables the allow-list passes; a run's `env` option (a user's
  * `"env": { "TAR_OPTIONS": … }` in settings) and `subprocessEnv: "inherit"` export more, and
  * `TAR_OPTIONS='--checkpoint-action=exec=…'; tar -tf a.tar` then ran tar's action under
- * `Bash(tar:*)`. An assignment of such a variable is judged as an export of it.
+ * `Bash(tar:*)`. An assignment of such a variable is judged as an export of it, as the exports
+ * the analysis found are (an unknown one may change where a program writes).
  */
-function judgeExportedAssignments(analysis: ShellAnalysis, place: Place, acc: ShellFindings): void {
+function judgeExports(analysis: ShellAnalysis, place: Place, acc: ShellFindings): void {
+  // A variable the engine does not know may change where a program writes (SIMPLE_BACKUP_SUFFIX, HISTFILE, …).
+  for (const name of analysis.exportsUnknown)
+    acc.unknownWrites.push(`it passes ${name} to the programs it runs, which may change where they write`);
   if (!place.exported?.length) return;
   const exported = new Set(place.exported);
   for (const name of new Set(analysis.assigned)) {
@@ -319,7 +323,6 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
   }
   markConfiguredRunners(analysis, place, cdBases);
   judgeProcLinks(analysis, place, cdBases, acc);
-  judgeExportedAssignments(analysis, place, acc);
   // cp, mv and ln into a folder write folder/name-of-source, and a recursive copy every file below it.
   const landed = copiedPaths(analysis, place, cdBases);
   for (const why of landed.unknown) {
@@ -354,9 +357,7 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
   unknownReads.push(...analysis.unknownReaders);
   if (analysis.linkers.length > 0)
     unknownReads.push("it makes links or moves files, so a later path may lead anywhere");
-  // A variable the engine does not know may change where a program writes (SIMPLE_BACKUP_SUFFIX, HISTFILE, …).
-  for (const name of analysis.exportsUnknown)
-    unknownWrites.push(`it passes ${name} to the programs it runs, which may change where they write`);
+  judgeExports(analysis, place, acc);
   // Installing code to run later is asked like a write to a file that runs code later.
   if (analysis.persists.length > 0) acc.sensitive ??= analysis.persists[0];
   judgeOtherFolders(analysis, place, cdBases, acc);

@@ -49,7 +49,7 @@
  *           `for`, the builtins that assign by name), the run's place carries the names it
  *           exports (permissions/index.ts), and an assigned name among them not known to be
  *           harmless leaves the command unproven, as `X=v cmd` does (subject.ts,
- *           judgeExportedAssignments).
+ *           judgeExports).
  *
  * ZS4 FIXED A program fed to awk through a here-string or pipe, named by an option the check did not
  *           read: the check of gawk, mawk and nawk (under a rule naming them; awk itself has a spec)
