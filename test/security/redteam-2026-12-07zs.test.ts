@@ -64,6 +64,18 @@
  *           itself. Rule: an abbreviated long option that may name --file, --exec, --source,
  *           --include or --load, any -W, or an option the scan cannot place leaves the command
  *           unproven (shell/risky.ts, awkRisk).
+ *
+ * ZS5 FIXED psql's own command language reaches the shell (`\! cmd`, `\copy … to program 'cmd'`,
+ *           `\o |cmd`), and the engine asked only when such text came on stdin (psql is among the
+ *           programs fed commands through a pipe or here-string): in default mode with
+ *           `Bash(psql:*)`, `psql -c '\! touch m'` ran unasked, and so did `--co=…` (getopt_long's
+ *           start of --command), `-Atc …`, `-c "\copy (select 1) to program 'touch m'"`, a -f file
+ *           of such commands and `-o '|touch m'` (-o and -L also write any file they name) — the
+ *           oracle: PostgreSQL 15's initdb, server and psql in a user namespace made the markers.
+ *           Class: a program's command language with a way to the shell, reached from its command
+ *           line rather than its input. Rule: psql's -c text holding a backslash command, and any
+ *           -f, -o or -L (in a cluster, or any start of the long name), leave the command unproven
+ *           (shell/risky.ts, checks.psql); SQL alone is the rule's.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -385,5 +397,65 @@ describe("ZS4: awk's program named by an abbreviated long option or -W, fed thro
     expect(existsSync(join(cwd, MARKER))).toBe(false);
     expect(out[2]!.isError, out[2]!.content).toBe(false);
     expect(out[2]!.content).toContain("got notes");
+  });
+});
+
+// ── ZS5 ──────────────────────────────────────────────────────────────────────────────────────────
+
+const ZS5 = [
+  `psql -c '\\! touch ${MARKER}'`,
+  `psql --co='\\! touch ${MARKER}'`,
+  `psql -Atc '\\! touch ${MARKER}'`,
+  `psql -c "\\copy (select 1) to program 'touch ${MARKER}'"`,
+  "psql -f q.sql",
+  `psql -o '|touch ${MARKER}' -c 'select 1'`,
+  "psql --out=../x -c 'select 1'",
+];
+
+const NO_POSTGRES =
+  spawnSync("initdb", ["--version"]).status !== 0 || spawnSync("psql", ["--version"]).status !== 0
+    ? "PostgreSQL (initdb, psql) is not installed"
+    : undefined;
+
+describe("ZS5: psql's backslash commands run the shell from its command line", () => {
+  it.skipIf(NO_USERNS || NO_POSTGRES)(
+    "the oracle: a server of its own, and psql runs \\! and \\copy … program from -c",
+    () => {
+      const p = project();
+      // The server's folder and socket in the project; initdb and the server as the namespace's user.
+      const commands = ZS5.slice(0, 4).map((c, i) => c.replace(MARKER, `${MARKER}-${i}`));
+      const script = [
+        "set -e",
+        "initdb -D db -A trust -U u >/dev/null",
+        `pg_ctl -D db -o "-k $PWD -c listen_addresses=''" -l db.log -w start >/dev/null`,
+        "export PGHOST=$PWD PGUSER=u PGDATABASE=postgres",
+        ...commands.map((c) => `${c} || true`),
+        "pg_ctl -D db -m fast stop >/dev/null",
+      ].join("\n");
+      const run = inNamespace(p.cwd, p.home, script);
+      for (let i = 0; i < commands.length; i++)
+        expect(existsSync(join(p.cwd, `${MARKER}-${i}`)), `${commands[i]}: ${run.stderr}`).toBe(true);
+    },
+  );
+
+  it("the engine: every spelling asks in default mode and acceptEdits with `Bash(psql:*)`", async () => {
+    await expectVerdicts(ZS5, "ask", "default", { allow: ["Bash(psql:*)"] });
+    await expectVerdicts(ZS5, "ask", "acceptEdits", { allow: ["Bash(psql:*)"] });
+  });
+
+  it("the engine: SQL on the command line is still the rule's", async () => {
+    await expectVerdicts(
+      [
+        "psql -c 'select 1'",
+        "psql -Atc 'select 1'",
+        "psql -d mydb -c 'select count(*) from t'",
+        "psql -dfoo -U u -h localhost -c 'select 1'",
+        "psql --command='select 1'",
+        "psql -l",
+      ],
+      "allow",
+      "default",
+      { allow: ["Bash(psql:*)"] },
+    );
   });
 });

@@ -418,6 +418,21 @@ checks.install = (words) =>
   words.some((w) => longOptionNamed(w.value, ["strip-program"]))
     ? "install --strip-program names a program for install to run"
     : undefined;
+// Red team zs (ZS5): psql runs a shell through its backslash commands (`\! cmd`, `\copy … to program
+// 'cmd'`, `\o |cmd`, `\g |cmd`) in -c text as well as on stdin, a -f file may hold them, and -o/-L
+// write the file (or pipe to the command) they name. getopt_long: any start of a long option.
+checks.psql = (words) => {
+  for (let k = 1; k < words.length; k++) {
+    const v = words[k]!.value;
+    if (v === "--" || !v.startsWith("-")) continue;
+    const option = psqlOption(v, words[k + 1]?.value);
+    if (option?.name === "f" || option?.name === "o" || option?.name === "L")
+      return `psql -${option.name} reads commands from a file or writes one it names (\\! and \\o |cmd run programs)`;
+    if (option?.name === "c" && option.value.includes("\\"))
+      return "psql -c holds a backslash command (\\!, \\copy … program, \\o |cmd run programs)";
+  }
+  return undefined;
+};
 // ed and ex run `!command` from their input.
 checks.ed = () => "ed runs `!command` lines of its input";
 checks.fdfind = checks.fd!;
@@ -436,6 +451,26 @@ function longOptionNamed(value: string, names: readonly string[], single = false
   if (!m) return false;
   if (m[1] === "-" && (!single || m[2]!.length < 2)) return false;
   return names.some((n) => n.startsWith(m[2]!));
+}
+
+/** psql's options that take a value, short and long (getopt_long's, any unambiguous start). */
+const PSQL_VALUED = "cdfhLopPRTUvF";
+const PSQL_LONG: Record<string, string> = { command: "c", file: "f", output: "o", "log-file": "L" };
+
+/** The first of psql's -c, -f, -o or -L that `word` is, with its value (`next`: the word after it). */
+function psqlOption(word: string, next = ""): { name: string; value: string } | undefined {
+  if (word.startsWith("--")) {
+    const named = Object.keys(PSQL_LONG).find((n) => longOptionNamed(word, [n]));
+    if (!named) return undefined;
+    const eq = word.indexOf("=");
+    return { name: PSQL_LONG[named]!, value: eq === -1 ? next : word.slice(eq + 1) };
+  }
+  for (let i = 1; i < word.length; i++) {
+    if (!PSQL_VALUED.includes(word[i]!)) continue;
+    const value = i === word.length - 1 ? next : word.slice(i + 1);
+    return "cfoL".includes(word[i]!) ? { name: word[i]!, value } : undefined;
+  }
+  return undefined;
 }
 
 // vi and friends: every option may run editor commands (-c, +cmd, -S, -s, -u vimrc, --cmd, clusters such as -sc).
