@@ -76,6 +76,41 @@
  *           line rather than its input. Rule: psql's -c text holding a backslash command, and any
  *           -f, -o or -L (in a cluster, or any start of the long name), leave the command unproven
  *           (shell/risky.ts, checks.psql); SQL alone is the rule's.
+ *
+ * Tried (about 900 commands through the engine, about 1,000 verdicts, in default and acceptEdits,
+ * with rules naming echo, cat, printf, ls, grep, rg, find, git, tar, sed, awk, gawk, mawk, jq, sort,
+ * head, tail, diff, make, xargs, env, set, shopt, read, mapfile, cd, pushd, command, builtin, tee,
+ * dd, cp, patch, sqlite3, psql, perl, tclsh, bc, ed, vim, less, 45 read-only programs at once, and
+ * `Read(./.env)` denied; bash, tar, gawk, mawk and PostgreSQL as the oracle in a user namespace):
+ * 63 here-document delimiter spellings (quoted, `<<-`, `$'…'`, `$"…"`, two on a line, inside
+ * `$(…)`, backslash-newlines, unterminated) and 51 multi-line forms around them (ZS1 got past, 10
+ * spellings); 100 forms of `${…}` with quotes and braces, case items with `;&`/`;;&`, `[[ =~ ]]`
+ * regexes with `;`, `|`, `&`, `<`, comments and `#` in words (all held: allowed ones ran nothing
+ * more); 67 ways to export an assignment (`set -a`/`-k` in clusters, `-o allexport`, quoted or
+ * run-time options, `set --`, `bash -a/-o`, SHELLOPTS, `declare -x`, `export` after the fact, `for`,
+ * `read`, `printf -v`, `mapfile`, `getopts`, `${X:=…}` — ZS2's shopt and ZS3's run-exported names
+ * got past); 40 symlink and `cd`/`cd -P`/pushd walks out of the project and links made by `cp
+ * -s/-l/-P/-a/-rs` (all asked); 67 globs and run-time words that may expand to options (a file
+ * named `--pre=…`, `--checkpoint-action=…`; all asked where the program has such options) and 58
+ * reads of a denied .env (globs, `$(<…)`, /proc/self/fd, `~+`, `$PWD`, here-strings; all denied);
+ * 83 wrapper spellings (exec -a, nice, ionice, chrt, taskset, setsid, flock, time, command -p,
+ * timeout, stdbuf, env, xargs; all held); 86 programs given their program on stdin or from a file
+ * (awk/sed/jq/make `-f -`, /dev/stdin, /dev/fd/3, `<(…)`, `-W`; ZS4 got past for gawk and mawk);
+ * 43 git commands that write files a repository names (apply, am, checkout, stash, archive; all
+ * asked but `git archive -o x.zip`). Through the bin: 4 runs before the fixes (ZS1: the marker
+ * made; ZS2, ZS4: the attack ran; ZS3, with the user's settings `env`: the marker made) and 4 after
+ * (all refused; the plain uses ran). Got past: 5 findings in 5 classes (ZS1: 10 spellings, ZS2: 4,
+ * ZS3: 6, ZS4: 9, ZS5: 7), all fixed.
+ *
+ * NOT FIXED (for the lead):
+ * - decidePermission (the SDK's function) takes no `env`: it judges ZS3's assignments as a run
+ *   without an `env` option would; a run and `ubiquity permissions check` pass the run's names.
+ * - psql's plain SQL in -c (`COPY … TO PROGRAM 'cmd'`) runs a program on the server's host as its
+ *   user (a local database is this machine): SQL is left to the rule, as before. mysql's `-e
+ *   'system cmd'` (and `\!`) is ZS5's class by its documentation; mysql is not installed here.
+ * - The parser ends a here-document early at a line that only starts with the delimiter (`EOF `
+ *   with a trailing blank, or `EOF2` under a quoted delimiter): the rest is read as commands, which
+ *   asks (safe, but such a here-document always asks).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
