@@ -323,6 +323,11 @@ function placeFrom(options: ResolvedOptions, cwd: string, readRoots: readonly st
   const trust = options.trust;
   const pinned = TrustPins.is(trust) ? [...trust.digests.keys()] : [];
   const commandPath = options.env?.PATH;
+  // What the run's commands get beyond the allow-list: a plain assignment of one stays exported (ZS3).
+  const exported = [
+    ...Object.keys(options.env ?? {}),
+    ...(options.subprocessEnv === "inherit" ? Object.keys(process.env) : []),
+  ];
   return {
     cwd,
     home,
@@ -330,6 +335,7 @@ function placeFrom(options: ResolvedOptions, cwd: string, readRoots: readonly st
     ...(reads.length ? { readRoots: reads } : {}),
     ...(pinned.length ? { pinned } : {}),
     ...(typeof commandPath === "string" && commandPath ? { commandPath } : {}),
+    ...(exported.length ? { exported } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { analyzeShell } from "./shell/analyze";
 import type { ShellAnalysis, WriteTarget } from "./shell/types";
 import { literalWord, type ShellWord } from "./shell/words";
+import { isHarmlessExport } from "./shell/names";
 import { resolveReal } from "../_kits/paths/index";
 import { insideRoots, judgePath, type JudgedPath } from "./paths";
 import { configCodeOf } from "./config-modules";
@@ -57,6 +58,11 @@ export interface Place {
   pinned?: readonly string[];
   /** The PATH the run's `env` option gives its commands, when it gives one (see `noteCommandPath`). */
   commandPath?: string;
+  /**
+   * The variables the run's commands get beyond the subprocess allow-list: the names of its `env`
+   * option, and with `subprocessEnv: "inherit"` every variable of this process (red team zs, ZS3).
+   */
+  exported?: readonly string[];
 }
 
 /** The subject of a decision. */
@@ -269,6 +275,29 @@ function readRootReason(path: JudgedPath, place: Place): string | undefined {
     : undefined;
 }
 
+/**
+ * Red team zs (ZS3): a shell variable set without `export` stays exported when the environment
+ * bash started with holds it, so `X=v; prog` hands X to prog as `X=v prog` does. The analysis
+ * judges plain assignments by the variables the allow-list passes; a run's `env` option (a user's
+ * `"env": { "TAR_OPTIONS": … }` in settings) and `subprocessEnv: "inherit"` export more, and
+ * `TAR_OPTIONS='--checkpoint-action=exec=…'; tar -tf a.tar` then ran tar's action under
+ * `Bash(tar:*)`. An assignment of such a variable is judged as an export of it, as the exports
+ * the analysis found are (an unknown one may change where a program writes).
+ */
+function judgeExports(analysis: ShellAnalysis, place: Place, acc: ShellFindings): void {
+  // A variable the engine does not know may change where a program writes (SIMPLE_BACKUP_SUFFIX, HISTFILE, …).
+  for (const name of analysis.exportsUnknown)
+    acc.unknownWrites.push(`it passes ${name} to the programs it runs, which may change where they write`);
+  if (!place.exported?.length) return;
+  const exported = new Set(place.exported);
+  for (const name of new Set(analysis.assigned)) {
+    if (!exported.has(name) || isHarmlessExport(name)) continue;
+    const why = `it sets ${name}, which the run's environment exports (its env option or subprocessEnv: "inherit"), so every later program gets it, and ${name} is not a variable the engine knows to be harmless to them`;
+    acc.unsafe.push(why);
+    acc.unknownWrites.push(why);
+  }
+}
+
 /** Why writing a path outside the permitted folders changes the system (profile scripts, /usr/local/bin, …), if it does. */
 function systemSensitive(path: JudgedPath, roots: readonly string[]): string | undefined {
   if (insideRoots(path, roots)) return undefined;
@@ -328,9 +357,7 @@ function shellSubject(analysis: ShellAnalysis, place: Place): Subject {
   unknownReads.push(...analysis.unknownReaders);
   if (analysis.linkers.length > 0)
     unknownReads.push("it makes links or moves files, so a later path may lead anywhere");
-  // A variable the engine does not know may change where a program writes (SIMPLE_BACKUP_SUFFIX, HISTFILE, …).
-  for (const name of analysis.exportsUnknown)
-    unknownWrites.push(`it passes ${name} to the programs it runs, which may change where they write`);
+  judgeExports(analysis, place, acc);
   // Installing code to run later is asked like a write to a file that runs code later.
   if (analysis.persists.length > 0) acc.sensitive ??= analysis.persists[0];
   judgeOtherFolders(analysis, place, cdBases, acc);

@@ -85,6 +85,7 @@ function analyzeFresh(source: string): ShellAnalysis {
     persists: [],
     opensModes: [],
     exportsUnknown: [],
+    assigned: [],
     unreadable: false,
   };
   analyzeInto(source, analysis, 0, undefined);
@@ -231,6 +232,12 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
     case "variable_assignment":
       checkAssignment(node, out, parent);
       break;
+    case "for_statement": {
+      // `for X in …` assigns X as `X=…` does (its name's risk is the grammar table's).
+      const variable = node.childForFieldName("variable")?.text;
+      if (variable) out.assigned.push(variable);
+      break;
+    }
     case "declaration_command":
       declarationLineBreak(node, out);
       // `declare "-i" n`, `declare -\i n`: the option as bash reads it, whatever its quoting.
@@ -259,7 +266,9 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
       // runs when the delimiter is unquoted: such a body cannot be proven safe.
       const start = node.children.find((c) => c.type === "heredoc_start")?.text ?? "";
       const body = node.children.find((c) => c.type === "heredoc_body")?.text ?? "";
-      if (!/['"\\]/.test(start) && /\$\(|`/.test(body))
+      const early = bodyEndsEarlier(node, start);
+      if (early) unreadable(out, early);
+      else if (!/['"\\]/.test(start) && /\$\(|`/.test(body))
         unreadable(out, "a heredoc whose text runs commands ($(…) or backticks) as bash expands it");
       // It misses `${…}` and `$[…]` there too (and `$[…]` on any line), which bash expands: `${!x}`,
       // `${x@P}`, `$[x]`, `${a[x]}` run code hidden in a variable, unseen by the checks of expansions.
@@ -281,6 +290,33 @@ function check(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNode | undefi
     default:
       if (node.isMissing) unreadable(out, "bash syntax that could not be parsed");
   }
+}
+
+/**
+ * Red team zs (ZS1): bash ends a here-document at the first line that is its delimiter, whatever
+ * the lines before it hold, and expands the body afterwards; the parser reads expansions while it
+ * reads the body, so a `${x:-` left open carries its body past that line (`cat <<EOF⏎${x:-⏎EOF⏎
+ * touch m⏎}⏎EOF`: to bash `touch m` is a command after the here-document). A line of the body as
+ * the parser read it that bash takes for the delimiter (its quotes removed, and with `<<-` its
+ * leading tabs) means the two readings end the body in different places.
+ */
+function bodyEndsEarlier(node: SyntaxNode, start: string): string | undefined {
+  const body = node.children.find((c) => c.type === "heredoc_body");
+  if (!body || start === "") return undefined;
+  const end = node.children.find((c) => c.type === "heredoc_end");
+  const text = node.text.slice(body.startIndex - node.startIndex, (end ?? node).endIndex - node.startIndex);
+  const tabs = node.children.some((c) => c.type === "<<-");
+  // Quote removal, as bash does to the delimiter word ('EOF', "E"OF, E\OF and $'EOF' are EOF).
+  const unquoted = start.replace(/\$(?=['"])/g, "").replace(/\\(.)|['"]/g, "$1");
+  // Every complete line but the one the parser ends the body at.
+  const lines = text.split("\n").slice(0, end ? -1 : undefined);
+  const at = lines.findIndex((line) => {
+    const read = tabs ? line.replace(/^\t+/, "") : line;
+    return read === unquoted || read === start;
+  });
+  return at === -1
+    ? undefined
+    : `a here-document whose line ${at + 1} is its delimiter ${JSON.stringify(unquoted)}, where bash ends it, while the parser read on`;
 }
 
 /** The text of a here-document the parser kept literal: its content pieces, or the whole body when it found nothing in it. */
@@ -550,6 +586,7 @@ function checkAssignment(node: SyntaxNode, out: ShellAnalysis, parent: SyntaxNod
   // PATH, PS4, BASH_ALIASES, PROMPT_COMMAND, …: later commands run what no candidate shows.
   const risk = shellAssignmentRisk(name, value);
   if (risk) out.hidden.push(risk);
+  out.assigned.push(name);
   // CDPATH makes `cd x` land somewhere else: relative paths after it are not known.
   if (name === "CDPATH") out.cdUnknown = true;
 }

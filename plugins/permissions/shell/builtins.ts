@@ -7,7 +7,7 @@
  * (`declare -a 'q=([0]=$(…))'`) is parsed again, and an alias makes a later word run another
  * program. Each entry says where the names are; any of these forms makes the command unprovable.
  */
-import { isHarmlessExport, shellAssignmentRisk } from "./names";
+import { isHarmlessExport, SHELL_SET_OPTIONS, shellAssignmentRisk } from "./names";
 import type { ShellWord } from "./words";
 import type { ShellAnalysis } from "./types";
 
@@ -82,6 +82,20 @@ export function turnsOnHistoryExpansion(words: readonly ShellWord[], from = 1): 
     }
   }
   return false;
+}
+
+/**
+ * The shell variables this builtin call sets by name (`read X`, `printf -v X`, `getopts o X`,
+ * `declare X=v`): literal identifiers only (a run-time or subscripted name is builtinRisk's). Not
+ * test's or unset's names, which set nothing.
+ */
+export function assignedNames(program: string, words: readonly ShellWord[]): string[] {
+  const names = NAMES[program];
+  if (!names || program === "test" || program === "[" || program === "unset") return [];
+  return names(words)
+    .filter((w) => w.literal)
+    .map((w) => w.value.split("=")[0]!)
+    .filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
 }
 
 /** Why this builtin call evaluates hidden code, if it can. */
@@ -185,4 +199,25 @@ export function noteExports(program: string, words: readonly ShellWord[], out: S
     );
     out.exportsUnknown.push(name);
   }
+}
+
+/**
+ * Red team zs (ZS2): `shopt -s -o NAME` (`-so`, `-os`) turns on set's option NAME, as `set -o NAME`
+ * does, and set's spec takes only the options of SHELL_SET_OPTIONS: `shopt -so allexport` exports
+ * every later assignment (`TAR_OPTIONS=…; tar -tf a.tar` then runs tar's checkpoint action), and
+ * `shopt -so keyword` makes `NAME=value` after a program's name an exported assignment. A name set
+ * that way that set would not take, or one only known at run time, leaves the command unproven.
+ */
+export function noteShellOptions(program: string, words: readonly ShellWord[], out: ShellAnalysis): void {
+  if (program !== "shopt") return;
+  const options = words.slice(1).filter((w) => !w.literal || w.value.startsWith("-"));
+  const named = (letter: string) => options.some((w) => !w.literal || new RegExp(`^-[a-zA-Z]*${letter}`).test(w.value));
+  // Without -o the names are shopt's own; without -s nothing is turned on (-u, -p, -q, a query).
+  if (!named("o") || !named("s")) return;
+  const name = words.slice(1).find((w) => !w.literal || (!w.value.startsWith("-") && !SHELL_SET_OPTIONS.has(w.value)));
+  if (!name) return;
+  out.unsafe.push(
+    `shopt -s -o ${name.text} turns on a set option the engine does not take from set either (allexport and keyword export every later assignment to the programs it runs)`,
+  );
+  out.exportsUnknown.push("allexport");
 }

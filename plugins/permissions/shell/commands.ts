@@ -9,7 +9,14 @@ import { posix } from "node:path";
 import { literalWord, renderWords, type ShellWord } from "./words";
 import { scanOptions, hasOption } from "./options";
 import { projectCodeRisk, riskyOptions } from "./risky";
-import { builtinRisk, noteExports, RUN_TIME_NAME, turnsOnHistoryExpansion } from "./builtins";
+import {
+  assignedNames,
+  builtinRisk,
+  noteExports,
+  noteShellOptions,
+  RUN_TIME_NAME,
+  turnsOnHistoryExpansion,
+} from "./builtins";
 import { outputTargets } from "./outputs";
 import { readTargets } from "./reads";
 import { CHANGES_DIR, SHELLS, SYSTEM_BIN, WRITES_ARGUMENTS, isInterpreter } from "./names";
@@ -145,6 +152,8 @@ function expand(words: ShellWord[], at: Position, ctx: ExpandContext): void {
   if (evaluates) (evaluates.includes(RUN_TIME_NAME) ? out.unsafe : out.hidden).push(evaluates);
   // `builtin export NAME`, `command declare -x NAME`: the same export as the declaration's.
   noteExports(program, words, out);
+  noteShellOptions(program, words, out);
+  out.assigned.push(...assignedNames(program, words));
   // `xargs cat`, `xargs cp notes.txt`: the arguments appended at run time are files too (read,
   // written, or the target of a copy), so the proof judges them as one word only known then.
   const judged = at.open ? [...words, RUN_TIME_ARGUMENTS] : words;

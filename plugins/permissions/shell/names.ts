@@ -43,6 +43,35 @@ export function isInterpreter(name: string): boolean {
 /** Folders whose programs are trusted to be the real wrapper (a `./env` could be anything). */
 export const SYSTEM_BIN = /^\/(?:usr\/(?:local\/)?)?s?bin\/[^/]+$/;
 
+/**
+ * The options of `set -o` (and `shopt -o`) that only set the shell's own behaviour: not allexport
+ * or keyword (they export every later assignment), onecmd or posix (aliases expand in it).
+ */
+export const SHELL_SET_OPTIONS: ReadonlySet<string> = new Set([
+  "pipefail",
+  "errexit",
+  "nounset",
+  "xtrace",
+  "verbose",
+  "noclobber",
+  "noglob",
+  "errtrace",
+  "functrace",
+  "notify",
+  "monitor",
+  "hashall",
+  "braceexpand",
+  "ignoreeof",
+  "interactive-comments",
+  "physical",
+  "history",
+  "histexpand",
+  "noexec",
+  "vi",
+  "emacs",
+  "nolog",
+]);
+
 /** Shell builtins that change the working directory (relative paths after them are unknown). */
 export const CHANGES_DIR = new Set(["cd", "pushd", "popd"]);
 

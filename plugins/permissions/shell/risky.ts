@@ -17,6 +17,8 @@ import { hasOption, scanOptions } from "./options";
 type Check = (words: readonly ShellWord[]) => string | undefined;
 
 const AWKS = ["awk", "gawk", "mawk", "nawk"];
+/** The long options of gawk that bring in program text, a program file or a library. */
+const AWK_CODE = ["file", "exec", "source", "include", "load"];
 
 // git config keys that only set data. Any other key may name a program (core.pager,
 // core.sshCommand, alias.*, *.textconv, filter.*.clean, credential.helper, include.path, …).
@@ -416,6 +418,21 @@ checks.install = (words) =>
   words.some((w) => longOptionNamed(w.value, ["strip-program"]))
     ? "install --strip-program names a program for install to run"
     : undefined;
+// Red team zs (ZS5): psql runs a shell through its backslash commands (`\! cmd`, `\copy … to program
+// 'cmd'`, `\o |cmd`, `\g |cmd`) in -c text as well as on stdin, a -f file may hold them, and -o/-L
+// write the file (or pipe to the command) they name. getopt_long: any start of a long option.
+checks.psql = (words) => {
+  for (let k = 1; k < words.length; k++) {
+    const v = words[k]!.value;
+    if (v === "--" || !v.startsWith("-")) continue;
+    const option = psqlOption(v, words[k + 1]?.value);
+    if (option?.name === "f" || option?.name === "o" || option?.name === "L")
+      return `psql -${option.name} reads commands from a file or writes one it names (\\! and \\o |cmd run programs)`;
+    if (option?.name === "c" && option.value.includes("\\"))
+      return "psql -c holds a backslash command (\\!, \\copy … program, \\o |cmd run programs)";
+  }
+  return undefined;
+};
 // ed and ex run `!command` from their input.
 checks.ed = () => "ed runs `!command` lines of its input";
 checks.fdfind = checks.fd!;
@@ -434,6 +451,26 @@ function longOptionNamed(value: string, names: readonly string[], single = false
   if (!m) return false;
   if (m[1] === "-" && (!single || m[2]!.length < 2)) return false;
   return names.some((n) => n.startsWith(m[2]!));
+}
+
+/** psql's options that take a value, short and long (getopt_long's, any unambiguous start). */
+const PSQL_VALUED = "cdfhLopPRTUvF";
+const PSQL_LONG: Record<string, string> = { command: "c", file: "f", output: "o", "log-file": "L" };
+
+/** The first of psql's -c, -f, -o or -L that `word` is, with its value (`next`: the word after it). */
+function psqlOption(word: string, next = ""): { name: string; value: string } | undefined {
+  if (word.startsWith("--")) {
+    const named = Object.keys(PSQL_LONG).find((n) => longOptionNamed(word, [n]));
+    if (!named) return undefined;
+    const eq = word.indexOf("=");
+    return { name: PSQL_LONG[named]!, value: eq === -1 ? next : word.slice(eq + 1) };
+  }
+  for (let i = 1; i < word.length; i++) {
+    if (!PSQL_VALUED.includes(word[i]!)) continue;
+    const value = i === word.length - 1 ? next : word.slice(i + 1);
+    return "cfoL".includes(word[i]!) ? { name: word[i]!, value } : undefined;
+  }
+  return undefined;
 }
 
 // vi and friends: every option may run editor commands (-c, +cmd, -S, -s, -u vimrc, --cmd, clusters such as -sc).
@@ -478,10 +515,22 @@ function sshRisk(words: readonly ShellWord[]): string | undefined {
 
 function awkRisk(words: readonly ShellWord[]): string | undefined {
   const spec = {
-    short: "FvfEeil",
+    short: "FvfEeilW",
     long: ["--field-separator", "--assign", "--file", "--exec", "--source", "--include", "--load"],
   };
   const scan = scanOptions(words, 1, spec);
+  // Red team zs (ZS4): gawk takes any unambiguous start of a long option (`--ex FILE`, `--so=TEXT`,
+  // `--lo LIB`), and mawk's -W (gawk's too) names an implementation's option (`-W exec FILE`,
+  // `-Wexec`, `-W e`, gawk's `-W source=TEXT`): each may bring in a program that was not checked
+  // (`-` or /dev/stdin: a here-string's). Only the options' full names are read below.
+  if (scan.dynamic) return "an awk option only known at run time, or one written as the start of its name";
+  const abbreviated = scan.seen.find(
+    (w) => /^--[^=]/.test(w.value) && !spec.long.includes(w.value.split("=")[0]!) && longOptionNamed(w.value, AWK_CODE),
+  );
+  if (abbreviated)
+    return `awk ${abbreviated.text}: the start of an option that brings in a program (${AWK_CODE.join(", ")})`;
+  if (hasOption(scan, [], "W", spec))
+    return "awk -W names an implementation's option (mawk's -W exec, gawk's -W source=), which may bring in a program";
   // gawk opens `/inet/tcp/LPORT/HOST/PORT` (and /inet4, /inet6, udp) as a network connection,
   // an operand as much as a redirection, --sandbox or not.
   const network = words.slice(scan.index).find((w) => w.literal && /^\/+inet[46]?\//.test(w.value));

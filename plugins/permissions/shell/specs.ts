@@ -19,6 +19,7 @@ import {
   type SpecReading,
 } from "./spec-format";
 import { literalWord, type ShellWord } from "./words";
+import { SHELL_SET_OPTIONS } from "./names";
 import { gitConfigRisk } from "./risky";
 import { gitObjectPath } from "./reads";
 import { modeOutcomes } from "./modes";
@@ -1430,35 +1431,10 @@ function tarRemoteArchive(words: readonly ShellWord[]): number | undefined {
   return undefined;
 }
 
-const SET_O = new Set([
-  "pipefail",
-  "errexit",
-  "nounset",
-  "xtrace",
-  "verbose",
-  "noclobber",
-  "noglob",
-  "errtrace",
-  "functrace",
-  "notify",
-  "monitor",
-  "hashall",
-  "braceexpand",
-  "ignoreeof",
-  "interactive-comments",
-  "physical",
-  "history",
-  "histexpand",
-  "noexec",
-  "vi",
-  "emacs",
-  "nolog",
-]);
-
 /** `set -o NAME` / `+o NAME` with a name that only sets shell behaviour (not allexport, keyword, onecmd, posix). */
 function setOptions(words: readonly ShellWord[]): { at: number; why: string } | undefined {
   for (let k = 1; k < words.length - 1; k++) {
-    if (/^[-+][a-zA-Z]*o$/.test(words[k]!.value) && !SET_O.has(words[k + 1]!.value))
+    if (/^[-+][a-zA-Z]*o$/.test(words[k]!.value) && !SHELL_SET_OPTIONS.has(words[k + 1]!.value))
       return { at: k + 1, why: `set -o ${words[k + 1]!.text} is not a shell option the engine knows` };
   }
   return undefined;

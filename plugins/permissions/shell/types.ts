@@ -109,6 +109,12 @@ export interface ShellAnalysis {
   opensModes: string[];
   /** Exported variables the engine does not know to be harmless (they may change where a program writes). */
   exportsUnknown: string[];
+  /**
+   * Shell variables it sets without exporting them (`X=v; cmd`, `for X in …`, `read X`): a variable
+   * the run's environment already exports stays exported, so the engine judges these against the
+   * run's own `env` (red team zs, ZS3).
+   */
+  assigned: string[];
   /** The text could not be read as bash reads it (a parse error, a character the parser reads differently). */
   unreadable: boolean;
   /** Folders a command reads to the bottom (grep -r, rg): every file below them is read. */

@@ -69,6 +69,7 @@ export async function compare(
       persists: [],
       opensModes: [],
       exportsUnknown: [],
+      assigned: [],
       unreadable: false,
     };
   }
