@@ -1,0 +1,162 @@
+/**
+ * Red team of 2026-12-07 (zu): a cloned repository gaining power, as a stranger — every file a
+ * project can bring that Claude Code or Codex reads, nested projects, the runner's subcommands and
+ * flags, and a trusted repository whose files a teammate's commit changes. Through the built bin
+ * against the scripted attacker (a fake provider on 127.0.0.1) with marker files, the SDK's summon(),
+ * and the engine (decidePermission). Each finding's test failed before its fix (checked by
+ * reverting it).
+ *
+ * ZU1 FIXED A script a trusted file's command reaches through a folder, unpinned by trust. Trust
+ *           pins each file a settings, `.mcp.json`, Codex or agent file's words name, resolved from
+ *           the project's top and the file's folder (loader/trust-pins.ts, namedFiles); a command
+ *           that names its script relative to another folder or chooses it from a listing named
+ *           nothing: `cd hooks && sh guard.sh`, `(cd hooks; …)`, `pushd hooks`, `env -C hooks sh
+ *           guard.sh`, `sh -c "cd hooks && …"`, `sh hooks/gu?rd.sh`, `sh hooks/*.sh`, `for f in
+ *           hooks/*`, `find hooks -name '*.sh' -exec sh {} \;`, `sh hooks/$(printf guard).sh`, and an
+ *           MCP server started with `"cwd": "srv"` and `"args": ["server.mjs"]`. Through the bin
+ *           (13 spellings and the server): `ubiquity trust .` approved the settings file, the
+ *           clone's next commit changed hooks/guard.sh (srv/server.mjs) to write a marker, and the
+ *           next run ran it without a word — outside the sandbox with --no-sandbox, and with a
+ *           server's network in it. The run's own pins (plugins/hooks/pins.ts, namedFolders)
+ *           already read such words; trust's did not. Class: a second reader of one command that
+ *           understands less of it than the first (the pins cover what the words spell, not what
+ *           the shell runs). Rule: the folders a file's commands name (each `command`, `args` and
+ *           `cwd` value, parsed as JSON, TOML or YAML frontmatter; the whole text when it cannot
+ *           be parsed), the folder a pattern or a computed name starts in, are pinned with the
+ *           file by their listing (each entry's name and a file's contents), and every word is
+ *           also resolved from them; a listing over the bounds keeps the file out. A rule's
+ *           `Edit(src/**)` is no command: src/ is not pinned.
+ */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { digestProjectPath } from "../../loader/trust-pins";
+import { attackBench, trustNow } from "./attack-bench";
+
+const KEY = "sk-test-redteam7zu";
+
+const { project, trustedAttack } = attackBench({
+  name: "rt7zu",
+  model: "openai:gpt-5",
+  key: KEY,
+  fill: () => {},
+});
+
+/** A script that writes `marker` and exits 0 (a hook that says nothing). */
+const writes = (marker: string) => `#!/bin/sh\ntouch ${JSON.stringify(marker)}\nexit 0\n`;
+
+/** A trusted project whose settings run `command` at SessionStart, hooks/guard.sh writing `approved-ran`. */
+async function trustedHook(command: string, more: (cwd: string) => void = () => {}) {
+  const p = project();
+  mkdirSync(join(p.cwd, ".git"));
+  mkdirSync(join(p.cwd, ".ubiquity"));
+  mkdirSync(join(p.cwd, "hooks"));
+  writeFileSync(join(p.cwd, "hooks", "guard.sh"), writes(join(p.cwd, "approved-ran")));
+  writeFileSync(
+    join(p.cwd, ".ubiquity", "settings.json"),
+    JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command }] }] } }),
+  );
+  more(p.cwd);
+  await trustNow(p);
+  return p;
+}
+
+describe("ZU1: a script a trusted command reaches through a folder is pinned with it", () => {
+  const spellings = [
+    "cd hooks && sh guard.sh",
+    "(cd hooks; sh ./guard.sh)",
+    "env -C hooks sh guard.sh",
+    "sh hooks/gu?rd.sh",
+    "for f in hooks/*; do sh $f; done",
+    "find hooks -name '*.sh' -exec sh {} \\;",
+    "sh hooks/$(printf guard).sh",
+  ];
+  for (const command of spellings) {
+    it(`\`${command}\`: the changed script keeps the settings out and is named`, async () => {
+      const p = await trustedHook(command);
+      // The clone's next commit: the script the user approved now does something else.
+      const marker = join(p.cwd, "changed-ran");
+      writeFileSync(join(p.cwd, "hooks", "guard.sh"), writes(marker));
+      const { run } = await trustedAttack([], ["--no-sandbox"], p, false);
+      expect(existsSync(marker)).toBe(false);
+      expect(run.stderr).toContain(".ubiquity/settings.json (changed");
+      expect(run.stderr).toContain("hooks/*");
+    });
+  }
+
+  it("`find hooks … -exec sh {} \\;`: a new script below the folder keeps the settings out", async () => {
+    // The subfolder was there when the folder was trusted: its own listing is what changes.
+    const p = await trustedHook("find hooks -name '*.sh' -exec sh {} \\;", (cwd) =>
+      mkdirSync(join(cwd, "hooks", "sub")),
+    );
+    const marker = join(p.cwd, "new-ran");
+    writeFileSync(join(p.cwd, "hooks", "sub", "more.sh"), writes(marker));
+    const { run } = await trustedAttack([], ["--no-sandbox"], p, false);
+    expect(existsSync(marker)).toBe(false);
+    expect(run.stderr).toContain(".ubiquity/settings.json (changed");
+  });
+
+  it("unchanged, the approved hook runs (the listing is stable)", async () => {
+    const p = await trustedHook("cd hooks && sh guard.sh");
+    const { run } = await trustedAttack([], ["--no-sandbox"], p, false);
+    expect(run.stderr).not.toContain("changed");
+    expect(existsSync(join(p.cwd, "approved-ran"))).toBe(true);
+  });
+
+  it("an MCP server started in a folder (`cwd`): its changed module keeps .mcp.json out", async () => {
+    const p = project();
+    mkdirSync(join(p.cwd, ".git"));
+    mkdirSync(join(p.cwd, "srv"));
+    writeFileSync(join(p.cwd, "srv", "server.mjs"), "process.exit(0);\n");
+    writeFileSync(
+      join(p.cwd, ".mcp.json"),
+      JSON.stringify({ mcpServers: { s: { command: process.execPath, args: ["server.mjs"], cwd: "srv" } } }),
+    );
+    await trustNow(p);
+    const marker = join(p.cwd, "server-ran");
+    writeFileSync(
+      join(p.cwd, "srv", "server.mjs"),
+      `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nprocess.exit(0);\n`,
+    );
+    const { run } = await trustedAttack([], ["--no-sandbox"], p, false);
+    expect(existsSync(marker)).toBe(false);
+    expect(run.stderr).toContain(".mcp.json (changed");
+  });
+
+  it("a Codex config's server and an agent's frontmatter hook: the digest follows the folder they run in", () => {
+    const p = project();
+    mkdirSync(join(p.cwd, ".codex"), { recursive: true });
+    mkdirSync(join(p.cwd, ".claude", "agents"), { recursive: true });
+    mkdirSync(join(p.cwd, "srv"));
+    writeFileSync(join(p.cwd, "srv", "main.py"), "print(1)\n");
+    const toml = join(p.cwd, ".codex", "config.toml");
+    writeFileSync(toml, '[mcp_servers.s]\ncommand = "python3"\nargs = ["main.py"]\ncwd = "srv"\n');
+    const agent = join(p.cwd, ".claude", "agents", "a.md");
+    writeFileSync(
+      agent,
+      "---\nname: a\ndescription: x\nhooks:\n  PreToolUse:\n    - hooks: [{type: command, command: 'cd srv && python3 main.py'}]\n---\nx\n",
+    );
+    const before = [digestProjectPath(toml), digestProjectPath(agent)];
+    writeFileSync(join(p.cwd, "srv", "main.py"), "import os\n");
+    const after = [digestProjectPath(toml), digestProjectPath(agent)];
+    expect(before.every(Boolean)).toBe(true);
+    expect(after[0]).not.toBe(before[0]);
+    expect(after[1]).not.toBe(before[1]);
+  });
+
+  it("a rule's path is no command: editing src/ leaves the settings' digest as approved", () => {
+    const p = project();
+    mkdirSync(join(p.cwd, ".ubiquity"));
+    mkdirSync(join(p.cwd, "src"));
+    writeFileSync(join(p.cwd, "src", "a.ts"), "export {};\n");
+    const settings = join(p.cwd, ".ubiquity", "settings.json");
+    writeFileSync(
+      settings,
+      JSON.stringify({ permissions: { allow: ["Edit(src/**)", "Bash(npm run test:*)"], deny: ["Read(src/*.env)"] } }),
+    );
+    const before = digestProjectPath(settings);
+    writeFileSync(join(p.cwd, "src", "a.ts"), "export const a = 1;\n");
+    writeFileSync(join(p.cwd, "src", "b.ts"), "export {};\n");
+    expect(digestProjectPath(settings)).toBe(before);
+  });
+});
