@@ -182,15 +182,28 @@ export function hookDataDigests(path: string, scripts: ReadonlySet<string>): Rec
 
 /**
  * The part of a project file whose words may name a file it runs: all of a JSON or TOML file, a
- * Markdown file's frontmatter (an agent's or skill's `hooks`), nothing of anything else (a module
- * config's scripts are pinned by the module scan).
+ * Markdown file's frontmatter (an agent's or skill's `hooks`) and the shell lines of its body (a
+ * skill's or command's `` !`sh tools/check.sh` ``, run when it loads: red team zu, ZU2), after
+ * SHELL_LINES_MARK; nothing of anything else (a module config's scripts are pinned by the module scan).
  */
 function runnableText(path: string, data: Buffer): string {
   if (/\.json$/i.test(path)) return data.toString("utf8").replace(SCHEMA_KEY, '$1"$$schema"$2""');
   if (/\.toml$/i.test(path)) return data.toString("utf8");
   if (!/\.md$/i.test(path)) return "";
-  return /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(data.toString("utf8"))?.[1] ?? "";
+  const text = data.toString("utf8");
+  const head = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+  const lines = [...text.slice(head?.[0].length ?? 0).matchAll(SHELL_LINE)].map((m) => m[1] ?? m[3]!);
+  return `${head?.[1] ?? ""}${lines.length ? `${SHELL_LINES_MARK}${lines.join("\n")}` : ""}`;
 }
+
+/**
+ * A Markdown file's shell lines as Claude Code runs them (plugins/_kits/sources' SHELL_LINE, which
+ * the loader cannot import): a fenced block opened with ```` ```! ````, or `` !`command` `` at the
+ * start of a line or after whitespace.
+ */
+const SHELL_LINE = /^```![ \t]*\r?\n([\s\S]*?)^```[ \t]*$|(^|\s)!`([^`\n]+)`/gm;
+/** Between a Markdown file's frontmatter and its shell lines in `runnableText`. */
+const SHELL_LINES_MARK = "\n\u0000shell lines\u0000\n";
 
 /**
  * A `"$schema": "…"` member of a JSON file: its value is the schema an editor reads for
@@ -232,7 +245,7 @@ function namedFiles(path: string, text: string, scripts?: Set<string>): string[]
   // The folders a command's words name or expand a pattern in (`cd hooks && sh guard.sh`, `sh
   // hooks/*.sh`, an MCP server's `cwd`): what runs there is named relative to them, or chosen from
   // their listing, which the words alone left unpinned (red team zu, ZU1).
-  const commandFolders = namedCommandFolders(path, text, root, inside);
+  const commandFolders = namedCommandFolders(path, text, root, inside, written);
   if (commandFolders === undefined) return undefined;
   for (const raw of [...words, ...expansionTails(read)]) {
     const word = raw.replace(/^\$\{?CLAUDE_PROJECT_DIR\}?\//, "");
@@ -297,13 +310,15 @@ const MAX_LISTING_ENTRIES = 1024;
  * hooks/$(printf guard).sh`), each with a digest of its listing (each entry's name and a file's
  * contents): a script chosen there by a name the words do not spell is then pinned by the folder.
  * Only the commands' words count (a hook's `command`, a server's `command`, `args` and `cwd`), not
- * a rule's `Edit(src/**)`. Undefined when a listing cannot be read or is over the bounds.
+ * a rule's `Edit(src/**)`. A log the commands write there is left out, as for a script's folder.
+ * Undefined when a listing cannot be read or is over the bounds.
  */
 function namedCommandFolders(
   path: string,
   text: string,
   root: string,
   inside: (real: string) => boolean,
+  written: ReadonlySet<string>,
 ): Map<string, string> | undefined {
   const own = dirname(resolve(path));
   const out = new Map<string, string>();
@@ -319,7 +334,7 @@ function namedCommandFolders(
       }
       if (!inside(real) || out.has(real)) continue;
       if (out.size >= MAX_COMMAND_FOLDERS) return false;
-      const listing = deep ? folderFiles(real, new Set()) : listingDigest(real);
+      const listing = deep ? folderFiles(real, written) : listingDigest(real, written);
       if (listing === undefined) return false;
       out.set(real, listing);
     }
@@ -345,7 +360,10 @@ function namedCommandFolders(
 }
 
 /** The words of the commands a project file runs: each `command`, `args` and `cwd` value in it (parsed as JSON, TOML or a Markdown file's YAML frontmatter); all of `text` when it cannot be parsed. */
-function commandTexts(path: string, text: string): string[] {
+function commandTexts(path: string, runnable: string): string[] {
+  // A Markdown file's shell lines are commands whole; its frontmatter is read as YAML.
+  const [text, lines] = runnable.split(SHELL_LINES_MARK) as [string, string | undefined];
+  const out: string[] = lines === undefined ? [] : lines.split("\n");
   let data: unknown;
   try {
     const require = createRequire(import.meta.url);
@@ -355,9 +373,8 @@ function commandTexts(path: string, text: string): string[] {
         ? (require("smol-toml") as typeof import("smol-toml")).parse(text)
         : (require("yaml") as typeof import("yaml")).parse(text);
   } catch {
-    return [text];
+    return [...out, text];
   }
-  const out: string[] = [];
   const walk = (value: unknown, depth: number): void => {
     if (depth > 32 || typeof value !== "object" || value === null) return;
     for (const [key, child] of Object.entries(value)) {
@@ -370,8 +387,8 @@ function commandTexts(path: string, text: string): string[] {
   return out;
 }
 
-/** A digest of the folder `dir`'s own entries: each name, and a file's contents (links followed); undefined when unreadable or over the bounds. */
-function listingDigest(dir: string): string | undefined {
+/** A digest of the folder `dir`'s own entries but `skip` (what the commands write): each name, and a file's contents (links followed); undefined when unreadable or over the bounds. */
+function listingDigest(dir: string, skip: ReadonlySet<string>): string | undefined {
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -382,6 +399,7 @@ function listingDigest(dir: string): string | undefined {
   const lines: string[] = [];
   for (const name of names) {
     const entry = join(dir, name);
+    if (skip.has(entry)) continue;
     let stats: Stats;
     try {
       stats = statSync(entry);
