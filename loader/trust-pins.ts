@@ -340,7 +340,13 @@ function namedCommandFolders(
     }
     return true;
   };
-  for (const command of commandTexts(path, text)) {
+  const { commands, environment } = commandTexts(path, text);
+  // A folder a variable of their environment names is a load path (PYTHONPATH=lib, NODE_PATH,
+  // RUBYLIB, CLASSPATH, LD_LIBRARY_PATH): code is found anywhere below it (red team zu, ZU3).
+  for (const value of environment)
+    for (const folder of value.replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, ".").split(/[:;\s]+/))
+      if (folder !== "." && !add(folder, true)) return undefined;
+  for (const command of commands) {
     const read = command.replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, ".").replace(/["'\\]/g, "");
     const words = read.split(/[\s=,;()<>|&`]+/);
     // A walk below the folder (`find hooks -exec sh {} \;`) reaches what its listing does not show.
@@ -359,11 +365,16 @@ function namedCommandFolders(
   return out;
 }
 
-/** The words of the commands a project file runs: each `command`, `args` and `cwd` value in it (parsed as JSON, TOML or a Markdown file's YAML frontmatter); all of `text` when it cannot be parsed. */
-function commandTexts(path: string, runnable: string): string[] {
+/**
+ * The words of the commands a project file runs: each `command`, `args` and `cwd` value in it
+ * (parsed as JSON, TOML or a Markdown file's YAML frontmatter; all of `text` when it cannot be
+ * parsed), and the values of each `env` table (a server's, a settings file's).
+ */
+function commandTexts(path: string, runnable: string): { commands: string[]; environment: string[] } {
   // A Markdown file's shell lines are commands whole; its frontmatter is read as YAML.
   const [text, lines] = runnable.split(SHELL_LINES_MARK) as [string, string | undefined];
   const out: string[] = lines === undefined ? [] : lines.split("\n");
+  const environment: string[] = [];
   let data: unknown;
   try {
     const require = createRequire(import.meta.url);
@@ -373,18 +384,20 @@ function commandTexts(path: string, runnable: string): string[] {
         ? (require("smol-toml") as typeof import("smol-toml")).parse(text)
         : (require("yaml") as typeof import("yaml")).parse(text);
   } catch {
-    return [...out, text];
+    return { commands: [...out, text], environment };
   }
   const walk = (value: unknown, depth: number): void => {
     if (depth > 32 || typeof value !== "object" || value === null) return;
     for (const [key, child] of Object.entries(value)) {
       if (key === "command" || key === "args" || key === "cwd")
         for (const item of Array.isArray(child) ? child : [child]) if (typeof item === "string") out.push(item);
+      if (key === "env" && typeof child === "object" && child !== null)
+        for (const item of Object.values(child)) if (typeof item === "string") environment.push(item);
       walk(child, depth + 1);
     }
   };
   walk(data, 0);
-  return out;
+  return { commands: out, environment };
 }
 
 /** A digest of the folder `dir`'s own entries but `skip` (what the commands write): each name, and a file's contents (links followed); undefined when unreadable or over the bounds. */

