@@ -47,6 +47,45 @@
  *           the server's network in it) without a word. Class: ZU1's, for the folders code is
  *           looked up in. Rule: each folder an `env` value names (split as a path list) is pinned
  *           with the file, everything below it (a load path finds code at any depth).
+ *
+ * Tally: about 150 constructs tried. Through the bin in an untrusted clone (no terminal, --compat
+ * claude,codex, a home with ~/.ssh/id_rsa, markers): a config with a side effect; `.ubiquity`
+ * settings with four hooks, an allow rule, bypassPermissions, BASH_ENV, apiKeyHelper and
+ * statusLine; `.claude/settings.json` and `settings.local.json` with hooks, allow rules,
+ * bypassPermissions, `additionalDirectories: ["/"]`, env, apiKeyHelper, awsAuthRefresh,
+ * awsCredentialExport, otelHeadersHelper, statusLine, enabledPlugins, extraKnownMarketplaces,
+ * forceLoginMethod, cleanupPeriodDays, enableAllProjectMcpServers; `.mcp.json`; a Codex config
+ * with its own provider (base_url, env_key), a server and shell_environment_policy, and hooks.json;
+ * a skill and a command with shell lines and allowed-tools; an agent with bypassPermissions and a
+ * hook; CLAUDE.md importing ~/.ssh/id_rsa; AGENTS.md; `.env` with OPENAI_BASE_URL; `.npmrc`
+ * node-options; a committed node_modules/.bin and top-level shims of git, rg, bwrap, node, npx,
+ * sh, bash, python3, socat; package.json scripts and bin; a `.git/config` with fsmonitor, pager,
+ * diff.external and hooksPath — nothing ran, applied or reached the model. The same repository
+ * under 15 subcommands (mcp list, inspect, schema, permissions check, sandbox check, sessions,
+ * models, rewind, acp, fleet, worker, chat, plugin list, trust --list; with --compat too), --cwd
+ * and --add-dir from a trusted folder, summon() with the default preset, and a Codex
+ * `sandbox_mode`/`network_access` (no autoAllowBash): held. The engine with `Bash(git:*)`: 24
+ * git commands that rewrite tracked files (checkout, switch, pull, merge, reset, restore, stash,
+ * am, apply, read-tree, checkout-index, worktree, submodule, sparse-checkout, bisect) ask in
+ * default and acceptEdits; `git -C sub` into a bare repository the clone ships asks. Trust pins:
+ * 25 spellings of a hook reaching its script (13 got past: ZU1), an MCP server's `cwd` (ZU1), shell
+ * lines (ZU2), 7 `env` load paths and preloads (2 got past: ZU3); in a run, a model's acceptEdits
+ * rewrite of a hook's script reached through `cd lib`, `-m lib.guard` or PYTHONPATH (blocked or
+ * asked, sandbox on and off).
+ *
+ * NOT FIXED (for the lead):
+ * - A pattern or computed name at the project's top (`sh *.sh`, `sh "$(ls | grep guard)"`) is
+ *   pinned by neither trust nor the run's hook pins: pinning the top's listing would ask again at
+ *   every top-level edit, and `[`, `*.ts` appear in plain tests.
+ * - The price of ZU1/ZU3's fail-closed pins: a command naming a big folder under `find` or a deep
+ *   pattern, or an `env` load path over a big tree (`"PYTHONPATH": "src"`, > 512 files), keeps the
+ *   file out for good, and any edit there asks for approval again.
+ * - `git status`/`log`/`diff` under `Bash(git:*)` run in the cwd's own repository whatever its
+ *   `.git/config` says (fsmonitor, diff.external): the cwd's repository is taken as the user's; an
+ *   archive that ships its `.git` runs them in the sandbox, or on the host with --no-sandbox.
+ * - `--settings`, `--mcp-config` and `--plugin-dir` naming a file of an untrusted clone apply it
+ *   whole (the command line is the caller's): the project file's apiKeyHelper ran on the host via
+ *   `--settings .ubiquity/settings.json`; a README can tell users to type that.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
