@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { readdirSync, realpathSync, type Stats, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import {
   DATA_NAME,
@@ -181,15 +182,28 @@ export function hookDataDigests(path: string, scripts: ReadonlySet<string>): Rec
 
 /**
  * The part of a project file whose words may name a file it runs: all of a JSON or TOML file, a
- * Markdown file's frontmatter (an agent's or skill's `hooks`), nothing of anything else (a module
- * config's scripts are pinned by the module scan).
+ * Markdown file's frontmatter (an agent's or skill's `hooks`) and the shell lines of its body (a
+ * skill's or command's `` !`sh tools/check.sh` ``, run when it loads: red team zu, ZU2), after
+ * SHELL_LINES_MARK; nothing of anything else (a module config's scripts are pinned by the module scan).
  */
 function runnableText(path: string, data: Buffer): string {
   if (/\.json$/i.test(path)) return data.toString("utf8").replace(SCHEMA_KEY, '$1"$$schema"$2""');
   if (/\.toml$/i.test(path)) return data.toString("utf8");
   if (!/\.md$/i.test(path)) return "";
-  return /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(data.toString("utf8"))?.[1] ?? "";
+  const text = data.toString("utf8");
+  const head = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+  const lines = [...text.slice(head?.[0].length ?? 0).matchAll(SHELL_LINE)].map((m) => m[1] ?? m[3]!);
+  return `${head?.[1] ?? ""}${lines.length ? `${SHELL_LINES_MARK}${lines.join("\n")}` : ""}`;
 }
+
+/**
+ * A Markdown file's shell lines as Claude Code runs them (plugins/_kits/sources' SHELL_LINE, which
+ * the loader cannot import): a fenced block opened with ```` ```! ````, or `` !`command` `` at the
+ * start of a line or after whitespace.
+ */
+const SHELL_LINE = /^```![ \t]*\r?\n([\s\S]*?)^```[ \t]*$|(^|\s)!`([^`\n]+)`/gm;
+/** Between a Markdown file's frontmatter and its shell lines in `runnableText`. */
+const SHELL_LINES_MARK = "\n\u0000shell lines\u0000\n";
 
 /**
  * A `"$schema": "…"` member of a JSON file: its value is the schema an editor reads for
@@ -228,10 +242,15 @@ function namedFiles(path: string, text: string, scripts?: Set<string>): string[]
     for (const target of [m[1] ?? m[2]!, ...expansionTails(m[1] ?? m[2]!)])
       for (const base of new Set([root, realRoot, own, realFolder(own)])) written.add(resolve(base, target));
   const words = [text, read].flatMap((t) => t.split(/[\s"'`=,;()[\]{}<>|&]+|\\[nrt]/));
+  // The folders a command's words name or expand a pattern in (`cd hooks && sh guard.sh`, `sh
+  // hooks/*.sh`, an MCP server's `cwd`): what runs there is named relative to them, or chosen from
+  // their listing, which the words alone left unpinned (red team zu, ZU1).
+  const commandFolders = namedCommandFolders(path, text, root, inside, written);
+  if (commandFolders === undefined) return undefined;
   for (const raw of [...words, ...expansionTails(read)]) {
     const word = raw.replace(/^\$\{?CLAUDE_PROJECT_DIR\}?\//, "");
     if (word === "" || word.includes("://") || word.startsWith("$") || word.length > 4096) continue;
-    for (const base of new Set([root, own])) {
+    for (const base of new Set([root, own, ...commandFolders.keys()])) {
       const candidate = resolve(base, word);
       if (written.has(candidate)) continue;
       let real: string;
@@ -275,7 +294,141 @@ function namedFiles(path: string, text: string, scripts?: Set<string>): string[]
     if (files === undefined) return undefined;
     found.set(`${dir}${sep}`, `${dir.slice(realRoot.length + 1)}/\0${files}`);
   }
-  return [...found.values()].sort();
+  const listings = [...commandFolders].map(([dir, listing]) => `${dir.slice(realRoot.length + 1)}/*\0${listing}`);
+  return [...found.values(), ...listings].sort();
+}
+
+/** Most folders one file's commands may name (`namedCommandFolders`); more keeps the file out. */
+const MAX_COMMAND_FOLDERS = 16;
+/** Most entries of one named folder's listing; more keeps the file out. */
+const MAX_LISTING_ENTRIES = 1024;
+
+/**
+ * The folders inside the project (never its top) that the commands of the file at `path` name
+ * (`cd hooks`, `env -C hooks`, `find hooks`, an MCP server's `"cwd": "srv"`), the folder a
+ * pattern's words expand in (`sh hooks/gu?rd.sh`), and the folder a computed name starts in (`sh
+ * hooks/$(printf guard).sh`), each with a digest of its listing (each entry's name and a file's
+ * contents): a script chosen there by a name the words do not spell is then pinned by the folder.
+ * Only the commands' words count (a hook's `command`, a server's `command`, `args` and `cwd`), not
+ * a rule's `Edit(src/**)`. A log the commands write there is left out, as for a script's folder.
+ * Undefined when a listing cannot be read or is over the bounds.
+ */
+function namedCommandFolders(
+  path: string,
+  text: string,
+  root: string,
+  inside: (real: string) => boolean,
+  written: ReadonlySet<string>,
+): Map<string, string> | undefined {
+  const own = dirname(resolve(path));
+  const out = new Map<string, string>();
+  const add = (folder: string, deep: boolean): boolean => {
+    if (folder === "" || folder.includes("$")) return true;
+    for (const base of new Set([root, own])) {
+      let real: string;
+      try {
+        if (!statSync(resolve(base, folder)).isDirectory()) continue;
+        real = realpathSync(resolve(base, folder));
+      } catch {
+        continue;
+      }
+      if (!inside(real) || out.has(real)) continue;
+      if (out.size >= MAX_COMMAND_FOLDERS) return false;
+      const listing = deep ? folderFiles(real, written) : listingDigest(real, written);
+      if (listing === undefined) return false;
+      out.set(real, listing);
+    }
+    return true;
+  };
+  const { commands, environment } = commandTexts(path, text);
+  // A folder a variable of their environment names is a load path (PYTHONPATH=lib, NODE_PATH,
+  // RUBYLIB, CLASSPATH, LD_LIBRARY_PATH): code is found anywhere below it (red team zu, ZU3).
+  for (const value of environment)
+    for (const folder of value.replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, ".").split(/[:;\s]+/))
+      if (folder !== "." && !add(folder, true)) return undefined;
+  for (const command of commands) {
+    const read = command.replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, ".").replace(/["'\\]/g, "");
+    const words = read.split(/[\s=,;()<>|&`]+/);
+    // A walk below the folder (`find hooks -exec sh {} \;`) reaches what its listing does not show.
+    const walks = words.some((word) => /^(?:\S*\/)?(?:find|fd|fdfind)$/.test(word));
+    for (const raw of words) {
+      if (raw === "" || raw.includes("://") || raw.length > 4096) continue;
+      const computed = raw.search(/[*?[{$]/);
+      const stem = computed === -1 ? raw : raw.slice(0, computed);
+      // A pattern with a folder part after its first wildcard (`hooks/*/run.sh`, `hooks/**`) expands below the folder.
+      const deep = walks || (computed !== -1 && raw.slice(computed).includes("/"));
+      const folders =
+        computed === -1 ? [raw, dirname(raw)] : [stem.includes("/") ? stem.slice(0, stem.lastIndexOf("/")) : ""];
+      for (const folder of folders) if (folder !== "." && !add(folder, deep)) return undefined;
+    }
+  }
+  return out;
+}
+
+/**
+ * The words of the commands a project file runs: each `command`, `args` and `cwd` value in it
+ * (parsed as JSON, TOML or a Markdown file's YAML frontmatter; all of `text` when it cannot be
+ * parsed), and the values of each `env` table (a server's, a settings file's).
+ */
+function commandTexts(path: string, runnable: string): { commands: string[]; environment: string[] } {
+  // A Markdown file's shell lines are commands whole; its frontmatter is read as YAML.
+  const [text, lines] = runnable.split(SHELL_LINES_MARK) as [string, string | undefined];
+  const out: string[] = lines === undefined ? [] : lines.split("\n");
+  const environment: string[] = [];
+  let data: unknown;
+  try {
+    const require = createRequire(import.meta.url);
+    data = /\.json$/i.test(path)
+      ? JSON.parse(text.replace(/^\uFEFF/, ""))
+      : /\.toml$/i.test(path)
+        ? (require("smol-toml") as typeof import("smol-toml")).parse(text)
+        : (require("yaml") as typeof import("yaml")).parse(text);
+  } catch {
+    return { commands: [...out, text], environment };
+  }
+  const walk = (value: unknown, depth: number): void => {
+    if (depth > 32 || typeof value !== "object" || value === null) return;
+    for (const [key, child] of Object.entries(value)) {
+      if (key === "command" || key === "args" || key === "cwd")
+        for (const item of Array.isArray(child) ? child : [child]) if (typeof item === "string") out.push(item);
+      if (key === "env" && typeof child === "object" && child !== null)
+        for (const item of Object.values(child)) if (typeof item === "string") environment.push(item);
+      walk(child, depth + 1);
+    }
+  };
+  walk(data, 0);
+  return { commands: out, environment };
+}
+
+/** A digest of the folder `dir`'s own entries but `skip` (what the commands write): each name, and a file's contents (links followed); undefined when unreadable or over the bounds. */
+function listingDigest(dir: string, skip: ReadonlySet<string>): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return undefined;
+  }
+  if (names.length > MAX_LISTING_ENTRIES) return undefined;
+  const lines: string[] = [];
+  for (const name of names) {
+    const entry = join(dir, name);
+    if (skip.has(entry)) continue;
+    let stats: Stats;
+    try {
+      stats = statSync(entry);
+    } catch {
+      lines.push(`${name}\0broken`);
+      continue;
+    }
+    if (stats.isDirectory()) lines.push(`${name}\0dir`);
+    else if (!stats.isFile()) lines.push(`${name}\0other`);
+    else {
+      const data = regularBytes(entry);
+      if (!data) return undefined;
+      lines.push(`${name}\0file\0${sha256(data)}`);
+    }
+  }
+  return sha256(lines.join("\n"));
 }
 
 // What a shell command writes by name: a redirection's target, tee's files (in a JSON or TOML file's text).
