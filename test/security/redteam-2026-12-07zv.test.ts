@@ -34,27 +34,48 @@
  *           and wrote the cache file). Not a leak. Rule: a walk its caller ended gives nothing
  *           (sandbox/secrets.ts, privateSystemPathsAsync throws the signal's reason).
  *
- * Tried (about 60 constructs): the warm-up — a Bash call, a hook, an MCP server and a background
- *   shell before the walk ended (every spawn that finds the list unknown walks then, synchronously,
- *   and the warm-up's later result does not replace it: `??=`), a fake find that fails, prints to
- *   stderr, exits 1, outlives its bound, prints non-UTF-8 names, holds stdout open in a child (the
- *   Node walk reads instead), PATH with a folder holding a `find`, POSIXLY_CORRECT and FIND-related
- *   variables (find is `/usr/bin/find` by path, run with `LC_ALL=C` only), a run ended mid-walk
- *   (ZV3; find is killed, no process left). UBIQUITY_COMPAT=claude / codex / "claude,codex" / a
- *   typo / blank in an untrusted folder holding `.claude/settings.json` hooks, an apiKeyHelper, env
- *   and `.mcp.json` (nothing ran: the folder's files wait for trust as with --compat; a config's
- *   own `compat` wins). `~/.claude.json`: a FIFO, /dev/zero, 17 MB, not JSON, an array, servers
- *   with env and headers holding keys (only the names are said), a project key of `/`, names with
- *   ANSI escapes. The install hint: 9 prefix names (ZV2). SessionEnd: `reason` "other" with the
- *   subtype beside it; no plugin of this repository reads SessionEnd's reason.
+ * Tried (about 40 constructs): the warm-up, by reading and through the bin — every sandboxed spawn
+ *   (Bash, a background shell, a hook, an MCP or LSP server, a reviewer, a headers helper, a
+ *   subagent's command) goes through `wrap`, whose secrets refresh walks the system's folders
+ *   synchronously when the warm-up's list is not in yet (`??=`; the warm-up's later result does not
+ *   replace it), so `ready()` saves work and guards nothing; as root, a 0600 file under /opt read by
+ *   the first Bash call with a `find` planted first on PATH and POSIXLY_CORRECT set (held: find is
+ *   `/usr/bin/find` by path, run with `LC_ALL=C` as its only variable); find that is killed, times
+ *   out, writes to stderr, exits non-zero or overflows the bound gives the Node walk (by reading);
+ *   a run ended mid-walk (ZV3; find is killed, none left). UBIQUITY_COMPAT=claude in an untrusted
+ *   folder whose `.claude/settings.json` has a SessionStart hook (not run; run when trusted: the
+ *   control), a value it does not know (exit 2), a config's own `compat` (wins). `~/.claude.json`:
+ *   a FIFO and a link to /dev/zero (ZV1), a file over 16 MB, not JSON, an array, servers with env
+ *   and headers holding keys (only the names are said), a `projects` key of `/`. The install hint:
+ *   nine prefix names (ZV2). SessionEnd: `reason` "other" with the subtype beside it; no plugin
+ *   of this repository reads SessionEnd's `reason` (the matcher alone does).
+ *
+ * NOT FIXED (for the lead):
+ * - A hook written for ubiquity with a SessionEnd matcher on the old reason (`"matcher":
+ *   "error_max_turns"`) no longer runs, silently; the CHANGELOG names the migration, nothing warns.
+ * - A server name in `~/.claude.json` is printed as written in the warning: control characters
+ *   (an escape sequence) reach the terminal. The file is the user's own.
+ * - The warm-up's walk takes the folders to skip (the writable ones) when it starts: a folder
+ *   added after it (addWorkspace) is walked as the system's, and its private files hidden (fails
+ *   closed: the user's, not a leak).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { installHint, shellWord } from "../../plugins/model/load-provider";
 import { privateSystemPathsAsync } from "../../plugins/sandbox/secrets";
+import { SKIP } from "../sandbox/helpers";
 import { attackBench } from "./attack-bench";
 
 const { attack, project, temp } = attackBench({
@@ -195,4 +216,35 @@ describe("held: UBIQUITY_COMPAT gives an untrusted folder's .claude files no pow
     await attack([], [], trusted, { UBIQUITY_COMPAT: "claude" });
     expect(existsSync(join(trusted.cwd, "zv-hook-ran"))).toBe(true);
   }, 120_000);
+});
+
+describe("held: the first sandboxed command, as the warm-up's find runs, reads no private file of the system", () => {
+  let planted: string | undefined;
+  afterEach(() => {
+    if (planted) rmSync(planted, { recursive: true, force: true });
+    planted = undefined;
+  });
+  it.skipIf(SKIP || process.getuid?.() !== 0)(
+    "as root: a 0600 file under /opt is hidden from the first Bash call; a `find` on PATH and POSIXLY_CORRECT change nothing",
+    async () => {
+      planted = realpathSync(mkdtempSync("/opt/ubq-rt7zv-"));
+      writeFileSync(join(planted, "db.conf"), "password=sk-zv-system-private\n", { mode: 0o600 });
+      const p = project();
+      const bin = join(p.home, "bin");
+      mkdirSync(bin);
+      writeFileSync(join(bin, "find"), `#!/bin/sh\ntouch ${join(p.home, "planted-find-ran")}\nexit 0\n`, {
+        mode: 0o755,
+      });
+      const { out } = await attack(
+        [`cat ${planted}/db.conf; echo end`],
+        ["--sandbox", "--permission-mode", "bypassPermissions"],
+        p,
+        { PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`, POSIXLY_CORRECT: "1" },
+      );
+      expect(out[0]!.content).toContain("end");
+      expect(out[0]!.content).not.toContain("sk-zv-system-private");
+      expect(existsSync(join(p.home, "planted-find-ran"))).toBe(false);
+    },
+    120_000,
+  );
 });
