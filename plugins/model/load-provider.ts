@@ -68,16 +68,35 @@ export function installPlace(from: string = here): { kind: "global"; prefix: str
 export function installHint(spec: Pick<ProviderSpec, "package" | "major">, from: string = here): string {
   const pkg = `${spec.package}@${spec.major}`;
   const place = installPlace(from);
-  if (place.kind === "global") return `npm i -g ${pkg} --prefix ${place.prefix}`;
+  if (place.kind === "global") return `npm i -g ${pkg} --prefix ${shellWord(place.prefix) ?? "<prefix>"}`;
   if (place.kind === "npx") return `npx -p ubiquity -p ${pkg} ubiquity …`;
   return `npm i ${pkg}`;
 }
+
+/**
+ * A folder as one word of the command a user pastes into a shell (red team zv, ZV2): a prefix with a
+ * space (`C:\\Users\\Jane Doe\\AppData\\Roaming\\npm`) split into two arguments, and one with `;`,
+ * `$(…)` or a backquote ran a command of its name. Plain characters stay bare; on POSIX anything
+ * else printable is single-quoted; on Windows double quotes hold what cmd and PowerShell leave
+ * alone there (not `"`, `%`, `!`, `$`, a backquote). What cannot be quoted so (a line break, a
+ * control character) gives undefined: no command is printed with it.
+ */
+export function shellWord(text: string, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (CONTROL.test(text)) return undefined;
+  // Letters, digits and `@+:,./_-`, not led by `-`: no shell reads them (no `~` or `=` to expand).
+  if (/^[\w@+:,./][\w@+:,./-]*$/.test(text)) return text;
+  if (platform === "win32") return /["%!$`]/.test(text) ? undefined : `"${text}"`;
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/** A line break or another control character (C0, DEL, C1, the Unicode line separators). */
+const CONTROL = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/;
 
 /** Why the install command is not a plain `npm i` (nothing for a project's ubiquity). */
 function installWhere(from: string = here): string {
   const place = installPlace(from);
   if (place.kind === "global")
-    return ` (ubiquity is installed globally, in ${place.prefix}: it finds a provider package installed beside it, not one in the project)`;
+    return ` (ubiquity is installed globally, in ${CONTROL.test(place.prefix) ? JSON.stringify(place.prefix) : place.prefix}: it finds a provider package installed beside it, not one in the project)`;
   if (place.kind === "npx") return " (npx runs ubiquity from its cache, which finds only the packages named with -p)";
   return "";
 }

@@ -757,6 +757,9 @@ export async function privateSystemPathsAsync(
   const candidates = walk.find
     ? await findCandidatesAsync(walk.find, walk.pending, skip, walk.findTimeoutMs, options.signal)
     : undefined;
+  // Ended by its caller (the run closed mid-walk): nothing, never the walk in Node in find's place,
+  // which read the folders again with the event loop held as the process exited (red team zv, ZV3).
+  options.signal?.throwIfAborted();
   return walk.finish(candidates);
 }
 

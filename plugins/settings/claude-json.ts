@@ -4,8 +4,8 @@
  * settings file, and is not read here; a run that reads Claude Code's files says which of its
  * servers do not start, and how to bring each along, so that they are not missed in silence.
  */
-import { readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { readRegularFileSync } from "../../loader/index";
 
 // The state file grows with Claude Code's history: past this, it is not opened for the note.
 const MAX_BYTES = 16 * 1024 * 1024;
@@ -19,12 +19,15 @@ export function claudeJsonServers(
   cwd: string,
 ): { file: string; user: string[]; local: string[] } | undefined {
   const file = join(home, ".claude.json");
+  // Only a regular file, judged on the opened descriptor: a FIFO there hung the run, and a link to
+  // /dev/zero (size 0 by its stat) was read until memory ran out (red team zv, ZV1).
+  const read = readRegularFileSync(file, MAX_BYTES);
+  if (!read.ok) return undefined; // absent, not a file, too large: no server of it starts either way
   let data: unknown;
   try {
-    if (statSync(file).size > MAX_BYTES) return undefined;
-    data = JSON.parse(readFileSync(file, "utf8"));
+    data = JSON.parse(read.text);
   } catch {
-    return undefined; // absent, or not JSON: Claude Code's to fix, and no server of it starts either way
+    return undefined; // not JSON: Claude Code's to fix
   }
   if (!isRecord(data)) return undefined;
   const user = serverNames(data);
