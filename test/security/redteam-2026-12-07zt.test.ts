@@ -186,13 +186,19 @@ describe("ZT2: a language server has the network of the commands whose files it 
         // A stand-in for rust-analyzer (cargo's build scripts at start) or tsserver (a tsconfig's
         // plugins): a server that runs the project's own code once, then answers.
         const wrapper = join(p.home, "..", `${basename(p.home)}-lsp.sh`);
-        writeFileSync(
-          wrapper,
-          `#!/bin/sh\n[ -f build.sh ] && sh build.sh >/dev/null 2>&1\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(PROBE_SERVER)}\n`,
-          { mode: 0o755 },
-        );
+        writeFileSync(wrapper, '#!/bin/sh\n[ -f build.sh ] && sh build.sh >/dev/null 2>&1\nexec "$1" "$2"\n', {
+          mode: 0o755,
+        });
         const config = JSON.parse(readFileSync(join(p.cwd, ".ubiquityrc.json"), "utf8")) as Record<string, unknown>;
-        config.lspServers = { rs: { command: "sh", args: [wrapper], extensionToLanguage: { ".rs": "rust" } } };
+        // Node and the probe named as arguments: a program under /tmp (a checkout there, as CI's may
+        // be) is shown inside the sandbox only when the server's command line names it.
+        config.lspServers = {
+          rs: {
+            command: "sh",
+            args: [wrapper, process.execPath, PROBE_SERVER],
+            extensionToLanguage: { ".rs": "rust" },
+          },
+        };
         writeFileSync(join(p.cwd, ".ubiquityrc.json"), JSON.stringify(config));
         writeFileSync(join(p.cwd, "main.rs"), "fn main() {}\n");
         const connect = `python3 -c "import socket; socket.create_connection(('127.0.0.1', ${port}), timeout=5).sendall(b'zt2-reached')"`;
