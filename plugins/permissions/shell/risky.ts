@@ -20,6 +20,8 @@ type Check = (words: readonly ShellWord[]) => string | undefined;
 const AWKS = ["awk", "gawk", "mawk", "nawk"];
 /** The long options of gawk that bring in program text, a program file or a library. */
 const AWK_CODE = ["file", "exec", "source", "include", "load"];
+/** gawk's long options that write a file they name, or run the debugger's commands. */
+const AWK_WRITES = ["profile", "pretty-print", "dump-variables", "debug"];
 
 // git config keys that only set data. Any other key may name a program (core.pager,
 // core.sshCommand, alias.*, *.textconv, filter.*.clean, credential.helper, include.path, …).
@@ -495,6 +497,15 @@ function awkRisk(words: readonly ShellWord[]): string | undefined {
   );
   if (abbreviated)
     return `awk ${abbreviated.text}: the start of an option that brings in a program (${AWK_CODE.join(", ")})`;
+  // Red team zw: gawk's -p, -o and -d take a file only attached (`-p/tmp/x`, `--prof=/tmp/x`) and
+  // write it wherever it is, and -D (--debug) runs the debugger's commands from a file or stdin.
+  const writes = scan.seen.find(
+    (w) =>
+      (/^-[^-]/.test(w.value) && /^[^FvfEeilW]*[pdoD]/.test(w.value.slice(1))) ||
+      longOptionNamed(w.value, AWK_WRITES),
+  );
+  if (writes)
+    return `awk ${writes.text}: gawk's profile, pretty-print or variable dump writes the file it names, and its debugger runs commands`;
   if (hasOption(scan, [], "W", spec))
     return "awk -W names an implementation's option (mawk's -W exec, gawk's -W source=), which may bring in a program";
   // gawk opens `/inet/tcp/LPORT/HOST/PORT` (and /inet4, /inet6, udp) as a network connection,
