@@ -46,7 +46,8 @@ function sqlite3(words: readonly ShellWord[]): string | undefined {
       continue;
     }
     const reach = SQLITE_REACHING.exec(v);
-    if (reach) return `sqlite3's ${reach[1]} reaches past the database (edit() runs a program, load_extension() loads one, writefile() and ATTACH write any file)`;
+    if (reach)
+      return `sqlite3's ${reach[1]} reaches past the database (edit() runs a program, load_extension() loads one, writefile() and ATTACH write any file)`;
   }
   return undefined;
 }
@@ -135,7 +136,8 @@ function netcat(words: readonly ShellWord[]): string | undefined {
 }
 
 /** lldb's options known to be plain (the rest run commands or read command files: -o, -s, -O, -S, -k, -K, --one-line…, --source…). */
-const LLDB_PLAIN = /^(-x|--no-lldbinit|-b|--batch|-w|--wait-for|-v|--version|-h|--help|-X|--no-use-colors|-Q|--source-quietly)$/;
+const LLDB_PLAIN =
+  /^(-x|--no-lldbinit|-b|--batch|-w|--wait-for|-v|--version|-h|--help|-X|--no-use-colors|-Q|--source-quietly)$/;
 const LLDB_VALUED = /^(-a|--arch|-f|--file|-c|--core|-p|--attach-pid|-n|--attach-name)$/;
 
 function lldb(words: readonly ShellWord[]): string | undefined {
@@ -153,7 +155,9 @@ function lldb(words: readonly ShellWord[]): string | undefined {
 /** openssl's parser takes `-opt`, `--opt` and `-opt=value` alike: an engine, a provider or a config file loads code. */
 function openssl(words: readonly ShellWord[]): string | undefined {
   const bad = words.find((w) => /^--?(\w*engine|provider|provider-path|propquery|config)(=|$)/.test(w.value));
-  return bad ? `openssl ${bad.value} loads a shared library (an engine, a provider) or a configuration that can` : undefined;
+  return bad
+    ? `openssl ${bad.value} loads a shared library (an engine, a provider) or a configuration that can`
+    : undefined;
 }
 
 export const LANGUAGE_CHECKS: Record<string, Check> = {

@@ -501,8 +501,7 @@ function awkRisk(words: readonly ShellWord[]): string | undefined {
   // write it wherever it is, and -D (--debug) runs the debugger's commands from a file or stdin.
   const writes = scan.seen.find(
     (w) =>
-      (/^-[^-]/.test(w.value) && /^[^FvfEeilW]*[pdoD]/.test(w.value.slice(1))) ||
-      longOptionNamed(w.value, AWK_WRITES),
+      (/^-[^-]/.test(w.value) && /^[^FvfEeilW]*[pdoD]/.test(w.value.slice(1))) || longOptionNamed(w.value, AWK_WRITES),
   );
   if (writes)
     return `awk ${writes.text}: gawk's profile, pretty-print or variable dump writes the file it names, and its debugger runs commands`;
