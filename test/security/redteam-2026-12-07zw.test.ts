@@ -68,7 +68,16 @@
  *           (before one that takes a value) and any start of --profile, --pretty-print,
  *           --dump-variables or --debug ask (risky.ts, awkRisk).
  *
- * Tried (540 commands through the engine, 1,080 verdicts, in default and acceptEdits, with rules
+ * ZW8 FIXED Judged from documentation (not installed here: unproven): mysql/mariadb's client commands
+ *           in -e text (`system cmd`, `\! cmd`, `pager cmd`, `tee f`, `source f`) and its --pager,
+ *           --tee, --defaults-*-file, --plugin-dir and --default-auth (any start of the name);
+ *           pandoc's --lua-filter/-L, --filter/-F, --pdf-engine and --defaults/-d; ImageMagick's `|cmd`
+ *           file names, coder prefixes (`msl:`, `ephemeral:`), `@list` and -write; duckdb (`.shell`,
+ *           COPY TO, LOAD), mongosh (JavaScript with require), gnuplot (system(), `!cmd`) whole; and
+ *           xmllint's --shell (`write`, `save`). Each was allowed under a rule naming the program;
+ *           each now asks (shell/languages.ts).
+ *
+ * Tried (600 commands through the engine, 1,200 verdicts, in default and acceptEdits, with rules
  * naming the program, and with no rule: all 84 of the first set asked; sqlite3, dc, m4, socat, gawk,
  * mawk, GNU sed, ssh, scp, cmake and gdb as the oracle in a user namespace): held — git's `-c`,
  * `config alias.*`, abbreviations of --upload-pack/--exec/--template/--config (67 forms); tar's
@@ -384,6 +393,54 @@ describe("ZW7: gawk's profile, pretty-print and variable dump write the file att
       "allow",
       "default",
       { allow: ["Bash(gawk:*)"] },
+    );
+  });
+});
+
+// ── ZW8 ──────────────────────────────────────────────────────────────────────────────────────────
+
+const ZW8 = [
+  `mysql -e 'system touch ${MARKER}' db`,
+  `mysql -e '\\! touch ${MARKER}' db`,
+  `mariadb -e 'select 1; pager touch ${MARKER}' db`,
+  `mysql --pag='touch ${MARKER}' db`,
+  "mysql --defaults-extra-file=x.cnf db",
+  "mysql --plugin-dir=. --default-auth=x db",
+  "pandoc --lua-filter=x.lua notes.txt",
+  "pandoc -L x.lua notes.txt",
+  "pandoc --fil=./prog.sh notes.txt",
+  "pandoc --pdf-engine=./prog.sh -o out.pdf notes.txt",
+  "pandoc -d x.yaml notes.txt",
+  `convert '|touch ${MARKER}' out.png`,
+  "convert msl:x.msl out.png",
+  "convert @list out.png",
+  `duckdb -c '.shell touch ${MARKER}'`,
+  "duckdb x.db \"COPY (select 1) TO '/tmp/x'\"",
+  "mongosh --eval 'x'",
+  `gnuplot -e 'system("touch ${MARKER}")'`,
+  "gnuplot x.gp",
+  "xmllint --shell notes.txt",
+];
+const ZW8_RULES = ["mysql", "mariadb", "pandoc", "convert", "duckdb", "mongosh", "gnuplot", "xmllint"].map(
+  (p) => `Bash(${p}:*)`,
+);
+
+describe("ZW8: database clients, document and image converters, plotters (by their documentation)", () => {
+  it("the engine: every spelling asks under a rule naming the program", async () => {
+    await asksInBothModes(ZW8, { allow: ZW8_RULES });
+  });
+
+  it("the engine: plain SQL, conversions and checks are still allowed", async () => {
+    await expectVerdicts(
+      [
+        "mysql -e 'select count(*) from t' db",
+        "pandoc -s -o out.html notes.txt",
+        "convert in.png out.jpg",
+        "xmllint --noout notes.txt",
+      ],
+      "allow",
+      "default",
+      { allow: ZW8_RULES },
     );
   });
 });

@@ -160,6 +160,67 @@ function openssl(words: readonly ShellWord[]): string | undefined {
     : undefined;
 }
 
+/**
+ * mysql and mariadb: the client's own commands (`system cmd`, `\\! cmd`, `pager cmd`, `tee file`,
+ * `source file`, `edit`) in -e text, and the options that name a pager, a log file, a client plugin
+ * or an options file (which can set the pager), in any start of their names (my_getopt's).
+ */
+function mysql(words: readonly ShellWord[]): string | undefined {
+  const names = [
+    "pager",
+    "tee",
+    "defaults-file",
+    "defaults-extra-file",
+    "plugin-dir",
+    "default-auth",
+    "local-infile",
+    "load-data-local-dir",
+  ];
+  const bad = words.find(
+    (w, i) =>
+      i > 0 &&
+      ((w.value.startsWith("--") && names.some((n) => longOptionStart(w.value, n))) ||
+        /\\|(^|;)\s*(system|pager|tee|source|edit)\b/i.test(w.value)),
+  );
+  return bad
+    ? `${words[0]!.value} ${bad.value}: a client command or option that runs a program, writes or reads a file, or loads a plugin`
+    : undefined;
+}
+
+/** pandoc's filters, PDF engine and defaults files run programs or Lua (getopt: any start of a long name). */
+function pandoc(words: readonly ShellWord[]): string | undefined {
+  const names = ["lua-filter", "filter", "pdf-engine", "pdf-engine-opt", "defaults", "data-dir", "extract-media"];
+  const bad = words.find(
+    (w, i) =>
+      i > 0 &&
+      ((w.value.startsWith("--") && names.some((n) => longOptionStart(w.value, n))) ||
+        /^-[a-zA-Z]*[LFd]/.test(w.value)),
+  );
+  return bad
+    ? `pandoc ${bad.value} runs a filter program, Lua code or a PDF engine (-d: a defaults file naming them)`
+    : undefined;
+}
+
+/**
+ * ImageMagick: a file name starting with `|` runs a command, `@file` reads names from a file, and a
+ * coder prefix (`msl:`, `ephemeral:`, `ps:` through a delegate) picks a reader that can run or write;
+ * -write and -script write or run more.
+ */
+function magick(words: readonly ShellWord[]): string | undefined {
+  const bad = words.find(
+    (w, i) => i > 0 && (/[|]|^@|^[a-zA-Z0-9-]{2,}:/.test(w.value) || /^-(write|script)$/.test(w.value)),
+  );
+  return bad
+    ? `${words[0]!.value} ${bad.value}: a pipe, a coder or a list of files ImageMagick opens as it likes (delegates run programs)`
+    : undefined;
+}
+
+/** Whether `--word` names the long option `name` (any start of it, with or without `=value`). */
+function longOptionStart(word: string, name: string): boolean {
+  const m = /^--([A-Za-z][A-Za-z0-9_-]*)(?:=|$)/.exec(word);
+  return m !== null && name.replaceAll("_", "-").startsWith(m[1]!.replaceAll("_", "-"));
+}
+
 export const LANGUAGE_CHECKS: Record<string, Check> = {
   sqlite3,
   dc: always("dc runs `!command` in its program (-e text, a file, stdin)"),
@@ -173,4 +234,22 @@ export const LANGUAGE_CHECKS: Record<string, Check> = {
   netcat,
   lldb,
   openssl,
+  mysql,
+  mariadb: mysql,
+  pandoc,
+  convert: magick,
+  magick,
+  mogrify: magick,
+  montage: magick,
+  composite: magick,
+  identify: magick,
+  // Languages that run the shell or any file's code: duckdb (`.shell`, COPY TO, LOAD), mongosh
+  // (JavaScript with require), gnuplot (system(), `!cmd`), xmllint's --shell (`write`, `save`).
+  duckdb: always("duckdb's SQL and dot-commands run the shell (.shell), load extensions and write any file (COPY TO)"),
+  mongosh: always("mongosh runs JavaScript, which can require child_process"),
+  gnuplot: always("gnuplot's system() and `!cmd` run the shell from any script or -e text"),
+  xmllint: (words) =>
+    words.some((w) => /^--?shell$/.test(w.value))
+      ? "xmllint --shell's commands write any file (write, save)"
+      : undefined,
 };
