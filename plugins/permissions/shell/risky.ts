@@ -13,12 +13,15 @@ import type { ShellWord } from "./words";
 import { sedScriptRisk } from "./sed";
 import { awkProgramRisk } from "./awk";
 import { hasOption, scanOptions } from "./options";
+import { LANGUAGE_CHECKS } from "./languages";
 
 type Check = (words: readonly ShellWord[]) => string | undefined;
 
 const AWKS = ["awk", "gawk", "mawk", "nawk"];
 /** The long options of gawk that bring in program text, a program file or a library. */
 const AWK_CODE = ["file", "exec", "source", "include", "load"];
+/** gawk's long options that write a file they name, or run the debugger's commands. */
+const AWK_WRITES = ["profile", "pretty-print", "dump-variables", "debug"];
 
 // git config keys that only set data. Any other key may name a program (core.pager,
 // core.sshCommand, alias.*, *.textconv, filter.*.clean, credential.helper, include.path, …).
@@ -304,10 +307,6 @@ const checks: Record<string, Check> = {
     const bad = words.find((w) => longOptionNamed(w.value, ["rsh", "rsync-path"]) || /^-[a-zA-Z]*e/.test(w.value));
     return bad ? `rsync ${bad.value} names a program for rsync to run` : undefined;
   },
-  // ssh/scp/sftp -o ProxyCommand/LocalCommand run local programs; -F reads a config that can.
-  ssh: sshRisk,
-  scp: sshRisk,
-  sftp: sshRisk,
   // sort --compress-program runs a program (its -o output is in outputs.ts).
   sort(words) {
     return words.some((w) => w.value.startsWith("--compress-program"))
@@ -367,6 +366,8 @@ const checks: Record<string, Check> = {
   },
 };
 for (const name of AWKS) checks[name] = awkRisk;
+// Red team zw: programs with a command language of their own (sqlite3, dc, m4, ssh's keywords, socat, netcat, lldb, openssl).
+Object.assign(checks, LANGUAGE_CHECKS);
 for (const name of ["gcc", "g++", "cc", "c++", "clang", "clang++", "tcc"]) checks[name] = compilerRisk;
 // gdb runs commands from -x files, -ex text and its init files.
 checks.gdb = (words) =>
@@ -380,24 +381,6 @@ checks.gdb = (words) =>
       ),
   )
     ? "gdb -x/-ex runs debugger commands, which can run a shell"
-    : undefined;
-// sqlite3's dot-commands (.shell, .system, .load) run programs; SQL on the command line or stdin may hold them.
-checks.sqlite3 = (words) =>
-  words
-    .slice(1)
-    .some(
-      (w) =>
-        w.value.trimStart().startsWith(".") &&
-        w.value !== "." &&
-        !w.value.startsWith("./") &&
-        !w.value.startsWith(".."),
-    ) || words.some((w) => /^-(init|cmd)$/.test(w.value))
-    ? "sqlite3 dot-commands (.shell, .system, .load) run programs"
-    : undefined;
-// openssl loads engines and providers (shared libraries) by name; a config file can too.
-checks.openssl = (words) =>
-  words.some((w) => /^-(engine|provider|provider-path|config|keygen_engine)$/.test(w.value))
-    ? "openssl -engine/-provider loads a shared library"
     : undefined;
 checks["ssh-keygen"] = (words) =>
   words.some((w) => /^-[a-zA-Z]*[Dw]/.test(w.value)) ? "ssh-keygen -D/-w loads a PKCS#11 or FIDO library" : undefined;
@@ -498,21 +481,6 @@ function mapfileRisk(words: readonly ShellWord[]): string | undefined {
   return words.some((w) => /^-[a-zA-Z]*C/.test(w.value)) ? "mapfile -C runs its callback as a command" : undefined;
 }
 
-function sshRisk(words: readonly ShellWord[]): string | undefined {
-  for (let i = 1; i < words.length; i++) {
-    const v = words[i]!.value;
-    // scp -S and sftp -S/-D name the program run in place of ssh or the sftp server.
-    if (words[0]!.value !== "ssh" && /^-[a-zA-Z]*[SD]/.test(v))
-      return `${words[0]!.value} -S/-D names a program to run in place of ssh`;
-    const option = v === "-o" ? (words[i + 1]?.value ?? "") : v.startsWith("-o") ? v.slice(2) : "";
-    if (/^\s*(proxycommand|localcommand|permitlocalcommand|knownhostscommand|proxyjump)/i.test(option))
-      return "ssh -o ProxyCommand/LocalCommand runs a local program";
-    if (v === "-F" || (v.startsWith("-F") && v.length > 2))
-      return "ssh -F reads a configuration file that can name programs to run";
-  }
-  return undefined;
-}
-
 function awkRisk(words: readonly ShellWord[]): string | undefined {
   const spec = {
     short: "FvfEeilW",
@@ -529,6 +497,14 @@ function awkRisk(words: readonly ShellWord[]): string | undefined {
   );
   if (abbreviated)
     return `awk ${abbreviated.text}: the start of an option that brings in a program (${AWK_CODE.join(", ")})`;
+  // Red team zw: gawk's -p, -o and -d take a file only attached (`-p/tmp/x`, `--prof=/tmp/x`) and
+  // write it wherever it is, and -D (--debug) runs the debugger's commands from a file or stdin.
+  const writes = scan.seen.find(
+    (w) =>
+      (/^-[^-]/.test(w.value) && /^[^FvfEeilW]*[pdoD]/.test(w.value.slice(1))) || longOptionNamed(w.value, AWK_WRITES),
+  );
+  if (writes)
+    return `awk ${writes.text}: gawk's profile, pretty-print or variable dump writes the file it names, and its debugger runs commands`;
   if (hasOption(scan, [], "W", spec))
     return "awk -W names an implementation's option (mawk's -W exec, gawk's -W source=), which may bring in a program";
   // gawk opens `/inet/tcp/LPORT/HOST/PORT` (and /inet4, /inet6, udp) as a network connection,
@@ -650,6 +626,15 @@ export function projectCodeRisk(program: string, words: readonly ShellWord[]): s
         "  ",
         " ",
       );
+    // Red team zw: cmake configures by running the project's CMakeLists.txt (execute_process), and
+    // -P, -C, a toolchain file (-D) and `-E env`/`-E time` run scripts and programs; ctest runs the
+    // project's tests, cpack its packaging scripts.
+    case "cmake":
+    case "ctest":
+    case "cpack":
+      return words.length === 2 && /^--(version|help)$/.test(words[1]!.value)
+        ? undefined
+        : `${program} runs the project's CMake code and the programs it names`;
     case "source":
     case ".":
       return `${program} runs the commands in ${words[1]?.text ?? "its file"}`;
