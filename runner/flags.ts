@@ -272,7 +272,8 @@ export const CODEX_EXEC_FLAGS: Record<string, string> = {
   "--ask-for-approval": "for never pass --permission-mode dontAsk (with -p nothing asks: what would ask is denied)",
   "--dangerously-bypass-approvals-and-sandbox": "pass --dangerously-skip-permissions --no-sandbox",
   // Codex's short name for the flag above.
-  "--yolo": "pass --dangerously-skip-permissions --no-sandbox (codex's --yolo is --dangerously-bypass-approvals-and-sandbox)",
+  "--yolo":
+    "pass --dangerously-skip-permissions --no-sandbox (codex's --yolo is --dangerously-bypass-approvals-and-sandbox)",
   "--json":
     "pass --output-format stream-json --message-format codex (codex exec --json's events: thread.started, item.completed, turn.completed; or UBIQUITY_MESSAGE_FORMAT=codex for the whole job)",
   "--skip-git-repo-check": "drop it: ubiquity runs in any folder",

@@ -204,7 +204,8 @@ export class CodexFiles {
     const provider = this.trusted.map((c) => c.provider).findLast((p) => p !== undefined && p.model === out.model);
     if (provider && given.providerSettings === undefined && declared("providerSettings"))
       out.providerSettings = provider.settings;
-    else if (given.providerSettings === undefined && declared("providerSettings")) Object.assign(out, this.onFileProvider(out));
+    else if (given.providerSettings === undefined && declared("providerSettings"))
+      Object.assign(out, this.onFileProvider(out));
     const servers = Object.assign({}, ...this.trusted.map((c) => c.servers)) as Record<string, McpServerConfig>;
     if (Object.keys(servers).length && declared("mcpServers") && !given.strictMcpConfig)
       out.mcpServers = { ...servers, ...(out.mcpServers ?? {}) };
