@@ -109,6 +109,8 @@ export class CodexFiles {
       this.hooksFeature[byUser ? "user" : "project"] = { ...config.hooksFeature, path };
     this.disabledHooks.push(...config.disabledHooks.map((key) => ({ key, byUser })));
     this.trusted.push(config);
+    // The project's file is read after the user's: its project_doc_max_bytes wins, as in Codex.
+    if (config.projectDocBytes !== undefined) stateOf(this.kernel).codexProjectDocBytes = config.projectDocBytes;
     stateOf(this.kernel).mcpFailures.push(...config.failed.map((f) => ({ ...f, error: `${f.error} (in ${path})` })));
     for (const { name, error } of config.failed)
       warn(this.kernel, NAME, `${path}: MCP server "${name}" was not started: ${error}`);

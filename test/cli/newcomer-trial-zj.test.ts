@@ -20,7 +20,10 @@
  * - `--yolo` (Codex's short name for `--dangerously-bypass-approvals-and-sandbox`) was a bare
  *   "unknown flag": it now names `--dangerously-skip-permissions --no-sandbox`, as the long one did;
  * - with TEAM_KEY unset, the warning said to set it but not the provider's `env_key_instructions`
- *   (Codex's own message shows them): they are quoted now.
+ *   (Codex's own message shows them): they are quoted now;
+ * - `project_doc_max_bytes = 65536` was "ignored" and Codex's default 32 KiB held: the monorepo's
+ *   root AGENTS.md spent the budget and the nested `api/AGENTS.md`'s last lines never reached the
+ *   model. The user's file (or a trusted project's, which wins) now sets the budget (0 reads none).
  * What held: `model_provider` with `env_key` (the key sent is TEAM_KEY's, OpenAI's never),
  * `--profile fast`, AGENTS.md from the git root down with a folder's `AGENTS.override.md` in place
  * of its `AGENTS.md` (once trusted; untrusted, the warning names `ubiquity trust .`), a prompt's
@@ -28,8 +31,8 @@
  * `-C`, `-s`/`--sandbox workspace-write`, `-a`, `--full-auto`, `--oss`, `-c key=value`,
  * `resume --last`, `--color` each exit 2 naming the way, `sandbox_mode = "danger-full-access"` and
  * `[sandbox_workspace_write]` reported as never widening, `[mcp_servers]`' `env` reaching the server.
- * Noticed and left for the team: `project_doc_max_bytes` is named as ignored and the 32 KiB default
- * holds (a user who raised it loses the deeper AGENTS.md); `project_doc_fallback_filenames`; a
+ * Noticed and left for the team: `project_doc_fallback_filenames` (named as ignored); one
+ * AGENTS.md is still cut at 40,000 characters whatever the budget (the memory plugin's cap); a
  * missing env_key is a warning and the request goes without a key (Codex stops before sending);
  * `startup_timeout_sec`/`tool_timeout_sec` per server; `notify` (a Stop hook does it) and `[tui]`
  * named as ignored; `--skip-git-repo-check` is exit 2 ("drop it") where it could be accepted.
@@ -60,6 +63,7 @@ function codexConfig(url: string): string {
   return `model = "gpt-5-codex"
 model_provider = "team"
 approval_policy = "on-request"
+project_doc_max_bytes = 65536
 
 [model_providers.team]
 name = "Team proxy"
@@ -185,6 +189,25 @@ describe("codex exec -m: a model name without a provider", () => {
     } finally {
       await evil.close();
     }
+  });
+});
+
+describe("AGENTS.md under project_doc_max_bytes", () => {
+  it("the user's project_doc_max_bytes is the budget of the project's AGENTS.md files, not Codex's default 32 KiB", async () => {
+    // A root AGENTS.md of 30,000 bytes, and a nested one of 10,000 whose last line matters.
+    const app = tempDir("ubiquity-trial-zj-monorepo-");
+    mkdirSync(join(app, ".git"));
+    mkdirSync(join(app, "api"));
+    writeFileSync(join(app, "AGENTS.md"), `# Monorepo\n${"Keep the style of the file you edit.\n".repeat(833)}`);
+    writeFileSync(join(app, "api", "AGENTS.md"), `# api\n${"x".repeat(9_900)}\nDEEP-END-MARKER: run make api-test.\n`);
+    const before = team.requests.length;
+    const out = await ubiquity(["-p", "--compat", "codex", "--trust", "--cwd", join(app, "api"), "hi"]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).not.toMatch(/ignored: [^\n]*project_doc_max_bytes/);
+    const sent = JSON.stringify(team.requests.slice(before)[0]!.body);
+    expect(sent).toContain("Keep the style of the file you edit.");
+    expect(sent).toContain("DEEP-END-MARKER: run make api-test.");
+    expect(sent).not.toContain("was cut here, as Codex cuts it");
   });
 });
 
