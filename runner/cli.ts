@@ -160,7 +160,7 @@ function commandIO(
  * Ubiquity's: what to type here instead, rather than "run it as a prompt".
  */
 const OTHER_TOOLS_COMMANDS: Readonly<Record<string, string>> = {
-  exec: 'codex exec "…" is ubiquity -p "…" (ubiquity run); --model provider:model for -m, --output-schema <file> as in codex, --output-format stream-json --message-format codex for codex\'s --json events; see docs/coming-from-claude-code.md',
+  exec: 'codex exec "…" is ubiquity -p "…" (ubiquity run); --model for -m (with --compat codex a name without a provider runs on config.toml\'s model_provider), --output-schema <file> as in codex, --output-format stream-json --message-format codex for codex\'s --json events; see docs/coming-from-claude-code.md',
   resume:
     'pass --resume <id> (`ubiquity sessions list` shows the ids) or --continue for the latest, as in `ubiquity -p --continue "…"`',
   doctor:

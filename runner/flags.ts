@@ -264,13 +264,16 @@ export const CLAUDE_ONLY_FLAGS: Record<string, string> = {
 export const CODEX_EXEC_FLAGS: Record<string, string> = {
   "-C": "pass --cwd <dir>",
   "--cd": "pass --cwd <dir>",
-  "-m": 'pass --model <provider:model> ("openai:gpt-5" for codex\'s -m gpt-5); for another model on ~/.codex/config.toml\'s own model_provider (with --compat codex), write it in a profile file, ~/.codex/<name>.config.toml (model = "…"), and pass --profile <name>: --model openai:… goes to OpenAI',
+  "-m": 'pass --model <name>: with --compat codex a name without a provider ("gpt-5-mini") runs on ~/.codex/config.toml\'s model_provider, its URL and key, as codex -m does; without it, name the provider ("openai:gpt-5" for codex\'s -m gpt-5)',
   "--full-auto":
     "pass --permission-mode acceptEdits --sandbox (edits in the workspace, and commands in the OS sandbox, run without asking; with acceptEdits alone a command other than mkdir, touch and cp on project files still asks, so with -p it is denied)",
   "-s": "for --sandbox read-only pass --permission-mode plan; for workspace-write pass --sandbox (commands in the OS sandbox run without asking); danger-full-access is --no-sandbox",
   "-a": "for --ask-for-approval never pass --permission-mode dontAsk (with -p nothing asks: what would ask is denied)",
   "--ask-for-approval": "for never pass --permission-mode dontAsk (with -p nothing asks: what would ask is denied)",
   "--dangerously-bypass-approvals-and-sandbox": "pass --dangerously-skip-permissions --no-sandbox",
+  // Codex's short name for the flag above.
+  "--yolo":
+    "pass --dangerously-skip-permissions --no-sandbox (codex's --yolo is --dangerously-bypass-approvals-and-sandbox)",
   "--json":
     "pass --output-format stream-json --message-format codex (codex exec --json's events: thread.started, item.completed, turn.completed; or UBIQUITY_MESSAGE_FORMAT=codex for the whole job)",
   "--skip-git-repo-check": "drop it: ubiquity runs in any folder",
@@ -386,7 +389,25 @@ export function parseRunArgs(argv: string[], table: FlagTable = RUN_FLAGS): Pars
     );
   const parsed = parseFlags(argv, table, { positionals: true, help: RUN_HELP });
   codexResume(argv, parsed.positionals);
+  codexProfileFlag(argv, parsed.positionals);
   return parsed;
+}
+
+/**
+ * `codex exec -p <profile> "…"` typed as `ubiquity -p -p fast "…"`: here `-p` is print (a switch),
+ * so the profile's name would silently start the prompt and the profile's model would not run. A
+ * second `-p` before a name and a prompt is taken for Codex's; a prompt that starts so goes after `--`.
+ */
+function codexProfileFlag(argv: string[], positionals: string[]): void {
+  const end = argv.indexOf("--");
+  const words = end < 0 ? argv : argv.slice(0, end);
+  const prints = words.flatMap((w, i) => (w === "-p" || w === "--print" ? [i] : []));
+  const second = prints[1];
+  const name = second === undefined ? undefined : words[second + 1];
+  if (name === undefined || !/^[A-Za-z0-9_-]+$/.test(name) || positionals[0] !== name || positionals.length < 2) return;
+  throw new UsageError(
+    `-p ${name}: -p is print here (as claude -p), given already, so "${name}" would start the prompt; codex exec's -p ${name} (its profile) is --profile ${name} (with --compat codex); a prompt that starts with this word goes after --; see \`${RUN_HELP}\``,
+  );
 }
 
 /** A session id (Codex's thread ids are UUIDs too). */

@@ -17,6 +17,7 @@ import { memoryCandidates, type MemoryCandidate } from "./sources";
 import { includedFiles } from "./pinned-includes";
 import { memoryOptions } from "./options";
 import { getHooksApi } from "../hooks/index";
+import { getSettingsApi } from "../settings/api";
 import { getPermissionsApi } from "../permissions/api";
 import { forgetCompactedRules, withScopedRules } from "./scoped-rules";
 
@@ -110,7 +111,13 @@ export const memoryPlugin = definePlugin({
       };
       if (!memory?.length && !memorySources?.length && !compatWanted?.length) return;
       files = await loadMemory(
-        { memory, memorySources, compat, compatSources: compatWanted },
+        {
+          memory,
+          memorySources,
+          compat,
+          compatSources: compatWanted,
+          codexProjectDocBytes: getSettingsApi(kernel).codexProjectDocBytes,
+        },
         { cwd, home: homedir() },
         (message) => warn(kernel, NAME, message),
         (message) => kernel.logger.debug(`[${NAME}] ${message}`),

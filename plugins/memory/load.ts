@@ -106,12 +106,12 @@ export function cutContent(
 }
 
 /** The first `left` bytes of a Codex project file (whole characters), with a marker saying why the rest is not. */
-function cutBytes(path: string, text: string, left: number): string {
+function cutBytes(path: string, text: string, left: number, budget: number): string {
   const kept = Buffer.from(text)
     .subarray(0, left)
     .toString("utf8")
     .replace(/\uFFFD$/, "");
-  const marker = `[… ${path} was cut here, as Codex cuts it: the project's AGENTS.md files are read up to ${CODEX_PROJECT_DOC_BYTES.toLocaleString("en-US")} bytes in all (Codex's project_doc_max_bytes)]`;
+  const marker = `[… ${path} was cut here, as Codex cuts it: the project's AGENTS.md files are read up to ${budget.toLocaleString("en-US")} bytes in all (Codex's project_doc_max_bytes)]`;
   return `${kept.trimEnd()}\n\n${marker}`;
 }
 
@@ -128,6 +128,8 @@ export async function loadMemory(
     memory?: readonly string[];
     compat?: readonly string[];
     compatSources?: readonly string[];
+    /** Codex's `project_doc_max_bytes` from its config.toml [CODEX_PROJECT_DOC_BYTES]. */
+    codexProjectDocBytes?: number;
   },
   place: { cwd: string; home: string },
   report: (message: string) => void,
@@ -139,7 +141,8 @@ export async function loadMemory(
   const home = (await real(place.home)) ?? resolve(place.home);
   const seen = new Set<string>();
   const files: MemoryFile[] = [];
-  let codexLeft = CODEX_PROJECT_DOC_BYTES;
+  const codexBudget = options.codexProjectDocBytes ?? CODEX_PROJECT_DOC_BYTES;
+  let codexLeft = codexBudget;
 
   const visit = async (
     path: string,
@@ -164,12 +167,13 @@ export async function loadMemory(
     if (kind.codexProjectDoc && read.text.trim()) {
       if (codexLeft <= 0) {
         debug(
-          `${path}: not read, as Codex would not: the AGENTS.md files before it reach ${CODEX_PROJECT_DOC_BYTES} bytes`,
+          `${path}: not read, as Codex would not: the AGENTS.md files before it reach ${codexBudget} bytes (project_doc_max_bytes)`,
         );
         return;
       }
       const bytes = Buffer.byteLength(read.text);
-      if (bytes > codexLeft) ({ content, cut } = { content: cutBytes(path, read.text, codexLeft), cut: true });
+      if (bytes > codexLeft)
+        ({ content, cut } = { content: cutBytes(path, read.text, codexLeft, codexBudget), cut: true });
       codexLeft -= bytes;
     }
     const ruleScope = kind.rule ? (ruleScopeOf(read.text, kind.folder, place) ?? inherited) : inherited;

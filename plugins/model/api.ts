@@ -10,6 +10,7 @@ export { isConnectionError, isProviderFailure, isRetryableStreamError } from "./
 export { supportsImages, runSeesImages, type ModelCapability } from "./capabilities";
 export { isProviderKey } from "./providers";
 export { modelStringFor } from "./build";
+export { expandAlias, modelAliasesOf } from "./aliases";
 
 /** What a fetch wrapper learns about the provider it wraps. */
 export interface FetchContext {

@@ -42,6 +42,12 @@ export interface SettingsApi {
   readonly mcpFailures: readonly { name: string; error: string }[];
   /** The user's Codex `[[skills.config]]` entries, in file order (the skills plugin applies them). */
   readonly skillSwitches: readonly SkillSwitch[];
+  /**
+   * Codex's `project_doc_max_bytes` (the bytes of the project's AGENTS.md files read in all), from
+   * the user's `~/.codex/config.toml` or a trusted project's `.codex/config.toml` (the project's
+   * wins); unset when neither says (the memory plugin keeps Codex's default, 32 KiB).
+   */
+  readonly codexProjectDocBytes?: number;
 }
 
 interface SettingsState {
@@ -49,6 +55,7 @@ interface SettingsState {
   places: { source: SettingSource; path: string }[];
   mcpFailures: { name: string; error: string }[];
   skillSwitches: SkillSwitch[];
+  codexProjectDocBytes?: number;
   /** The user's `apiKeyHelper` that gave the run its key, and the folder it runs in (kept fresh: key-helper.ts). */
   keyHelper?: { command: string; home: string };
 }

@@ -11,6 +11,7 @@
 import { ConfigError, type Kernel } from "../../src/index";
 import { isProjectFileTrusted, type ProjectTrust } from "../../loader/index";
 import type { McpServerConfig } from "../mcp/api";
+import { expandAlias, modelAliasesOf } from "../model/api";
 import type { PermissionMode } from "../permissions/api";
 import type { SandboxOption } from "../sandbox/api";
 import { warn } from "../_kits/sources/index";
@@ -108,6 +109,8 @@ export class CodexFiles {
       this.hooksFeature[byUser ? "user" : "project"] = { ...config.hooksFeature, path };
     this.disabledHooks.push(...config.disabledHooks.map((key) => ({ key, byUser })));
     this.trusted.push(config);
+    // The project's file is read after the user's: its project_doc_max_bytes wins, as in Codex.
+    if (config.projectDocBytes !== undefined) stateOf(this.kernel).codexProjectDocBytes = config.projectDocBytes;
     stateOf(this.kernel).mcpFailures.push(...config.failed.map((f) => ({ ...f, error: `${f.error} (in ${path})` })));
     for (const { name, error } of config.failed)
       warn(this.kernel, NAME, `${path}: MCP server "${name}" was not started: ${error}`);
@@ -158,6 +161,23 @@ export class CodexFiles {
       this.kernel.logger.debug(`[${NAME}] ${hook}: turned off in Codex's [hooks.state] (enabled = false), not run`);
   }
 
+  /**
+   * Codex's `-m <name>`: a model name without a provider (`--model gpt-5-mini`) runs on the
+   * model_provider of the last trusted Codex file that names a model, with that provider's URL and
+   * key, as `codex exec -m` does; the name is the caller's, the server and key the file's. `test`
+   * and an alias (modelAliases, UBIQUITY_MODEL_ALIASES) keep their meaning.
+   */
+  private onFileProvider(out: CodexFilled): Pick<CodexFilled, "model" | "providerSettings"> {
+    const name = out.model;
+    if (typeof name !== "string" || !name || name.includes(":") || name === "test") return {};
+    if (expandAlias(name, modelAliasesOf(out)) !== name) return {};
+    const file = this.trusted.findLast((c) => typeof c.settings.model === "string" && c.settings.model.includes(":"));
+    if (!file) return {};
+    const model = `${(file.settings.model as string).split(":")[0]}:${name}`;
+    this.kernel.logger.debug(`[${NAME}] --model ${name}: ${model}, on the Codex file's model_provider`);
+    return { model, ...(file.provider && { providerSettings: file.provider.settings }) };
+  }
+
   /** Fill `merged` (the options after the settings files) from the files read; `given` are the caller's options. */
   fill<T extends CodexFilled>(merged: T, given: CodexFilled, declared: (key: string) => boolean): T {
     if (!this.tightenings.length) return merged;
@@ -186,6 +206,8 @@ export class CodexFiles {
     const provider = this.trusted.map((c) => c.provider).findLast((p) => p !== undefined && p.model === out.model);
     if (provider && given.providerSettings === undefined && declared("providerSettings"))
       out.providerSettings = provider.settings;
+    else if (given.providerSettings === undefined && declared("providerSettings"))
+      Object.assign(out, this.onFileProvider(out));
     const servers = Object.assign({}, ...this.trusted.map((c) => c.servers)) as Record<string, McpServerConfig>;
     if (Object.keys(servers).length && declared("mcpServers") && !given.strictMcpConfig)
       out.mcpServers = { ...servers, ...(out.mcpServers ?? {}) };

@@ -121,7 +121,7 @@ function customModel(
     if (key) settings.apiKey = key;
     else
       report(
-        `${at}: ${entry.env_key} (its env_key) is not set, so requests go without a key; set it in the environment`,
+        `${at}: ${entry.env_key} (its env_key) is not set, so requests go without a key; set it in the environment${typeof entry.env_key_instructions === "string" && entry.env_key_instructions.trim() ? ` (its env_key_instructions: ${JSON.stringify(entry.env_key_instructions.trim())})` : ""}`,
       );
   }
   // Codex sends OpenAI's key only to a provider that asks for it: never hand it to another server by default.

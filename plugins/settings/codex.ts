@@ -54,6 +54,8 @@ export interface CodexConfig {
   disabledHooks: string[];
   /** Its `[[skills.config]]` entries (applied from the user's file alone, as Codex does). */
   skillSwitches: SkillSwitch[];
+  /** `project_doc_max_bytes`: how many bytes of the project's AGENTS.md files are read in all. */
+  projectDocBytes?: number;
   /** A custom `model_provider`'s URL, key and headers, for `settings.model` alone. */
   provider?: { model: string; settings: Record<string, unknown> };
 }
@@ -73,6 +75,7 @@ const READ_KEYS = new Set([
   "hooks",
   "shell_environment_policy",
   "skills",
+  "project_doc_max_bytes",
 ]);
 
 /** The TOML parser, loaded when there is a Codex config.toml to read (cold start: a run without one never needs it). */
@@ -174,7 +177,13 @@ export function readCodexConfigFile(
   const featureKey = typeof features.hooks === "boolean" ? "hooks" : "codex_hooks";
   const feature = features[featureKey];
   const provider = model?.providerSettings ? { model: model.model, settings: model.providerSettings } : undefined;
+  const docBytes = data.project_doc_max_bytes;
+  const projectDocBytes =
+    Number.isSafeInteger(docBytes) && (docBytes as number) >= 0 ? (docBytes as number) : undefined;
+  if (docBytes !== undefined && projectDocBytes === undefined)
+    report(`${path}: project_doc_max_bytes ${JSON.stringify(docBytes)} is not a number of bytes; it was ignored`);
   return {
+    ...(projectDocBytes !== undefined && { projectDocBytes }),
     settings,
     ...(reasoning ? { reasoning } : {}),
     servers,
