@@ -21,6 +21,7 @@ import {
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { withEnv } from "../helpers/env";
 import { ActiveRunError, CheckpointNotFoundError, rewindFiles } from "ubiquity";
 import { ofType, resultOf } from "../helpers/collect";
 import { tempHome } from "../helpers/temp-home";
@@ -477,19 +478,13 @@ describe("a snapshot never reads outside, hangs, or runs anything", () => {
       GIT_EXEC_PATH: join(outside, "exec"),
       GIT_SSH_COMMAND: `touch ${join(outside, "PWNED")}`,
     };
-    const saved = Object.fromEntries(Object.keys(hostile).map((k) => [k, process.env[k]]));
     const before = hashTree(outside, { withGit: true });
-    Object.assign(process.env, hostile);
-    try {
+    // Put back before hashTree runs git again below.
+    await withEnv(hostile, async () => {
       const { dir, rewind } = await attackRun(() => "echo two > f.txt");
       await rewind();
       expect(readFileSync(join(dir, "f.txt"), "utf8")).toBe("one\n");
-    } finally {
-      for (const [k, v] of Object.entries(saved)) {
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-      }
-    }
+    });
     expect(hashTree(outside, { withGit: true })).toEqual(before);
     expect(existsSync(join(outside, "trace.log"))).toBe(false);
     expect(existsSync(join(outside, "PWNED"))).toBe(false);

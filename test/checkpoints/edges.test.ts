@@ -2,16 +2,15 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { listCheckpoints, rewindFiles } from "ubiquity";
 import { ofType, resultOf } from "../helpers/collect";
 import { scriptedRun, temp } from "./helpers";
 import { ShadowStore, TooManyFilesError } from "../../plugins/checkpoints/store";
 
 const bash = (command: string) => ({ toolCalls: [{ toolName: "Bash", input: { command } }] });
-const savedPath = process.env.PATH;
 afterEach(() => {
-  process.env.PATH = savedPath;
+  vi.unstubAllEnvs();
 });
 
 describe("checkpoints at the edges", () => {
@@ -49,7 +48,7 @@ describe("checkpoints at the edges", () => {
   it("without git on PATH the run goes on, with one warning and no checkpoint", async () => {
     const home = temp("ubq-ckpt-home-");
     const dir = temp();
-    process.env.PATH = temp("ubq-ckpt-nopath-"); // an empty folder: no git (echo is a shell builtin)
+    vi.stubEnv("PATH", temp("ubq-ckpt-nopath-")); // an empty folder: no git (echo is a shell builtin)
     const warnings: string[] = [];
     const logger = {
       debug() {},
@@ -60,7 +59,6 @@ describe("checkpoints at the edges", () => {
     const messages = await scriptedRun(dir, home, [bash("echo one > f.txt"), bash("echo two > f.txt"), "done"], {
       logger,
     });
-    process.env.PATH = savedPath;
     expect(resultOf(messages).isError).toBe(false);
     expect(readFileSync(join(dir, "f.txt"), "utf8")).toBe("two\n");
     expect(warnings.filter((w) => w.includes("need git on PATH"))).toHaveLength(1);

@@ -64,7 +64,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { defineTool, summon, type HookCallback, type Message } from "ubiquity";
 import { z } from "zod";
 import { scriptedModel } from "ubiquity/testing";
@@ -91,9 +91,12 @@ async function collect(run: AsyncIterable<Message>): Promise<Message[]> {
 describe("env: { ...process.env, … }, the Claude Agent SDK's way", () => {
   const KEY = "ZB_TRIAL_PROVIDER_API_KEY";
   const secret = "sk-zbtrial-0123456789abcdefghij";
-  beforeAll(() => void (process.env[KEY] = secret));
-  afterEach(() => void (process.env[KEY] = secret));
-  afterAll(() => void delete process.env[KEY]);
+  beforeEach(() => {
+    vi.stubEnv(KEY, secret);
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
 
   const bash = (env: Record<string, string>, extra: Record<string, unknown> = {}) => {
     const { warnings, logger } = recorder();
@@ -135,16 +138,13 @@ describe("env: { ...process.env, … }, the Claude Agent SDK's way", () => {
       process.env.ZB_TRIAL_SET_LATER = "later";
       return {};
     };
-    try {
-      const { output } = await bash(
-        { ...(process.env as Record<string, string>), APP_MODE: "demo" },
-        { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [late] }] } },
-      );
-      expect(output).toContain("mode=[demo]");
-      expect(output).toContain("key=[]");
-    } finally {
-      delete process.env.ZB_TRIAL_SET_LATER;
-    }
+    vi.stubEnv("ZB_TRIAL_SET_LATER", undefined); // absent again after the test
+    const { output } = await bash(
+      { ...(process.env as Record<string, string>), APP_MODE: "demo" },
+      { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [late] }] } },
+    );
+    expect(output).toContain("mode=[demo]");
+    expect(output).toContain("key=[]");
   });
 
   it("a credential named on purpose still reaches Bash (masked in what the run shows), without the warning", async () => {

@@ -40,7 +40,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { withEnv } from "../helpers/env";
 import { defineTool, openaiCompatible, summon, type Logger, type Message } from "ubiquity";
 import { createModel } from "ubiquity/plugins/model";
 import { startProviderServer } from "ubiquity/testing";
@@ -72,6 +73,7 @@ interface Raw {
 }
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
+  vi.unstubAllEnvs();
   for (const close of closers.splice(0)) await close();
 });
 
@@ -362,20 +364,6 @@ describe("Anthropic's overloaded_error inside a started stream", () => {
 });
 
 describe("apiKey with models of several providers", () => {
-  /** Run with `env` set on the process (the providers read their variables), put back after. */
-  async function withEnv<T>(env: Record<string, string>, body: () => Promise<T>): Promise<T> {
-    const before = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-    Object.assign(process.env, env);
-    try {
-      return await body();
-    } finally {
-      for (const [k, v] of Object.entries(before)) {
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-      }
-    }
-  }
-
   it("goes to the run's model's provider only: the Anthropic fallback and subagent send Anthropic's own key", async () => {
     // The local server (the run's model, keyed by apiKey) delegates once, then fails with 503s.
     const local = await startProviderServer((_request, i) =>
@@ -434,26 +422,20 @@ describe("apiKey beside a constructed model", () => {
       apiKey: "sk-ant-explicit-123456",
       providerSettings: { baseURL: failing.baseURL },
     });
-    const before = process.env.ANTHROPIC_BASE_URL;
-    process.env.ANTHROPIC_BASE_URL = fallback.baseURL;
-    try {
-      const result = resultOf(
-        await collect(
-          summon("hi", {
-            model,
-            apiKey: "sk-ant-explicit-123456",
-            fallbackModel: "anthropic:claude-haiku-4-5",
-            maxRetries: 0,
-            tools: [],
-            persistSession: false,
-          }),
-        ),
-      );
-      expect(result.result).toBe("answered by the fallback");
-    } finally {
-      if (before === undefined) delete process.env.ANTHROPIC_BASE_URL;
-      else process.env.ANTHROPIC_BASE_URL = before;
-    }
+    vi.stubEnv("ANTHROPIC_BASE_URL", fallback.baseURL);
+    const result = resultOf(
+      await collect(
+        summon("hi", {
+          model,
+          apiKey: "sk-ant-explicit-123456",
+          fallbackModel: "anthropic:claude-haiku-4-5",
+          maxRetries: 0,
+          tools: [],
+          persistSession: false,
+        }),
+      ),
+    );
+    expect(result.result).toBe("answered by the fallback");
     expect(fallback.requests[0]!.headers["x-api-key"]).toBe("sk-ant-explicit-123456");
   });
 });
@@ -463,29 +445,23 @@ describe("apiKey on a resumed session's model", () => {
     const server = await startProviderServer(() => "hi");
     closers.push(() => server.close());
     const sessionDir = tempDir();
-    const before = process.env.ANTHROPIC_BASE_URL;
-    process.env.ANTHROPIC_BASE_URL = server.baseURL;
-    try {
-      const first = resultOf(
-        await collect(
-          summon("one", {
-            model: "anthropic:claude-haiku-4-5",
-            apiKey: "sk-ant-explicit-123456",
-            sessionDir,
-            tools: [],
-          }),
-        ),
-      );
-      const again = resultOf(
-        await collect(
-          summon("two", { resume: first.sessionId, apiKey: "sk-ant-explicit-123456", sessionDir, tools: [] }),
-        ),
-      );
-      expect(again.subtype).toBe("success");
-    } finally {
-      if (before === undefined) delete process.env.ANTHROPIC_BASE_URL;
-      else process.env.ANTHROPIC_BASE_URL = before;
-    }
+    vi.stubEnv("ANTHROPIC_BASE_URL", server.baseURL);
+    const first = resultOf(
+      await collect(
+        summon("one", {
+          model: "anthropic:claude-haiku-4-5",
+          apiKey: "sk-ant-explicit-123456",
+          sessionDir,
+          tools: [],
+        }),
+      ),
+    );
+    const again = resultOf(
+      await collect(
+        summon("two", { resume: first.sessionId, apiKey: "sk-ant-explicit-123456", sessionDir, tools: [] }),
+      ),
+    );
+    expect(again.subtype).toBe("success");
     expect(server.requests.map((r) => r.headers["x-api-key"])).toEqual([
       "sk-ant-explicit-123456",
       "sk-ant-explicit-123456",

@@ -8,7 +8,7 @@
 import { cpSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createKernel, summon, type Options } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import mcp from "ubiquity/plugins/mcp";
@@ -25,7 +25,7 @@ const FIXTURES = fileURLToPath(new URL("../fixtures/compat/codex-config/", impor
 const temps = tempDirs();
 const temp = (prefix: string) => realpathSync(temps(prefix));
 afterEach(() => {
-  delete process.env.MURMUR_API_TOKEN;
+  vi.unstubAllEnvs();
 });
 expectNoServerLeftAfterEachTest();
 
@@ -67,7 +67,7 @@ function optionsFor({ cwd, home }: Place, extra: Record<string, unknown> = {}) {
 
 describe("[mcp_servers] of a project's .codex/config.toml", () => {
   it("murmur's: a streamable HTTP server with bearer_token_env_var and http_headers; the per-server timeouts are reported", () => {
-    process.env.MURMUR_API_TOKEN = "tok-123";
+    vi.stubEnv("MURMUR_API_TOKEN", "tok-123");
     const { options, warnings } = optionsFor(place("murmur"));
     expect(options.mcpServers).toEqual({
       murmur: {
@@ -93,7 +93,7 @@ describe("[mcp_servers] of a project's .codex/config.toml", () => {
 
   it("a model provider's key is never handed to a server", () => {
     const toml = '[mcp_servers.leak]\nurl = "https://example.test/mcp"\nbearer_token_env_var = "OPENAI_API_KEY"\n';
-    process.env.OPENAI_API_KEY ??= "sk-test-not-real";
+    vi.stubEnv("OPENAI_API_KEY", process.env.OPENAI_API_KEY ?? "sk-test-not-real");
     const { options, warnings } = optionsFor(place(undefined, undefined, toml));
     expect(options.mcpServers ?? {}).toEqual({});
     expect(warnings).toContain("OPENAI_API_KEY is a model provider's key");

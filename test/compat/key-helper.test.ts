@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { summon, type Message } from "ubiquity";
 import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
 import { collect, resultOf } from "../helpers/collect";
@@ -16,14 +16,11 @@ import { tempDir } from "../tools/helpers";
 
 const home = tempHome();
 let server: FakeProviderServer | undefined;
-let savedTtl: string | undefined;
 beforeEach(() => {
-  savedTtl = process.env.CLAUDE_CODE_API_KEY_HELPER_TTL_MS;
-  delete process.env.CLAUDE_CODE_API_KEY_HELPER_TTL_MS;
+  vi.stubEnv("CLAUDE_CODE_API_KEY_HELPER_TTL_MS", undefined);
 });
 afterEach(async () => {
-  if (savedTtl === undefined) delete process.env.CLAUDE_CODE_API_KEY_HELPER_TTL_MS;
-  else process.env.CLAUDE_CODE_API_KEY_HELPER_TTL_MS = savedTtl;
+  vi.unstubAllEnvs();
   await server?.close();
   server = undefined;
 });
@@ -76,10 +73,10 @@ it("a 401 runs the helper again and sends the request once more with its new key
 it("a key older than CLAUDE_CODE_API_KEY_HELPER_TTL_MS is renewed before the request; a younger one is not", async () => {
   server = await startProviderServer(["first", "second"]);
   const helper = helperScript();
-  process.env.CLAUDE_CODE_API_KEY_HELPER_TTL_MS = "0";
+  vi.stubEnv("CLAUDE_CODE_API_KEY_HELPER_TTL_MS", "0");
   await runWith(helper.command);
   expect(keysSent()).toEqual(["sk-broker-2-long-enough-key"]);
-  process.env.CLAUDE_CODE_API_KEY_HELPER_TTL_MS = String(60 * 60_000);
+  vi.stubEnv("CLAUDE_CODE_API_KEY_HELPER_TTL_MS", String(60 * 60_000));
   await runWith(helper.command);
   expect(keysSent()).toEqual(["sk-broker-2-long-enough-key", "sk-broker-2-long-enough-key"]);
   expect(helper.runs()).toBe(2);

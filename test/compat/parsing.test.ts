@@ -8,7 +8,7 @@
 import { cpSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { summon, type Options } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
@@ -33,6 +33,9 @@ import { collect, ofType, resultOf } from "../helpers/collect";
 const FIXTURES = fileURLToPath(new URL("../fixtures/compat/", import.meta.url));
 const tempDir = tempDirs();
 const temp = () => realpathSync(tempDir("ubq-compat-parse-"));
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 const toolDescription = (request: { tools?: readonly { name: string; description?: string }[] }, name: string) =>
   (request.tools ?? []).find((t) => t.name === name)?.description ?? "";
@@ -228,15 +231,12 @@ describe("listing budgets scale with the context window and say what they left o
       await collect(summon("go", { presets: [], plugins: [skillsPlugin()], model, skills: [root] }));
       return toolDescription(model.requests[0]!, "Skill");
     };
-    const saved = process.env.UBIQUITY_MAX_CONTEXT_TOKENS;
-    process.env.UBIQUITY_MAX_CONTEXT_TOKENS = "32000";
+    vi.stubEnv("UBIQUITY_MAX_CONTEXT_TOKENS", "32000");
     const small = await listingAt(32_000);
     expect(small).toContain("Names only");
     expect(small).not.toContain("Does thing");
-    process.env.UBIQUITY_MAX_CONTEXT_TOKENS = "1000000";
+    vi.stubEnv("UBIQUITY_MAX_CONTEXT_TOKENS", "1000000");
     const large = await listingAt(1_000_000);
-    if (saved === undefined) delete process.env.UBIQUITY_MAX_CONTEXT_TOKENS;
-    else process.env.UBIQUITY_MAX_CONTEXT_TOKENS = saved;
     expect(large).toContain("- entry-000: Does thing 119.");
     expect(large).not.toContain("Names only");
   });

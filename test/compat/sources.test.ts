@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { summon, type Options } from "ubiquity";
 import { recordedBash } from "../helpers/recorded-bash";
 import { scriptedModel } from "ubiquity/testing";
@@ -30,13 +30,17 @@ const temp = (prefix: string) => {
 };
 
 // The user's own ~/.claude must not leak into these runs: HOME is an empty folder.
-let savedHome: string | undefined;
+let emptyHome = "";
 beforeAll(() => {
-  savedHome = process.env.HOME;
-  process.env.HOME = temp("ubq-compat-home-");
+  emptyHome = temp("ubq-compat-home-");
+});
+beforeEach(() => {
+  vi.stubEnv("HOME", emptyHome);
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
 });
 afterAll(() => {
-  process.env.HOME = savedHome;
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -10,7 +10,7 @@
 import { cpSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createKernel, summon } from "ubiquity";
 import { commandRoots, loadCommands } from "../../plugins/commands/load";
 import { scriptedModel } from "ubiquity/testing";
@@ -31,6 +31,10 @@ const SURVEY = fileURLToPath(new URL("../fixtures/compat/survey/", import.meta.u
 const tempDir = tempDirs();
 const temp = () => realpathSync(tempDir("ubq-compat-survey-"));
 const fixture = (path: string) => readFileSync(join(SURVEY, path), "utf8");
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 describe("agent files of claude-plugins-official's claude-security plugin", () => {
   it("`effort: medium` / `effort: xhigh` are the agent's reasoning level", () => {
@@ -129,19 +133,14 @@ describe("commands in subfolders of Claude Code's folders (my-claude-code-setup)
 
   it("/cleanup-context runs the file from ~/.claude/commands/cleanup under compat", async () => {
     const home = temp();
-    const saved = process.env.HOME;
-    process.env.HOME = home;
-    try {
-      cpSync(join(SURVEY, "my-claude-code-setup/commands"), join(home, ".claude/commands"), { recursive: true });
-      const model = scriptedModel(["done"]);
-      const messages = await collect(
-        summon("/cleanup-context", { model, cwd: temp(), compat: ["claude"], sandbox: false, persistSession: false }),
-      );
-      expect(resultOf(messages).isError).toBe(false);
-      expect(JSON.stringify(model.requests[0]!.prompt)).toContain("Memory Bank Context Optimization");
-    } finally {
-      process.env.HOME = saved;
-    }
+    vi.stubEnv("HOME", home);
+    cpSync(join(SURVEY, "my-claude-code-setup/commands"), join(home, ".claude/commands"), { recursive: true });
+    const model = scriptedModel(["done"]);
+    const messages = await collect(
+      summon("/cleanup-context", { model, cwd: temp(), compat: ["claude"], sandbox: false, persistSession: false }),
+    );
+    expect(resultOf(messages).isError).toBe(false);
+    expect(JSON.stringify(model.requests[0]!.prompt)).toContain("Memory Bank Context Optimization");
   });
 });
 

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readClaudePlugin } from "../../plugins/_kits/sources/index";
 import { readCodexConfigFile } from "../../plugins/settings/codex";
-import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
-import { STEPS_CONFIG } from "../helpers/scripted-project";
+import { removeTempProjects, requireDist, runCli } from "../helpers/project";
+import { stepsProject } from "../helpers/scripted-project";
 import { tempDirs } from "../helpers/temp-dirs";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/survey-u/", import.meta.url));
@@ -21,22 +21,7 @@ beforeAll(() => requireDist());
 afterAll(() => removeTempProjects());
 
 /** A project with the scripted model, `fixture`'s files copied in, and a HOME of its own. */
-function project(fixture?: string) {
-  const dir = tempProject({ "ubiquity.config.mjs": STEPS_CONFIG }, { linkUbiquity: true });
-  if (fixture) cpSync(join(FIXTURES, fixture), dir, { recursive: true });
-  const home = join(dir, "home");
-  mkdirSync(home);
-  const log = join(dir, "model.log");
-  writeFileSync(log, "");
-  const env = { HOME: home, UBQ_SESSIONS: join(dir, "sessions"), UBQ_LOG: log };
-  /** What the model was sent, request by request (each the prompt's messages, as JSON). */
-  const requests = () =>
-    readFileSync(log, "utf8")
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => line);
-  return { dir, home, env, requests };
-}
+const project = (fixture?: string) => stepsProject(fixture && join(FIXTURES, fixture));
 
 describe("Codex's hooks.json (.codex/hooks.json): 10,777 indexed repositories have one", () => {
   // Codex runs the hooks of hooks.json next to each config layer; ubiquity read config.toml and

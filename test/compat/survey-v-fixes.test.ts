@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
-import { STEPS_CONFIG } from "../helpers/scripted-project";
+import { removeTempProjects, requireDist, runCli } from "../helpers/project";
+import { stepsProject } from "../helpers/scripted-project";
 import { tempDirs } from "../helpers/temp-dirs";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/survey-v/", import.meta.url));
@@ -20,18 +20,7 @@ beforeAll(() => requireDist());
 afterAll(() => removeTempProjects());
 
 /** A project with the scripted model, `fixture`'s files copied in, and a HOME of its own. */
-function project(fixture?: string) {
-  const dir = tempProject({ "ubiquity.config.mjs": STEPS_CONFIG }, { linkUbiquity: true });
-  if (fixture) cpSync(join(FIXTURES, fixture), dir, { recursive: true });
-  const home = join(dir, "home");
-  mkdirSync(home);
-  const log = join(dir, "model.log");
-  writeFileSync(log, "");
-  const env = { HOME: home, UBQ_SESSIONS: join(dir, "sessions"), UBQ_LOG: log };
-  /** Each request's messages, as JSON text. */
-  const requests = () => readFileSync(log, "utf8").split("\n").filter(Boolean);
-  return { dir, home, env, requests };
-}
+const project = (fixture?: string) => stepsProject(fixture && join(FIXTURES, fixture));
 
 /** Scripted turns: the parent calls the agent, which writes `file`, then both finish. */
 const agentWrites = (agent: string, file: string) =>

@@ -6,29 +6,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
-import { STEPS_CONFIG } from "../helpers/scripted-project";
+import { removeTempProjects, requireDist, runCli } from "../helpers/project";
+import { stepsProject } from "../helpers/scripted-project";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/survey-w/", import.meta.url));
 
 beforeAll(() => requireDist());
 afterAll(() => removeTempProjects());
-
-/** A project with the scripted model and a HOME of its own. */
-function project() {
-  const dir = tempProject({ "ubiquity.config.mjs": STEPS_CONFIG }, { linkUbiquity: true });
-  const home = join(dir, "home");
-  mkdirSync(home);
-  const log = join(dir, "model.log");
-  writeFileSync(log, "");
-  const env = { HOME: home, UBQ_SESSIONS: join(dir, "sessions"), UBQ_LOG: log };
-  /** Each request's messages, as JSON text. */
-  const requests = () => readFileSync(log, "utf8").split("\n").filter(Boolean);
-  return { dir, home, env, requests };
-}
 
 /** Scripted turns: one tool call each, then "done". */
 const calls = (...steps: [string, Record<string, unknown>][]) =>
@@ -39,7 +26,7 @@ describe("Codex skills in ~/.codex/skills and a project's .codex/skills (85 inde
   // .agents/skills: ubiquity read only .agents/skills, so lalitkapoor/dotfiles' skills were not there,
   // and nothing said so.
   it("the user's are skills under --compat codex: listed, and the Skill tool runs one", async () => {
-    const p = project();
+    const p = stepsProject();
     cpSync(join(FIXTURES, "ccsdd", ".codex"), join(p.home, ".codex"), { recursive: true });
     const out = await runCli(["run", "--compat", "codex", "-p", "go"], p.dir, {
       ...p.env,
@@ -50,7 +37,7 @@ describe("Codex skills in ~/.codex/skills and a project's .codex/skills (85 inde
   });
 
   it("a project's are read in a trusted folder, and not under --compat claude", async () => {
-    const p = project();
+    const p = stepsProject();
     cpSync(join(FIXTURES, "ccsdd", ".codex"), join(p.dir, ".codex"), { recursive: true });
     const steps = calls(["Skill", { skill: "cc-sdd-new-agent" }]);
     const codex = await runCli(["run", "--compat", "codex", "-p", "go"], p.dir, { ...p.env, UBQ_STEPS: steps });
@@ -67,7 +54,7 @@ describe("Codex skills in a project that is not trusted for them", () => {
   // A skill's allowed-tools are granted when it runs: a project's .codex/skills applies only where its
   // other files do, as .agents/skills (the trust pins cover it, and `ubiquity trust .` lists it).
   it("one added after the folder was trusted is not read", async () => {
-    const p = project();
+    const p = stepsProject();
     const untrusted = { ...p.env, UBIQUITY_TRUST: "" };
     const trust = await runCli(["trust", ".", "--compat", "codex"], p.dir, untrusted);
     expect(trust.code, trust.stderr).toBe(0);
@@ -88,7 +75,7 @@ describe("a plugin.json whose skills list names SKILL.md files (0xrdan/claude-ro
   // Each entry was read as a folder of skills: "…/SKILL.md is not a folder" eleven times at every run,
   // though the skills loaded from skills/.
   it("each entry is its skill: loaded once, no warning about the paths", async () => {
-    const p = project();
+    const p = stepsProject();
     const out = await runCli(
       ["run", "--compat", "claude", "--plugin-dir", join(FIXTURES, "router"), "-p", "go"],
       p.dir,
@@ -109,11 +96,11 @@ describe("Codex command rules (~/.codex/rules/*.rules): 0maru/dotfiles forbids g
   // Codex applies prefix_rule(pattern, decision) to every command; ubiquity did not read the files, so a
   // run did what Codex refuses (and asked for what Codex allows), with nothing said.
   const gitProject = () => {
-    const p = project();
+    const p = stepsProject();
     execGit(p.dir);
     return p;
   };
-  const results = (p: ReturnType<typeof project>) => p.requests().slice(1).join("\n");
+  const results = (p: ReturnType<typeof stepsProject>) => p.requests().slice(1).join("\n");
 
   it("the user's forbidden rules deny, its allow rules allow", async () => {
     const p = gitProject();
@@ -154,7 +141,7 @@ describe("Codex command rules (~/.codex/rules/*.rules): 0maru/dotfiles forbids g
   });
 
   it("a rules file that cannot be read stops the run naming it (its deny rules are never dropped)", async () => {
-    const p = project();
+    const p = stepsProject();
     mkdirSync(join(p.home, ".codex", "rules"), { recursive: true });
     writeFileSync(
       join(p.home, ".codex", "rules", "bad.rules"),
@@ -171,7 +158,7 @@ describe("an agent file's allowed-tools (a skill and command field; agents name 
   // after its explorer.md) limit a read-only agent with `allowed_tools:`, which Claude Code ignores in an
   // agent: the agent got every tool, and nothing said so.
   it("is named with the file, and the agent still loads", async () => {
-    const p = project();
+    const p = stepsProject();
     const agents = join(p.dir, ".claude", "agents");
     mkdirSync(agents, { recursive: true });
     writeFileSync(
@@ -195,7 +182,7 @@ describe('a hook matcher written as a permission rule (Chemaclass\' PostToolUse 
   // Code too: the hook never ran, and nothing said so. (The settings below are written after Chemaclass/
   // laravel-claude-toolkit's, which has no licence.)
   it("is named with the file and the form that runs; the rule in `if` runs the hook", async () => {
-    const p = project();
+    const p = stepsProject();
     execGit(p.dir);
     mkdirSync(join(p.dir, ".claude"));
     const settings = join(p.dir, ".claude", "settings.json");

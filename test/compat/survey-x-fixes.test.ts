@@ -5,29 +5,16 @@
  * and licence).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
-import { STEPS_CONFIG } from "../helpers/scripted-project";
+import { removeTempProjects, requireDist, runCli } from "../helpers/project";
+import { stepsProject } from "../helpers/scripted-project";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/survey-x/", import.meta.url));
 
 beforeAll(() => requireDist());
 afterAll(() => removeTempProjects());
-
-/** A project with the scripted model and a HOME of its own. */
-function project() {
-  const dir = tempProject({ "ubiquity.config.mjs": STEPS_CONFIG }, { linkUbiquity: true });
-  const home = join(dir, "home");
-  mkdirSync(home);
-  const log = join(dir, "model.log");
-  writeFileSync(log, "");
-  const env = { HOME: home, UBQ_SESSIONS: join(dir, "sessions"), UBQ_LOG: log };
-  /** Each request's messages, as JSON text. */
-  const requests = () => readFileSync(log, "utf8").split("\n").filter(Boolean);
-  return { dir, home, env, requests };
-}
 
 describe("allowed-tools with GitHub Copilot's server/* next to Claude Code's tools (dx-aem-flow: 37 of its skills)", () => {
   // easingthemes/dx-aem-flow writes its skills for Claude Code and Copilot CLI at once:
@@ -35,7 +22,7 @@ describe("allowed-tools with GitHub Copilot's server/* next to Claude Code's too
   // pre-approves nothing and the skill runs; here the whole `/dx-core:dx-help` was blocked ("is not a
   // permission rule"), though dropping the entry only grants less.
   it("the skill runs as a slash command, and the entry is named with its file as pre-approving nothing", async () => {
-    const p = project();
+    const p = stepsProject();
     const out = await runCli(
       [
         "run",
@@ -64,7 +51,7 @@ describe("allowed-tools with GitHub Copilot's server/* next to Claude Code's too
   it("the entries that are permission rules still pre-approve their calls", async () => {
     // A command written the same way (modelled on dx-aem-flow's, which pre-approve only Copilot's
     // lower-case names): its Bash(touch:*) runs without asking, where -p cannot ask.
-    const p = project();
+    const p = stepsProject();
     mkdirSync(join(p.dir, ".claude", "commands"), { recursive: true });
     writeFileSync(
       join(p.dir, ".claude", "commands", "mark.md"),
@@ -87,7 +74,7 @@ describe("a command file and a skill of the same name in .claude (OnePromptClaud
   // Edward-H26/OnePromptClaudeCode keeps a one-line command beside each skill; `/code-refactor` ran the
   // command here, and the skill's own text never reached the model.
   it("/name runs the skill", async () => {
-    const p = project();
+    const p = stepsProject();
     cpSync(join(FIXTURES, "edward", ".claude"), join(p.dir, ".claude"), { recursive: true });
     const out = await runCli(["run", "--compat", "claude", "-p", "/code-refactor rename foo to bar"], p.dir, p.env);
     expect(out.code, out.stderr).toBe(0);
@@ -104,7 +91,7 @@ describe("a user's hook whose script is not there (FradSer/dotfiles: Stop runs $
   // caches: … add the folder to sandbox.filesystem.allowWrite, or run without the sandbox"): the
   // script is not there, sandbox or not.
   it("is named as failing, without sending the user to the sandbox's settings", async () => {
-    const p = project();
+    const p = stepsProject();
     mkdirSync(join(p.home, ".claude"), { recursive: true });
     writeFileSync(
       join(p.home, ".claude", "settings.json"),

@@ -5,29 +5,16 @@
  * commit and licence).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
-import { STEPS_CONFIG } from "../helpers/scripted-project";
+import { removeTempProjects, requireDist, runCli } from "../helpers/project";
+import { stepsProject } from "../helpers/scripted-project";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/survey-y/", import.meta.url));
 
 beforeAll(() => requireDist());
 afterAll(() => removeTempProjects());
-
-/** A project with the scripted model and a HOME of its own. */
-function project() {
-  const dir = tempProject({ "ubiquity.config.mjs": STEPS_CONFIG }, { linkUbiquity: true });
-  const home = join(dir, "home");
-  mkdirSync(home);
-  const log = join(dir, "model.log");
-  writeFileSync(log, "");
-  const env = { HOME: home, UBQ_SESSIONS: join(dir, "sessions"), UBQ_LOG: log };
-  /** Each request's messages, as JSON text. */
-  const requests = () => readFileSync(log, "utf8").split("\n").filter(Boolean);
-  return { dir, home, env, requests };
-}
 
 /** The scripted model's turns: one tool call each. */
 const calls = (...steps: [string, Record<string, unknown>][]) =>
@@ -40,7 +27,7 @@ describe("Codex rules files with escaped strings (what Codex itself writes when 
   // escape is not read"), though Starlark and Codex read the file. The default.rules below is written as
   // Codex writes it (those repositories have no licence: not copied); 00-base.rules is tak848/dotfiles'.
   it("the file is read: its forbidden rules deny, its allow rules of plain words allow, the rest is named", async () => {
-    const p = project();
+    const p = stepsProject();
     cpSync(join(FIXTURES, "tak848", ".codex"), join(p.home, ".codex"), { recursive: true });
     writeFileSync(
       join(p.home, ".codex", "rules", "default.rules"),
@@ -73,7 +60,7 @@ describe("Codex rules files with escaped strings (what Codex itself writes when 
   });
 
   it("an escape Starlark does not have still stops the run naming the file", async () => {
-    const p = project();
+    const p = stepsProject();
     mkdirSync(join(p.home, ".codex", "rules"), { recursive: true });
     const file = join(p.home, ".codex", "rules", "bad.rules");
     writeFileSync(file, 'prefix_rule(pattern=["rm", "-\\q"], decision="forbidden")\n');
@@ -90,7 +77,7 @@ describe("Codex's [hooks.state] in config.toml: the hooks a user turned off in /
   // was read as an event named "state" (a warning) and the hooks turned off ran. The files below are written
   // after NullSense's (no licence: not copied), with marker commands for its zedra/plannotator ones.
   it("a handler turned off does not run, the others do, and `state` is no event", async () => {
-    const p = project();
+    const p = stepsProject();
     const codex = join(p.home, ".codex");
     mkdirSync(codex, { recursive: true });
     const hooksJson = join(codex, "hooks.json");
@@ -133,7 +120,7 @@ describe("a skill written as one file in a skills folder (NotMyself/claude-bun-w
   // Claude Code reads a skill from <name>/SKILL.md only, so this file is no skill there either; it was
   // dropped in silence here too, so nothing told the author why /docker-mcp-cli did not exist.
   it("is named with its file and where it would be read; a README beside the skills is not", async () => {
-    const p = project();
+    const p = stepsProject();
     cpSync(join(FIXTURES, "hall", ".claude"), join(p.dir, ".claude"), { recursive: true });
     writeFileSync(join(p.dir, ".claude", "skills", "README.md"), "# Skills\n\nOne folder per skill.\n");
     const out = await runCli(["run", "--compat", "claude", "-p", "hello"], p.dir, { ...p.env, UBIQUITY_TRUST: "1" });
@@ -150,7 +137,7 @@ describe("[features] hooks = false: Codex's name for the switch since openai/cod
   // `[features] hooks = false`. Only `codex_hooks` was read, so with `hooks = false` the Codex hooks Codex
   // does not run ran here. The config below is the docs' example.
   it("turns the Codex hooks off, and says so with the key as written", async () => {
-    const p = project();
+    const p = stepsProject();
     const codex = join(p.home, ".codex");
     mkdirSync(codex, { recursive: true });
     writeFileSync(
@@ -172,7 +159,7 @@ describe("a project's .codex/prompts (yxhpy/codex-project-governor keeps three),
   // `/prompts:memory-compact` went to the model as typed with "(it has none)", not naming the file that
   // looks like the command.
   it("the warning names the project's file and where Codex reads prompts", async () => {
-    const p = project();
+    const p = stepsProject();
     cpSync(join(FIXTURES, "governor", ".codex"), join(p.dir, ".codex"), { recursive: true });
     const out = await runCli(["run", "--compat", "codex", "-p", "/prompts:memory-compact"], p.dir, p.env);
     expect(out.code, out.stderr).toBe(0);

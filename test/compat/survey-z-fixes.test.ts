@@ -5,29 +5,16 @@
  * commit and licence).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { removeTempProjects, requireDist, runCli, tempProject } from "../helpers/project";
-import { STEPS_CONFIG } from "../helpers/scripted-project";
+import { stepsProject } from "../helpers/scripted-project";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/survey-z/", import.meta.url));
 
 beforeAll(() => requireDist());
 afterAll(() => removeTempProjects());
-
-/** A project with the scripted model and a HOME of its own. */
-function project() {
-  const dir = tempProject({ "ubiquity.config.mjs": STEPS_CONFIG }, { linkUbiquity: true });
-  const home = join(dir, "home");
-  mkdirSync(home);
-  const log = join(dir, "model.log");
-  writeFileSync(log, "");
-  const env = { HOME: home, UBQ_SESSIONS: join(dir, "sessions"), UBQ_LOG: log };
-  /** Each request's messages, as JSON text. */
-  const requests = () => readFileSync(log, "utf8").split("\n").filter(Boolean);
-  return { dir, home, env, requests };
-}
 
 /** A folder outside the project for plugin folders, as installed plugins are. */
 const pluginsFolder = () => tempProject({}, { packageJson: false });
@@ -42,7 +29,7 @@ describe("a plugin's command files named with ':', a plugin that is one skill, a
   let run: Promise<{ out: Awaited<ReturnType<typeof runCli>>; requests: string[] }> | undefined;
   const shared = () => {
     run ??= (async () => {
-      const p = project();
+      const p = stepsProject();
       const plugins = pluginsFolder();
       const srp = join(plugins, "srp-developer");
       cpSync(join(FIXTURES, "srp"), srp, { recursive: true });
@@ -115,7 +102,7 @@ describe("Codex's [shell_environment_policy] set (kossnocorp/dotfiles: AGENT, GI
   // Codex inserts `set` into the environment of the commands it runs, then keeps only `include_only`;
   // it does not expand `${HOME}` in it. ubiquity named the table as not read, and the commands ran without them.
   it("its variables reach Bash as Codex gives them; the keys that pick from the environment are named", async () => {
-    const p = project();
+    const p = stepsProject();
     mkdirSync(join(p.home, ".codex"));
     const config = join(p.home, ".codex", "config.toml");
     writeFileSync(
@@ -148,7 +135,7 @@ describe("Codex skills whose agents/openai.yaml turns implicit invocation off (o
   // `policy.allow_implicit_invocation: false`: Codex leaves the skill out of the list the model sees;
   // only the user's `$name` runs it (Claude Code's disable-model-invocation). The model was offered it here.
   it("the model cannot load it, the user can run it; a skill without the policy stays the model's", async () => {
-    const p = project();
+    const p = stepsProject();
     cpSync(join(FIXTURES, "openai-agents-js", ".agents"), join(p.dir, ".agents"), { recursive: true });
     const out = await runCli(["run", "--compat", "codex", "-p", "/implementation-kickoff add a flag"], p.dir, {
       ...p.env,
@@ -167,7 +154,7 @@ describe("a plugin's hook that keeps its state beside its code (Dev-GOM's hook-t
   // Its scripts `mkdirSync(<plugin>/.state)`; the sandbox shows the plugin folder read-only, and node
   // reports the refused mkdir as ENOENT: the warning held a stack trace and nothing about the sandbox.
   it("its failure names the sandbox and the ways out", async () => {
-    const p = project();
+    const p = stepsProject();
     const plugin = join(pluginsFolder(), "hook-todo-collector");
     cpSync(join(FIXTURES, "todo-collector"), plugin, { recursive: true });
     const out = await runCli(["run", "--compat", "claude", "--plugin-dir", plugin, "-p", "hi"], p.dir, p.env);

@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { summon, type Options } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import hooksPlugin from "ubiquity/plugins/hooks";
@@ -33,6 +33,7 @@ const mark = () => {
 // Whatever a failing test left is killed, so one failure does not leak into the next.
 afterEach(() => {
   for (const m of markers.splice(0)) for (const pid of sleepers(m)) process.kill(pid, "SIGKILL");
+  vi.unstubAllEnvs();
 });
 
 async function until(check: () => boolean, ms: number): Promise<boolean> {
@@ -174,8 +175,7 @@ describe.skipIf(!linux)("process hygiene with the sandbox off", () => {
     const home = mkdtempSync(join(tmpdir(), "ubq-hygiene-home-"));
     const sourced = join(home, "bashrc-ran");
     writeFileSync(join(home, ".bashrc"), `echo sourced >> ${sourced}\n`);
-    const saved = process.env.HOME;
-    process.env.HOME = home;
+    vi.stubEnv("HOME", home);
     try {
       const model = scriptedModel([
         { toolCalls: [{ toolName: "Bash", input: { command: "read x; echo got:$x", run_in_background: true } }] },
@@ -196,25 +196,20 @@ describe.skipIf(!linux)("process hygiene with the sandbox off", () => {
       expect(messages.at(-1)).toMatchObject({ type: "result", subtype: "success" });
       expect(existsSync(sourced)).toBe(false);
     } finally {
-      process.env.HOME = saved;
       rmSync(home, { recursive: true, force: true });
     }
   });
 
   it("without the reaper, the result claims the process group and no more", async () => {
     const m = mark();
-    process.env.UBIQUITY_NO_REAPER = "1";
-    try {
-      const { content, metadata } = await bash(`setsid -f sleep ${m}; sleep 300`, {}, { timeout: 1500 });
-      expect(content).toContain(
-        "the command's process group was killed (a process that left the group, as setsid does, is not tracked without the sandbox or Perl)",
-      );
-      expect(metadata.contained).toBe(false);
-      // The honest claim is the true one: it did survive.
-      expect(sleepers(m).length).toBe(1);
-    } finally {
-      delete process.env.UBIQUITY_NO_REAPER;
-    }
+    vi.stubEnv("UBIQUITY_NO_REAPER", "1");
+    const { content, metadata } = await bash(`setsid -f sleep ${m}; sleep 300`, {}, { timeout: 1500 });
+    expect(content).toContain(
+      "the command's process group was killed (a process that left the group, as setsid does, is not tracked without the sandbox or Perl)",
+    );
+    expect(metadata.contained).toBe(false);
+    // The honest claim is the true one: it did survive.
+    expect(sleepers(m).length).toBe(1);
   });
 
   it("the report parser keeps what the reaper said and claims containment only after `done` from a subreaper", () => {

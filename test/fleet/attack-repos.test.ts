@@ -7,7 +7,7 @@
  * A second part checks the forms that hold (submodules, redirects on later requests, HTTP
  * alternates, insteadOf aliases, double encoding) stay held.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { execFileSync } from "node:child_process";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
@@ -92,21 +92,14 @@ afterAll(async () => {
   await Promise.all([tcp, http, dumb].map((s) => new Promise((r) => (s ? s.close(r) : r(undefined)))));
 });
 
-const saved = { ssh: process.env.GIT_SSH_COMMAND, config: process.env.GIT_CONFIG_GLOBAL };
 beforeEach(() => {
   tcpSeen.length = 0;
   httpSeen.length = 0;
-  process.env.GIT_SSH_COMMAND = sshScript;
+  vi.stubEnv("GIT_SSH_COMMAND", sshScript);
   if (existsSync(sshLog)) writeFileSync(sshLog, "");
 });
 afterEach(() => {
-  for (const [key, value] of [
-    ["GIT_SSH_COMMAND", saved.ssh],
-    ["GIT_CONFIG_GLOBAL", saved.config],
-  ] as const) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
+  vi.unstubAllEnvs();
 });
 
 /** Give the attacker's servers time to note a connection (they record it 50 ms after it opens). */
@@ -251,7 +244,7 @@ describe("fleet attack: what holds with --allow-repos", () => {
     });
     execFileSync("cp", ["-r", join(base, "withsub.git"), served]);
     writeFileSync(join(dir, "gitconfig"), "[submodule]\n\trecurse = true\n");
-    process.env.GIT_CONFIG_GLOBAL = join(dir, "gitconfig");
+    vi.stubEnv("GIT_CONFIG_GLOBAL", join(dir, "gitconfig"));
     const outcome = await runJob(
       contextFor(dir, `git://127.0.0.1:${port}/withsub.git`, { allowRepositories: [`127.0.0.1:${port}/withsub`] }),
     );
@@ -280,7 +273,7 @@ describe("fleet attack: what holds with --allow-repos", () => {
   it("an insteadOf alias in the worker's git config is never reached through a job's local-looking string", async () => {
     const dir = temp();
     writeFileSync(join(dir, "gitconfig"), `[url "git://127.0.0.1:${tcpPort}/"]\n\tinsteadOf = evil:\n`);
-    process.env.GIT_CONFIG_GLOBAL = join(dir, "gitconfig");
+    vi.stubEnv("GIT_CONFIG_GLOBAL", join(dir, "gitconfig"));
     // Not a remote to the fleet: a path under the worker's folder (git gets it absolute, so no insteadOf prefix matches).
     await expect(runJob(contextFor(dir, "evil:x", { allowRepositories: allowed(), allowCwd: [dir] }))).rejects.toThrow(
       /cannot check out/,

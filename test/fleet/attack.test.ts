@@ -4,7 +4,7 @@
  * after the same `jobSchema.parse`) and checks, with a marker file outside the run's folder, that
  * nothing ran and nothing of another run was reached.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -49,17 +49,15 @@ function gitRepo(dir: string): string {
 }
 
 describe("fleet attack: git argument and transport injection through repository and ref", () => {
-  const saved = process.env.GIT_CONFIG_GLOBAL;
   afterEach(() => {
-    if (saved === undefined) delete process.env.GIT_CONFIG_GLOBAL;
-    else process.env.GIT_CONFIG_GLOBAL = saved;
+    vi.unstubAllEnvs();
   });
 
   it("an ext:: repository never runs its command, even where the worker's git config allows every protocol", async () => {
     const dir = temp();
     // A permissive worker: its global git config allows every transport, ext included.
     writeFileSync(join(dir, "gitconfig"), "[protocol]\n\tallow = always\n");
-    process.env.GIT_CONFIG_GLOBAL = join(dir, "gitconfig");
+    vi.stubEnv("GIT_CONFIG_GLOBAL", join(dir, "gitconfig"));
     // ext:: runs `sh -c "touch pwned #@h:"` in the git process's folder (the work folder).
     const job = fromQueue(
       JSON.stringify({ prompt: "go", repository: "ext::sh -c touch% pwned% #@h:", sessionId: "ext-1" }),
@@ -400,18 +398,14 @@ describe("fleet attack: a hostile repository's own settings on the worker", () =
 });
 
 describe("fleet attack: the worker's connection passwords", () => {
-  const names = ["UBIQUITY_FLEET_POSTGRES", "UBIQUITY_FLEET_REDIS", "DATABASE_URL"] as const;
-  const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
   afterEach(() => {
-    for (const n of names)
-      if (saved[n] === undefined) delete process.env[n];
-      else process.env[n] = saved[n];
+    vi.unstubAllEnvs();
   });
 
   it("never reach Bash's environment on the worker, nor the run's messages", async () => {
-    process.env.UBIQUITY_FLEET_POSTGRES = "postgresql://ubiquity:pg-s3cret-pw@db:5432/agents";
-    process.env.UBIQUITY_FLEET_REDIS = "redis://:r3dis-s3cret-pw@queue:6379";
-    process.env.DATABASE_URL = "postgres://app:db-s3cret-pw@db/app";
+    vi.stubEnv("UBIQUITY_FLEET_POSTGRES", "postgresql://ubiquity:pg-s3cret-pw@db:5432/agents");
+    vi.stubEnv("UBIQUITY_FLEET_REDIS", "redis://:r3dis-s3cret-pw@queue:6379");
+    vi.stubEnv("DATABASE_URL", "postgres://app:db-s3cret-pw@db/app");
     const dir = temp();
     const context = contextFor(dir, fromQueue(JSON.stringify({ prompt: "go", cwd: dir, sessionId: "env-1" })));
     context.config.permissionMode = "bypassPermissions";

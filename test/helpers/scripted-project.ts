@@ -3,7 +3,7 @@
  * it answers by the user's last words and logs what each request carried (system prompt, tools
  * offered, the user texts) as one JSON line to $UBQ_LOG. Sessions go under the project.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { binPath, runCli, tempProject, type CliInput } from "./project";
@@ -81,6 +81,24 @@ export interface Logged {
   users: string[];
   /** The AI SDK's reasoning call setting the request carried (the reasoning option), if any. */
   reasoning?: string;
+}
+
+/**
+ * A project whose scripted model plays $UBQ_STEPS (STEPS_CONFIG), with a HOME of its own under it;
+ * the folder `fixture` is copied in first when given. `env` is what the bin needs for it (HOME,
+ * UBQ_SESSIONS, UBQ_LOG; a run adds UBQ_STEPS); `requests()` is what the model was sent, each
+ * request's messages as JSON text.
+ */
+export function stepsProject(fixture?: string) {
+  const dir = tempProject({ [SCRIPTED_CONFIG_FILE]: STEPS_CONFIG }, { linkUbiquity: true });
+  if (fixture) cpSync(fixture, dir, { recursive: true });
+  const home = join(dir, "home");
+  mkdirSync(home);
+  const log = join(dir, "model.log");
+  writeFileSync(log, "");
+  const env = { HOME: home, UBQ_SESSIONS: join(dir, "sessions"), UBQ_LOG: log };
+  const requests = () => readFileSync(log, "utf8").split("\n").filter(Boolean);
+  return { dir, home, env, requests };
 }
 
 let counter = 0;

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterEach, beforeEach } from "vitest";
+import { afterEach, beforeEach, vi } from "vitest";
 
 /**
  * Point HOME (what `os.homedir()` reads) at a fresh temp folder for each test and restore it
@@ -9,15 +9,13 @@ import { afterEach, beforeEach } from "vitest";
  * Returns a getter for the current temp home.
  */
 export function tempHome(): () => string {
-  const saved = process.env.HOME;
   let home = "";
   beforeEach(() => {
     home = realpathSync(mkdtempSync(join(tmpdir(), "ubq-home-")));
-    process.env.HOME = home;
+    vi.stubEnv("HOME", home);
   });
   afterEach(() => {
-    if (saved === undefined) delete process.env.HOME;
-    else process.env.HOME = saved;
+    vi.unstubAllEnvs();
     rmSync(home, { recursive: true, force: true });
   });
   return () => home;

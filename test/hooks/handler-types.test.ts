@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { existsSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { summon, type Message, type Options } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { collect } from "../helpers/collect";
@@ -67,6 +67,9 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 const allow = () => ({ behavior: "allow" as const });
 const common: Options = {
@@ -137,35 +140,29 @@ describe("http hooks", () => {
   it("headers get only the variables the hook lists, never a provider key", async () => {
     const cwd = temp();
     seen.length = 0;
-    process.env.UBQ_HOOK_TOKEN = "team-token-123";
-    process.env.UBQ_HOOK_OTHER = "other-value-456";
-    process.env.ANTHROPIC_API_KEY = "sk-ant-never-sent-789";
-    try {
-      await bashOnce(cwd, "true", {
-        hooks: {
-          PreToolUse: [
-            {
-              hooks: [
-                {
-                  type: "http",
-                  url: `${base}/empty`,
-                  headers: {
-                    authorization: "Bearer $UBQ_HOOK_TOKEN",
-                    "x-other": "${UBQ_HOOK_OTHER}",
-                    "x-key": "$ANTHROPIC_API_KEY",
-                  },
-                  allowedEnvVars: ["UBQ_HOOK_TOKEN", "ANTHROPIC_API_KEY"],
+    vi.stubEnv("UBQ_HOOK_TOKEN", "team-token-123");
+    vi.stubEnv("UBQ_HOOK_OTHER", "other-value-456");
+    vi.stubEnv("ANTHROPIC_API_KEY", "sk-ant-never-sent-789");
+    await bashOnce(cwd, "true", {
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              {
+                type: "http",
+                url: `${base}/empty`,
+                headers: {
+                  authorization: "Bearer $UBQ_HOOK_TOKEN",
+                  "x-other": "${UBQ_HOOK_OTHER}",
+                  "x-key": "$ANTHROPIC_API_KEY",
                 },
-              ],
-            },
-          ],
-        },
-      });
-    } finally {
-      delete process.env.UBQ_HOOK_TOKEN;
-      delete process.env.UBQ_HOOK_OTHER;
-      delete process.env.ANTHROPIC_API_KEY;
-    }
+                allowedEnvVars: ["UBQ_HOOK_TOKEN", "ANTHROPIC_API_KEY"],
+              },
+            ],
+          },
+        ],
+      },
+    });
     expect(seen).toHaveLength(1);
     expect(seen[0]!.headers.authorization).toBe("Bearer team-token-123");
     expect(seen[0]!.headers["x-other"]).toBe("");
@@ -180,28 +177,24 @@ describe("http hooks", () => {
   it("httpHookAllowedEnvVars narrows what a hook may list", async () => {
     const cwd = temp();
     seen.length = 0;
-    process.env.UBQ_HOOK_TOKEN = "team-token-123";
-    try {
-      await bashOnce(cwd, "true", {
-        httpHookAllowedEnvVars: ["SOMETHING_ELSE"],
-        hooks: {
-          PreToolUse: [
-            {
-              hooks: [
-                {
-                  type: "http",
-                  url: `${base}/empty`,
-                  headers: { authorization: "Bearer $UBQ_HOOK_TOKEN" },
-                  allowedEnvVars: ["UBQ_HOOK_TOKEN"],
-                },
-              ],
-            },
-          ],
-        },
-      });
-    } finally {
-      delete process.env.UBQ_HOOK_TOKEN;
-    }
+    vi.stubEnv("UBQ_HOOK_TOKEN", "team-token-123");
+    await bashOnce(cwd, "true", {
+      httpHookAllowedEnvVars: ["SOMETHING_ELSE"],
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              {
+                type: "http",
+                url: `${base}/empty`,
+                headers: { authorization: "Bearer $UBQ_HOOK_TOKEN" },
+                allowedEnvVars: ["UBQ_HOOK_TOKEN"],
+              },
+            ],
+          },
+        ],
+      },
+    });
     expect(seen[0]!.headers.authorization).toBe("Bearer"); // the empty value, trimmed by HTTP
   });
 });

@@ -1,18 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createKernel, summon, type Message } from "ubiquity";
 import { createRun, driveRun } from "../../src/index";
 import { collect, ofType, resultOf } from "../helpers/collect";
 import { scriptedModel } from "ubiquity/testing";
 
 describe("no model configured", () => {
-  let saved: string | undefined;
   beforeEach(() => {
-    saved = process.env.UBIQUITY_MODEL;
-    delete process.env.UBIQUITY_MODEL;
+    vi.stubEnv("UBIQUITY_MODEL", undefined);
   });
   afterEach(() => {
-    if (saved === undefined) delete process.env.UBIQUITY_MODEL;
-    else process.env.UBIQUITY_MODEL = saved;
+    vi.unstubAllEnvs();
   });
 
   it("yields init with the model unset, then a result error naming model and UBIQUITY_MODEL", async () => {
@@ -27,9 +24,9 @@ describe("no model configured", () => {
   });
 
   it("treats a blank UBIQUITY_MODEL as unset and reads a set one", async () => {
-    process.env.UBIQUITY_MODEL = "   ";
+    vi.stubEnv("UBIQUITY_MODEL", "   ");
     expect(resultOf(await collect(summon("hello"))).result).toContain("UBIQUITY_MODEL");
-    process.env.UBIQUITY_MODEL = " test ";
+    vi.stubEnv("UBIQUITY_MODEL", " test ");
     const messages = await collect(summon("hello", { presets: [] }));
     expect(messages[0]).toMatchObject({ model: "test" });
     expect(resultOf(messages).isError).toBe(false);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { redactValue, secretsOf } from "ubiquity/plugin";
 import { createKernel, definePlugin, defineTool, summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
@@ -78,6 +78,9 @@ describe("redaction", () => {
 });
 
 describe("tool results", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
   it("a tool's output is masked with the run's secrets (options and environment) before the stream and the model see it", async () => {
     const leaky = defineTool({
       name: "Leak",
@@ -92,26 +95,22 @@ describe("tool results", () => {
       apply() {},
     });
     const model = scriptedModel([{ toolCalls: [{ toolName: "Leak", input: {} }] }, { text: "done" }]);
-    process.env.UBIQUITY_TEST_LEAK_API_KEY = "env-key-665544";
-    try {
-      const messages = await collect(
-        summon("go", {
-          model,
-          tools: [leaky],
-          presets: [],
-          plugins: [acme],
-          acme: { apiKey: "sk-opt-778899" },
-        } as never),
-      );
-      const result = ofType(messages, "tool_result")[0]!;
-      expect(result, JSON.stringify(messages.at(-1))).toBeDefined();
-      expect(result.output.content).toBe("apiKey=[redacted] env=[redacted] plain=visible-text");
-      const sent = JSON.stringify(model.requests[1]!.prompt);
-      expect(sent).toContain("apiKey=[redacted] env=[redacted] plain=visible-text");
-      expect(sent).not.toMatch(/sk-opt-778899|env-key-665544/);
-    } finally {
-      delete process.env.UBIQUITY_TEST_LEAK_API_KEY;
-    }
+    vi.stubEnv("UBIQUITY_TEST_LEAK_API_KEY", "env-key-665544");
+    const messages = await collect(
+      summon("go", {
+        model,
+        tools: [leaky],
+        presets: [],
+        plugins: [acme],
+        acme: { apiKey: "sk-opt-778899" },
+      } as never),
+    );
+    const result = ofType(messages, "tool_result")[0]!;
+    expect(result, JSON.stringify(messages.at(-1))).toBeDefined();
+    expect(result.output.content).toBe("apiKey=[redacted] env=[redacted] plain=visible-text");
+    const sent = JSON.stringify(model.requests[1]!.prompt);
+    expect(sent).toContain("apiKey=[redacted] env=[redacted] plain=visible-text");
+    expect(sent).not.toMatch(/sk-opt-778899|env-key-665544/);
   });
 });
 

@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { summon, type SummonOptions } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { collect, ofType } from "../helpers/collect";
@@ -25,7 +25,7 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(project, { recursive: true, force: true });
   rmSync(outside, { recursive: true, force: true });
-  delete process.env.UBQ_LSP_TEST_TOKEN;
+  vi.unstubAllEnvs();
 });
 
 /** The probe's symbols for a.probe, or the error, in a run with `options` (`server` in place of the probe). */
@@ -72,7 +72,7 @@ describe("a language server's process", () => {
   });
 
   it("gets the scrubbed environment plus its own env, and its settings when it asks", async () => {
-    process.env.UBQ_LSP_TEST_TOKEN = "sk-test-not-for-servers";
+    vi.stubEnv("UBQ_LSP_TEST_TOKEN", "sk-test-not-for-servers");
     expect(await probe({ sandbox: false }, { PROBE_ENV: "UBQ_LSP_TEST_TOKEN" })).toContain("env_unset");
     const given = await probe({ sandbox: false }, { PROBE_ENV: "MINE", MINE: "1" });
     expect(given).toContain("env_set");

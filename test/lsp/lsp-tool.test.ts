@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { summon, type Message, type SummonOptions } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { collect, ofType, resultOf } from "../helpers/collect";
@@ -289,9 +289,8 @@ describe("the LSP tool with typescript-language-server", () => {
 
 describe("the official marketplace's typescript-lsp plugin, added with `ubiquity plugin add`", () => {
   const home = tempHome();
-  const saved = process.env.PATH;
   afterEach(() => {
-    process.env.PATH = saved;
+    vi.unstubAllEnvs();
   });
 
   it("runs its server from the entry's lspServers, as written", async () => {
@@ -304,7 +303,10 @@ describe("the official marketplace's typescript-lsp plugin, added with `ubiquity
     );
     expect(code, out.join("")).toBe(0);
     // The entry's command, `typescript-language-server`, found on PATH as a user's global install would be (with this Node).
-    process.env.PATH = [dirname(process.execPath), join(SERVER_CLI, "..", "..", "..", ".bin"), saved].join(":");
+    vi.stubEnv(
+      "PATH",
+      [dirname(process.execPath), join(SERVER_CLI, "..", "..", "..", ".bin"), process.env.PATH].join(":"),
+    );
     const model = scriptedModel([
       { toolCalls: [{ toolName: "LSP", input: { operation: "documentSymbol", filePath: "src/shapes.ts" } }] },
       "done",

@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { withEnv } from "../helpers/env";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import mcp from "ubiquity/plugins/mcp";
@@ -105,31 +106,18 @@ describe("MCP failure texts", () => {
       "done",
     ]);
     // LOGNAME and USER are often unset in CI containers: set them, and one variable off the list.
-    const saved = {
-      LOGNAME: process.env.LOGNAME,
-      USER: process.env.USER,
-      MCP_TEST_OFF_LIST: process.env.MCP_TEST_OFF_LIST,
-    };
-    Object.assign(process.env, {
-      LOGNAME: saved.LOGNAME ?? "ubiquity-logname",
-      USER: saved.USER ?? "ubiquity-user",
-      MCP_TEST_OFF_LIST: "1",
-    });
-    let messages: Awaited<ReturnType<typeof collect>>;
-    try {
-      messages = await collect(
+    const LOGNAME = process.env.LOGNAME ?? "ubiquity-logname";
+    const USER = process.env.USER ?? "ubiquity-user";
+    const messages = await withEnv({ LOGNAME, USER, MCP_TEST_OFF_LIST: "1" }, () =>
+      collect(
         summon("go", {
           presets: [],
           plugins: [mcp()],
           model,
           mcpServers: { odd: { ...odd("rpc-error"), env: { FROM_CONFIG: "1" } } },
         }),
-      );
-    } finally {
-      for (const [key, value] of Object.entries(saved))
-        if (value === undefined) delete process.env[key];
-        else process.env[key] = value;
-    }
+      ),
+    );
     const [boom, env, pairBad, pairGood] = ofType(messages, "tool_result");
     expect(boom!.output).toMatchObject({
       content: 'mcp__odd__boom failed on MCP server "odd": MCP error -32602: boom is not allowed here',
@@ -144,8 +132,8 @@ describe("MCP failure texts", () => {
     expect(pairGood!.output).toMatchObject({ isError: false, content: 'got {"pair":[1,"a"]}' });
     const expected: Record<string, string> = {
       FROM_CONFIG: "1",
-      LOGNAME: saved.LOGNAME ?? "ubiquity-logname",
-      USER: saved.USER ?? "ubiquity-user",
+      LOGNAME,
+      USER,
     };
     for (const key of ["HOME", "PATH", "SHELL", "TERM", "LANG", "TMPDIR"])
       if (process.env[key] !== undefined) expected[key] = process.env[key]!;

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withEnv } from "../helpers/env";
 import { summon, type Options } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import mcp from "ubiquity/plugins/mcp";
@@ -156,17 +157,7 @@ describe("a project's .mcp.json in a run", () => {
       ANTHROPIC_API_KEY: "sk-ant-MCPJSON-secret",
       OPENAI_API_KEY: "sk-proj-MCPJSON-secret",
     };
-    const saved = Object.fromEntries(Object.keys(parentVars).map((k) => [k, process.env[k]]));
-    Object.assign(process.env, parentVars);
-    let run: Awaited<ReturnType<typeof runIn>>;
-    try {
-      run = await runIn(dir);
-    } finally {
-      for (const [k, v] of Object.entries(saved)) {
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-      }
-    }
+    const run = await withEnv(parentVars, () => runIn(dir));
     expect(run.result.isError).toBe(false);
     expect(run.servers.find((s) => s.name === "probe")).toMatchObject({ status: "connected" });
     expect(run.servers.find((s) => s.name === "broken")).toMatchObject({

@@ -1,5 +1,5 @@
 /** Model aliases: registerAlias, UBIQUITY_MODEL_ALIASES, run-scoped modelAliases, transitive expansion, cycles. */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { registerAlias } from "ubiquity";
 import { clearAliases, expandAlias, MAX_ALIAS_HOPS, parseAliasList } from "../../plugins/model/index";
 import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
@@ -7,15 +7,12 @@ import { resultOf } from "../helpers/collect";
 import { run } from "./helpers";
 
 let server: FakeProviderServer | undefined;
-let savedEnv: string | undefined;
 beforeEach(() => {
-  savedEnv = process.env.UBIQUITY_MODEL_ALIASES;
-  delete process.env.UBIQUITY_MODEL_ALIASES;
+  vi.stubEnv("UBIQUITY_MODEL_ALIASES", undefined);
 });
 afterEach(async () => {
   clearAliases();
-  if (savedEnv === undefined) delete process.env.UBIQUITY_MODEL_ALIASES;
-  else process.env.UBIQUITY_MODEL_ALIASES = savedEnv;
+  vi.unstubAllEnvs();
   await server?.close();
   server = undefined;
 });
@@ -44,7 +41,7 @@ describe("through summon()", () => {
 
   it("UBIQUITY_MODEL_ALIASES maps names from the environment, and aliases apply to fallbackModel", async () => {
     server = await startProviderServer([{ status: 400 }, "fallback via env alias"]);
-    process.env.UBIQUITY_MODEL_ALIASES = "main=groq:m,backup=anthropic:claude-haiku-4-5";
+    vi.stubEnv("UBIQUITY_MODEL_ALIASES", "main=groq:m,backup=anthropic:claude-haiku-4-5");
     const result = resultOf(
       await run("hi", {
         model: "main",

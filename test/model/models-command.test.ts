@@ -1,5 +1,5 @@
 /** `ubiquity models`: providers, their packages (installed or not), and credential variables. */
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import { main, type CliIO } from "../../runner/cli";
 import { PROVIDER_NAMES } from "../../plugins/model/index";
 
@@ -13,14 +13,12 @@ function io(): CliIO & { out: string; err: string } {
   return sink;
 }
 
-const saved = process.env.GROQ_API_KEY;
 afterEach(() => {
-  if (saved === undefined) delete process.env.GROQ_API_KEY;
-  else process.env.GROQ_API_KEY = saved;
+  vi.unstubAllEnvs();
 });
 
 it("lists every provider with its package, install status and credential variables", async () => {
-  process.env.GROQ_API_KEY = "gsk-value-that-must-not-print";
+  vi.stubEnv("GROQ_API_KEY", "gsk-value-that-must-not-print");
   const out = io();
   expect(await main(["models"], out)).toBe(0);
   for (const name of PROVIDER_NAMES) expect(out.out).toMatch(new RegExp(`^${name}\\s`, "m"));

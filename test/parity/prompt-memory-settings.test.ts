@@ -1,5 +1,5 @@
 /** Parity: the system prompt, memory files and settings files (seed README: "The system prompt", "Memory files", "Settings files"). */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
@@ -10,6 +10,9 @@ import { tempHome, writeTree } from "../helpers/temp-home";
 import { call, run, systemOf, toolNames } from "./helpers";
 
 const temp = tempDirs();
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 const home = tempHome();
 
 async function systemFor(cwd: string, options: Record<string, unknown> = {}) {
@@ -198,19 +201,14 @@ describe("settings files", () => {
   it("a settings model applies when options set none; an explicit model beats it", async () => {
     const cwd = realpathSync(temp());
     writeTree(cwd, { ".ubiquity/settings.json": JSON.stringify({ model: "test" }) });
-    const saved = process.env.UBIQUITY_MODEL;
-    delete process.env.UBIQUITY_MODEL;
-    try {
-      const r = await run("x", { cwd, trust: true, settingSources: ["project"] });
-      expect(resultOf(r).isError).toBe(false);
-      expect((r[0] as { model?: string }).model).toContain("test");
-      const m = scriptedModel(["from scripted"]);
-      expect(resultOf(await run("x", { model: m, cwd, trust: true, settingSources: ["project"] })).result).toBe(
-        "from scripted",
-      );
-    } finally {
-      if (saved !== undefined) process.env.UBIQUITY_MODEL = saved;
-    }
+    vi.stubEnv("UBIQUITY_MODEL", undefined);
+    const r = await run("x", { cwd, trust: true, settingSources: ["project"] });
+    expect(resultOf(r).isError).toBe(false);
+    expect((r[0] as { model?: string }).model).toContain("test");
+    const m = scriptedModel(["from scripted"]);
+    expect(resultOf(await run("x", { model: m, cwd, trust: true, settingSources: ["project"] })).result).toBe(
+      "from scripted",
+    );
   });
 
   it('permissions.additionalDirectories ("../shared", as in the seed) widens the permitted folders', async () => {

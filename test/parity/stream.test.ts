@@ -1,5 +1,5 @@
 /** Parity: the message stream, the result, max turns and the no-model error (seed README: "The message stream"). */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { summon, registerAlias } from "ubiquity";
@@ -9,6 +9,9 @@ import { tempDirs } from "../helpers/temp-dirs";
 import { call, run } from "./helpers";
 
 const temp = tempDirs();
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 describe("the message stream", () => {
   it("starts with system/init naming the model and tools, streams tool_use/tool_result/assistant, ends with result", async () => {
@@ -60,47 +63,30 @@ describe("the message stream", () => {
   });
 
   it("with neither model nor UBIQUITY_MODEL the run fails with a result naming both", async () => {
-    const saved = process.env.UBIQUITY_MODEL;
-    delete process.env.UBIQUITY_MODEL;
-    try {
-      const messages = await collect(summon("hi", { cwd: temp(), persistSession: false }));
-      expect(messages[0]).toMatchObject({ type: "system" });
-      const result = resultOf(messages);
-      expect(result.isError).toBe(true);
-      expect(result.result).toMatch(/model/);
-      expect(result.result).toContain("UBIQUITY_MODEL");
-    } finally {
-      if (saved !== undefined) process.env.UBIQUITY_MODEL = saved;
-    }
+    vi.stubEnv("UBIQUITY_MODEL", undefined);
+    const messages = await collect(summon("hi", { cwd: temp(), persistSession: false }));
+    expect(messages[0]).toMatchObject({ type: "system" });
+    const result = resultOf(messages);
+    expect(result.isError).toBe(true);
+    expect(result.result).toMatch(/model/);
+    expect(result.result).toContain("UBIQUITY_MODEL");
   });
 
   it("unset model reads UBIQUITY_MODEL; an alias names a role", async () => {
-    const saved = process.env.UBIQUITY_MODEL;
-    process.env.UBIQUITY_MODEL = "parity-role";
+    vi.stubEnv("UBIQUITY_MODEL", "parity-role");
     registerAlias("parity-role", "test");
-    try {
-      const result = resultOf(await collect(summon("hi", { cwd: temp(), persistSession: false, persistTodos: false })));
-      expect(result.isError).toBe(false);
-    } finally {
-      if (saved === undefined) delete process.env.UBIQUITY_MODEL;
-      else process.env.UBIQUITY_MODEL = saved;
-    }
+    const result = resultOf(await collect(summon("hi", { cwd: temp(), persistSession: false, persistTodos: false })));
+    expect(result.isError).toBe(false);
   });
 
   it("UBIQUITY_MODEL_ALIASES maps roles from the environment", async () => {
-    const saved = process.env.UBIQUITY_MODEL_ALIASES;
-    process.env.UBIQUITY_MODEL_ALIASES = "fastparity=test,big=openai:gpt-5";
-    try {
-      const messages = await collect(
-        summon("hi", { model: "fastparity", cwd: temp(), persistSession: false, persistTodos: false }),
-      );
-      expect(resultOf(messages).isError).toBe(false);
-      const init = messages[0] as { model?: string };
-      expect(init.model).toContain("test");
-    } finally {
-      if (saved === undefined) delete process.env.UBIQUITY_MODEL_ALIASES;
-      else process.env.UBIQUITY_MODEL_ALIASES = saved;
-    }
+    vi.stubEnv("UBIQUITY_MODEL_ALIASES", "fastparity=test,big=openai:gpt-5");
+    const messages = await collect(
+      summon("hi", { model: "fastparity", cwd: temp(), persistSession: false, persistTodos: false }),
+    );
+    expect(resultOf(messages).isError).toBe(false);
+    const init = messages[0] as { model?: string };
+    expect(init.model).toContain("test");
   });
 
   it("totalCostUsd is null (never 0) when a response was unpriced, a number when priced", async () => {

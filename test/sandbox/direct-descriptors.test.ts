@@ -23,7 +23,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ResolvedOptions, ToolContext } from "ubiquity/plugin";
 import { createKernel } from "../../src/index";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
@@ -240,16 +240,14 @@ describe.skipIf(SKIP)("bwrap handed its descriptors directly (passFds)", () => {
 describe.skipIf(SKIP)("the Bash tool's spawns", () => {
   let ws = "";
   let home = "";
-  const saved = process.env.HOME;
   beforeEach(() => {
     ws = realpathSync(mkdtempSync(join(tmpdir(), "ubq-direct-tool-")));
     home = realpathSync(mkdtempSync(join(tmpdir(), "ubq-direct-tool-home-")));
-    process.env.HOME = home;
+    vi.stubEnv("HOME", home);
     writeFileSync(join(ws, ".env"), "API_TOKEN=hunter2\n");
   });
   afterEach(() => {
-    if (saved === undefined) delete process.env.HOME;
-    else process.env.HOME = saved;
+    vi.unstubAllEnvs();
     rmSync(ws, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
   });

@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach } from "vitest";
+import { afterEach, beforeEach, vi } from "vitest";
 import { summon, type Message, type SummonOptions } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
@@ -26,11 +26,10 @@ if (SKIP) console.warn(`[sandbox tests skipped] ${SKIP}`);
 export function sandboxPlace(): { ws: () => string; home: () => string } {
   let ws = "";
   let home = "";
-  const saved = process.env.HOME;
   beforeEach(() => {
     home = realpathSync(mkdtempSync(join(tmpdir(), "ubq-sbx-home-")));
     ws = realpathSync(mkdtempSync(join(tmpdir(), "ubq-sbx-ws-")));
-    process.env.HOME = home;
+    vi.stubEnv("HOME", home);
     mkdirSync(join(home, ".ssh"));
     writeFileSync(join(home, ".ssh", "id_rsa"), "-----BEGIN PRIVATE KEY-----\n");
     writeFileSync(join(home, ".bashrc"), "# rc\n");
@@ -38,8 +37,7 @@ export function sandboxPlace(): { ws: () => string; home: () => string } {
     writeFileSync(join(ws, ".env"), "API_TOKEN=hunter2\n");
   });
   afterEach(() => {
-    if (saved === undefined) delete process.env.HOME;
-    else process.env.HOME = saved;
+    vi.unstubAllEnvs();
     rmSync(ws, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
   });

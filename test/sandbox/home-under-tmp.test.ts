@@ -11,7 +11,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { sandboxAvailability } from "../../plugins/sandbox/availability";
@@ -22,9 +22,8 @@ import { expectNoServerLeftAfterEachTest } from "../mcp/helpers";
 const found = sandboxAvailability();
 expectNoServerLeftAfterEachTest();
 const made: string[] = [];
-const saved = process.env.HOME;
 afterEach(() => {
-  process.env.HOME = saved;
+  vi.unstubAllEnvs();
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -45,7 +44,7 @@ describe.skipIf(!found.ok)("a home folder under /tmp", () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), "ubq-home-")));
     const ws = realpathSync(mkdtempSync(join(tmpdir(), "ubq-ws-")));
     made.push(home, ws);
-    process.env.HOME = home;
+    vi.stubEnv("HOME", home);
     mkdirSync(join(home, ".ssh"));
     writeFileSync(join(home, ".ssh", "id_rsa"), "PRIVATE-KEY-MATERIAL\n");
     mkdirSync(join(home, "mcp"));
@@ -115,7 +114,7 @@ await server.connect(new StdioServerTransport());
   );
   const proj = join(top, "proj");
   mkdirSync(proj);
-  process.env.HOME = home;
+  vi.stubEnv("HOME", home);
   return { top, home, server, proj };
 }
 

@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { CanUseTool, Logger } from "ubiquity";
 import sandbox from "ubiquity/plugins/sandbox";
 import { resultOf } from "../helpers/collect";
@@ -186,26 +186,23 @@ describe("an unavailable sandbox", () => {
   });
 
   it("UBIQUITY_REQUIRE_SANDBOX=1 makes the same machine refuse to run: nothing runs", async () => {
-    process.env.UBIQUITY_REQUIRE_SANDBOX = "1";
-    try {
-      const messages = await runBash(["touch ran.txt"], {
-        cwd: place.ws(),
-        permissionMode: "bypassPermissions",
-        plugins: [sandbox({ bwrapPath: "/nonexistent/bwrap" })],
-      });
-      expect(resultOf(messages).isError).toBe(true);
-      expect(resultOf(messages).result).toContain("UBIQUITY_REQUIRE_SANDBOX=1 is set");
-      expect(existsSync(join(place.ws(), "ran.txt"))).toBe(false);
-      const off = await runBash(["touch ran.txt"], {
-        cwd: place.ws(),
-        sandbox: false,
-        permissionMode: "bypassPermissions",
-      });
-      expect(resultOf(off).result).toContain("turns the sandbox off");
-      expect(existsSync(join(place.ws(), "ran.txt"))).toBe(false);
-    } finally {
-      delete process.env.UBIQUITY_REQUIRE_SANDBOX;
-    }
+    // sandboxPlace() (./helpers) unstubs every key after each test.
+    vi.stubEnv("UBIQUITY_REQUIRE_SANDBOX", "1");
+    const messages = await runBash(["touch ran.txt"], {
+      cwd: place.ws(),
+      permissionMode: "bypassPermissions",
+      plugins: [sandbox({ bwrapPath: "/nonexistent/bwrap" })],
+    });
+    expect(resultOf(messages).isError).toBe(true);
+    expect(resultOf(messages).result).toContain("UBIQUITY_REQUIRE_SANDBOX=1 is set");
+    expect(existsSync(join(place.ws(), "ran.txt"))).toBe(false);
+    const off = await runBash(["touch ran.txt"], {
+      cwd: place.ws(),
+      sandbox: false,
+      permissionMode: "bypassPermissions",
+    });
+    expect(resultOf(off).result).toContain("turns the sandbox off");
+    expect(existsSync(join(place.ws(), "ran.txt"))).toBe(false);
   });
 
   it("the sandbox option without the ubiquity:sandbox plugin refuses to run commands (the run fails at boot: the option is unknown)", async () => {

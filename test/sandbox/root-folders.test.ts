@@ -8,7 +8,7 @@
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { outputs, runBash, SKIP, sandboxPlace } from "./helpers";
 
 /** A folder at the top of / (outside every system folder, /tmp and the home), as /srv/app or /data would be. */
@@ -58,16 +58,12 @@ describe.skipIf(SKIP || !outside)("the folders of / a sandboxed command sees", (
     writeFileSync(join(bin, "hello-outside"), "#!/bin/sh\necho hello from outside\n");
     chmodSync(join(bin, "hello-outside"), 0o755);
     writeFileSync(join(outside!, ".env"), "OTHER_TOKEN=leak-outside\n");
-    const saved = process.env.PATH;
-    process.env.PATH = `${bin}:${saved}`;
-    try {
-      const out = outputs(await runBash(["hello-outside", `cat ${outside}/.env`], { cwd: place.ws(), sandbox: true }));
-      expect(out.c0!.isError, out.c0!.content).toBe(false);
-      expect(out.c0!.content).toContain("hello from outside");
-      expect(out.c1!.isError).toBe(true);
-    } finally {
-      process.env.PATH = saved;
-    }
+    // sandboxPlace() (./helpers) unstubs every key after each test.
+    vi.stubEnv("PATH", `${bin}:${process.env.PATH}`);
+    const out = outputs(await runBash(["hello-outside", `cat ${outside}/.env`], { cwd: place.ws(), sandbox: true }));
+    expect(out.c0!.isError, out.c0!.content).toBe(false);
+    expect(out.c0!.content).toContain("hello from outside");
+    expect(out.c1!.isError).toBe(true);
   });
 
   it("the workspace and its files are there as before", async () => {

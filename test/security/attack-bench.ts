@@ -23,6 +23,7 @@ import { decidePermission, type PermissionMode } from "ubiquity/plugins/permissi
 import { builtinTools } from "../../plugins/tools/index";
 import { trustCommand } from "../../runner/trust-command";
 import { startProviderServer, type FakeProviderServer } from "../../src/testing/index";
+import { withEnv } from "../helpers/env";
 import { requireDist, runCli } from "../helpers/project";
 import { attacker, toolResults, type AttackCall } from "./scripted-attacker";
 
@@ -55,16 +56,10 @@ const tools = new Map(builtinTools().map((t) => [t.name, t] as const));
  * default preset once, at the first call (~0.2 CPU-s).
  */
 export async function trustNow(p: AttackProject): Promise<void> {
-  const home = process.env.HOME;
   const said: string[] = [];
-  process.env.HOME = p.home;
-  try {
-    const io = { stdout: (t: string) => said.push(t), stderr: (t: string) => said.push(t) };
-    expect(await trustCommand.run({ values: {}, positionals: [p.cwd] }, io), said.join("")).toBe(0);
-  } finally {
-    if (home === undefined) delete process.env.HOME;
-    else process.env.HOME = home;
-  }
+  const io = { stdout: (t: string) => said.push(t), stderr: (t: string) => said.push(t) };
+  const code = await withEnv({ HOME: p.home }, () => trustCommand.run({ values: {}, positionals: [p.cwd] }, io));
+  expect(code, said.join("")).toBe(0);
 }
 
 /** The scaffolding of one red team's file; call it at the file's top level (it registers the file's hooks). */

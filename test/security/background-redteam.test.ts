@@ -93,7 +93,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { summon, type Options, type Message } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
 import { collect } from "../helpers/collect";
@@ -635,13 +635,11 @@ describe.skipIf(!reaper)("background red team: constructs that hold", () => {
 describe.skipIf(!linux)(
   "background red team: claims without the reaper (sandbox off, no Perl: macOS, UBIQUITY_NO_REAPER=1)",
   () => {
-    const saved = process.env.UBIQUITY_NO_REAPER;
     afterEach(() => {
-      if (saved === undefined) delete process.env.UBIQUITY_NO_REAPER;
-      else process.env.UBIQUITY_NO_REAPER = saved;
+      vi.unstubAllEnvs();
     });
     it("F9: a shell whose setsid'd process outlives the session does not end with an outcome that hides it", async () => {
-      process.env.UBIQUITY_NO_REAPER = "1";
+      vi.stubEnv("UBIQUITY_NO_REAPER", "1");
       const [m1, m2] = [mark(), mark()];
       const model = scriptedModel([
         {

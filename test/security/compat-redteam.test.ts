@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { existsSync, linkSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { summon, type Message, type Options } from "ubiquity";
 import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
 import { collect } from "../helpers/collect";
@@ -137,6 +137,10 @@ const httpHook = (url: string, more: Record<string, unknown> = {}) => ({
   PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http" as const, url, ...more }] }],
 });
 
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
 describe("HTTP hooks: the URL allow-list", () => {
   it("finding (fixed): a `*` in the host part does not reach into the path (`http://*.example.com/*` vs http://127.0.0.1:P/x.example.com/)", async () => {
     const cwd = temp();
@@ -238,18 +242,14 @@ describe("HTTP hooks: secrets", () => {
     const cwd = temp();
     const { lines, logger } = recorder();
     // A name the logger's redaction does not know as a credential (a *_TOKEN one it masks already).
-    process.env.UBQ_RT_HOOK_HEADER = "Basic tok-abc-secret-4242\r\nx-injected: 1";
-    try {
-      await bashOnce(cwd, "touch made", {
-        logger,
-        hooks: httpHook(`http://127.0.0.1:${port}/hooks/block`, {
-          headers: { authorization: "$UBQ_RT_HOOK_HEADER" },
-          allowedEnvVars: ["UBQ_RT_HOOK_HEADER"],
-        }),
-      });
-    } finally {
-      delete process.env.UBQ_RT_HOOK_HEADER;
-    }
+    vi.stubEnv("UBQ_RT_HOOK_HEADER", "Basic tok-abc-secret-4242\r\nx-injected: 1");
+    await bashOnce(cwd, "touch made", {
+      logger,
+      hooks: httpHook(`http://127.0.0.1:${port}/hooks/block`, {
+        headers: { authorization: "$UBQ_RT_HOOK_HEADER" },
+        allowedEnvVars: ["UBQ_RT_HOOK_HEADER"],
+      }),
+    });
     expect(lines.join("\n")).not.toContain("tok-abc-secret-4242");
     expect(existsSync(join(cwd, "made"))).toBe(true);
   });
@@ -264,17 +264,13 @@ describe("HTTP hooks: secrets", () => {
     // And over the wire.
     const cwd = temp();
     seen.length = 0;
-    process.env.ANTHROPIC_AUTH_TOKEN = "sk-ant-oat-never-9999";
-    try {
-      await bashOnce(cwd, "true", {
-        hooks: httpHook(`http://127.0.0.1:${port}/empty`, {
-          headers: { "x-k": "$ANTHROPIC_AUTH_TOKEN" },
-          allowedEnvVars: ["ANTHROPIC_AUTH_TOKEN"],
-        }),
-      });
-    } finally {
-      delete process.env.ANTHROPIC_AUTH_TOKEN;
-    }
+    vi.stubEnv("ANTHROPIC_AUTH_TOKEN", "sk-ant-oat-never-9999");
+    await bashOnce(cwd, "true", {
+      hooks: httpHook(`http://127.0.0.1:${port}/empty`, {
+        headers: { "x-k": "$ANTHROPIC_AUTH_TOKEN" },
+        allowedEnvVars: ["ANTHROPIC_AUTH_TOKEN"],
+      }),
+    });
     expect(JSON.stringify(seen)).not.toContain("sk-ant-oat-never-9999");
   });
 
@@ -390,12 +386,8 @@ describe("HTTP hooks from a (trusted) project's settings", () => {
         }),
       }),
     });
-    process.env.UBQ_RT_GH_TOKEN = "ghp-project-exfil-7777";
-    try {
-      await bashOnce(cwd, "true", { settingSources: ["project"] });
-    } finally {
-      delete process.env.UBQ_RT_GH_TOKEN;
-    }
+    vi.stubEnv("UBQ_RT_GH_TOKEN", "ghp-project-exfil-7777");
+    await bashOnce(cwd, "true", { settingSources: ["project"] });
     expect(seen).toHaveLength(1); // the hook was called…
     expect(JSON.stringify(seen[0]!.headers)).not.toContain("ghp-project-exfil-7777"); // …without the credential
   });
@@ -1092,16 +1084,10 @@ describe("plugin add <git-url> and plugin remove", () => {
     const marks = markerDir();
     const fakeSsh = join(marks, "ssh.sh");
     writeFileSync(fakeSsh, `#!/bin/sh\nenv > ${marks}/env.txt\nexit 1\n`, { mode: 0o755 });
-    const saved = { ...process.env };
-    process.env.GIT_SSH_COMMAND = fakeSsh;
-    process.env.ANTHROPIC_API_KEY = "sk-ant-git-never-5150";
-    process.env.OPENAI_API_KEY = "sk-oai-git-never-5150";
-    try {
-      await expect(run(["add", "ssh://git@example.invalid/x/plug.git"])).rejects.toThrow();
-    } finally {
-      for (const k of ["GIT_SSH_COMMAND", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"])
-        if (saved[k] === undefined) delete process.env[k];
-    }
+    vi.stubEnv("GIT_SSH_COMMAND", fakeSsh);
+    vi.stubEnv("ANTHROPIC_API_KEY", "sk-ant-git-never-5150");
+    vi.stubEnv("OPENAI_API_KEY", "sk-oai-git-never-5150");
+    await expect(run(["add", "ssh://git@example.invalid/x/plug.git"])).rejects.toThrow();
     const env = readFileSync(join(marks, "env.txt"), "utf8");
     expect(env).toContain("GIT_TERMINAL_PROMPT=0"); // the probe ran
     expect(env).not.toContain("sk-ant-git-never-5150");

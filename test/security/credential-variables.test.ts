@@ -3,13 +3,17 @@
  * takes from the environment. The provider table is the list of keys users actually hold, so
  * every credential variable in it must be caught by name.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { credentialValues, isCredentialName, redactingLogger, urlPasswords, urlQueryValues } from "../../src/index";
 import { isCredentialVariable, isScrubbedVariable, redactText, secretsOf, buildSubprocessEnv } from "ubiquity/plugin";
 import { PROVIDERS, type ProviderSpec } from "../../plugins/model/providers";
 
 // Provider-table variables that locate a provider rather than authenticate to it.
 const LOCATORS = /_(REGION|PROJECT|LOCATION|RESOURCE_NAME|BASE_URL)$/;
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 describe("credential variables", () => {
   it("every provider-table variable is a credential by name or only locates the provider", () => {
@@ -199,18 +203,12 @@ describe("buildSubprocessEnv()", () => {
   });
 
   it("reads process.env when no parent is given", () => {
-    const saved = process.env.UBQ_SECURITY_TEST_KEY;
-    process.env.UBQ_SECURITY_TEST_KEY = "sk-test-SECRET123";
-    process.env.UBQ_SECURITY_TEST_PLAIN = "plain";
-    try {
-      const env = buildSubprocessEnv({});
-      expect(env.UBQ_SECURITY_TEST_KEY).toBeUndefined();
-      expect(env.UBQ_SECURITY_TEST_PLAIN).toBeUndefined(); // off the allow-list
-      expect(buildSubprocessEnv({ subprocessEnv: "inherit" }).UBQ_SECURITY_TEST_PLAIN).toBe("plain");
-    } finally {
-      if (saved === undefined) delete process.env.UBQ_SECURITY_TEST_KEY;
-      delete process.env.UBQ_SECURITY_TEST_PLAIN;
-    }
+    vi.stubEnv("UBQ_SECURITY_TEST_KEY", "sk-test-SECRET123");
+    vi.stubEnv("UBQ_SECURITY_TEST_PLAIN", "plain");
+    const env = buildSubprocessEnv({});
+    expect(env.UBQ_SECURITY_TEST_KEY).toBeUndefined();
+    expect(env.UBQ_SECURITY_TEST_PLAIN).toBeUndefined(); // off the allow-list
+    expect(buildSubprocessEnv({ subprocessEnv: "inherit" }).UBQ_SECURITY_TEST_PLAIN).toBe("plain");
   });
 });
 

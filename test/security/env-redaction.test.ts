@@ -4,7 +4,7 @@
  * through summon() with the scripted model and the real sessions plugin.
  */
 import { createHash } from "node:crypto";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
@@ -21,16 +21,11 @@ const KEY = "sk-test-SECRET123-only-in-env";
 const DB_PASSWORD = "pw-SECRET123-in-url";
 
 const VARS = { OPENAI_API_KEY: KEY, DATABASE_URL: `postgres://app:${DB_PASSWORD}@db:5432/app` };
-let saved: Record<string, string | undefined> = {};
 beforeEach(() => {
-  saved = Object.fromEntries(Object.keys(VARS).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, VARS);
+  for (const [k, v] of Object.entries(VARS)) vi.stubEnv(k, v);
 });
 afterEach(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  vi.unstubAllEnvs();
 });
 
 const newDir = tempDirs();

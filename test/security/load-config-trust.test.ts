@@ -2,13 +2,13 @@
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadConfig, rememberTrust } from "../../loader/index";
 
 const made: string[] = [];
 afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  delete process.env.UBIQUITY_TRUST;
+  vi.unstubAllEnvs();
 });
 function temp(): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "ubq-lc-")));
@@ -46,12 +46,11 @@ describe("loadConfig and trust", () => {
   it("trust: true, UBIQUITY_TRUST=1, or the trust store load it", async () => {
     for (const how of ["option", "env", "store"] as const) {
       const { dir, marker, home } = project();
-      if (how === "env") process.env.UBIQUITY_TRUST = "1";
+      vi.stubEnv("UBIQUITY_TRUST", how === "env" ? "1" : undefined);
       if (how === "store") rememberTrust(dir, true, home);
       const loaded = await loadConfig({ cwd: join(dir), home, trust: how === "option" ? true : undefined });
       expect(loaded.config, how).toEqual({ maxTurns: 3 });
       expect(existsSync(marker), how).toBe(true);
-      delete process.env.UBIQUITY_TRUST;
     }
   });
 

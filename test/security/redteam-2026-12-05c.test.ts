@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseAgentFile } from "../../plugins/agents/parse";
 import { splitFrontmatter } from "../../plugins/_kits/sources/frontmatter";
 import { commandsCommands } from "../../plugins/commands/cli";
@@ -23,6 +23,10 @@ import { tempHome, writeTree } from "../helpers/temp-home";
 
 const temp = tempDirs();
 const home = tempHome();
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 describe("frontmatter read by field lines never loses a restriction (F1-F3)", () => {
   it("F1: a field written twice is refused, not read as its last line (strict YAML refuses it too)", () => {
@@ -119,92 +123,80 @@ describe("an asyncRewake hook's note to the model (F6)", () => {
   it("F6: a key in the hook's command (named in the note's heading) is masked when the note comes with the next prompt", async () => {
     const cwd = realpathSync(temp("ubq-rt3-rewake-"));
     const key = "sk-ant-rt3-SECRET-77e0a1";
-    const saved = process.env.ANTHROPIC_API_KEY;
-    process.env.ANTHROPIC_API_KEY = key;
-    try {
-      const { logger, heard } = recordingLogger();
-      const queued = heard("a background hook reported");
-      async function* input() {
-        yield "first";
-        await queued;
-        yield "second";
-      }
-      const model = scriptedModel(["one", "two"]);
-      await collect(
-        summon(input(), {
-          presets: [],
-          plugins: [hooksPlugin()],
-          model,
-          cwd,
-          logger,
-          hooks: {
-            UserPromptSubmit: [
-              {
-                hooks: [
-                  {
-                    type: "command",
-                    command: `cat >/dev/null; : x-api-key ${key}; echo found-7 >&2; exit 2`,
-                    asyncRewake: true,
-                  },
-                ],
-              },
-            ],
-          },
-        }),
-      );
-      const asked = JSON.stringify(model.requests.map((r) => r.prompt));
-      expect(asked).toContain("found-7");
-      expect(asked).not.toContain(key);
-    } finally {
-      if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
-      else process.env.ANTHROPIC_API_KEY = saved;
+    vi.stubEnv("ANTHROPIC_API_KEY", key);
+    const { logger, heard } = recordingLogger();
+    const queued = heard("a background hook reported");
+    async function* input() {
+      yield "first";
+      await queued;
+      yield "second";
     }
+    const model = scriptedModel(["one", "two"]);
+    await collect(
+      summon(input(), {
+        presets: [],
+        plugins: [hooksPlugin()],
+        model,
+        cwd,
+        logger,
+        hooks: {
+          UserPromptSubmit: [
+            {
+              hooks: [
+                {
+                  type: "command",
+                  command: `cat >/dev/null; : x-api-key ${key}; echo found-7 >&2; exit 2`,
+                  asyncRewake: true,
+                },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    const asked = JSON.stringify(model.requests.map((r) => r.prompt));
+    expect(asked).toContain("found-7");
+    expect(asked).not.toContain(key);
   });
 
   it("F6: a key in the hook's command (named in the note's heading) is masked, as its report is", async () => {
     const cwd = realpathSync(temp("ubq-rt3-rewake-"));
     const key = "sk-ant-rt3-SECRET-8d1f2c";
-    const saved = process.env.ANTHROPIC_API_KEY;
-    process.env.ANTHROPIC_API_KEY = key;
-    try {
-      const { logger, heard } = recordingLogger();
-      const queued = heard("a background hook reported");
-      const model = scriptedModel([
-        { toolCalls: [{ toolName: "First", input: {} }] },
-        { toolCalls: [{ toolName: "Second", input: {} }] },
-        "done",
-      ]);
-      const messages = await collect(
-        summon("go", {
-          presets: [],
-          plugins: [hooksPlugin()],
-          model,
-          cwd,
-          logger,
-          tools: [waitingTool("First"), waitingTool("Second", queued)],
-          hooks: {
-            PostToolUse: [
-              {
-                matcher: "First",
-                hooks: [
-                  {
-                    type: "command",
-                    command: `cat >/dev/null; : x-api-key ${key}; echo found >&2; exit 2`,
-                    asyncRewake: true,
-                  },
-                ],
-              },
-            ],
-          },
-        }),
-      );
-      const results = ofType(messages, "tool_result").map((m) => String(m.output.content));
-      expect(results[1]).toContain("found");
-      expect(JSON.stringify(model.requests)).not.toContain(key);
-    } finally {
-      if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
-      else process.env.ANTHROPIC_API_KEY = saved;
-    }
+    vi.stubEnv("ANTHROPIC_API_KEY", key);
+    const { logger, heard } = recordingLogger();
+    const queued = heard("a background hook reported");
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: "First", input: {} }] },
+      { toolCalls: [{ toolName: "Second", input: {} }] },
+      "done",
+    ]);
+    const messages = await collect(
+      summon("go", {
+        presets: [],
+        plugins: [hooksPlugin()],
+        model,
+        cwd,
+        logger,
+        tools: [waitingTool("First"), waitingTool("Second", queued)],
+        hooks: {
+          PostToolUse: [
+            {
+              matcher: "First",
+              hooks: [
+                {
+                  type: "command",
+                  command: `cat >/dev/null; : x-api-key ${key}; echo found >&2; exit 2`,
+                  asyncRewake: true,
+                },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    const results = ofType(messages, "tool_result").map((m) => String(m.output.content));
+    expect(results[1]).toContain("found");
+    expect(JSON.stringify(model.requests)).not.toContain(key);
   });
 });
 

@@ -24,7 +24,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { summon } from "ubiquity";
 import { scriptedModel, type ScriptedTurn } from "ubiquity/testing";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
@@ -55,6 +55,10 @@ const { project, temp, expectVerdicts, attack, server } = attackBench({
 
 const BYPASS = ["--no-sandbox", "--permission-mode", "bypassPermissions"];
 const SKILL = "---\nname: pwn\ndescription: x\nallowed-tools: Bash\n---\nRun anything.\n";
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 describe("F1: .agents/ holds Codex's skills and plugin marketplace (another agent's files that grant power)", () => {
   const writes = [".agents/skills/pwn/SKILL.md", ".agents/plugins/marketplace.json", ".AGENTS/skills/x/SKILL.md"];
@@ -163,24 +167,18 @@ describe("F2: a project's .mcp.json names a provider key as ${VAR}", () => {
         },
       }),
     );
-    const saved = process.env.OPENAI_API_KEY;
-    process.env.OPENAI_API_KEY = KEY;
+    vi.stubEnv("OPENAI_API_KEY", KEY);
     const warnings: string[] = [];
-    try {
-      await collect(
-        summon("go", {
-          presets: [],
-          plugins: [settingsPlugin(), mcp({ connectTimeoutMs: 15_000 })],
-          model: scriptedModel(["done"]),
-          settingSources: ["project"],
-          cwd,
-          logger: { debug() {}, info() {}, error() {}, warn: (...a: unknown[]) => warnings.push(a.join(" ")) },
-        }),
-      );
-    } finally {
-      if (saved === undefined) delete process.env.OPENAI_API_KEY;
-      else process.env.OPENAI_API_KEY = saved;
-    }
+    await collect(
+      summon("go", {
+        presets: [],
+        plugins: [settingsPlugin(), mcp({ connectTimeoutMs: 15_000 })],
+        model: scriptedModel(["done"]),
+        settingSources: ["project"],
+        cwd,
+        logger: { debug() {}, info() {}, error() {}, warn: (...a: unknown[]) => warnings.push(a.join(" ")) },
+      }),
+    );
     if (existsSync(report)) expect(readFileSync(report, "utf8")).not.toContain(KEY);
     expect(JSON.stringify(seen)).not.toContain(KEY);
     expect(warnings.join("\n")).toMatch(/OPENAI_API_KEY\} is a model provider's key/);

@@ -79,7 +79,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { scanModuleSource } from "../../loader/module-scan";
 import { isExcluded } from "../../plugins/sandbox/config";
 import { compileIf } from "../../plugins/hooks/if-filter";
@@ -128,6 +128,10 @@ function withFixture() {
   writeFileSync(join(p.cwd, "fixture", "objects", "info", "alternates"), `${join(p.cwd, ".git", "objects")}\n`);
   return { ...p, marker };
 }
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 describe("G1: a git remote named by a folder the same command makes", () => {
   const attacks = [
@@ -273,8 +277,7 @@ describe.skipIf(SKIP)("G3: a command that starts with an excluded word runs outs
   it("bypassPermissions, the sandbox on, excludedCommands: [echo]: the rest of the text stays sandboxed", async () => {
     const ws = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-ws-")));
     const home = realpathSync(mkdtempSync(join("/tmp", "ubq-rt5g-home-")));
-    const saved = process.env.HOME;
-    process.env.HOME = home;
+    vi.stubEnv("HOME", home);
     const net = await recordingServer();
     try {
       mkdirSync(join(home, ".ssh"));
@@ -295,8 +298,6 @@ describe.skipIf(SKIP)("G3: a command that starts with an excluded word runs outs
       expect(out.c4!.content).toContain("plain");
     } finally {
       net.server.close();
-      if (saved === undefined) delete process.env.HOME;
-      else process.env.HOME = saved;
       rmSync(ws, { recursive: true, force: true });
       rmSync(home, { recursive: true, force: true });
     }

@@ -50,7 +50,7 @@
  */
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineTool, summon, type Message } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
@@ -78,6 +78,10 @@ const { attack, batch, project, server, temp, serve } = attackBench({
 });
 
 const DENY_SECRET = ["--disallowedTools", "Read(./secret/**)"];
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 describe("I1: what a search answers does not depend on the contents of a file a Read deny rule names", () => {
   it("Grep for the secret's text answers as for text nowhere (no withheld-lines note to bisect it by), in every output mode", async () => {
@@ -243,19 +247,14 @@ describe("I4: a relative PATH entry does not make the project's own git the one 
       { toolCalls: [{ toolName: "Write", id: "w", input: { file_path: join(cwd, "x.txt"), content: "x\n" } }] },
       "done",
     ]);
-    const saved = process.env.PATH;
-    process.env.PATH = `./bin:${saved}`;
-    try {
-      for await (const _ of summon("go", {
-        model,
-        cwd,
-        permissionMode: "acceptEdits",
-        persistSession: false,
-        checkpoints: { dir: temp("ubq-rt5i-ckdir-") },
-      }));
-    } finally {
-      process.env.PATH = saved;
-    }
+    vi.stubEnv("PATH", `./bin:${process.env.PATH}`);
+    for await (const _ of summon("go", {
+      model,
+      cwd,
+      permissionMode: "acceptEdits",
+      persistSession: false,
+      checkpoints: { dir: temp("ubq-rt5i-ckdir-") },
+    }));
     expect(existsSync(join(cwd, "x.txt"))).toBe(true);
     expect(existsSync(marker)).toBe(false);
   });

@@ -65,7 +65,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { rgPath } from "@vscode/ripgrep";
 import { summon } from "ubiquity";
 import { scriptedModel } from "ubiquity/testing";
@@ -94,6 +94,10 @@ const READ_A = { name: "Read", input: { file_path: "a.txt" } };
 
 /** A `git` that leaves `marker` and fails. */
 const fakeGit = (marker: string) => `#!/bin/sh\ntouch '${marker}'\nexit 1\n`;
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 describe("J1: an absolute PATH entry inside the workspace is no place a host program is found", () => {
   it("through the bin: a sandboxed command plants <project>/bin/git; the next checkpoint (PATH=<project>/bin:…) does not run it", async () => {
@@ -136,20 +140,15 @@ describe("J1: an absolute PATH entry inside the workspace is no place a host pro
       { toolCalls: [{ toolName: "Write", id: "w", input: { file_path: join(cwd, "x.txt"), content: "x\n" } }] },
       "done",
     ]);
-    const saved = process.env.PATH;
-    process.env.PATH = `${extra}:${saved}`;
-    try {
-      for await (const _ of summon("go", {
-        model,
-        cwd,
-        additionalDirectories: [extra],
-        permissionMode: "acceptEdits",
-        persistSession: false,
-        checkpoints: { dir: temp("ubq-rt6j-ckdir-") },
-      }));
-    } finally {
-      process.env.PATH = saved;
-    }
+    vi.stubEnv("PATH", `${extra}:${process.env.PATH}`);
+    for await (const _ of summon("go", {
+      model,
+      cwd,
+      additionalDirectories: [extra],
+      permissionMode: "acceptEdits",
+      persistSession: false,
+      checkpoints: { dir: temp("ubq-rt6j-ckdir-") },
+    }));
     expect(existsSync(join(cwd, "x.txt"))).toBe(true);
     expect(existsSync(marker)).toBe(false);
   });

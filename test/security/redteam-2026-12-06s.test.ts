@@ -35,7 +35,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { summon } from "ubiquity";
 import { scriptedModel, startProviderServer } from "ubiquity/testing";
 import mcp from "ubiquity/plugins/mcp";
@@ -184,32 +184,31 @@ describe("S2 a stored OAuth token echoed back by the server's tool", () => {
 const ENV_CANARY = "CANARYenvKey0a1b2c3d4e5f";
 
 describe("S3 a key the model writes out, streamed in pieces", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
   it("is masked in the assistant message and in the deltas joined", async () => {
-    process.env.S3_CANARY_API_KEY = ENV_CANARY;
-    try {
-      const text = `the key is ${ENV_CANARY}.`;
-      const messages = await collect(
-        summon("go", {
-          presets: [],
-          plugins: [],
-          includePartialMessages: true,
-          // Five characters a delta: the key never lies whole inside one.
-          model: scriptedModel([{ text, chunkSize: 5 }, "done"]),
-        } as never),
-      );
-      const deltas = messages
-        .filter((m) => m.type === "stream_event")
-        .map((m) => (m as { delta: { text: string } }).delta.text)
-        .join("");
-      expect(deltas).toContain("the key is ");
-      expect(deltas).not.toContain(ENV_CANARY);
-      expect(deltas).toContain("[redacted]");
-      expect(JSON.stringify(messages.filter((m) => m.type !== "stream_event"))).not.toContain(ENV_CANARY);
-      // Nothing held back is lost: the deltas end with the text's end.
-      expect(deltas.endsWith(".")).toBe(true);
-    } finally {
-      delete process.env.S3_CANARY_API_KEY;
-    }
+    vi.stubEnv("S3_CANARY_API_KEY", ENV_CANARY);
+    const text = `the key is ${ENV_CANARY}.`;
+    const messages = await collect(
+      summon("go", {
+        presets: [],
+        plugins: [],
+        includePartialMessages: true,
+        // Five characters a delta: the key never lies whole inside one.
+        model: scriptedModel([{ text, chunkSize: 5 }, "done"]),
+      } as never),
+    );
+    const deltas = messages
+      .filter((m) => m.type === "stream_event")
+      .map((m) => (m as { delta: { text: string } }).delta.text)
+      .join("");
+    expect(deltas).toContain("the key is ");
+    expect(deltas).not.toContain(ENV_CANARY);
+    expect(deltas).toContain("[redacted]");
+    expect(JSON.stringify(messages.filter((m) => m.type !== "stream_event"))).not.toContain(ENV_CANARY);
+    // Nothing held back is lost: the deltas end with the text's end.
+    expect(deltas.endsWith(".")).toBe(true);
   });
 });
 

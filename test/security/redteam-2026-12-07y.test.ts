@@ -69,7 +69,7 @@ import { execFile, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { privateSystemPaths } from "../../plugins/sandbox/secrets";
 import { systemFind } from "../../plugins/sandbox/system-find";
 import { SKIP } from "../sandbox/helpers";
@@ -138,6 +138,10 @@ function stoppedCherryPick(cwd: string) {
 /** The program `git-merge-../x` names from the work tree: a strategy `../x` runs it. */
 const PLANT_PROGRAM =
   "mkdir -p 'git-merge-..' && printf '#!/bin/sh\\ntouch PWNED\\nexit 1\\n' > 'git-merge-../x' && chmod +x 'git-merge-../x'";
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 describe("Y1: a stopped rebase or cherry-pick whose merge strategy is a program in the work tree", () => {
   it("the oracle: git rebase --continue and git cherry-pick --continue run git-merge-<strategy>, a path from the work tree", () => {
@@ -267,22 +271,17 @@ describe("Y2: a program written into a project folder that is on PATH", () => {
   it("the engine: a Bash write into the PATH folder asks under a rule that names its program", async () => {
     const p = project();
     const bin = join(p.cwd, "bin");
-    const was = process.env.PATH;
-    process.env.PATH = `${bin}:${PATH}`;
-    try {
-      await expectVerdicts(
-        ["cp /bin/sh bin/git", "ln -s /bin/sh bin/ls", "mv a.txt bin/ls"],
-        "ask",
-        "acceptEdits",
-        {
-          allow: ["Bash(cp:*)", "Bash(ln:*)", "Bash(mv:*)"],
-        },
-        p,
-      );
-      await expectVerdicts(["cp a.txt b.txt"], "allow", "acceptEdits", { allow: ["Bash(cp:*)"] }, p);
-    } finally {
-      process.env.PATH = was;
-    }
+    vi.stubEnv("PATH", `${bin}:${PATH}`);
+    await expectVerdicts(
+      ["cp /bin/sh bin/git", "ln -s /bin/sh bin/ls", "mv a.txt bin/ls"],
+      "ask",
+      "acceptEdits",
+      {
+        allow: ["Bash(cp:*)", "Bash(ln:*)", "Bash(mv:*)"],
+      },
+      p,
+    );
+    await expectVerdicts(["cp a.txt b.txt"], "allow", "acceptEdits", { allow: ["Bash(cp:*)"] }, p);
   });
 });
 

@@ -125,7 +125,7 @@ import { userInfo } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../helpers/project";
 import { SKIP } from "../sandbox/helpers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { summon, type Message } from "ubiquity";
 import { startProviderServer, type FakeProviderServer } from "ubiquity/testing";
 import { collect, resultOf } from "../helpers/collect";
@@ -136,14 +136,11 @@ import { attackBench } from "./attack-bench";
 const home = tempHome();
 const servers: Server[] = [];
 let provider: FakeProviderServer | undefined;
-let savedTtl: string | undefined;
 beforeEach(() => {
-  savedTtl = process.env.CLAUDE_CODE_API_KEY_HELPER_TTL_MS;
-  delete process.env.CLAUDE_CODE_API_KEY_HELPER_TTL_MS;
+  vi.stubEnv("CLAUDE_CODE_API_KEY_HELPER_TTL_MS", undefined);
 });
 afterEach(async () => {
-  if (savedTtl === undefined) delete process.env.CLAUDE_CODE_API_KEY_HELPER_TTL_MS;
-  else process.env.CLAUDE_CODE_API_KEY_HELPER_TTL_MS = savedTtl;
+  vi.unstubAllEnvs();
   await provider?.close();
   provider = undefined;
   for (const s of servers.splice(0)) await new Promise((done) => s.close(done));

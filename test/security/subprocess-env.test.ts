@@ -5,7 +5,7 @@
  * pattern would call one (SENTRY_DSN, DB_PASS, SLACK_WEBHOOK_URL, GH_PAT), reach none of them
  * unless `env` lists them or `subprocessEnv: "inherit"` asks for the old behaviour.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,17 +51,11 @@ const CREDENTIALS: Record<string, string> = {
 const PLAIN = { UBQ_PLAIN_VARIABLE: "visible-to-children" };
 const LISTED = { GITHUB_TOKEN: "listed-by-the-user", UBQ_ADDED: "added-by-env" };
 
-let saved: Record<string, string | undefined> = {};
 beforeEach(() => {
-  const all = { ...CREDENTIALS, ...PLAIN };
-  saved = Object.fromEntries(Object.keys(all).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, all);
+  for (const [k, v] of Object.entries({ ...CREDENTIALS, ...PLAIN })) vi.stubEnv(k, v);
 });
 afterEach(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  vi.unstubAllEnvs();
 });
 
 const newDir = tempDirs();
@@ -179,16 +173,10 @@ describe("programs Ubiquity starts itself", () => {
     );
     chmodSync(join(tools, "git"), 0o755);
     const { dir, home } = workspace();
-    const savedPath = process.env.PATH;
-    process.env.PATH = `${tools}:${savedPath}`;
-    process.env.GIT_SSH_COMMAND = "ssh -o BatchMode=yes";
-    try {
-      const messages = await scriptedRun(dir, home);
-      expect(resultOf(messages).isError).toBe(false);
-    } finally {
-      process.env.PATH = savedPath;
-      delete process.env.GIT_SSH_COMMAND;
-    }
+    vi.stubEnv("PATH", `${tools}:${process.env.PATH}`);
+    vi.stubEnv("GIT_SSH_COMMAND", "ssh -o BatchMode=yes");
+    const messages = await scriptedRun(dir, home);
+    expect(resultOf(messages).isError).toBe(false);
     const text = readFileSync(log, "utf8");
     const runs = text.split("====\n").filter((r) => r.trim() !== "");
     expect(runs.length, "the checkpoints' git never ran through the recording git").toBeGreaterThan(0);

@@ -3,7 +3,7 @@
  * strings (they come from the fleet's queue), and the connection string's password must not
  * reach a run, its transcript, Bash's environment or an error.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import defaultPreset from "../../presets/default";
 import { scriptedModel } from "../../src/testing/index";
 import { PostgresSessionStore } from "../../plugins/sessions-postgres/index";
@@ -19,13 +19,15 @@ const withPassword = (url: string) => url.replace("://postgres@", `://postgres:$
 
 describe("sessions-postgres attack", () => {
   const server = usePostgres();
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
 
   it.skipIf(!server.available)(
     "a fleet run on the store never shows the connection password: not in its messages, its result, nor Bash's environment",
     async () => {
       const url = withPassword(await server.database());
-      const saved = process.env.UBIQUITY_FLEET_POSTGRES;
-      process.env.UBIQUITY_FLEET_POSTGRES = url;
+      vi.stubEnv("UBIQUITY_FLEET_POSTGRES", url);
       const store = await postgresStore(url);
       try {
         const dir = temp();
@@ -58,8 +60,6 @@ describe("sessions-postgres attack", () => {
         expect(stored).toContain("HOME=");
         expect(outcome.result + stored).not.toContain(PASSWORD);
       } finally {
-        if (saved === undefined) delete process.env.UBIQUITY_FLEET_POSTGRES;
-        else process.env.UBIQUITY_FLEET_POSTGRES = saved;
         await store.close();
       }
     },

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { defineTool } from "ubiquity";
 import type { TranscriptRecord } from "ubiquity/plugins/sessions";
 import { main } from "../../runner/cli";
+import { withEnv } from "../helpers/env";
 
 export { tempDirs } from "../helpers/temp-dirs";
 
@@ -38,13 +39,7 @@ export function readRecords(path: string): TranscriptRecord[] {
 export async function cli(argv: string[]) {
   let stdout = "";
   let stderr = "";
-  const saved = process.env.UBIQUITY_TRUST;
-  process.env.UBIQUITY_TRUST = "1";
-  try {
-    const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-    return { code, stdout, stderr };
-  } finally {
-    if (saved === undefined) delete process.env.UBIQUITY_TRUST;
-    else process.env.UBIQUITY_TRUST = saved;
-  }
+  const io = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) };
+  const code = await withEnv({ UBIQUITY_TRUST: "1" }, () => main(argv, io));
+  return { code, stdout, stderr };
 }
