@@ -147,7 +147,7 @@ describe.concurrent("codex exec's flags", () => {
     const dir = tempProject({});
     const cases: [string[], string][] = [
       [["-C", dir], "-C is a codex exec flag ubiquity does not take: pass --cwd <dir>"],
-      [["-m", "gpt-5"], 'pass --model <provider:model> ("openai:gpt-5" for codex\'s -m gpt-5)'],
+      [["-m", "gpt-5"], 'name the provider ("openai:gpt-5" for codex\'s -m gpt-5)'],
       [["--full-auto"], "--full-auto is a codex exec flag ubiquity does not take: pass --permission-mode acceptEdits"],
       [["--json"], "--json is a codex exec flag ubiquity does not take: pass --output-format stream-json"],
       [["--skip-git-repo-check"], "drop it: ubiquity runs in any folder"],
