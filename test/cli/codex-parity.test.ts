@@ -184,10 +184,11 @@ describe("codex exec parity: a failed turn and the resume habit", () => {
     const last = await codexRun(server, project, ["resume", "--last", "again"]);
     expect(last.code).toBe(2);
     expect(last.stderr).toContain("ubiquity -p --continue");
-    // codex exec -m on config.toml's own provider: --model openai:… would go to OpenAI, so the hint names a profile file.
+    // codex exec -m on config.toml's own provider: --model openai:… would go to OpenAI, so the hint
+    // names the bare name, which --compat codex runs on that provider (trial zj).
     const model = await codexRun(server, project, ["-m", "gpt-5.4", "hi"]);
     expect(model.code).toBe(2);
-    expect(model.stderr).toContain("~/.codex/<name>.config.toml");
+    expect(model.stderr).toContain("runs on ~/.codex/config.toml's model_provider");
     expect(server.requests).toHaveLength(1);
     expect(existsSync(join(project, "last.txt"))).toBe(false);
   });
